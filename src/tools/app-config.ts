@@ -1,0 +1,36 @@
+/**
+ * The application config as tools see it (parsed from riverse.yaml). Tools receive the whole
+ * object in their constructor, as in the seed, and their own section as `context.config`.
+ */
+export interface AppConfig {
+  tools?: ToolsConfig;
+  [key: string]: unknown;
+}
+
+export interface ToolsConfig {
+  /** `false` turns every tool off. */
+  enabled?: boolean;
+  /** Drop-in folders, relative to the config file's folder. Default: `["agent/tools"]`. */
+  dirs?: string[];
+  /** Default per-call time limit in milliseconds (30 000). */
+  timeout_ms?: number;
+  /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
+  max_result_chars?: number;
+  /** Every other key is one tool's own section: `tools.<name>.enabled` and whatever the tool reads. */
+  [toolName: string]: unknown;
+}
+
+/** Keys of `tools:` that are settings, not tool sections. */
+export const TOOLS_SETTINGS = ['enabled', 'dirs', 'timeout_ms', 'max_result_chars'] as const;
+
+export interface ToolSection {
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** The `tools.<name>` section, or an empty one. */
+export function toolSection(config: AppConfig, name: string): ToolSection {
+  if ((TOOLS_SETTINGS as readonly string[]).includes(name)) return {};
+  const section = config.tools?.[name];
+  return typeof section === 'object' && section !== null && !Array.isArray(section) ? (section as ToolSection) : {};
+}

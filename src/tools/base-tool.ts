@@ -1,0 +1,48 @@
+import { toolSection, type AppConfig } from './app-config.ts';
+import type { ToolContext } from './tool-context.ts';
+import type { ToolManifest } from './tool-manifest.ts';
+import type { ToolResult } from './tool-result.ts';
+
+/** Marks the base class; found through the prototype chain, so it works across copies of the package. */
+const BASE_TOOL = Symbol.for('riverse.BaseTool');
+
+/**
+ * A drop-in tool. Extend it in a file in `agent/tools/`, export the class, and the registry
+ * finds it: nothing else registers it.
+ */
+export abstract class BaseTool<Params extends Record<string, unknown> = Record<string, any>> {
+  static readonly [BASE_TOOL] = true;
+  readonly config: AppConfig;
+  #unavailableReason: string | undefined;
+
+  constructor(config: AppConfig) {
+    this.config = config;
+  }
+
+  abstract manifest(): ToolManifest;
+
+  abstract execute(params: Params, context: ToolContext): ToolResult | Promise<ToolResult>;
+
+  /** False keeps the tool out of the registry. By default: unless `tools.<name>.enabled` is false. */
+  isAvailable(): boolean | Promise<boolean> {
+    return toolSection(this.config, this.manifest().name).enabled !== false;
+  }
+
+  /** Call from `isAvailable()` to say why the tool is off: `return this.unavailable('set tools.x.key')`. */
+  protected unavailable(reason: string): false {
+    this.#unavailableReason = reason;
+    return false;
+  }
+
+  /** The reason given to `unavailable()`, if any. */
+  get unavailableReason(): string | undefined {
+    return this.#unavailableReason;
+  }
+}
+
+export type ToolClass = new (config: AppConfig) => BaseTool;
+
+/** True for a class that extends BaseTool (any copy of it), but not for BaseTool itself. */
+export function isToolClass(value: unknown): value is ToolClass {
+  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[BASE_TOOL] === true && !Object.hasOwn(value, BASE_TOOL);
+}

@@ -1,0 +1,95 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { JsonSchema } from './parameter-schema.ts';
+import { toolSignature, describeParameters } from './tool-signature.ts';
+import type { ToolManifest } from './tool-manifest.ts';
+import { isPlainObject, suggest } from './validate-manifest.ts';
+
+export type ParamsCheck = { ok: true; params: Record<string, unknown> } | { ok: false; error: string };
+export type ParamsChecker = (params: unknown) => ParamsCheck;
+
+// One validator for the process: it coerces what models commonly send as strings ("3" → 3,
+// "true" → true, "x" → ["x"]) and fills in declared defaults.
+const ajv = new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false });
+
+/**
+ * Compiles `schema` (the one the model is shown) into a checker that returns the coerced
+ * parameters, or an error written so that a model can correct its call.
+ */
+export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema): ParamsChecker {
+  const validate = ajv.compile(schema);
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  return (input) => {
+    if (input === undefined || input === null) input = {};
+    if (!isPlainObject(input)) return { ok: false, error: explain(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+    const params: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(input)) {
+      // Models send null for optional parameters they mean to leave out.
+      if (value === null && !required.has(name)) continue;
+      params[name] = parseJsonString(value, properties[name]?.type);
+    }
+    if (validate(params)) return { ok: true, params };
+    return { ok: false, error: explain(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
+  };
+}
+
+/** Arrays and objects often arrive as JSON text (text-protocol models, the command line). */
+function parseJsonString(value: unknown, type: string | undefined): unknown {
+  if (typeof value !== 'string' || (type !== 'array' && type !== 'object')) return value;
+  const text = value.trim();
+  if (!(text.startsWith('[') || text.startsWith('{'))) return value;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return value;
+  }
+}
+
+function explain(manifest: ToolManifest, problems: string[]): string {
+  const unique = [...new Set(problems)];
+  const parameters = describeParameters(manifest);
+  return [
+    `Invalid parameters for ${manifest.name}:`,
+    ...unique.map((problem) => `- ${problem}`),
+    `Expected: ${toolSignature(manifest)}`,
+    ...(parameters === '' ? [] : [parameters]),
+  ].join('\n');
+}
+
+function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, known: string[]): string[] {
+  return errors.map((error) => {
+    const path = error.instancePath.slice(1).replaceAll('/', '.');
+    const where = path === '' ? 'parameter' : `field of "${path}"`;
+    switch (error.keyword) {
+      case 'required':
+        return `missing required ${where} "${String(error.params.missingProperty)}"`;
+      case 'additionalProperties': {
+        const name = String(error.params.additionalProperty);
+        return `unknown ${where} "${name}"${path === '' ? suggest(name, known) : ''}; remove it`;
+      }
+      case 'type':
+        return `"${path}" must be ${article(String(error.params.type))}, got ${describe(valueAt(params, error.instancePath))}`;
+      case 'enum':
+        return `"${path}" must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}, got ${describe(valueAt(params, error.instancePath))}`;
+      default:
+        return `"${path}" ${error.message ?? 'is invalid'}`;
+    }
+  });
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let value = root;
+  for (const key of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')];
+  return value;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${JSON.stringify(value)}`;
+}

@@ -1,0 +1,55 @@
+/** Languages the assistant speaks; manifests may carry text for each. */
+export const LANGUAGES = ['en', 'zh', 'ja'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** A string, or one string per language (`{ en, zh, ja }`). */
+export type LocalizedText = string | Partial<Record<Language, string>>;
+/** A list, or one list per language. */
+export type LocalizedList = string[] | Partial<Record<Language, string[]>>;
+
+export const PARAMETER_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+export type ParameterType = (typeof PARAMETER_TYPES)[number];
+
+/** The long form of a parameter. The short form is just its description (an optional string). */
+export interface ParameterSpec {
+  description?: LocalizedText;
+  /** Defaults to `string`. */
+  type?: ParameterType;
+  /** Defaults to `false`, as in the seed. */
+  required?: boolean;
+  enum?: readonly (string | number | boolean)[];
+  default?: unknown;
+  /** Element spec for `array`. */
+  items?: ParameterSpec | string;
+  /** Field specs for `object`. */
+  properties?: Record<string, ParameterSpec | string>;
+}
+
+export type Parameter = string | ParameterSpec;
+
+export interface ToolManifest {
+  /** Unique id the model calls: `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string;
+  /** One sentence the model reads to decide when to use the tool. */
+  description: LocalizedText;
+  /** Parameter name → description (short form) or spec (long form). */
+  parameters?: Record<string, Parameter>;
+  /** 2–3 natural-language messages that should trigger the tool. */
+  examples?: LocalizedList;
+  /** Per-call time limit; the registry default (30 s) applies otherwise. */
+  timeoutMs?: number;
+}
+
+/** Picks the text for `language`, falling back to English, then to any language given. */
+export function localize(text: LocalizedText | undefined, language: Language = 'en'): string {
+  if (text === undefined) return '';
+  if (typeof text === 'string') return text;
+  return text[language] ?? text.en ?? Object.values(text).find((value) => typeof value === 'string') ?? '';
+}
+
+/** Picks the examples for `language`, falling back to English, then to every language's together. */
+export function localizeList(list: LocalizedList | undefined, language: Language = 'en'): string[] {
+  if (list === undefined) return [];
+  if (Array.isArray(list)) return list;
+  return list[language] ?? list.en ?? Object.values(list).flat();
+}

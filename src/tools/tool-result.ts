@@ -1,0 +1,55 @@
+/**
+ * What a tool returns. `data` goes into the model's context as reference information;
+ * `error` says what went wrong when `success` is false. A plain object literal is fine.
+ */
+export interface ToolResult {
+  success: boolean;
+  data: string;
+  error?: string;
+  /** Set by the runtime on failures it produced itself (the tool never needs to set it). */
+  code?: ToolErrorCode;
+}
+
+/** Stable codes for the failures the runtime reports, so callers can react without parsing text. */
+export type ToolErrorCode =
+  | 'unknown-tool'
+  | 'unavailable'
+  | 'invalid-params'
+  | 'timeout'
+  | 'aborted'
+  | 'threw'
+  | 'invalid-result';
+
+/** Helpers: `ToolResult.ok(data)` and `ToolResult.fail(error)`. */
+export const ToolResult = {
+  ok(data: string): ToolResult {
+    return { success: true, data };
+  },
+  fail(error: string, data = ''): ToolResult {
+    return { success: false, data, error };
+  },
+};
+
+/**
+ * Checks a value a tool returned. Returns the result normalized (`data` defaults to ""),
+ * or a sentence saying why the value is not a ToolResult.
+ */
+export function checkToolResult(value: unknown): ToolResult | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return `returned ${describeValue(value)}, not a ToolResult`;
+  }
+  const { success, data = '', error } = value as Record<string, unknown>;
+  if (typeof success !== 'boolean') return `returned an object whose "success" is ${describeValue(success)}, not true or false`;
+  if (typeof data !== 'string') return `returned "data" as ${describeValue(data)}; "data" must be a string (use JSON.stringify for structured data)`;
+  if (error !== undefined && error !== null && typeof error !== 'string') return `returned "error" as ${describeValue(error)}; "error" must be a string`;
+  if (!success) return { success, data, error: typeof error === 'string' && error !== '' ? error : 'the tool reported failure without an error message' };
+  return typeof error === 'string' ? { success, data, error } : { success, data };
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing (undefined)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,163 @@
+import { LANGUAGES, PARAMETER_TYPES, type ParameterType } from './tool-manifest.ts';
+
+export interface ManifestProblem {
+  severity: 'error' | 'warning';
+  /** Where in the manifest, e.g. `parameters.city.type`. */
+  path: string;
+  message: string;
+}
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Property names every provider accepts (Anthropic's rule is the strictest). */
+const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
+const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs'];
+const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
+
+/** Checks a value returned by `manifest()`. Errors keep the tool out of the registry; warnings do not. */
+export function validateManifest(manifest: unknown): ManifestProblem[] {
+  const problems: ManifestProblem[] = [];
+  const error = (path: string, message: string) => problems.push({ severity: 'error', path, message });
+  const warn = (path: string, message: string) => problems.push({ severity: 'warning', path, message });
+
+  if (!isPlainObject(manifest)) {
+    error('', `manifest() returned ${typeof manifest === 'object' ? 'null or an array' : typeof manifest}; expected an object { name, description, parameters, examples }`);
+    return problems;
+  }
+  for (const key of Object.keys(manifest)) {
+    if (!MANIFEST_KEYS.includes(key)) warn(key, `unknown field "${key}"${suggest(key, MANIFEST_KEYS)}; it is ignored`);
+  }
+
+  const { name, description, parameters, examples, timeoutMs } = manifest;
+  if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
+    error('name', `name ${JSON.stringify(name)} is invalid: use 1–64 letters, digits, "_" or "-" (the strictest model provider's rule), e.g. "my_tool"`);
+  }
+  checkText(description, 'description', error);
+  if (parameters !== undefined) {
+    if (!isPlainObject(parameters)) error('parameters', 'parameters must be an object mapping each parameter name to a description string or a spec { type, description, required, … }');
+    else checkParameters(parameters, 'parameters', error);
+  }
+  checkExamples(examples, error, warn);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    error('timeoutMs', `timeoutMs must be a positive number of milliseconds, got ${JSON.stringify(timeoutMs)}`);
+  }
+  return problems;
+}
+
+type Report = (path: string, message: string) => void;
+
+function checkText(value: unknown, path: string, error: Report, required = true): void {
+  if (typeof value === 'string') {
+    if (required && value.trim() === '') error(path, `${path} is empty: write one sentence that tells the model when to use this`);
+    return;
+  }
+  if (value === undefined && !required) return;
+  if (isPlainObject(value)) {
+    const entries = Object.entries(value);
+    for (const [language, text] of entries) {
+      if (!(LANGUAGES as readonly string[]).includes(language)) error(`${path}.${language}`, `unknown language "${language}"; use ${LANGUAGES.join(', ')}`);
+      else if (typeof text !== 'string') error(`${path}.${language}`, `${path}.${language} must be a string`);
+    }
+    if (required && !entries.some(([, text]) => typeof text === 'string' && text.trim() !== '')) error(path, `${path} has no text in any language`);
+    return;
+  }
+  error(path, `${path} must be a string or { en, zh, ja } strings${value === undefined ? ', and is missing' : `, got ${typeof value}`}`);
+}
+
+function checkExamples(examples: unknown, error: Report, warn: Report): void {
+  const lists = Array.isArray(examples) ? [['examples', examples] as const] : isPlainObject(examples) ? Object.entries(examples).map(([language, list]) => [`examples.${language}`, list] as const) : [];
+  if (examples !== undefined && lists.length === 0 && !isPlainObject(examples)) {
+    error('examples', 'examples must be a list of strings, or { en, zh, ja } lists');
+    return;
+  }
+  for (const [path, list] of lists) {
+    const language = path.split('.')[1];
+    if (language !== undefined && !(LANGUAGES as readonly string[]).includes(language)) error(path, `unknown language "${language}"; use ${LANGUAGES.join(', ')}`);
+    else if (!Array.isArray(list) || list.some((example) => typeof example !== 'string' || example.trim() === '')) error(path, `${path} must be a list of non-empty strings`);
+  }
+  const count = Math.max(0, ...lists.map(([, list]) => (Array.isArray(list) ? list.length : 0)));
+  if (count < 2) warn('examples', `${count === 0 ? 'no examples' : 'only one example'}: add 2–3 messages a user would send that should trigger this tool; models and routing use them`);
+}
+
+function checkParameters(parameters: Record<string, unknown>, path: string, error: Report): void {
+  for (const [name, spec] of Object.entries(parameters)) {
+    const at = `${path}.${name}`;
+    if (!PARAMETER_NAME_PATTERN.test(name)) error(at, `parameter name "${name}" is invalid: use 1–64 letters, digits, "_", "." or "-"`);
+    if (typeof spec === 'string') continue;
+    if (!isPlainObject(spec)) {
+      error(at, `${at} must be a description string or a spec { type, description, required, … }, got ${spec === null ? 'null' : typeof spec}`);
+      continue;
+    }
+    checkSpec(spec, at, error);
+  }
+}
+
+function checkSpec(spec: Record<string, unknown>, at: string, error: Report): void {
+  for (const key of Object.keys(spec)) {
+    if (!SPEC_KEYS.includes(key)) error(`${at}.${key}`, `unknown field "${key}"${suggest(key, SPEC_KEYS)} in ${at}; a spec has ${SPEC_KEYS.join(', ')}`);
+  }
+  checkText(spec.description, `${at}.description`, error, false);
+  const type = spec.type ?? 'string';
+  if (!(PARAMETER_TYPES as readonly unknown[]).includes(type)) {
+    error(`${at}.type`, `type ${JSON.stringify(type)} is not one of ${PARAMETER_TYPES.join(', ')}`);
+    return;
+  }
+  if (spec.required !== undefined && typeof spec.required !== 'boolean') error(`${at}.required`, `required must be true or false, got ${JSON.stringify(spec.required)}`);
+  if (spec.enum !== undefined) {
+    if (!Array.isArray(spec.enum) || spec.enum.length === 0) error(`${at}.enum`, 'enum must be a non-empty list of allowed values');
+    else {
+      const wrong = spec.enum.find((value) => !matchesType(value, type as ParameterType));
+      if (wrong !== undefined) error(`${at}.enum`, `enum value ${JSON.stringify(wrong)} is not a ${type}`);
+    }
+  }
+  if (spec.default !== undefined) {
+    if (!matchesType(spec.default, type as ParameterType)) error(`${at}.default`, `default ${JSON.stringify(spec.default)} is not a ${type}`);
+    else if (Array.isArray(spec.enum) && !spec.enum.includes(spec.default)) error(`${at}.default`, `default ${JSON.stringify(spec.default)} is not one of the enum values`);
+  }
+  if (spec.items !== undefined) {
+    if (type !== 'array') error(`${at}.items`, `items only applies to type "array"; ${at} is "${type}"`);
+    else if (isPlainObject(spec.items)) checkSpec(spec.items, `${at}.items`, error);
+    else if (typeof spec.items !== 'string') error(`${at}.items`, 'items must be a description string or a spec { type, description, … }');
+  }
+  if (spec.properties !== undefined) {
+    if (type !== 'object') error(`${at}.properties`, `properties only applies to type "object"; ${at} is "${type}"`);
+    else if (!isPlainObject(spec.properties)) error(`${at}.properties`, 'properties must map each field name to a description or a spec');
+    else checkParameters(spec.properties, `${at}.properties`, error);
+  }
+}
+
+function matchesType(value: unknown, type: ParameterType): boolean {
+  switch (type) {
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isPlainObject(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `; did you mean "x"?` when a known word is one or two edits away. */
+export function suggest(word: string, known: readonly string[]): string {
+  const close = known.find((candidate) => editDistance(word.toLowerCase(), candidate.toLowerCase()) <= Math.min(2, Math.floor(candidate.length / 3)));
+  return close === undefined ? '' : ` (did you mean "${close}"?)`;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
