@@ -1,7 +1,8 @@
+// The tool contract: what a drop-in tool file imports.
 export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
 export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
 export type { ToolContext, ToolLogger } from './tools/tool-context.ts';
-export type { AppConfig, ToolsConfig, ToolSection } from './tools/app-config.ts';
+export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export {
   localize,
   localizeList,
@@ -14,3 +15,16 @@ export {
   type ParameterType,
   type ToolManifest,
 } from './tools/tool-manifest.ts';
+export { runTool, type RunToolOptions } from './tools/run-tool.ts';
+
+// Discovery, registry and execution: what a host embedding Riverse uses.
+export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
+export type { RegisteredTool } from './tools/registered-tool.ts';
+export type { ExecuteOptions } from './tools/execute-tool.ts';
+export { formatDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
+export { validateManifest, type ManifestProblem } from './tools/validate-manifest.ts';
+export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';
+export { toolSignature } from './tools/tool-signature.ts';
+
+// Config.
+export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';

@@ -1,5 +1,5 @@
 import { toSpec } from './parameter-schema.ts';
-import { localize, type Parameter, type ParameterSpec, type ToolManifest } from './tool-manifest.ts';
+import { localize, type Language, type Parameter, type ParameterSpec, type ToolManifest } from './tool-manifest.ts';
 
 /**
  * A one-line signature a model (or a person) can read, e.g.
@@ -10,10 +10,10 @@ export function toolSignature(manifest: ToolManifest): string {
 }
 
 /** One line per parameter with its description, for error messages that show what is expected. */
-export function describeParameters(manifest: ToolManifest): string {
+export function describeParameters(manifest: ToolManifest, language: Language = 'en'): string {
   const lines = Object.entries(manifest.parameters ?? {}).map(([name, parameter]) => {
     const spec = toSpec(parameter);
-    const description = localize(spec.description);
+    const description = localize(spec.description, language);
     return `  ${name}${spec.required === true ? '' : '?'}: ${typeName(spec)}${description === '' ? '' : ` — ${description}`}`;
   });
   return lines.join('\n');

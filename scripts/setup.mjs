@@ -1,0 +1,21 @@
+// Installs the project's dependencies (Node 24 among them) when they are missing or out of date.
+// Runs on whatever Node the machine has (20 here), so it uses nothing newer.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stamp = join(root, 'node_modules', '.riverse-setup');
+const hash = createHash('sha256')
+  .update(readFileSync(join(root, 'package.json')))
+  .update(existsSync(join(root, 'package-lock.json')) ? readFileSync(join(root, 'package-lock.json')) : '')
+  .digest('hex');
+
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+  console.error('riverse: installing dependencies (first run, or package.json changed)…');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  execFileSync(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  writeFileSync(stamp, hash);
+}

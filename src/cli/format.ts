@@ -1,0 +1,16 @@
+import { relative } from 'node:path';
+
+/** A path as the user would type it from here. */
+export function shortPath(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
+
+/** Left-aligned columns; the last column is not padded. */
+export function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,25 @@
+type Problem = (keyPath: (string | number)[], message: string) => void;
+
+const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Replaces `${NAME}` (and `${NAME:-default}`) in every string with the environment variable, so
+ * secrets stay out of the file. `$$` is a literal `$`. An unset variable without a default is a problem.
+ */
+export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: Problem, keyPath: (string | number)[] = []): unknown {
+  if (typeof value === 'string') {
+    return value.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
+      if (name === undefined) return '$';
+      const found = env[name];
+      if (found !== undefined && found !== '') return found;
+      if (fallback !== undefined) return fallback;
+      problem(keyPath, `environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
+      return match;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, index) => interpolateEnv(item, env, problem, [...keyPath, index]));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateEnv(item, env, problem, [...keyPath, key])]));
+  }
+  return value;
+}

@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { AppConfig } from '../tools/app-config.ts';
+import { interpolateEnv } from './interpolate-env.ts';
+import { validateConfig } from './validate-config.ts';
+
+export const CONFIG_FILE = 'riverse.yaml';
+export const CONFIG_ENV = 'RIVERSE_CONFIG';
+
+export interface LoadedConfig {
+  config: AppConfig;
+  /** The file read; undefined when there was none and defaults apply. */
+  path?: string;
+  /** Folder that relative paths in the config are resolved from. */
+  baseDir: string;
+}
+
+/** A config file that cannot be used; the message lists every problem with file, line and key. */
+export class ConfigError extends Error {
+  readonly code = 'invalid-config';
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Reads the config: the given path, else $RIVERSE_CONFIG, else ./riverse.yaml. A missing default
+ * file means defaults; a missing file that was asked for by name is an error.
+ */
+export async function loadConfig(options: { path?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const named = options.path ?? (env[CONFIG_ENV] || undefined);
+  const path = resolve(cwd, named ?? CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError([`${path}: cannot be read: ${(error as Error).message}`]);
+    if (named !== undefined) throw new ConfigError([`${path}: no such config file (named by ${options.path !== undefined ? '--config' : `$${CONFIG_ENV}`})`]);
+    return { config: {}, baseDir: cwd };
+  }
+  return { config: parseConfig(text, path, env), path, baseDir: dirname(path) };
+}
+
+/** Parses, interpolates and validates config text; `path` is used in messages. */
+export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (document.errors.length > 0) {
+    throw new ConfigError(document.errors.map((error) => `${path}:${error.linePos?.[0].line ?? '?'}: invalid YAML: ${error.message.split('\n')[0]}`));
+  }
+  const lineOf = (keyPath: readonly (string | number)[]) => {
+    const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
+    return node?.range === undefined ? '' : `:${lines.linePos(node.range[0]).line}`;
+  };
+  const value = document.toJS() ?? {};
+  const problems: string[] = [];
+  const config = interpolateEnv(value, env, (keyPath, message) => problems.push(`${path}${lineOf(keyPath)}: ${keyPath.join('.')}: ${message}`));
+  for (const problem of validateConfig(config)) problems.push(`${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}: ${problem.message}`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as AppConfig;
+}
+

@@ -1,0 +1,28 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const TOOL_FILE = /\.(ts|mts|js|mjs)$/;
+const NOT_A_TOOL_FILE = /(\.d\.[mc]?ts|[.-](test|spec)\.[mc]?[jt]s)$/;
+
+/** True for a file name the drop-in folder loads: code, not `_`-prefixed, not a test or declaration file. */
+export function isToolFileName(name: string): boolean {
+  return TOOL_FILE.test(name) && !name.startsWith('_') && !name.startsWith('.') && !NOT_A_TOOL_FILE.test(name);
+}
+
+/**
+ * The tool files directly inside `folder` (subfolders hold helpers), sorted so that loading and
+ * duplicate resolution are the same on every machine. A missing folder yields `undefined`.
+ */
+export async function findToolFiles(folder: string): Promise<string[] | undefined> {
+  let entries;
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return entries
+    .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && isToolFileName(entry.name))
+    .map((entry) => join(folder, entry.name))
+    .sort();
+}

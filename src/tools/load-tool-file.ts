@@ -1,0 +1,167 @@
+import { pathToFileURL } from 'node:url';
+import { toolSection, type AppConfig } from './app-config.ts';
+import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
+import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
+import type { ToolManifest } from './tool-manifest.ts';
+import { registerTypeScriptHooks } from './typescript-hooks.ts';
+import { validateManifest } from './validate-manifest.ts';
+
+/** A tool found in a file: constructed, with a valid manifest, available or not. */
+export interface LoadedTool {
+  name: string;
+  file: string;
+  tool: BaseTool;
+  manifest: ToolManifest;
+  available: boolean;
+  /** Why it is unavailable. */
+  reason?: string;
+}
+
+export interface LoadedFile {
+  file: string;
+  tools: LoadedTool[];
+  diagnostics: Diagnostic[];
+}
+
+/** How long `isAvailable()` may take before the tool counts as unavailable. */
+const AVAILABILITY_TIMEOUT_MS = 5_000;
+
+/**
+ * Imports one tool file and makes each exported BaseTool subclass into a LoadedTool. Never
+ * throws: every fault becomes a diagnostic naming the file, the line where known, and a fix.
+ * `version` makes the import fresh (a new module instance) when a file is loaded again.
+ */
+export async function loadToolFile(file: string, config: AppConfig, version = 0): Promise<LoadedFile> {
+  registerTypeScriptHooks();
+  const diagnostics: Diagnostic[] = [];
+  const report = (diagnostic: Omit<Diagnostic, 'file'>) => diagnostics.push({ file, ...diagnostic });
+
+  let exports: Record<string, unknown>;
+  try {
+    exports = await import(`${pathToFileURL(file).href}?v=${version}`);
+  } catch (error) {
+    report(importFailure(error, file));
+    return { file, tools: [], diagnostics };
+  }
+
+  const classes = [...new Set(Object.values(exports).filter(isToolClass))];
+  if (classes.length === 0) {
+    report({
+      severity: 'warning',
+      code: 'no-tool-class',
+      message: 'no exported class extends BaseTool, so this file adds no tool',
+      hint: 'export the class (`export class MyTool extends BaseTool`); name helper files with a leading "_" so they are not scanned',
+    });
+  }
+  const tools: LoadedTool[] = [];
+  for (const toolClass of classes) {
+    const loaded = await loadToolClass(toolClass, file, config, report);
+    if (loaded !== undefined) tools.push(loaded);
+  }
+  return { file, tools, diagnostics };
+}
+
+type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
+
+async function loadToolClass(toolClass: ToolClass, file: string, config: AppConfig, report: Report): Promise<LoadedTool | undefined> {
+  const className = toolClass.name || 'anonymous class';
+  let tool: BaseTool;
+  try {
+    tool = new toolClass(config);
+  } catch (error) {
+    report({
+      severity: 'error',
+      code: 'constructor-threw',
+      tool: className,
+      ...errorLocation(error, file),
+      message: `the constructor of ${className} threw: ${errorMessage(error)}`,
+      hint: 'the constructor receives the app config and should not throw; to turn the tool off when a setting is missing, return false from isAvailable()',
+    });
+    return undefined;
+  }
+  if (typeof tool.manifest !== 'function' || typeof tool.execute !== 'function') {
+    // An intermediate base class exported alongside the real tools: not a tool itself.
+    return undefined;
+  }
+
+  let manifest: ToolManifest;
+  try {
+    manifest = tool.manifest();
+  } catch (error) {
+    report({
+      severity: 'error',
+      code: 'manifest-threw',
+      tool: className,
+      ...errorLocation(error, file),
+      message: `manifest() of ${className} threw: ${errorMessage(error)}`,
+      hint: 'manifest() should return a plain object { name, description, parameters, examples } and never throw',
+    });
+    return undefined;
+  }
+
+  const problems = validateManifest(manifest);
+  const toolName = typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : className;
+  for (const problem of problems) {
+    report({
+      severity: problem.severity,
+      code: problem.severity === 'error' ? 'invalid-manifest' : 'manifest-warning',
+      tool: toolName,
+      message: problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`,
+      ...(problem.severity === 'error' ? { hint: 'fix the manifest; the tool is not registered until then' } : {}),
+    });
+  }
+  if (problems.some((problem) => problem.severity === 'error')) return undefined;
+
+  const reason = await unavailableReason(tool, manifest.name, config, file, report);
+  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...(reason === undefined ? {} : { reason }) };
+}
+
+/** Why the tool is off, or undefined when it is available. */
+async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<string | undefined> {
+  if (config.tools?.enabled === false) return 'every tool is off (tools.enabled: false in the config)';
+  if (toolSection(config, name).enabled === false) return `turned off in the config (tools.${name}.enabled: false)`;
+  try {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)), AVAILABILITY_TIMEOUT_MS);
+    });
+    const available = await Promise.race([tool.isAvailable(), timeout]).finally(() => clearTimeout(timer));
+    if (available === true) return undefined;
+    return tool.unavailableReason ?? 'isAvailable() returned false';
+  } catch (error) {
+    report({
+      severity: 'error',
+      code: 'is-available-threw',
+      tool: name,
+      ...errorLocation(error, file),
+      message: `isAvailable() failed: ${errorMessage(error)}`,
+      hint: 'return false (with this.unavailable("why") to say why) instead of throwing; the tool stays off until this is fixed',
+    });
+    return `isAvailable() failed: ${errorMessage(error)}`;
+  }
+}
+
+function importFailure(error: unknown, file: string): Omit<Diagnostic, 'file'> {
+  const code = (error as { code?: unknown })?.code;
+  const location = errorLocation(error, file);
+  if (error instanceof SyntaxError || code === 'InvalidSyntax' || code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
+    return { severity: 'error', code: 'syntax-error', ...location, message: `syntax error: ${errorMessage(error)}`, hint: 'fix the code at this line; the other tool files load regardless' };
+  }
+  if (code === 'ERR_MODULE_NOT_FOUND') {
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(errorMessage(error))?.[1];
+    return {
+      severity: 'error',
+      code: 'import-failed',
+      ...location,
+      message: `an import cannot be found: ${errorMessage(error)}`,
+      hint: missing !== undefined && !missing.startsWith('/') && !missing.startsWith('.') ? `install it (npm install ${missing}) or fix the import` : 'fix the import path (relative imports need the file extension, e.g. "./_helpers.ts")',
+    };
+  }
+  return {
+    severity: 'error',
+    code: 'import-failed',
+    ...location,
+    message: `the file failed while loading: ${errorMessage(error)}`,
+    hint: 'top-level code runs when the file is loaded; move work that can fail into execute() or isAvailable()',
+  };
+}

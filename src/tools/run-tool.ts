@@ -1,0 +1,25 @@
+import type { AppConfig } from './app-config.ts';
+import type { BaseTool, ToolClass } from './base-tool.ts';
+import { executeTool, type ExecuteOptions } from './execute-tool.ts';
+import { registerTool } from './registered-tool.ts';
+import type { ToolResult } from './tool-result.ts';
+import { validateManifest } from './validate-manifest.ts';
+
+export interface RunToolOptions extends ExecuteOptions {
+  /** The app config the tool is constructed with (default `{}`). */
+  config?: AppConfig;
+}
+
+/**
+ * Runs one tool exactly as the registry would — manifest checked, parameters validated and
+ * coerced, time limit, cancellation — without a folder. Meant for a tool's own tests.
+ * Throws only when the manifest is invalid, since then the registry would not load the tool.
+ */
+export async function runTool(tool: ToolClass | BaseTool, params: unknown, options: RunToolOptions = {}): Promise<ToolResult> {
+  const instance = typeof tool === 'function' ? new tool(options.config ?? {}) : tool;
+  const manifest = instance.manifest();
+  const errors = validateManifest(manifest).filter((problem) => problem.severity === 'error');
+  if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
+  const entry = registerTool({ name: manifest.name, file: '', tool: instance, manifest, available: true });
+  return executeTool(entry, params, { sessionId: 'test', ...options });
+}
