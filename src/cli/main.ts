@@ -64,6 +64,13 @@ tools
   .option('--dir <folder>', 'folder to write into (default: the first tool folder)')
   .action(run((name, options) => toolsNew(name, { ...globals(), ...options })));
 
+// For now the main job is the tools; the bare command lists them.
+program.action(run(async () => {
+  const code = await toolsList(globals());
+  console.log('\nRun `riverse --help` for every command, e.g. `riverse tools run weather city=Tokyo`.');
+  return code;
+}));
+
 function positiveInteger(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number <= 0) throw new InvalidArgumentError('expected a positive whole number of milliseconds');
