@@ -52,7 +52,8 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {
-    throw new ConfigError(document.errors.map((error) => `${path}:${error.linePos?.[0].line ?? '?'}: invalid YAML: ${error.message.split('\n')[0]}`));
+    // `error.linePos` is only filled in with prettyErrors, so the line comes from the offset.
+    throw new ConfigError(document.errors.map((error) => `${path}:${lines.linePos(error.pos[0]).line}: invalid YAML: ${error.message.split('\n')[0]}`));
   }
   const lineOf = (keyPath: readonly (string | number)[]) => {
     const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;

@@ -18,14 +18,14 @@ const ajv = new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, 
 export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema): ParamsChecker {
   const validate = ajv.compile(schema);
   const properties = schema.properties ?? {};
-  const required = new Set(schema.required ?? []);
   return (input) => {
     if (input === undefined || input === null) input = {};
     if (!isPlainObject(input)) return { ok: false, error: explain(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
     const params: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(input)) {
-      // Models send null for optional parameters they mean to leave out.
-      if (value === null && !required.has(name)) continue;
+      // Models send null for optional parameters they mean to leave out. For a required one, null
+      // is a missing value: left in, the validator would coerce it to "", 0 or false and accept it.
+      if (value === null) continue;
       params[name] = parseJsonString(value, properties[name]?.type);
     }
     if (validate(params)) return { ok: true, params };

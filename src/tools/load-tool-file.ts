@@ -120,12 +120,14 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
 async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<string | undefined> {
   if (config.tools?.enabled === false) return 'every tool is off (tools.enabled: false in the config)';
   if (toolSection(config, name).enabled === false) return `turned off in the config (tools.${name}.enabled: false)`;
+  // Cleared in `finally`: an isAvailable() that throws synchronously must not leave the timer
+  // running, or its rejection goes unhandled and ends the process 5 s later.
+  let timer: NodeJS.Timeout | undefined;
   try {
-    let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)), AVAILABILITY_TIMEOUT_MS);
     });
-    const available = await Promise.race([tool.isAvailable(), timeout]).finally(() => clearTimeout(timer));
+    const available = await Promise.race([tool.isAvailable(), timeout]);
     if (available === true) return undefined;
     return tool.unavailableReason ?? 'isAvailable() returned false';
   } catch (error) {
@@ -138,6 +140,8 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
       hint: 'return false (with this.unavailable("why") to say why) instead of throwing; the tool stays off until this is fixed',
     });
     return `isAvailable() failed: ${errorMessage(error)}`;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -38,6 +38,8 @@ export interface ToolManifest {
   examples?: LocalizedList;
   /** Per-call time limit; the registry default (30 s) applies otherwise. */
   timeoutMs?: number;
+  /** True when the tool must not run at the same time as any other call of the same round. */
+  exclusive?: boolean;
 }
 
 /** Picks the text for `language`, falling back to English, then to any language given. */

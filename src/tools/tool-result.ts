@@ -18,7 +18,9 @@ export type ToolErrorCode =
   | 'timeout'
   | 'aborted'
   | 'threw'
-  | 'invalid-result';
+  | 'invalid-result'
+  /** The same call already failed repeatedly in this turn, so it was not run again. */
+  | 'repeated';
 
 /** Helpers: `ToolResult.ok(data)` and `ToolResult.fail(error)`. */
 export const ToolResult = {

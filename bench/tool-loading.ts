@@ -1,0 +1,266 @@
+// Benchmark: discovery + loading of many drop-in tool files, and the cost of one registry.execute().
+// Prints figures; it is not a test. Run with `npm run bench`.
+// Knobs: BENCH_TOOLS (1000 tool files), BENCH_RUNS (5 cold and 5 warm loads), BENCH_CALLS (20000 timed calls).
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createToolLogger, type ToolContext } from '../src/tools/tool-context.ts';
+import { ToolRegistry } from '../src/tools/tool-registry.ts';
+
+const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
+const CHILD_FLAG = '--child';
+
+/** What the child process reports after one cold load. */
+interface ColdRun {
+  bootMs: number;
+  loadMs: number;
+  wallMs: number;
+  tools: number;
+  errors: number;
+  rssMb: number;
+  heapMb: number;
+}
+
+// ---------------------------------------------------------------- generated tool files
+
+const TOPICS = [
+  { noun: 'weather', verb: 'Get the forecast', zh: '查询天气', ja: '天気を調べる', choices: ['metric', 'imperial', 'kelvin'] },
+  { noun: 'stock', verb: 'Look up a stock quote', zh: '查询股票行情', ja: '株価を調べる', choices: ['price', 'chart', 'news'] },
+  { noun: 'recipe', verb: 'Find a recipe', zh: '查找菜谱', ja: 'レシピを探す', choices: ['quick', 'vegan', 'classic'] },
+  { noun: 'flight', verb: 'Check a flight', zh: '查询航班', ja: 'フライトを確認する', choices: ['status', 'gate', 'delay'] },
+  { noun: 'note', verb: 'Search the notes', zh: '搜索笔记', ja: 'メモを検索する', choices: ['title', 'body', 'tag'] },
+];
+
+/** One realistic tool file: a distinct class, localized manifest, 2–3 parameters, 2–3 examples. */
+function toolSource(index: number): string {
+  const topic = TOPICS[index % TOPICS.length]!;
+  const id = String(index).padStart(4, '0');
+  const name = `${topic.noun}_${id}`;
+  const className = `${topic.noun[0]!.toUpperCase()}${topic.noun.slice(1)}${id}Tool`;
+  const limit = index % 2 === 0 ? `\n        limit: { type: 'integer', description: 'Most results to return', default: 5 },` : '';
+  const third = index % 3 === 0 ? `, '${topic.verb} #${index} once more'` : '';
+  return `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+type Mode = ${topic.choices.map((choice) => `'${choice}'`).join(' | ')};
+
+type Params = {
+  query: string;
+  mode?: Mode;
+  limit?: number;
+};
+
+/** Generated for the loading benchmark: ${topic.verb.toLowerCase()} (#${index}). */
+export class ${className} extends BaseTool<Params> {
+  manifest(): ToolManifest {
+    return {
+      name: '${name}',
+      description: {
+        en: '${topic.verb} (source #${index})',
+        zh: '${topic.zh}（来源 #${index}）',
+        ja: '${topic.ja}（ソース #${index}）',
+      },
+      parameters: {
+        query: { type: 'string', required: true, description: { en: 'What to look up', zh: '要查询的内容', ja: '調べる内容' } },
+        mode: { type: 'string', enum: ${JSON.stringify(topic.choices).replaceAll('"', "'")}, description: 'Which view to return' },${limit}
+      },
+      examples: {
+        en: ['${topic.verb} for me', 'Can you ${topic.verb.toLowerCase()}?'${third}],
+        zh: ['帮我${topic.zh}', '请${topic.zh}'],
+        ja: ['${topic.ja}してください', '${topic.ja}のを手伝って'],
+      },
+    };
+  }
+
+  execute(params: Params, context: ToolContext): ToolResult {
+    return ToolResult.ok(\`${name} (\${context.language}): \${params.query} as \${params.mode ?? '${topic.choices[0]}'}\`);
+  }
+}
+`;
+}
+
+/** The two tools timed by the execute benchmark. */
+const EXECUTE_TOOLS: Record<string, string> = {
+  'noop.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+export class NoopTool extends BaseTool {
+  manifest(): ToolManifest {
+    return { name: 'noop', description: 'Does nothing', examples: ['do nothing', 'rest'] };
+  }
+  execute(): ToolResult {
+    return ToolResult.ok('x');
+  }
+}
+`,
+  'noop-params.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+export class NoopParamsTool extends BaseTool {
+  manifest(): ToolManifest {
+    return {
+      name: 'noop_params',
+      description: 'Does nothing, with parameters',
+      parameters: {
+        count: { type: 'integer', required: true, description: 'How many' },
+        mode: { type: 'string', enum: ['fast', 'slow'], description: 'How' },
+        verbose: { type: 'boolean', default: false, description: 'Say more' },
+      },
+      examples: ['do nothing 3 times', 'rest fast'],
+    };
+  }
+  execute(): ToolResult {
+    return ToolResult.ok('x');
+  }
+}
+`,
+};
+
+async function writeTools(folder: string, count: number): Promise<number> {
+  await mkdir(folder, { recursive: true });
+  let bytes = 0;
+  for (let index = 1; index <= count; index++) {
+    const source = toolSource(index);
+    bytes += Buffer.byteLength(source);
+    await writeFile(join(folder, `tool-${String(index).padStart(4, '0')}.ts`), source);
+  }
+  return bytes;
+}
+
+// ---------------------------------------------------------------- measurements
+
+/** In the child process: one load, reported as JSON on stdout. */
+async function childLoad(folder: string): Promise<void> {
+  const bootMs = performance.now(); // since the process started: Node start-up plus imports
+  const registry = await ToolRegistry.load({ folders: [folder] });
+  const loadMs = performance.now() - bootMs;
+  const { rss, heapUsed } = process.memoryUsage();
+  const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  console.log(JSON.stringify({ bootMs, loadMs, tools: registry.tools().length, errors, rssMb: rss / 2 ** 20, heapMb: heapUsed / 2 ** 20 }));
+}
+
+/** A fresh Node process per load: nothing cached but what the OS caches. */
+function coldLoad(folder: string): ColdRun {
+  const start = performance.now();
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), CHILD_FLAG, folder], { encoding: 'utf8' });
+  const wallMs = performance.now() - start;
+  if (child.status !== 0) throw new Error(`child process failed (${child.status}):\n${child.stderr}`);
+  return { ...(JSON.parse(child.stdout) as Omit<ColdRun, 'wallMs'>), wallMs };
+}
+
+/** Loads the folder again in this process (fresh `?v=N` imports: files re-transformed and re-evaluated). */
+async function warmLoad(folder: string): Promise<{ ms: number; tools: number }> {
+  const start = performance.now();
+  const registry = await ToolRegistry.load({ folders: [folder] });
+  return { ms: performance.now() - start, tools: registry.tools().length };
+}
+
+/** Microseconds per awaited call, one sample per call, after a warm-up. */
+async function timeCalls(call: () => unknown, count: number): Promise<number[]> {
+  for (let i = 0; i < Math.max(1000, count / 10); i++) await call();
+  const micros: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    await call();
+    micros.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  return micros;
+}
+
+// ---------------------------------------------------------------- statistics and printing
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+const median = (values: number[]) => percentile(values, 0.5);
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  console.log(`  ${line(headers)}`);
+  for (const row of rows) console.log(`  ${line(row)}`);
+}
+
+/** label, median, min, max and (optionally) per-file cost of a list of times. */
+function loadRow(label: string, ms: number[], perFile = true): string[] {
+  return [label, fixed(median(ms)), fixed(Math.min(...ms)), fixed(Math.max(...ms)), perFile ? fixed(median(ms) / TOOLS, 3) : ''];
+}
+
+// ---------------------------------------------------------------- the two benchmarks
+
+async function benchLoading(folder: string): Promise<void> {
+  const cold: ColdRun[] = [];
+  for (let run = 0; run < RUNS; run++) cold.push(coldLoad(folder));
+  const wrong = cold.find((run) => run.tools !== TOOLS || run.errors > 0);
+  if (wrong !== undefined) throw new Error(`a cold load found ${wrong.tools} tools and ${wrong.errors} errors, expected ${TOOLS} and 0`);
+
+  const first = await warmLoad(folder); // Node started, but the transformer and the code are not warm yet
+  const warm: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const { ms, tools } = await warmLoad(folder);
+    if (tools !== TOOLS) throw new Error(`a warm load found ${tools} tools, expected ${TOOLS}`);
+    warm.push(ms);
+  }
+
+  console.log(`Discovery + loading of ${TOOLS} tool files (ms)`);
+  printTable(
+    ['', 'median', 'min', 'max', 'ms/file'],
+    [
+      loadRow('cold: ToolRegistry.load()', cold.map((run) => run.loadMs)),
+      loadRow('cold: whole process (wall)', cold.map((run) => run.wallMs)),
+      loadRow('cold: start-up before load', cold.map((run) => run.bootMs), false),
+      loadRow('first load in this process', [first.ms]),
+      loadRow('warm: ToolRegistry.load()', warm),
+    ],
+  );
+  const rss = cold.map((run) => run.rssMb);
+  const heap = cold.map((run) => run.heapMb);
+  const own = process.memoryUsage();
+  console.log(`  memory after a cold load: RSS ${fixed(median(rss))} MiB (${fixed(Math.min(...rss))}–${fixed(Math.max(...rss))}), heap used ${fixed(median(heap))} MiB`);
+  console.log(`  memory of this process after ${RUNS + 1} in-process loads: RSS ${fixed(own.rss / 2 ** 20)} MiB, heap used ${fixed(own.heapUsed / 2 ** 20)} MiB\n`);
+}
+
+async function benchExecute(folder: string): Promise<void> {
+  const registry = await ToolRegistry.load({ folders: [folder] });
+  const context: ToolContext = { signal: new AbortController().signal, sessionId: 'bench', language: 'en', logger: createToolLogger('bench'), config: {} };
+  const cases = [
+    { label: 'no params', name: 'noop', sent: {}, checked: {} },
+    { label: '3 params (coerced)', name: 'noop_params', sent: { count: '3', mode: 'fast', verbose: 'true' }, checked: { count: 3, mode: 'fast', verbose: true } },
+  ];
+  const rows: string[][] = [];
+  for (const { label, name, sent, checked } of cases) {
+    const probe = await registry.execute(name, sent);
+    if (!probe.success) throw new Error(`${name} failed: ${probe.error}`);
+    const tool = registry.get(name)!.tool;
+    const viaRegistry = await timeCalls(() => registry.execute(name, sent), CALLS);
+    const direct = await timeCalls(() => tool.execute(checked, context), CALLS);
+    const ratio = `×${fixed(median(viaRegistry) / median(direct), 0)}`;
+    rows.push([`${label}: registry.execute()`, fixed(median(viaRegistry), 2), fixed(percentile(viaRegistry, 0.99), 2), ratio]);
+    rows.push([`${label}: tool.execute() direct`, fixed(median(direct), 2), fixed(percentile(direct, 0.99), 2), '']);
+  }
+  console.log(`One call, awaited (µs per call, ${CALLS} calls after warm-up)`);
+  printTable(['', 'median', 'p99', 'vs direct'], rows);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'riverse-bench-'));
+  try {
+    const bytes = await writeTools(join(root, 'tools'), TOOLS);
+    await mkdir(join(root, 'execute'));
+    for (const [file, source] of Object.entries(EXECUTE_TOOLS)) await writeFile(join(root, 'execute', file), source);
+
+    console.log(`Riverse tool benchmark: Node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? '?'})`);
+    console.log(`${TOOLS} generated tool files (${fixed(bytes / 1024)} KiB), ${RUNS} cold and ${RUNS} warm loads, ${CALLS} timed calls\n`);
+    await benchLoading(join(root, 'tools'));
+    await benchExecute(join(root, 'execute'));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === CHILD_FLAG) await childLoad(process.argv[3]!);
+else await main();

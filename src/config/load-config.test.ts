@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { tempDir, toolFolder, toolSource, writeFiles } from '../tools/test-support.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import { CONFIG_FILE, ConfigError, loadConfig, parseConfig } from './load-config.ts';
+
+const PATH = '/conf/riverse.yaml';
+
+/** The ConfigError that `fn` throws (failing when it does not throw one). */
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `threw ${String(error)}`);
+    assert.equal(error.code, 'invalid-config');
+    return error;
+  }
+  assert.fail('no ConfigError was thrown');
+}
+
+async function rejectsWithConfigError(promise: Promise<unknown>): Promise<ConfigError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `threw ${String(error)}`);
+    return error;
+  }
+  assert.fail('no ConfigError was thrown');
+}
+
+describe('parseConfig', () => {
+  test('an empty file or only comments is an empty config', () => {
+    assert.deepEqual(parseConfig('', PATH, {}), {});
+    assert.deepEqual(parseConfig('# nothing yet\n', PATH, {}), {});
+  });
+
+  test('a typical file', () => {
+    const text = `assistant:
+  name: Riv
+tools:
+  enabled: true
+  dirs: [agent/tools, more-tools]
+  timeout_ms: 10000
+  max_result_chars: 5000
+  weather:
+    enabled: false
+    base_url: https://wttr.in
+  clock:
+`;
+    assert.deepEqual(parseConfig(text, PATH, {}), {
+      assistant: { name: 'Riv' },
+      tools: { enabled: true, dirs: ['agent/tools', 'more-tools'], timeout_ms: 10000, max_result_chars: 5000, weather: { enabled: false, base_url: 'https://wttr.in' }, clock: null },
+    });
+  });
+
+  test('${NAME}, ${NAME:-default} and $$ are interpolated from the env given', () => {
+    const text = `tools:
+  weather:
+    api_key: \${WEATHER_KEY}
+    base_url: \${WEATHER_URL:-https://wttr.in}
+    region: \${REGION:-}
+    price: $$5 and $\${NOT_A_REF}
+    mixed: "key=\${WEATHER_KEY}, empty=\${EMPTY:-fallback}"
+  dirs:
+    - \${TOOLS_DIR}
+`;
+    const env = { WEATHER_KEY: 'secret', TOOLS_DIR: 'custom/tools', EMPTY: '' };
+    assert.deepEqual(parseConfig(text, PATH, env), {
+      tools: {
+        weather: { api_key: 'secret', base_url: 'https://wttr.in', region: '', price: '$5 and ${NOT_A_REF}', mixed: 'key=secret, empty=fallback' },
+        dirs: ['custom/tools'],
+      },
+    });
+  });
+
+  test('the process environment is not used when an env is given', () => {
+    process.env.RIVERSE_TEST_ONLY_IN_PROCESS = 'from process';
+    try {
+      assert.match(configError(() => parseConfig('key: ${RIVERSE_TEST_ONLY_IN_PROCESS}\n', PATH, {})).message, /RIVERSE_TEST_ONLY_IN_PROCESS is not set/);
+      assert.deepEqual(parseConfig('key: ${RIVERSE_TEST_ONLY_IN_PROCESS}\n', PATH), { key: 'from process' });
+    } finally {
+      delete process.env.RIVERSE_TEST_ONLY_IN_PROCESS;
+    }
+  });
+
+  test('an unset variable without a default is an error naming the file, line and key', () => {
+    const text = `tools:
+  weather:
+    base_url: https://wttr.in
+    api_key: \${WEATHER_KEY}
+  dirs:
+    - ok
+    - \${MISSING_DIR}
+`;
+    const error = configError(() => parseConfig(text, PATH, {}));
+    assert.deepEqual(error.problems, [
+      `${PATH}:4: tools.weather.api_key: environment variable WEATHER_KEY is not set (write \${WEATHER_KEY:-default} to give a default)`,
+      `${PATH}:7: tools.dirs.1: environment variable MISSING_DIR is not set (write \${MISSING_DIR:-default} to give a default)`,
+    ]);
+    assert.equal(error.message, error.problems.join('\n'));
+  });
+
+  test('invalid YAML is an error with the file and line', () => {
+    const error = configError(() => parseConfig('tools:\n  enabled: true\n  dirs: [a, b\nother: 1\n', PATH, {}));
+    assert.deepEqual(error.problems, [`${PATH}:4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`]);
+    const tabs = configError(() => parseConfig('tools:\n  enabled: true\n\tweather: 1\n', PATH, {}));
+    assert.match(tabs.problems[0] ?? '', /^\/conf\/riverse\.yaml:3: invalid YAML: /);
+    const duplicate = configError(() => parseConfig('tools:\n  enabled: true\n  enabled: false\n', PATH, {}));
+    assert.match(duplicate.problems[0] ?? '', /^\/conf\/riverse\.yaml:3: invalid YAML: .*[Mm]ap keys must be unique/);
+  });
+
+  test('tools.enabled: "yes" is an error with file:line and the key', () => {
+    const error = configError(() => parseConfig('# settings\ntools:\n  enabled: "yes"\n', PATH, {}));
+    assert.deepEqual(error.problems, [`${PATH}:3: tools.enabled: expected true or false, got string "yes"`]);
+  });
+
+  test('tools.timeout_ms and max_result_chars must be positive whole numbers', () => {
+    const error = configError(() => parseConfig('tools:\n  timeout_ms: -1\n  max_result_chars: 2.5\n', PATH, {}));
+    assert.deepEqual(error.problems, [
+      `${PATH}:2: tools.timeout_ms: expected a positive whole number, got number -1`,
+      `${PATH}:3: tools.max_result_chars: expected a positive whole number, got number 2.5`,
+    ]);
+    assert.match(configError(() => parseConfig('tools:\n  timeout_ms: "100"\n', PATH, {})).message, /tools\.timeout_ms: expected a positive whole number, got string "100"/);
+    assert.match(configError(() => parseConfig('tools:\n  timeout_ms: 0\n', PATH, {})).message, /tools\.timeout_ms/);
+  });
+
+  test("a tool's section must be a mapping, and its enabled a boolean", () => {
+    assert.deepEqual(configError(() => parseConfig('tools:\n  weather: 3\n', PATH, {})).problems, [
+      `${PATH}:2: tools.weather: expected the tool's section (a mapping such as "enabled: false"), got number 3`,
+    ]);
+    assert.deepEqual(configError(() => parseConfig('tools:\n  weather:\n    enabled: no thanks\n', PATH, {})).problems, [
+      `${PATH}:3: tools.weather.enabled: expected true or false, got string "no thanks"`,
+    ]);
+    assert.match(configError(() => parseConfig('tools:\n  weather: [a]\n', PATH, {})).message, /tools\.weather: .* got a list/);
+  });
+
+  test('tools.dirs must be a list of non-empty paths', () => {
+    assert.match(configError(() => parseConfig('tools:\n  dirs: agent/tools\n', PATH, {})).message, /:2: tools\.dirs: expected a list of folder paths, got string "agent\/tools"/);
+    assert.match(configError(() => parseConfig('tools:\n  dirs: ["a", ""]\n', PATH, {})).message, /tools\.dirs/);
+    assert.match(configError(() => parseConfig('tools:\n  dirs: [1]\n', PATH, {})).message, /tools\.dirs/);
+  });
+
+  test('the top level and tools must be mappings', () => {
+    assert.deepEqual(configError(() => parseConfig('just text\n', PATH, {})).problems, [`${PATH}:1: (top level): the file must hold a mapping of settings (key: value), got string "just text"`]);
+    assert.match(configError(() => parseConfig('- a\n- b\n', PATH, {})).message, /\(top level\): .* got a list/);
+    assert.match(configError(() => parseConfig('tools: [weather]\n', PATH, {})).message, /:1: tools: expected a mapping/);
+    assert.deepEqual(parseConfig('tools:\n', PATH, {}), { tools: null });
+  });
+
+  test('every problem is reported at once', () => {
+    const error = configError(() => parseConfig('tools:\n  enabled: 1\n  timeout_ms: -1\n  weather: 3\n  clock:\n    key: ${NOPE}\n', PATH, {}));
+    assert.equal(error.problems.length, 4, error.message);
+    assert.deepEqual(
+      error.problems.map((problem) => Number(/:(\d+): /.exec(problem)?.[1])).sort((a, b) => a - b),
+      [2, 3, 4, 6],
+    );
+  });
+});
+
+describe('loadConfig', () => {
+  test('no file: an empty config, with the working directory as baseDir', async (t) => {
+    const cwd = await tempDir(t);
+    const loaded = await loadConfig({ cwd, env: {} });
+    assert.deepEqual(loaded, { config: {}, baseDir: cwd });
+    assert.equal(loaded.path, undefined);
+  });
+
+  test('reads riverse.yaml from the working directory', async (t) => {
+    const cwd = await tempDir(t);
+    await writeFiles(cwd, { [CONFIG_FILE]: 'tools:\n  weather:\n    key: ${KEY}\n' });
+    const loaded = await loadConfig({ cwd, env: { KEY: 'k1' } });
+    assert.deepEqual(loaded, { config: { tools: { weather: { key: 'k1' } } }, path: join(cwd, CONFIG_FILE), baseDir: cwd });
+  });
+
+  test('an explicit path: relative to cwd; baseDir is its folder; a missing one is an error', async (t) => {
+    const cwd = await tempDir(t);
+    await writeFiles(cwd, { 'conf/mine.yaml': 'assistant: { name: Riv }\n', [CONFIG_FILE]: 'assistant: { name: Default }\n' });
+    const loaded = await loadConfig({ cwd, path: 'conf/mine.yaml', env: {} });
+    assert.deepEqual(loaded, { config: { assistant: { name: 'Riv' } }, path: join(cwd, 'conf/mine.yaml'), baseDir: join(cwd, 'conf') });
+
+    const error = await rejectsWithConfigError(loadConfig({ cwd, path: 'conf/missing.yaml', env: {} }));
+    assert.equal(error.code, 'invalid-config');
+    assert.match(error.message, /conf\/missing\.yaml: no such config file \(named by --config\)/);
+  });
+
+  test('$RIVERSE_CONFIG names the file when no path is given', async (t) => {
+    const cwd = await tempDir(t);
+    await writeFiles(cwd, { 'env/from-env.yaml': 'source: env\n', [CONFIG_FILE]: 'source: default\n', 'explicit.yaml': 'source: explicit\n' });
+    const env = { RIVERSE_CONFIG: 'env/from-env.yaml' };
+    const fromEnv = await loadConfig({ cwd, env });
+    assert.deepEqual(fromEnv.config, { source: 'env' });
+    assert.equal(fromEnv.path, join(cwd, 'env/from-env.yaml'));
+    assert.equal(fromEnv.baseDir, join(cwd, 'env'));
+
+    assert.deepEqual((await loadConfig({ cwd, env, path: 'explicit.yaml' })).config, { source: 'explicit' });
+    assert.deepEqual((await loadConfig({ cwd, env: { RIVERSE_CONFIG: '' } })).config, { source: 'default' });
+
+    const error = await rejectsWithConfigError(loadConfig({ cwd, env: { RIVERSE_CONFIG: 'nope.yaml' } }));
+    assert.match(error.message, /nope\.yaml: no such config file \(named by \$RIVERSE_CONFIG\)/);
+  });
+
+  test('a file with problems is an error naming the file', async (t) => {
+    const cwd = await tempDir(t);
+    await writeFiles(cwd, { [CONFIG_FILE]: 'tools:\n  enabled: "yes"\n' });
+    const error = await rejectsWithConfigError(loadConfig({ cwd, env: {} }));
+    assert.deepEqual(error.problems, [`${join(cwd, CONFIG_FILE)}:2: tools.enabled: expected true or false, got string "yes"`]);
+  });
+
+  test('a path that cannot be read is an error', async (t) => {
+    const cwd = await tempDir(t);
+    await mkdir(join(cwd, 'a-folder.yaml'));
+    const error = await rejectsWithConfigError(loadConfig({ cwd, path: 'a-folder.yaml', env: {} }));
+    assert.match(error.message, /a-folder\.yaml: cannot be read/);
+  });
+});
+
+describe('config and the registry', () => {
+  test('tools.dirs is resolved from the config file\'s folder', async (t) => {
+    const project = await toolFolder(t, {
+      'settings/riverse.yaml': 'tools:\n  dirs: [my-tools, ../shared-tools]\n  local:\n    greeting: hi\n',
+      'settings/my-tools/local.ts': toolSource('local', { execute: 'return ToolResult.ok(context.config.greeting);' }),
+      'shared-tools/shared.ts': toolSource('shared'),
+      'agent/tools/default.ts': toolSource('default_folder'),
+    });
+    const elsewhere = await tempDir(t);
+    const { config, baseDir } = await loadConfig({ cwd: elsewhere, path: join(project, 'settings/riverse.yaml'), env: {} });
+    assert.equal(baseDir, join(project, 'settings'));
+    const registry = await ToolRegistry.load({ config, baseDir });
+    assert.deepEqual(registry.folders, [join(project, 'settings/my-tools'), join(project, 'shared-tools')]);
+    assert.deepEqual(registry.diagnostics, []);
+    assert.deepEqual(registry.tools().map((tool) => tool.name), ['local', 'shared']);
+    assert.equal((await registry.execute('local', {})).data, 'hi');
+  });
+
+  test('without tools.dirs, agent/tools under baseDir is used', async (t) => {
+    const project = await toolFolder(t, { 'riverse.yaml': 'tools:\n  timeout_ms: 1000\n', 'agent/tools/default.ts': toolSource('default_folder') });
+    const { config, baseDir } = await loadConfig({ cwd: project, env: {} });
+    const registry = await ToolRegistry.load({ config, baseDir });
+    assert.deepEqual(registry.folders, [join(project, 'agent/tools')]);
+    assert.deepEqual(registry.tools().map((tool) => tool.name), ['default_folder']);
+  });
+});

@@ -1,0 +1,53 @@
+import type { JsonSchema } from '../tools/parameter-schema.ts';
+import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
+
+/** A tool as a model is given it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export interface ModelRequest {
+  /** The system prompt. */
+  system?: string;
+  messages: readonly ChatMessage[];
+  /**
+   * Native tool definitions. Pass the same array object for every request of a catalog: adapters
+   * may cache its serialized form by identity.
+   */
+  tools?: readonly ToolDefinition[];
+  /** Stream on the wire (server-sent events). Events are yielded either way. */
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';
+
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export type ModelEvent =
+  | { type: 'text-delta'; text: string }
+  /** A piece of a tool call's arguments as it streams in (for display); `tool-call` follows with the whole call. */
+  | { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'tool-call'; call: ToolCallRequest }
+  | { type: 'finish'; reason: FinishReason; usage?: Usage };
+
+/** How a model is asked for tool calls: its API's function calling, or a JSON block in its text. */
+export type ToolCallingMode = 'native' | 'text';
+
+/** One model behind one provider's API. */
+export interface ChatModel {
+  /** `provider:model`, e.g. `openai:gpt-4.1-mini`. */
+  readonly id: string;
+  /** The mode this model uses unless configured otherwise. */
+  readonly toolCalling: ToolCallingMode;
+  /**
+   * Sends one request and yields its events; ends after `finish`. Throws a ModelError when the
+   * request fails (after the adapter's own retries) or the stream breaks.
+   */
+  stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+}

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { backoffMs, parseRetryAfter, retryAfterMs, sleep } from './retry.ts';
+
+describe('Retry-After', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+
+  it('reads seconds, fractions of seconds and HTTP dates', () => {
+    assert.equal(parseRetryAfter('3', now), 3000);
+    assert.equal(parseRetryAfter(' 0.25 ', now), 250);
+    assert.equal(parseRetryAfter('Thu, 01 Jan 2026 00:00:07 GMT', now), 7000);
+    assert.equal(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now), 0, 'a date in the past means now');
+  });
+
+  it('ignores what it cannot read', () => {
+    for (const value of ['', 'soon', '-1']) assert.equal(parseRetryAfter(value, now), undefined, value);
+  });
+
+  it('prefers retry-after-ms', () => {
+    assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '150', 'retry-after': '9' })), 150);
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000);
+    assert.equal(retryAfterMs(new Headers()), undefined);
+  });
+});
+
+describe('backoffMs', () => {
+  it('doubles per attempt, with jitter between half and all, and stops at the cap', () => {
+    for (let i = 0; i < 50; i++) {
+      const first = backoffMs(0, 100, 1000);
+      const third = backoffMs(2, 100, 1000);
+      assert.ok(first >= 50 && first <= 100, `${first}`);
+      assert.ok(third >= 200 && third <= 400, `${third}`);
+      assert.ok(backoffMs(10, 100, 1000) <= 1000);
+    }
+  });
+});
+
+describe('sleep', () => {
+  it('resolves true after the time, false at once on abort', async () => {
+    assert.equal(await sleep(5), true);
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 10);
+    assert.equal(await sleep(5000, controller.signal), false);
+    assert.ok(performance.now() - started < 1000);
+    assert.equal(await sleep(5000, AbortSignal.abort()), false);
+  });
+});

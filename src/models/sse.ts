@@ -1,0 +1,123 @@
+/**
+ * Server-sent events, reduced to what chat APIs use: the `data` of each event. Field names other
+ * than `data` (`event`, `id`, `retry`) and `:` comments are skipped; lines may end in `\n`, `\r\n`
+ * or `\r`, and text may arrive split anywhere, even between a `\r` and its `\n`.
+ */
+export class SseParser {
+  /** An unfinished line carried to the next push. */
+  #rest = '';
+  /** The data of the event being read; undefined until a `data` line comes. */
+  #data: string | undefined = undefined;
+  /** The last push ended in `\r`: a `\n` opening the next one ends the same line. */
+  #skipLf = false;
+
+  /**
+   * Feeds decoded text and returns the data of every event it completed, in order. The result is
+   * often a shared empty array: read it, do not keep or change it.
+   */
+  push(text: string): readonly string[] {
+    if (this.#rest !== '') {
+      // A long line split over many chunks: append until its end comes instead of rescanning it.
+      if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) {
+        this.#rest += text;
+        return NONE;
+      }
+      text = this.#rest + text;
+      this.#rest = '';
+    }
+    let pos = 0;
+    if (this.#skipLf) {
+      this.#skipLf = false;
+      if (text.charCodeAt(0) === LF) pos = 1;
+    }
+    const length = text.length;
+    // Most servers end lines with `\n` alone; one scan tells whether the per-character path is needed.
+    const plain = text.indexOf('\r', pos) === -1;
+    let out: string[] | undefined;
+    while (pos < length) {
+      let end: number;
+      let next: number;
+      if (plain) {
+        end = text.indexOf('\n', pos);
+        if (end === -1) break;
+        next = end + 1;
+      } else {
+        end = pos;
+        let c = 0;
+        while (end < length && (c = text.charCodeAt(end)) !== LF && c !== CR) end++;
+        if (end === length) break;
+        if (c === LF) next = end + 1;
+        else if (end + 1 < length) next = text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+        else {
+          next = length;
+          this.#skipLf = true;
+        }
+      }
+      if (end === pos) {
+        // A blank line ends the event.
+        if (this.#data !== undefined) {
+          (out ??= []).push(this.#data);
+          this.#data = undefined;
+        }
+      } else if (text.startsWith('data', pos)) {
+        const colon = pos + 4;
+        if (colon === end) this.#append('');
+        else if (text.charCodeAt(colon) === COLON) {
+          const start = text.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1;
+          this.#append(start >= end ? '' : text.slice(start, end));
+        }
+      }
+      pos = next;
+    }
+    if (pos < length) this.#rest = text.slice(pos);
+    return out ?? NONE;
+  }
+
+  /**
+   * At the end of the stream: the data of a last event whose blank line never came (the standard
+   * drops it; some servers end without one). Resets the parser.
+   */
+  end(): readonly string[] {
+    if (this.#rest !== '') this.push('\n');
+    this.#skipLf = false;
+    const data = this.#data;
+    this.#data = undefined;
+    return data === undefined ? NONE : [data];
+  }
+
+  #append(value: string): void {
+    this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+  }
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+const LF = 10;
+const CR = 13;
+const COLON = 58;
+const SPACE = 32;
+const STREAM = { stream: true } as const;
+
+/**
+ * The data of every event of a fetch body, `[DONE]` included (OpenAI's end marker is passed on so
+ * the caller can tell a finished stream from a cut one). Stopping early cancels the body.
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<string, void, undefined> {
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const data of parser.push(decoder.decode(value, STREAM))) yield data;
+    }
+    finished = true;
+    const tail = decoder.decode();
+    if (tail !== '') yield* parser.push(tail);
+    yield* parser.end();
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}

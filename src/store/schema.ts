@@ -1,0 +1,72 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * The schema as a list of steps: step N takes a database from version N to N + 1 (`PRAGMA
+ * user_version`). To change the schema, append a step; never edit one that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: sessions, their messages, and traces of the tool calls made in them.
+  `
+  CREATE TABLE sessions (
+    id         TEXT PRIMARY KEY,
+    name       TEXT NOT NULL UNIQUE,
+    language   TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE messages (
+    id           INTEGER PRIMARY KEY,  -- insertion order, which is conversation order
+    session_id   TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn_id      TEXT,
+    role         TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+    content      TEXT NOT NULL,
+    tool_calls   TEXT,                 -- assistant: JSON array of ToolCallRequest
+    tool_call_id TEXT,                 -- tool: the call answered
+    tool_name    TEXT,                 -- tool
+    is_error     INTEGER,              -- tool: NULL when not given
+    created_at   TEXT NOT NULL
+  );
+  CREATE INDEX messages_by_session ON messages (session_id, id);
+  CREATE TABLE tool_calls (
+    id          INTEGER PRIMARY KEY,
+    session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn_id     TEXT NOT NULL,
+    call_id     TEXT NOT NULL,
+    tool        TEXT NOT NULL,
+    params      TEXT,                  -- JSON; NULL when the params were undefined
+    success     INTEGER NOT NULL,
+    data        TEXT NOT NULL,
+    error       TEXT,
+    code        TEXT,
+    duration_ms REAL NOT NULL,
+    started_at  TEXT NOT NULL
+  );
+  CREATE INDEX tool_calls_by_session ON tool_calls (session_id, id);
+  CREATE INDEX tool_calls_by_turn ON tool_calls (session_id, turn_id, id);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database up to SCHEMA_VERSION; safe when another process migrates at the same time. */
+export function migrate(db: DatabaseSync): void {
+  if (userVersion(db) === SCHEMA_VERSION) return;
+  // IMMEDIATE takes the write lock first, so a second process waits and then sees our version.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const from = userVersion(db);
+    if (from > SCHEMA_VERSION) {
+      throw new Error(`The session database is at schema version ${from}, newer than this riverse understands (${SCHEMA_VERSION}); upgrade riverse.`);
+    }
+    for (const step of MIGRATIONS.slice(from)) db.exec(step);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+export function userVersion(db: DatabaseSync): number {
+  return Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+}

@@ -1,0 +1,340 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ChatMessage } from '../models/chat-message.ts';
+import { loadSqlite } from './load-sqlite.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+import { DATABASE_FILE, SessionStore } from './session-store.ts';
+import type { ToolCallTrace } from './tool-call-trace.ts';
+
+let root: string;
+let counter = 0;
+before(() => {
+  root = mkdtempSync(join(tmpdir(), 'riverse-store-'));
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/** A fresh data folder (not yet created) per test. */
+const freshDir = () => join(root, `data-${++counter}`, 'nested');
+
+const EVERY_VARIANT: ChatMessage[] = [
+  { role: 'user', content: 'What is the weather in Tokyo?' },
+  { role: 'assistant', content: '', toolCalls: [
+    { id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' },
+    { id: 'call_2', name: 'time', arguments: '{}' },
+  ] },
+  { role: 'tool', toolCallId: 'call_1', name: 'weather', content: '{"temp":21}' },
+  { role: 'tool', toolCallId: 'call_2', name: 'time', content: 'timed out', isError: true },
+  { role: 'tool', toolCallId: 'call_3', name: 'time', content: 'ok', isError: false },
+  { role: 'assistant', content: 'It is 21 °C.' },
+  { role: 'assistant', content: 'none', toolCalls: [] },
+  { role: 'user', content: '' },
+];
+
+function trace(sessionId: string, turnId: string, callId: string, extra: Partial<ToolCallTrace> = {}): ToolCallTrace {
+  return { sessionId, turnId, callId, tool: 'weather', params: { city: 'Tokyo', days: 3 }, success: true, data: 'sunny', durationMs: 12.5, startedAt: '2025-01-02T03:04:05.678Z', ...extra };
+}
+
+/** Runs a script in another Node process that imports the store; resolves with its output. */
+function runChild(script: string, onStdout?: (text: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const storeUrl = new URL('./session-store.ts', import.meta.url).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `import { SessionStore } from ${JSON.stringify(storeUrl)};\n${script}`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    onStdout?.(stdout);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('SessionStore', () => {
+  it('creates the folder and the database, in WAL mode at the current schema version', () => {
+    const dir = freshDir();
+    const store = SessionStore.open(dir);
+    store.close();
+    assert.ok(existsSync(join(dir, DATABASE_FILE)));
+
+    const db = new (loadSqlite().DatabaseSync)(join(dir, DATABASE_FILE), { readOnly: true });
+    assert.equal(db.prepare('PRAGMA user_version').get()?.user_version, SCHEMA_VERSION);
+    assert.equal(db.prepare('PRAGMA journal_mode').get()?.journal_mode, 'wal');
+    db.close();
+    assert.ok(SCHEMA_VERSION >= 1);
+  });
+
+  it('migrates an existing empty database and refuses one from a newer riverse', () => {
+    const dir = freshDir();
+    SessionStore.open(dir).close();
+    const db = new (loadSqlite().DatabaseSync)(join(dir, DATABASE_FILE));
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    assert.throws(() => SessionStore.open(dir), /schema version \d+, newer than this riverse/);
+
+    // A database at version 0 (as left by an earlier riverse, or another program) is brought up to date.
+    const older = freshDir();
+    mkdirSync(older, { recursive: true });
+    const empty = new (loadSqlite().DatabaseSync)(join(older, DATABASE_FILE));
+    assert.equal(empty.prepare('PRAGMA user_version').get()?.user_version, 0);
+    empty.close();
+    using store = SessionStore.open(older);
+    assert.equal(store.session('main').name, 'main');
+    const check = new (loadSqlite().DatabaseSync)(join(older, DATABASE_FILE), { readOnly: true });
+    assert.equal(check.prepare('PRAGMA user_version').get()?.user_version, SCHEMA_VERSION);
+    check.close();
+  });
+
+  it('gets or creates sessions by name', () => {
+    using store = SessionStore.open(freshDir());
+    assert.equal(store.findSession('main'), undefined);
+    const created = store.session('main');
+    assert.equal(created.name, 'main');
+    assert.match(created.id, /^[0-9a-f-]{36}$/);
+    assert.ok(!Number.isNaN(Date.parse(created.createdAt)));
+    assert.equal(created.updatedAt, created.createdAt);
+    assert.equal(created.language, undefined);
+    assert.deepEqual(store.session('main'), created);
+    assert.deepEqual(store.findSession('main'), created);
+    assert.notEqual(store.session('other').id, created.id);
+    assert.throws(() => store.session('  '), TypeError);
+  });
+
+  it('round-trips every message variant exactly, in order', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('main');
+    store.appendMessages(id, EVERY_VARIANT, 'turn-1');
+    assert.deepStrictEqual(store.messages(id), EVERY_VARIANT);
+    // Optional fields that were absent stay absent (not undefined, not false).
+    const [, , plainTool] = store.messages(id);
+    assert.ok(plainTool && !('isError' in plainTool));
+    assert.ok(!('toolCalls' in store.messages(id)[5]!));
+  });
+
+  it('keeps order across appends, turns and sessions', () => {
+    using store = SessionStore.open(freshDir());
+    const a = store.session('a').id;
+    const b = store.session('b').id;
+    const expected: ChatMessage[] = [];
+    for (let i = 0; i < 10; i++) {
+      const batch: ChatMessage[] = [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }];
+      store.appendMessages(a, batch, i % 2 ? `turn-${i}` : undefined);
+      store.appendMessages(b, [{ role: 'user', content: `other ${i}` }]);
+      expected.push(...batch);
+    }
+    store.appendMessages(a, []);
+    assert.deepStrictEqual(store.messages(a), expected);
+    assert.equal(store.messages(b).length, 10);
+    assert.deepStrictEqual(store.messages('no-such-session'), []);
+  });
+
+  it('appends a batch all or nothing', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('main');
+    store.appendMessages(id, [{ role: 'user', content: 'kept' }]);
+    const bad = [
+      { role: 'user', content: 'lost 1' },
+      { role: 'system', content: 'not a ChatMessage' },
+      { role: 'user', content: 'lost 2' },
+    ] as unknown as ChatMessage[];
+    assert.throws(() => store.appendMessages(id, bad), /Message 1 \("system"\): role must be/);
+    assert.throws(() => store.appendMessages(id, [{ role: 'tool', content: 'x' } as unknown as ChatMessage]), /toolCallId and name/);
+    assert.throws(() => store.appendMessages('no-such-session', [{ role: 'user', content: 'x' }]), /No session with id "no-such-session"/);
+    assert.deepStrictEqual(store.messages(id), [{ role: 'user', content: 'kept' }]);
+    // The store is still usable after a failed transaction.
+    store.appendMessages(id, [{ role: 'assistant', content: 'after' }]);
+    assert.equal(store.messages(id).length, 2);
+  });
+
+  it('records tool-call traces and filters them by turn and limit', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('main');
+    const other = store.session('other').id;
+    const traces = [
+      trace(id, 't1', 'c1'),
+      trace(id, 't1', 'c2', { tool: 'time', params: undefined, success: false, data: '', error: 'took too long', code: 'timeout', durationMs: 30000 }),
+      trace(id, 't2', 'c3', { params: ['a', null, { deep: [1, 2] }], data: '東京は晴れ' }),
+      trace(id, 't2', 'c4', { params: 'raw' }),
+    ];
+    for (const t of traces) store.recordToolCall(t);
+    store.recordToolCall(trace(other, 't1', 'x'));
+
+    assert.deepStrictEqual(store.toolCalls(id), traces);
+    assert.deepStrictEqual(store.toolCalls(id, { turnId: 't1' }), traces.slice(0, 2));
+    assert.deepStrictEqual(store.toolCalls(id, { limit: 3 }), traces.slice(1));
+    assert.deepStrictEqual(store.toolCalls(id, { turnId: 't2', limit: 1 }), traces.slice(3));
+    assert.deepStrictEqual(store.toolCalls(id, { limit: 0 }), []);
+    assert.deepStrictEqual(store.toolCalls(id, { turnId: 'none' }), []);
+    assert.equal(store.toolCalls(other).length, 1);
+    assert.ok(!('error' in store.toolCalls(id)[0]!));
+    assert.throws(() => store.toolCalls(id, { limit: -1 }), RangeError);
+    assert.throws(() => store.recordToolCall(trace('no-such-session', 't', 'c')), /No session with id/);
+  });
+
+  it('lists sessions with message counts, and deletes them with their messages and traces', () => {
+    using store = SessionStore.open(freshDir());
+    const a = store.session('a');
+    const b = store.session('b');
+    store.session('empty');
+    store.appendMessages(a.id, EVERY_VARIANT);
+    store.appendMessages(b.id, [{ role: 'user', content: 'hi' }]);
+    store.recordToolCall(trace(a.id, 't', 'c'));
+
+    const listed = store.listSessions();
+    assert.deepEqual(
+      listed.map(({ name, messageCount }) => ({ name, messageCount })).sort((x, y) => x.name.localeCompare(y.name)),
+      [{ name: 'a', messageCount: EVERY_VARIANT.length }, { name: 'b', messageCount: 1 }, { name: 'empty', messageCount: 0 }],
+    );
+    const listedA = listed.find((s) => s.name === 'a')!;
+    assert.equal(listedA.id, a.id);
+    assert.equal(listedA.createdAt, a.createdAt);
+    assert.ok(listedA.updatedAt >= a.updatedAt);
+    // Most recently updated first.
+    assert.deepEqual(listed.map((s) => s.updatedAt), listed.map((s) => s.updatedAt).toSorted().reverse());
+
+    assert.equal(store.deleteSession('a'), true);
+    assert.equal(store.deleteSession('a'), false);
+    assert.deepEqual(store.listSessions().map((s) => s.name).sort(), ['b', 'empty']);
+    assert.deepStrictEqual(store.messages(a.id), []);
+    assert.deepStrictEqual(store.toolCalls(a.id), []);
+    // The name is free again, for a new session.
+    assert.notEqual(store.session('a').id, a.id);
+  });
+
+  it('sets and clears a session language', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('main');
+    store.setLanguage(id, 'ja');
+    assert.equal(store.session('main').language, 'ja');
+    assert.equal(store.listSessions()[0]?.language, 'ja');
+    store.setLanguage(id, undefined);
+    assert.equal(store.session('main').language, undefined);
+    assert.ok(!('language' in store.session('main')));
+    assert.throws(() => store.setLanguage(id, 'fr' as 'en'), /Unknown language "fr"/);
+    assert.throws(() => store.setLanguage('no-such-session', 'en'), /No session with id/);
+  });
+
+  it('keeps Chinese, Japanese, emoji and NUL characters intact', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('会話-日本語');
+    const text: ChatMessage[] = [
+      { role: 'user', content: '今天北京的天气怎么样？' },
+      { role: 'assistant', content: '', toolCalls: [{ id: '呼び出し1', name: 'weather', arguments: '{"city":"北京"}' }] },
+      { role: 'tool', toolCallId: '呼び出し1', name: 'weather', content: '晴れ、気温は２１度です。🌤️ 𠮷野家 \u0000 nul' },
+      { role: 'assistant', content: '北京今天晴，21°C。' },
+    ];
+    store.appendMessages(id, text);
+    store.recordToolCall(trace(id, 't', '呼び出し1', { params: { city: '北京' }, data: '晴れ\u0000です', error: '\u0000エラー' }));
+    store.close();
+
+    using reopened = SessionStore.open(join(store.file, '..'));
+    const session = reopened.session('会話-日本語');
+    assert.equal(session.id, id);
+    assert.deepStrictEqual(reopened.messages(id), text);
+    const [recorded] = reopened.toolCalls(id);
+    assert.deepEqual(recorded?.params, { city: '北京' });
+    assert.equal(recorded?.data, '晴れ\u0000です');
+    assert.equal(recorded?.error, '\u0000エラー');
+  });
+
+  it('keeps everything across close and reopen', () => {
+    const dir = freshDir();
+    const first = SessionStore.open(dir);
+    const { id } = first.session('main');
+    first.setLanguage(id, 'zh');
+    first.appendMessages(id, EVERY_VARIANT, 'turn-1');
+    first.recordToolCall(trace(id, 'turn-1', 'call_1'));
+    const before = first.session('main');
+    first.close();
+    first.close(); // closing twice is harmless
+
+    using second = SessionStore.open(dir);
+    assert.deepEqual(second.session('main'), before);
+    assert.equal(before.language, 'zh');
+    assert.deepStrictEqual(second.messages(id), EVERY_VARIANT);
+    assert.deepStrictEqual(second.toolCalls(id), [trace(id, 'turn-1', 'call_1')]);
+    second.appendMessages(id, [{ role: 'user', content: 'again' }]);
+    assert.equal(second.messages(id).length, EVERY_VARIANT.length + 1);
+  });
+
+  it('shares a session with a second process writing at the same time, and prints no warning', async () => {
+    const dir = freshDir();
+    using store = SessionStore.open(dir);
+    const { id } = store.session('shared');
+    const rounds = 100;
+
+    let ready!: () => void;
+    const childReady = new Promise<void>((resolve) => (ready = resolve));
+    const child = runChild(
+      `
+      const store = SessionStore.open(${JSON.stringify(dir)});
+      const { id } = store.session('shared');
+      console.log('ready ' + id);
+      for (let i = 0; i < ${rounds}; i++) {
+        store.appendMessages(id, [{ role: 'user', content: 'child ' + i }, { role: 'assistant', content: 'child reply ' + i }], 'child-turn-' + i);
+        store.recordToolCall({ sessionId: id, turnId: 'child-turn-' + i, callId: 'c' + i, tool: 'echo', params: { i }, success: true, data: '', durationMs: 1, startedAt: new Date().toISOString() });
+      }
+      store.close();
+      `,
+      (stdout) => stdout.includes('\n') && ready(),
+    );
+    await Promise.race([childReady, child]);
+    for (let i = 0; i < rounds; i++) {
+      store.appendMessages(id, [{ role: 'user', content: `parent ${i}` }, { role: 'assistant', content: `parent reply ${i}` }]);
+    }
+    const { code, stdout, stderr } = await child;
+    assert.equal(stderr, '', 'the child printed nothing on stderr (no ExperimentalWarning)');
+    assert.equal(code, 0);
+    assert.equal(stdout.trim(), `ready ${id}`, 'both processes found the same session');
+
+    // The first process sees the second's messages, each batch whole and each side in order.
+    const messages = store.messages(id);
+    assert.equal(messages.length, rounds * 4);
+    for (const who of ['parent', 'child']) {
+      const mine = messages.filter((m) => m.content.startsWith(who));
+      assert.deepEqual(
+        mine.map((m) => m.content),
+        Array.from({ length: rounds }, (_, i) => [`${who} ${i}`, `${who} reply ${i}`]).flat(),
+      );
+    }
+    for (let i = 0; i < messages.length; i += 2) {
+      assert.equal(messages[i + 1]!.content, messages[i]!.content.replace(/^(\w+) /, '$1 reply '), 'batches are not interleaved');
+    }
+    assert.equal(store.toolCalls(id).length, rounds);
+    assert.equal(store.listSessions()[0]?.messageCount, rounds * 4);
+  });
+
+  it('drops only the SQLite ExperimentalWarning', async () => {
+    const { code, stderr } = await runChild(`
+      process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
+      SessionStore.open(${JSON.stringify(freshDir())}).close();
+      process.emitWarning('something else', 'ExperimentalWarning');
+    `);
+    assert.equal(code, 0);
+    // Our own early emission is not swallowed (the filter is active only while node:sqlite loads).
+    assert.equal(stderr.match(/SQLite is an experimental feature/g)?.length, 1);
+    assert.match(stderr, /ExperimentalWarning: something else/);
+  });
+
+  it('loads a 1,000-message session', () => {
+    using store = SessionStore.open(freshDir());
+    const { id } = store.session('long');
+    const messages: ChatMessage[] = Array.from({ length: 1000 }, (_, i) =>
+      i % 2 ? { role: 'assistant', content: `answer ${i} `.repeat(20) } : { role: 'user', content: `question ${i}` },
+    );
+    for (let i = 0; i < messages.length; i += 10) store.appendMessages(id, messages.slice(i, i + 10));
+    const started = performance.now();
+    const loaded = store.messages(id);
+    const elapsed = performance.now() - started;
+    assert.deepStrictEqual(loaded, messages);
+    assert.ok(elapsed < 2_000, `loading took ${elapsed} ms`);
+    assert.equal(store.listSessions()[0]?.messageCount, 1000);
+  });
+});

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { suggest, validateManifest, type ManifestProblem } from './validate-manifest.ts';
+
+const EXAMPLES = ['What is the weather in Oslo?', 'Is it raining in Bergen?'];
+const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name: 'weather', description: 'Current weather for a city', examples: EXAMPLES, ...extra });
+
+const errors = (manifest: unknown): ManifestProblem[] => validateManifest(manifest).filter((problem) => problem.severity === 'error');
+const warnings = (manifest: unknown): ManifestProblem[] => validateManifest(manifest).filter((problem) => problem.severity === 'warning');
+/** The single error, failing with all problems when there is not exactly one. */
+function oneError(manifest: unknown): ManifestProblem {
+  const found = errors(manifest);
+  assert.equal(found.length, 1, JSON.stringify(validateManifest(manifest), null, 2));
+  return found[0]!;
+}
+
+describe('validateManifest', () => {
+  test('a complete manifest has no problems', () => {
+    assert.deepEqual(
+      validateManifest(
+        valid({
+          description: { en: 'Current weather', zh: '当前天气', ja: '現在の天気' },
+          parameters: {
+            city: { type: 'string', required: true, description: { en: 'City', zh: '城市' } },
+            days: { type: 'integer', default: 1, enum: [1, 2, 3] },
+            tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+            where: { type: 'object', properties: { lat: { type: 'number', required: true }, label: 'a name' } },
+            note: 'free text',
+          },
+          examples: { en: EXAMPLES, zh: ['奥斯陆天气？', '卑尔根下雨吗？'] },
+          timeoutMs: 100,
+        }),
+      ),
+      [],
+    );
+  });
+
+  test('a value that is not an object is one error at the top', () => {
+    for (const value of [null, undefined, 'weather', 42, []]) {
+      const problem = oneError(value);
+      assert.equal(problem.path, '');
+      assert.match(problem.message, /expected an object \{ name, description/);
+    }
+  });
+
+  test('names must be 1–64 letters, digits, "_" or "-"', () => {
+    for (const name of ['my_tool', 'my-tool-2', 'A', 'x'.repeat(64)]) assert.deepEqual(errors(valid({ name })), [], name);
+    for (const name of ['my tool!', '', 'x'.repeat(65), 'dot.name', 'ünïcode', 42, undefined]) {
+      const problem = oneError(valid({ name }));
+      assert.equal(problem.path, 'name');
+      assert.match(problem.message, /is invalid: use 1–64 letters, digits/);
+    }
+  });
+
+  test('descriptions: empty, missing, wrong type, unknown language, no text in any language', () => {
+    assert.match(oneError(valid({ description: '' })).message, /description is empty/);
+    assert.match(oneError(valid({ description: '   ' })).message, /description is empty/);
+    assert.match(oneError(valid({ description: undefined })).message, /and is missing/);
+    assert.match(oneError(valid({ description: 5 })).message, /got number/);
+    const french = oneError(valid({ description: { en: 'Weather', fr: 'Météo' } }));
+    assert.equal(french.path, 'description.fr');
+    assert.match(french.message, /unknown language "fr"; use en, zh, ja/);
+    assert.equal(oneError(valid({ description: { en: 'Weather', zh: 5 } })).path, 'description.zh');
+    assert.match(oneError(valid({ description: { en: ' ' } })).message, /no text in any language/);
+    assert.deepEqual(errors(valid({ description: { zh: '天气' } })), []);
+  });
+
+  test('parameters must be an object of descriptions or specs with valid names', () => {
+    assert.equal(oneError(valid({ parameters: ['city'] })).path, 'parameters');
+    assert.equal(oneError(valid({ parameters: 'city' })).path, 'parameters');
+    const badName = oneError(valid({ parameters: { 'my city': 'City' } }));
+    assert.equal(badName.path, 'parameters.my city');
+    assert.match(badName.message, /parameter name "my city" is invalid/);
+    assert.match(oneError(valid({ parameters: { city: null } })).message, /must be a description string or a spec .* got null/);
+    assert.match(oneError(valid({ parameters: { city: 5 } })).message, /got number/);
+    assert.deepEqual(errors(valid({ parameters: { 'geo.lat': 'Latitude', 'a-b_c': 'x' } })), []);
+  });
+
+  test('spec fields: type, required, enum, default', () => {
+    const type = oneError(valid({ parameters: { city: { type: 'text' } } }));
+    assert.equal(type.path, 'parameters.city.type');
+    assert.match(type.message, /type "text" is not one of string, number, integer, boolean, array, object/);
+    assert.match(oneError(valid({ parameters: { city: { required: 'yes' } } })).message, /required must be true or false, got "yes"/);
+    assert.match(oneError(valid({ parameters: { units: { enum: [] } } })).message, /non-empty list/);
+    assert.match(oneError(valid({ parameters: { units: { enum: ['metric', 1] } } })).message, /enum value 1 is not a string/);
+    assert.match(oneError(valid({ parameters: { days: { type: 'integer', enum: [1, 1.5] } } })).message, /enum value 1\.5 is not a integer/);
+    assert.match(oneError(valid({ parameters: { days: { type: 'integer', default: '1' } } })).message, /default "1" is not a integer/);
+    assert.match(oneError(valid({ parameters: { units: { enum: ['metric'], default: 'kelvin' } } })).message, /default "kelvin" is not one of the enum values/);
+    assert.match(oneError(valid({ parameters: { city: { description: 7 } } })).message, /parameters\.city\.description must be a string/);
+  });
+
+  test('an unknown spec field is an error, with "did you mean" for a typo', () => {
+    const typo = oneError(valid({ parameters: { city: { type: 'string', requried: true } } }));
+    assert.equal(typo.path, 'parameters.city.requried');
+    assert.match(typo.message, /unknown field "requried" \(did you mean "required"\?\)/);
+    assert.match(oneError(valid({ parameters: { city: { descripton: 'City' } } })).message, /did you mean "description"/);
+    assert.doesNotMatch(oneError(valid({ parameters: { city: { colour: 'red' } } })).message, /did you mean/);
+  });
+
+  test('items and properties: only on their types, and checked recursively', () => {
+    assert.match(oneError(valid({ parameters: { city: { type: 'string', items: 'x' } } })).message, /items only applies to type "array"/);
+    assert.match(oneError(valid({ parameters: { city: { properties: {} } } })).message, /properties only applies to type "object"/);
+    assert.equal(oneError(valid({ parameters: { tags: { type: 'array', items: { type: 'text' } } } })).path, 'parameters.tags.items.type');
+    assert.equal(oneError(valid({ parameters: { tags: { type: 'array', items: 5 } } })).path, 'parameters.tags.items');
+    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: { lat: { type: 'float' } } } } })).path, 'parameters.where.properties.lat.type');
+    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: { 'bad name': 'x' } } } })).path, 'parameters.where.properties.bad name');
+    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: ['lat'] } } })).path, 'parameters.where.properties');
+  });
+
+  test('examples: fewer than two is a warning, bad ones are errors', () => {
+    const none = warnings(valid({ examples: undefined }));
+    assert.deepEqual(none.map((problem) => problem.path), ['examples']);
+    assert.match(none[0]?.message ?? '', /no examples/);
+    assert.deepEqual(errors(valid({ examples: undefined })), []);
+    assert.match(warnings(valid({ examples: ['just one'] }))[0]?.message ?? '', /only one example/);
+    assert.match(warnings(valid({ examples: { en: ['one'], zh: ['一'] } }))[0]?.message ?? '', /only one example/);
+    assert.deepEqual(validateManifest(valid({ examples: { en: ['one'], zh: ['一', '二'] } })), []);
+
+    assert.equal(oneError(valid({ examples: 'ask about weather' })).path, 'examples');
+    assert.equal(oneError(valid({ examples: ['fine', ''] })).path, 'examples');
+    assert.equal(oneError(valid({ examples: ['fine', 3] })).path, 'examples');
+    const language = oneError(valid({ examples: { en: EXAMPLES, fr: EXAMPLES } }));
+    assert.equal(language.path, 'examples.fr');
+    assert.match(language.message, /unknown language "fr"/);
+    assert.equal(oneError(valid({ examples: { en: 'not a list' } })).path, 'examples.en');
+  });
+
+  test('timeoutMs must be a positive number', () => {
+    for (const timeoutMs of [0, -5, 'fast', Number.POSITIVE_INFINITY, Number.NaN]) {
+      const problem = oneError(valid({ timeoutMs }));
+      assert.equal(problem.path, 'timeoutMs');
+    }
+    assert.deepEqual(validateManifest(valid({ timeoutMs: 1 })), []);
+  });
+
+  test('an unknown manifest field is a warning, with "did you mean" for a typo', () => {
+    const [timeout] = warnings(valid({ timeout: 100 }));
+    assert.equal(timeout?.path, 'timeout');
+    assert.match(timeout?.message ?? '', /unknown field "timeout" \(did you mean "timeoutMs"\?\); it is ignored/);
+    assert.deepEqual(errors(valid({ timeout: 100 })), []);
+    assert.match(warnings(valid({ example: EXAMPLES }))[0]?.message ?? '', /did you mean "examples"/);
+  });
+
+  test('reports every problem, not just the first', () => {
+    const problems = validateManifest({ name: 'bad name', description: '', parameters: { a: { type: 'nope' } }, timeoutMs: -1 });
+    assert.deepEqual(problems.map((problem) => `${problem.severity} ${problem.path}`), [
+      'error name',
+      'error description',
+      'error parameters.a.type',
+      'warning examples',
+      'error timeoutMs',
+    ]);
+  });
+});
+
+describe('suggest', () => {
+  test('suggests a word one or two edits away, case-insensitively', () => {
+    assert.equal(suggest('wether', ['clock', 'weather']), ' (did you mean "weather"?)');
+    assert.equal(suggest('WEATHER', ['weather']), ' (did you mean "weather"?)');
+    assert.equal(suggest('requried', ['required']), ' (did you mean "required"?)');
+    assert.equal(suggest('xyz', ['weather']), '');
+    // Short words need a closer match: "ab" is not "a typo of" "cd".
+    assert.equal(suggest('ab', ['cd']), '');
+  });
+});
