@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { ConfigError } from '../config/load-config.ts';
+import { ConfigError, loadConfig } from '../config/load-config.ts';
+import { NO_MODEL_MESSAGE } from '../models/resolve-model.ts';
+import { ModelError } from '../models/model-error.ts';
+import { ask } from './ask.ts';
+import { chat } from './chat.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { toolsCheck } from './tools-check.ts';
 import { toolsList } from './tools-list.ts';
@@ -14,7 +18,9 @@ const program = new Command('riverse')
   .description('A personal AI assistant whose abilities come from drop-in tools')
   .version(packageJson.version)
   .option('-c, --config <file>', 'config file (default: $RIVERSE_CONFIG, else ./riverse.yaml)')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander's own usage errors (unknown option, missing argument…) exit 2 like ours, not 1 like a failed tool.
+  .exitOverride();
 
 const tools = program.command('tools').description('list, inspect, run, check and create drop-in tools');
 const json = new Option('--json', 'print JSON');
@@ -64,12 +70,36 @@ tools
   .option('--dir <folder>', 'folder to write into (default: the first tool folder)')
   .action(run((name, options) => toolsNew(name, { ...globals(), ...options })));
 
-// For now the main job is the tools; the bare command lists them.
-program.action(run(async () => {
-  const code = await toolsList(globals());
-  console.log('\nRun `riverse --help` for every command, e.g. `riverse tools run weather city=Tokyo`.');
-  return code;
-}));
+program
+  .command('chat')
+  .description('chat in the terminal; the assistant uses the drop-in tools')
+  .option('-s, --session <name>', 'session to resume or start', 'default')
+  .addOption(lang)
+  .action(run((options) => chat({ ...globals(), ...options })));
+
+program
+  .command('ask')
+  .description('ask one question; the reply goes to stdout')
+  .argument('<question...>', 'the question')
+  .option('-s, --session <name>', 'keep the exchange in this session (default: not kept)')
+  .addOption(lang)
+  .addOption(new Option('--json', 'print the whole turn: reply, tool calls, messages, usage'))
+  .action(run((words: string[], options) => ask(words.join(' '), { ...globals(), ...options })));
+
+// The main job: with a model configured, chat; without one, list the tools and say what to set.
+program.action(
+  run(async () => {
+    if (process.env.RIVERSE_MODEL || (await hasConfiguredModel())) return chat(globals());
+    const code = await toolsList(globals());
+    console.log(`\n${NO_MODEL_MESSAGE}\n\nRun \`riverse --help\` for every command, e.g. \`riverse tools run weather city=Tokyo\`.`);
+    return code;
+  }),
+);
+
+async function hasConfiguredModel(): Promise<boolean> {
+  const { config } = await loadConfig(globals().config === undefined ? {} : { path: globals().config! });
+  return typeof config.model === 'string' && config.model !== '';
+}
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -81,8 +111,16 @@ try {
   await program.parseAsync();
   process.exitCode = exitCode;
 } catch (error) {
-  if (error instanceof UsageError || error instanceof ConfigError) {
+  if (error instanceof CommanderError) {
+    // Already printed by commander; --help and --version exit 0.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof UsageError || error instanceof ConfigError || (error instanceof ModelError && error.code === 'not-configured')) {
     console.error(`riverse: ${error.message}`);
     process.exitCode = 2;
   } else throw error;
 }
+
+// The command is done, but a tool may not be: one stopped at its time limit, or cancelled, can run on
+// (ignoring its signal) and would keep the process alive. Do not wait for it once the output is out.
+await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+process.exit();

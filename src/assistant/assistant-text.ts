@@ -1,0 +1,54 @@
+import type { Language } from '../tools/tool-manifest.ts';
+
+/** Everything the assistant itself says, in each language it speaks. */
+export interface AssistantText {
+  systemPrompt: (today: string) => string;
+  roundLimit: (rounds: number) => string;
+  repeatedCall: (tool: string, failures: number) => string;
+  loopStopped: string;
+  unparsableCall: (error: string) => string;
+  modelFailed: (message: string) => string;
+  cancelled: string;
+  invalidArguments: (tool: string, error: string) => string;
+}
+
+export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
+  en: {
+    systemPrompt: (today) =>
+      `You are Riverse, a helpful personal assistant. Today is ${today}. Use the tools when they help answer the user; ` +
+      'base your answer on their results, say so plainly when a tool failed, and do not invent results. Answer in English unless the user writes in another language.',
+    roundLimit: (rounds) => `(Stopped after ${rounds} rounds of tool calls; answer with what you have so far.)`,
+    repeatedCall: (tool, failures) =>
+      `This exact call to ${tool} has already failed ${failures} times in this turn and was not run again. Change the arguments, use another tool, or answer the user without it.`,
+    loopStopped: '(The same tool call kept failing, so no more tools will run in this turn; tell the user what failed.)',
+    unparsableCall: (error) => `The model tried to call a tool but its request could not be understood: ${error}`,
+    modelFailed: (message) => `The model could not answer: ${message}`,
+    cancelled: 'Cancelled.',
+    invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
+  },
+  zh: {
+    systemPrompt: (today) =>
+      `你是 Riverse，一个乐于助人的个人助理。今天是 ${today}。在工具有助于回答用户时使用工具；` +
+      '根据工具结果作答，工具失败时如实说明，不要编造结果。用用户使用的语言回答（默认中文）。',
+    roundLimit: (rounds) => `（已进行 ${rounds} 轮工具调用，停止调用；请根据已有信息回答。）`,
+    repeatedCall: (tool, failures) => `对 ${tool} 的这个相同调用在本轮已失败 ${failures} 次，未再执行。请修改参数、换用其他工具，或不借助它直接回答用户。`,
+    loopStopped: '（同一个工具调用反复失败，本轮不再执行工具；请告诉用户哪里失败了。）',
+    unparsableCall: (error) => `模型试图调用工具，但其请求无法解析：${error}`,
+    modelFailed: (message) => `模型无法回答：${message}`,
+    cancelled: '已取消。',
+    invalidArguments: (tool, error) => `${tool} 的参数不是有效的 JSON（${error}）。请发送一个 JSON 对象。`,
+  },
+  ja: {
+    systemPrompt: (today) =>
+      `あなたは Riverse という親切なパーソナルアシスタントです。今日は ${today} です。ユーザーへの回答に役立つときはツールを使い、` +
+      'その結果に基づいて答えてください。ツールが失敗したときはそう伝え、結果を作り上げないでください。ユーザーの使う言語（既定は日本語）で答えてください。',
+    roundLimit: (rounds) => `（ツール呼び出しが ${rounds} ラウンドに達したため停止しました。ここまでの情報で回答してください。）`,
+    repeatedCall: (tool, failures) =>
+      `${tool} へのまったく同じ呼び出しはこのターンですでに ${failures} 回失敗したため、再実行しませんでした。引数を変えるか、別のツールを使うか、ツールなしで回答してください。`,
+    loopStopped: '（同じツール呼び出しが失敗し続けたため、このターンではこれ以上ツールを実行しません。何が失敗したかをユーザーに伝えてください。）',
+    unparsableCall: (error) => `モデルがツールを呼び出そうとしましたが、その要求を解釈できませんでした：${error}`,
+    modelFailed: (message) => `モデルが応答できませんでした：${message}`,
+    cancelled: 'キャンセルしました。',
+    invalidArguments: (tool, error) => `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
+  },
+};

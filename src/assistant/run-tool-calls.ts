@@ -1,0 +1,71 @@
+import type { ToolCallRequest } from '../models/chat-message.ts';
+import type { ExecuteOptions } from '../tools/execute-tool.ts';
+import { failure } from '../tools/execute-tool.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { Language } from '../tools/tool-manifest.ts';
+import { ASSISTANT_TEXT } from './assistant-text.ts';
+import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
+
+/** How many times one exact call may fail in a turn before it is no longer run. */
+export const MAX_IDENTICAL_FAILURES = 2;
+
+export interface ToolCallsContext {
+  registry: ToolRegistry;
+  language: Language;
+  execute: ExecuteOptions;
+  /** Failures per exact call (tool + arguments) so far in this turn. */
+  failures: Map<string, number>;
+  emit: (event: TurnEvent) => void;
+}
+
+/**
+ * Runs one round of calls: concurrently, except that a tool marked `exclusive` runs alone.
+ * Results come back in call order; none of this throws.
+ */
+export async function runToolCalls(calls: readonly ToolCallRequest[], context: ToolCallsContext): Promise<ToolCallRecord[]> {
+  const records: ToolCallRecord[] = [];
+  let batch: ToolCallRequest[] = [];
+  const flush = async () => {
+    records.push(...(await Promise.all(batch.map((call) => runToolCall(call, context)))));
+    batch = [];
+  };
+  for (const call of calls) {
+    if (context.registry.get(call.name)?.manifest.exclusive === true) {
+      await flush();
+      records.push(await runToolCall(call, context));
+    } else batch.push(call);
+  }
+  await flush();
+  return records;
+}
+
+async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Promise<ToolCallRecord> {
+  const text = ASSISTANT_TEXT[context.language];
+  const startedAt = new Date().toISOString();
+  const started = performance.now();
+  const parsed = parseArguments(call.arguments);
+  const params = parsed.ok ? parsed.value : call.arguments;
+  context.emit({ type: 'tool-call', callId: call.id, tool: call.name, params });
+
+  const key = `${call.name}\u0000${parsed.ok ? JSON.stringify(parsed.value) : call.arguments}`;
+  const failures = context.failures.get(key) ?? 0;
+  const result = !parsed.ok
+    ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))
+    : failures >= MAX_IDENTICAL_FAILURES
+      ? failure('repeated', text.repeatedCall(call.name, failures))
+      : await context.registry.execute(call.name, parsed.value, context.execute);
+  if (!result.success && result.code !== 'repeated') context.failures.set(key, failures + 1);
+
+  const record: ToolCallRecord = { callId: call.id, tool: call.name, params, result, durationMs: performance.now() - started, startedAt };
+  context.emit({ type: 'tool-result', call: record });
+  return record;
+}
+
+function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}

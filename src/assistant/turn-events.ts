@@ -1,0 +1,42 @@
+import type { ChatMessage } from '../models/chat-message.ts';
+import type { Usage } from '../models/chat-model.ts';
+import type { ToolResult } from '../tools/tool-result.ts';
+
+/** One tool call as it ran in a turn: what was asked, what came back, how long it took. */
+export interface ToolCallRecord {
+  callId: string;
+  tool: string;
+  /** The arguments as parsed from the model (before coercion); the raw text when it was not JSON. */
+  params: unknown;
+  result: ToolResult;
+  durationMs: number;
+  startedAt: string;
+}
+
+export type TurnEvent =
+  | { type: 'text-delta'; text: string }
+  /** The model is writing a tool call's arguments (streaming). */
+  | { type: 'tool-call-delta'; index: number; name?: string; argumentsDelta: string }
+  | { type: 'tool-call'; callId: string; tool: string; params: unknown }
+  | { type: 'tool-result'; call: ToolCallRecord }
+  /** Messages that are now part of the conversation (for storing as the turn goes). */
+  | { type: 'messages'; messages: ChatMessage[] }
+  /** The model's reply so far is discarded (a broken stream being retried, or a text-protocol repair). */
+  | { type: 'retry'; reason: string }
+  | { type: 'done'; result: TurnResult };
+
+export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted';
+
+export interface TurnResult {
+  /** The final reply shown to the user. */
+  text: string;
+  stopReason: StopReason;
+  /** Every message this turn added to the conversation, the user's first. */
+  messages: ChatMessage[];
+  toolCalls: ToolCallRecord[];
+  /** Model requests made. */
+  requests: number;
+  usage: Usage;
+  /** What went wrong when `stopReason` is 'error'. */
+  error?: { code: string; message: string };
+}

@@ -1,0 +1,241 @@
+// Test support for the turn-loop tests (not a test itself): the real local OpenAI-protocol server,
+// a real local server answering like wttr.in, and real tool files in temporary folders.
+import assert from 'node:assert/strict';
+import { createServer, type ServerResponse } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatModel } from '../models/chat-model.ts';
+import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../models/openai-compatible.ts';
+import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-test-server.ts';
+import type { WireMessage } from '../models/openai-wire-types.ts';
+import type { AppConfig } from '../tools/app-config.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import type { TurnEvent } from './turn-events.ts';
+
+/** Anything with `after()`: the TestContext of `test()`/`it()`. */
+export interface Cleanup {
+  after(fn: () => unknown): void;
+}
+
+/** A Cleanup for fixtures shared by a file's tests: register `run` with the file's `after()`. */
+export function sharedCleanup(): Cleanup & { run(): Promise<void> } {
+  const fns: Array<() => unknown> = [];
+  return {
+    after: (fn) => void fns.push(fn),
+    run: async () => {
+      for (const fn of fns.reverse()) await fn();
+    },
+  };
+}
+
+/** The seed's own tool folder (weather.ts). */
+export const AGENT_TOOLS = fileURLToPath(new URL('../../agent/tools/', import.meta.url));
+
+/** The OpenAI-protocol server, closed when the test ends. */
+export async function modelServer(t: Cleanup, handler: ReplyHandler | ReplySpec): Promise<OpenAITestServer> {
+  const server = await startOpenAITestServer(handler);
+  t.after(() => server.close());
+  return server;
+}
+
+/** A model on the test server; quick retries so that fault tests stay fast. */
+export function testModel(server: OpenAITestServer, options: Partial<OpenAICompatibleOptions> = {}): ChatModel {
+  return createOpenAICompatibleModel({ model: 'test-model', baseUrl: server.url, apiKey: 'k', maxRetries: 2, retryDelayMs: 5, timeoutMs: 10_000, ...options });
+}
+
+/** Descriptions as wttr.in gives them: `weatherDesc` in English, `lang_xx` for the rest. */
+export const SKY = { en: 'Partly cloudy', zh: '局部多云', ja: '所により曇り' } as const;
+
+export interface WttrServer {
+  url: string;
+  /** City and `lang` of every request, in order. */
+  requests: Array<{ city: string; lang: string | null }>;
+}
+
+/**
+ * A local server answering like wttr.in's `?format=j1`: 16 °C everywhere, except that "Atlantis"
+ * is unknown (404) and "Slowtown" takes `slowMs` to answer.
+ */
+export async function wttrServer(t: Cleanup, slowMs = 0): Promise<WttrServer> {
+  const requests: WttrServer['requests'] = [];
+  const open = new Set<ServerResponse>();
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const city = decodeURIComponent(url.pathname.slice(1));
+    const lang = url.searchParams.get('lang');
+    requests.push({ city, lang });
+    if (city === 'Atlantis') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Unknown location');
+      return;
+    }
+    const send = () => {
+      open.delete(response);
+      if (response.destroyed) return;
+      const sky = SKY[(lang ?? 'en') as keyof typeof SKY] ?? SKY.en;
+      const now = { temp_C: '16', FeelsLikeC: '14', humidity: '63', windspeedKmph: '11', weatherDesc: [{ value: SKY.en }], ...(lang !== 'en' ? { [`lang_${lang}`]: [{ value: sky }] } : {}) };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ current_condition: [now] }));
+    };
+    open.add(response);
+    if (city === 'Slowtown') setTimeout(send, slowMs);
+    else send();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+/** A fresh folder under the OS temp folder, removed when the test ends. */
+export async function tempDir(t: Cleanup, prefix = 'riverse-turn-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+}
+
+/**
+ * Tools loaded from real files: the seed's agent/tools (the weather tool, pointed at `wttrUrl`)
+ * and/or `files` written to a temp folder.
+ */
+export async function loadRegistry(t: Cleanup, options: { wttrUrl?: string; files?: Record<string, string>; config?: AppConfig } = {}): Promise<ToolRegistry> {
+  const folders: string[] = [];
+  if (options.wttrUrl !== undefined) folders.push(AGENT_TOOLS);
+  if (options.files !== undefined) {
+    const dir = await tempDir(t, 'riverse-turn-tools-');
+    await writeFiles(dir, options.files);
+    folders.push(dir);
+  }
+  const config: AppConfig = { ...options.config, tools: { ...options.config?.tools, ...(options.wttrUrl === undefined ? {} : { weather: { base_url: options.wttrUrl } }) } };
+  const registry = await ToolRegistry.load({ folders, config });
+  assert.deepEqual(
+    registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [],
+    'the test tools load without errors',
+  );
+  return registry;
+}
+
+// Tool files, written as a user writes them. Results that carry times use Date.now() (ms).
+
+/** `name(ms)`: sleeps, then answers `{"tool", "start", "end"}`. */
+export function napTool(name: string, options: { exclusive?: boolean } = {}): string {
+  const className = `${name.replace(/(^|_)(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Tool`;
+  return `import { BaseTool, ToolResult } from 'riverse';
+
+export class ${className} extends BaseTool {
+  manifest() {
+    return {
+      name: ${JSON.stringify(name)},
+      description: 'Waits a while, then says when it started and ended',
+      parameters: { ms: { type: 'integer', required: true, description: 'How long to wait, in milliseconds' } },
+      examples: ['Wait a bit', 'Take a short nap'],
+      ${options.exclusive === true ? 'exclusive: true,' : ''}
+    };
+  }
+
+  async execute(params) {
+    const start = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, params.ms));
+    return ToolResult.ok(JSON.stringify({ tool: ${JSON.stringify(name)}, start, end: Date.now() }));
+  }
+}
+`;
+}
+
+/** `explode()`: throws; counts its runs in `globalThis.explodeRuns`. */
+export const EXPLODE_TOOL = `import { BaseTool } from 'riverse';
+
+export class ExplodeTool extends BaseTool {
+  manifest() {
+    return { name: 'explode', description: 'Always throws', parameters: { what: 'What to blow up' }, examples: ['Blow it up', 'Explode'] };
+  }
+
+  async execute() {
+    globalThis.explodeRuns = (globalThis.explodeRuns ?? 0) + 1;
+    throw new Error('the fuse was lit');
+  }
+}
+`;
+
+/** `wait_for_cancel()`: runs until cancelled; reports its signal in `globalThis.waitForCancel`. */
+export const WAIT_FOR_CANCEL_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class WaitForCancelTool extends BaseTool {
+  manifest() {
+    return { name: 'wait_for_cancel', description: 'Works until it is cancelled', examples: ['Do the long job', 'Take your time'], timeoutMs: 60000 };
+  }
+
+  async execute(_params, context) {
+    const state = { started: Date.now(), aborted: false, abortedAt: 0 };
+    globalThis.waitForCancel = state;
+    await new Promise((resolve) => {
+      context.signal.addEventListener('abort', () => {
+        state.aborted = true;
+        state.abortedAt = Date.now();
+        resolve(undefined);
+      });
+    });
+    return ToolResult.ok('stopped');
+  }
+}
+`;
+
+// Reading what the model was sent.
+
+export function systemOf(request: RecordedRequest): string {
+  const first = request.body.messages[0];
+  assert.equal(first?.role, 'system', 'the request starts with the system prompt');
+  return String(first.content);
+}
+
+export function messagesOf(request: RecordedRequest): WireMessage[] {
+  return request.body.messages.filter((message) => message.role !== 'system');
+}
+
+export function toolMessagesOf(request: RecordedRequest): WireMessage[] {
+  return request.body.messages.filter((message) => message.role === 'tool');
+}
+
+/** The description the model was given for a tool. */
+export function toolDescription(request: RecordedRequest, name: string): string | undefined {
+  return request.body.tools?.find((tool) => tool.function?.name === name)?.function?.description;
+}
+
+/** Every tool call of an assistant message is answered by a tool message, right after it, in order. */
+export function assertWellFormed(messages: readonly ChatMessage[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === 'tool') assert.fail(`message ${i} is a tool result without the call before it: ${JSON.stringify(message)}`);
+    if (message.role !== 'assistant' || message.toolCalls === undefined) continue;
+    for (const call of message.toolCalls) {
+      const answer = messages[++i];
+      assert.ok(answer?.role === 'tool' && answer.toolCallId === call.id, `call ${call.id} (${call.name}) is followed by its result, got ${JSON.stringify(answer)}`);
+    }
+  }
+}
+
+/** Event types in order, with each run of deltas collapsed into one (their number varies). */
+export function eventOrder(events: readonly TurnEvent[]): string[] {
+  const order: string[] = [];
+  for (const event of events) if (!(event.type.endsWith('-delta') && order.at(-1) === event.type)) order.push(event.type);
+  return order;
+}
+
+export function textDeltas(events: readonly TurnEvent[]): string[] {
+  return events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : []));
+}
