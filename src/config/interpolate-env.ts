@@ -8,7 +8,9 @@ const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  */
 export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: Problem, keyPath: (string | number)[] = []): unknown {
   if (typeof value === 'string') {
-    return value.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
+    // A value that is one whole reference takes the variable's type: `enabled: ${FLAG}` can be true.
+    const whole = /^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/.test(value);
+    const text = value.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
       if (name === undefined) return '$';
       const found = env[name];
       if (found !== undefined && found !== '') return found;
@@ -16,10 +18,17 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: 
       problem(keyPath, `environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
       return match;
     });
+    return whole ? scalar(text) : text;
   }
   if (Array.isArray(value)) return value.map((item, index) => interpolateEnv(item, env, problem, [...keyPath, index]));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateEnv(item, env, problem, [...keyPath, key])]));
   }
   return value;
+}
+
+/** `true`/`false` and plain numbers as their types; anything else stays text. */
+function scalar(text: string): unknown {
+  if (text === 'true' || text === 'false') return text === 'true';
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
 }

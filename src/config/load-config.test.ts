@@ -159,6 +159,36 @@ tools:
   });
 });
 
+describe('assistant settings', () => {
+  test('model, model_options, language, data_dir and assistant are accepted when well formed', () => {
+    const text = 'model: openai:gpt-4.1-mini\nmodel_options:\n  base_url: http://127.0.0.1:8080/v1\n  tool_calling: text\n  max_retries: 0\nlanguage: zh\ndata_dir: data\nassistant:\n  max_rounds: 4\n  history_tokens: 2000\n';
+    const config = parseConfig(text, PATH, {});
+    assert.equal(config.model, 'openai:gpt-4.1-mini');
+    assert.deepEqual(config.assistant, { max_rounds: 4, history_tokens: 2000 });
+  });
+
+  test('each malformed setting is reported with its key and line', () => {
+    const text = 'model: 3\nlanguage: fr\nmodel_options:\n  tool_calling: json\n  max_retries: -1\nassistant:\n  max_rounds: 0\n';
+    const { problems } = configError(() => parseConfig(text, PATH, {}));
+    assert.equal(problems.length, 5);
+    assert.match(problems[0]!, /riverse\.yaml:1: model: expected text/);
+    assert.match(problems[1]!, /:2: language: expected one of auto, en, zh, ja, got string "fr"/);
+    assert.match(problems[2]!, /:4: model_options\.tool_calling: expected native or text/);
+    assert.match(problems[3]!, /:5: model_options\.max_retries: expected a whole number of at least 0/);
+    assert.match(problems[4]!, /:7: assistant\.max_rounds: expected a whole number of at least 1/);
+  });
+
+  test('a value that is one whole ${VAR} takes its type; embedded references stay text', () => {
+    const config = parseConfig('tools:\n  enabled: ${ON}\n  timeout_ms: ${T}\n  x:\n    label: "v${T}"\n', PATH, { ON: 'false', T: '5000' });
+    assert.deepEqual(config.tools, { enabled: false, timeout_ms: 5000, x: { label: 'v5000' } });
+  });
+
+  test('tools.timeout_ms beyond what a timer can wait is rejected', () => {
+    const { problems } = configError(() => parseConfig('tools:\n  timeout_ms: 9999999999\n', PATH, {}));
+    assert.match(problems[0]!, /tools\.timeout_ms: at most 2147483647 ms/);
+  });
+});
+
 describe('loadConfig', () => {
   test('no file: an empty config, with the working directory as baseDir', async (t) => {
     const cwd = await tempDir(t);

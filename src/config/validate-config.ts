@@ -1,5 +1,8 @@
 import { TOOLS_SETTINGS } from '../tools/app-config.ts';
 
+/** setTimeout's ceiling. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export interface ConfigProblem {
   path: (string | number)[];
   message: string;
@@ -13,6 +16,7 @@ export function validateConfig(config: unknown): ConfigProblem[] {
     problem([], `the file must hold a mapping of settings (key: value), got ${describe(config)}`);
     return problems;
   }
+  checkRiverseSettings(config, problem);
   if (config.tools === undefined || config.tools === null) return problems;
   const tools = config.tools;
   if (!isObject(tools)) {
@@ -27,6 +31,7 @@ export function validateConfig(config: unknown): ConfigProblem[] {
     const value = tools[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problem(['tools', key], `expected a positive whole number, got ${describe(value)}`);
   }
+  if (typeof tools.timeout_ms === 'number' && tools.timeout_ms > MAX_TIMEOUT_MS) problem(['tools', 'timeout_ms'], `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
   for (const [name, section] of Object.entries(tools)) {
     if ((TOOLS_SETTINGS as readonly string[]).includes(name) || section === null) continue;
     if (!isObject(section)) {
@@ -36,6 +41,44 @@ export function validateConfig(config: unknown): ConfigProblem[] {
     if (section.enabled !== undefined && typeof section.enabled !== 'boolean') problem(['tools', name, 'enabled'], `expected true or false, got ${describe(section.enabled)}`);
   }
   return problems;
+}
+
+const LANGUAGE_CHOICES = ['auto', 'en', 'zh', 'ja'];
+
+/** The settings of the assistant itself: model, model_options, language, data_dir, assistant. */
+function checkRiverseSettings(config: Record<string, unknown>, problem: (path: (string | number)[], message: string) => void): void {
+  const text = (path: string[], value: unknown) => {
+    if (value !== undefined && (typeof value !== 'string' || value === '')) problem(path, `expected text, got ${describe(value)}`);
+  };
+  const whole = (path: string[], value: unknown, min: number) => {
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= min)) problem(path, `expected a whole number of at least ${min}, got ${describe(value)}`);
+  };
+  text(['model'], config.model);
+  text(['data_dir'], config.data_dir);
+  if (config.language !== undefined && !LANGUAGE_CHOICES.includes(config.language as string)) {
+    problem(['language'], `expected one of ${LANGUAGE_CHOICES.join(', ')}, got ${describe(config.language)}`);
+  }
+  const options = config.model_options;
+  if (options !== undefined && options !== null) {
+    if (!isObject(options)) problem(['model_options'], `expected a mapping (base_url, api_key, tool_calling, timeout_ms, max_retries), got ${describe(options)}`);
+    else {
+      text(['model_options', 'base_url'], options.base_url);
+      text(['model_options', 'api_key'], options.api_key);
+      if (options.tool_calling !== undefined && options.tool_calling !== 'native' && options.tool_calling !== 'text') {
+        problem(['model_options', 'tool_calling'], `expected native or text, got ${describe(options.tool_calling)}`);
+      }
+      whole(['model_options', 'timeout_ms'], options.timeout_ms, 1);
+      whole(['model_options', 'max_retries'], options.max_retries, 0);
+    }
+  }
+  const assistant = config.assistant;
+  if (assistant !== undefined && assistant !== null) {
+    if (!isObject(assistant)) problem(['assistant'], `expected a mapping (max_rounds, history_tokens), got ${describe(assistant)}`);
+    else {
+      whole(['assistant', 'max_rounds'], assistant.max_rounds, 1);
+      whole(['assistant', 'history_tokens'], assistant.history_tokens, 1);
+    }
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -10,7 +10,7 @@ const BASE_TOOL = Symbol.for('riverse.BaseTool');
  * A drop-in tool. Extend it in a file in `agent/tools/`, export the class, and the registry
  * finds it: nothing else registers it.
  */
-export abstract class BaseTool<Params extends Record<string, unknown> = Record<string, any>> {
+export abstract class BaseTool<Params extends object = Record<string, any>> {
   static readonly [BASE_TOOL] = true;
   readonly config: AppConfig;
   #unavailableReason: string | undefined;

@@ -126,9 +126,9 @@ describe('parameters through registry.execute', () => {
 
   test('nested object fields: missing, wrong type and unknown fields are named by path', async () => {
     const error = await rejected({ city: 'Oslo', location: { lat: 'north', alt: 30 } });
-    assert.match(error, /missing required field of "location" "lon"/);
+    assert.match(error, /missing required field "lon" in "location"/);
     assert.match(error, /"location\.lat" must be a number, got string "north"/);
-    assert.match(error, /unknown field of "location" "alt"; remove it/);
+    assert.match(error, /unknown field "alt" in "location"; remove it/);
     assert.match(await rejected({ city: 'Oslo', location: 'here' }), /"location" must be an object, got string "here"/);
   });
 

@@ -59,13 +59,14 @@ function explain(manifest: ToolManifest, problems: string[]): string {
 function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, known: string[]): string[] {
   return errors.map((error) => {
     const path = error.instancePath.slice(1).replaceAll('/', '.');
-    const where = path === '' ? 'parameter' : `field of "${path}"`;
     switch (error.keyword) {
-      case 'required':
-        return `missing required ${where} "${String(error.params.missingProperty)}"`;
+      case 'required': {
+        const name = String(error.params.missingProperty);
+        return path === '' ? `missing required parameter "${name}"` : `missing required field "${name}" in "${path}"`;
+      }
       case 'additionalProperties': {
         const name = String(error.params.additionalProperty);
-        return `unknown ${where} "${name}"${path === '' ? suggest(name, known) : ''}; remove it`;
+        return path === '' ? `unknown parameter "${name}"${suggest(name, known)}; remove it` : `unknown field "${name}" in "${path}"; remove it`;
       }
       case 'type':
         return `"${path}" must be ${article(String(error.params.type))}, got ${describe(valueAt(params, error.instancePath))}`;

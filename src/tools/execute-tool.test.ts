@@ -18,7 +18,7 @@ function waitingTool(name: string, id: string, manifest = ''): string {
     manifest: `${SLEEPER_PARAMS} ${manifest}`,
     execute: `const probe = ${probeRef(id)};
     probe.started = true;
-    context.signal.addEventListener('abort', () => { probe.signalFired = true; probe.reasonCode = context.signal.reason?.code; });
+    context.signal.addEventListener('abort', () => { probe.signalFired = true; probe.reasonCode = context.signal.reason?.name; });
     await sleep(params.ms ?? 5000, context.signal);
     probe.finished = true;
     return ToolResult.ok(params.label ?? 'slept');`,
@@ -101,7 +101,7 @@ describe('time limits and cancellation', () => {
     assert.ok(elapsed >= 45 && elapsed < 1000, `took ${elapsed} ms`);
     assert.equal(probe.started, true);
     assert.equal(probe.signalFired, true);
-    assert.equal(probe.reasonCode, 'timeout');
+    assert.equal(probe.reasonCode, 'TimeoutError');
   });
 
   test('the per-call timeoutMs option overrides the manifest, both ways', async (t) => {
@@ -153,7 +153,7 @@ describe('time limits and cancellation', () => {
     assert.match(result.error ?? '', /slow was cancelled/);
     assert.ok(performance.now() - started < 1000);
     assert.equal(probe.signalFired, true);
-    assert.equal(probe.reasonCode, 'aborted');
+    assert.equal(probe.reasonCode, 'AbortError');
   });
 
   test('an already-aborted signal: the tool does not run', async (t) => {

@@ -1,7 +1,7 @@
-import { toolSection } from './app-config.ts';
+import { toolSection, type AppConfig } from './app-config.ts';
 import { errorMessage } from './diagnostic.ts';
 import type { RegisteredTool } from './registered-tool.ts';
-import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
+import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
 import { checkToolResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
@@ -20,7 +20,18 @@ export interface ExecutionLimits {
   maxResultChars: number;
 }
 
+/** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const DEFAULT_LIMITS: ExecutionLimits = { defaultTimeoutMs: 30_000, maxResultChars: 20_000 };
+
+/** The limits set in the config (`tools.timeout_ms`, `tools.max_result_chars`), else the defaults. */
+export function executionLimits(config: AppConfig): ExecutionLimits {
+  return {
+    defaultTimeoutMs: config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs,
+    maxResultChars: config.tools?.max_result_chars ?? DEFAULT_LIMITS.maxResultChars,
+  };
+}
 
 /**
  * Runs one call. Never throws and never waits past the time limit or a cancellation: every fault
@@ -31,23 +42,28 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   if (!checked.ok) return failure('invalid-params', checked.error);
   if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
 
-  const timeoutMs = options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs;
+  const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
+  // The tool's signal carries a DOMException reason (TimeoutError / AbortError), as fetch expects;
+  // the failed result that answers the caller travels beside it.
   const controller = new AbortController();
-  const stopped = new Promise<ToolResult>((resolve) => {
-    controller.signal.addEventListener('abort', () => resolve(controller.signal.reason as ToolResult), { once: true });
-  });
-  const cancel = () => controller.abort(failure('aborted', `Call to ${entry.name} was cancelled.`));
+  let stop: (result: ToolResult) => void = () => {};
+  const stopped = new Promise<ToolResult>((resolve) => (stop = resolve));
+  const abort = (result: ToolResult, reason: DOMException) => {
+    stop(result);
+    controller.abort(reason);
+  };
+  const cancel = () => abort(failure('aborted', `Call to ${entry.name} was cancelled.`), new DOMException('The call was cancelled.', 'AbortError'));
   options.signal?.addEventListener('abort', cancel, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(failure('timeout', `${entry.name} did not finish within ${formatDuration(timeoutMs)} and was stopped.`)),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => {
+    const message = `${entry.name} did not finish within ${formatDuration(timeoutMs)} and was stopped.`;
+    abort(failure('timeout', message), new DOMException(message, 'TimeoutError'));
+  }, timeoutMs);
 
   const context: ToolContext = {
     signal: controller.signal,
     sessionId: options.sessionId ?? 'default',
     language: options.language ?? 'en',
-    logger: options.logger ?? createToolLogger(entry.name),
+    logger: options.logger ?? entry.logger,
     config: toolSection(entry.tool.config, entry.name),
   };
   const run = (async (): Promise<ToolResult> => {

@@ -1,6 +1,6 @@
 import type { AppConfig } from './app-config.ts';
 import type { BaseTool, ToolClass } from './base-tool.ts';
-import { executeTool, type ExecuteOptions } from './execute-tool.ts';
+import { executeTool, executionLimits, type ExecuteOptions } from './execute-tool.ts';
 import { registerTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
 import { validateManifest } from './validate-manifest.ts';
@@ -21,5 +21,5 @@ export async function runTool(tool: ToolClass | BaseTool, params: unknown, optio
   const errors = validateManifest(manifest).filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
   const entry = registerTool({ name: manifest.name, file: '', tool: instance, manifest, available: true });
-  return executeTool(entry, params, { sessionId: 'test', ...options });
+  return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(options.config ?? {}));
 }

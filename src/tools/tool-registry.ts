@@ -1,7 +1,7 @@
 import { relative, resolve } from 'node:path';
 import type { AppConfig } from './app-config.ts';
 import type { Diagnostic } from './diagnostic.ts';
-import { DEFAULT_LIMITS, executeTool, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
+import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { loadToolFile, type LoadedTool } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
@@ -90,11 +90,7 @@ export class ToolRegistry {
       }
     }
 
-    const limits: ExecutionLimits = {
-      defaultTimeoutMs: config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs,
-      maxResultChars: config.tools?.max_result_chars ?? DEFAULT_LIMITS.maxResultChars,
-    };
-    return new ToolRegistry(folders, [...byName.values()], diagnostics, limits);
+    return new ToolRegistry(folders, [...byName.values()], diagnostics, executionLimits(config));
   }
 
   /** The available tools, by name. */

@@ -40,13 +40,24 @@ export function registerTypeScriptHooks(): void {
       const format = extension === 'cts' ? 'commonjs-typescript' : extension === 'mts' ? 'module-typescript' : (context.format ?? 'module-typescript');
       const loaded = nextLoad(url, { ...context, format });
       if (loaded.source === undefined || loaded.source === null) return loaded;
-      const { code, map } = amaro.transformSync(loaded.source.toString(), {
-        mode: 'transform',
-        sourceMap: true,
-        filename: fileURLToPath(url),
-      });
-      const sourceMap = map === undefined ? '' : `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}`;
-      return { format: format.replace('-typescript', ''), source: `${code}${sourceMap}\n//# sourceURL=${url}`, shortCircuit: true };
+      const filename = fileURLToPath(url);
+      const source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
+      return { format: format.replace('-typescript', ''), source: `${toJavaScript(source, filename)}\n//# sourceURL=${url}`, shortCircuit: true };
     },
   });
+}
+
+/**
+ * Strips types in place (lines and columns stay where they were, so no source map is needed);
+ * only a file using syntax that must be rewritten (enums, parameter properties, namespaces) is
+ * transformed, with an inline source map. Stripping is about three times cheaper.
+ */
+function toJavaScript(source: string, filename: string): string {
+  try {
+    return amaro.transformSync(source, { mode: 'strip-only', filename }).code;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'UnsupportedSyntax') throw error;
+  }
+  const { code, map } = amaro.transformSync(source, { mode: 'transform', sourceMap: true, filename });
+  return map === undefined ? code : `${code}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}`;
 }

@@ -10,7 +10,7 @@ export interface ManifestProblem {
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Property names every provider accepts (Anthropic's rule is the strictest). */
 const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
-const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs'];
+const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
 /** Checks a value returned by `manifest()`. Errors keep the tool out of the registry; warnings do not. */
@@ -27,7 +27,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
     if (!MANIFEST_KEYS.includes(key)) warn(key, `unknown field "${key}"${suggest(key, MANIFEST_KEYS)}; it is ignored`);
   }
 
-  const { name, description, parameters, examples, timeoutMs } = manifest;
+  const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', `name ${JSON.stringify(name)} is invalid: use 1–64 letters, digits, "_" or "-" (the strictest model provider's rule), e.g. "my_tool"`);
   }
@@ -40,6 +40,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     error('timeoutMs', `timeoutMs must be a positive number of milliseconds, got ${JSON.stringify(timeoutMs)}`);
   }
+  if (exclusive !== undefined && typeof exclusive !== 'boolean') error('exclusive', `exclusive must be true or false, got ${JSON.stringify(exclusive)}`);
   return problems;
 }
 
