@@ -28,3 +28,20 @@ export { toolSignature } from './tools/tool-signature.ts';
 
 // Config.
 export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';
+
+// The assistant: one turn, sessions, languages.
+export { Assistant, type AssistantOptions, type TurnRequest } from './assistant/assistant.ts';
+export { runTurn, type TurnOptions } from './assistant/run-turn.ts';
+export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
+export { detectLanguage } from './assistant/detect-language.ts';
+
+// Models.
+export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
+export type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
+export { ModelError, type ModelErrorCode } from './models/model-error.ts';
+export { createOpenAICompatibleModel } from './models/openai-compatible.ts';
+export { resolveModel, type ModelOptions } from './models/resolve-model.ts';
+
+// Sessions.
+export { SessionStore, type SessionInfo } from './store/session-store.ts';
+export { defaultDataDir } from './store/data-dir.ts';
