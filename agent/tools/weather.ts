@@ -55,13 +55,19 @@ export class WeatherTool extends BaseTool<{ city: string }> {
     const timeoutMs = Number(context.config.timeout_ms ?? 10_000);
     const url = `${baseUrl}/${encodeURIComponent(city)}?format=j1&lang=${context.language}`;
 
+    // The time limit and a cancellation cover the whole answer, body included.
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const stopped = (): ToolResult | undefined => {
+      if (context.signal.aborted) return ToolResult.fail('The weather request was cancelled.');
+      if (timeout.aborted) return ToolResult.fail(`The weather service did not answer within ${timeoutMs / 1000} s; try again later.`);
+      return undefined;
+    };
+
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]), headers: { accept: 'application/json' } });
+      response = await fetch(url, { signal: AbortSignal.any([context.signal, timeout]), headers: { accept: 'application/json' } });
     } catch (error) {
-      if (context.signal.aborted) return ToolResult.fail('The weather request was cancelled.');
-      if ((error as Error).name === 'TimeoutError') return ToolResult.fail(`The weather service did not answer within ${timeoutMs / 1000} s; try again later.`);
-      return ToolResult.fail(`Cannot reach the weather service: ${(error as Error).message}`);
+      return stopped() ?? ToolResult.fail(`Cannot reach the weather service: ${(error as Error).message}`);
     }
     if (response.status === 404) return ToolResult.fail(`The weather service does not know the place "${city}"; check the spelling or try a nearby larger city.`);
     if (!response.ok) return ToolResult.fail(`The weather service answered HTTP ${response.status} ${response.statusText}; try again later.`);
@@ -70,7 +76,7 @@ export class WeatherTool extends BaseTool<{ city: string }> {
     try {
       report = (await response.json()) as WttrReport;
     } catch {
-      return ToolResult.fail('The weather service sent an answer that is not JSON.');
+      return stopped() ?? ToolResult.fail('The weather service sent an answer that is not JSON.');
     }
     const now = report.current_condition?.[0];
     if (now?.temp_C === undefined) return ToolResult.fail('The weather service sent an answer without current conditions.');

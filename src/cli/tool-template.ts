@@ -3,7 +3,9 @@ export function className(toolName: string): string {
   const words = toolName.split(/[^a-zA-Z0-9]+/).filter(Boolean);
   const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
   const base = /^[0-9]/.test(name) ? `Tool${name}` : name;
-  return base.endsWith('Tool') ? base : `${base}Tool`;
+  const result = base.endsWith('Tool') ? base : `${base}Tool`;
+  // The template imports BaseTool: `class BaseTool extends BaseTool` would not even parse.
+  return result === 'BaseTool' ? 'MyBaseTool' : result;
 }
 
 /** A working tool that `riverse tools check` accepts: one required parameter, localized text, examples. */

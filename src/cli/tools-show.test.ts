@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { realpath } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { ADD_ONE_TOOL, createProject, ECHO_TOOL, GREET_TOOL, parseJson, show, type TempProject } from './cli-test-support.ts';
+
+describe('riverse tools show', { concurrency: 4 }, () => {
+  let project: TempProject;
+  let root: string;
+  before(async () => {
+    project = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      'agent/tools/add.ts': ADD_ONE_TOOL,
+      'agent/tools/greet.ts': GREET_TOOL,
+      'riverse.yaml': 'tools:\n  greet:\n    enabled: false\n',
+    });
+    root = await realpath(project.dir);
+  });
+  after(() => project?.remove());
+
+  test('prints the manifest, the signature and the JSON Schema models are given', async () => {
+    const result = await project.run(['tools', 'show', 'echo']);
+    assert.equal(result.code, 0, show(result));
+    const [text, schemaText] = result.stdout.split('JSON Schema given to models:\n');
+    assert.equal(
+      text,
+      [
+        'echo — Echoes the text back',
+        'source:    agent/tools/echo.ts',
+        'status:    available',
+        'signature: echo(text: string, times?: integer = 1)',
+        'parameters:',
+        '  text: string — The text to echo',
+        '  times?: integer — How many times',
+        'examples:',
+        '  - Echo hello',
+        '  - Say "hi" back to me',
+        '',
+        '',
+      ].join('\n'),
+      show(result),
+    );
+    assert.deepEqual(JSON.parse(schemaText!), {
+      type: 'object',
+      properties: {
+        text: { type: 'string', description: 'The text to echo' },
+        times: { type: 'integer', description: 'How many times', default: 1 },
+      },
+      required: ['text'],
+      additionalProperties: false,
+    });
+  });
+
+  test('--json prints name, file, status, manifest and schema', async () => {
+    const result = await project.run(['tools', 'show', 'add_one', '--json']);
+    assert.equal(result.code, 0, show(result));
+    const output = parseJson(result);
+    assert.equal(output.name, 'add_one');
+    assert.equal(output.file, `${root}/agent/tools/add.ts`);
+    assert.equal(output.available, true);
+    assert.equal(output.manifest.description, 'Adds one to a whole number');
+    assert.deepEqual(output.manifest.examples, ['What is 3 plus one?', 'Increment 41']);
+    assert.deepEqual(output.schema, {
+      type: 'object',
+      properties: { n: { type: 'integer', description: 'The number' } },
+      required: ['n'],
+      additionalProperties: false,
+    });
+  });
+
+  test('--lang zh picks the Chinese descriptions and examples', async () => {
+    const result = await project.run(['tools', 'show', 'echo', '--lang', 'zh']);
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /^echo — 原样返回文本$/m);
+    assert.match(result.stdout, /^ {2}text: string — 要返回的文本$/m);
+    // No Chinese text for this one: English is the fallback.
+    assert.match(result.stdout, /^ {2}times\?: integer — How many times$/m);
+    assert.match(result.stdout, /^ {2}- 回显 你好$/m);
+    assert.doesNotMatch(result.stdout, /Echoes the text back|Echo hello/);
+    const schema = JSON.parse(result.stdout.split('JSON Schema given to models:\n')[1]!);
+    assert.equal(schema.properties.text.description, '要返回的文本');
+  });
+
+  test('an unavailable tool is shown with the reason', async () => {
+    const result = await project.run(['tools', 'show', 'greet']);
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /^status: {4}unavailable: turned off in the config \(tools\.greet\.enabled: false\)$/m);
+  });
+
+  test('an unknown name: exit 2 and the tools that do exist', async () => {
+    const result = await project.run(['tools', 'show', 'ecko']);
+    assert.equal(result.code, 2, show(result));
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /Unknown tool "ecko" \(did you mean "echo"\?\)\. Available tools: add_one, echo\./);
+  });
+});
