@@ -1,15 +1,17 @@
-import { registerHooks } from 'node:module';
+import { createRequire, registerHooks, stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import amaro from 'amaro';
+
+const require = createRequire(import.meta.url);
+let amaro: typeof import('amaro') | undefined;
+let stripped = false;
 
 const RIVERSE_ENTRY = new URL('../index.ts', import.meta.url).href;
 let registered = false;
 
 /**
- * Lets tool files be ordinary TypeScript, with no build step: Node's own transformer (amaro) in
- * transform mode, so enums and parameter properties work too, with source maps so stack traces
- * and diagnostics point at the author's lines. `import … from 'riverse'` always means this copy of
- * Riverse, wherever the tool folder is. Idempotent.
+ * Lets tool files be ordinary TypeScript, with no build step, enums and parameter properties
+ * included (decision 001). `import … from 'riverse'` always means this copy of Riverse, wherever
+ * the tool folder is. Idempotent.
  */
 export function registerTypeScriptHooks(): void {
   if (registered) return;
@@ -48,16 +50,36 @@ export function registerTypeScriptHooks(): void {
 }
 
 /**
- * Strips types in place (lines and columns stay where they were, so no source map is needed);
- * only a file using syntax that must be rewritten (enums, parameter properties, namespaces) is
- * transformed, with an inline source map. Stripping is about three times cheaper.
+ * Types are stripped in place by Node's own stripper (already loaded to run Riverse itself; lines
+ * and columns stay put, so no source map is needed). Only a file with syntax that must be rewritten
+ * (enums, parameter properties, namespaces) is transformed, by the amaro package with an inline
+ * source map; amaro also gives the line and column of a syntax error. It loads on first need.
  */
 function toJavaScript(source: string, filename: string): string {
   try {
-    return amaro.transformSync(source, { mode: 'strip-only', filename }).code;
+    return strip(source);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'UnsupportedSyntax') throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX' && code !== 'ERR_INVALID_TYPESCRIPT_SYNTAX') throw error;
   }
+  amaro ??= require('amaro') as typeof import('amaro');
   const { code, map } = amaro.transformSync(source, { mode: 'transform', sourceMap: true, filename });
   return map === undefined ? code : `${code}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}`;
+}
+
+/** `stripTypeScriptTypes` without the ExperimentalWarning it prints on first use (output must stay clean). */
+function strip(source: string): string {
+  if (stripped) return stripTypeScriptTypes(source, { mode: 'strip' });
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    if (String(typeof warning === 'string' ? warning : warning.message).startsWith('stripTypeScriptTypes')) return;
+    return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
+  try {
+    const code = stripTypeScriptTypes(source, { mode: 'strip' });
+    stripped = true;
+    return code;
+  } finally {
+    process.emitWarning = emitWarning;
+  }
 }
