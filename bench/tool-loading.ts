@@ -1,6 +1,7 @@
 // Benchmark: discovery + loading of many drop-in tool files, and the cost of one registry.execute().
 // Prints figures; it is not a test. Run with `npm run bench`.
 // Knobs: BENCH_TOOLS (1000 tool files), BENCH_RUNS (5 cold and 5 warm loads), BENCH_CALLS (20000 timed calls).
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -223,24 +224,33 @@ async function benchLoading(folder: string): Promise<void> {
 }
 
 async function benchExecute(folder: string): Promise<void> {
-  const registry = await ToolRegistry.load({ folders: [folder] });
+  // The same tools three ways: isolated in a worker thread (the default), in-process (trusted, or
+  // isolation "none"), and the instance's execute() called directly (the floor).
+  const isolated = await ToolRegistry.load({ folders: [folder] });
+  const inProcess = await ToolRegistry.load({ folders: [folder], isolation: 'none' });
   const context: ToolContext = { signal: new AbortController().signal, sessionId: 'bench', language: 'en', logger: createToolLogger('bench'), config: {} };
   const cases = [
-    { label: 'no params', name: 'noop', sent: {}, checked: {} },
-    { label: '3 params (coerced)', name: 'noop_params', sent: { count: '3', mode: 'fast', verbose: 'true' }, checked: { count: 3, mode: 'fast', verbose: true } },
+    { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },
+    { label: '3 params (coerced)', name: 'noop_params', file: 'noop-params.ts', sent: { count: '3', mode: 'fast', verbose: 'true' }, checked: { count: 3, mode: 'fast', verbose: true } },
   ];
   const rows: string[][] = [];
-  for (const { label, name, sent, checked } of cases) {
-    const probe = await registry.execute(name, sent);
-    if (!probe.success) throw new Error(`${name} failed: ${probe.error}`);
-    const tool = registry.get(name)!.tool;
-    const viaRegistry = await timeCalls(() => registry.execute(name, sent), CALLS);
+  for (const { label, name, file, sent, checked } of cases) {
+    for (const registry of [isolated, inProcess]) {
+      const probe = await registry.execute(name, sent);
+      if (!probe.success) throw new Error(`${name} failed: ${probe.error}`);
+    }
+    const module = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, new (config: object) => { execute(params: object, context: ToolContext): unknown }>;
+    const tool = new (Object.values(module)[0]!)({});
+    const viaWorker = await timeCalls(() => isolated.execute(name, sent), CALLS);
+    const viaProcess = await timeCalls(() => inProcess.execute(name, sent), CALLS);
     const direct = await timeCalls(() => tool.execute(checked, context), CALLS);
-    const ratio = `×${fixed(median(viaRegistry) / median(direct), 0)}`;
-    rows.push([`${label}: registry.execute()`, fixed(median(viaRegistry), 2), fixed(percentile(viaRegistry, 0.99), 2), ratio]);
+    const vs = (times: number[]) => `×${fixed(median(times) / median(direct), 0)}`;
+    rows.push([`${label}: isolated (worker thread)`, fixed(median(viaWorker), 2), fixed(percentile(viaWorker, 0.99), 2), vs(viaWorker)]);
+    rows.push([`${label}: in-process (trusted)`, fixed(median(viaProcess), 2), fixed(percentile(viaProcess, 0.99), 2), vs(viaProcess)]);
     rows.push([`${label}: tool.execute() direct`, fixed(median(direct), 2), fixed(percentile(direct, 0.99), 2), '']);
+    rows.push([`${label}: isolation adds`, fixed(median(viaWorker) - median(viaProcess), 2), '', '']);
   }
-  console.log(`One call, awaited (µs per call, ${CALLS} calls after warm-up)`);
+  console.log(`One call through registry.execute(), awaited (µs per call, ${CALLS} calls after warm-up)`);
   printTable(['', 'median', 'p99', 'vs direct'], rows);
 }
 

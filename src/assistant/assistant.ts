@@ -7,7 +7,7 @@ import type { Language } from '../tools/tool-manifest.ts';
 import { detectLanguage } from './detect-language.ts';
 import { eventStream } from './event-stream.ts';
 import { runTurn } from './run-turn.ts';
-import { trimHistory } from './trim-history.ts';
+import { closeOpenToolCalls, trimHistory } from './trim-history.ts';
 import type { TurnEvent, TurnResult } from './turn-events.ts';
 
 export interface AssistantOptions {
@@ -64,7 +64,7 @@ export class Assistant {
     return runTurn({
       model: options.model,
       registry,
-      history: trimHistory(history, options.historyTokens ?? 8_000),
+      history: trimHistory(closeOpenToolCalls(history), options.historyTokens ?? 8_000),
       input,
       language,
       sessionId,

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 
 const WIDE = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/g;
 
@@ -29,4 +29,35 @@ export function trimHistory(messages: readonly ChatMessage[], budget: number): C
     start = index;
   }
   return messages.slice(start);
+}
+
+/** The result given to a call that never got one. */
+export const INTERRUPTED_CALL = 'Error: this call was interrupted (Riverse stopped before it finished) and has no result.';
+
+/**
+ * The conversation with a result right after every tool call, as providers require: a turn cut
+ * off while a tool ran (the process was killed) left its calls unanswered in the store. Missing
+ * results are filled in as failures; a result without its call is dropped.
+ */
+export function closeOpenToolCalls(messages: readonly ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let open: ToolCallRequest[] = [];
+  const close = () => {
+    for (const call of open) out.push({ role: 'tool', toolCallId: call.id, name: call.name, content: INTERRUPTED_CALL, isError: true });
+    open = [];
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const index = open.findIndex((call) => call.id === message.toolCallId);
+      if (index === -1) continue;
+      open.splice(index, 1);
+      out.push(message);
+      continue;
+    }
+    close();
+    out.push(message);
+    if (message.role === 'assistant' && message.toolCalls !== undefined) open = [...message.toolCalls];
+  }
+  close();
+  return out;
 }

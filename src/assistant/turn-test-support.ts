@@ -2,6 +2,7 @@
 // a real local server answering like wttr.in, and real tool files in temporary folders.
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -80,7 +81,7 @@ export async function wttrServer(t: Cleanup, slowMs = 0): Promise<WttrServer> {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ current_condition: [now] }));
     };
     open.add(response);
-    if (city === 'Slowtown') setTimeout(send, slowMs);
+    if (city === 'Slowtown') setTimeout(send, slowMs).unref();
     else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -157,23 +158,28 @@ export class ${className} extends BaseTool {
 `;
 }
 
-/** `explode()`: throws; counts its runs in `globalThis.explodeRuns`. */
-export const EXPLODE_TOOL = `import { BaseTool } from 'riverse';
+// Tools may run in worker threads: they report to the test through files named in their config
+// section (`tools.<name>.log_file`), never through globals.
+
+/** `explode()`: throws; appends a line to `tools.explode.log_file` on every run. */
+export const EXPLODE_TOOL = `import { appendFileSync } from 'node:fs';
+import { BaseTool } from 'riverse';
 
 export class ExplodeTool extends BaseTool {
   manifest() {
     return { name: 'explode', description: 'Always throws', parameters: { what: 'What to blow up' }, examples: ['Blow it up', 'Explode'] };
   }
 
-  async execute() {
-    globalThis.explodeRuns = (globalThis.explodeRuns ?? 0) + 1;
+  async execute(params, context) {
+    appendFileSync(context.config.log_file, 'ran\\n');
     throw new Error('the fuse was lit');
   }
 }
 `;
 
-/** `wait_for_cancel()`: runs until cancelled; reports its signal in `globalThis.waitForCancel`. */
-export const WAIT_FOR_CANCEL_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+/** `wait_for_cancel()`: runs until cancelled; appends "started", then "aborted" when its signal fires, to `tools.wait_for_cancel.log_file`. */
+export const WAIT_FOR_CANCEL_TOOL = `import { appendFileSync } from 'node:fs';
+import { BaseTool, ToolResult } from 'riverse';
 
 export class WaitForCancelTool extends BaseTool {
   manifest() {
@@ -181,19 +187,32 @@ export class WaitForCancelTool extends BaseTool {
   }
 
   async execute(_params, context) {
-    const state = { started: Date.now(), aborted: false, abortedAt: 0 };
-    globalThis.waitForCancel = state;
+    const log = context.config.log_file;
     await new Promise((resolve) => {
       context.signal.addEventListener('abort', () => {
-        state.aborted = true;
-        state.abortedAt = Date.now();
+        appendFileSync(log, 'aborted\\n');
         resolve(undefined);
       });
+      appendFileSync(log, 'started\\n');
     });
     return ToolResult.ok('stopped');
   }
 }
 `;
+
+/** The lines a tool appended to its log file so far. */
+export function logLines(file: string): string[] {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+}
+
+/** Resolves once `condition()` holds; fails after `timeoutMs`. */
+export async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
 
 // Reading what the model was sent.
 

@@ -5,7 +5,7 @@ import { printJson } from './format.ts';
 
 /** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole trace). Exit 1 when the turn failed. */
 export async function ask(question: string, options: GlobalOptions & { session?: string; lang?: Language; json?: boolean }): Promise<number> {
-  const { assistant, store } = await createAssistant({ ...options, persist: options.session !== undefined });
+  const { assistant, store, tools } = await createAssistant({ ...options, persist: options.session !== undefined, watch: false });
   const controller = new AbortController();
   const cancel = () => controller.abort();
   process.once('SIGINT', cancel);
@@ -18,5 +18,6 @@ export async function ask(question: string, options: GlobalOptions & { session?:
   } finally {
     process.off('SIGINT', cancel);
     store?.close();
+    await tools.close();
   }
 }

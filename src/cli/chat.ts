@@ -4,28 +4,39 @@ import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
 import type { GlobalOptions } from './load-tools.ts';
+import { shortPath } from './format.ts';
 import { renderToolCall } from './render-tool-call.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
 export async function chat(options: GlobalOptions & { session?: string; lang?: Language }): Promise<number> {
-  const { assistant, registry, store, config } = await createAssistant({ ...options, persist: true });
+  const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true });
   const text = CLI_TEXT[interfaceLanguage(options.lang ?? (config.config.language as string | undefined))];
   const session = options.session ?? 'default';
   const out = process.stdout;
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY === true });
+  // Lines are queued from the start: piped input (or typing ahead) arrives while a reply is being
+  // written, and a line read when no question was pending would be lost.
+  const lines = rl[Symbol.asyncIterator]();
+  rl.setPrompt(text.prompt);
+  // Piped input may end while lines are still queued; readline refuses to prompt once closed.
+  let inputClosed = false;
+  rl.once('close', () => (inputClosed = true));
   let running: AbortController | undefined;
   rl.on('SIGINT', () => (running !== undefined ? running.abort() : rl.close()));
   process.on('SIGINT', () => running?.abort());
 
-  out.write(`${text.welcome(assistant.model.id, registry.tools().length, session)}\n`);
+  out.write(`${text.welcome(assistant.model.id, tools.current.tools().length, session)}\n`);
+  // Tools edited while chatting: the next message uses them; say so on stderr.
+  tools.onChange((changes) => {
+    for (const change of changes) process.stderr.write(`${text.toolsChanged(change.event, shortPath(change.file), change.tools)}\n`);
+  });
   try {
     for (;;) {
-      let line: string;
-      try {
-        line = (await rl.question(text.prompt)).trim();
-      } catch {
-        break; // input closed (Ctrl+D, end of piped input, or Ctrl+C at the prompt)
-      }
+      if (inputClosed) out.write(text.prompt);
+      else rl.prompt();
+      const next = await lines.next();
+      if (next.done === true) break; // input closed (Ctrl+D, end of piped input, or Ctrl+C at the prompt)
+      const line = next.value.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
       running = new AbortController();
@@ -38,6 +49,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   } finally {
     rl.close();
     store?.close();
+    await tools.close();
   }
   out.write(`${text.goodbye}\n`);
   return 0;

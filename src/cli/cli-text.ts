@@ -1,3 +1,4 @@
+import type { ToolChangeEvent } from '../tools/live-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 
 /** What `riverse chat` itself prints, in each language. */
@@ -6,24 +7,31 @@ export const CLI_TEXT: Record<Language, {
   prompt: string;
   retrying: string;
   goodbye: string;
+  toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
 }> = {
   en: {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /exit quits, Ctrl+C cancels a reply.`,
     prompt: 'you> ',
     retrying: '[the reply was cut off; asking again]',
     goodbye: 'Bye.',
+    toolsChanged: (event, file, tools) =>
+      `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: 'is broken; its last good version stays in use', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`riverse tools check\` for details`,
   },
   zh: {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/exit 退出，Ctrl+C 取消当前回复。`,
     prompt: '你> ',
     retrying: '[回复中断，正在重新请求]',
     goodbye: '再见。',
+    toolsChanged: (event, file, tools) =>
+      `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: '有错误，继续使用上一个可用版本', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`riverse tools check\``,
   },
   ja: {
     welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/exit で終了、Ctrl+C で応答を取り消します。`,
     prompt: 'あなた> ',
     retrying: '[応答が途切れたため再リクエストしています]',
     goodbye: 'さようなら。',
+    toolsChanged: (event, file, tools) =>
+      `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: 'にエラーがあります。最後に動いた版を使い続けます', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`riverse tools check\``,
   },
 };
 

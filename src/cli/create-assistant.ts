@@ -4,7 +4,9 @@ import { resolveModel } from '../models/resolve-model.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import { loadTools, type GlobalOptions } from './load-tools.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { LiveToolRegistry } from '../tools/live-registry.ts';
+import type { GlobalOptions } from './load-tools.ts';
 
 /** `assistant:` in riverse.yaml. */
 export interface AssistantSettings {
@@ -12,22 +14,26 @@ export interface AssistantSettings {
   history_tokens?: number;
 }
 
-/** Config, tools, model and (when `persist`) the session store, as `chat` and `ask` use them. */
-export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean }) {
-  const { loaded, registry } = await loadTools(options);
+/**
+ * Config, model, tools (kept up to date on every save when `watch`) and, when `persist`, the session
+ * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
+ */
+export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean }) {
+  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
   const { config } = loaded;
   const model = resolveModel(config);
+  const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
   const settings = (config.assistant ?? {}) as AssistantSettings;
   const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
   const language = options.lang ?? (config.language as Language | 'auto' | undefined) ?? 'auto';
   const assistant = new Assistant({
     model,
-    registry,
+    registry: () => tools.current,
     language,
     ...(store === undefined ? {} : { store }),
     ...(settings.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
     ...(settings.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
   });
-  return { assistant, registry, store, config: loaded, dataDir };
+  return { assistant, tools, store, config: loaded, dataDir };
 }

@@ -8,6 +8,7 @@ import { ask } from './ask.ts';
 import { chat } from './chat.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { toolsCheck } from './tools-check.ts';
+import { toolsCheckWatch } from './tools-check-watch.ts';
 import { toolsList } from './tools-list.ts';
 import { toolsNew } from './tools-new.ts';
 import { toolsRun } from './tools-run.ts';
@@ -61,7 +62,8 @@ tools
   .description('load every tool and print every diagnostic; exit 1 on errors')
   .addOption(json)
   .option('--strict', 'treat warnings as errors')
-  .action(run((options) => toolsCheck({ ...globals(), ...options })));
+  .option('-w, --watch', 'check again on every save, printing what changed (with --json: one object per event)')
+  .action(run((options) => (options.watch === true ? toolsCheckWatch({ ...globals(), ...options }) : toolsCheck({ ...globals(), ...options }))));
 
 tools
   .command('new')

@@ -27,7 +27,9 @@ export type DiagnosticCode =
   | 'invalid-manifest'
   | 'manifest-warning'
   | 'is-available-threw'
-  | 'duplicate-name';
+  | 'duplicate-name'
+  | 'load-timeout'
+  | 'load-crashed';
 
 /** `agent/tools/x.ts:12:5: error [syntax-error] message` and the hint on the next line. */
 export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): string {

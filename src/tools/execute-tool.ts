@@ -1,9 +1,10 @@
 import { toolSection, type AppConfig } from './app-config.ts';
 import { errorMessage } from './diagnostic.ts';
+import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
-import { checkToolResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
+import { checkToolResult, InvalidToolResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
 export interface ExecuteOptions {
   /** Cancels the call: the tool's own signal fires and a failed result comes back at once. */
@@ -40,6 +41,13 @@ export function executionLimits(config: AppConfig): ExecutionLimits {
 export async function executeTool(entry: RegisteredTool, params: unknown, options: ExecuteOptions = {}, limits = DEFAULT_LIMITS): Promise<ToolResult> {
   const checked = entry.checkParams(params);
   if (!checked.ok) return failure('invalid-params', checked.error);
+  if (entry.prepare !== undefined) {
+    try {
+      await entry.prepare();
+    } catch (error) {
+      return failure('crashed', `${entry.name} could not start: ${errorMessage(error)}.`);
+    }
+  }
   if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
@@ -64,14 +72,16 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
     sessionId: options.sessionId ?? 'default',
     language: options.language ?? 'en',
     logger: options.logger ?? entry.logger,
-    config: toolSection(entry.tool.config, entry.name),
+    config: toolSection(entry.config, entry.name),
   };
   const run = (async (): Promise<ToolResult> => {
     try {
-      const value = await entry.tool.execute(checked.params, context);
+      const value = await entry.run(checked.params, context);
       const result = checkToolResult(value);
-      return typeof result === 'string' ? failure('invalid-result', `${entry.name} ${result}. Expected { success: boolean, data: string, error?: string }; use ToolResult.ok(data) or ToolResult.fail(error).`) : result;
+      return typeof result === 'string' ? invalidResult(entry.name, result) : result;
     } catch (error) {
+      if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.message);
+      if (error instanceof ToolCrash) return failure('crashed', `${entry.name} was stopped: ${error.message}.`);
       context.logger.debug('threw', error);
       return failure('threw', `${entry.name} failed: ${errorMessage(error)}`);
     }
@@ -83,6 +93,10 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+function invalidResult(name: string, why: string): ToolResult {
+  return failure('invalid-result', `${name} ${why}. Expected { success: boolean, data: string, error?: string }; use ToolResult.ok(data) or ToolResult.fail(error).`);
 }
 
 export function failure(code: ToolErrorCode, error: string): ToolResult {

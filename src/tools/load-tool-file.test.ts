@@ -81,7 +81,7 @@ describe('load faults', () => {
 
   before(async () => {
     dir = await toolFolder({ after }, FILES);
-    registry = await ToolRegistry.load({ folders: [dir], baseDir: dir });
+    registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, isolation: 'none' });
   });
 
   test('the working files load despite all the broken ones', () => {

@@ -6,15 +6,19 @@ import type { ToolManifest } from './tool-manifest.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
 import { validateManifest } from './validate-manifest.ts';
 
-/** A tool found in a file: constructed, with a valid manifest, available or not. */
-export interface LoadedTool {
+/** A tool found in a file, with a valid manifest, available or not. */
+export interface ToolInfo {
   name: string;
   file: string;
-  tool: BaseTool;
   manifest: ToolManifest;
   available: boolean;
   /** Why it is unavailable. */
   reason?: string;
+}
+
+/** A ToolInfo with the instance constructed in this thread. */
+export interface LoadedTool extends ToolInfo {
+  tool: BaseTool;
 }
 
 export interface LoadedFile {
@@ -31,7 +35,7 @@ const AVAILABILITY_TIMEOUT_MS = 5_000;
  * throws: every fault becomes a diagnostic naming the file, the line where known, and a fix.
  * `version` makes the import fresh (a new module instance) when a file is loaded again.
  */
-export async function loadToolFile(file: string, config: AppConfig, version = 0): Promise<LoadedFile> {
+export async function loadToolFile(file: string, config: AppConfig, version = 0, options: { checkAvailability?: boolean } = {}): Promise<LoadedFile> {
   registerTypeScriptHooks();
   const diagnostics: Diagnostic[] = [];
   const report = (diagnostic: Omit<Diagnostic, 'file'>) => diagnostics.push({ file, ...diagnostic });
@@ -55,7 +59,7 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0)
   }
   const tools: LoadedTool[] = [];
   for (const toolClass of classes) {
-    const loaded = await loadToolClass(toolClass, file, config, report);
+    const loaded = await loadToolClass(toolClass, file, config, report, options.checkAvailability ?? true);
     if (loaded !== undefined) tools.push(loaded);
   }
   return { file, tools, diagnostics };
@@ -63,7 +67,7 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0)
 
 type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
 
-async function loadToolClass(toolClass: ToolClass, file: string, config: AppConfig, report: Report): Promise<LoadedTool | undefined> {
+async function loadToolClass(toolClass: ToolClass, file: string, config: AppConfig, report: Report, checkAvailability: boolean): Promise<LoadedTool | undefined> {
   const className = toolClass.name || 'anonymous class';
   let tool: BaseTool;
   try {
@@ -112,7 +116,7 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
-  const reason = await unavailableReason(tool, manifest.name, config, file, report);
+  const reason = checkAvailability ? await unavailableReason(tool, manifest.name, config, file, report) : undefined;
   return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...(reason === undefined ? {} : { reason }) };
 }
 

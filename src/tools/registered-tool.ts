@@ -1,25 +1,51 @@
+import type { AppConfig } from './app-config.ts';
 import { createParamsChecker, type ParamsChecker } from './check-params.ts';
-import type { LoadedTool } from './load-tool-file.ts';
 import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
-import { createToolLogger, type ToolLogger } from './tool-context.ts';
+import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
+import type { ToolManifest } from './tool-manifest.ts';
+
+/** Runs a call with parameters already checked: in this thread, or in the tool's worker. */
+export type ToolRunner = (params: Record<string, unknown>, context: ToolContext) => unknown;
 
 /** An available tool in the registry, with the schema its arguments are checked against. */
-export interface RegisteredTool extends LoadedTool {
+export interface RegisteredTool {
+  readonly name: string;
+  readonly file: string;
+  readonly manifest: ToolManifest;
+  /** The app config the tool was loaded with; its own section is `context.config`. */
+  readonly config: AppConfig;
+  /** True when calls run in a worker thread; false for trusted (in-process) tools. */
+  readonly isolated: boolean;
   /** The parameters' JSON Schema (English descriptions), as models are given it. */
   readonly schema: JsonSchema;
   /** Validates and coerces arguments; compiled on first use so that loading stays fast. */
   checkParams: ParamsChecker;
   /** The logger its calls get unless the caller passes one. */
   readonly logger: ToolLogger;
+  run: ToolRunner;
+  /** Gets the runner ready (an isolated tool's worker started and its file loaded) before the time limit starts. */
+  prepare?: () => Promise<void>;
 }
 
-export function registerTool(loaded: LoadedTool): RegisteredTool {
-  const schema = parametersSchema(loaded.manifest);
+export interface ToolEntry {
+  name: string;
+  file: string;
+  manifest: ToolManifest;
+}
+
+export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, prepare?: () => Promise<void>): RegisteredTool {
+  const schema = parametersSchema(entry.manifest);
   let checker: ParamsChecker | undefined;
   return {
-    ...loaded,
+    name: entry.name,
+    file: entry.file,
+    manifest: entry.manifest,
+    config,
+    isolated: prepare !== undefined,
     schema,
-    logger: createToolLogger(loaded.name),
-    checkParams: (params) => (checker ??= createParamsChecker(loaded.manifest, schema))(params),
+    logger: createToolLogger(entry.name),
+    checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schema))(params),
+    run,
+    ...(prepare === undefined ? {} : { prepare }),
   };
 }

@@ -20,6 +20,6 @@ export async function runTool(tool: ToolClass | BaseTool, params: unknown, optio
   const manifest = instance.manifest();
   const errors = validateManifest(manifest).filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
-  const entry = registerTool({ name: manifest.name, file: '', tool: instance, manifest, available: true });
-  return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(options.config ?? {}));
+  const entry = registerTool({ name: manifest.name, file: '', manifest }, instance.config, (params, context) => instance.execute(params, context));
+  return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(instance.config));
 }

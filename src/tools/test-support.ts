@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AppConfig } from './app-config.ts';
 import type { Diagnostic, DiagnosticCode } from './diagnostic.ts';
+import type { Isolation } from './load-files.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
 /** Anything with `after()`: the TestContext of `test()`/`it()`. */
@@ -35,10 +36,13 @@ export async function toolFolder(t: Cleanup, files: Record<string, string>): Pro
   return dir;
 }
 
-/** Writes `files` to a temp folder and loads it as the only drop-in folder. */
-export async function loadTools(t: Cleanup, files: Record<string, string>, config: AppConfig = {}): Promise<{ dir: string; registry: ToolRegistry }> {
+/**
+ * Writes `files` to a temp folder and loads it as the only drop-in folder. In this thread by default
+ * (isolation "none"), so tools can report back through probes; pass 'worker' to test isolation.
+ */
+export async function loadTools(t: Cleanup, files: Record<string, string>, config: AppConfig = {}, isolation: Isolation = 'none'): Promise<{ dir: string; registry: ToolRegistry }> {
   const dir = await toolFolder(t, files);
-  const registry = await ToolRegistry.load({ folders: [dir], config, baseDir: dir });
+  const registry = await ToolRegistry.load({ folders: [dir], config, baseDir: dir, isolation });
   return { dir, registry };
 }
 

@@ -1,9 +1,12 @@
 import { relative, resolve } from 'node:path';
-import type { AppConfig } from './app-config.ts';
+import { toolSection, type AppConfig } from './app-config.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
-import { loadToolFile, type LoadedTool } from './load-tool-file.ts';
+import { isolatedRunner } from './isolation/isolated-runner.ts';
+import { DEFAULT_WORKER_OPTIONS, ToolWorkers } from './isolation/tool-workers.ts';
+import { loadFiles, type FileLoad, type Isolation } from './load-files.ts';
+import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
 import { suggest } from './validate-manifest.ts';
@@ -16,6 +19,19 @@ export interface ToolRegistryOptions {
   baseDir?: string;
   /** Drop-in folders; default `config.tools.dirs`, else `agent/tools`. */
   folders?: string[];
+  /** `worker` (default; `tools.isolation` in the config): tools load and run in worker threads. */
+  isolation?: Isolation;
+  /** The workers that run isolated calls; successive registries of a live catalog share them. */
+  workers?: ToolWorkers;
+}
+
+/** What every registry of one set-up shares: where tools come from, and how they run. */
+export interface RegistrySetup {
+  config: AppConfig;
+  baseDir: string;
+  folders: string[];
+  isolation: Isolation;
+  workers: ToolWorkers;
 }
 
 /** One row of `riverse tools list`. */
@@ -34,42 +50,43 @@ export interface ToolCall {
 let loadCount = 0;
 
 /**
- * The tools found in the drop-in folders, by name. Build it with `ToolRegistry.load()`;
- * loading never throws for a bad tool file — faults are in `diagnostics`.
+ * The tools found in the drop-in folders, by name: a snapshot that never changes (a reload makes
+ * a new one). Build it with `ToolRegistry.load()`; loading never throws for a bad tool file —
+ * faults are in `diagnostics`.
  */
 export class ToolRegistry {
   readonly folders: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The files this snapshot was built from. */
+  readonly files: readonly FileLoad[];
   readonly #available: ReadonlyMap<string, RegisteredTool>;
-  readonly #unavailable: readonly LoadedTool[];
+  readonly #unavailable: readonly ToolInfo[];
   readonly #limits: ExecutionLimits;
 
-  private constructor(folders: string[], tools: LoadedTool[], diagnostics: Diagnostic[], limits: ExecutionLimits) {
-    this.folders = folders;
+  private constructor(setup: RegistrySetup, files: FileLoad[], tools: FileLoad['tools'], diagnostics: Diagnostic[]) {
+    this.folders = setup.folders;
+    this.files = files;
     this.diagnostics = diagnostics;
-    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, registerTool(tool)]));
+    const byFile = new Map(files.map((load) => [load.file, load]));
+    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!)]));
     this.#unavailable = tools.filter((tool) => !tool.available);
-    this.#limits = limits;
+    this.#limits = executionLimits(setup.config);
   }
 
   static async load(options: ToolRegistryOptions = {}): Promise<ToolRegistry> {
-    const config = options.config ?? {};
-    const baseDir = options.baseDir ?? process.cwd();
-    const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder));
-    const diagnostics: Diagnostic[] = [];
-    const version = ++loadCount;
+    const setup = registrySetup(options);
+    const { files, diagnostics } = await scanFolders(setup.folders);
+    const loads = await loadFiles(files, setup.config, setup.isolation, ++loadCount);
+    return ToolRegistry.compose(setup, loads, diagnostics);
+  }
 
-    const files: string[] = [];
-    for (const folder of folders) {
-      const found = await findToolFiles(folder);
-      if (found === undefined) {
-        diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, message: 'the tool folder does not exist', hint: 'create it, or change tools.dirs in the config' });
-      } else files.push(...found);
-    }
-    const loads = await Promise.all([...new Set(files)].map((file) => loadToolFile(file, config, version)));
-
-    // Folders in order, files sorted: the first file to claim a name keeps it, on every machine.
-    const byName = new Map<string, LoadedTool>();
+  /**
+   * A registry from loaded files: folders in order, files sorted, so the first file to claim a
+   * name keeps it on every machine.
+   */
+  static compose(setup: RegistrySetup, loads: FileLoad[], folderDiagnostics: readonly Diagnostic[] = []): ToolRegistry {
+    const diagnostics = [...folderDiagnostics];
+    const byName = new Map<string, FileLoad['tools'][number]>();
     for (const load of loads) {
       diagnostics.push(...load.diagnostics);
       for (const tool of load.tools) {
@@ -78,7 +95,7 @@ export class ToolRegistry {
           byName.set(tool.name, tool);
           continue;
         }
-        const where = (file: string) => relative(baseDir, file) || file;
+        const where = (file: string) => relative(setup.baseDir, file) || file;
         diagnostics.push({
           severity: 'error',
           code: 'duplicate-name',
@@ -89,8 +106,7 @@ export class ToolRegistry {
         });
       }
     }
-
-    return new ToolRegistry(folders, [...byName.values()], diagnostics, executionLimits(config));
+    return new ToolRegistry(setup, loads, [...byName.values()], diagnostics);
   }
 
   /** The available tools, by name. */
@@ -103,8 +119,10 @@ export class ToolRegistry {
   }
 
   /** A tool found by name, available or not. */
-  find(name: string): LoadedTool | undefined {
-    return this.#available.get(name) ?? this.#unavailable.find((tool) => tool.name === name);
+  find(name: string): ToolInfo | undefined {
+    const entry = this.#available.get(name);
+    if (entry !== undefined) return { name, file: entry.file, manifest: entry.manifest, available: true };
+    return this.#unavailable.find((tool) => tool.name === name);
   }
 
   /** Says a name is unknown, with the closest match and the tools that do exist. */
@@ -143,4 +161,37 @@ export class ToolRegistry {
   executeAll(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<ToolResult[]> {
     return Promise.all(calls.map((call) => this.execute(call.name, call.params, options)));
   }
+}
+
+/** The set-up from options and config: folders resolved, isolation chosen, workers created. */
+export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
+  const config = options.config ?? {};
+  const baseDir = options.baseDir ?? process.cwd();
+  return {
+    config,
+    baseDir,
+    folders: (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder)),
+    isolation: options.isolation ?? config.tools?.isolation ?? 'worker',
+    workers: options.workers ?? new ToolWorkers(config, { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb }),
+  };
+}
+
+/** The tool files of every folder, in order; a missing folder is a warning. */
+export async function scanFolders(folders: readonly string[]): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const folder of folders) {
+    const found = await findToolFiles(folder);
+    if (found === undefined) {
+      diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, message: 'the tool folder does not exist', hint: 'create it, or change tools.dirs in the config' });
+    } else files.push(...found);
+  }
+  return { files: [...new Set(files)], diagnostics };
+}
+
+function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad): RegisteredTool {
+  const instance = tool.tool;
+  if (instance !== undefined) return registerTool(tool, setup.config, (params, context) => instance.execute(params, context));
+  const { run, prepare } = isolatedRunner(setup.workers, load, load.version, tool.name, toolSection(setup.config, tool.name).memory_mb);
+  return registerTool(tool, setup.config, run, prepare);
 }

@@ -19,6 +19,8 @@ export type ToolErrorCode =
   | 'aborted'
   | 'threw'
   | 'invalid-result'
+  /** The tool's worker stopped: process.exit, a crash, the memory limit, or a hang after cancellation. */
+  | 'crashed'
   /** The same call already failed repeatedly in this turn, so it was not run again. */
   | 'repeated';
 
@@ -54,4 +56,9 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/** Thrown by a runner whose tool returned something that is not a ToolResult (the message says why). */
+export class InvalidToolResult extends Error {
+  override name = 'InvalidToolResult';
 }

@@ -5,21 +5,31 @@ const require = createRequire(import.meta.url);
 let amaro: typeof import('amaro') | undefined;
 let stripped = false;
 
-const RIVERSE_ENTRY = new URL('../index.ts', import.meta.url).href;
+const FULL_ENTRY = new URL('../index.ts', import.meta.url).href;
+/** The contract alone (decision 004): what tool files get in a worker, where start-up time counts. */
+const TOOL_API_ENTRY = new URL('../tool-api.ts', import.meta.url).href;
 let registered = false;
+/** File contents to use instead of what is on disk now (a worker runs the version that was loaded). */
+const snapshots = new Map<string, string>();
+
+/** Makes imports of `file` use `source`, whatever the file holds on disk by then. */
+export function useSourceSnapshot(file: string, source: string): void {
+  snapshots.set(file, source);
+}
 
 /**
  * Lets tool files be ordinary TypeScript, with no build step, enums and parameter properties
  * included (decision 001). `import … from 'riverse'` always means this copy of Riverse, wherever
  * the tool folder is. Idempotent.
  */
-export function registerTypeScriptHooks(): void {
+export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}): void {
   if (registered) return;
   registered = true;
+  const riverseEntry = options.contractOnly === true ? TOOL_API_ENTRY : FULL_ENTRY;
   process.setSourceMapsEnabled(true);
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      if (specifier === 'riverse') return { url: RIVERSE_ENTRY, format: 'module', shortCircuit: true };
+      if (specifier === 'riverse') return { url: riverseEntry, format: 'module', shortCircuit: true };
       try {
         return nextResolve(specifier, context);
       } catch (error) {
@@ -36,14 +46,22 @@ export function registerTypeScriptHooks(): void {
       }
     },
     load(url, context, nextLoad) {
+      if (!url.startsWith('file:')) return nextLoad(url, context);
+      const filename = fileURLToPath(url);
+      const snapshot = snapshots.get(filename);
       const extension = /\.([mc]?ts)(\?|#|$)/.exec(url)?.[1];
-      if (extension === undefined || !url.startsWith('file:')) return nextLoad(url, context);
+      if (extension === undefined) {
+        const loaded = nextLoad(url, context);
+        return snapshot === undefined ? loaded : { ...loaded, source: snapshot, shortCircuit: true };
+      }
       // Name the format up front: left to Node, it would strip types (failing on enums) to guess it.
       const format = extension === 'cts' ? 'commonjs-typescript' : extension === 'mts' ? 'module-typescript' : (context.format ?? 'module-typescript');
-      const loaded = nextLoad(url, { ...context, format });
-      if (loaded.source === undefined || loaded.source === null) return loaded;
-      const filename = fileURLToPath(url);
-      const source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
+      let source = snapshot;
+      if (source === undefined) {
+        const loaded = nextLoad(url, { ...context, format });
+        if (loaded.source === undefined || loaded.source === null) return loaded;
+        source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
+      }
       return { format: format.replace('-typescript', ''), source: `${toJavaScript(source, filename)}\n//# sourceURL=${url}`, shortCircuit: true };
     },
   });

@@ -1,0 +1,39 @@
+import { formatDiagnostic } from '../tools/diagnostic.ts';
+import { LiveToolRegistry, type ToolChange } from '../tools/live-registry.ts';
+import { loadConfig } from '../config/load-config.ts';
+import { shortPath } from './format.ts';
+import type { GlobalOptions } from './load-tools.ts';
+
+/**
+ * `riverse tools check --watch`: checks every tool, then again on every save, printing what changed
+ * (added, changed, removed, broken, fixed) with the diagnostics; `--json`: one JSON object per event.
+ * Runs until interrupted.
+ */
+export async function toolsCheckWatch(options: GlobalOptions & { json?: boolean }): Promise<number> {
+  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
+  const live = await LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir });
+  const print = (changes: ToolChange[]) => {
+    for (const change of changes) {
+      if (options.json === true) {
+        process.stdout.write(`${JSON.stringify({ event: change.event, file: change.file, tools: change.tools, diagnostics: change.diagnostics })}\n`);
+        continue;
+      }
+      const kept = change.event === 'broken' && change.tools.length > 0 ? ' (its last good version stays in use)' : '';
+      console.log(`${time()} ${change.event} ${shortPath(change.file)}${change.tools.length > 0 ? `: ${change.tools.join(', ')}` : ''}${kept}`);
+      for (const diagnostic of change.diagnostics) console.log(`  ${formatDiagnostic(diagnostic).replaceAll('\n', '\n  ')}`);
+    }
+  };
+  print(live.initial);
+  if (options.json !== true) console.log(`Watching ${live.setup.folders.map(shortPath).join(', ')} — Ctrl+C to stop.`);
+  live.onChange((changes) => print(changes));
+  // The watcher does not hold the process open by itself; this does, until Ctrl+C.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  await new Promise<void>((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));
+  clearInterval(keepAlive);
+  await live.close();
+  return 0;
+}
+
+function time(): string {
+  return new Date().toTimeString().slice(0, 8);
+}

@@ -1,0 +1,18 @@
+// What a tool file gets from `import … from 'riverse'` inside a tool worker: the contract only,
+// so that starting a worker loads a handful of small modules instead of all of Riverse.
+export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
+export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
+export type { ToolContext, ToolLogger } from './tools/tool-context.ts';
+export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
+export {
+  localize,
+  localizeList,
+  LANGUAGES,
+  type Language,
+  type LocalizedList,
+  type LocalizedText,
+  type Parameter,
+  type ParameterSpec,
+  type ParameterType,
+  type ToolManifest,
+} from './tools/tool-manifest.ts';

@@ -1,0 +1,75 @@
+import type { AppConfig } from '../app-config.ts';
+import { FileWorker, type FileWorkerLimits, type WorkerCall } from './file-worker.ts';
+import type { SourceFile } from './load-in-workers.ts';
+import type { WorkerResult } from './worker-messages.ts';
+
+export interface ToolWorkersOptions extends FileWorkerLimits {
+  /** A worker with no call for this long is stopped (and started again on the next call). */
+  idleMs: number;
+}
+
+export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000 };
+
+/**
+ * The worker threads that run isolated tools: one per version of each tool file, started on first
+ * use, stopped when idle. Several registries (successive reloads) share one set, so a call in
+ * flight keeps its version's worker while new calls go to the new version's.
+ */
+export class ToolWorkers {
+  readonly #config: AppConfig;
+  readonly #options: ToolWorkersOptions;
+  readonly #workers = new Map<string, { worker: FileWorker; idle?: NodeJS.Timeout }>();
+
+  constructor(config: AppConfig, options: Partial<ToolWorkersOptions> = {}) {
+    this.#config = config;
+    this.#options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  }
+
+  /** Runs a call in the worker of that version of the file (its text as loaded), starting it (with `memoryMb`, else the default) if needed. */
+  call(file: SourceFile, version: number, call: WorkerCall, memoryMb?: number): Promise<WorkerResult> {
+    return this.#slot(file, version, memoryMb).call(call);
+  }
+
+  /** Starts the worker of that file's version if needed, and waits until it is ready. */
+  async ready(file: SourceFile, version: number, memoryMb?: number): Promise<void> {
+    await this.#slot(file, version, memoryMb).ready();
+  }
+
+  #slot({ file, source }: SourceFile, version: number, memoryMb: number | undefined): FileWorker {
+    const key = `${file}\u0000${version}`;
+    let slot = this.#workers.get(key);
+    if (slot === undefined) {
+      const worker = new FileWorker(file, version, source, this.#config, { ...this.#options, ...(memoryMb === undefined ? {} : { memoryMb }) });
+      const created: { worker: FileWorker; idle?: NodeJS.Timeout } = { worker };
+      slot = created;
+      worker.onIdle = () => {
+        clearTimeout(created.idle);
+        created.idle = setTimeout(() => {
+          if (!worker.busy) void worker.close();
+        }, this.#options.idleMs);
+        created.idle.unref();
+      };
+      this.#workers.set(key, slot);
+    }
+    clearTimeout(slot.idle);
+    return slot.worker;
+  }
+
+  /** Stops the workers of `file` other than `keep` once their calls are done (after a reload). */
+  retire(file: string, keep?: number): void {
+    for (const [key, slot] of this.#workers) {
+      if (slot.worker.file !== file || slot.worker.version === keep) continue;
+      this.#workers.delete(key);
+      clearTimeout(slot.idle);
+      if (!slot.worker.busy) void slot.worker.close();
+      else slot.worker.onIdle = () => void slot.worker.close();
+    }
+  }
+
+  /** Stops every worker; calls still running fail. */
+  async close(): Promise<void> {
+    const slots = [...this.#workers.values()];
+    this.#workers.clear();
+    await Promise.all(slots.map((slot) => (clearTimeout(slot.idle), slot.worker.close())));
+  }
+}

@@ -1,0 +1,163 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Diagnostic } from './diagnostic.ts';
+import { isToolFileName } from './find-tool-files.ts';
+import { loadFiles, type FileLoad } from './load-files.ts';
+import { registrySetup, scanFolders, ToolRegistry, type RegistrySetup, type ToolRegistryOptions } from './tool-registry.ts';
+
+export type ToolChangeEvent = 'added' | 'changed' | 'removed' | 'broken' | 'fixed';
+
+/** What one reload did to one file. */
+export interface ToolChange {
+  event: ToolChangeEvent;
+  file: string;
+  /** The file's tools after the change (before it, for `removed`). */
+  tools: string[];
+  /** The file's diagnostics now; for `broken`, why its last good version is still the one in use. */
+  diagnostics: Diagnostic[];
+}
+
+export type ToolChangeListener = (changes: ToolChange[], registry: ToolRegistry) => void;
+
+interface FileState {
+  signature: string;
+  load: FileLoad;
+  /** The last version without errors, kept in use while the file is broken. */
+  good: FileLoad | undefined;
+}
+
+/** How long to wait for an editor's burst of writes to settle before reloading. */
+const SETTLE_MS = 60;
+
+/**
+ * The tool folders, kept loaded: watched, and reloaded file by file when one is added, changed,
+ * renamed or deleted. Each reload builds a new ToolRegistry and swaps it in at once, so a turn in
+ * flight finishes with the registry it started with while the next turn gets the new one. A broken
+ * edit keeps the file's last good version (with the diagnostic) until it is fixed.
+ */
+export class LiveToolRegistry {
+  readonly setup: RegistrySetup;
+  /** What the first load found, as changes (`added`, or `broken`), for tools that report every file. */
+  initial: ToolChange[] = [];
+  #current!: ToolRegistry;
+  readonly #files = new Map<string, FileState>();
+  readonly #listeners = new Set<ToolChangeListener>();
+  readonly #watchers: FSWatcher[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #reloading: Promise<ToolChange[]> | undefined;
+  #pending = false;
+  #forceAll = false;
+  #version = 0;
+
+  private constructor(setup: RegistrySetup) {
+    this.setup = setup;
+  }
+
+  /** Loads the folders and, unless `watch` is false, starts watching them. */
+  static async open(options: ToolRegistryOptions & { watch?: boolean } = {}): Promise<LiveToolRegistry> {
+    const live = new LiveToolRegistry(registrySetup(options));
+    live.initial = await live.reload();
+    if (options.watch !== false) live.#watch();
+    return live;
+  }
+
+  /** The registry now in use. Take it once per turn. */
+  get current(): ToolRegistry {
+    return this.#current;
+  }
+
+  /** Calls `listener` after every reload that changed something; returns a function that stops it. */
+  onChange(listener: ToolChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Rescans now and reloads what changed on disk. Reloads never overlap; a request during one runs after it. */
+  reload(): Promise<ToolChange[]> {
+    if (this.#reloading !== undefined) {
+      this.#pending = true;
+      return this.#reloading;
+    }
+    this.#reloading = this.#reloadOnce().finally(() => {
+      this.#reloading = undefined;
+      if (this.#pending) {
+        this.#pending = false;
+        void this.reload();
+      }
+    });
+    return this.#reloading;
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    for (const watcher of this.#watchers) watcher.close();
+    this.#listeners.clear();
+    await this.setup.workers.close();
+  }
+
+  async #reloadOnce(): Promise<ToolChange[]> {
+    const forceAll = this.#forceAll;
+    this.#forceAll = false;
+    const { files, diagnostics } = await scanFolders(this.setup.folders);
+    const signatures = await Promise.all(files.map(signature));
+    const changed = files.filter((file, index) => forceAll || this.#files.get(file)?.signature !== signatures[index]);
+    const loads = changed.length === 0 ? [] : await loadFiles(changed, this.setup.config, this.setup.isolation, ++this.#version);
+
+    const changes: ToolChange[] = [];
+    for (const load of loads) {
+      const previous = this.#files.get(load.file);
+      const broken = load.diagnostics.some((diagnostic) => diagnostic.severity === 'error');
+      const event: ToolChangeEvent = broken ? 'broken' : previous === undefined ? 'added' : previous.good !== previous.load ? 'fixed' : 'changed';
+      const good = broken ? previous?.good : load;
+      this.#files.set(load.file, { signature: signatures[files.indexOf(load.file)]!, load, good });
+      if (previous !== undefined && !broken) this.setup.workers.retire(load.file, load.version);
+      changes.push({ event, file: load.file, tools: (good ?? load).tools.map((tool) => tool.name), diagnostics: load.diagnostics });
+    }
+    for (const [file, state] of this.#files) {
+      if (files.includes(file)) continue;
+      this.#files.delete(file);
+      this.setup.workers.retire(file);
+      changes.push({ event: 'removed', file, tools: (state.good ?? state.load).tools.map((tool) => tool.name), diagnostics: [] });
+    }
+
+    // A broken file contributes its last good tools, with its current diagnostics.
+    const inUse = files.map((file) => {
+      const state = this.#files.get(file)!;
+      return state.good === undefined || state.good === state.load ? state.load : { ...state.good, diagnostics: state.load.diagnostics };
+    });
+    const first = this.#current === undefined;
+    this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics);
+    if (!first && changes.length > 0) for (const listener of this.#listeners) listener(changes, this.#current);
+    return changes;
+  }
+
+  #watch(): void {
+    for (const folder of this.setup.folders) {
+      try {
+        const watcher = watch(folder, { recursive: true, persistent: false }, (_event, name) => {
+          // A helper (`_x.ts`, a subfolder) may be imported by any tool of the folder: reload them all.
+          const file = typeof name === 'string' ? name : '';
+          if (file !== '' && (dirname(file) !== '.' || !isToolFileName(file))) this.#forceAll ||= /\.[mc]?[jt]s$/.test(file);
+          clearTimeout(this.#timer);
+          this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
+          this.#timer.unref();
+        });
+        watcher.on('error', () => watcher.close());
+        this.#watchers.push(watcher);
+      } catch {
+        // A missing folder is already a diagnostic; it is not watched.
+      }
+    }
+  }
+}
+
+/** Changes when the file is saved: its modification time and size. */
+async function signature(file: string): Promise<string> {
+  try {
+    const info = await stat(file);
+    return `${info.mtimeMs}:${info.size}`;
+  } catch {
+    return 'missing';
+  }
+}
