@@ -8,11 +8,13 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createToolLogger, type ToolContext } from '../src/tools/tool-context.ts';
+import { LiveToolRegistry } from '../src/tools/live-registry.ts';
 import { ToolRegistry } from '../src/tools/tool-registry.ts';
 
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
+const RELOADS = Number(process.env.BENCH_RELOADS ?? 10);
 const CHILD_FLAG = '--child';
 
 /** What the child process reports after one cold load. */
@@ -254,6 +256,40 @@ async function benchExecute(folder: string): Promise<void> {
   printTable(['', 'median', 'p99', 'vs direct'], rows);
 }
 
+async function benchReload(folder: string): Promise<void> {
+  // Save → the new version answering: watcher event, settle delay, isolated reload, new worker, call.
+  const source = (answer: string) => `import { BaseTool, ToolResult } from 'riverse';
+export class EchoTool extends BaseTool {
+  manifest() { return { name: 'echo', description: 'Answers with its version', examples: ['a', 'b'] }; }
+  execute() { return ToolResult.ok(${JSON.stringify(answer)}); }
+}
+`;
+  await mkdir(folder);
+  await writeFile(join(folder, 'echo.ts'), source('v0'));
+  const keepAlive = setInterval(() => {}, 1_000);
+  const rows: string[][] = [];
+  for (const isolation of ['worker', 'none'] as const) {
+    const live = await LiveToolRegistry.open({ folders: [folder], isolation });
+    const times: number[] = [];
+    for (let run = 1; run <= RELOADS; run++) {
+      const changed = new Promise<void>((resolve) => {
+        const stop = live.onChange(() => (stop(), resolve()));
+      });
+      const saved = performance.now();
+      await writeFile(join(folder, 'echo.ts'), source(`${isolation}-${run}`));
+      await changed;
+      const result = await live.current.execute('echo', {});
+      if (result.data !== `${isolation}-${run}`) throw new Error(`reload ${run} answered ${JSON.stringify(result)}`);
+      times.push(performance.now() - saved);
+    }
+    await live.close();
+    rows.push([`save → new version answers (${isolation === 'worker' ? 'isolated' : 'in-process'})`, fixed(median(times)), fixed(Math.min(...times)), fixed(Math.max(...times))]);
+  }
+  clearInterval(keepAlive);
+  console.log(`\nHot reload (ms, ${RELOADS} saves each)`);
+  printTable(['', 'median', 'min', 'max'], rows);
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
@@ -267,6 +303,7 @@ async function main(): Promise<void> {
     console.log(`${TOOLS} generated tool files (${fixed(bytes / 1024)} KiB), ${RUNS} cold and ${RUNS} warm loads, ${CALLS} timed calls\n`);
     await benchLoading(join(root, 'tools'));
     await benchExecute(join(root, 'execute'));
+    await benchReload(join(root, 'reload'));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

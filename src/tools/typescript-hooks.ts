@@ -31,7 +31,7 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
     resolve(specifier, context, nextResolve) {
       if (specifier === 'riverse') return { url: riverseEntry, format: 'module', shortCircuit: true };
       try {
-        return nextResolve(specifier, context);
+        return freshWithParent(nextResolve(specifier, context), context.parentURL);
       } catch (error) {
         // The TypeScript habit of importing './helper.js' for './helper.ts'.
         const parent = context.parentURL ?? '';
@@ -65,6 +65,18 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
       return { format: format.replace('-typescript', ''), source: `${toJavaScript(source, filename)}\n//# sourceURL=${url}`, shortCircuit: true };
     },
   });
+}
+
+const OWN_SOURCE = new URL('..', import.meta.url).href;
+
+/**
+ * A tool file imported as `file.ts?v=N` (a reload) passes `?v=N` on to the files of its own folder
+ * that it imports, so helpers are fresh too. Packages and Riverse itself are left shared.
+ */
+function freshWithParent<T extends { url: string }>(resolved: T, parentURL: string | undefined): T {
+  const version = parentURL === undefined ? undefined : /\?v=\d+$/.exec(parentURL)?.[0];
+  if (version === undefined || !resolved.url.startsWith('file:') || resolved.url.includes('?') || resolved.url.includes('/node_modules/') || resolved.url.startsWith(OWN_SOURCE)) return resolved;
+  return { ...resolved, url: `${resolved.url}${version}` };
 }
 
 /**
