@@ -1,24 +1,11 @@
-// The tool contract: what a drop-in tool file imports.
-export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
-export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
-export type { ToolContext, ToolLogger } from './tools/tool-context.ts';
-export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
-export {
-  localize,
-  localizeList,
-  LANGUAGES,
-  type Language,
-  type LocalizedList,
-  type LocalizedText,
-  type Parameter,
-  type ParameterSpec,
-  type ParameterType,
-  type ToolManifest,
-} from './tools/tool-manifest.ts';
+// The tool contract: what a drop-in tool file imports (listed by name in tool-api.ts).
+export * from './tool-api.ts';
 export { runTool, type RunToolOptions } from './tools/run-tool.ts';
 
 // Discovery, registry and execution: what a host embedding Riverse uses.
 export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
+export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tools/live-registry.ts';
+export type { Isolation } from './tools/load-files.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
 export type { ExecuteOptions } from './tools/execute-tool.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
