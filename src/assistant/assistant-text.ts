@@ -10,6 +10,7 @@ export interface AssistantText {
   modelFailed: (message: string) => string;
   cancelled: string;
   invalidArguments: (tool: string, error: string) => string;
+  incomplete: string;
 }
 
 export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
@@ -25,6 +26,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     modelFailed: (message) => `The model could not answer: ${message}`,
     cancelled: 'Cancelled.',
     invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
+    incomplete: 'I could not finish this with the tools I have; please rephrase or ask again.',
   },
   zh: {
     systemPrompt: (today) =>
@@ -37,6 +39,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     modelFailed: (message) => `模型无法回答：${message}`,
     cancelled: '已取消。',
     invalidArguments: (tool, error) => `${tool} 的参数不是有效的 JSON（${error}）。请发送一个 JSON 对象。`,
+    incomplete: '我无法用现有的工具完成这个请求，请换个说法或再问一次。',
   },
   ja: {
     systemPrompt: (today) =>
@@ -50,5 +53,6 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     modelFailed: (message) => `モデルが応答できませんでした：${message}`,
     cancelled: 'キャンセルしました。',
     invalidArguments: (tool, error) => `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
+    incomplete: '手元のツールではこの依頼を完了できませんでした。言い方を変えるか、もう一度お試しください。',
   },
 };

@@ -119,6 +119,11 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       }
 
       if (calls.length === 0 || last) {
+        // A final reply that is empty (the model still asked for tools it can no longer have) says so.
+        if (last && answer.trim() === '') {
+          answer = text.incomplete;
+          emit({ type: 'text-delta', text: answer });
+        }
         commit({ role: 'assistant', content: answer });
         return finish(!last ? 'answer' : stopNote !== undefined ? 'loop-stopped' : 'round-limit', answer);
       }

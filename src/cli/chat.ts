@@ -69,7 +69,7 @@ function createPrinter(out: NodeJS.WriteStream, retrying: string) {
   };
   const printer = (event: TurnEvent) => {
     if (event.type === 'text-delta') write(event.text);
-    else if (event.type === 'tool-result') line(renderToolCall(event.call, out.columns ?? 100));
+    else if (event.type === 'tool-result') line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
     else if (event.type === 'retry') line(retrying);
   };
   printer.end = () => {
