@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Assistant } from '../assistant/assistant.ts';
-import { resolveModel } from '../models/resolve-model.ts';
+import { chooseModel } from '../models/resolve-model.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
@@ -21,7 +21,7 @@ export interface AssistantSettings {
 export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean }) {
   const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
   const { config } = loaded;
-  const model = resolveModel(config);
+  const model = await chooseModel(config);
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
   const settings = (config.assistant ?? {}) as AssistantSettings;
   const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { ConfigError, loadConfig } from '../config/load-config.ts';
-import { NO_MODEL_MESSAGE } from '../models/resolve-model.ts';
+import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
 import { ask } from './ask.ts';
 import { chat } from './chat.ts';
@@ -88,20 +87,20 @@ program
   .addOption(new Option('--json', 'print the whole turn: reply, tool calls, messages, usage'))
   .action(run((words: string[], options) => ask(words.join(' '), { ...globals(), ...options })));
 
-// The main job: with a model configured, chat; without one, list the tools and say what to set.
+// The main job: with a model (named, or found: an API key, a local Ollama), chat; without one,
+// list the tools and say what to set.
 program.action(
   run(async () => {
-    if (process.env.RIVERSE_MODEL || (await hasConfiguredModel())) return chat(globals());
-    const code = await toolsList(globals());
-    console.log(`\n${NO_MODEL_MESSAGE}\n\nRun \`riverse --help\` for every command, e.g. \`riverse tools run weather city=Tokyo\`.`);
-    return code;
+    try {
+      return await chat(globals());
+    } catch (error) {
+      if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
+      const code = await toolsList(globals());
+      console.log(`\n${error.message}\n\nRun \`riverse --help\` for every command, e.g. \`riverse tools run weather city=Tokyo\`.`);
+      return code;
+    }
   }),
 );
-
-async function hasConfiguredModel(): Promise<boolean> {
-  const { config } = await loadConfig(globals().config === undefined ? {} : { path: globals().config! });
-  return typeof config.model === 'string' && config.model !== '';
-}
 
 function positiveInteger(value: string): number {
   const number = Number(value);

@@ -183,6 +183,17 @@ describe('assistant settings', () => {
     assert.deepEqual(config.tools, { enabled: false, timeout_ms: 5000, x: { label: 'v5000' } });
   });
 
+  test('isolation settings: isolation, memory_mb (too small would abort the process) and trusted', () => {
+    const text = 'tools:\n  isolation: workers\n  memory_mb: 0\n  weather:\n    trusted: "yes"\n    memory_mb: 8\n';
+    const { problems } = configError(() => parseConfig(text, PATH, {}));
+    assert.equal(problems.length, 4);
+    assert.match(problems[0]!, /:2: tools\.isolation: expected worker or none/);
+    assert.match(problems[1]!, /:3: tools\.memory_mb: expected a whole number of megabytes, at least 16/);
+    assert.match(problems[2]!, /:5: tools\.weather\.trusted: expected true or false/);
+    assert.match(problems[3]!, /:6: tools\.weather\.memory_mb: expected a whole number of megabytes/);
+    assert.deepEqual(parseConfig('tools:\n  isolation: none\n  memory_mb: 128\n  weather:\n    trusted: true\n', PATH, {}).tools, { isolation: 'none', memory_mb: 128, weather: { trusted: true } });
+  });
+
   test('tools.timeout_ms beyond what a timer can wait is rejected', () => {
     const { problems } = configError(() => parseConfig('tools:\n  timeout_ms: 9999999999\n', PATH, {}));
     assert.match(problems[0]!, /tools\.timeout_ms: at most 2147483647 ms/);

@@ -1,5 +1,7 @@
 import { TOOLS_SETTINGS } from '../tools/app-config.ts';
 
+const MIN_MEMORY_MB = 16;
+
 /** setTimeout's ceiling. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -31,6 +33,8 @@ export function validateConfig(config: unknown): ConfigProblem[] {
     const value = tools[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problem(['tools', key], `expected a positive whole number, got ${describe(value)}`);
   }
+  if (tools.isolation !== undefined && tools.isolation !== 'worker' && tools.isolation !== 'none') problem(['tools', 'isolation'], `expected worker or none, got ${describe(tools.isolation)}`);
+  checkMemory(['tools', 'memory_mb'], tools.memory_mb, problem);
   if (typeof tools.timeout_ms === 'number' && tools.timeout_ms > MAX_TIMEOUT_MS) problem(['tools', 'timeout_ms'], `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
   for (const [name, section] of Object.entries(tools)) {
     if ((TOOLS_SETTINGS as readonly string[]).includes(name) || section === null) continue;
@@ -38,7 +42,10 @@ export function validateConfig(config: unknown): ConfigProblem[] {
       problem(['tools', name], `expected the tool's section (a mapping such as "enabled: false"), got ${describe(section)}`);
       continue;
     }
-    if (section.enabled !== undefined && typeof section.enabled !== 'boolean') problem(['tools', name, 'enabled'], `expected true or false, got ${describe(section.enabled)}`);
+    for (const flag of ['enabled', 'trusted'] as const) {
+      if (section[flag] !== undefined && typeof section[flag] !== 'boolean') problem(['tools', name, flag], `expected true or false, got ${describe(section[flag])}`);
+    }
+    checkMemory(['tools', name, 'memory_mb'], section.memory_mb, problem);
   }
   return problems;
 }
@@ -79,6 +86,11 @@ function checkRiverseSettings(config: Record<string, unknown>, problem: (path: (
       whole(['assistant', 'history_tokens'], assistant.history_tokens, 1);
     }
   }
+}
+
+/** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */
+function checkMemory(path: (string | number)[], value: unknown, problem: (path: (string | number)[], message: string) => void): void {
+  if (value !== undefined && !(Number.isInteger(value) && (value as number) >= MIN_MEMORY_MB)) problem(path, `expected a whole number of megabytes, at least ${MIN_MEMORY_MB}, got ${describe(value)}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { join } from 'node:path';
 import type { Diagnostic } from './diagnostic.ts';
 import { isToolFileName } from './find-tool-files.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
@@ -133,21 +133,34 @@ export class LiveToolRegistry {
   }
 
   #watch(): void {
+    // One plain (non-recursive) watcher per folder and per subfolder: it sees files replaced by a
+    // rename (editors' safe writes, `sed -i`), which Node's recursive watcher loses track of.
     for (const folder of this.setup.folders) {
+      this.#watchFolder(folder, false);
+      let entries: Dirent[] = [];
       try {
-        const watcher = watch(folder, { recursive: true, persistent: false }, (_event, name) => {
-          // A helper (`_x.ts`, a subfolder) may be imported by any tool of the folder: reload them all.
-          const file = typeof name === 'string' ? name : '';
-          if (file !== '' && (dirname(file) !== '.' || !isToolFileName(file))) this.#forceAll ||= /\.[mc]?[jt]s$/.test(file);
-          clearTimeout(this.#timer);
-          this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
-          this.#timer.unref();
-        });
-        watcher.on('error', () => watcher.close());
-        this.#watchers.push(watcher);
+        entries = readdirSync(folder, { withFileTypes: true });
       } catch {
-        // A missing folder is already a diagnostic; it is not watched.
+        continue; // a missing folder is already a diagnostic; it is not watched
       }
+      for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') this.#watchFolder(join(folder, entry.name), true);
+    }
+  }
+
+  #watchFolder(folder: string, helpersOnly: boolean): void {
+    try {
+      const watcher = watch(folder, { persistent: false }, (_event, name) => {
+        // A helper (`_x.ts`, a file in a subfolder) may be imported by any tool: reload them all.
+        const file = typeof name === 'string' ? name : '';
+        if (/\.[mc]?[jt]s$/.test(file) && (helpersOnly || !isToolFileName(file))) this.#forceAll = true;
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
+        this.#timer.unref();
+      });
+      watcher.on('error', () => watcher.close());
+      this.#watchers.push(watcher);
+    } catch {
+      // Gone already: nothing to watch.
     }
   }
 }

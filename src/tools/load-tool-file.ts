@@ -152,6 +152,16 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
 function importFailure(error: unknown, file: string): Omit<Diagnostic, 'file'> {
   const code = (error as { code?: unknown })?.code;
   const location = errorLocation(error, file);
+  const missingExport = /does not provide an export named '([^']+)'/.exec(errorMessage(error))?.[1];
+  if (missingExport !== undefined) {
+    return {
+      severity: 'error',
+      code: 'import-failed',
+      ...location,
+      message: `an import names "${missingExport}", which the module does not export: ${errorMessage(error)}`,
+      hint: `in a tool file, 'riverse' provides the tool contract only (BaseTool, ToolResult, localize, toolSection and the types); import other things from their own modules`,
+    };
+  }
   if (error instanceof SyntaxError || code === 'InvalidSyntax' || code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
     return { severity: 'error', code: 'syntax-error', ...location, message: `syntax error: ${errorMessage(error)}`, hint: 'fix the code at this line; the other tool files load regardless' };
   }

@@ -68,7 +68,13 @@ export class ToolRegistry {
     this.files = files;
     this.diagnostics = diagnostics;
     const byFile = new Map(files.map((load) => [load.file, load]));
-    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!)]));
+    // A file's tools share its worker: the largest memory limit any of them asks for applies.
+    const memory = new Map<string, number>();
+    for (const tool of tools) {
+      const limit = toolSection(setup.config, tool.name).memory_mb;
+      if (typeof limit === 'number') memory.set(tool.file, Math.max(limit, memory.get(tool.file) ?? 0));
+    }
+    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, memory.get(tool.file))]));
     this.#unavailable = tools.filter((tool) => !tool.available);
     this.#limits = executionLimits(setup.config);
   }
@@ -189,9 +195,9 @@ export async function scanFolders(folders: readonly string[]): Promise<{ files: 
   return { files: [...new Set(files)], diagnostics };
 }
 
-function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad): RegisteredTool {
+function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad, memoryMb: number | undefined): RegisteredTool {
   const instance = tool.tool;
   if (instance !== undefined) return registerTool(tool, setup.config, (params, context) => instance.execute(params, context));
-  const { run, prepare } = isolatedRunner(setup.workers, load, load.version, tool.name, toolSection(setup.config, tool.name).memory_mb);
+  const { run, prepare } = isolatedRunner(setup.workers, load, load.version, tool.name, memoryMb);
   return registerTool(tool, setup.config, run, prepare);
 }

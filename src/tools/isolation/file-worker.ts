@@ -24,6 +24,8 @@ export interface WorkerCall {
 interface Pending {
   resolve: (result: WorkerResult) => void;
   reject: (error: ToolCrash) => void;
+  /** Set once the call is cancelled: settles when it has stopped, by itself or with its worker. */
+  stopped?: PromiseWithResolvers<void>;
 }
 
 /**
@@ -61,6 +63,9 @@ export class FileWorker {
 
   /** Starts the worker if needed and waits until its file is loaded; throws a ToolCrash if it dies first. */
   async ready(): Promise<Worker> {
+    // A cancelled call still running may be spinning, and its worker be stopped at the end of the
+    // grace period: wait for that, so that a new call does not join a worker about to be terminated.
+    for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
     const worker = this.#start();
     await this.#ready;
     if (this.#worker !== worker) throw new ToolCrash(this.#lastExit ?? 'its worker stopped while starting');
@@ -73,7 +78,10 @@ export class FileWorker {
     const done = new Promise<WorkerResult>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
     worker.ref(); // an idle worker must not keep the process alive; a busy one must
     const abort = () => {
-      this.#post(worker, { type: 'abort', id });
+      const pending = this.#pending.get(id);
+      if (pending !== undefined) pending.stopped ??= Promise.withResolvers<void>();
+      const reason: unknown = call.signal.reason;
+      this.#post(worker, { type: 'abort', id, ...(reason instanceof Error || reason instanceof DOMException ? { reason: { name: reason.name, message: reason.message } } : {}) });
       // A tool that ignores its signal (or spins) is stopped with its worker after the grace period.
       const timer = setTimeout(() => {
         if (this.#pending.has(id) && this.#worker === worker) void this.#stop(worker, 'it did not stop when cancelled, so its worker was stopped');
@@ -93,6 +101,12 @@ export class FileWorker {
   /** Stops the worker; calls still running fail. */
   async close(): Promise<void> {
     if (this.#worker !== undefined) await this.#stop(this.#worker, 'the tool was unloaded');
+  }
+
+  /** Settles when the first cancelled call still running has stopped; undefined when there is none. */
+  #cancelled(): Promise<void> | undefined {
+    for (const pending of this.#pending.values()) if (pending.stopped !== undefined) return pending.stopped.promise;
+    return undefined;
   }
 
   #start(): Worker {
@@ -125,6 +139,7 @@ export class FileWorker {
       for (const [id, pending] of this.#pending) {
         this.#pending.delete(id);
         pending.reject(new ToolCrash(reason));
+        pending.stopped?.resolve();
       }
       this.onIdle?.();
     });
@@ -136,6 +151,7 @@ export class FileWorker {
     if (pending === undefined) return;
     this.#pending.delete(id);
     pending.resolve(result);
+    pending.stopped?.resolve();
     if (this.#pending.size === 0) {
       this.#worker?.unref();
       this.onIdle?.();

@@ -30,13 +30,16 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
     const data: WorkerData = { role: 'load', config };
     const worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: options.memoryMb }, stdout: false, stderr: false });
     try {
-      for (; next < files.length; next++) {
+      for (let first = true; next < files.length; next++, first = false) {
         const { file, source } = files[next]!;
         const outcome = await loadOne(worker, file, source, version, options.fileTimeoutMs);
         if ('info' in outcome) {
           results.push(outcome.info);
           continue;
         }
+        // A crash may come from a file this loader imported earlier (a timer or a promise of its
+        // top-level code): the file is tried again in a new loader, and blamed only if it crashes that one too.
+        if (!first && outcome.failure.code === 'load-crashed') break;
         results.push({ file, tools: [], diagnostics: [outcome.failure] });
         next++;
         break; // this loader is gone; start another for the rest
@@ -66,7 +69,7 @@ function loadOne(worker: Worker, file: string, source: string, version: number, 
     const onExit = (code: number) => {
       if ((crash as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') fail('load-crashed', 'loading the file exceeded the memory limit', 'top-level code runs when the file is loaded; move heavy work into execute()');
       else if (crash !== undefined) fail('load-crashed', `loading the file crashed: ${crash.message}`, 'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it');
-      else fail('load-crashed', `loading the file ended the process (exit code ${code})`, 'do not call process.exit() in a tool file');
+      else fail('load-crashed', `loading the file ended its loader worker (exit code ${code})`, 'do not call process.exit() in a tool file');
     };
     const timer = setTimeout(
       () => fail('load-timeout', `loading the file did not finish within ${timeoutMs / 1000} s (top-level code or isAvailable() hangs)`, 'top-level code runs when the file is loaded; it must not loop or wait forever'),

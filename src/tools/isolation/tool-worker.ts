@@ -31,7 +31,7 @@ if (data.role === 'load') {
 
   port.on('message', async (message: ToWorker) => {
     if (message.type === 'abort') {
-      running.get(message.id)?.abort(new DOMException('The call was cancelled or timed out.', 'AbortError'));
+      running.get(message.id)?.abort(new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'));
       return;
     }
     if (message.type !== 'call') return;

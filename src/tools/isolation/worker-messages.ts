@@ -19,7 +19,8 @@ export interface FileInfo {
 export type ToWorker =
   | { type: 'load'; file: string; version: number; source: string }
   | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
-  | { type: 'abort'; id: number };
+  /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
+  | { type: 'abort'; id: number; reason?: { name: string; message: string } };
 
 /** Worker → main thread. */
 export type FromWorker =

@@ -1,0 +1,465 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import type { ChatMessage } from './chat-message.ts';
+import type { ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
+import { createGeminiModel, type GeminiOptions } from './gemini.ts';
+import { FOREIGN_SIGNATURE } from './gemini-request.ts';
+import { ModelError } from './model-error.ts';
+import type { RetryNotice } from './openai-compatible.ts';
+import { replies, startGeminiTestServer, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-test-server.ts';
+
+const open: GeminiTestServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((server) => server.close()));
+});
+
+async function serve(handler: GeminiReplyHandler | GeminiReplySpec): Promise<GeminiTestServer> {
+  const server = await startGeminiTestServer(handler);
+  open.push(server);
+  return server;
+}
+
+function modelFor(server: GeminiTestServer, options: Partial<GeminiOptions> = {}) {
+  return createGeminiModel({ model: 'gemini-test', baseUrl: server.url, apiKey: 'AIza-test', retryDelayMs: 5, ...options });
+}
+
+const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
+
+async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelEvent[]> {
+  const out: ModelEvent[] = [];
+  for await (const event of events) {
+    out.push(event);
+    onEvent?.(event);
+  }
+  return out;
+}
+
+/** The ModelError a run ends with, and the events before it. */
+async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelError & { before: ModelEvent[] }> {
+  const before: ModelEvent[] = [];
+  try {
+    await collect(events, (event) => {
+      before.push(event);
+      onEvent?.(event);
+    });
+  } catch (error) {
+    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
+    return Object.assign(error, { before });
+  }
+  assert.fail('expected the request to fail');
+}
+
+const textOf = (events: ModelEvent[]) => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+const callsOf = (events: ModelEvent[]) => events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
+const reasonOf = (events: ModelEvent[]) => {
+  const last = events.at(-1);
+  return last?.type === 'finish' ? last.reason : undefined;
+};
+
+const WEATHER: ToolDefinition = {
+  name: 'weather',
+  description: 'Current weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'], additionalProperties: false },
+};
+
+describe('createGeminiModel: replies', () => {
+  it('streams a text reply as text deltas, then finish with usage', async () => {
+    const server = await serve({ text: 'Sunny and 21 C in Tokyo.', usage: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 } });
+    const events = await collect(modelFor(server).stream({ messages: ASK, stream: true }));
+    assert.ok(events.filter((event) => event.type === 'text-delta').length > 1, 'several deltas');
+    assert.equal(textOf(events), 'Sunny and 21 C in Tokyo.');
+    assert.deepEqual(events.at(-1), { type: 'finish', reason: 'stop', usage: { inputTokens: 12, outputTokens: 7 } });
+  });
+
+  it('gives the same events without streaming', async () => {
+    const server = await serve({ text: 'Sunny.', usage: { promptTokenCount: 3, candidatesTokenCount: 2 } });
+    const events = await collect(modelFor(server).stream({ messages: ASK }));
+    assert.deepEqual(events, [
+      { type: 'text-delta', text: 'Sunny.' },
+      { type: 'finish', reason: 'stop', usage: { inputTokens: 3, outputTokens: 2 } },
+    ]);
+  });
+
+  it('leaves out thought parts, and counts thinking tokens as output', async () => {
+    const server = await serve({ thought: 'The user wants the weather…', text: 'Sunny.', usage: { promptTokenCount: 3, candidatesTokenCount: 2, thoughtsTokenCount: 40 } });
+    for (const stream of [true, false]) {
+      const events = await collect(modelFor(server).stream({ messages: ASK, stream }));
+      assert.equal(textOf(events), 'Sunny.');
+      assert.deepEqual(events.at(-1), { type: 'finish', reason: 'stop', usage: { inputTokens: 3, outputTokens: 42 } });
+    }
+  });
+
+  it('gives a function call, with a made-up id, as a tool-call (and, streaming, one delta)', async () => {
+    const server = await serve({ functionCalls: [{ name: 'weather', args: { city: 'Tokyo', unit: 'celsius' } }] });
+    const events = await collect(modelFor(server).stream({ messages: ASK, tools: [WEATHER], stream: true }));
+    const [call] = callsOf(events);
+    assert.match(call!.id, /^call_\d+_\w+$/);
+    assert.deepEqual(call, { id: call!.id, name: 'weather', arguments: '{"city":"Tokyo","unit":"celsius"}' });
+    assert.deepEqual(
+      events.filter((event) => event.type === 'tool-call-delta'),
+      [{ type: 'tool-call-delta', index: 0, id: call!.id, name: 'weather', argumentsDelta: '{"city":"Tokyo","unit":"celsius"}' }],
+    );
+    assert.equal(reasonOf(events), 'tool-calls', 'Gemini says STOP after calls');
+  });
+
+  it('gives several function calls that follow text, streaming or not, each with its own id', async () => {
+    const server = await serve({
+      text: 'Let me check both.',
+      functionCalls: [
+        { name: 'weather', args: { city: 'Tokyo' } },
+        { name: 'weather', args: { city: 'Paris' } },
+        { name: 'clock', args: {} },
+      ],
+    });
+    const ids = new Set<string>();
+    for (const stream of [true, false]) {
+      const events = await collect(modelFor(server).stream({ messages: ASK, tools: [WEATHER], stream }));
+      assert.equal(textOf(events), 'Let me check both.');
+      const calls = callsOf(events);
+      assert.deepEqual(calls.map((call) => [call.name, call.arguments]), [['weather', '{"city":"Tokyo"}'], ['weather', '{"city":"Paris"}'], ['clock', '{}']]);
+      for (const call of calls) ids.add(call.id);
+      assert.equal(reasonOf(events), 'tool-calls');
+      assert.equal(events.some((event) => event.type === 'tool-call-delta'), stream);
+    }
+    assert.equal(ids.size, 6, 'no id repeats');
+  });
+
+  it('maps finish reasons, and a blocked prompt to content-filter', async () => {
+    const reasons: [string, string][] = [['MAX_TOKENS', 'length'], ['SAFETY', 'content-filter'], ['RECITATION', 'content-filter'], ['OTHER', 'other'], ['STOP', 'stop']];
+    for (const [wire, reason] of reasons) {
+      const server = await serve({ text: 'cut', finishReason: wire });
+      for (const stream of [true, false]) assert.equal(reasonOf(await collect(modelFor(server).stream({ messages: ASK, stream }))), reason, `${wire} stream=${stream}`);
+    }
+    const blocked = await serve({ body: JSON.stringify({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5 } }) });
+    for (const stream of [true, false]) {
+      assert.deepEqual(await collect(modelFor(blocked).stream({ messages: ASK, stream })), [{ type: 'finish', reason: 'content-filter', usage: { inputTokens: 5 } }]);
+    }
+  });
+
+  it('accepts a streaming request answered with a JSON array of chunks', async () => {
+    const chunk = (text: string, finishReason?: string) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0, ...(finishReason === undefined ? {} : { finishReason }) }] });
+    const server = await serve({ body: JSON.stringify([chunk('not '), chunk('streamed', 'STOP')]) });
+    assert.deepEqual(await collect(modelFor(server).stream({ messages: ASK, stream: true })), [
+      { type: 'text-delta', text: 'not ' },
+      { type: 'text-delta', text: 'streamed' },
+      { type: 'finish', reason: 'stop' },
+    ]);
+  });
+});
+
+describe('createGeminiModel: the request', () => {
+  it('sends the system prompt, user/model turns, function calls and their results merged into one turn in call order', async () => {
+    const server = await serve({ text: 'ok' });
+    const messages: ChatMessage[] = [
+      ...ASK,
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        toolCalls: [
+          { id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' },
+          { id: 'call_2', name: 'weather', arguments: '{"city":"Paris"}' },
+          { id: 'call_3', name: 'clock', arguments: '' },
+        ],
+      },
+      { role: 'tool', toolCallId: 'call_2', name: 'weather', content: 'Paris: rain, 9 C' },
+      { role: 'tool', toolCallId: 'call_1', name: 'weather', content: 'Tokyo: sunny, 21 C' },
+      { role: 'tool', toolCallId: 'call_3', name: 'clock', content: 'Error: the clock broke', isError: true },
+      { role: 'assistant', content: 'Sunny in Tokyo, rain in Paris.' },
+      { role: 'user', content: 'Thanks' },
+    ];
+    await collect(modelFor(server).stream({ system: 'You are Riverse.', messages }));
+    const { body } = server.requests[0]!;
+    assert.deepEqual(body.systemInstruction, { parts: [{ text: 'You are Riverse.' }] });
+    assert.deepEqual(body.contents, [
+      { role: 'user', parts: [{ text: 'What is the weather in Tokyo?' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'Checking.' },
+          // A call this model object did not receive gets Google's stand-in signature, on the first call only.
+          { functionCall: { name: 'weather', args: { city: 'Tokyo' } }, thoughtSignature: FOREIGN_SIGNATURE },
+          { functionCall: { name: 'weather', args: { city: 'Paris' } } },
+          { functionCall: { name: 'clock', args: {} } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'weather', response: { content: 'Tokyo: sunny, 21 C' } } },
+          { functionResponse: { name: 'weather', response: { content: 'Paris: rain, 9 C' } } },
+          { functionResponse: { name: 'clock', response: { error: 'Error: the clock broke' } } },
+        ],
+      },
+      { role: 'model', parts: [{ text: 'Sunny in Tokyo, rain in Paris.' }] },
+      { role: 'user', parts: [{ text: 'Thanks' }] },
+    ]);
+    assert.equal('model' in body, false);
+  });
+
+  it('posts to the model URL (alt=sse when streaming) with the key in x-goog-api-key', async () => {
+    const server = await serve({ text: 'ok' });
+    const model = modelFor(server, { model: 'gemini-2.5-flash' });
+    await collect(model.stream({ messages: ASK, stream: true }));
+    await collect(model.stream({ messages: ASK }));
+    assert.deepEqual(server.requests.map((request) => request.url), ['/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', '/v1beta/models/gemini-2.5-flash:generateContent']);
+    for (const request of server.requests) {
+      assert.equal(request.headers['x-goog-api-key'], 'AIza-test');
+      assert.equal(request.headers.authorization, undefined);
+      assert.equal(request.headers['content-type'], 'application/json');
+    }
+  });
+
+  it('sends tools as functionDeclarations with the schema converted (no additionalProperties anywhere), and omits an empty list', async () => {
+    const server = await serve({ text: 'ok' });
+    const nested: ToolDefinition = {
+      name: 'plan',
+      description: 'Plans a trip',
+      parameters: {
+        type: 'object',
+        properties: { stops: { type: 'array', items: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } } },
+        required: [],
+        additionalProperties: false,
+      },
+    };
+    const clock: ToolDefinition = { name: 'clock', description: 'The time', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } };
+    const model = modelFor(server);
+    await collect(model.stream({ messages: ASK, tools: [WEATHER, nested, clock], stream: true }));
+    await collect(model.stream({ messages: ASK, tools: [] }));
+    const [first, second] = server.requests.map((request) => request.body);
+    assert.deepEqual(first?.tools, [
+      {
+        functionDeclarations: [
+          { name: 'weather', description: 'Current weather for a city', parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'] } },
+          { name: 'plan', description: 'Plans a trip', parameters: { type: 'object', properties: { stops: { type: 'array', items: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } } } },
+          { name: 'clock', description: 'The time' },
+        ],
+      },
+    ]);
+    assert.doesNotMatch(JSON.stringify(first?.tools), /additionalProperties/);
+    assert.equal('tools' in second!, false);
+    assert.equal('systemInstruction' in second!, false);
+  });
+
+  it('serializes a tools array once, by identity', async () => {
+    const server = await serve({ text: 'ok' });
+    const model = modelFor(server);
+    const tools = [{ ...WEATHER }];
+    await collect(model.stream({ messages: ASK, tools }));
+    tools[0]!.description = 'changed';
+    await collect(model.stream({ messages: ASK, tools }));
+    await collect(model.stream({ messages: ASK, tools: [...tools] }));
+    assert.deepEqual(server.requests.map((request) => request.body.tools?.[0]?.functionDeclarations[0]?.description), ['Current weather for a city', 'Current weather for a city', 'changed']);
+  });
+
+  it("gives back a call's thought signature and server id with the call and its response", async () => {
+    const server = await serve(
+      replies([{ functionCalls: [{ name: 'weather', args: { city: 'Tokyo' }, id: 'fc-1', thoughtSignature: 'c2lnLUE=' }, { name: 'weather', args: { city: 'Oslo' } }] }, { text: 'ok' }]),
+    );
+    const model = modelFor(server);
+    const calls = callsOf(await collect(model.stream({ messages: ASK, tools: [WEATHER], stream: true })));
+    assert.equal(calls[0]?.id, 'fc-1', "the server's id is kept");
+    const messages: ChatMessage[] = [
+      ...ASK,
+      { role: 'assistant', content: '', toolCalls: calls },
+      ...calls.map((call): ChatMessage => ({ role: 'tool', toolCallId: call.id, name: call.name, content: '16 C' })),
+    ];
+    await collect(model.stream({ messages, tools: [WEATHER], stream: true }));
+    const [, modelTurn, results] = server.requests[1]!.body.contents;
+    assert.deepEqual(modelTurn?.parts, [
+      { functionCall: { name: 'weather', args: { city: 'Tokyo' }, id: 'fc-1' }, thoughtSignature: 'c2lnLUE=' },
+      { functionCall: { name: 'weather', args: { city: 'Oslo' } } },
+    ]);
+    assert.deepEqual(results?.parts, [
+      { functionResponse: { name: 'weather', response: { content: '16 C' }, id: 'fc-1' } },
+      { functionResponse: { name: 'weather', response: { content: '16 C' } } },
+    ]);
+  });
+
+  it('invents no signature for a call that came without one', async () => {
+    const server = await serve(replies([{ functionCalls: [{ name: 'weather', args: { city: 'Tokyo' } }] }, { text: 'ok' }]));
+    const model = modelFor(server);
+    const [call] = callsOf(await collect(model.stream({ messages: ASK, tools: [WEATHER] })));
+    const messages: ChatMessage[] = [...ASK, { role: 'assistant', content: '', toolCalls: [call!] }, { role: 'tool', toolCallId: call!.id, name: 'weather', content: '16 C' }];
+    await collect(model.stream({ messages, tools: [WEATHER] }));
+    assert.deepEqual(server.requests[1]!.body.contents[1], { role: 'model', parts: [{ functionCall: { name: 'weather', args: { city: 'Tokyo' } } }] });
+  });
+
+  it('has a gemini:model id, native tool calling by default, and checks the base URL', () => {
+    const model = createGeminiModel({ model: 'gemini-2.5-flash' });
+    assert.equal(model.id, 'gemini:gemini-2.5-flash');
+    assert.equal(model.toolCalling, 'native');
+    assert.equal(createGeminiModel({ model: 'm', toolCalling: 'text' }).toolCalling, 'text');
+    assert.throws(() => createGeminiModel({ model: 'm', baseUrl: 'generativelanguage.googleapis.com' }), { code: 'not-configured' });
+  });
+});
+
+describe('createGeminiModel: errors', () => {
+  const KEY_INVALID = {
+    status: 400,
+    error: 'API key not valid. Please pass a valid API key.',
+    errorDetails: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+  } satisfies GeminiReplySpec;
+
+  it('reports 400 API_KEY_INVALID as auth, naming GEMINI_API_KEY, without retrying', async () => {
+    const server = await serve(KEY_INVALID);
+    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
+    assert.equal(error.code, 'auth');
+    assert.equal(error.status, 400);
+    assert.match(error.message, /gemini rejected the API key \(HTTP 400 from http:\/\/127\.0\.0\.1:\d+\/v1beta: API key not valid\. Please pass a valid API key\.\); check GEMINI_API_KEY/);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('says to set GEMINI_API_KEY when there is no key', async () => {
+    const server = await serve({ text: 'never' });
+    const error = await failure(modelFor(server, { apiKey: undefined }).stream({ messages: ASK }));
+    assert.equal(error.code, 'auth');
+    assert.equal(error.status, 403);
+    assert.match(error.message, /asks for an API key \(HTTP 403: Method doesn't allow unregistered callers.*\); set GEMINI_API_KEY$/);
+  });
+
+  it('passes on the message of a 400 INVALID_ARGUMENT as bad-request', async () => {
+    const server = await serve({ status: 400, error: '* GenerateContentRequest.tools[0].function_declarations[0].parameters.properties: should be non-empty for OBJECT type' });
+    const error = await failure(modelFor(server).stream({ messages: ASK }));
+    assert.equal(error.code, 'bad-request');
+    assert.equal(error.retryable, false);
+    assert.match(error.message, /gemini rejected the request for model "gemini-test" \(HTTP 400: \* GenerateContentRequest\.tools/);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('names the model and URL on a 404', async () => {
+    const server = await serve({ status: 404, error: 'models/gemini-nope is not found for API version v1beta, or is not supported for generateContent.' });
+    const error = await failure(modelFor(server, { model: 'gemini-nope' }).stream({ messages: ASK }));
+    assert.equal(error.code, 'not-found');
+    assert.ok(error.message.includes(`model "gemini-nope" or URL ${server.url}/models/gemini-nope:generateContent not found`), error.message);
+    assert.match(error.message, /is not found for API version v1beta/);
+  });
+
+  it('retries a 429 RESOURCE_EXHAUSTED, honouring Retry-After, then succeeds', async () => {
+    const server = await serve(replies([{ status: 429, headers: { 'retry-after': '0.2' }, error: 'Resource has been exhausted (e.g. check quota).' }, { text: 'ok' }]));
+    const notices: RetryNotice[] = [];
+    const started = performance.now();
+    const events = await collect(modelFor(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }));
+    assert.ok(performance.now() - started >= 190, 'waited for Retry-After');
+    assert.equal(textOf(events), 'ok');
+    assert.equal(server.requests.length, 2);
+    assert.equal(notices.length, 1);
+    assert.equal(notices[0]?.delayMs, 200);
+    assert.equal(notices[0]?.error.code, 'rate-limited');
+    assert.match(notices[0]!.error.message, /rate limit or quota reached \(HTTP 429: Resource has been exhausted/);
+  });
+
+  it("honours Google's RetryInfo when there is no Retry-After, and gives up when it asks for too long", async () => {
+    const retryInfo = (retryDelay: string) => [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }];
+    const server = await serve(replies([{ status: 429, error: 'You exceeded your current quota', errorDetails: retryInfo('0.15s') }, { text: 'ok' }]));
+    const notices: RetryNotice[] = [];
+    assert.equal(textOf(await collect(modelFor(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK }))), 'ok');
+    assert.equal(notices[0]?.delayMs, 150);
+
+    const daily = await serve({ status: 429, error: 'You exceeded your current quota', errorDetails: retryInfo('3600s') });
+    const error = await failure(modelFor(daily).stream({ messages: ASK }));
+    assert.equal(error.code, 'rate-limited');
+    assert.match(error.message, /asks to wait 3600 s before retrying/);
+    assert.equal(daily.requests.length, 1);
+  });
+
+  it('retries a 503, and fails with server-error after maxRetries of 500s', async () => {
+    const flaky = await serve(replies([{ status: 503, error: 'The model is overloaded. Please try again later.' }, { text: 'ok' }]));
+    assert.equal(textOf(await collect(modelFor(flaky).stream({ messages: ASK, stream: true }))), 'ok');
+    assert.equal(flaky.requests.length, 2);
+
+    const down = await serve({ status: 500, error: 'An internal error has occurred.' });
+    const error = await failure(modelFor(down, { maxRetries: 2 }).stream({ messages: ASK }));
+    assert.equal(error.code, 'server-error');
+    assert.equal(error.retryable, true);
+    assert.match(error.message, /HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1beta: An internal error has occurred\./);
+    assert.equal(down.requests.length, 3);
+  });
+
+  it('reports a stream cut after events as stream-cut, without retrying', async () => {
+    const server = await serve({ text: 'one two three four five', cutAfterChunks: 3 });
+    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
+    assert.equal(error.code, 'stream-cut');
+    assert.equal(textOf(error.before), 'one two three ');
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('reports a stream that ends without a finishReason as stream-cut', async () => {
+    const server = await serve({ text: 'and then', finishReason: null });
+    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
+    assert.equal(error.code, 'stream-cut');
+    assert.equal(textOf(error.before), 'and then');
+  });
+
+  it('retries a response cut before any event, streaming or not', async () => {
+    const server = await serve(replies([{ text: 'lost', cutAfterChunks: 0 }, { text: 'whole' }]));
+    assert.equal(textOf(await collect(modelFor(server).stream({ messages: ASK, stream: true }))), 'whole');
+    const plain = await serve({ text: 'never whole', cutAfterChunks: 1 });
+    const error = await failure(modelFor(plain, { maxRetries: 1 }).stream({ messages: ASK }));
+    assert.equal(error.code, 'stream-cut');
+    assert.equal(plain.requests.length, 2);
+  });
+
+  it('times out a server that never answers, retrying first', async () => {
+    const server = await serve({ hang: true });
+    const started = performance.now();
+    const error = await failure(modelFor(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }));
+    assert.equal(error.code, 'timeout');
+    assert.match(error.message, /no response from http:\/\/127\.0\.0\.1:\d+\/v1beta\/models\/gemini-test:streamGenerateContent\?alt=sse within 0\.08 s/);
+    assert.equal(server.requests.length, 2);
+    assert.ok(performance.now() - started < 2_000);
+  });
+
+  it('reports an error event in the stream by its code, and a body that is not JSON as bad-response', async () => {
+    const server = await serve({ events: [{ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }] });
+    const error = await failure(modelFor(server, { maxRetries: 0 }).stream({ messages: ASK, stream: true }));
+    assert.equal(error.code, 'server-error');
+    assert.match(error.message, /HTTP 503.*The model is overloaded/);
+
+    const page = await serve({ body: '<!DOCTYPE html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html' } });
+    assert.equal((await failure(modelFor(page).stream({ messages: ASK }))).code, 'bad-response');
+  });
+
+  it('says the server is not running when the connection is refused', async () => {
+    const server = await startGeminiTestServer({ text: 'gone' });
+    await server.close();
+    const error = await failure(modelFor(server, { maxRetries: 1 }).stream({ messages: ASK }));
+    assert.equal(error.code, 'network');
+    assert.equal(error.message, `cannot reach ${server.url}: connection refused; is the server running?`);
+  });
+});
+
+describe('createGeminiModel: cancelling', () => {
+  const request = (signal: AbortSignal, extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: ASK, stream: true, signal, ...extra });
+
+  it('stops a stream at once when the signal aborts', async () => {
+    const server = await serve({ text: 'one two three', chunkDelayMs: 2000 });
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const error = await failure(modelFor(server).stream(request(controller.signal)), () => {
+      abortedAt = performance.now();
+      controller.abort();
+    });
+    assert.equal(error.code, 'aborted');
+    assert.equal(textOf(error.before), 'one ');
+    assert.ok(performance.now() - abortedAt < 1_000, 'aborted quickly');
+  });
+
+  it('stops while waiting for the headers, and during a Retry-After wait', async () => {
+    for (const reply of [{ hang: true }, { status: 429, headers: { 'retry-after': '5' } }] satisfies GeminiReplySpec[]) {
+      const server = await serve(reply);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const started = performance.now();
+      const error = await failure(modelFor(server).stream(request(controller.signal)));
+      assert.equal(error.code, 'aborted');
+      assert.ok(performance.now() - started < 1_000, 'aborted quickly');
+    }
+  });
+
+  it('sends nothing when the signal has already aborted', async () => {
+    const server = await serve({ text: 'never' });
+    const error = await failure(modelFor(server).stream(request(AbortSignal.abort())));
+    assert.equal(error.code, 'aborted');
+    assert.equal(server.requests.length, 0);
+  });
+});

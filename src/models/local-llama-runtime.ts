@@ -1,0 +1,134 @@
+// node-llama-cpp, loaded on first use: it is optional (not a dependency), so a missing package is a
+// configuration error that says how to install it, and no type here may come from it (tsc must pass
+// without it). The interfaces below are the slice of its API this provider uses.
+import { stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { ModelError } from './model-error.ts';
+import { installCommand, NODE_LLAMA_CPP_VERSION } from './local-llama-install.ts';
+
+export type ChatHistoryItem =
+  | { type: 'system'; text: string }
+  | { type: 'user'; text: string }
+  | { type: 'model'; response: string[] };
+
+export interface GenerateOptions {
+  grammar?: LlamaGrammar;
+  maxTokens?: number;
+  temperature?: number;
+  seed?: number;
+  signal?: AbortSignal;
+  onTextChunk?: (text: string) => void;
+  onToken?: (tokens: number[]) => void;
+}
+
+export interface LlamaChat {
+  generateResponse(history: ChatHistoryItem[], options: GenerateOptions): Promise<{ response: string; metadata: { stopReason: string } }>;
+}
+
+export interface LlamaContext {
+  getSequence(): object;
+  dispose(): Promise<void>;
+}
+
+export interface LlamaModel {
+  readonly trainContextSize: number;
+  createContext(options: { contextSize?: number | { max: number }; threads?: number }): Promise<LlamaContext>;
+}
+
+export type LlamaGrammar = object;
+
+export interface Llama {
+  loadModel(options: { modelPath: string }): Promise<LlamaModel>;
+  createGrammarForJsonSchema(schema: object): Promise<LlamaGrammar>;
+}
+
+interface NodeLlamaCpp {
+  getLlama(options: { build: 'never'; logLevel: string }): Promise<Llama>;
+  LlamaChat: new (options: { contextSequence: object }) => LlamaChat;
+}
+
+export interface Runtime {
+  llama: Llama;
+  LlamaChat: NodeLlamaCpp['LlamaChat'];
+}
+
+let runtime: Promise<Runtime> | undefined;
+const models = new Map<string, Promise<LlamaModel>>();
+
+/** Whether node-llama-cpp can be imported (for tests that need it). */
+export async function hasNodeLlamaCpp(): Promise<boolean> {
+  try {
+    await importPackage();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The package and its native binding, once per process. */
+export function loadRuntime(): Promise<Runtime> {
+  runtime ??= start().catch((error: unknown) => {
+    runtime = undefined; // an install made after the failure is picked up by the next request
+    throw error;
+  });
+  return runtime;
+}
+
+/** A GGUF model, loaded once per process per path (it may be gigabytes). */
+export function loadModelFile(path: string): Promise<LlamaModel> {
+  const file = resolve(path);
+  let model = models.get(file);
+  if (model === undefined) {
+    const opening = openModel(file);
+    models.set(file, opening);
+    // A fixed or newly downloaded file is tried again.
+    opening.catch(() => models.get(file) === opening && models.delete(file));
+    model = opening;
+  }
+  return model;
+}
+
+async function start(): Promise<Runtime> {
+  let module: NodeLlamaCpp;
+  try {
+    module = await importPackage();
+  } catch (error) {
+    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
+    throw new ModelError(
+      'not-configured',
+      missing
+        ? `Local models need node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, which is not installed (it is optional: ~83 MB). Install it in the riverse folder with:\n  ${installCommand()}`
+        : `node-llama-cpp failed to load: ${message(error)}. Reinstall it with:\n  ${installCommand()}`,
+      { cause: error },
+    );
+  }
+  try {
+    // `never`: with no prebuilt binary for this machine, fail now rather than try to compile llama.cpp.
+    const llama = await module.getLlama({ build: 'never', logLevel: 'error' });
+    return { llama, LlamaChat: module.LlamaChat };
+  } catch (error) {
+    throw new ModelError('not-configured', `node-llama-cpp has no working llama.cpp binary for ${process.platform}-${process.arch}: ${message(error)}. Install the prebuilt one with:\n  ${installCommand()}`, { cause: error });
+  }
+}
+
+async function openModel(file: string): Promise<LlamaModel> {
+  const info = await stat(file).catch(() => undefined);
+  if (info === undefined || !info.isFile()) {
+    throw new ModelError('not-configured', `local:${basename(file)}: there is no model file at ${file}. Download a GGUF model (e.g. a Q4_K_M quantization of a small instruct model) and set RIVERSE_MODEL=local:/path/to/model.gguf.`);
+  }
+  const { llama } = await loadRuntime();
+  try {
+    return await llama.loadModel({ modelPath: file });
+  } catch (error) {
+    throw new ModelError('not-configured', `local:${basename(file)}: could not load ${file} as a GGUF model (${message(error)}). Check that it is a complete .gguf file (download it again if it was cut short) of an architecture llama.cpp supports.`, { cause: error });
+  }
+}
+
+async function importPackage(): Promise<NodeLlamaCpp> {
+  const name: string = 'node-llama-cpp'; // a string, not a literal: tsc must not look for the package
+  return (await import(name)) as NodeLlamaCpp;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

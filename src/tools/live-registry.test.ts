@@ -1,0 +1,162 @@
+// Issue 5, hot reload: a LiveToolRegistry watching a real temp folder (default isolation: workers).
+// Every change is observed through onChange within a generous deadline (the target is < 1 s idle).
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
+import { LiveToolRegistry, type ToolChange } from './live-registry.ts';
+import { tempDir, toolSource, writeFiles, type Cleanup } from './test-support.ts';
+
+/** How long a change may take to show up as an event (the target is under 1 s on an idle machine). */
+const DEADLINE_MS = 3_000;
+
+interface Seen extends ToolChange {
+  /** performance.now() when the event arrived. */
+  at: number;
+}
+
+/** Opens a live registry on `dir`, recording every change; closed when the test ends. */
+async function openLive(t: Cleanup, dir: string): Promise<{ live: LiveToolRegistry; seen: Seen[] }> {
+  const live = await LiveToolRegistry.open({ folders: [dir], baseDir: dir });
+  t.after(() => live.close());
+  const seen: Seen[] = [];
+  live.onChange((changes) => {
+    for (const change of changes) seen.push({ ...change, at: performance.now() });
+  });
+  return { live, seen };
+}
+
+/**
+ * Does `act()` and waits until events matching every `expected` (event and file name) have arrived
+ * after it — the polling timer keeps this process alive meanwhile, since the watcher does not —
+ * and each within the deadline. Returns the events that arrived.
+ */
+async function change(seen: Seen[], act: () => Promise<unknown>, expected: Array<[ToolChange['event'], string]>): Promise<Seen[]> {
+  const from = seen.length;
+  const started = performance.now();
+  await act();
+  const matches = () => expected.map(([event, file]) => seen.slice(from).find((change) => change.event === event && basename(change.file) === file));
+  const giveUp = started + DEADLINE_MS + 5_000;
+  while (matches().some((match) => match === undefined) && performance.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 10));
+  const found = matches();
+  const arrived = seen.slice(from).map((change) => `${change.event} ${basename(change.file)}`);
+  assert.ok(found.every((match) => match !== undefined), `expected ${JSON.stringify(expected)}, got ${JSON.stringify(arrived)}`);
+  for (const match of found) {
+    const ms = match!.at - started;
+    assert.ok(ms < DEADLINE_MS, `${match!.event} ${basename(match!.file)} took ${Math.round(ms)} ms`);
+  }
+  return seen.slice(from);
+}
+
+/** A tool `name` answering `answer`. */
+const version = (name: string, answer: string) => toolSource(name, { execute: `return ToolResult.ok(${JSON.stringify(answer)});` });
+
+test('add, edit, break, fix, rename and delete are each reloaded and reported', async (t) => {
+  const dir = await tempDir(t);
+  await writeFiles(dir, { 'keep.ts': version('keep', 'kept') });
+  const { live, seen } = await openLive(t, dir);
+  assert.deepEqual(live.initial.map((change) => [change.event, basename(change.file), change.tools]), [['added', 'keep.ts', ['keep']]]);
+  const fresh = join(dir, 'fresh.ts');
+
+  const [added] = await change(seen, () => writeFile(fresh, version('fresh', 'fresh v1')), [['added', 'fresh.ts']]);
+  assert.deepEqual(added?.tools, ['fresh']);
+  assert.deepEqual(added?.diagnostics, []);
+  assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v1' });
+
+  await change(seen, () => writeFile(fresh, version('fresh', 'fresh v2, longer')), [['changed', 'fresh.ts']]);
+  assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v2, longer' });
+
+  // A syntax error on line 6: the last good version keeps answering, with the diagnostic.
+  const broken = version('fresh', 'never').replace('  manifest() {', '  manifest() {\n    return {{;');
+  const [breakage] = await change(seen, () => writeFile(fresh, broken), [['broken', 'fresh.ts']]);
+  assert.deepEqual(breakage?.tools, ['fresh'], 'the tools of the version still in use');
+  assert.equal(breakage?.diagnostics[0]?.code, 'syntax-error', JSON.stringify(breakage?.diagnostics));
+  assert.equal(typeof breakage?.diagnostics[0]?.line, 'number');
+  assert.ok(live.current.diagnostics.some((diagnostic) => diagnostic.code === 'syntax-error' && diagnostic.file === fresh));
+  assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v2, longer' });
+
+  await change(seen, () => writeFile(fresh, version('fresh', 'fresh v3')), [['fixed', 'fresh.ts']]);
+  assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v3' });
+  assert.deepEqual(live.current.diagnostics, []);
+
+  const renamed = join(dir, 'renamed.ts');
+  await change(seen, () => rename(fresh, renamed), [
+    ['added', 'renamed.ts'],
+    ['removed', 'fresh.ts'],
+  ]);
+  assert.equal(live.current.get('fresh')?.file, renamed);
+  assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v3' });
+
+  const [removed] = await change(seen, () => rm(renamed), [['removed', 'renamed.ts']]);
+  assert.deepEqual(removed?.tools, ['fresh']);
+  const gone = await live.current.execute('fresh', {});
+  assert.equal(gone.code, 'unknown-tool', JSON.stringify(gone));
+
+  // Exactly these events, in this order (the two of the rename in either), none for the file that did not change.
+  const order = seen.map((change) => `${change.event} ${basename(change.file)}`);
+  assert.deepEqual(order.slice(0, 4), ['added fresh.ts', 'changed fresh.ts', 'broken fresh.ts', 'fixed fresh.ts'], order.join(', '));
+  assert.deepEqual(order.slice(4, 6).sort(), ['added renamed.ts', 'removed fresh.ts'], order.join(', '));
+  assert.deepEqual(order.slice(6), ['removed renamed.ts'], order.join(', '));
+  assert.deepEqual(await live.current.execute('keep', {}), { success: true, data: 'kept' });
+});
+
+test('a call running while its file is edited finishes with the old version; a call after the change gets the new one', async (t) => {
+  const dir = await tempDir(t);
+  const file = join(dir, 'slowpoke.ts');
+  const started = join(dir, 'started');
+  const release = join(dir, 'release');
+  await writeFiles(dir, {
+    'slowpoke.ts': toolSource('slowpoke', {
+      header: `import { existsSync, writeFileSync } from 'node:fs';`,
+      manifest: `parameters: { started: 'marker file', release: 'file to wait for' },`,
+      execute: `if (params.started) {
+        writeFileSync(params.started, 'v1');
+        while (!existsSync(params.release)) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return ToolResult.ok('v1');`,
+    }),
+  });
+  const { live, seen } = await openLive(t, dir);
+  const before = live.current;
+  const running = before.execute('slowpoke', { started, release });
+  const deadline = performance.now() + 15_000;
+  while (!existsSync(started)) {
+    assert.ok(performance.now() < deadline, 'the call did not start');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  const edited = toolSource('slowpoke', { manifest: `parameters: { started: 'marker file', release: 'file to wait for' },`, execute: `return ToolResult.ok('v2');` });
+  await change(seen, () => writeFile(file, edited), [['changed', 'slowpoke.ts']]);
+  assert.notEqual(live.current, before, 'a new registry was swapped in');
+  assert.deepEqual(await live.current.execute('slowpoke', {}), { success: true, data: 'v2' });
+  // The registry taken before the change is a snapshot: it still runs the version it loaded.
+  assert.deepEqual(await before.execute('slowpoke', {}), { success: true, data: 'v1' });
+
+  await writeFile(release, 'go');
+  assert.deepEqual(await running, { success: true, data: 'v1' });
+});
+
+test('editing a _helper a tool imports reloads the tool', async (t) => {
+  const dir = await tempDir(t);
+  await writeFiles(dir, {
+    '_helper.ts': `export const word = 'one';\n`,
+    'helped.ts': toolSource('helped', { header: `import { word } from './_helper.ts';`, execute: `return ToolResult.ok('helper says ' + word);` }),
+  });
+  const { live, seen } = await openLive(t, dir);
+  assert.deepEqual(await live.current.execute('helped', {}), { success: true, data: 'helper says one' });
+  await change(seen, () => writeFile(join(dir, '_helper.ts'), `export const word = 'two';\n`), [['changed', 'helped.ts']]);
+  assert.deepEqual(await live.current.execute('helped', {}), { success: true, data: 'helper says two' });
+});
+
+test('close() stops watching', async (t) => {
+  const dir = await tempDir(t);
+  await writeFiles(dir, { 'keep.ts': version('keep', 'kept') });
+  const live = await LiveToolRegistry.open({ folders: [dir], baseDir: dir });
+  const before = live.current;
+  await live.close();
+  await writeFile(join(dir, 'late.ts'), version('late', 'too late'));
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  assert.equal(live.current, before, 'no reload after close()');
+  assert.equal(live.current.get('late'), undefined);
+});
