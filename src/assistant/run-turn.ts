@@ -159,6 +159,7 @@ function toolOutput(record: ToolCallRecord): { name: string; content: string; is
 }
 
 function systemPrompt(base: string, toolSection: string | undefined, note: string | undefined): string {
+  if (toolSection === undefined && note === undefined) return base;
   return [base, toolSection, note].filter((part) => part !== undefined && part !== '').join('\n\n');
 }
 
@@ -172,7 +173,13 @@ function addUsage(total: Usage, usage: Usage): void {
   if (usage.outputTokens !== undefined) total.outputTokens = (total.outputTokens ?? 0) + usage.outputTokens;
 }
 
-function today(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+let todayCache = { day: Number.NaN, date: '' };
+
+/** The UTC date (YYYY-MM-DD), formatted once per day: every request asks for it, and Date formatting is slow. */
+function today(now?: Date): string {
+  const time = now === undefined ? Date.now() : now.getTime();
+  const day = Math.floor(time / 86_400_000);
+  if (day !== todayCache.day) todayCache = { day, date: new Date(time).toISOString().slice(0, 10) };
+  return todayCache.date;
 }
 

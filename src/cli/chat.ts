@@ -9,7 +9,7 @@ import { renderToolCall } from './render-tool-call.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
 export async function chat(options: GlobalOptions & { session?: string; lang?: Language }): Promise<number> {
-  const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true });
+  const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
   const text = CLI_TEXT[interfaceLanguage(options.lang ?? (config.config.language as string | undefined))];
   const session = options.session ?? 'default';
   const out = process.stdout;

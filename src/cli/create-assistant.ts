@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import { chooseModel } from '../models/resolve-model.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
@@ -18,13 +19,16 @@ export interface AssistantSettings {
  * Config, model, tools (kept up to date on every save when `watch`) and, when `persist`, the session
  * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
  */
-export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean }) {
+export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean; interactive?: boolean }) {
   const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
   const { config } = loaded;
-  const model = await chooseModel(config);
+  const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
+  const model = await chooseModel(config, process.env, {
+    modelsDirectory: join(dataDir, 'models'),
+    ...(options.interactive === true && process.stdin.isTTY === true ? { confirmDownload: askYesNo } : {}),
+  });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
   const settings = (config.assistant ?? {}) as AssistantSettings;
-  const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
   const language = options.lang ?? (config.language as Language | 'auto' | undefined) ?? 'auto';
   const assistant = new Assistant({
@@ -36,4 +40,14 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
     ...(settings.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
   });
   return { assistant, tools, store, config: loaded, dataDir };
+}
+
+/** A yes/no question on the terminal; anything but y/yes is no. */
+async function askYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
 }

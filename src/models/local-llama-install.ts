@@ -24,7 +24,8 @@ export function platformPackage(platform: string = process.platform, arch: strin
   return name === undefined ? undefined : `@node-llama-cpp/${name}`;
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The riverse folder, where the install runs. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The npm arguments. `--omit=optional` keeps out the GPU builds, but it would also remove every
@@ -71,5 +72,8 @@ function installedOptionalPackages(root: string): string[] {
 if (import.meta.main) {
   const args = installArguments();
   console.error(`riverse: installing the local-model runtime: npm ${args.join(' ')}`);
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' });
+  // Skip node-llama-cpp's postinstall: with no prebuilt binary it would try to compile llama.cpp
+  // from a download, and riverse never uses such a build (it asks for prebuilt binaries only).
+  const env = { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true' };
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: ROOT, env, stdio: 'inherit', shell: process.platform === 'win32' });
 }

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ModelError } from './model-error.ts';
-import { installCommand, NODE_LLAMA_CPP_VERSION } from './local-llama-install.ts';
+import { installCommand, NODE_LLAMA_CPP_VERSION, ROOT } from './local-llama-install.ts';
 
 export type ChatHistoryItem =
   | { type: 'system'; text: string }
@@ -43,8 +43,9 @@ export interface Llama {
 }
 
 interface NodeLlamaCpp {
-  getLlama(options: { build: 'never'; logLevel: string }): Promise<Llama>;
+  getLlama(options: { build: 'never'; logLevel: string; logger: (level: string, message: string) => void }): Promise<Llama>;
   LlamaChat: new (options: { contextSequence: object }) => LlamaChat;
+  resolveModelFile(uri: string, options: { directory: string; download: 'auto' | false; cli: boolean }): Promise<string>;
 }
 
 export interface Runtime {
@@ -54,6 +55,8 @@ export interface Runtime {
 
 let runtime: Promise<Runtime> | undefined;
 const models = new Map<string, Promise<LlamaModel>>();
+/** llama.cpp's latest error lines: its exceptions say only "Failed to load model"; the reason is logged. */
+const loggedErrors: string[] = [];
 
 /** Whether node-llama-cpp can be imported (for tests that need it). */
 export async function hasNodeLlamaCpp(): Promise<boolean> {
@@ -72,6 +75,29 @@ export function loadRuntime(): Promise<Runtime> {
     throw error;
   });
   return runtime;
+}
+
+/** `hf:user/repo/file.gguf` (or an https URL): a model to download before it is used. */
+export function isModelReference(path: string): boolean {
+  return /^(hf:|huggingface:|https?:\/\/)/.test(path);
+}
+
+/**
+ * The local file of a model reference: downloaded into `directory` on first use (with a progress
+ * bar, resuming a cut download), found there afterwards. `download: false` only looks.
+ */
+export async function resolveModelReference(reference: string, directory: string, download = true): Promise<string> {
+  await loadRuntime(); // a missing package is reported the usual way
+  const module = await importPackage();
+  try {
+    return await module.resolveModelFile(reference, { directory, download: download ? 'auto' : false, cli: download });
+  } catch (error) {
+    throw new ModelError(
+      'not-configured',
+      `local:${reference}: ${download ? 'could not download it' : 'it is not downloaded yet'} (${message(error)}). ${download ? 'Check the network, or download the .gguf file yourself and set RIVERSE_MODEL=local:/path/to/model.gguf.' : ''}`.trim(),
+      { cause: error },
+    );
+  }
 }
 
 /** A GGUF model, loaded once per process per path (it may be gigabytes). */
@@ -93,18 +119,18 @@ async function start(): Promise<Runtime> {
   try {
     module = await importPackage();
   } catch (error) {
-    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND';
+    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && message(error).includes("'node-llama-cpp'");
     throw new ModelError(
       'not-configured',
       missing
-        ? `Local models need node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, which is not installed (it is optional: ~83 MB). Install it in the riverse folder with:\n  ${installCommand()}`
+        ? `Local models need node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, which is not installed (it is optional: ~83 MB). Install it in ${ROOT} with:\n  ${installCommand()}`
         : `node-llama-cpp failed to load: ${message(error)}. Reinstall it with:\n  ${installCommand()}`,
       { cause: error },
     );
   }
   try {
     // `never`: with no prebuilt binary for this machine, fail now rather than try to compile llama.cpp.
-    const llama = await module.getLlama({ build: 'never', logLevel: 'error' });
+    const llama = await module.getLlama({ build: 'never', logLevel: 'error', logger: keepError });
     return { llama, LlamaChat: module.LlamaChat };
   } catch (error) {
     throw new ModelError('not-configured', `node-llama-cpp has no working llama.cpp binary for ${process.platform}-${process.arch}: ${message(error)}. Install the prebuilt one with:\n  ${installCommand()}`, { cause: error });
@@ -117,11 +143,20 @@ async function openModel(file: string): Promise<LlamaModel> {
     throw new ModelError('not-configured', `local:${basename(file)}: there is no model file at ${file}. Download a GGUF model (e.g. a Q4_K_M quantization of a small instruct model) and set RIVERSE_MODEL=local:/path/to/model.gguf.`);
   }
   const { llama } = await loadRuntime();
+  loggedErrors.length = 0;
   try {
     return await llama.loadModel({ modelPath: file });
   } catch (error) {
-    throw new ModelError('not-configured', `local:${basename(file)}: could not load ${file} as a GGUF model (${message(error)}). Check that it is a complete .gguf file (download it again if it was cut short) of an architecture llama.cpp supports.`, { cause: error });
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the log lines arrive after the rejection
+    const reason = [message(error), ...loggedErrors.filter((line) => !line.includes('failed to load model'))].join('; ');
+    throw new ModelError('not-configured', `local:${basename(file)}: could not load ${file} as a GGUF model (${reason}). Check that it is a complete .gguf file (download it again if it was cut short) of an architecture llama.cpp supports.`, { cause: error });
   }
+}
+
+/** Kept for error messages instead of printed: riverse owns the terminal. */
+function keepError(_level: string, line: string): void {
+  loggedErrors.push(line.trim());
+  if (loggedErrors.length > 5) loggedErrors.shift();
 }
 
 async function importPackage(): Promise<NodeLlamaCpp> {

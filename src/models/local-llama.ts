@@ -2,20 +2,22 @@
 // optional package loaded on first use). Tool calls are native as far as the turn loop can tell:
 // when tools are offered, a grammar built from their schemas constrains the reply to one valid call
 // or an answer, so even a small model cannot send a malformed call.
-import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
+import { availableParallelism, homedir } from 'node:os';
+import { basename, join } from 'node:path';
 import { AsyncChannel } from './async-channel.ts';
 import type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
 import { AnswerStream } from './local-llama-answer-stream.ts';
 import { readGrammarReply, replySchema } from './local-llama-grammar.ts';
 import { chatHistory } from './local-llama-prompt.ts';
-import { loadModelFile, loadRuntime, type LlamaChat, type LlamaContext, type LlamaGrammar } from './local-llama-runtime.ts';
+import { isModelReference, loadModelFile, loadRuntime, resolveModelReference, type LlamaChat, type LlamaContext, type LlamaGrammar } from './local-llama-runtime.ts';
 import { ModelError } from './model-error.ts';
 import { callIdSource } from './openai-response.ts';
 
 export interface LocalModelOptions {
-  /** A .gguf file. */
+  /** A .gguf file, or a reference to download (`hf:user/repo/file.gguf`) into `modelsDirectory`. */
   modelPath: string;
+  /** Where referenced models are downloaded (default: node-llama-cpp's own models folder). */
+  modelsDirectory?: string;
   /**
    * CPU threads per evaluation (default: all, `os.availableParallelism()`; node-llama-cpp's own
    * default of 4 oversubscribes small machines, which makes llama.cpp's threads wait on each other).
@@ -31,32 +33,31 @@ export interface LocalModelOptions {
   temperature?: number;
 }
 
-interface Session {
-  chat: LlamaChat;
-  context: LlamaContext;
-}
-
 /** A model from a GGUF file; nothing loads until the first request. */
+/** node-llama-cpp's own default folder for downloaded models. */
+const DEFAULT_MODELS_DIRECTORY = join(homedir(), '.node-llama-cpp', 'models');
+
 export function createLocalModel(options: LocalModelOptions): ChatModel {
   const name = basename(options.modelPath);
   const id = `local:${name}`;
   const maxTokens = options.maxTokens ?? 2048;
   const nextCallId = callIdSource();
-  let session: Promise<Session> | undefined;
+  let session: Promise<LlamaChat> | undefined;
   const grammars = new WeakMap<readonly ToolDefinition[], Promise<LlamaGrammar>>();
   // One sequence, so one generation at a time; the others wait their turn.
   let queue: Promise<unknown> = Promise.resolve();
 
-  const openSession = (): Promise<Session> => {
+  const openSession = (): Promise<LlamaChat> => {
     session ??= (async () => {
-      const [{ LlamaChat }, model] = await Promise.all([loadRuntime(), loadModelFile(options.modelPath)]);
+      const file = isModelReference(options.modelPath) ? await resolveModelReference(options.modelPath, options.modelsDirectory ?? DEFAULT_MODELS_DIRECTORY) : options.modelPath;
+      const [{ LlamaChat }, model] = await Promise.all([loadRuntime(), loadModelFile(file)]);
       let context: LlamaContext;
       try {
         context = await model.createContext({ contextSize: options.contextSize ?? { max: 8192 }, threads: options.threads ?? availableParallelism() });
       } catch (error) {
         throw new ModelError('not-configured', `${id}: could not make a context for it (${message(error)}); try a smaller contextSize.`, { cause: error });
       }
-      return { chat: new LlamaChat({ contextSequence: context.getSequence() }), context };
+      return new LlamaChat({ contextSequence: context.getSequence() });
     })().catch((error: unknown) => {
       session = undefined;
       throw error;
@@ -64,11 +65,10 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
     return session;
   };
 
-  const grammarFor = async (tools: readonly ToolDefinition[]): Promise<LlamaGrammar> => {
+  const grammarFor = (tools: readonly ToolDefinition[]): Promise<LlamaGrammar> => {
     let grammar = grammars.get(tools);
     if (grammar === undefined) {
-      const { llama } = await loadRuntime();
-      grammar = llama.createGrammarForJsonSchema(replySchema(tools));
+      grammar = loadRuntime().then(({ llama }) => llama.createGrammarForJsonSchema(replySchema(tools)));
       grammars.set(tools, grammar);
       grammar.catch(() => grammars.delete(tools));
     }
@@ -78,7 +78,7 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
   const generate = async (request: ModelRequest, signal: AbortSignal, out: AsyncChannel<ModelEvent>): Promise<void> => {
     if (signal.aborted) throw aborted(id);
     const tools = request.tools !== undefined && request.tools.length > 0 ? request.tools : undefined;
-    const [{ chat }, grammar] = await Promise.all([openSession(), tools === undefined ? undefined : grammarFor(tools)]);
+    const [chat, grammar] = await Promise.all([openSession(), tools === undefined ? undefined : grammarFor(tools)]);
     const answer = new AnswerStream();
     let shown = '';
     let outputTokens = 0;

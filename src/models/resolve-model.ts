@@ -3,6 +3,9 @@ import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { ANTHROPIC_BASE_URL, createAnthropicModel } from './anthropic.ts';
 import { createGeminiModel, GEMINI_BASE_URL } from './gemini.ts';
+import { createLocalModel } from './local-llama.ts';
+import { installCommand } from './local-llama-install.ts';
+import { hasNodeLlamaCpp, resolveModelReference } from './local-llama-runtime.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 
 /** `model_options` in riverse.yaml: settings for whichever model `model` names. */
@@ -67,62 +70,89 @@ const PROVIDERS: Record<string, Provider> = {
   llamacpp: { baseUrl: (env) => env.LLAMACPP_BASE_URL || 'http://127.0.0.1:8080/v1', baseUrlEnv: 'LLAMACPP_BASE_URL', example: 'default', create: openAICompatible('llamacpp') },
 };
 
-export const NO_MODEL_MESSAGE = [
+/** What to set when no model can serve (built when needed: it reads the lock file). */
+export const noModelMessage = (): string => [
   'No model is configured. Set RIVERSE_MODEL, for example:',
   '  RIVERSE_MODEL=openai:gpt-4.1-mini  with OPENAI_API_KEY=sk-…  (OPENAI_BASE_URL for any OpenAI-compatible server)',
   '  RIVERSE_MODEL=anthropic:claude-sonnet-4-5  with ANTHROPIC_API_KEY',
   '  RIVERSE_MODEL=gemini:gemini-2.5-flash       with GEMINI_API_KEY',
   '  RIVERSE_MODEL=ollama:qwen3         with Ollama running (OLLAMA_HOST if it is not on 127.0.0.1:11434)',
-  `  other providers: ${Object.keys(PROVIDERS).join(', ')}`,
+  '  RIVERSE_MODEL=local:/path/to/model.gguf  (or local:hf:user/repo/file.gguf) with node-llama-cpp installed:',
+  `    ${installCommand()}`,
+  `  other providers: ${[...Object.keys(PROVIDERS), 'local'].join(', ')}`,
   'or write `model: openai:gpt-4.1-mini` in riverse.yaml. With only an API key set, its provider is used.',
 ].join('\n');
 
+/**
+ * The embedded default: a small instruct model with tool calling (Qwen2.5 1.5B Instruct, Q4_K_M,
+ * about 1.1 GB), run by the local provider; downloaded on first use once the user agrees.
+ */
+export const DEFAULT_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf';
+
+export interface ChooseModelOptions {
+  /** Where local models are downloaded (`local:hf:…`). */
+  modelsDirectory?: string;
+  /** Asks the user (an interactive chat) whether to download the embedded default model. */
+  confirmDownload?: (question: string) => Promise<boolean>;
+}
+
 /** The model named by $RIVERSE_MODEL or `model` in the config, or a ModelError saying exactly what to set. */
-export function resolveModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env): ChatModel {
+export function resolveModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): ChatModel {
   const name = env.RIVERSE_MODEL || (typeof config.model === 'string' ? config.model : '');
-  if (name === '') throw new ModelError('not-configured', NO_MODEL_MESSAGE);
-  return createNamedModel(name, config, env);
+  if (name === '') throw new ModelError('not-configured', noModelMessage());
+  return createNamedModel(name, config, env, options);
 }
 
 /**
  * The model to use: the one named, else the first that is there — an API key in the environment
- * (OpenAI, Anthropic, Gemini), then an Ollama server at OLLAMA_HOST (asked for its models, briefly).
+ * (OpenAI, Anthropic, Gemini), then an Ollama server at OLLAMA_HOST (asked for its models, briefly),
+ * then the embedded default local model when it is downloaded, or the user agrees to download it.
  */
-export async function chooseModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env): Promise<ChatModel> {
-  if (env.RIVERSE_MODEL || typeof config.model === 'string') return resolveModel(config, env);
+export async function chooseModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): Promise<ChatModel> {
+  if (env.RIVERSE_MODEL || typeof config.model === 'string') return resolveModel(config, env, options);
   for (const prefix of ['openai', 'anthropic', 'gemini']) {
     const provider = PROVIDERS[prefix];
-    if (provider?.keyEnv !== undefined && env[provider.keyEnv]) return createNamedModel(`${prefix}:${provider.example}`, config, env);
+    if (provider?.keyEnv !== undefined && env[provider.keyEnv]) return createNamedModel(`${prefix}:${provider.example}`, config, env, options);
   }
   const ollama = await firstOllamaModel(env);
-  if (ollama !== undefined) return createNamedModel(`ollama:${ollama}`, config, env);
-  throw new ModelError('not-configured', NO_MODEL_MESSAGE);
+  if (ollama !== undefined) return createNamedModel(`ollama:${ollama}`, config, env, options);
+  if (options.modelsDirectory !== undefined && (await hasNodeLlamaCpp())) {
+    const local = `local:${DEFAULT_LOCAL_MODEL}`;
+    const downloaded = await resolveModelReference(DEFAULT_LOCAL_MODEL, options.modelsDirectory, false).then(() => true, () => false);
+    const question = `No model is configured. Download the default local model (${DEFAULT_LOCAL_MODEL.split('/').pop()}, about 1.1 GB) into ${options.modelsDirectory}?`;
+    if (downloaded || (options.confirmDownload !== undefined && (await options.confirmDownload(question)))) return createNamedModel(local, config, env, options);
+  }
+  throw new ModelError('not-configured', noModelMessage());
 }
 
-function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEnv): ChatModel {
+function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEnv, options: ChooseModelOptions): ChatModel {
   const at = name.indexOf(':');
   const prefix = at > 0 ? name.slice(0, at).toLowerCase() : 'openai';
   const model = at > 0 ? name.slice(at + 1) : name;
+  if (prefix === 'local') {
+    if (model === '') throw new ModelError('not-configured', `"${name}" names no model file; write local:/path/to/model.gguf or local:hf:user/repo/file.gguf.`);
+    return createLocalModel({ modelPath: model, ...(options.modelsDirectory === undefined ? {} : { modelsDirectory: options.modelsDirectory }) });
+  }
   const provider = PROVIDERS[prefix];
   if (provider === undefined) throw new ModelError('not-configured', `Unknown model provider "${prefix}" in "${name}". Known providers: ${Object.keys(PROVIDERS).join(', ')}.`);
   if (model === '') throw new ModelError('not-configured', `"${name}" names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`);
 
-  const options = (config.model_options ?? {}) as ModelOptions;
-  const baseUrl = options.base_url ?? provider.baseUrl(env);
-  const apiKey = options.api_key ?? (provider.keyEnv === undefined ? undefined : env[provider.keyEnv]);
-  const localServer = options.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
+  const settings = (config.model_options ?? {}) as ModelOptions;
+  const baseUrl = settings.base_url ?? provider.baseUrl(env);
+  const apiKey = settings.api_key ?? (provider.keyEnv === undefined ? undefined : env[provider.keyEnv]);
+  const localServer = settings.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
   if (provider.keyEnv !== undefined && !apiKey && !localServer) {
     throw new ModelError('not-configured', `${name} needs an API key: set ${provider.keyEnv} (or model_options.api_key in riverse.yaml).`);
   }
-  const toolCalling = (env.RIVERSE_TOOL_CALLING as ToolCallingMode | undefined) || options.tool_calling;
+  const toolCalling = (env.RIVERSE_TOOL_CALLING as ToolCallingMode | undefined) || settings.tool_calling;
   return provider.create({
     model,
     baseUrl,
     ...(apiKey ? { apiKey } : {}),
     ...(provider.keyEnv === undefined ? {} : { apiKeyEnv: provider.keyEnv }),
     ...(toolCalling === 'native' || toolCalling === 'text' ? { toolCalling } : {}),
-    ...(options.timeout_ms === undefined ? {} : { timeoutMs: options.timeout_ms }),
-    ...(options.max_retries === undefined ? {} : { maxRetries: options.max_retries }),
+    ...(settings.timeout_ms === undefined ? {} : { timeoutMs: settings.timeout_ms }),
+    ...(settings.max_retries === undefined ? {} : { maxRetries: settings.max_retries }),
   });
 }
 

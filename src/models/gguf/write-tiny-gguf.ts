@@ -1,6 +1,11 @@
 // A tiny random-weight llama model as a GGUF file, made in milliseconds: real enough for llama.cpp
 // to load, tokenize, chat-template and sample from, so the local provider can be tested end to end
 // without downloading any weights. Its output is gibberish, deterministic for a seed.
+//
+// Untrained, it mostly repeats its last token: the embeddings are tied to the output and large
+// beside the small layer weights, so the last token dominates the residual stream and scores
+// highest. Under a JSON grammar that closes each string as soon as it opens (`""`), so constrained
+// replies end in a few dozen tokens; with untied weights a string would run on past any limit.
 import { writeFile } from 'node:fs/promises';
 import type { GgufValue } from './gguf-format.ts';
 import { encodeGguf, type F32Tensor } from './gguf-writer.ts';

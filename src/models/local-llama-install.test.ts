@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { installArguments, installCommand, platformPackage } from './local-llama-install.ts';
+
+test('the install takes the pinned CPU build only, and keeps the optional packages already installed', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'riverse-install-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await mkdir(join(root, 'node_modules/@typescript/typescript-linux-x64'), { recursive: true });
+  await writeFile(
+    join(root, 'package-lock.json'),
+    JSON.stringify({
+      packages: {
+        '': {},
+        'node_modules/typescript': { version: '7.0.2' },
+        'node_modules/@typescript/typescript-linux-x64': { version: '7.0.2', optional: true },
+        'node_modules/@typescript/typescript-darwin-arm64': { version: '7.0.2', optional: true }, // not on disk
+        'node_modules/a/node_modules/b': { version: '1.0.0', optional: true },
+      },
+    }),
+  );
+  const args = installArguments(root);
+  assert.deepEqual(args.slice(0, 6), ['install', '--no-save', '--no-audit', '--no-fund', '--omit=optional', 'node-llama-cpp@3.21.1']);
+  assert.equal(args.at(-1), '@typescript/typescript-linux-x64@7.0.2');
+  assert.ok(!args.some((arg) => arg.includes('darwin') || arg.startsWith('b@')));
+  if (platformPackage() !== undefined) assert.ok(args.includes(`${platformPackage()}@3.21.1`));
+  assert.match(installCommand(root), /^npm install --no-save --omit=optional node-llama-cpp@3\.21\.1 /);
+});
+
+test('each platform has its prebuilt package name', () => {
+  assert.equal(platformPackage('linux', 'x64'), '@node-llama-cpp/linux-x64');
+  assert.equal(platformPackage('darwin', 'arm64'), '@node-llama-cpp/mac-arm64-metal');
+  assert.equal(platformPackage('win32', 'x64'), '@node-llama-cpp/win-x64');
+  assert.equal(platformPackage('aix', 'ppc64'), undefined);
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
+import { ModelError } from './model-error.ts';
+import { chooseModel, ollamaHost, resolveModel } from './resolve-model.ts';
+
+const notConfigured = (fn: () => unknown, pattern: RegExp) =>
+  assert.throws(fn, (error: unknown) => error instanceof ModelError && error.code === 'not-configured' && pattern.test(error.message));
+
+describe('resolveModel', () => {
+  test('a provider prefix picks the adapter; the model id keeps both parts', () => {
+    const env = { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', GEMINI_API_KEY: 'k' };
+    for (const name of ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'gemini:gemini-2.5-flash', 'ollama:qwen3', 'local:/models/tiny.gguf']) {
+      assert.equal(resolveModel({}, { ...env, RIVERSE_MODEL: name }).id, name.replace('/models/', ''));
+    }
+    assert.equal(resolveModel({ model: 'gpt-4.1-mini' }, env).id, 'openai:gpt-4.1-mini', 'no prefix means OpenAI');
+  });
+
+  test('RIVERSE_MODEL wins over the config', () => {
+    assert.equal(resolveModel({ model: 'openai:a' }, { RIVERSE_MODEL: 'ollama:b' }).id, 'ollama:b');
+  });
+
+  test('each mistake says exactly what to set', () => {
+    notConfigured(() => resolveModel({}, {}), /Set RIVERSE_MODEL/);
+    notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'anthropic:claude-sonnet-4-5' }), /needs an API key: set ANTHROPIC_API_KEY/);
+    notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'qwen:qwen-plus' }), /set DASHSCOPE_API_KEY/);
+    notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'mistral:large' }), /Unknown model provider "mistral".*Known providers: openai, anthropic, gemini/);
+    notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'ollama:' }), /names no model; write ollama:<model>/);
+  });
+
+  test('a changed base URL (a local OpenAI-compatible server) needs no key', () => {
+    assert.equal(resolveModel({}, { RIVERSE_MODEL: 'openai:local', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).id, 'openai:local');
+    assert.equal(resolveModel({ model: 'openai:x', model_options: { base_url: 'http://127.0.0.1:9/v1' } }, {}).id, 'openai:x');
+  });
+
+  test('OLLAMA_HOST is read as Ollama reads it', () => {
+    assert.equal(ollamaHost(undefined), 'http://127.0.0.1:11434');
+    assert.equal(ollamaHost('0.0.0.0'), 'http://127.0.0.1:11434');
+    assert.equal(ollamaHost('example.com:8080'), 'http://example.com:8080');
+    assert.equal(ollamaHost('https://ollama.example.com'), 'https://ollama.example.com');
+  });
+});
+
+describe('chooseModel', () => {
+  test('with nothing named, the first API key in the environment decides: OpenAI, Anthropic, Gemini', async () => {
+    assert.equal((await chooseModel({}, { GEMINI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k' })).id, 'openai:gpt-4.1-mini');
+    assert.equal((await chooseModel({}, { GEMINI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' })).id, 'anthropic:claude-sonnet-4-5');
+    assert.equal((await chooseModel({}, { GEMINI_API_KEY: 'k' })).id, 'gemini:gemini-2.5-flash');
+  });
+
+  test('then an Ollama server at OLLAMA_HOST, with its first model; without one, what to set', async (t) => {
+    const server = createServer((request, response) => {
+      if (request.url === '/api/tags') response.end(JSON.stringify({ models: [{ name: 'qwen3:4b' }, { name: 'llama3.2' }] }));
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => server.close(resolve)));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    assert.equal((await chooseModel({}, { OLLAMA_HOST: host })).id, 'ollama:qwen3:4b');
+
+    // Port 9 (discard) has no Ollama: the message lists what to set.
+    await assert.rejects(chooseModel({}, { OLLAMA_HOST: '127.0.0.1:9' }), (error: unknown) => error instanceof ModelError && error.code === 'not-configured' && /RIVERSE_MODEL=local:/.test(error.message));
+  });
+});
