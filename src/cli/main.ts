@@ -5,6 +5,7 @@ import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
 import { ask } from './ask.ts';
 import { chat } from './chat.ts';
+import { DIALECTS } from '../tools/dialects/dialect.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { toolsCheck } from './tools-check.ts';
 import { toolsCheckWatch } from './tools-check-watch.ts';
@@ -43,6 +44,7 @@ tools
   .argument('<name>', 'tool name')
   .addOption(json)
   .addOption(lang)
+  .addOption(new Option('--dialect <dialect>', 'print the tool definition as this provider is given it').choices(DIALECTS))
   .action(run((name, options) => toolsShow(name, { ...globals(), ...options })));
 
 tools

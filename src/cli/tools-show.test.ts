@@ -80,6 +80,42 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     assert.equal(schema.properties.text.description, '要返回的文本');
   });
 
+  test('--dialect prints the tool definition as that provider is given it', async () => {
+    const strict = await project.run(['tools', 'show', 'echo', '--dialect', 'openai-strict']);
+    assert.equal(strict.code, 0, show(strict));
+    assert.deepEqual(parseJson(strict), {
+      type: 'function',
+      function: {
+        name: 'echo',
+        description: 'Echoes the text back',
+        parameters: {
+          type: 'object',
+          properties: {
+            text: { type: 'string', description: 'The text to echo' },
+            times: { type: ['integer', 'null'], description: 'How many times (default: 1)' },
+          },
+          required: ['text', 'times'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    });
+    const gemini = await project.run(['tools', 'show', 'echo', '--dialect', 'gemini', '--lang', 'ja']);
+    assert.equal(gemini.code, 0, show(gemini));
+    assert.deepEqual(parseJson(gemini), {
+      name: 'echo',
+      description: 'テキストをそのまま返す',
+      parameters: {
+        type: 'object',
+        properties: { text: { type: 'string', description: '返すテキスト' }, times: { type: 'integer', description: 'How many times (default: 1)' } },
+        required: ['text'],
+      },
+    });
+    const wrong = await project.run(['tools', 'show', 'echo', '--dialect', 'cohere']);
+    assert.equal(wrong.code, 2, show(wrong));
+    assert.match(wrong.stderr, /Allowed choices are json, openai, openai-strict, anthropic, gemini/);
+  });
+
   test('an unavailable tool is shown with the reason', async () => {
     const result = await project.run(['tools', 'show', 'greet']);
     assert.equal(result.code, 0, show(result));

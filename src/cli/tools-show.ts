@@ -1,3 +1,5 @@
+import type { Dialect } from '../tools/dialects/dialect.ts';
+import { toolDefinition } from '../tools/dialects/tool-definition.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
 import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';
@@ -5,13 +7,20 @@ import { printJson, shortPath } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 import { UsageError } from './usage-error.ts';
 
-/** `riverse tools show NAME`: the manifest and the JSON Schema models are given. */
-export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language }): Promise<number> {
+/**
+ * `riverse tools show NAME`: the manifest and the JSON Schema models are given; with `--dialect`,
+ * the tool definition exactly as that provider is given it.
+ */
+export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language; dialect?: Dialect }): Promise<number> {
   const { registry } = await loadTools(options);
   const found = registry.find(name);
   if (found === undefined) throw new UsageError(registry.unknownToolMessage(name));
   const language = options.lang ?? 'en';
   const schema = parametersSchema(found.manifest, language);
+  if (options.dialect !== undefined) {
+    printJson(toolDefinition({ name: found.name, description: localize(found.manifest.description, language), parameters: schema }, options.dialect));
+    return 0;
+  }
   if (options.json === true) {
     printJson({ name: found.name, file: found.file, available: found.available, reason: found.reason, manifest: found.manifest, schema });
     return 0;

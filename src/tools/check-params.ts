@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { allowsNull, type SchemaNode } from './dialects/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 import { toolSignature, describeParameters } from './tool-signature.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -31,6 +32,46 @@ export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema):
     if (validate(params)) return { ok: true, params };
     return { ok: false, error: explain(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
   };
+}
+
+// A second one for the schemas providers are shown (compileSchema's dialects): it coerces alike but
+// fills in no defaults, so that it checks exactly what the model saw; the usual check adds them after.
+const shownAjv = new Ajv({ allErrors: true, coerceTypes: 'array', strict: false, validateFormats: false });
+const shownValidators = new WeakMap<object, ValidateFunction>();
+
+/**
+ * Checks arguments against `schema` exactly as a provider showed it to the model (a compiled dialect
+ * schema) and returns a coerced copy; the input is left as it was. A null where the schema takes
+ * none counts as left out, as above. Compiled once per schema object.
+ */
+export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, input: unknown): ParamsCheck {
+  let validate = shownValidators.get(schema);
+  if (validate === undefined) {
+    validate = shownAjv.compile(schema);
+    // The WeakMap is the cache: Ajv's own would keep every schema (and reloaded tool) alive.
+    shownAjv.removeSchema(schema);
+    shownValidators.set(schema, validate);
+  }
+  if (input === undefined || input === null) input = {};
+  if (!isPlainObject(input)) return { ok: false, error: explain(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+  const params = copyWithoutNulls(input, schema) as Record<string, unknown>;
+  if (validate(params)) return { ok: true, params };
+  return { ok: false, error: explain(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {}))) };
+}
+
+/** A deep copy (the validator coerces in place) without the nulls `schema` does not take. */
+function copyWithoutNulls(value: unknown, schema: SchemaNode | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => copyWithoutNulls(item, schema?.items));
+  if (!isPlainObject(value)) return value;
+  // A nullable object in OpenAI strict is `anyOf: [object, null]`.
+  const shape = schema?.properties !== undefined ? schema : schema?.anyOf?.find((member) => member.properties !== undefined);
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    const property = shape?.properties?.[name];
+    if (item === null && property !== undefined && !allowsNull(property)) continue;
+    copy[name] = copyWithoutNulls(item, property);
+  }
+  return copy;
 }
 
 /** Arrays and objects often arrive as JSON text (text-protocol models, the command line). */

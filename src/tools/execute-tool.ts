@@ -1,5 +1,8 @@
 import { toolSection, type AppConfig } from './app-config.ts';
+import { checkParamsAgainst } from './check-params.ts';
 import { errorMessage } from './diagnostic.ts';
+import type { Dialect } from './dialects/dialect.ts';
+import { normalizeArguments } from './dialects/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
@@ -14,6 +17,12 @@ export interface ExecuteOptions {
   /** Overrides the manifest's `timeoutMs` and the registry default. */
   timeoutMs?: number;
   logger?: ToolLogger;
+  /**
+   * The dialect the model was shown the parameters in (see compileSchema). The arguments are then
+   * checked against exactly that schema and mapped back (nulls for left-out parameters dropped,
+   * JSON text parsed) before the usual check. Without it, they are checked as they come.
+   */
+  dialect?: Dialect;
 }
 
 export interface ExecutionLimits {
@@ -39,7 +48,13 @@ export function executionLimits(config: AppConfig): ExecutionLimits {
  * comes back as a failed ToolResult with a `code` and an error a model can act on.
  */
 export async function executeTool(entry: RegisteredTool, params: unknown, options: ExecuteOptions = {}, limits = DEFAULT_LIMITS): Promise<ToolResult> {
-  const checked = entry.checkParams(params);
+  let input = params;
+  if (options.dialect !== undefined) {
+    const shown = checkParamsAgainst(entry.manifest, entry.schemaFor(options.dialect), params);
+    if (!shown.ok) return failure('invalid-params', shown.error);
+    input = normalizeArguments(shown.params, entry.schema, options.dialect);
+  }
+  const checked = entry.checkParams(input);
   if (!checked.ok) return failure('invalid-params', checked.error);
   if (entry.prepare !== undefined) {
     try {

@@ -1,5 +1,8 @@
 import type { AppConfig } from './app-config.ts';
 import { createParamsChecker, type ParamsChecker } from './check-params.ts';
+import { compileSchema } from './dialects/compile-schema.ts';
+import type { Dialect } from './dialects/dialect.ts';
+import type { SchemaNode } from './dialects/schema-node.ts';
 import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -18,6 +21,8 @@ export interface RegisteredTool {
   readonly isolated: boolean;
   /** The parameters' JSON Schema (English descriptions), as models are given it. */
   readonly schema: JsonSchema;
+  /** The parameters' schema as a provider's dialect takes it (see compileSchema); compiled once per dialect. */
+  schemaFor(dialect: Dialect): SchemaNode;
   /** Validates and coerces arguments; compiled on first use so that loading stays fast. */
   checkParams: ParamsChecker;
   /** The logger its calls get unless the caller passes one. */
@@ -36,6 +41,7 @@ export interface ToolEntry {
 export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, prepare?: () => Promise<void>): RegisteredTool {
   const schema = parametersSchema(entry.manifest);
   let checker: ParamsChecker | undefined;
+  const dialects = new Map<Dialect, SchemaNode>();
   return {
     name: entry.name,
     file: entry.file,
@@ -43,6 +49,11 @@ export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunne
     config,
     isolated: prepare !== undefined,
     schema,
+    schemaFor: (dialect) => {
+      let compiled = dialects.get(dialect);
+      if (compiled === undefined) dialects.set(dialect, (compiled = compileSchema(schema, dialect)));
+      return compiled;
+    },
     logger: createToolLogger(entry.name),
     checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schema))(params),
     run,
