@@ -46,7 +46,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const emit = options.onEvent ?? (() => {});
   let mode: ToolCallingMode = textOnlyModels.has(model.id) ? 'text' : (options.toolCalling ?? model.toolCalling);
   const maxRounds = options.maxRounds ?? 6;
-  const definitions = cachedToolDefinitions(registry, language);
+  // Native tools are shown in the provider's dialect; the text protocol shows plain JSON Schema.
+  const dialectFor = (current: ToolCallingMode) => (current === 'native' ? model.dialect : undefined);
+  let definitions = cachedToolDefinitions(registry, language, dialectFor(mode));
   const hasTools = definitions.length > 0;
 
   const conversation: ChatMessage[] = [...options.history];
@@ -94,6 +96,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         if (mode === 'native' && rejectsNativeTools(error)) {
           textOnlyModels.add(model.id);
           mode = 'text';
+          definitions = cachedToolDefinitions(registry, language, undefined);
           requests--;
           round--;
           continue;
@@ -134,7 +137,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         language,
         failures,
         emit,
-        execute: { language, ...(signal === undefined ? {} : { signal }), ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }) },
+        execute: {
+          language,
+          ...(dialectFor(mode) === undefined ? {} : { dialect: dialectFor(mode)! }),
+          ...(signal === undefined ? {} : { signal }),
+          ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+        },
       });
       toolCalls.push(...records);
       if (mode === 'text') {

@@ -1,5 +1,7 @@
 import type { ToolDefinition } from '../models/chat-model.ts';
-import { parametersSchema } from '../tools/parameter-schema.ts';
+import { compileSchema } from '../tools/dialects/compile-schema.ts';
+import type { Dialect } from '../tools/dialects/dialect.ts';
+import { parametersSchema, type JsonSchema } from '../tools/parameter-schema.ts';
 import type { RegisteredTool } from '../tools/registered-tool.ts';
 import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';
 
@@ -7,30 +9,33 @@ const EXAMPLES_LABEL: Record<Language, string> = { en: 'Examples', zh: '示例',
 
 /**
  * The tools as a model is given them: the description in the user's language with the examples
- * appended (so they reach every provider), and the parameters' JSON Schema.
+ * appended (so they reach every provider), and the parameters' JSON Schema compiled to the
+ * provider's dialect (plain JSON Schema without one) — the schema the arguments are checked against.
  */
-export function toolDefinitions(tools: readonly RegisteredTool[], language: Language): ToolDefinition[] {
+export function toolDefinitions(tools: readonly RegisteredTool[], language: Language, dialect?: Dialect): ToolDefinition[] {
   return tools.map((tool) => {
     const description = localize(tool.manifest.description, language);
     const examples = localizeList(tool.manifest.examples, language);
+    const schema = language === 'en' ? tool.schema : parametersSchema(tool.manifest, language);
     return {
       name: tool.name,
       description: examples.length === 0 ? description : `${description}\n${EXAMPLES_LABEL[language]}: ${examples.map((example) => JSON.stringify(example)).join('; ')}`,
-      parameters: language === 'en' ? tool.schema : parametersSchema(tool.manifest, language),
+      parameters: dialect === undefined ? schema : language === 'en' ? (tool.schemaFor(dialect) as JsonSchema) : (compileSchema(schema, dialect) as JsonSchema),
     };
   });
 }
 
-const cache = new WeakMap<object, Map<Language, ToolDefinition[]>>();
+const cache = new WeakMap<object, Map<string, ToolDefinition[]>>();
 
 /**
- * The definitions for a registry, built once per registry and language. A registry never changes
- * (a reload makes a new one), and the same array object lets adapters reuse its serialized form.
+ * The definitions for a registry, built once per registry, language and dialect. A registry never
+ * changes (a reload makes a new one), and the same array object lets adapters reuse its serialized form.
  */
-export function cachedToolDefinitions(registry: { tools(): RegisteredTool[] }, language: Language): ToolDefinition[] {
-  let byLanguage = cache.get(registry);
-  if (byLanguage === undefined) cache.set(registry, (byLanguage = new Map()));
-  let definitions = byLanguage.get(language);
-  if (definitions === undefined) byLanguage.set(language, (definitions = toolDefinitions(registry.tools(), language)));
+export function cachedToolDefinitions(registry: { tools(): RegisteredTool[] }, language: Language, dialect?: Dialect): ToolDefinition[] {
+  let byKey = cache.get(registry);
+  if (byKey === undefined) cache.set(registry, (byKey = new Map()));
+  const key = `${language}:${dialect ?? ''}`;
+  let definitions = byKey.get(key);
+  if (definitions === undefined) byKey.set(key, (definitions = toolDefinitions(registry.tools(), language, dialect)));
   return definitions;
 }

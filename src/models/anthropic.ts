@@ -80,6 +80,7 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
   return {
     id: `anthropic:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
+    dialect: 'anthropic',
     stream: (request) => streamMessage(settings, request),
   };
 }

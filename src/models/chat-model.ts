@@ -1,3 +1,4 @@
+import type { Dialect } from '../tools/dialects/dialect.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 
@@ -45,6 +46,11 @@ export interface ChatModel {
   readonly id: string;
   /** The mode this model uses unless configured otherwise. */
   readonly toolCalling: ToolCallingMode;
+  /**
+   * The schema dialect its API takes for native tools; definitions are compiled to it and the
+   * arguments checked against exactly that. Undefined: plain JSON Schema.
+   */
+  readonly dialect?: Dialect;
   /**
    * Sends one request and yields its events; ends after `finish`. Throws a ModelError when the
    * request fails (after the adapter's own retries) or the stream breaks.

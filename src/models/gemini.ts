@@ -81,6 +81,7 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
   return {
     id: `gemini:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
+    dialect: 'gemini',
     stream: (request) => streamGemini(settings, request),
   };
 }

@@ -129,6 +129,7 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
   return {
     id,
     toolCalling: 'native',
+    dialect: 'json',
     async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
       if (request.signal?.aborted === true) throw aborted(id);
       // Our own signal too: a reader that stops early stops the generation.

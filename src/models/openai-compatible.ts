@@ -77,6 +77,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   return {
     id: `${provider}:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
+    dialect: 'openai',
     stream: (request) => streamCompletion(settings, request),
   };
 }
