@@ -8,12 +8,14 @@ export const CLI_TEXT: Record<Language, {
   retrying: string;
   goodbye: string;
   toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
+  offerDownload: (file: string, sizeGb: number, directory: string) => string;
 }> = {
   en: {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /exit quits, Ctrl+C cancels a reply.`,
     prompt: 'you> ',
     retrying: '[the reply was cut off; asking again]',
     goodbye: 'Bye.',
+    offerDownload: (file, size, directory) => `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: 'is broken; its last good version stays in use', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`riverse tools check\` for details`,
   },
@@ -22,6 +24,7 @@ export const CLI_TEXT: Record<Language, {
     prompt: '你> ',
     retrying: '[回复中断，正在重新请求]',
     goodbye: '再见。',
+    offerDownload: (file, size, directory) => `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: '有错误，继续使用上一个可用版本', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`riverse tools check\``,
   },
@@ -30,6 +33,7 @@ export const CLI_TEXT: Record<Language, {
     prompt: 'あなた> ',
     retrying: '[応答が途切れたため再リクエストしています]',
     goodbye: 'さようなら。',
+    offerDownload: (file, size, directory) => `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: 'にエラーがあります。最後に動いた版を使い続けます', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`riverse tools check\``,
   },

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
-import { chooseModel } from '../models/resolve-model.ts';
+import { chooseModel, type DownloadOffer } from '../models/resolve-model.ts';
+import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
@@ -25,7 +26,9 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
   const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const model = await chooseModel(config, process.env, {
     modelsDirectory: join(dataDir, 'models'),
-    ...(options.interactive === true && process.stdin.isTTY === true ? { confirmDownload: askYesNo } : {}),
+    ...(options.interactive === true && process.stdin.isTTY === true
+      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[interfaceLanguage(options.lang ?? (config.language as string | undefined))].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
+      : {}),
   });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
   const settings = (config.assistant ?? {}) as AssistantSettings;
@@ -46,7 +49,7 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
 async function askYesNo(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
   } finally {
     rl.close();
   }

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { ModelError } from './model-error.ts';
-import { chooseModel, ollamaHost, resolveModel } from './resolve-model.ts';
+import { hasNodeLlamaCpp } from './local-llama-runtime.ts';
+import { chooseModel, ollamaHost, resolveModel, type DownloadOffer } from './resolve-model.ts';
+
+const HAS_LLAMA = await hasNodeLlamaCpp();
 
 const notConfigured = (fn: () => unknown, pattern: RegExp) =>
   assert.throws(fn, (error: unknown) => error instanceof ModelError && error.code === 'not-configured' && pattern.test(error.message));
@@ -62,4 +68,16 @@ describe('chooseModel', () => {
     // Port 9 (discard) has no Ollama: the message lists what to set.
     await assert.rejects(chooseModel({}, { OLLAMA_HOST: '127.0.0.1:9' }), (error: unknown) => error instanceof ModelError && error.code === 'not-configured' && /RIVERSE_MODEL=local:/.test(error.message));
   });
+
+  test('then the embedded default local model, when the user agrees to download it', { skip: !HAS_LLAMA && 'node-llama-cpp is not installed' }, async (t) => {
+    const directory = await mkdtemp(join(tmpdir(), 'riverse-models-'));
+    t.after(() => rm(directory, { recursive: true, force: true }));
+    const offers: DownloadOffer[] = [];
+    const env = { OLLAMA_HOST: '127.0.0.1:9' };
+    const model = await chooseModel({}, env, { modelsDirectory: directory, confirmDownload: async (offer) => (offers.push(offer), true) });
+    assert.equal(model.id, 'local:qwen2.5-1.5b-instruct-q4_k_m.gguf');
+    assert.deepEqual(offers, [{ file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf', sizeGb: 1.1, directory }]);
+    await assert.rejects(chooseModel({}, env, { modelsDirectory: directory, confirmDownload: async () => false }), /No model is configured/);
+  });
 });
+

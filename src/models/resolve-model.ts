@@ -89,11 +89,18 @@ export const noModelMessage = (): string => [
  */
 export const DEFAULT_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf';
 
+/** What the user is asked before the embedded default model is downloaded. */
+export interface DownloadOffer {
+  file: string;
+  sizeGb: number;
+  directory: string;
+}
+
 export interface ChooseModelOptions {
   /** Where local models are downloaded (`local:hf:…`). */
   modelsDirectory?: string;
   /** Asks the user (an interactive chat) whether to download the embedded default model. */
-  confirmDownload?: (question: string) => Promise<boolean>;
+  confirmDownload?: (offer: DownloadOffer) => Promise<boolean>;
 }
 
 /** The model named by $RIVERSE_MODEL or `model` in the config, or a ModelError saying exactly what to set. */
@@ -119,8 +126,8 @@ export async function chooseModel(config: AppConfig, env: NodeJS.ProcessEnv = pr
   if (options.modelsDirectory !== undefined && (await hasNodeLlamaCpp())) {
     const local = `local:${DEFAULT_LOCAL_MODEL}`;
     const downloaded = await resolveModelReference(DEFAULT_LOCAL_MODEL, options.modelsDirectory, false).then(() => true, () => false);
-    const question = `No model is configured. Download the default local model (${DEFAULT_LOCAL_MODEL.split('/').pop()}, about 1.1 GB) into ${options.modelsDirectory}?`;
-    if (downloaded || (options.confirmDownload !== undefined && (await options.confirmDownload(question)))) return createNamedModel(local, config, env, options);
+    const offer: DownloadOffer = { file: DEFAULT_LOCAL_MODEL.split('/').pop()!, sizeGb: 1.1, directory: options.modelsDirectory };
+    if (downloaded || (options.confirmDownload !== undefined && (await options.confirmDownload(offer)))) return createNamedModel(local, config, env, options);
   }
   throw new ModelError('not-configured', noModelMessage());
 }
