@@ -76,6 +76,9 @@ const OWN_SOURCE = new URL('..', import.meta.url).href;
 function freshWithParent<T extends { url: string }>(resolved: T, parentURL: string | undefined): T {
   const version = parentURL === undefined ? undefined : /\?v=\d+$/.exec(parentURL)?.[0];
   if (version === undefined || !resolved.url.startsWith('file:') || resolved.url.includes('?') || resolved.url.includes('/node_modules/') || resolved.url.startsWith(OWN_SOURCE)) return resolved;
+  // Only the tool's own folder (and below): a shared module elsewhere stays one instance.
+  const folder = parentURL!.slice(0, parentURL!.lastIndexOf('/', parentURL!.indexOf('?')) + 1);
+  if (!resolved.url.startsWith(folder)) return resolved;
   return { ...resolved, url: `${resolved.url}${version}` };
 }
 
