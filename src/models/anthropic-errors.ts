@@ -7,15 +7,14 @@ import { serverMessage, statusError, type ErrorContext } from './openai-errors.t
  * event that can come in the middle of a stream.
  */
 
-/** A non-2xx answer as a ModelError; reads the body for Anthropic's own message. */
-export async function anthropicResponseError(response: Response, context: ErrorContext): Promise<ModelError> {
-  const text = await response.text().catch(() => '');
-  if (response.status === 529) {
+/** A non-2xx answer as a ModelError, with Anthropic's own message from the body. */
+export function anthropicStatusError(status: number, text: string, context: ErrorContext): ModelError {
+  if (status === 529) {
     const { message } = serverMessage(text);
     const said = message === '' ? '' : `: ${message}`;
     return new ModelError('server-error', `${context.provider} is overloaded (HTTP 529 from ${context.baseUrl}${said}); try again shortly`, { status: 529, retryable: true });
   }
-  return statusError(response.status, text, context);
+  return statusError(status, text, context);
 }
 
 /** An `error` event in a stream, or an error body sent with status 200, by Anthropic's error type. */

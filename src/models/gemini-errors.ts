@@ -13,11 +13,10 @@ export interface GoogleError {
   retryDelayMs?: number;
 }
 
-/** A non-2xx answer as a ModelError, with the wait the server asked for (Retry-After is read by the caller). */
-export async function geminiResponseError(response: Response, context: ErrorContext): Promise<{ error: ModelError; retryDelayMs: number | undefined }> {
-  const text = await response.text().catch(() => '');
+/** A non-2xx answer as a ModelError, with the wait the body asks for (Retry-After is read by the caller). */
+export function geminiResponseError(status: number, text: string, context: ErrorContext): { error: ModelError; retryDelayMs?: number } {
   const said = googleError(text);
-  return { error: geminiStatusError(response.status, said, context), retryDelayMs: said.retryDelayMs };
+  return { error: geminiStatusError(status, said, context), retryDelayMs: said.retryDelayMs };
 }
 
 /** An error object sent inside a 200 (mid-stream), by its `code`. */

@@ -11,12 +11,7 @@ export interface ErrorContext {
   apiKeyEnv: string;
 }
 
-/** A non-2xx answer as a ModelError; reads the body for the server's own message. */
-export async function responseError(response: Response, context: ErrorContext): Promise<ModelError> {
-  const text = await response.text().catch(() => '');
-  return statusError(response.status, text, context);
-}
-
+/** A non-2xx answer as a ModelError, with the server's own message from the body. */
 export function statusError(status: number, bodyText: string, context: ErrorContext): ModelError {
   const { message, code } = serverMessage(bodyText);
   const said = message === '' ? '' : `: ${message}`;

@@ -17,9 +17,9 @@ describe('Retry-After', () => {
   });
 
   it('prefers retry-after-ms', () => {
-    assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '150', 'retry-after': '9' })), 150);
-    assert.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000);
-    assert.equal(retryAfterMs(new Headers()), undefined);
+    assert.equal(retryAfterMs(getter(new Headers({ 'retry-after-ms': '150', 'retry-after': '9' }))), 150);
+    assert.equal(retryAfterMs(getter(new Headers({ 'retry-after': '2' }))), 2000);
+    assert.equal(retryAfterMs(getter(new Headers())), undefined);
   });
 });
 
@@ -46,3 +46,8 @@ describe('sleep', () => {
     assert.equal(await sleep(5000, AbortSignal.abort()), false);
   });
 });
+
+/** Response headers as the adapters read them: by lowercase name. */
+function getter(headers: Headers): (name: string) => string | null {
+  return (name) => headers.get(name);
+}

@@ -1,12 +1,12 @@
 /** How long a server asks us to wait (`retry-after-ms`, else `Retry-After` in seconds or as an HTTP date), in ms. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null) {
+export function retryAfterMs(header: (name: string) => string | null | undefined, now = Date.now()): number | undefined {
+  const ms = header('retry-after-ms');
+  if (ms !== null && ms !== undefined) {
     const value = Number(ms);
     if (ms.trim() !== '' && Number.isFinite(value) && value >= 0) return value;
   }
-  const value = headers.get('retry-after');
-  return value === null ? undefined : parseRetryAfter(value, now);
+  const value = header('retry-after');
+  return value === null || value === undefined ? undefined : parseRetryAfter(value, now);
 }
 
 /** `Retry-After`: delay-seconds (fractions accepted, as some servers send them) or an HTTP date. */

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fetchPost, undiciPost, type HttpPost } from './http-transport.ts';
+import { createOpenAICompatibleModel } from './openai-compatible.ts';
+import { networkError } from './openai-errors.ts';
+import { startOpenAITestServer } from './testing/openai-test-server.ts';
+
+/** A server that numbers its connections and tells which one served each request. */
+async function startServer(): Promise<{ server: Server; url: string; closed: Promise<void>[]; bodies: string[] }> {
+  const ids = new WeakMap<Socket, number>();
+  const closed: Promise<void>[] = [];
+  const bodies: string[] = [];
+  const server = createServer(async (request, response) => {
+    let body = '';
+    for await (const piece of request) body += piece;
+    bodies.push(body);
+    const connection = String(ids.get(request.socket));
+    const send = (res: ServerResponse, status: number, text: string) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'x-connection': connection, 'set-cookie': ['a=1', 'b=2'] });
+      res.end(text);
+    };
+    if (request.url === '/json') return send(response, 200, JSON.stringify({ got: JSON.parse(body), auth: request.headers.authorization }));
+    if (request.url === '/busy') return send(response, 503, '{"error":"busy"}');
+    if (request.url === '/pieces') {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'x-connection': connection });
+      for (const piece of ['one ', 'two ', 'three']) {
+        response.write(piece);
+        await delay(15);
+      }
+      return response.end();
+    }
+    if (request.url === '/endless') {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'x-connection': connection });
+      response.write('first');
+      return; // never ends
+    }
+    if (request.url === '/silent') return; // never answers
+    send(response, 404, '{}');
+  });
+  let next = 0;
+  server.on('connection', (socket) => {
+    ids.set(socket, ++next);
+    closed[next] = once(socket, 'close').then(() => {});
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed, bodies };
+}
+
+async function readAll(post: HttpPost, url: string): Promise<{ pieces: string[]; connection: string | undefined }> {
+  const response = await post(url, {}, '{}', new AbortController().signal);
+  const pieces: string[] = [];
+  const decoder = new TextDecoder();
+  for (let piece = await response.read(); piece !== undefined; piece = await response.read()) pieces.push(decoder.decode(piece));
+  return { pieces, connection: response.header('x-connection') };
+}
+
+const transports: [string, HttpPost][] = [
+  ['undici (the default)', undiciPost],
+  ['a given fetch', fetchPost(fetch)],
+];
+
+for (const [name, post] of transports) {
+  describe(`HTTP transport: ${name}`, () => {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    before(async () => {
+      server = await startServer();
+    });
+    after(() => {
+      server.server.closeAllConnections();
+      server.server.close();
+    });
+
+    it('posts the body and headers, and reads the status, headers and text', async () => {
+      const response = await post(`${server.url}/json`, { 'content-type': 'application/json', authorization: 'Bearer k' }, '{"x":1}', new AbortController().signal);
+      assert.equal(response.status, 200);
+      assert.equal(response.header('content-type'), 'application/json');
+      assert.equal(response.header('set-cookie'), 'a=1, b=2', 'repeated headers are joined');
+      assert.equal(response.header('x-missing'), undefined);
+      assert.deepEqual(JSON.parse(await response.text()), { got: { x: 1 }, auth: 'Bearer k' });
+      const failed = await post(`${server.url}/busy`, {}, '{}', new AbortController().signal);
+      assert.equal(failed.status, 503);
+      assert.equal(await failed.text(), '{"error":"busy"}');
+    });
+
+    it('reads the body piece by piece, in order, then undefined', async () => {
+      const { pieces } = await readAll(post, `${server.url}/pieces`);
+      assert.equal(pieces.join(''), 'one two three');
+      assert.ok(pieces.length >= 2, `the pieces come as the server sends them, got ${JSON.stringify(pieces)}`);
+    });
+
+    it('drains a body so that the next request reuses the connection', async () => {
+      // A server of its own, so the pool starts empty: an undrained connection would force a second one.
+      const own = await startServer();
+      try {
+        const first = await post(`${own.url}/pieces`, {}, '{}', new AbortController().signal);
+        assert.ok((await first.read()) !== undefined);
+        await first.drain();
+        await new Promise((resolve) => setImmediate(resolve)); // the pool takes a finished connection back on the next turn
+        const second = await readAll(post, `${own.url}/pieces`);
+        assert.equal(first.header('x-connection'), '1');
+        assert.equal(second.connection, '1');
+      } finally {
+        own.server.closeAllConnections();
+        own.server.close();
+      }
+    });
+
+    it('cancel closes the connection of an unfinished body', async () => {
+      const response = await post(`${server.url}/endless`, {}, '{}', new AbortController().signal);
+      assert.equal(new TextDecoder().decode(await response.read()), 'first');
+      response.cancel();
+      await server.closed[Number(response.header('x-connection'))];
+    });
+
+    it('rejects when the signal aborts while waiting for the answer', async () => {
+      const controller = new AbortController();
+      const pending = post(`${server.url}/silent`, {}, '{}', controller.signal);
+      setTimeout(() => controller.abort(), 20);
+      await assert.rejects(pending);
+    });
+
+    it('rejects a refused connection with an error that says so', async () => {
+      const closed = createServer();
+      closed.listen(0, '127.0.0.1');
+      await once(closed, 'listening');
+      const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+      closed.close();
+      await once(closed, 'close');
+      const error = await post(url, {}, '{}', new AbortController().signal).then(
+        () => assert.fail('expected a refused connection'),
+        (caught: unknown) => caught,
+      );
+      const context = { provider: 'openai', model: 'm', baseUrl: url, url, hasApiKey: false, apiKeyEnv: 'OPENAI_API_KEY' };
+      assert.match(networkError(error, context).message, /connection refused; is the server running\?/);
+    });
+  });
+}
+
+describe('model adapters with a given fetch', () => {
+  it('send every request through it', async () => {
+    const server = await startOpenAITestServer({ text: 'hello' });
+    try {
+      const seen: string[] = [];
+      const counting: typeof fetch = (input, init) => {
+        seen.push(String(input));
+        return fetch(input, init);
+      };
+      const model = createOpenAICompatibleModel({ model: 'm', baseUrl: server.url, fetch: counting });
+      for (const stream of [false, true]) {
+        let text = '';
+        for await (const event of model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], stream })) if (event.type === 'text-delta') text += event.text;
+        assert.equal(text, 'hello');
+      }
+      assert.deepEqual(seen, [`${server.url}/chat/completions`, `${server.url}/chat/completions`]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,228 @@
+import type { ModelEvent } from './chat-model.ts';
+import { fetchPost, undiciPost, type HttpPost } from './http-transport.ts';
+import { ModelError } from './model-error.ts';
+import { abortedError, networkError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
+import { backoffMs, retryAfterMs, sleep } from './retry.ts';
+import { SseParser } from './sse.ts';
+
+/** The options every HTTP model adapter takes about how it sends. */
+export interface RequestOptions {
+  /** More headers for every request. */
+  headers?: Record<string, string>;
+  /** Longest wait for the response headers, then between two pieces of the body (default 120 s). */
+  timeoutMs?: number;
+  /** Retries of a failed request, made only before any event was yielded (default 2). */
+  maxRetries?: number;
+  /** The first back-off; it doubles per retry, with jitter (default 500 ms). */
+  retryDelayMs?: number;
+  /** The longest wait before a retry; a server asking for more (`Retry-After`) gets no retry (default 60 s). */
+  maxRetryDelayMs?: number;
+  /** Told before each retry, e.g. to show "rate limited, retrying in 2 s". */
+  onRetry?: (retry: RetryNotice) => void;
+  /** Send through this `fetch` instead of Riverse's own pooled client (e.g. to go through a proxy). */
+  fetch?: typeof fetch;
+}
+
+/** The policy from the options; `headers` are the adapter's, the caller's `options.headers` merged in. */
+export function requestPolicy(options: RequestOptions, headers: Record<string, string>): RequestPolicy {
+  return {
+    post: options.fetch === undefined ? undiciPost : fetchPost(options.fetch),
+    headers,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    maxRetries: options.maxRetries ?? 2,
+    retryDelayMs: options.retryDelayMs ?? 500,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+    onRetry: options.onRetry,
+  };
+}
+
+/** How the adapters send: the transport, the fixed headers, and the timeout and retry policy. */
+export interface RequestPolicy {
+  post: HttpPost;
+  headers: Record<string, string>;
+  /** Longest wait for the response headers, then between two pieces of the body. */
+  timeoutMs: number;
+  /** Retries of a failed request, made only before any event was yielded. */
+  maxRetries: number;
+  retryDelayMs: number;
+  /** A server asking for a longer wait gets no retry. */
+  maxRetryDelayMs: number;
+  onRetry: ((retry: RetryNotice) => void) | undefined;
+}
+
+export interface RetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  error: ModelError;
+}
+
+/** What one provider's wire format contributes to a request; the attempt loop around it is shared. */
+export interface WireFormat {
+  /** Names the provider, model and URL in errors; `url` is where the request goes. */
+  context: ErrorContext;
+  /** A non-2xx answer as an error, with a wait the body asks for (Gemini's RetryInfo). */
+  statusError(status: number, bodyText: string): { error: ModelError; retryDelayMs?: number };
+  /** The events of a whole (non-streamed) answer; throws a ModelError for a malformed one. */
+  answerEvents(text: string): readonly ModelEvent[];
+  /** A fresh reader for the server-sent events of a streamed answer. */
+  streamState(): StreamState;
+}
+
+export interface StreamState {
+  /** Events made by `handle` and `finish`, taken (and emptied) by the loop. */
+  readonly events: ModelEvent[];
+  /** The end marker came (`[DONE]`, `message_stop`); the rest of the body is drained unread. */
+  readonly done?: boolean;
+  /** What came is a whole answer, end marker or not. */
+  readonly complete: boolean;
+  handle(data: string): void;
+  finish(): void;
+}
+
+const STREAM = { stream: true } as const;
+
+/**
+ * One model request as events, with the faults handled the same way for every provider: one timer
+ * re-armed before every wait on the server (so a slow consumer never times out the model), retries
+ * with back-off or `Retry-After` only while nothing has been yielded, the abort signal passed to
+ * the connection, and the connection dropped whenever we stop early.
+ */
+export async function* modelRequest(
+  policy: RequestPolicy,
+  wire: WireFormat,
+  body: string,
+  streaming: boolean,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<ModelEvent, void, undefined> {
+  if (signal?.aborted === true) throw abortedError();
+  const context = wire.context;
+  for (let attempt = 0; ; attempt++) {
+    const controller = new AbortController();
+    let waiting = true;
+    let timedOut = false;
+    let gotHeaders = false;
+    let settled = false;
+    let yielded = false;
+    let retryAfter: number | undefined;
+    let delayMs = 0;
+    const timer = setTimeout(() => {
+      if (!waiting) return; // re-armed before the next wait
+      timedOut = true;
+      controller.abort();
+    }, policy.timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort);
+    let response: Awaited<ReturnType<HttpPost>> | undefined;
+    try {
+      response = await policy.post(context.url, policy.headers, body, controller.signal);
+      gotHeaders = true;
+      if (response.status < 200 || response.status > 299) {
+        timer.refresh();
+        const failed = wire.statusError(response.status, await response.text().catch(() => ''));
+        settled = true;
+        retryAfter = retryAfterMs((name) => response?.header(name)) ?? failed.retryDelayMs;
+        throw failed.error;
+      }
+      // A server may answer a streaming request with plain JSON (or a proxy with a web page).
+      const type = streaming ? response.header('content-type') : undefined;
+      if (!streaming || (type !== undefined && (type.includes('json') || type.includes('html')))) {
+        timer.refresh();
+        const text = await response.text();
+        settled = true;
+        waiting = false;
+        const events = wire.answerEvents(text);
+        yielded = true;
+        for (let i = 0; i < events.length; i++) yield events[i]!;
+        return;
+      }
+      const decoder = new TextDecoder();
+      const parser = new SseParser();
+      const state = wire.streamState();
+      const events = state.events;
+      for (;;) {
+        waiting = true;
+        timer.refresh();
+        const piece = await response.read();
+        waiting = false;
+        if (piece === undefined) break;
+        const payloads = parser.push(decoder.decode(piece, STREAM));
+        let broken: unknown;
+        try {
+          for (let i = 0; i < payloads.length; i++) state.handle(payloads[i]!);
+        } catch (error) {
+          broken = error; // after the events before it are given
+        }
+        if (events.length > 0) {
+          yielded = true;
+          for (let i = 0; i < events.length; i++) yield events[i]!;
+          events.length = 0;
+        }
+        if (broken !== undefined) throw broken;
+        if (state.done === true) break;
+      }
+      if (state.done === true) {
+        // Read to the end so the connection goes back to the pool; the answer is whole already.
+        waiting = true;
+        timer.refresh();
+        try {
+          await response.drain();
+        } catch {
+          // a server closing rudely after the end marker lost us nothing
+        }
+        waiting = false;
+      } else {
+        // The standard drops an event left without its blank line; a server ending that way may still have finished.
+        for (const data of parser.end()) {
+          try {
+            state.handle(data);
+          } catch (error) {
+            // An error the server reported stands; a half-written event means the stream was cut.
+            throw error instanceof ModelError && error.code !== 'bad-response' ? error : streamCutError(context, error);
+          }
+        }
+        if (!state.complete) throw streamCutError(context);
+      }
+      settled = true;
+      state.finish();
+      for (let i = 0; i < events.length; i++) {
+        yielded = true;
+        yield events[i]!;
+      }
+      return;
+    } catch (error) {
+      const failure = isAborted(signal)
+        ? abortedError()
+        : error instanceof ModelError
+          ? error
+          : timedOut
+            ? timeoutError(context, policy.timeoutMs, gotHeaders)
+            : gotHeaders
+              ? streamCutError(context, error)
+              : networkError(error, context);
+      if (yielded || !failure.retryable || attempt >= policy.maxRetries) throw failure;
+      if (retryAfter !== undefined && retryAfter > policy.maxRetryDelayMs) {
+        throw new ModelError(failure.code, `${failure.message}; the server asks to wait ${Math.ceil(retryAfter / 1000)} s before retrying`, {
+          status: failure.status,
+          retryable: true,
+        });
+      }
+      delayMs = retryAfter ?? backoffMs(attempt, policy.retryDelayMs, policy.maxRetryDelayMs);
+      policy.onRetry?.({ attempt: attempt + 1, delayMs, error: failure });
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // Stopped early (error, or the consumer left): drop the connection rather than read on.
+      if (!settled) {
+        controller.abort();
+        response?.cancel();
+      }
+    }
+    if (!(await sleep(delayMs, signal))) throw abortedError();
+  }
+}
+
+/** Read through a call so that TypeScript does not keep the narrowing from before the awaits. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
