@@ -13,10 +13,11 @@ export interface ModelReply {
 /**
  * One model request, collected into a reply. `showText` streams text deltas to the user as they
  * come. A stream that breaks after it started is sent again once (the partial reply is withdrawn
- * with a `retry` event); other failures are thrown as ModelError for the turn to report.
+ * with a `retry` event); `onSend` is told of each. Other failures are thrown as ModelError for the turn to report.
  */
-export async function requestModel(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean): Promise<ModelReply> {
+export async function requestModel(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean, onSend: () => void): Promise<ModelReply> {
   for (let attempt = 1; ; attempt++) {
+    onSend();
     try {
       return await collect(model, request, emit, showText);
     } catch (error) {

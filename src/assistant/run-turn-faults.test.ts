@@ -130,12 +130,19 @@ describe('runTurn: model faults', () => {
   it('429 with Retry-After: waits as asked, then succeeds', async (t) => {
     const server = await modelServer(t, replies([{ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '0.2' } }, { text: 'Here I am.' }]));
     const started = performance.now();
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en' });
+    const events: TurnEvent[] = [];
+    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', onEvent: (event) => events.push(event) });
     const elapsed = performance.now() - started;
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Here I am.');
     assert.equal(server.requests.length, 2);
+    assert.equal(result.requests, 2, 'the retry is counted');
     assert.ok(elapsed >= 190, `waited ${Math.round(elapsed)} ms, the server asked for 200 ms`);
+    const retries = events.filter((event) => event.type === 'model-retry');
+    assert.equal(retries.length, 1, 'the wait is announced');
+    assert.deepEqual({ ...retries[0], error: undefined }, { type: 'model-retry', attempt: 1, delayMs: 200, error: undefined });
+    assert.equal(retries[0]!.type === 'model-retry' && retries[0]!.error.code, 'rate-limited');
+    assert.match(retries[0]!.type === 'model-retry' ? retries[0]!.error.message : '', /Rate limit reached for requests/);
   });
 
   it('500s exhausting the retries: stopReason error, code server-error, the user message kept', async (t) => {
@@ -146,6 +153,7 @@ describe('runTurn: model faults', () => {
     assert.match(result.error!.message, /HTTP 500.*upstream exploded/);
     assert.match(result.text, /^The model could not answer: .*upstream exploded/);
     assert.equal(server.requests.length, 3, 'the first try and two retries');
+    assert.equal(result.requests, 3);
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Hello?' }]);
     assert.deepEqual(result.toolCalls, []);
   });
@@ -165,6 +173,7 @@ describe('runTurn: model faults', () => {
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.equal(result.text, 'The whole answer.');
     assert.equal(server.requests.length, 2);
+    assert.equal(result.requests, 2);
     const retry = events.findIndex((event) => event.type === 'retry');
     assert.ok(retry > 0, 'a retry event');
     assert.ok(textDeltas(events.slice(0, retry)).length > 0, 'the broken reply had started');

@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
-import type { ChatModel, ModelRequest, ToolCallingMode, Usage } from '../models/chat-model.ts';
+import type { ChatModel, ModelRequest, RetryNotice, ToolCallingMode, Usage } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
@@ -70,8 +70,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     emit({ type: 'done', result });
     return result;
   };
-  const ask = async (withTools: boolean, note?: string): Promise<ModelReply> => {
+  const countRequest = () => {
     requests++;
+  };
+  // The adapter's own retries (429, 5xx, network) are requests too, and the user is told of the wait.
+  const onRetry = ({ attempt, delayMs, error }: RetryNotice) => {
+    requests++;
+    emit({ type: 'model-retry', attempt, delayMs, error: { code: error.code, message: error.message } });
+  };
+  const ask = async (withTools: boolean, note?: string): Promise<ModelReply> => {
     const textMode = mode === 'text';
     const request: ModelRequest = {
       system: systemPrompt(text.systemPrompt(today(options.now)), textMode && withTools && hasTools ? textProtocolInstructions(definitions, language) : undefined, note),
@@ -79,8 +86,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       stream: options.stream ?? true,
       ...(!textMode && withTools && hasTools ? { tools: definitions } : {}),
       ...(signal === undefined ? {} : { signal }),
+      onRetry,
     };
-    const reply = await requestModel(model, request, emit, !textMode || !withTools || !hasTools);
+    const reply = await requestModel(model, request, emit, !textMode || !withTools || !hasTools, countRequest);
     if (reply.usage !== undefined) addUsage(usage, reply.usage);
     return reply;
   };
@@ -97,7 +105,6 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           textOnlyModels.add(model.id);
           mode = 'text';
           definitions = cachedToolDefinitions(registry, language, undefined);
-          requests--;
           round--;
           continue;
         }

@@ -23,6 +23,8 @@ export type TurnEvent =
   | { type: 'messages'; messages: ChatMessage[] }
   /** The model's reply so far is discarded (a broken stream being retried, or a text-protocol repair). */
   | { type: 'retry'; reason: string }
+  /** A model request failed before any reply came (429, 5xx, network, timeout) and is sent again after `delayMs`. */
+  | { type: 'model-retry'; attempt: number; delayMs: number; error: { code: string; message: string } }
   | { type: 'done'; result: TurnResult };
 
 export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted';
@@ -34,7 +36,7 @@ export interface TurnResult {
   /** Every message this turn added to the conversation, the user's first. */
   messages: ChatMessage[];
   toolCalls: ToolCallRecord[];
-  /** Model requests made. */
+  /** Model requests sent, retries included. */
   requests: number;
   usage: Usage;
   /** What went wrong when `stopReason` is 'error'. */

@@ -43,6 +43,16 @@ describe('riverse chat', { concurrency: true }, () => {
     assert.equal(sent[5]!.content, 'Thanks!');
   });
 
+  it('a rate-limited model request says that it waits, then the reply comes', async (t) => {
+    const setup = await cliSetup(t, (request, index) =>
+      index === 0 ? { status: 429, error: 'Rate limit reached', headers: { 'retry-after': '0.2' } } : { text: `Answered: ${request.body.messages.at(-1)!.content}` },
+    );
+    const result = await runRiverse(['chat'], { cwd: setup.project, env: setup.env, input: 'Hello?\n/exit\n' });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /\nyou> \[the model is rate limited; retrying in 0\.2 s\]\nAnswered: Hello\?\nyou> Bye\.\n$/);
+    assert.equal(setup.model.requests.length, 2);
+  });
+
   it('a model failure and a reply cancelled with Ctrl+C are reported on stderr, and the chat goes on', async (t) => {
     let hanging = false;
     const setup = await cliSetup(

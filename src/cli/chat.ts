@@ -40,7 +40,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
       running = new AbortController();
-      const printer = createPrinter(out, text.retrying);
+      const printer = createPrinter(out, text);
       const result = await assistant.turn(line, { session, signal: running.signal, onEvent: printer });
       running = undefined;
       printer.end();
@@ -56,7 +56,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
 }
 
 /** Writes a turn's events as they come: text streams, tool calls get a line each. */
-function createPrinter(out: NodeJS.WriteStream, retrying: string) {
+function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language]) {
   let atLineStart = true;
   const write = (chunk: string) => {
     if (chunk === '') return;
@@ -70,7 +70,8 @@ function createPrinter(out: NodeJS.WriteStream, retrying: string) {
   const printer = (event: TurnEvent) => {
     if (event.type === 'text-delta') write(event.text);
     else if (event.type === 'tool-result') line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
-    else if (event.type === 'retry') line(retrying);
+    else if (event.type === 'retry') line(text.retrying);
+    else if (event.type === 'model-retry') line(text.modelRetry(event.error.code, event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000)));
   };
   printer.end = () => {
     if (!atLineStart) write('\n');

@@ -6,6 +6,8 @@ export const CLI_TEXT: Record<Language, {
   welcome: (model: string, tools: number, session: string) => string;
   prompt: string;
   retrying: string;
+  /** A model request failed before any reply and is sent again after `seconds`. */
+  modelRetry: (code: string, seconds: number) => string;
   goodbye: string;
   toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
   offerDownload: (file: string, sizeGb: number, directory: string) => string;
@@ -14,6 +16,8 @@ export const CLI_TEXT: Record<Language, {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /exit quits, Ctrl+C cancels a reply.`,
     prompt: 'you> ',
     retrying: '[the reply was cut off; asking again]',
+    modelRetry: (code, seconds) =>
+      `[${({ 'rate-limited': 'the model is rate limited', 'server-error': 'the model server failed', timeout: 'the model did not answer in time', network: 'the model cannot be reached', 'stream-cut': 'the reply broke off' } as Record<string, string>)[code] ?? 'the model request failed'}; retrying in ${seconds} s]`,
     goodbye: 'Bye.',
     offerDownload: (file, size, directory) => `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
     toolsChanged: (event, file, tools) =>
@@ -23,6 +27,8 @@ export const CLI_TEXT: Record<Language, {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/exit 退出，Ctrl+C 取消当前回复。`,
     prompt: '你> ',
     retrying: '[回复中断，正在重新请求]',
+    modelRetry: (code, seconds) =>
+      `[${({ 'rate-limited': '模型请求过于频繁', 'server-error': '模型服务出错', timeout: '模型未按时响应', network: '无法连接模型', 'stream-cut': '回复中断' } as Record<string, string>)[code] ?? '模型请求失败'}，${seconds} 秒后重试]`,
     goodbye: '再见。',
     offerDownload: (file, size, directory) => `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
     toolsChanged: (event, file, tools) =>
@@ -32,6 +38,8 @@ export const CLI_TEXT: Record<Language, {
     welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/exit で終了、Ctrl+C で応答を取り消します。`,
     prompt: 'あなた> ',
     retrying: '[応答が途切れたため再リクエストしています]',
+    modelRetry: (code, seconds) =>
+      `[${({ 'rate-limited': 'モデルのレート制限に達しました', 'server-error': 'モデルのサーバーでエラーが起きました', timeout: 'モデルが時間内に応答しませんでした', network: 'モデルに接続できません', 'stream-cut': '応答が途切れました' } as Record<string, string>)[code] ?? 'モデルへのリクエストが失敗しました'}。${seconds} 秒後に再試行します]`,
     goodbye: 'さようなら。',
     offerDownload: (file, size, directory) => `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
     toolsChanged: (event, file, tools) =>

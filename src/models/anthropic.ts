@@ -52,6 +52,6 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
     id: `anthropic:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: 'anthropic',
-    stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request.stream === true, request.signal),
+    stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request),
   };
 }

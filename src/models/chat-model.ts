@@ -1,6 +1,7 @@
 import type { Dialect } from '../tools/dialects/dialect.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
+import type { ModelError } from './model-error.ts';
 
 /** A tool as a model is given it. */
 export interface ToolDefinition {
@@ -21,6 +22,17 @@ export interface ModelRequest {
   /** Stream on the wire (server-sent events). Events are yielded either way. */
   stream?: boolean;
   signal?: AbortSignal;
+  /** Told before the adapter sends the request again (a 429, a 5xx, a network failure, a timeout). */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** A failed model request about to be sent again. */
+export interface RetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** The wait before it: the back-off, or what the server asked for (`Retry-After`). */
+  delayMs: number;
+  error: ModelError;
 }
 
 export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' | 'other';

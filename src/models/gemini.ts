@@ -47,10 +47,7 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
     id: `gemini:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: 'gemini',
-    stream: (request) => {
-      const streaming = request.stream === true;
-      return modelRequest(policy, streaming ? streamWire : plainWire, requestBody(request, memory), streaming, request.signal);
-    },
+    stream: (request) => modelRequest(policy, request.stream === true ? streamWire : plainWire, requestBody(request, memory), request),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ModelEvent } from './chat-model.ts';
+import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
 import { fetchPost, undiciPost, type HttpPost } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
 import { abortedError, networkError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
@@ -17,7 +17,7 @@ export interface RequestOptions {
   retryDelayMs?: number;
   /** The longest wait before a retry; a server asking for more (`Retry-After`) gets no retry (default 60 s). */
   maxRetryDelayMs?: number;
-  /** Told before each retry, e.g. to show "rate limited, retrying in 2 s". */
+  /** Told before each retry of every request, e.g. to log it (a request's own `onRetry` is told too). */
   onRetry?: (retry: RetryNotice) => void;
   /** Send through this `fetch` instead of Riverse's own pooled client (e.g. to go through a proxy). */
   fetch?: typeof fetch;
@@ -50,12 +50,7 @@ export interface RequestPolicy {
   onRetry: ((retry: RetryNotice) => void) | undefined;
 }
 
-export interface RetryNotice {
-  /** 1 for the first retry. */
-  attempt: number;
-  delayMs: number;
-  error: ModelError;
-}
+export type { RetryNotice } from './chat-model.ts';
 
 /** What one provider's wire format contributes to a request; the attempt loop around it is shared. */
 export interface WireFormat {
@@ -92,9 +87,10 @@ export async function* modelRequest(
   policy: RequestPolicy,
   wire: WireFormat,
   body: string,
-  streaming: boolean,
-  signal: AbortSignal | undefined,
+  request: ModelRequest,
 ): AsyncGenerator<ModelEvent, void, undefined> {
+  const { signal, onRetry } = request;
+  const streaming = request.stream === true;
   if (signal?.aborted === true) throw abortedError();
   const context = wire.context;
   for (let attempt = 0; ; attempt++) {
@@ -208,7 +204,9 @@ export async function* modelRequest(
         });
       }
       delayMs = retryAfter ?? backoffMs(attempt, policy.retryDelayMs, policy.maxRetryDelayMs);
-      policy.onRetry?.({ attempt: attempt + 1, delayMs, error: failure });
+      const notice: RetryNotice = { attempt: attempt + 1, delayMs, error: failure };
+      policy.onRetry?.(notice);
+      onRetry?.(notice);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);

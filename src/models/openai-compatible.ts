@@ -48,6 +48,6 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
     id: `${provider}:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: 'openai',
-    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request), request.stream === true, request.signal),
+    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request), request),
   };
 }

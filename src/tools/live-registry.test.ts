@@ -160,3 +160,29 @@ test('close() stops watching', async (t) => {
   assert.equal(live.current, before, 'no reload after close()');
   assert.equal(live.current.get('late'), undefined);
 });
+
+test('a tool folder created after start is picked up, and so is a subfolder of helpers created later', async (t) => {
+  const root = await tempDir(t);
+  const dir = join(root, 'tools');
+  const { live, seen } = await openLive(t, dir);
+  assert.deepEqual(live.current.tools(), []);
+  assert.ok(live.current.diagnostics.some((diagnostic) => diagnostic.file === dir), 'the missing folder is a diagnostic');
+
+  await change(seen, () => writeFiles(dir, { 'late.ts': version('late', 'late v1') }), [['added', 'late.ts']]);
+  assert.deepEqual(await live.current.execute('late', {}), { success: true, data: 'late v1' });
+  assert.equal(live.current.diagnostics.some((diagnostic) => diagnostic.file === dir), false, 'the folder exists now');
+
+  // A new subfolder: its helper is imported by a tool, and an edit to it reloads the tool.
+  await change(
+    seen,
+    () =>
+      writeFiles(dir, {
+        'lib/words.ts': `export const word = 'one';\n`,
+        'worded.ts': toolSource('worded', { header: `import { word } from './lib/words.ts';`, execute: `return ToolResult.ok('lib says ' + word);` }),
+      }),
+    [['added', 'worded.ts']],
+  );
+  assert.deepEqual(await live.current.execute('worded', {}), { success: true, data: 'lib says one' });
+  await change(seen, () => writeFile(join(dir, 'lib', 'words.ts'), `export const word = 'two';\n`), [['changed', 'worded.ts']]);
+  assert.deepEqual(await live.current.execute('worded', {}), { success: true, data: 'lib says two' });
+});

@@ -1,4 +1,4 @@
-import { readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Diagnostic } from './diagnostic.ts';
@@ -29,6 +29,8 @@ interface FileState {
 
 /** How long to wait for an editor's burst of writes to settle before reloading. */
 const SETTLE_MS = 60;
+/** How often a tool folder that does not exist yet is looked for. */
+const MISSING_FOLDER_POLL_MS = 1_000;
 
 /**
  * The tool folders, kept loaded: watched, and reloaded file by file when one is added, changed,
@@ -43,7 +45,10 @@ export class LiveToolRegistry {
   #current!: ToolRegistry;
   readonly #files = new Map<string, FileState>();
   readonly #listeners = new Set<ToolChangeListener>();
-  readonly #watchers: FSWatcher[] = [];
+  /** Watched folders, each with its watcher; kept in step with the folders on disk after every reload. */
+  readonly #watchers = new Map<string, FSWatcher>();
+  #watching = false;
+  #poll: NodeJS.Timeout | undefined;
   #timer: NodeJS.Timeout | undefined;
   #reloading: Promise<ToolChange[]> | undefined;
   #pending = false;
@@ -58,7 +63,10 @@ export class LiveToolRegistry {
   static async open(options: ToolRegistryOptions & { watch?: boolean } = {}): Promise<LiveToolRegistry> {
     const live = new LiveToolRegistry(registrySetup(options));
     live.initial = await live.reload();
-    if (options.watch !== false) live.#watch();
+    if (options.watch !== false) {
+      live.#watching = true;
+      live.#syncWatchers();
+    }
     return live;
   }
 
@@ -90,8 +98,11 @@ export class LiveToolRegistry {
   }
 
   async close(): Promise<void> {
+    this.#watching = false;
     clearTimeout(this.#timer);
-    for (const watcher of this.#watchers) watcher.close();
+    clearInterval(this.#poll);
+    for (const watcher of this.#watchers.values()) watcher.close();
+    this.#watchers.clear();
     this.#listeners.clear();
     await this.setup.workers.close();
   }
@@ -128,22 +139,45 @@ export class LiveToolRegistry {
     });
     const first = this.#current === undefined;
     this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics);
+    if (this.#watching) this.#syncWatchers();
     if (!first && changes.length > 0) for (const listener of this.#listeners) listener(changes, this.#current);
     return changes;
   }
 
-  #watch(): void {
-    // One plain (non-recursive) watcher per folder and per subfolder: it sees files replaced by a
-    // rename (editors' safe writes, `sed -i`), which Node's recursive watcher loses track of.
+  /**
+   * Watches every tool folder that exists and each of its subfolders, new ones included, and stops
+   * watching those that are gone. One plain (non-recursive) watcher per folder: it sees files
+   * replaced by a rename (editors' safe writes, `sed -i`), which Node's recursive watcher loses
+   * track of. A tool folder that does not exist (yet) is looked for every second.
+   */
+  #syncWatchers(): void {
+    const wanted = new Map<string, boolean>(); // folder → holds helpers only
+    let missing = false;
     for (const folder of this.setup.folders) {
-      this.#watchFolder(folder, false);
-      let entries: Dirent[] = [];
+      let entries: Dirent[];
       try {
         entries = readdirSync(folder, { withFileTypes: true });
       } catch {
-        continue; // a missing folder is already a diagnostic; it is not watched
+        missing = true; // reported as a diagnostic by the scan
+        continue;
       }
-      for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') this.#watchFolder(join(folder, entry.name), true);
+      wanted.set(folder, false);
+      for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') wanted.set(join(folder, entry.name), true);
+    }
+    for (const [folder, watcher] of this.#watchers) {
+      if (wanted.has(folder)) continue;
+      watcher.close();
+      this.#watchers.delete(folder);
+    }
+    for (const [folder, helpersOnly] of wanted) if (!this.#watchers.has(folder)) this.#watchFolder(folder, helpersOnly);
+    if (missing && this.#poll === undefined) {
+      this.#poll = setInterval(() => {
+        if (this.setup.folders.some((folder) => !this.#watchers.has(folder) && existsSync(folder))) this.#scheduleReload();
+      }, MISSING_FOLDER_POLL_MS);
+      this.#poll.unref();
+    } else if (!missing && this.#poll !== undefined) {
+      clearInterval(this.#poll);
+      this.#poll = undefined;
     }
   }
 
@@ -153,15 +187,23 @@ export class LiveToolRegistry {
         // A helper (`_x.ts`, a file in a subfolder) may be imported by any tool: reload them all.
         const file = typeof name === 'string' ? name : '';
         if (/\.[mc]?[jt]s$/.test(file) && (helpersOnly || !isToolFileName(file))) this.#forceAll = true;
-        clearTimeout(this.#timer);
-        this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
-        this.#timer.unref();
+        this.#scheduleReload();
       });
-      watcher.on('error', () => watcher.close());
-      this.#watchers.push(watcher);
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.#watchers.get(folder) === watcher) this.#watchers.delete(folder);
+      });
+      this.#watchers.set(folder, watcher);
     } catch {
-      // Gone already: nothing to watch.
+      // Gone already: the next reload looks again.
     }
+  }
+
+  /** Reloads once the burst of events has settled. */
+  #scheduleReload(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
+    this.#timer.unref();
   }
 }
 
