@@ -141,6 +141,7 @@ describe('runTurn: falling back to the text protocol', () => {
     assert.equal(result.text, 'It is 16 °C in Tokyo.');
     assert.equal(result.toolCalls[0]?.result.success, true);
     assert.equal(server.requests.length, 3);
+    assert.equal(result.requests, 3, 'the refused request counts');
     assert.ok(server.requests[0]!.body.tools !== undefined, 'native tools were tried first');
     assert.equal(server.requests[1]!.body.tools, undefined);
     assert.match(systemOf(server.requests[1]!), /## Tools/);

@@ -1,5 +1,5 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
-import { fetchPost, undiciPost, type HttpPost } from './http-transport.ts';
+import { fetchPost, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
 import { abortedError, networkError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
 import { backoffMs, retryAfterMs, sleep } from './retry.ts';
@@ -109,15 +109,16 @@ export async function* modelRequest(
     }, policy.timeoutMs);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort);
-    let response: Awaited<ReturnType<HttpPost>> | undefined;
+    let open: HttpResponse | undefined; // cancelled when we stop before the answer is read
     try {
-      response = await policy.post(context.url, policy.headers, body, controller.signal);
+      const response = await policy.post(context.url, policy.headers, body, controller.signal);
+      open = response;
       gotHeaders = true;
       if (response.status < 200 || response.status > 299) {
         timer.refresh();
         const failed = wire.statusError(response.status, await response.text().catch(() => ''));
         settled = true;
-        retryAfter = retryAfterMs((name) => response?.header(name)) ?? failed.retryDelayMs;
+        retryAfter = retryAfterMs((name) => response.header(name)) ?? failed.retryDelayMs;
         throw failed.error;
       }
       // A server may answer a streaming request with plain JSON (or a proxy with a web page).
@@ -213,7 +214,7 @@ export async function* modelRequest(
       // Stopped early (error, or the consumer left): drop the connection rather than read on.
       if (!settled) {
         controller.abort();
-        response?.cancel();
+        open?.cancel();
       }
     }
     if (!(await sleep(delayMs, signal))) throw abortedError();
