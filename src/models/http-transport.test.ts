@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fetchPost, undiciPost, type HttpPost } from './http-transport.ts';
+import { fetchPost, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 import { networkError } from './openai-errors.ts';
 import { startOpenAITestServer } from './testing/openai-test-server.ts';
@@ -140,6 +140,81 @@ for (const [name, post] of transports) {
     });
   });
 }
+
+/** A forward proxy on 127.0.0.1 that sends every host it is asked for to `target` and notes the URLs. */
+async function startProxy(target: string): Promise<{ url: string; seen: string[]; close: () => void }> {
+  const seen: string[] = [];
+  const proxy = createServer((request, response) => {
+    seen.push(request.url!);
+    const upstream = new URL(request.url!);
+    const forwarded = httpRequest(`${target}${upstream.pathname}`, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(response);
+    });
+    request.pipe(forwarded);
+  });
+  proxy.listen(0, '127.0.0.1');
+  await once(proxy, 'listening');
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    seen,
+    close: () => {
+      proxy.closeAllConnections();
+      proxy.close();
+    },
+  };
+}
+
+describe('HTTP transport: proxies from the environment', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  before(async () => {
+    server = await startServer();
+    proxy = await startProxy(server.url);
+  });
+  after(() => {
+    proxy.close();
+    server.server.closeAllConnections();
+    server.server.close();
+  });
+  const ask = async (post: HttpPost, url: string) => {
+    const response = await post(url, { 'content-type': 'application/json' }, '{"q":1}', new AbortController().signal);
+    return { status: response.status, body: await response.text() };
+  };
+  const port = () => new URL(server.url).port;
+
+  it('HTTP_PROXY (or http_proxy) carries requests to other hosts', async () => {
+    for (const variable of ['HTTP_PROXY', 'http_proxy']) {
+      const post = undiciTransport({ [variable]: proxy.url });
+      const url = `http://model.invalid:${port()}/json`;
+      assert.deepEqual(await ask(post, url), { status: 200, body: JSON.stringify({ got: { q: 1 } }) }, variable);
+      assert.equal(proxy.seen.at(-1), url, `${variable}: the proxy was asked for the model's URL`);
+    }
+  });
+
+  it('loopback addresses and NO_PROXY hosts go direct', async () => {
+    const seen = proxy.seen.length;
+    const post = undiciTransport({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: 'model.invalid' });
+    assert.equal((await ask(post, `${server.url}/json`)).status, 200, 'a local model server is reached directly');
+    assert.equal(proxy.seen.length, seen);
+    const error = await ask(post, `http://model.invalid:${port()}/json`).then(
+      () => assert.fail('model.invalid does not resolve, so only the proxy could have reached it'),
+      (caught: unknown) => caught,
+    );
+    const context = { provider: 'openai', model: 'm', baseUrl: 'http://model.invalid', url: 'http://model.invalid', hasApiKey: false, apiKeyEnv: 'OPENAI_API_KEY' };
+    assert.match(networkError(error, context).message, /host model\.invalid not found/);
+    assert.equal(proxy.seen.length, seen);
+  });
+
+  it('a proxy setting that is not a URL is a clear configuration error', async () => {
+    const post = undiciTransport({ HTTPS_PROXY: 'proxy.corp:8080 ' });
+    await assert.rejects(ask(post, `${server.url}/json`), {
+      name: 'ModelError',
+      code: 'not-configured',
+      message: 'HTTPS_PROXY="proxy.corp:8080" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it',
+    });
+  });
+});
 
 describe('model adapters with a given fetch', () => {
   it('send every request through it', async () => {

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ModelError } from './model-error.ts';
 
 /**
  * The one HTTP call every model adapter makes: POST a JSON body, then read the answer whole or
@@ -22,34 +23,62 @@ export interface HttpResponse {
   cancel(): void;
 }
 
-let pool: Agent | undefined;
-
-/** undici's `request` on one keep-alive pool per process, shared by every model. */
-export const undiciPost: HttpPost = async (url, headers, body, signal) => {
-  pool ??= new Agent({ keepAliveTimeout: 30_000 });
-  const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: pool });
-  const stream = response.body;
-  let pieces: AsyncIterator<Uint8Array> | undefined;
-  const next = () => (pieces ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
-  return {
-    status: response.statusCode,
-    header(name) {
-      const value = response.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    text: () => stream.text(),
-    async read() {
-      const piece = await next();
-      return piece.done === true ? undefined : piece.value;
-    },
-    async drain() {
-      while ((await next()).done !== true);
-    },
-    cancel() {
-      stream.destroy();
-    },
+/**
+ * undici's `request` on one keep-alive pool, made at the first request. With `HTTPS_PROXY` or
+ * `HTTP_PROXY` (or their lowercase forms) set, requests go through that proxy, except for hosts in
+ * `NO_PROXY` and loopback addresses (a local Ollama or llama.cpp server).
+ */
+export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost {
+  let pool: Dispatcher | undefined;
+  return async (url, headers, body, signal) => {
+    pool ??= dispatcherFor(env);
+    const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: pool });
+    const stream = response.body;
+    let pieces: AsyncIterator<Uint8Array> | undefined;
+    const next = () => (pieces ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
+    return {
+      status: response.statusCode,
+      header(name) {
+        const value = response.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      text: () => stream.text(),
+      async read() {
+        const piece = await next();
+        return piece.done === true ? undefined : piece.value;
+      },
+      async drain() {
+        while ((await next()).done !== true);
+      },
+      cancel() {
+        stream.destroy();
+      },
+    };
   };
-};
+}
+
+/** The default transport, shared by every model of the process. */
+export const undiciPost: HttpPost = undiciTransport();
+
+const KEEP_ALIVE = { keepAliveTimeout: 30_000 };
+
+function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
+  const httpProxy = proxySetting(env, 'http_proxy');
+  const httpsProxy = proxySetting(env, 'https_proxy');
+  if (httpProxy === '' && httpsProxy === '') return new Agent(KEEP_ALIVE);
+  const noProxy = [env.no_proxy ?? env.NO_PROXY ?? '', 'localhost', '127.0.0.1', '::1'].filter((entry) => entry !== '').join(',');
+  return new EnvHttpProxyAgent({ ...KEEP_ALIVE, httpProxy, httpsProxy, noProxy });
+}
+
+/** A proxy variable, lowercase first as curl reads them; '' when unset. */
+function proxySetting(env: NodeJS.ProcessEnv, name: 'http_proxy' | 'https_proxy'): string {
+  const variable = env[name] ? name : name.toUpperCase();
+  const value = env[variable]?.trim() ?? '';
+  if (value !== '' && !(/^https?:\/\//i.test(value) && URL.canParse(value))) {
+    throw new ModelError('not-configured', `${variable}="${value}" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it`);
+  }
+  return value;
+}
 
 /** The same call through a `fetch` function. */
 export function fetchPost(fetchFn: typeof fetch): HttpPost {
