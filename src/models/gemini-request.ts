@@ -1,7 +1,8 @@
+import { compileSchema } from '../tools/dialects/compile-schema.ts';
+import { hasProperties } from '../tools/dialects/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
-import { geminiParameters } from './gemini-schema.ts';
 import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types.ts';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -14,13 +15,17 @@ export const FOREIGN_SIGNATURE = 'skip_thought_signature_validator';
 
 const toolsJsonCache = new WeakMap<readonly ToolDefinition[], string>();
 
-/** `tools` in Gemini's form, converted and serialized once per array object. */
+/**
+ * `tools` in Gemini's form, serialized once per array object. The turn gives parameters already
+ * compiled to the gemini dialect; compiling again changes nothing (the golden test checks it) and
+ * makes a caller's plain JSON Schema safe too. A tool without parameters declares none.
+ */
 export function toolsJson(tools: readonly ToolDefinition[]): string {
   let json = toolsJsonCache.get(tools);
   if (json === undefined) {
     const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-      const parameters = geminiParameters(tool.parameters);
-      return parameters === undefined ? { name: tool.name, description: tool.description } : { name: tool.name, description: tool.description, parameters };
+      const parameters = compileSchema(tool.parameters, 'gemini');
+      return hasProperties(parameters) ? { name: tool.name, description: tool.description, parameters } : { name: tool.name, description: tool.description };
     });
     json = JSON.stringify([{ functionDeclarations }]);
     toolsJsonCache.set(tools, json);

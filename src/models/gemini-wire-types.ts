@@ -1,3 +1,4 @@
+import type { SchemaNode } from '../tools/dialects/schema-node.ts';
 /**
  * Google's Gemini `generateContent` wire format (v1beta), as far as the adapter and its test
  * server use it. Response fields are optional: chunks of a stream carry only part of them.
@@ -34,7 +35,8 @@ export interface GeminiContent {
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  parameters?: Record<string, unknown>;
+  /** The gemini dialect of JSON Schema (src/tools/dialects/gemini-dialect.ts). */
+  parameters?: SchemaNode;
 }
 
 export interface GeminiRequestBody {

@@ -46,6 +46,8 @@ export function checkCatalog(tools: CatalogTool[], crossCheck: (features: Set<st
     const seen = new Set<SchemaNode>();
     for (const dialect of DIALECTS) {
       for (const problem of checkDialect(compiled[dialect], dialect)) fail(`${dialect}: ${problem}`);
+      // An adapter may compile what it is given: compiling a compiled schema again changes nothing.
+      if (!isDeepStrictEqual(asJson(compileSchema(compiled[dialect], dialect)), asJson(compiled[dialect]))) fail(`${dialect}: compiling twice changes the schema`);
       // json and anthropic share one result.
       if (!seen.has(compiled[dialect]) && !meta.validateSchema(compiled[dialect])) fail(`${dialect}: not valid JSON Schema: ${meta.errorsText(meta.errors)}`);
       seen.add(compiled[dialect]);
@@ -133,4 +135,9 @@ function countNodes(node: SchemaNode, visit: (node: SchemaNode) => void, top = f
   if (node.items !== undefined) children.push(node.items);
   if (typeof node.additionalProperties === 'object') children.push(node.additionalProperties);
   for (const child of children) countNodes(child, visit, true);
+}
+
+/** What goes on the wire (keys whose value is undefined dropped). */
+function asJson(schema: SchemaNode): unknown {
+  return JSON.parse(JSON.stringify(schema));
 }
