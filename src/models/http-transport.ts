@@ -83,7 +83,8 @@ function proxySetting(env: NodeJS.ProcessEnv, name: 'http_proxy' | 'https_proxy'
 /** The same call through a `fetch` function. */
 export function fetchPost(fetchFn: typeof fetch): HttpPost {
   return async (url, headers, body, signal) => {
-    const response = await fetchFn(url, { method: 'POST', headers, body, signal });
+    // A redirect is reported, not followed: fetch would resend a POST as a GET without its body.
+    const response = await fetchFn(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const bodyReader = () => (reader ??= response.body?.getReader());
     return {

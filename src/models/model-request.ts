@@ -1,7 +1,7 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
 import { fetchPost, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
-import { abortedError, networkError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
+import { abortedError, networkError, redirectError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
 import { backoffMs, retryAfterMs, sleep } from './retry.ts';
 import { SseParser } from './sse.ts';
 
@@ -116,8 +116,10 @@ export async function* modelRequest(
       gotHeaders = true;
       if (response.status < 200 || response.status > 299) {
         timer.refresh();
-        const failed = wire.statusError(response.status, await response.text().catch(() => ''));
+        const bodyText = await response.text().catch(() => '');
         settled = true;
+        if (response.status < 400) throw redirectError(response.status, response.header('location'), context);
+        const failed = wire.statusError(response.status, bodyText);
         retryAfter = retryAfterMs((name) => response.header(name)) ?? failed.retryDelayMs;
         throw failed.error;
       }

@@ -308,6 +308,18 @@ describe('createOpenAICompatibleModel: errors', () => {
     assert.ok(error.message.includes(`${server.url}/wrong/chat/completions`), error.message);
   });
 
+  it('reports a redirect with where it points, without following it (with or without a given fetch)', async () => {
+    const moved = 'https://api.example.com/v1/chat/completions';
+    const server = await serve({ status: 301, body: '', headers: { location: moved } });
+    for (const options of [{}, { fetch }]) {
+      const error = await failure(modelFor(server, options).stream({ messages: ASK }));
+      assert.equal(error.code, 'bad-request');
+      assert.equal(error.status, 301);
+      assert.equal(error.message, `${server.url}/chat/completions redirects to ${moved} (HTTP 301); set the base URL to the address it points to`);
+    }
+    assert.equal(server.requests.length, 2, 'sent once each, never retried nor followed');
+  });
+
   it('says the server is not running when the connection is refused, after retrying', async () => {
     const server = await startOpenAITestServer({ text: 'gone' });
     await server.close();

@@ -37,6 +37,12 @@ export function statusError(status: number, bodyText: string, context: ErrorCont
   return new ModelError('bad-request', `${provider} rejected the request for model "${model}" (HTTP ${status}${said})`, { status });
 }
 
+/** A 3xx: the request (with its body) is not sent on; the user fixes the base URL instead. */
+export function redirectError(status: number, location: string | undefined, context: ErrorContext): ModelError {
+  const where = location === undefined || location === '' ? 'elsewhere' : `to ${location}`;
+  return new ModelError('bad-request', `${context.url} redirects ${where} (HTTP ${status}); set the base URL to the address it points to`, { status });
+}
+
 /** The server's own words: OpenAI's `{error: {message}}`, the `{error: "…"}` of Ollama and llama.cpp, or the text itself. */
 export function serverMessage(bodyText: string): { message: string; code?: string } {
   const text = bodyText.trim();
