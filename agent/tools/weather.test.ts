@@ -292,7 +292,7 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     const unreachable = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { weather: { base_url: `http://127.0.0.1:${port}` } } } });
     const result = await unreachable.execute('weather', { city: 'Tokyo' }, { language: 'en' });
     assert.equal(result.success, false);
-    assert.match(result.error ?? '', /^Cannot reach the weather service: /);
+    assert.equal(result.error, `Cannot reach the weather service at http://127.0.0.1:${port} (ECONNREFUSED); check the network, or base_url in riverse.yaml.`);
   });
 
   test('the caller\'s abort signal cancels the request', async () => {

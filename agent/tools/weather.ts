@@ -67,7 +67,7 @@ export class WeatherTool extends BaseTool<{ city: string }> {
     try {
       response = await fetch(url, { signal: AbortSignal.any([context.signal, timeout]), headers: { accept: 'application/json' } });
     } catch (error) {
-      return stopped() ?? ToolResult.fail(`Cannot reach the weather service: ${(error as Error).message}`);
+      return stopped() ?? ToolResult.fail(`Cannot reach the weather service at ${baseUrl} (${networkReason(error)}); check the network, or base_url in riverse.yaml.`);
     }
     if (response.status === 404) return ToolResult.fail(`The weather service does not know the place "${city}"; check the spelling or try a nearby larger city.`);
     if (!response.ok) return ToolResult.fail(`The weather service answered HTTP ${response.status} ${response.statusText}; try again later.`);
@@ -84,4 +84,11 @@ export class WeatherTool extends BaseTool<{ city: string }> {
     const sky = now[`lang_${context.language}`]?.[0]?.value ?? now.weatherDesc?.[0]?.value ?? '?';
     return ToolResult.ok(SUMMARY[context.language](city, sky, now.temp_C, now.FeelsLikeC ?? '?', now.humidity ?? '?', now.windspeedKmph ?? '?'));
   }
+}
+
+/** fetch says only "fetch failed"; why is in its cause: ENOTFOUND, ECONNREFUSED, a certificate error… */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  return typeof cause?.message === 'string' ? cause.message : String((error as Error).message ?? error);
 }
