@@ -56,6 +56,9 @@ describe('riverse tools new', { concurrency: 4 }, () => {
     assert.equal(result.code, 2, show(result));
     assert.match(result.stderr, /"my tool!" is not a valid tool name/);
     await assert.rejects(access(reserved.path('agent/tools/my tool!.ts')));
+    const digit = await reserved.run(['tools', 'new', '3d_print']);
+    assert.equal(digit.code, 2, show(digit));
+    assert.match(digit.stderr, /"3d_print" is not a valid tool name: .*starting with a letter or "_"/);
   });
 
   test('a name whose class would be BaseTool still makes a working tool', async () => {

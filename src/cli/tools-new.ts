@@ -2,7 +2,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.ts';
 import { DEFAULT_TOOL_FOLDER } from '../tools/tool-registry.ts';
-import { TOOL_NAME_PATTERN } from '../tools/validate-manifest.ts';
+import { PORTABLE_TOOL_NAME_PATTERN } from '../tools/validate-manifest.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { testSource, toolSource } from './tool-template.ts';
@@ -10,7 +10,7 @@ import { UsageError } from './usage-error.ts';
 
 /** `riverse tools new NAME`: writes a tool file and its test into the first tool folder. */
 export async function toolsNew(name: string, options: GlobalOptions & { dir?: string }): Promise<number> {
-  if (!TOOL_NAME_PATTERN.test(name)) throw new UsageError(`"${name}" is not a valid tool name: use 1–64 letters, digits, "_" or "-", e.g. my_tool`);
+  if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(`"${name}" is not a valid tool name: use 1–64 letters, digits, "_" or "-", starting with a letter or "_", e.g. my_tool`);
   const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
   const folder = options.dir !== undefined ? resolve(options.dir) : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
   const fileName = `${name}.ts`;

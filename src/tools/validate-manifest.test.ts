@@ -52,6 +52,16 @@ describe('validateManifest', () => {
     }
   });
 
+  test('a name starting with a digit or "-" loads, with a warning that Gemini rejects it', () => {
+    for (const name of ['3d_print', '-dash']) {
+      assert.deepEqual(errors(valid({ name })), [], name);
+      assert.deepEqual(warnings(valid({ name })), [
+        { severity: 'warning', path: 'name', message: `name "${name}" starts with "${name[0]}": Gemini models reject a tool name that does not start with a letter or "_" (e.g. "_${name}")` },
+      ]);
+    }
+    for (const name of ['_private', 'my-tool', 'A']) assert.deepEqual(warnings(valid({ name })), [], name);
+  });
+
   test('descriptions: empty, missing, wrong type, unknown language, no text in any language', () => {
     assert.match(oneError(valid({ description: '' })).message, /description is empty/);
     assert.match(oneError(valid({ description: '   ' })).message, /description is empty/);

@@ -8,6 +8,8 @@ export interface ManifestProblem {
 }
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** What every provider takes: Gemini also wants a letter or "_" first. New tools are held to it. */
+export const PORTABLE_TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 /** Property names every provider accepts (Anthropic's rule is the strictest). */
 const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
 const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive'];
@@ -30,6 +32,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', `name ${JSON.stringify(name)} is invalid: use 1–64 letters, digits, "_" or "-" (the strictest model provider's rule), e.g. "my_tool"`);
+  } else if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) {
+    warn('name', `name "${name}" starts with "${name[0]}": Gemini models reject a tool name that does not start with a letter or "_" (e.g. "_${name}")`);
   }
   checkText(description, 'description', error);
   if (parameters !== undefined) {
