@@ -5,7 +5,7 @@ import { ModelError } from './model-error.ts';
  * The one HTTP call every model adapter makes: POST a JSON body, then read the answer whole or
  * piece by piece. By default it goes through undici's `request` on a keep-alive pool, which costs
  * about half of what global `fetch` costs per request (see decision 005); a `fetch` given in the
- * adapter's options is used instead, e.g. one that goes through a proxy or records traffic.
+ * adapter's options is used instead, e.g. one that records traffic.
  */
 export type HttpPost = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<HttpResponse>;
 
@@ -60,14 +60,16 @@ export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost 
 /** The default transport, shared by every model of the process. */
 export const undiciPost: HttpPost = undiciTransport();
 
-const KEEP_ALIVE = { keepAliveTimeout: 30_000 };
+// The adapters time requests themselves (`timeoutMs`, any length): undici's own 300 s header and
+// body timeouts would cut a slow local model short with a misleading error, so they are off.
+const POOL_OPTIONS = { keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 };
 
 function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
   const httpProxy = proxySetting(env, 'http_proxy');
   const httpsProxy = proxySetting(env, 'https_proxy');
-  if (httpProxy === '' && httpsProxy === '') return new Agent(KEEP_ALIVE);
+  if (httpProxy === '' && httpsProxy === '') return new Agent(POOL_OPTIONS);
   const noProxy = [env.no_proxy ?? env.NO_PROXY ?? '', 'localhost', '127.0.0.1', '::1'].filter((entry) => entry !== '').join(',');
-  return new EnvHttpProxyAgent({ ...KEEP_ALIVE, httpProxy, httpsProxy, noProxy });
+  return new EnvHttpProxyAgent({ ...POOL_OPTIONS, httpProxy, httpsProxy, noProxy });
 }
 
 /** A proxy variable, lowercase first as curl reads them; '' when unset. */
