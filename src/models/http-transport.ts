@@ -1,4 +1,4 @@
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ModelError } from './model-error.ts';
 
 /**
@@ -29,10 +29,19 @@ export interface HttpResponse {
  * `NO_PROXY` and loopback addresses (a local Ollama or llama.cpp server).
  */
 export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost {
-  let pool: Dispatcher | undefined;
+  // undici is loaded at the first model request: commands that make none (`tools …`) start without it.
+  let ready: Promise<{ send: Undici['request']; pool: Dispatcher }> | undefined;
+  const load = async () => {
+    const undici = await import('undici');
+    return { send: undici.request, pool: dispatcherFor(undici, env) };
+  };
   return async (url, headers, body, signal) => {
-    pool ??= dispatcherFor(env);
-    const response = await request(url, { method: 'POST', headers, body, signal, dispatcher: pool });
+    ready ??= load().catch((error: unknown) => {
+      ready = undefined; // a proxy setting fixed meanwhile is read again
+      throw error;
+    });
+    const { send, pool } = await ready;
+    const response = await send(url, { method: 'POST', headers, body, signal, dispatcher: pool });
     const stream = response.body;
     let pieces: AsyncIterator<Uint8Array> | undefined;
     const next = () => (pieces ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
@@ -64,7 +73,9 @@ export const undiciPost: HttpPost = undiciTransport();
 // body timeouts would cut a slow local model short with a misleading error, so they are off.
 const POOL_OPTIONS = { keepAliveTimeout: 30_000, headersTimeout: 0, bodyTimeout: 0 };
 
-function dispatcherFor(env: NodeJS.ProcessEnv): Dispatcher {
+type Undici = typeof import('undici');
+
+function dispatcherFor({ Agent, EnvHttpProxyAgent }: Undici, env: NodeJS.ProcessEnv): Dispatcher {
   const httpProxy = proxySetting(env, 'http_proxy');
   const httpsProxy = proxySetting(env, 'https_proxy');
   if (httpProxy === '' && httpsProxy === '') return new Agent(POOL_OPTIONS);
