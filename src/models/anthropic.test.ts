@@ -3,9 +3,9 @@ import { afterEach, describe, it } from 'node:test';
 import { createAnthropicModel, type AnthropicOptions } from './anthropic.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
-import { ModelError } from './model-error.ts';
 import type { RetryNotice } from './openai-compatible.ts';
 import { replies, startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from './testing/anthropic-test-server.ts';
+import { callsOf, collect, failure, finishOf, reasonOf, textOf } from './testing/model-events.ts';
 
 const open: AnthropicTestServer[] = [];
 afterEach(async () => {
@@ -24,37 +24,6 @@ function modelFor(server: AnthropicTestServer, options: Partial<AnthropicOptions
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
 
-async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void | Promise<void>): Promise<ModelEvent[]> {
-  const out: ModelEvent[] = [];
-  for await (const event of events) {
-    out.push(event);
-    await onEvent?.(event);
-  }
-  return out;
-}
-
-/** The ModelError a run ends with, and the events before it. */
-async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelError & { before: ModelEvent[] }> {
-  const before: ModelEvent[] = [];
-  try {
-    await collect(events, (event) => {
-      before.push(event);
-      onEvent?.(event);
-    });
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    return Object.assign(error, { before });
-  }
-  assert.fail('expected the request to fail');
-}
-
-const textOf = (events: ModelEvent[]) => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
-const callsOf = (events: ModelEvent[]) => events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
-const finishOf = (events: ModelEvent[]) => events.at(-1);
-const reasonOf = (events: ModelEvent[]) => {
-  const last = events.at(-1);
-  return last?.type === 'finish' ? last.reason : undefined;
-};
 const sse = (event: object) => event;
 const textEvent = (text: string, index = 0) => sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
 /** A text block that opens with text, so that the first event yields at once. */

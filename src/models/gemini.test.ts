@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
 import { FOREIGN_SIGNATURE } from './gemini-request.ts';
-import { ModelError } from './model-error.ts';
 import type { RetryNotice } from './openai-compatible.ts';
 import { replies, startGeminiTestServer, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-test-server.ts';
+import { callsOf, collect, failure, reasonOf, textOf } from './testing/model-events.ts';
 
 const open: GeminiTestServer[] = [];
 afterEach(async () => {
@@ -24,37 +24,6 @@ function modelFor(server: GeminiTestServer, options: Partial<GeminiOptions> = {}
 }
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
-
-async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelEvent[]> {
-  const out: ModelEvent[] = [];
-  for await (const event of events) {
-    out.push(event);
-    onEvent?.(event);
-  }
-  return out;
-}
-
-/** The ModelError a run ends with, and the events before it. */
-async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelError & { before: ModelEvent[] }> {
-  const before: ModelEvent[] = [];
-  try {
-    await collect(events, (event) => {
-      before.push(event);
-      onEvent?.(event);
-    });
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    return Object.assign(error, { before });
-  }
-  assert.fail('expected the request to fail');
-}
-
-const textOf = (events: ModelEvent[]) => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
-const callsOf = (events: ModelEvent[]) => events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
-const reasonOf = (events: ModelEvent[]) => {
-  const last = events.at(-1);
-  return last?.type === 'finish' ? last.reason : undefined;
-};
 
 const WEATHER: ToolDefinition = {
   name: 'weather',

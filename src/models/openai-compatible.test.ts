@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
-import { ModelError } from './model-error.ts';
+import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions, type RetryNotice } from './openai-compatible.ts';
 import { replies, startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from './testing/openai-test-server.ts';
+import { callsOf, collect, failure, finishOf, textOf } from './testing/model-events.ts';
 
 const open: OpenAITestServer[] = [];
 afterEach(async () => {
@@ -22,34 +22,6 @@ function modelFor(server: OpenAITestServer, options: Partial<OpenAICompatibleOpt
 }
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
-
-async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void | Promise<void>): Promise<ModelEvent[]> {
-  const out: ModelEvent[] = [];
-  for await (const event of events) {
-    out.push(event);
-    await onEvent?.(event);
-  }
-  return out;
-}
-
-/** The ModelError a run ends with, and the events before it. */
-async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelError & { before: ModelEvent[] }> {
-  const before: ModelEvent[] = [];
-  try {
-    await collect(events, (event) => {
-      before.push(event);
-      onEvent?.(event);
-    });
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    return Object.assign(error, { before });
-  }
-  assert.fail('expected the request to fail');
-}
-
-const textOf = (events: ModelEvent[]) => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
-const callsOf = (events: ModelEvent[]) => events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
-const finishOf = (events: ModelEvent[]) => events.at(-1);
 
 const WEATHER: ToolDefinition = {
   name: 'weather',
