@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { replies } from '../models/testing/openai-test-server.ts';
-import type { Language } from '../tools/tool-manifest.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
@@ -17,11 +16,14 @@ import {
   napTool,
   sharedCleanup,
   SKY,
+  STREAMED_ORDER,
   systemOf,
   testModel,
   textDeltas,
   toolDescription,
   toolMessagesOf,
+  UNSTREAMED_ORDER,
+  WEATHER_CONVERSATIONS,
   wttrServer,
   type WttrServer,
 } from './turn-test-support.ts';
@@ -36,41 +38,12 @@ before(async () => {
 after(() => shared.run());
 
 /** The same conversation in each language, with the texts the weather manifest and tool give in it. */
-const CONVERSATIONS: Record<Language, { input: string; city: string; answer: string; system: string; description: string; toolSays: string }> = {
-  en: {
-    input: "What's the weather in Tokyo today?",
-    city: 'Tokyo',
-    answer: 'It is partly cloudy and 16 °C in Tokyo right now.',
-    system: 'You are Riverse',
-    description: 'Get the current weather for a city',
-    toolSays: `Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h`,
-  },
-  zh: {
-    input: '东京今天天气怎么样？',
-    city: '东京',
-    answer: '东京现在局部多云，气温 16°C。',
-    system: '你是 Riverse',
-    description: '查询指定城市的当前天气',
-    toolSays: `东京：${SKY.zh}，16°C（体感 14°C），湿度 63%，风速 11 km/h`,
-  },
-  ja: {
-    input: '東京の今日の天気は？',
-    city: '東京',
-    answer: '東京は今、所により曇りで 16°C です。',
-    system: 'あなたは Riverse',
-    description: '指定した都市の現在の天気を調べる',
-    toolSays: `東京：${SKY.ja}、16°C（体感 14°C）、湿度 63%、風速 11 km/h`,
-  },
-};
-
-const STREAMED_ORDER = ['messages', 'tool-call-delta', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
-const UNSTREAMED_ORDER = ['messages', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
 
 describe('runTurn: the weather conversation', () => {
   for (const language of ['en', 'zh', 'ja'] as const) {
     for (const stream of [true, false]) {
       it(`${language}, ${stream ? 'streamed' : 'not streamed'}: calls weather, sends the result back, returns the reply`, async (t) => {
-        const talk = CONVERSATIONS[language];
+        const talk = WEATHER_CONVERSATIONS[language];
         const server = await modelServer(t, replies([{ toolCalls: [{ name: 'weather', arguments: { city: talk.city } }] }, { text: talk.answer }]));
         const events: TurnEvent[] = [];
         const wttrSeen = wttr.requests.length;
@@ -155,7 +128,7 @@ describe('runTurn: the weather conversation', () => {
 describe('Assistant.stream()', () => {
   for (const stream of [true, false]) {
     it(`yields the turn's events in order, ending with done (${stream ? 'streamed' : 'not streamed'})`, async (t) => {
-      const talk = CONVERSATIONS.en;
+      const talk = WEATHER_CONVERSATIONS.en;
       const server = await modelServer(t, replies([{ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' } }] }, { text: talk.answer }]));
       const assistant = new Assistant({ model: testModel(server), registry: weatherTools, stream });
       const events: TurnEvent[] = [];

@@ -14,6 +14,7 @@ import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../mo
 import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-test-server.ts';
 import type { WireMessage } from '../models/openai-wire-types.ts';
 import type { AppConfig } from '../tools/app-config.ts';
+import type { Language } from '../tools/tool-manifest.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { TurnEvent } from './turn-events.ts';
 
@@ -50,6 +51,41 @@ export function testModel(server: OpenAITestServer, options: Partial<OpenAICompa
 
 /** Descriptions as wttr.in gives them: `weatherDesc` in English, `lang_xx` for the rest. */
 export const SKY = { en: 'Partly cloudy', zh: '局部多云', ja: '所により曇り' } as const;
+
+/** The weather conversation in each language: what the user asks, what the model and the tool say. */
+export const WEATHER_CONVERSATIONS: Record<Language, { input: string; city: string; answer: string; system: string; description: string; cityDescription: string; toolSays: string }> = {
+  en: {
+    input: "What's the weather in Tokyo today?",
+    city: 'Tokyo',
+    answer: 'It is partly cloudy and 16 °C in Tokyo right now.',
+    system: 'You are Riverse',
+    description: 'Get the current weather for a city',
+    cityDescription: 'City name, e.g. Tokyo, London',
+    toolSays: `Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h`,
+  },
+  zh: {
+    input: '东京今天天气怎么样？',
+    city: '东京',
+    answer: '东京现在局部多云，气温 16°C。',
+    system: '你是 Riverse',
+    description: '查询指定城市的当前天气',
+    cityDescription: '城市名，例如 东京、伦敦',
+    toolSays: `东京：${SKY.zh}，16°C（体感 14°C），湿度 63%，风速 11 km/h`,
+  },
+  ja: {
+    input: '東京の今日の天気は？',
+    city: '東京',
+    answer: '東京は今、所により曇りで 16°C です。',
+    system: 'あなたは Riverse',
+    description: '指定した都市の現在の天気を調べる',
+    cityDescription: '都市名。例：東京、ロンドン',
+    toolSays: `東京：${SKY.ja}、16°C（体感 14°C）、湿度 63%、風速 11 km/h`,
+  },
+};
+
+/** The turn events of one round of tool calls, in order, streamed and not. */
+export const STREAMED_ORDER = ['messages', 'tool-call-delta', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
+export const UNSTREAMED_ORDER = ['messages', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
 
 export interface WttrServer {
   url: string;

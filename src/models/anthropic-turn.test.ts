@@ -7,22 +7,24 @@ import { runTurn } from '../assistant/run-turn.ts';
 import {
   AGENT_TOOLS,
   assertWellFormed,
+  type Cleanup,
   eventOrder,
   eventually,
   logLines,
   napTool,
   sharedCleanup,
   SKY,
+  STREAMED_ORDER,
   tempDir,
   textDeltas,
+  UNSTREAMED_ORDER,
   WAIT_FOR_CANCEL_TOOL,
+  WEATHER_CONVERSATIONS,
   writeFiles,
   wttrServer,
-  type Cleanup,
   type WttrServer,
 } from '../assistant/turn-test-support.ts';
 import type { TurnEvent } from '../assistant/turn-events.ts';
-import type { Language } from '../tools/tool-manifest.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import type { AnthropicBlock } from './anthropic-wire-types.ts';
@@ -60,41 +62,11 @@ async function toolsWith(t: Cleanup, files: Record<string, string>, config: Reco
 
 const blocks = (content: string | AnthropicBlock[] | undefined): AnthropicBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []));
 
-const CONVERSATIONS: Record<Language, { input: string; city: string; answer: string; system: string; description: string; toolSays: string }> = {
-  en: {
-    input: "What's the weather in Tokyo today?",
-    city: 'Tokyo',
-    answer: 'It is partly cloudy and 16 °C in Tokyo right now.',
-    system: 'You are Riverse',
-    description: 'Get the current weather for a city',
-    toolSays: `Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h`,
-  },
-  zh: {
-    input: '东京今天天气怎么样？',
-    city: '东京',
-    answer: '东京现在局部多云，气温 16°C。',
-    system: '你是 Riverse',
-    description: '查询指定城市的当前天气',
-    toolSays: `东京：${SKY.zh}，16°C（体感 14°C），湿度 63%，风速 11 km/h`,
-  },
-  ja: {
-    input: '東京の今日の天気は？',
-    city: '東京',
-    answer: '東京は今、所により曇りで 16°C です。',
-    system: 'あなたは Riverse',
-    description: '指定した都市の現在の天気を調べる',
-    toolSays: `東京：${SKY.ja}、16°C（体感 14°C）、湿度 63%、風速 11 km/h`,
-  },
-};
-
-const STREAMED_ORDER = ['messages', 'tool-call-delta', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
-const UNSTREAMED_ORDER = ['messages', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
-
 describe('runTurn over Anthropic: the weather conversation', () => {
   for (const language of ['en', 'zh', 'ja'] as const) {
     for (const stream of [true, false]) {
       it(`${language}, ${stream ? 'streamed' : 'not streamed'}: tool_use → tool_result → the reply`, async (t) => {
-        const talk = CONVERSATIONS[language];
+        const talk = WEATHER_CONVERSATIONS[language];
         const server = await claude(t, replies([{ toolCalls: [{ name: 'weather', input: { city: talk.city } }] }, { text: talk.answer }]));
         const events: TurnEvent[] = [];
         const wttrSeen = wttr.requests.length;

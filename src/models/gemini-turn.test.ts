@@ -9,6 +9,7 @@ import type { TurnEvent } from '../assistant/turn-events.ts';
 import {
   AGENT_TOOLS,
   assertWellFormed,
+  type Cleanup,
   eventOrder,
   eventually,
   EXPLODE_TOOL,
@@ -19,12 +20,11 @@ import {
   tempDir,
   textDeltas,
   WAIT_FOR_CANCEL_TOOL,
-  wttrServer,
+  WEATHER_CONVERSATIONS,
   writeFiles,
-  type Cleanup,
+  wttrServer,
   type WttrServer,
 } from '../assistant/turn-test-support.ts';
-import type { Language } from '../tools/tool-manifest.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ChatModel } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
@@ -65,41 +65,11 @@ const systemOf = (request: GeminiRecordedRequest) => request.body.systemInstruct
 const declarationOf = (request: GeminiRecordedRequest, name: string) => request.body.tools?.[0]?.functionDeclarations.find((declaration) => declaration.name === name);
 const partsOf = (contents: GeminiContent[], key: keyof GeminiPart) => contents.flatMap((content) => content.parts.filter((part) => part[key] !== undefined));
 
-const CONVERSATIONS: Record<Language, { input: string; city: string; answer: string; system: string; description: string; cityDescription: string; toolSays: string }> = {
-  en: {
-    input: "What's the weather in Tokyo today?",
-    city: 'Tokyo',
-    answer: 'It is partly cloudy and 16 °C in Tokyo right now.',
-    system: 'You are Riverse',
-    description: 'Get the current weather for a city',
-    cityDescription: 'City name, e.g. Tokyo, London',
-    toolSays: `Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h`,
-  },
-  zh: {
-    input: '东京今天天气怎么样？',
-    city: '东京',
-    answer: '东京现在局部多云，气温 16°C。',
-    system: '你是 Riverse',
-    description: '查询指定城市的当前天气',
-    cityDescription: '城市名，例如 东京、伦敦',
-    toolSays: `东京：${SKY.zh}，16°C（体感 14°C），湿度 63%，风速 11 km/h`,
-  },
-  ja: {
-    input: '東京の今日の天気は？',
-    city: '東京',
-    answer: '東京は今、所により曇りで 16°C です。',
-    system: 'あなたは Riverse',
-    description: '指定した都市の現在の天気を調べる',
-    cityDescription: '都市名。例：東京、ロンドン',
-    toolSays: `東京：${SKY.ja}、16°C（体感 14°C）、湿度 63%、風速 11 km/h`,
-  },
-};
-
 describe('runTurn over Gemini: the weather conversation', () => {
   for (const language of ['en', 'zh', 'ja'] as const) {
     for (const stream of [true, false]) {
       it(`${language}, ${stream ? 'streamed' : 'not streamed'}: calls weather, sends the result back as a functionResponse, returns the reply`, async (t) => {
-        const talk = CONVERSATIONS[language];
+        const talk = WEATHER_CONVERSATIONS[language];
         const server = await geminiServer(t, replies([{ functionCalls: [{ name: 'weather', args: { city: talk.city }, thoughtSignature: 'c2lnLXdlYXRoZXI=' }] }, { text: talk.answer }]));
         const events: TurnEvent[] = [];
         const wttrSeen = wttr.requests.length;
