@@ -1,5 +1,6 @@
+import { argumentShapeProblem, MAX_ARGUMENT_CHARS } from './argument-limits.ts';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { allowsNull, type SchemaNode } from './dialects/schema-node.ts';
+import { allowsNull, setField, type SchemaNode } from './dialects/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 import { toolSignature, describeParameters } from './tool-signature.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -21,16 +22,19 @@ export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema):
   const properties = schema.properties ?? {};
   return (input) => {
     if (input === undefined || input === null) input = {};
-    if (!isPlainObject(input)) return { ok: false, error: explain(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+    if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
     const params: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(input)) {
       // Models send null for optional parameters they mean to leave out. For a required one, null
       // is a missing value: left in, the validator would coerce it to "", 0 or false and accept it.
       if (value === null) continue;
-      params[name] = parseJsonString(value, properties[name]?.type);
+      setField(params, name, parseJsonString(value, Object.hasOwn(properties, name) ? properties[name]!.type : undefined));
     }
+    // After JSON text is parsed: a short string can hold thousands of levels of nesting.
+    const shape = argumentShapeProblem(params);
+    if (shape !== undefined) return { ok: false, error: explainInvalidParams(manifest, [shape]) };
     if (validate(params)) return { ok: true, params };
-    return { ok: false, error: explain(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
+    return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
   };
 }
 
@@ -53,10 +57,12 @@ export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, i
     shownValidators.set(schema, validate);
   }
   if (input === undefined || input === null) input = {};
-  if (!isPlainObject(input)) return { ok: false, error: explain(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+  if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+  const shape = argumentShapeProblem(input);
+  if (shape !== undefined) return { ok: false, error: explainInvalidParams(manifest, [shape]) };
   const params = copyWithoutNulls(input, schema) as Record<string, unknown>;
   if (validate(params)) return { ok: true, params };
-  return { ok: false, error: explain(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {}))) };
+  return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {}))) };
 }
 
 /** A deep copy (the validator coerces in place) without the nulls `schema` does not take. */
@@ -67,16 +73,17 @@ function copyWithoutNulls(value: unknown, schema: SchemaNode | undefined): unkno
   const shape = schema?.properties !== undefined ? schema : schema?.anyOf?.find((member) => member.properties !== undefined);
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    const property = shape?.properties?.[name];
+    const property = shape?.properties !== undefined && Object.hasOwn(shape.properties, name) ? shape.properties[name] : undefined;
     if (item === null && property !== undefined && !allowsNull(property)) continue;
-    copy[name] = copyWithoutNulls(item, property);
+    setField(copy, name, copyWithoutNulls(item, property));
   }
   return copy;
 }
 
 /** Arrays and objects often arrive as JSON text (text-protocol models, the command line). */
 function parseJsonString(value: unknown, type: string | undefined): unknown {
-  if (typeof value !== 'string' || (type !== 'array' && type !== 'object')) return value;
+  // Past the size limit the text is not parsed: the limit check then reports its size.
+  if (typeof value !== 'string' || (type !== 'array' && type !== 'object') || value.length > MAX_ARGUMENT_CHARS) return value;
   const text = value.trim();
   if (!(text.startsWith('[') || text.startsWith('{'))) return value;
   try {
@@ -86,7 +93,8 @@ function parseJsonString(value: unknown, type: string | undefined): unknown {
   }
 }
 
-function explain(manifest: ToolManifest, problems: string[]): string {
+/** The `invalid-params` error: every problem, then the signature and the parameters, for the model to correct its call. */
+export function explainInvalidParams(manifest: ToolManifest, problems: string[]): string {
   const unique = [...new Set(problems)];
   const parameters = describeParameters(manifest);
   return [

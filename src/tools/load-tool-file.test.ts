@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { formatDiagnostic, type Diagnostic } from './diagnostic.ts';
 import { loadToolFile } from './load-tool-file.ts';
 import { diagnosticsFor, onlyDiagnostic, toolFolder, toolNames, toolSource } from './test-support.ts';
-import { ToolRegistry } from './tool-registry.ts';
+import { registrySetup, ToolRegistry } from './tool-registry.ts';
 
 // One folder holding every kind of broken file next to working ones: each fault must become a
 // diagnostic, and none may stop the other files from loading.
@@ -71,6 +71,17 @@ export class AvailableThrowsTool extends BaseTool {
 }
 `,
   'available-rejects.ts': toolSource('available_rejects', { members: `async isAvailable() { await null; throw new Error('async availability failure'); }` }),
+  'internal-param.ts': toolSource('internal_param', { manifest: `parameters: { constructor: 'Who built it' },` }),
+  'twins.ts': `import { BaseTool, ToolResult } from 'riverse';
+export class TwinA extends BaseTool {
+  manifest() { return { name: 'twin', description: 'The first twin', examples: ['a', 'b'] }; }
+  execute() { return ToolResult.ok('A'); }
+}
+export class TwinB extends BaseTool {
+  manifest() { return { name: 'twin', description: 'The second twin', parameters: { x: 'x' }, examples: ['a', 'b'] }; }
+  execute() { return ToolResult.ok('B'); }
+}
+`,
 };
 
 describe('load faults', () => {
@@ -85,7 +96,7 @@ describe('load faults', () => {
   });
 
   test('the working files load despite all the broken ones', () => {
-    assert.deepEqual(toolNames(registry), ['also_good', 'good', 'no_examples']);
+    assert.deepEqual(toolNames(registry), ['also_good', 'good', 'no_examples', 'twin']);
     assert.equal(registry.hasErrors, true);
   });
 
@@ -208,11 +219,40 @@ describe('load faults', () => {
     assert.equal((await registry.execute('available_throws', {})).code, 'unavailable');
   });
 
+  test('a parameter named like an object internal: invalid-manifest, so no call can break on it', () => {
+    const d = only('internal-param.ts');
+    assert.equal(d.code, 'invalid-manifest');
+    assert.match(d.message, /^parameters\.constructor: parameter name "constructor" is a property every JavaScript object has/);
+    assert.equal(registry.find('internal_param'), undefined);
+  });
+
+  test('two classes of one file with one name: duplicate-name, and the one checked is the one that runs', async () => {
+    const d = only('twins.ts');
+    assert.equal(d.code, 'duplicate-name');
+    assert.equal(d.tool, 'twin');
+    assert.match(d.message, /TwinB and TwinA in this file both have the name "twin"; only TwinA is registered/);
+    assert.match(registry.find('twin')?.manifest.description as string, /first twin/);
+    assert.deepEqual(await registry.execute('twin', {}), { success: true, data: 'A' });
+  });
+
   test('isAvailable() that rejects: is-available-threw', () => {
     const d = only('available-rejects.ts');
     assert.equal(d.code, 'is-available-threw');
     assert.match(d.message, /async availability failure/);
     assert.equal(registry.find('available_rejects')?.available, false);
+  });
+});
+
+describe('two classes with one name, in worker isolation', () => {
+  test('the loader and the file\'s worker agree: the first class is checked and runs', async (t) => {
+    const dir = await toolFolder(t, { 'twins.ts': FILES['twins.ts']! });
+    const { workers } = registrySetup({});
+    t.after(() => workers.close());
+    const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, workers });
+    assert.equal(onlyDiagnostic(registry, join(dir, 'twins.ts')).code, 'duplicate-name');
+    assert.deepEqual(registry.find('twin')?.manifest.parameters, undefined);
+    assert.deepEqual(await registry.execute('twin', {}), { success: true, data: 'A' });
+    assert.equal((await registry.execute('twin', { x: '1' })).code, 'invalid-params');
   });
 });
 

@@ -4,7 +4,7 @@ import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
 import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
-import { validateManifest } from './validate-manifest.ts';
+import { readManifest } from './manifest-snapshot.ts';
 
 /** A tool found in a file, with a valid manifest, available or not. */
 export interface ToolInfo {
@@ -48,7 +48,7 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
     return { file, tools: [], diagnostics };
   }
 
-  const classes = [...new Set(Object.values(exports).filter(isToolClass))];
+  const classes = toolClasses(exports);
   if (classes.length === 0) {
     report({
       severity: 'warning',
@@ -60,15 +60,76 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
   const tools: LoadedTool[] = [];
   for (const toolClass of classes) {
     const loaded = await loadToolClass(toolClass, file, config, report, options.checkAvailability ?? true);
-    if (loaded !== undefined) tools.push(loaded);
+    if (loaded === undefined) continue;
+    // Two classes of one file with one name: the loader and the file's worker must agree on which
+    // one is the tool, or the one checked here is not the one that runs. The first keeps it.
+    const taken = tools.find((tool) => tool.name === loaded.name);
+    if (taken === undefined) {
+      tools.push(loaded);
+      continue;
+    }
+    report({
+      severity: 'error',
+      code: 'duplicate-name',
+      tool: loaded.name,
+      message: `${classNameOf(loaded.tool.constructor)} and ${classNameOf(taken.tool.constructor)} in this file both have the name "${loaded.name}"; only ${classNameOf(taken.tool.constructor)} is registered`,
+      hint: `give each class its own manifest().name, or delete the copy`,
+    });
   }
   return { file, tools, diagnostics };
 }
 
+/**
+ * The exported BaseTool subclasses, in export order (a module's namespace lists its exports by
+ * name). An export that cannot even be looked at (a Proxy that throws) is not a tool.
+ */
+function toolClasses(exports: Record<string, unknown>): ToolClass[] {
+  const classes = new Set<ToolClass>();
+  for (const value of Object.values(exports)) {
+    try {
+      if (isToolClass(value)) classes.add(value);
+    } catch {
+      // not a class of ours
+    }
+  }
+  return [...classes];
+}
+
+/** A class's name, even when its static `name` is missing or a getter that throws. */
+function classNameOf(toolClass: unknown): string {
+  try {
+    const name = (toolClass as { name?: unknown }).name;
+    return typeof name === 'string' && name !== '' ? name : 'anonymous class';
+  } catch {
+    return 'anonymous class';
+  }
+}
+
 type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
 
+/**
+ * One class as a tool, or undefined with its diagnostics reported. Whatever its members do (a
+ * getter that throws where a method should be, say), it does not throw: in the loader a throw
+ * would lose the whole file's report, and with `tools.isolation: none` end the command.
+ */
 async function loadToolClass(toolClass: ToolClass, file: string, config: AppConfig, report: Report, checkAvailability: boolean): Promise<LoadedTool | undefined> {
-  const className = toolClass.name || 'anonymous class';
+  const className = classNameOf(toolClass);
+  try {
+    return await loadToolInstance(toolClass, className, file, config, report, checkAvailability);
+  } catch (error) {
+    report({
+      severity: 'error',
+      code: 'manifest-threw',
+      tool: className,
+      ...errorLocation(error, file),
+      message: `reading the members of ${className} threw: ${errorMessage(error)}`,
+      hint: 'manifest, execute and isAvailable must be plain methods; a getter in their place must not throw',
+    });
+    return undefined;
+  }
+}
+
+async function loadToolInstance(toolClass: ToolClass, className: string, file: string, config: AppConfig, report: Report, checkAvailability: boolean): Promise<LoadedTool | undefined> {
   let tool: BaseTool;
   try {
     tool = new toolClass(config);
@@ -88,9 +149,9 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
     return undefined;
   }
 
-  let manifest: ToolManifest;
+  let returned: unknown;
   try {
-    manifest = tool.manifest();
+    returned = tool.manifest();
   } catch (error) {
     report({
       severity: 'error',
@@ -103,7 +164,8 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
     return undefined;
   }
 
-  const problems = validateManifest(manifest);
+  const { manifest: snapshot, problems } = readManifest(returned);
+  const manifest = snapshot as ToolManifest;
   const toolName = typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : className;
   for (const problem of problems) {
     report({

@@ -3,7 +3,8 @@ import type { BaseTool, ToolClass } from './base-tool.ts';
 import { executeTool, executionLimits, type ExecuteOptions } from './execute-tool.ts';
 import { registerTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
-import { validateManifest } from './validate-manifest.ts';
+import { readManifest } from './manifest-snapshot.ts';
+import type { ToolManifest } from './tool-manifest.ts';
 
 export interface RunToolOptions extends ExecuteOptions {
   /** The app config the tool is constructed with (default `{}`). */
@@ -17,8 +18,9 @@ export interface RunToolOptions extends ExecuteOptions {
  */
 export async function runTool(tool: ToolClass | BaseTool, params: unknown, options: RunToolOptions = {}): Promise<ToolResult> {
   const instance = typeof tool === 'function' ? new tool(options.config ?? {}) : tool;
-  const manifest = instance.manifest();
-  const errors = validateManifest(manifest).filter((problem) => problem.severity === 'error');
+  const read = readManifest(instance.manifest());
+  const manifest = read.manifest as ToolManifest;
+  const errors = read.problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
   const entry = registerTool({ name: manifest.name, file: '', manifest }, instance.config, (params, context) => instance.execute(params, context));
   return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(instance.config));

@@ -161,6 +161,26 @@ describe('validateManifest', () => {
       'error timeoutMs',
     ]);
   });
+
+  test('a wrong parameter type does not stop the check of the rest of its spec', () => {
+    const problems = errors(valid({ parameters: { a: { type: 'strng', required: 'yes', enum: [], items: 3, propertes: {} } } }));
+    assert.deepEqual(problems.map((problem) => problem.path), ['parameters.a.propertes', 'parameters.a.type', 'parameters.a.required', 'parameters.a.enum', 'parameters.a.items']);
+    assert.match(problems[1]!.message, /type "strng" is not one of .* \(did you mean "string"\?\)/);
+  });
+
+  test('names every JavaScript object has cannot name a tool or a parameter, at any depth', () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
+      const tool = oneError(valid({ name }));
+      assert.equal(tool.path, 'name');
+      assert.match(tool.message, new RegExp(`name "${name}" is a property every JavaScript object has.*choose another name`));
+      // JSON.parse makes "__proto__" an own key, as a manifest built from data would have it.
+      const parameters = JSON.parse(`{"${name}": "x", "where": {"type": "object", "properties": {"${name}": "y"}}}`);
+      assert.deepEqual(errors(valid({ parameters })).map((problem) => problem.path), [`parameters.${name}`, `parameters.where.properties.${name}`], name);
+      assert.match(errors(valid({ parameters }))[0]!.message, /is never missing and the call cannot leave it out: rename it/);
+    }
+    // Not an internal of plain objects: works as a parameter and a tool name.
+    assert.deepEqual(errors(valid({ name: 'prototype', parameters: { prototype: 'p', proto: 'q' } })), []);
+  });
 });
 
 describe('suggest', () => {

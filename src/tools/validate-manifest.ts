@@ -12,6 +12,13 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const PORTABLE_TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 /** Property names every provider accepts (Anthropic's rule is the strictest). */
 const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
+/**
+ * Names every JavaScript object already has (`constructor`, `toString`, `__proto__`…). A parameter
+ * named so is never missing (`params.toString` is the inherited function), so it cannot be left out
+ * nor checked; a tool named so reads its config section off the prototype. Taken now, before any
+ * tool file's top-level code could add to Object.prototype.
+ */
+const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
@@ -32,6 +39,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', `name ${JSON.stringify(name)} is invalid: use 1–64 letters, digits, "_" or "-" (the strictest model provider's rule), e.g. "my_tool"`);
+  } else if (OBJECT_INTERNALS.has(name)) {
+    error('name', `name "${name}" is a property every JavaScript object has, so the tool's config section (tools.${name}) cannot be told from it: choose another name, e.g. "my_${name.replace(/^_+|_+$/g, '')}"`);
   } else if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) {
     warn('name', `name "${name}" starts with "${name[0]}": Gemini models reject a tool name that does not start with a letter or "_" (e.g. "_${name}")`);
   }
@@ -87,6 +96,9 @@ function checkParameters(parameters: Record<string, unknown>, path: string, erro
   for (const [name, spec] of Object.entries(parameters)) {
     const at = `${path}.${name}`;
     if (!PARAMETER_NAME_PATTERN.test(name)) error(at, `parameter name "${name}" is invalid: use 1–64 letters, digits, "_", "." or "-"`);
+    else if (OBJECT_INTERNALS.has(name)) {
+      error(at, `parameter name "${name}" is a property every JavaScript object has, so \`params.${name}\` is never missing and the call cannot leave it out: rename it, e.g. "${name.replace(/^_+|_+$/g, '')}_value"`);
+    }
     if (typeof spec === 'string') continue;
     if (!isPlainObject(spec)) {
       error(at, `${at} must be a description string or a spec { type, description, required, … }, got ${spec === null ? 'null' : typeof spec}`);
@@ -101,30 +113,30 @@ function checkSpec(spec: Record<string, unknown>, at: string, error: Report): vo
     if (!SPEC_KEYS.includes(key)) error(`${at}.${key}`, `unknown field "${key}"${suggest(key, SPEC_KEYS)} in ${at}; a spec has ${SPEC_KEYS.join(', ')}`);
   }
   checkText(spec.description, `${at}.description`, error, false);
-  const type = spec.type ?? 'string';
-  if (!(PARAMETER_TYPES as readonly unknown[]).includes(type)) {
-    error(`${at}.type`, `type ${JSON.stringify(type)} is not one of ${PARAMETER_TYPES.join(', ')}`);
-    return;
-  }
+  // A wrong type is reported, and the rest of the spec is still checked (so that one run of
+  // `tools check` lists every problem); only the checks that need the type are skipped.
+  const given = spec.type ?? 'string';
+  const type = (PARAMETER_TYPES as readonly unknown[]).includes(given) ? (given as ParameterType) : undefined;
+  if (type === undefined) error(`${at}.type`, `type ${JSON.stringify(given)} is not one of ${PARAMETER_TYPES.join(', ')}${typeof given === 'string' ? suggest(given, PARAMETER_TYPES) : ''}`);
   if (spec.required !== undefined && typeof spec.required !== 'boolean') error(`${at}.required`, `required must be true or false, got ${JSON.stringify(spec.required)}`);
   if (spec.enum !== undefined) {
     if (!Array.isArray(spec.enum) || spec.enum.length === 0) error(`${at}.enum`, 'enum must be a non-empty list of allowed values');
-    else {
-      const wrong = spec.enum.find((value) => !matchesType(value, type as ParameterType));
+    else if (type !== undefined) {
+      const wrong = spec.enum.find((value) => !matchesType(value, type));
       if (wrong !== undefined) error(`${at}.enum`, `enum value ${JSON.stringify(wrong)} is not a ${type}`);
     }
   }
-  if (spec.default !== undefined) {
-    if (!matchesType(spec.default, type as ParameterType)) error(`${at}.default`, `default ${JSON.stringify(spec.default)} is not a ${type}`);
+  if (spec.default !== undefined && type !== undefined) {
+    if (!matchesType(spec.default, type)) error(`${at}.default`, `default ${JSON.stringify(spec.default)} is not a ${type}`);
     else if (Array.isArray(spec.enum) && !spec.enum.includes(spec.default)) error(`${at}.default`, `default ${JSON.stringify(spec.default)} is not one of the enum values`);
   }
   if (spec.items !== undefined) {
-    if (type !== 'array') error(`${at}.items`, `items only applies to type "array"; ${at} is "${type}"`);
+    if (type !== 'array' && type !== undefined) error(`${at}.items`, `items only applies to type "array"; ${at} is "${type}"`);
     else if (isPlainObject(spec.items)) checkSpec(spec.items, `${at}.items`, error);
     else if (typeof spec.items !== 'string') error(`${at}.items`, 'items must be a description string or a spec { type, description, … }');
   }
   if (spec.properties !== undefined) {
-    if (type !== 'object') error(`${at}.properties`, `properties only applies to type "object"; ${at} is "${type}"`);
+    if (type !== 'object' && type !== undefined) error(`${at}.properties`, `properties only applies to type "object"; ${at} is "${type}"`);
     else if (!isPlainObject(spec.properties)) error(`${at}.properties`, 'properties must map each field name to a description or a spec');
     else checkParameters(spec.properties, `${at}.properties`, error);
   }

@@ -1,6 +1,6 @@
 import type { Dialect } from './dialect.ts';
 import { normalizedSchema } from './normalize-schema.ts';
-import { allowsNull, isRecord, type SchemaNode } from './schema-node.ts';
+import { allowsNull, isRecord, setField, type SchemaNode } from './schema-node.ts';
 import { valueEncoding } from './value-encoding.ts';
 
 /**
@@ -19,9 +19,9 @@ function restoreObject(value: unknown, node: SchemaNode, dialect: Dialect): unkn
   const required = new Set(node.required ?? []);
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    const child = node.properties[name];
-    if (child === undefined) out[name] = item;
-    else if (item !== null || required.has(name) || (dialect !== 'openai-strict' && allowsNull(child))) out[name] = restore(item, child, dialect);
+    const child = Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
+    if (child === undefined) setField(out, name, item);
+    else if (item !== null || required.has(name) || (dialect !== 'openai-strict' && allowsNull(child))) setField(out, name, restore(item, child, dialect));
   }
   return out;
 }

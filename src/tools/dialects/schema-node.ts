@@ -43,6 +43,15 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * `object[key] = value`, except that a key "__proto__" (JSON.parse makes it an own field) stays a
+ * field: assigned, it would set the copy's prototype, and its fields would pass for parameters.
+ */
+export function setField(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
+}
+
 /** The node's types as a list; empty when it puts no constraint on the type. */
 export function typesOf(node: SchemaNode): JsonType[] {
   return node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];

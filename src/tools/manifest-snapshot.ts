@@ -1,0 +1,83 @@
+import { errorMessage } from './diagnostic.ts';
+import { validateManifest, type ManifestProblem } from './validate-manifest.ts';
+
+/** Deeper than any real manifest (parameters → properties → items → …); past it, a cycle or a mistake. */
+const MAX_DEPTH = 32;
+
+export interface ManifestSnapshot {
+  /** Plain data: own enumerable fields of plain objects and arrays, each read exactly once. */
+  manifest: unknown;
+  /** What could not be read: a getter or Proxy that threw, a cycle, a class instance. */
+  problems: ManifestProblem[];
+}
+
+/**
+ * Reads what `manifest()` returned into plain data, once. Everything after (validation, the schema,
+ * the copy sent from a worker) sees this copy, so a getter that throws is a manifest problem at its
+ * path instead of a crash of whoever reads it next, and a getter that answers differently each time
+ * cannot pass the check with one value and be used with another.
+ */
+export function snapshotManifest(value: unknown): ManifestSnapshot {
+  const problems: ManifestProblem[] = [];
+  const ancestors = new Set<object>();
+  const fail = (path: string, message: string) => {
+    problems.push({ severity: 'error', path, message });
+    return undefined;
+  };
+
+  const copy = (item: unknown, path: string): unknown => {
+    if (typeof item !== 'object' || item === null) return item;
+    const where = path === '' ? 'the manifest' : path;
+    if (ancestors.has(item)) return fail(path, `${where} refers back to an object that contains it (a cycle); return plain, tree-shaped data`);
+    if (ancestors.size >= MAX_DEPTH) return fail(path, `${where} is nested more than ${MAX_DEPTH} levels deep; return plain, shallow data`);
+    ancestors.add(item);
+    try {
+      if (Array.isArray(item)) {
+        const list: unknown[] = [];
+        for (let index = 0; index < item.length; index++) list.push(read(item, index, `${path}[${index}]`));
+        return list;
+      }
+      const prototype = Object.getPrototypeOf(item);
+      if (prototype !== Object.prototype && prototype !== null) {
+        // A class instance's getters live on its prototype and are not seen; `{ __proto__: {…} }` in
+        // a literal sets the prototype, and the fields written there silently vanish.
+        return fail(path, `${where} is not a plain object (a class instance, or \`__proto__: …\` written in an object literal); write a plain { … } object`);
+      }
+      const object: Record<string, unknown> = {};
+      for (const key of Object.keys(item)) {
+        // defineProperty, not `object[key] =`: an own "__proto__" key stays a key (and is reported by the check).
+        Object.defineProperty(object, key, { value: read(item, key, path === '' ? key : `${path}.${key}`), enumerable: true, writable: true, configurable: true });
+      }
+      return object;
+    } catch (error) {
+      // Object.keys() or the prototype of a Proxy.
+      return fail(path, `reading ${where} threw: ${errorMessage(error)}; return plain data, not a Proxy`);
+    } finally {
+      ancestors.delete(item);
+    }
+  };
+
+  const read = (from: object, key: string | number, path: string): unknown => {
+    let item: unknown;
+    try {
+      item = (from as Record<string | number, unknown>)[key];
+    } catch (error) {
+      return fail(path, `reading ${path} threw: ${errorMessage(error)}; give it a plain value, not a getter that can fail`);
+    }
+    return copy(item, path);
+  };
+
+  return { manifest: copy(value, ''), problems };
+}
+
+/**
+ * What `manifest()` returned, read once (snapshotManifest) and checked (validateManifest): the
+ * manifest to use from then on, and every problem found, all at once.
+ */
+export function readManifest(value: unknown): ManifestSnapshot {
+  const snapshot = snapshotManifest(value);
+  const checked = validateManifest(snapshot.manifest);
+  // A field that could not be read is then also "missing" or "not a string": say it once.
+  const followOn = (problem: ManifestProblem) => snapshot.problems.some((cause) => cause.path === '' || problem.path === cause.path || problem.path.startsWith(`${cause.path}.`));
+  return { manifest: snapshot.manifest, problems: [...snapshot.problems, ...checked.filter((problem) => !followOn(problem))] };
+}
