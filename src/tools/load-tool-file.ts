@@ -3,6 +3,7 @@ import { toolSection, type AppConfig } from './app-config.ts';
 import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
 import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
 import type { ToolManifest } from './tool-manifest.ts';
+import { importFailure } from './import-failure.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
 import { readManifest } from './manifest-snapshot.ts';
 
@@ -209,39 +210,4 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
   } finally {
     clearTimeout(timer);
   }
-}
-
-function importFailure(error: unknown, file: string): Omit<Diagnostic, 'file'> {
-  const code = (error as { code?: unknown })?.code;
-  const location = errorLocation(error, file);
-  const missingExport = /does not provide an export named '([^']+)'/.exec(errorMessage(error))?.[1];
-  if (missingExport !== undefined) {
-    return {
-      severity: 'error',
-      code: 'import-failed',
-      ...location,
-      message: `an import names "${missingExport}", which the module does not export: ${errorMessage(error)}`,
-      hint: `in a tool file, 'riverse' provides the tool contract only (BaseTool, ToolResult, localize, toolSection and the types); import other things from their own modules`,
-    };
-  }
-  if (error instanceof SyntaxError || code === 'InvalidSyntax' || code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
-    return { severity: 'error', code: 'syntax-error', ...location, message: `syntax error: ${errorMessage(error)}`, hint: 'fix the code at this line; the other tool files load regardless' };
-  }
-  if (code === 'ERR_MODULE_NOT_FOUND') {
-    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(errorMessage(error))?.[1];
-    return {
-      severity: 'error',
-      code: 'import-failed',
-      ...location,
-      message: `an import cannot be found: ${errorMessage(error)}`,
-      hint: missing !== undefined && !missing.startsWith('/') && !missing.startsWith('.') ? `install it (npm install ${missing}) or fix the import` : 'fix the import path (relative imports need the file extension, e.g. "./_helpers.ts")',
-    };
-  }
-  return {
-    severity: 'error',
-    code: 'import-failed',
-    ...location,
-    message: `the file failed while loading: ${errorMessage(error)}`,
-    hint: 'top-level code runs when the file is loaded; move work that can fail into execute() or isAvailable()',
-  };
 }

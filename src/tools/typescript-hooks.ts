@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire, registerHooks, stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +16,15 @@ const snapshots = new Map<string, string>();
 /** Makes imports of `file` use `source`, whatever the file holds on disk by then. */
 export function useSourceSnapshot(file: string, source: string): void {
   snapshots.set(file, source);
+}
+
+/** The text `file` is imported from: its snapshot, else what is on disk now (undefined if unreadable). */
+export function sourceText(file: string): string | undefined {
+  try {
+    return snapshots.get(file) ?? readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
