@@ -14,7 +14,12 @@ import { UsageError } from './usage-error.ts';
 export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language; dialect?: Dialect }): Promise<number> {
   const { registry } = await loadTools(options);
   const found = registry.find(name);
-  if (found === undefined) throw new UsageError(registry.unknownToolMessage(name));
+  if (found === undefined) {
+    // A tool whose file did not load is a fault to fix there (exit 1), not a mistyped name (exit 2).
+    if (registry.loadFailures(name).length === 0) throw new UsageError(registry.unknownToolMessage(name));
+    process.stderr.write(`error: ${registry.unknownToolMessage(name)}\n`);
+    return 1;
+  }
   const language = options.lang ?? 'en';
   const schema = parametersSchema(found.manifest, language);
   if (options.dialect !== undefined) {

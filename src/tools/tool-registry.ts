@@ -1,6 +1,6 @@
-import { relative, resolve } from 'node:path';
+import { basename, extname, relative, resolve } from 'node:path';
 import { toolSection, type AppConfig } from './app-config.ts';
-import type { Diagnostic } from './diagnostic.ts';
+import { formatDiagnostic, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
@@ -131,8 +131,24 @@ export class ToolRegistry {
     return this.#unavailable.find((tool) => tool.name === name);
   }
 
-  /** Says a name is unknown, with the closest match and the tools that do exist. */
+  /**
+   * Why a name that is not registered did not load: the errors of a tool of that name, else of the
+   * file or class named after it (`weather` → `weather.ts`, `WeatherTool`), whose manifest, and so
+   * whose name, may never have been read.
+   */
+  loadFailures(name: string): Diagnostic[] {
+    if (this.find(name) !== undefined) return [];
+    const errors = this.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+    const named = errors.filter((diagnostic) => diagnostic.tool === name);
+    if (named.length > 0) return named;
+    const key = nameKey(name);
+    return errors.filter((diagnostic) => nameKey(basename(diagnostic.file, extname(diagnostic.file))) === key || (diagnostic.tool !== undefined && nameKey(diagnostic.tool) === key));
+  }
+
+  /** Says a name is unknown: why its file did not load, if one by that name failed; else the closest match and the tools that do exist. */
   unknownToolMessage(name: string): string {
+    const failures = this.loadFailures(name);
+    if (failures.length > 0) return `Tool "${name}" did not load, so it cannot be called:\n${failures.map((diagnostic) => formatDiagnostic(diagnostic)).join('\n')}`;
     const known = [...this.#available.keys()].sort();
     if (known.length === 0) return `Unknown tool "${name}": no tools are available.`;
     return `Unknown tool "${name}"${suggest(name, known)}. Available tools: ${known.join(', ')}.`;
@@ -167,6 +183,11 @@ export class ToolRegistry {
   executeAll(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<ToolResult[]> {
     return Promise.all(calls.map((call) => this.execute(call.name, call.params, options)));
   }
+}
+
+/** A name as files, classes and tools spell it alike: `my-tool.ts`, `MyToolTool`, `my_tool` → `mytool`. */
+function nameKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/(.)tool$/, '$1');
 }
 
 /** The set-up from options and config: folders resolved, isolation chosen, workers created. */
