@@ -48,11 +48,18 @@ export function errorLocation(error: unknown, file: string): { line?: number; co
   const { startLine, startColumn, stack } = error as { startLine?: unknown; startColumn?: unknown; stack?: unknown };
   if (typeof startLine === 'number') return { line: startLine, ...(typeof startColumn === 'number' ? { column: startColumn + 1 } : {}) };
   if (typeof stack !== 'string') return {};
-  for (const match of stack.matchAll(/(file:\/\/[^\s():]+|\/[^\s():]+)(?:\?[^\s():]*)?:(\d+)(?::(\d+))?/g)) {
-    const path = match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!;
-    if (path === file) return { line: Number(match[2]), ...(match[3] === undefined ? {} : { column: Number(match[3]) }) };
-  }
-  return {};
+  const frame = stackFrames(stack).find((candidate) => candidate.path === file);
+  return frame === undefined ? {} : { line: frame.line, ...(frame.column === undefined ? {} : { column: frame.column }) };
+}
+
+/** The file frames of a stack, top first: path (without a `?v=N` query), line and column. */
+export function stackFrames(stack: string): Array<{ path: string; line: number; column?: number }> {
+  // A path starts the stack, a line, or follows "(": not "/process/…" inside "node:internal/process/…".
+  return [...stack.matchAll(/(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)(?:\?[^\s():]*)?:(\d+)(?::(\d+))?/g)].map((match) => ({
+    path: match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!,
+    line: Number(match[2]),
+    ...(match[3] === undefined ? {} : { column: Number(match[3]) }),
+  }));
 }
 
 /** The error's message without the stack. */

@@ -44,10 +44,11 @@ describe('results', () => {
   test('a tool that throws synchronously, rejects, or throws a non-Error gives code "threw"', async (t) => {
     const { registry } = await loadTools(t, files);
     const sync = await registry.execute('sync_throw', {});
-    assert.deepEqual(sync, { success: false, data: '', code: 'threw', error: 'sync_throw failed: sync boom' });
+    assert.deepEqual({ ...sync, error: undefined }, { success: false, data: '', code: 'threw', error: undefined });
+    assert.match(sync.error ?? '', /^sync_throw failed: sync boom \(at \/.*\/sync-throw\.ts:\d+:\d+\)$/);
     const rejected = await registry.execute('rejects', {});
     assert.equal(rejected.code, 'threw');
-    assert.match(rejected.error ?? '', /^rejects failed: async boom$/);
+    assert.match(rejected.error ?? '', /^rejects failed: RangeError: async boom \(at .*rejects\.ts:\d+:\d+\)$/);
     const bare = await registry.execute('throws_string', {});
     assert.equal(bare.code, 'threw');
     assert.match(bare.error ?? '', /a bare string/);

@@ -5,6 +5,7 @@ import type { Dialect } from './dialects/dialect.ts';
 import { normalizeArguments } from './dialects/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
+import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
 import { checkToolResult, InvalidToolResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
@@ -98,7 +99,7 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
       if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.message);
       if (error instanceof ToolCrash) return failure('crashed', `${entry.name} was stopped: ${error.message}.`);
       context.logger.debug('threw', error);
-      return failure('threw', `${entry.name} failed: ${errorMessage(error)}`);
+      return failure('threw', `${entry.name} failed: ${describeToolError(toolErrorOrigin(error))}`);
     }
   })();
 
