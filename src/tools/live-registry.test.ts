@@ -186,3 +186,26 @@ test('a tool folder created after start is picked up, and so is a subfolder of h
   await change(seen, () => writeFile(join(dir, 'lib', 'words.ts'), `export const word = 'two';\n`), [['changed', 'worded.ts']]);
   assert.deepEqual(await live.current.execute('worded', {}), { success: true, data: 'lib says two' });
 });
+
+test('a new file that claims a name in use: the running tool keeps it, the newcomer is told; once the holder goes, the newcomer is fixed', async (t) => {
+  const dir = await tempDir(t);
+  await writeFiles(dir, { 'weather.ts': version('weather', 'the working one') });
+  const { live, seen } = await openLive(t, dir);
+  // "a-copy.ts" sorts first: at a cold start it would win, but the name is in use.
+  const [claim] = await change(seen, () => writeFile(join(dir, 'a-copy.ts'), version('weather', 'the copy')), [['broken', 'a-copy.ts']]);
+  assert.deepEqual(claim?.tools, [], 'the newcomer has no tool in use');
+  assert.deepEqual(claim?.diagnostics.map((diagnostic) => [diagnostic.code, basename(diagnostic.file)]), [['duplicate-name', 'a-copy.ts']]);
+  assert.match(claim?.diagnostics[0]?.hint ?? '', /weather\.ts keeps the name \(it had it first\)/);
+  assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the working one' });
+  assert.deepEqual(live.current.diagnostics.map((diagnostic) => basename(diagnostic.file)), ['a-copy.ts'], 'no diagnostic on the file nobody touched');
+  assert.ok(!seen.some((change) => basename(change.file) === 'weather.ts'), 'no event for the file nobody touched');
+
+  // Editing the holder does not hand the name over.
+  await change(seen, () => writeFile(join(dir, 'weather.ts'), version('weather', 'the working one, edited')), [['changed', 'weather.ts']]);
+  assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the working one, edited' });
+
+  const [fixed] = await change(seen, () => rm(join(dir, 'weather.ts')), [['removed', 'weather.ts'], ['fixed', 'a-copy.ts']]).then((changes) => changes.filter((change) => change.event === 'fixed'));
+  assert.deepEqual(fixed?.tools, ['weather']);
+  assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the copy' });
+  assert.deepEqual(live.current.diagnostics, []);
+});

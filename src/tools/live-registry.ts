@@ -138,7 +138,25 @@ export class LiveToolRegistry {
       return state.good === undefined || state.good === state.load ? state.load : { ...state.good, diagnostics: state.load.diagnostics };
     });
     const first = this.#current === undefined;
-    this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics);
+    // A name in use stays with its file: a newcomer that claims it is the one told, not the tool
+    // that was working (whichever sorts first).
+    const holders = new Map((this.#current?.list() ?? []).map((tool) => [tool.name, tool.file]));
+    const outNamed = new Set((this.#current?.diagnostics ?? []).filter((diagnostic) => diagnostic.code === 'duplicate-name').map((diagnostic) => diagnostic.file));
+    this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics, holders);
+    // A file that lost a name and now has it (its rival was renamed or removed) is fixed, unchanged itself.
+    for (const file of outNamed) {
+      const state = this.#files.get(file);
+      if (state === undefined || changes.some((change) => change.file === file) || this.#current.diagnostics.some((diagnostic) => diagnostic.file === file && diagnostic.severity === 'error')) continue;
+      changes.push({ event: 'fixed', file, tools: (state.good ?? state.load).tools.map((tool) => tool.name), diagnostics: state.load.diagnostics });
+    }
+    for (const change of changes) {
+      const lost = this.#current.diagnostics.filter((diagnostic) => diagnostic.code === 'duplicate-name' && diagnostic.file === change.file && !change.diagnostics.includes(diagnostic));
+      if (lost.length === 0) continue;
+      change.diagnostics = [...change.diagnostics, ...lost];
+      if (change.event === 'removed') continue;
+      change.event = 'broken';
+      change.tools = change.tools.filter((name) => this.#current.find(name)?.file === change.file);
+    }
     if (this.#watching) this.#syncWatchers();
     if (!first && changes.length > 0) for (const listener of this.#listeners) listener(changes, this.#current);
     return changes;

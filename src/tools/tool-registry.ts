@@ -87,32 +87,36 @@ export class ToolRegistry {
   }
 
   /**
-   * A registry from loaded files: folders in order, files sorted, so the first file to claim a
-   * name keeps it on every machine.
+   * A registry from loaded files. A name claimed twice goes to the file in `holders` (name → file:
+   * the registry in use, on a reload), so a running tool keeps its name and the newcomer gets the
+   * diagnostic; else to the first claimant, folders in order and files sorted, the same on every machine.
    */
-  static compose(setup: RegistrySetup, loads: FileLoad[], folderDiagnostics: readonly Diagnostic[] = []): ToolRegistry {
+  static compose(setup: RegistrySetup, loads: FileLoad[], folderDiagnostics: readonly Diagnostic[] = [], holders: ReadonlyMap<string, string> = new Map()): ToolRegistry {
     const diagnostics = [...folderDiagnostics];
-    const byName = new Map<string, FileLoad['tools'][number]>();
+    const claims = new Map<string, Array<FileLoad['tools'][number]>>();
     for (const load of loads) {
       diagnostics.push(...load.diagnostics);
-      for (const tool of load.tools) {
-        const first = byName.get(tool.name);
-        if (first === undefined) {
-          byName.set(tool.name, tool);
-          continue;
-        }
-        const where = (file: string) => relative(setup.baseDir, file) || file;
+      for (const tool of load.tools) claims.set(tool.name, [...(claims.get(tool.name) ?? []), tool]);
+    }
+    const where = (file: string) => relative(setup.baseDir, file) || file;
+    const kept: Array<FileLoad['tools'][number]> = [];
+    for (const [name, claimants] of claims) {
+      const holder = claimants.find((tool) => tool.file === holders.get(name));
+      const winner = holder ?? claimants[0]!;
+      kept.push(winner);
+      for (const tool of claimants) {
+        if (tool === winner) continue;
         diagnostics.push({
           severity: 'error',
           code: 'duplicate-name',
           file: tool.file,
-          tool: tool.name,
-          message: `the tool name "${tool.name}" is already taken by ${where(first.file)}; this one is not registered`,
-          hint: `rename one of them (manifest().name) or delete the copy; ${where(first.file)} keeps the name`,
+          tool: name,
+          message: `the tool name "${name}" is already taken by ${where(winner.file)}; this one is not registered`,
+          hint: `rename one of them (manifest().name) or delete the copy; ${where(winner.file)} keeps the name${holder === undefined ? '' : ' (it had it first)'}`,
         });
       }
     }
-    return new ToolRegistry(setup, loads, [...byName.values()], diagnostics);
+    return new ToolRegistry(setup, loads, kept, diagnostics);
   }
 
   /** The available tools, by name. */
