@@ -139,10 +139,10 @@ export function show(result: ProcessResult): string {
 // Tool files, written as a user writes them.
 
 /** `echo(text)`: answers with the text; descriptions in three languages. */
-export const ECHO_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+export const ECHO_TOOL = `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
 
 export class EchoTool extends BaseTool<{ text: string }> {
-  manifest() {
+  manifest(): ToolManifest {
     return {
       name: 'echo',
       description: { en: 'Echoes the text back', zh: '原样返回文本', ja: 'テキストをそのまま返す' },
@@ -161,10 +161,10 @@ export class EchoTool extends BaseTool<{ text: string }> {
 `;
 
 /** `add_one(n: integer)`: says the type it received, so coercion shows. */
-export const ADD_ONE_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+export const ADD_ONE_TOOL = `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
 
 export class AddOneTool extends BaseTool<{ n: number }> {
-  manifest() {
+  manifest(): ToolManifest {
     return {
       name: 'add_one',
       description: 'Adds one to a whole number',
@@ -180,10 +180,10 @@ export class AddOneTool extends BaseTool<{ n: number }> {
 `;
 
 /** `greet(name)`: reads \`tools.greet.greeting\` from the config and answers in the context language. */
-export const GREET_TOOL = `import { BaseTool, ToolResult, type ToolContext } from 'riverse';
+export const GREET_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
 
 export class GreetTool extends BaseTool<{ name: string }> {
-  manifest() {
+  manifest(): ToolManifest {
     return {
       name: 'greet',
       description: 'Greets someone with the configured greeting',

@@ -62,6 +62,8 @@ tools
   .description('load every tool and print every diagnostic; exit 1 on errors')
   .addOption(json)
   .option('--strict', 'treat warnings as errors')
+  .option('--types', 'type-check the TypeScript tool files against the tool contract (default: when TypeScript is installed)')
+  .option('--no-types', 'do not type-check the tool files')
   .option('-w, --watch', 'check again on every save, printing what changed (with --json: one object per event)')
   .action(run((options) => (options.watch === true ? toolsCheckWatch({ ...globals(), ...options }) : toolsCheck({ ...globals(), ...options }))));
 

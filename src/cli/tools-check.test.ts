@@ -117,3 +117,31 @@ describe('riverse tools check', { concurrency: 4 }, () => {
     assert.equal(output.warnings, 1);
   });
 });
+
+describe('riverse tools check type-checks the tool files', { concurrency: 4 }, () => {
+  let project: TempProject;
+  before(async () => {
+    project = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      // Loads, registers and runs until the call: only the types show the typo.
+      'agent/tools/add.ts': ADD_ONE_TOOL.replace('params.n + 1', 'params.m + 1'),
+    });
+  });
+  after(() => project?.remove());
+
+  test('by default (TypeScript is installed): a type-error at file:line:column, exit 1', async () => {
+    const result = await project.run(['tools', 'check']);
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stdout, /^agent\/tools\/add\.ts:\d+:\d+: error \[type-error\] Property 'm' does not exist on type '\{ n: number; \}'\.( Did you mean 'n'\?)? \(TS\d+\)\n {2}→ fix the types/m);
+    assert.match(result.stdout, /2 tools available, 0 unavailable; 1 error, 0 warnings\.\n$/);
+    const json = parseJson(await project.run(['tools', 'check', '--json', '--types']));
+    assert.match(json.typescript, /^\d+\.\d+/);
+    assert.deepEqual(json.diagnostics.map((diagnostic: { code: string }) => diagnostic.code), ['type-error']);
+  });
+
+  test('--no-types skips it', async () => {
+    const result = await project.run(['tools', 'check', '--no-types']);
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stdout, 'Checked agent/tools: 2 tools available, 0 unavailable; 0 errors, 0 warnings.\n');
+  });
+});

@@ -1,23 +1,61 @@
-import { formatDiagnostic } from '../tools/diagnostic.ts';
+import { formatDiagnostic, type Diagnostic } from '../tools/diagnostic.ts';
+import { typeCheckToolFiles } from '../tools/type-check-tools.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { printJson, shortPath } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 
-/** `riverse tools check`: loads everything, prints every diagnostic; exit 1 on errors (or warnings with --strict). */
-export async function toolsCheck(options: GlobalOptions & { json?: boolean; strict?: boolean }): Promise<number> {
-  const { registry } = await loadTools(options);
+export interface CheckOptions extends GlobalOptions {
+  json?: boolean;
+  strict?: boolean;
+  /** Type-check the tool files: true requires it, false skips it; by default, when TypeScript is installed. */
+  types?: boolean;
+}
+
+/**
+ * `riverse tools check`: loads everything and type-checks the TypeScript tool files against the
+ * contract, prints every diagnostic; exit 1 on errors (or warnings with --strict).
+ */
+export async function toolsCheck(options: CheckOptions): Promise<number> {
+  const { loaded, registry } = await loadTools(options);
+  const types = await typeDiagnostics(registry, loaded.baseDir, options.types);
+  // Each file's type errors right after its load diagnostics (the sort is stable and files load in
+  // order): folder diagnostics first, a helper's type errors last.
+  const order = new Map(registry.files.map((load, index) => [load.file, index]));
+  const key = (fallback: number) => (diagnostic: Diagnostic) => ({ diagnostic, at: order.get(diagnostic.file) ?? fallback });
+  const diagnostics = [...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
   const tools = registry.list();
-  const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
-  const warnings = registry.diagnostics.length - errors;
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
   const failed = errors > 0 || (options.strict === true && warnings > 0);
   if (options.json === true) {
-    printJson({ ok: !failed, errors, warnings, tools, diagnostics: registry.diagnostics });
+    printJson({ ok: !failed, errors, warnings, typescript: types.version ?? null, tools, diagnostics });
     return failed ? 1 : 0;
   }
-  for (const diagnostic of registry.diagnostics) console.log(`${formatDiagnostic(diagnostic)}\n`);
+  for (const diagnostic of diagnostics) console.log(`${formatDiagnostic(diagnostic)}\n`);
   const available = tools.filter((tool) => tool.available).length;
   console.log(
     `Checked ${registry.folders.map(shortPath).join(', ')}: ${available} tool${available === 1 ? '' : 's'} available, ${tools.length - available} unavailable; ` +
       `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`,
   );
   return failed ? 1 : 0;
+}
+
+async function typeDiagnostics(registry: ToolRegistry, baseDir: string, wanted: boolean | undefined): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
+  if (wanted === false) return { diagnostics: [] };
+  // A file that does not parse already has its diagnostic; the compiler would only repeat it.
+  const unparsed = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.code === 'syntax-error').map((diagnostic) => diagnostic.file));
+  const files = registry.files.map((load) => load.file).filter((file) => !unparsed.has(file));
+  const result = await typeCheckToolFiles(files, { folders: registry.folders, baseDir });
+  if (result.version !== undefined || wanted !== true || !files.some((file) => /\.m?ts$/.test(file))) return result;
+  return {
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'type-check-failed',
+        file: registry.folders[0] ?? baseDir,
+        message: 'the tool files were not type-checked: TypeScript is not installed here',
+        hint: 'npm install --save-dev typescript, or leave out --types',
+      },
+    ],
+  };
 }

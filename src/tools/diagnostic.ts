@@ -29,7 +29,9 @@ export type DiagnosticCode =
   | 'is-available-threw'
   | 'duplicate-name'
   | 'load-timeout'
-  | 'load-crashed';
+  | 'load-crashed'
+  | 'type-error'
+  | 'type-check-failed';
 
 /** `agent/tools/x.ts:12:5: error [syntax-error] message` and the hint on the next line. */
 export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): string {
