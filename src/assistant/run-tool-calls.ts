@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
+import { jsonText } from '../models/json-text.ts';
 
 /** How many times one exact call may fail in a turn before it is no longer run. */
 export const MAX_IDENTICAL_FAILURES = 2;
@@ -47,7 +48,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const params = parsed.ok ? parsed.value : call.arguments;
   context.emit({ type: 'tool-call', callId: call.id, tool: call.name, params });
 
-  const key = `${call.name}\u0000${parsed.ok ? JSON.stringify(parsed.value) : call.arguments}`;
+  const key = `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
   const failures = context.failures.get(key) ?? 0;
   const result = !parsed.ok
     ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))

@@ -1,3 +1,4 @@
+import { jsonText } from '../models/json-text.ts';
 import { relative } from 'node:path';
 
 /** A path as the user would type it from here. */
@@ -12,5 +13,13 @@ export function table(rows: string[][]): string {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 2);
+  } catch (error) {
+    // Arguments a model nested too deep for JSON.stringify: written on one line instead.
+    if (!(error instanceof RangeError)) throw error;
+    text = jsonText(value);
+  }
+  process.stdout.write(`${text}\n`);
 }

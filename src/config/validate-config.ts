@@ -60,6 +60,11 @@ function checkRiverseSettings(config: Record<string, unknown>, problem: (path: (
   const whole = (path: string[], value: unknown, min: number) => {
     if (value !== undefined && !(Number.isInteger(value) && (value as number) >= min)) problem(path, `expected a whole number of at least ${min}, got ${describe(value)}`);
   };
+  // A longer timer would fire at once: setTimeout cannot wait more.
+  const timeout = (path: string[], value: unknown) => {
+    whole(path, value, 1);
+    if (typeof value === 'number' && value > MAX_TIMEOUT_MS) problem(path, `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
+  };
   text(['model'], config.model);
   text(['data_dir'], config.data_dir);
   if (config.language !== undefined && !LANGUAGE_CHOICES.includes(config.language as string)) {
@@ -67,23 +72,26 @@ function checkRiverseSettings(config: Record<string, unknown>, problem: (path: (
   }
   const options = config.model_options;
   if (options !== undefined && options !== null) {
-    if (!isObject(options)) problem(['model_options'], `expected a mapping (base_url, api_key, tool_calling, timeout_ms, max_retries), got ${describe(options)}`);
+    if (!isObject(options)) problem(['model_options'], `expected a mapping (base_url, api_key, tool_calling, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got ${describe(options)}`);
     else {
       text(['model_options', 'base_url'], options.base_url);
       text(['model_options', 'api_key'], options.api_key);
       if (options.tool_calling !== undefined && options.tool_calling !== 'native' && options.tool_calling !== 'text') {
         problem(['model_options', 'tool_calling'], `expected native or text, got ${describe(options.tool_calling)}`);
       }
-      whole(['model_options', 'timeout_ms'], options.timeout_ms, 1);
+      timeout(['model_options', 'timeout_ms'], options.timeout_ms);
       whole(['model_options', 'max_retries'], options.max_retries, 0);
+      whole(['model_options', 'max_reply_chars'], options.max_reply_chars, 1);
+      whole(['model_options', 'max_tool_call_chars'], options.max_tool_call_chars, 1);
     }
   }
   const assistant = config.assistant;
   if (assistant !== undefined && assistant !== null) {
-    if (!isObject(assistant)) problem(['assistant'], `expected a mapping (max_rounds, history_tokens), got ${describe(assistant)}`);
+    if (!isObject(assistant)) problem(['assistant'], `expected a mapping (max_rounds, history_tokens, turn_timeout_ms), got ${describe(assistant)}`);
     else {
       whole(['assistant', 'max_rounds'], assistant.max_rounds, 1);
       whole(['assistant', 'history_tokens'], assistant.history_tokens, 1);
+      timeout(['assistant', 'turn_timeout_ms'], assistant.turn_timeout_ms);
     }
   }
 }

@@ -106,5 +106,6 @@ export function inputJson(args: string): string {
   } catch {
     return '{}';
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : '{}';
+  // The text itself, not the value written again: it is valid JSON, and may be nested deeper than JSON.stringify goes.
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? args : '{}';
 }

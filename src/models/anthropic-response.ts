@@ -3,6 +3,7 @@ import { anthropicBadResponse, anthropicBodyError } from './anthropic-errors.ts'
 import type { AnthropicResponse, AnthropicToolUseBlock, AnthropicUsage } from './anthropic-wire-types.ts';
 import type { ErrorContext } from './openai-errors.ts';
 import type { CallIdSource } from './openai-response.ts';
+import { jsonText } from './json-text.ts';
 
 export function anthropicFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
   switch (reason) {
@@ -35,7 +36,7 @@ export function addAnthropicUsage(into: Usage, usage: AnthropicUsage | undefined
 /** A tool_use block's `input` as the JSON text a ToolCallRequest carries. */
 export function inputText(input: unknown): string {
   if (typeof input === 'string') return input === '' ? '{}' : input;
-  return input === undefined || input === null ? '{}' : JSON.stringify(input);
+  return input === undefined || input === null ? '{}' : jsonText(input);
 }
 
 /** The events of a non-streamed reply, in the order a stream would give them. */

@@ -24,6 +24,11 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Told before the adapter sends the request again (a 429, a 5xx, a network failure, a timeout). */
   onRetry?: (retry: RetryNotice) => void;
+  /**
+   * When the caller gives up (`Date.now()` time; the turn's deadline): a retry that could not start
+   * before it is not made, and the error is thrown at once. The `signal` still ends what runs.
+   */
+  deadline?: number;
 }
 
 /** A failed model request about to be sent again. */

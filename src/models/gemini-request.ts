@@ -4,6 +4,7 @@ import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
 import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types.ts';
+import { jsonText } from './json-text.ts';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
@@ -35,7 +36,7 @@ export function toolsJson(tools: readonly ToolDefinition[]): string {
 
 /** The whole body of a generateContent or streamGenerateContent request. */
 export function requestBody(request: ModelRequest, memory: GeminiCallMemory): string {
-  let body = `{"contents":${JSON.stringify(geminiContents(request.messages, memory))}`;
+  let body = `{"contents":${jsonText(geminiContents(request.messages, memory))}`;
   const system = request.system;
   if (system !== undefined && system !== '') body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
   const tools = request.tools;

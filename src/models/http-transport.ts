@@ -120,3 +120,25 @@ export function fetchPost(fetchFn: typeof fetch): HttpPost {
     };
   };
 }
+
+/**
+ * The body as text, read piece by piece up to `maxBytes` (`onPiece` is told of each, e.g. to
+ * re-arm a timer). `complete` is false when the body was longer: what came up to the limit is
+ * given, the rest is left unread for the caller to drop with `cancel()`.
+ */
+export async function readText(response: HttpResponse, maxBytes: number, onPiece?: () => void): Promise<{ text: string; complete: boolean }> {
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const piece = await response.read();
+    if (piece === undefined) break;
+    onPiece?.();
+    if (size + piece.length > maxBytes) {
+      pieces.push(piece.subarray(0, maxBytes - size));
+      return { text: Buffer.concat(pieces).toString('utf8'), complete: false };
+    }
+    pieces.push(piece);
+    size += piece.length;
+  }
+  return { text: Buffer.concat(pieces, size).toString('utf8'), complete: true };
+}

@@ -9,7 +9,15 @@ export type ModelErrorCode =
   | 'network'
   | 'stream-cut'
   | 'bad-response'
+  | 'reply-too-large'
   | 'aborted';
+
+/** The configured bound a request ran into: the setting that holds it, and its value. */
+export interface ModelLimit {
+  /** Where to change it, e.g. `model_options.timeout_ms`. */
+  setting: string;
+  value: number;
+}
 
 /** A model request that failed; `message` says what happened and, where it can, what to do. */
 export class ModelError extends Error {
@@ -19,11 +27,14 @@ export class ModelError extends Error {
   readonly status: number | undefined;
   /** True when sending the same request again may succeed. */
   readonly retryable: boolean;
+  /** Set when the request ended on a configured limit (a timeout, a size cap): what the user can raise. */
+  readonly limit: ModelLimit | undefined;
 
-  constructor(code: ModelErrorCode, message: string, options: { status?: number; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(code: ModelErrorCode, message: string, options: { status?: number; retryable?: boolean; cause?: unknown; limit?: ModelLimit } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;
     this.retryable = options.retryable ?? false;
+    this.limit = options.limit;
   }
 }

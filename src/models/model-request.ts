@@ -1,15 +1,16 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
-import { fetchPost, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
+import { fetchPost, readText, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
-import { abortedError, networkError, redirectError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
+import { abortedError, networkError, redirectError, replyTooLargeError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
+import { DEFAULT_MAX_REPLY_CHARS, DEFAULT_MAX_TOOL_CALL_CHARS, REPLY_SETTING, ReplyMeter, wireLimit, type ReplyCaps } from './reply-limits.ts';
 import { backoffMs, retryAfterMs, sleep } from './retry.ts';
-import { SseParser } from './sse.ts';
+import { SseEventTooLarge, SseParser } from './sse.ts';
 
 /** The options every HTTP model adapter takes about how it sends. */
 export interface RequestOptions {
   /** More headers for every request. */
   headers?: Record<string, string>;
-  /** Longest wait for the response headers, then between two pieces of the body (default 120 s). */
+  /** Longest silence: the wait for the response headers, then between two pieces of the body (default 20 s). */
   timeoutMs?: number;
   /** Retries of a failed request, made only before any event was yielded (default 2). */
   maxRetries?: number;
@@ -21,18 +22,30 @@ export interface RequestOptions {
   onRetry?: (retry: RetryNotice) => void;
   /** Send through this `fetch` instead of Riverse's own pooled client (e.g. to go through a proxy). */
   fetch?: typeof fetch;
+  /** The longest reply text, in characters (default 500,000); past it the request fails with `reply-too-large`. */
+  maxReplyChars?: number;
+  /** The longest arguments of one tool call, in characters (default 200,000). */
+  maxToolCallChars?: number;
 }
+
+/**
+ * A silent server is given up on after this (and once more on the retry: some 40 s in all), while a
+ * model that streams, however slowly, is never cut: every piece re-arms the wait. The turn's own
+ * deadline bounds the whole.
+ */
+export const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** The policy from the options; `headers` are the adapter's, the caller's `options.headers` merged in. */
 export function requestPolicy(options: RequestOptions, headers: Record<string, string>): RequestPolicy {
   return {
     post: options.fetch === undefined ? undiciPost : fetchPost(options.fetch),
     headers,
-    timeoutMs: options.timeoutMs ?? 120_000,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
     retryDelayMs: options.retryDelayMs ?? 500,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     onRetry: options.onRetry,
+    caps: { maxReplyChars: options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS, maxToolCallChars: options.maxToolCallChars ?? DEFAULT_MAX_TOOL_CALL_CHARS },
   };
 }
 
@@ -48,7 +61,12 @@ export interface RequestPolicy {
   /** A server asking for a longer wait gets no retry. */
   maxRetryDelayMs: number;
   onRetry: ((retry: RetryNotice) => void) | undefined;
+  /** The size caps of one reply. */
+  caps: ReplyCaps;
 }
+
+/** Enough of an error body for the server's message; the rest is not read. */
+const ERROR_BODY_BYTES = 65_536;
 
 export type { RetryNotice } from './chat-model.ts';
 
@@ -89,10 +107,11 @@ export async function* modelRequest(
   body: string,
   request: ModelRequest,
 ): AsyncGenerator<ModelEvent, void, undefined> {
-  const { signal, onRetry } = request;
+  const { signal, onRetry, deadline } = request;
   const streaming = request.stream === true;
   if (signal?.aborted === true) throw abortedError();
   const context = wire.context;
+  const wireMax = wireLimit(policy.caps);
   for (let attempt = 0; ; attempt++) {
     const controller = new AbortController();
     let waiting = true;
@@ -116,8 +135,13 @@ export async function* modelRequest(
       gotHeaders = true;
       if (response.status < 200 || response.status > 299) {
         timer.refresh();
-        const bodyText = await response.text().catch(() => '');
-        settled = true;
+        const bodyText = await readText(response, ERROR_BODY_BYTES, () => timer.refresh()).then(
+          (read) => {
+            settled = read.complete;
+            return read.text;
+          },
+          () => '',
+        );
         if (response.status < 400) throw redirectError(response.status, response.header('location'), context);
         const failed = wire.statusError(response.status, bodyText);
         retryAfter = retryAfterMs((name) => response.header(name)) ?? failed.retryDelayMs;
@@ -127,16 +151,20 @@ export async function* modelRequest(
       const type = streaming ? response.header('content-type') : undefined;
       if (!streaming || (type !== undefined && (type.includes('json') || type.includes('html')))) {
         timer.refresh();
-        const text = await response.text();
+        const read = await readText(response, wireMax, () => timer.refresh());
+        if (!read.complete) throw replyTooLargeError(context, { kind: 'body' }, wireMax, REPLY_SETTING);
         settled = true;
         waiting = false;
-        const events = wire.answerEvents(text);
+        const events = wire.answerEvents(read.text);
+        const meter = new ReplyMeter(policy.caps, context);
+        for (let i = 0; i < events.length; i++) meter.check(events[i]!);
         yielded = true;
         for (let i = 0; i < events.length; i++) yield events[i]!;
         return;
       }
       const decoder = new TextDecoder();
-      const parser = new SseParser();
+      const parser = new SseParser(wireMax);
+      const meter = new ReplyMeter(policy.caps, context);
       const state = wire.streamState();
       const events = state.events;
       for (;;) {
@@ -153,8 +181,11 @@ export async function* modelRequest(
           broken = error; // after the events before it are given
         }
         if (events.length > 0) {
-          yielded = true;
-          for (let i = 0; i < events.length; i++) yield events[i]!;
+          for (let i = 0; i < events.length; i++) {
+            meter.check(events[i]!); // past a cap: the connection is dropped here, before more is read
+            yielded = true;
+            yield events[i]!;
+          }
           events.length = 0;
         }
         if (broken !== undefined) throw broken;
@@ -185,6 +216,7 @@ export async function* modelRequest(
       settled = true;
       state.finish();
       for (let i = 0; i < events.length; i++) {
+        meter.check(events[i]!);
         yielded = true;
         yield events[i]!;
       }
@@ -194,12 +226,16 @@ export async function* modelRequest(
         ? abortedError()
         : error instanceof ModelError
           ? error
-          : timedOut
-            ? timeoutError(context, policy.timeoutMs, gotHeaders)
-            : gotHeaders
-              ? streamCutError(context, error)
-              : networkError(error, context);
-      if (yielded || !failure.retryable || attempt >= policy.maxRetries) throw failure;
+          : error instanceof SseEventTooLarge
+            ? replyTooLargeError(context, { kind: 'event' }, error.limit, REPLY_SETTING)
+            : timedOut
+              ? timeoutError(context, policy.timeoutMs, gotHeaders)
+              : gotHeaders
+                ? streamCutError(context, error)
+                : networkError(error, context);
+      // A server silent for the whole limit is asked once more, not every retry: it rarely wakes.
+      const retries = failure.code === 'timeout' ? Math.min(1, policy.maxRetries) : policy.maxRetries;
+      if (yielded || !failure.retryable || attempt >= retries) throw failure;
       if (retryAfter !== undefined && retryAfter > policy.maxRetryDelayMs) {
         throw new ModelError(failure.code, `${failure.message}; the server asks to wait ${Math.ceil(retryAfter / 1000)} s before retrying`, {
           status: failure.status,
@@ -207,6 +243,8 @@ export async function* modelRequest(
         });
       }
       delayMs = retryAfter ?? backoffMs(attempt, policy.retryDelayMs, policy.maxRetryDelayMs);
+      // A retry that cannot start before the turn's deadline is no retry: the user gets the real error now.
+      if (deadline !== undefined && Date.now() + delayMs >= deadline) throw failure;
       const notice: RetryNotice = { attempt: attempt + 1, delayMs, error: failure };
       policy.onRetry?.(notice);
       onRetry?.(notice);

@@ -96,7 +96,25 @@ export function timeoutError(context: ErrorContext, timeoutMs: number, midRespon
   const text = midResponse
     ? `${context.provider} stopped sending for ${seconds} in the middle of a response from ${context.baseUrl}`
     : `no response from ${context.url} within ${seconds}`;
-  return new ModelError('timeout', text, { retryable: true });
+  return new ModelError('timeout', `${text} (model_options.timeout_ms in riverse.yaml sets this limit)`, { retryable: true, limit: { setting: 'model_options.timeout_ms', value: timeoutMs } });
+}
+
+/** What a reply ran past: its text, one tool call's arguments, or one stream event or body holding them. */
+export type ReplyPart = { kind: 'text' } | { kind: 'tool-call'; name: string } | { kind: 'event' } | { kind: 'body' };
+
+/** A reply past its cap: the connection is dropped there, and the message names the setting to raise. */
+export function replyTooLargeError(context: ErrorContext, part: ReplyPart, limit: number, setting: string): ModelError {
+  const what =
+    part.kind === 'text'
+      ? `a reply of more than ${limit} characters`
+      : part.kind === 'tool-call'
+        ? `arguments of more than ${limit} characters for the tool call ${JSON.stringify(part.name)}`
+        : part.kind === 'event'
+          ? `a stream event of more than ${limit} characters`
+          : `a response body of more than ${limit} bytes`;
+  return new ModelError('reply-too-large', `${context.provider} sent ${what} from ${context.url}; Riverse stopped reading there. Raise ${setting} in riverse.yaml if replies this large are expected`, {
+    limit: { setting, value: limit },
+  });
 }
 
 function errorCode(error: unknown): string | undefined {

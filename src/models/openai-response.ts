@@ -2,6 +2,7 @@ import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { badResponse, serverMessage, type ErrorContext } from './openai-errors.ts';
 import type { WireCompletion, WireError, WireUsage } from './openai-wire-types.ts';
+import { jsonText } from './json-text.ts';
 
 /** Makes ids for tool calls a server sent without one (Ollama, llama.cpp). */
 export type CallIdSource = () => string;
@@ -45,7 +46,7 @@ export function usageOf(usage: WireUsage): Usage {
 /** Arguments as JSON text: some servers send an object, and a call without arguments sends nothing. */
 export function argumentsText(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '{}' : value;
-  return value === undefined || value === null ? '{}' : JSON.stringify(value);
+  return value === undefined || value === null ? '{}' : jsonText(value);
 }
 
 /** A 200 whose body is an error (some proxies, and OpenAI mid-stream). */

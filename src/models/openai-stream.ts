@@ -2,6 +2,7 @@ import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
 import { badResponse, type ErrorContext } from './openai-errors.ts';
 import { argumentsText, bodyError, finishReason, usageOf, type CallIdSource } from './openai-response.ts';
 import type { WireChunk, WireToolCall } from './openai-wire-types.ts';
+import { jsonText } from './json-text.ts';
 
 interface PendingCall {
   id: string;
@@ -79,7 +80,7 @@ export class OpenAIStreamState {
     const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined;
     const name = typeof fn?.name === 'string' && fn.name !== '' ? fn.name : undefined;
     const raw = fn?.arguments;
-    const piece = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : JSON.stringify(raw);
+    const piece = typeof raw === 'string' ? raw : raw === undefined || raw === null ? '' : jsonText(raw);
     const index = this.#slot(delta.index, id, name);
     let call = this.#calls[index];
     if (call === undefined) {

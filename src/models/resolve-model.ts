@@ -15,6 +15,8 @@ export interface ModelOptions {
   tool_calling?: ToolCallingMode;
   timeout_ms?: number;
   max_retries?: number;
+  max_reply_chars?: number;
+  max_tool_call_chars?: number;
 }
 
 /** What every adapter is created from. */
@@ -26,6 +28,8 @@ interface ModelSettings {
   toolCalling?: ToolCallingMode;
   timeoutMs?: number;
   maxRetries?: number;
+  maxReplyChars?: number;
+  maxToolCallChars?: number;
 }
 
 interface Provider {
@@ -160,6 +164,8 @@ function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEn
     ...(toolCalling === 'native' || toolCalling === 'text' ? { toolCalling } : {}),
     ...(settings.timeout_ms === undefined ? {} : { timeoutMs: settings.timeout_ms }),
     ...(settings.max_retries === undefined ? {} : { maxRetries: settings.max_retries }),
+    ...(settings.max_reply_chars === undefined ? {} : { maxReplyChars: settings.max_reply_chars }),
+    ...(settings.max_tool_call_chars === undefined ? {} : { maxToolCallChars: settings.max_tool_call_chars }),
   });
 }
 

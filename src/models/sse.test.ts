@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { readSse, SseParser } from './sse.ts';
+import { readSse, SseEventTooLarge, SseParser } from './sse.ts';
 import { startOpenAITestServer } from './testing/openai-test-server.ts';
 
 function parseAll(pieces: string[]): string[] {
@@ -62,6 +62,21 @@ describe('SseParser', () => {
     for (let i = 10; i < long.length; i += 1000) pieces.push(long.slice(i, i + 1000));
     pieces.push('\n\ndata: tail');
     assert.deepEqual(parseAll(pieces), [long, 'tail']);
+  });
+
+  it('refuses a line, or an event of many data lines, longer than its cap instead of buffering it', () => {
+    const capped = () => new SseParser(1000);
+    const parser = capped();
+    assert.deepEqual(parser.push(`data: ${'x'.repeat(990)}\n\n`), ['x'.repeat(990)], 'under the cap');
+    // A line without end, arriving piece by piece: refused once the pieces pass the cap.
+    parser.push('data: ');
+    let pushed = 0;
+    assert.throws(() => {
+      for (; pushed < 100; pushed++) parser.push('y'.repeat(100));
+    }, (error: unknown) => error instanceof SseEventTooLarge && error.limit === 1000);
+    assert.ok(pushed <= 10, `refused after ${pushed} pieces`);
+    assert.throws(() => capped().push(`data: ${'z'.repeat(2000)}`), SseEventTooLarge, 'one push');
+    assert.throws(() => capped().push('data: aaaaaaaaaa\n'.repeat(200)), SseEventTooLarge, 'many short data lines of one event');
   });
 });
 

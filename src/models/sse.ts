@@ -4,12 +4,22 @@
  * or `\r`, and text may arrive split anywhere, even between a `\r` and its `\n`.
  */
 export class SseParser {
+  /** The longest line or event data kept while it is incomplete. */
+  readonly #maxChars: number;
   /** An unfinished line carried to the next push. */
   #rest = '';
   /** The data of the event being read; undefined until a `data` line comes. */
   #data: string | undefined = undefined;
   /** The last push ended in `\r`: a `\n` opening the next one ends the same line. */
   #skipLf = false;
+
+  /**
+   * `maxChars` bounds one line and one event's data: a server sending a line without end would
+   * otherwise be buffered whole. Past it, `push` throws an SseEventTooLarge.
+   */
+  constructor(maxChars = Number.POSITIVE_INFINITY) {
+    this.#maxChars = maxChars;
+  }
 
   /**
    * Feeds decoded text and returns the data of every event it completed, in order. The result is
@@ -20,6 +30,7 @@ export class SseParser {
       // A long line split over many chunks: append until its end comes instead of rescanning it.
       if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) {
         this.#rest += text;
+        if (this.#rest.length > this.#maxChars) this.#tooLarge(this.#rest.length);
         return NONE;
       }
       text = this.#rest + text;
@@ -69,7 +80,10 @@ export class SseParser {
       }
       pos = next;
     }
-    if (pos < length) this.#rest = text.slice(pos);
+    if (pos < length) {
+      if (length - pos > this.#maxChars) this.#tooLarge(length - pos);
+      this.#rest = text.slice(pos);
+    }
     return out ?? NONE;
   }
 
@@ -87,6 +101,27 @@ export class SseParser {
 
   #append(value: string): void {
     this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    if (this.#data.length > this.#maxChars) this.#tooLarge(this.#data.length);
+  }
+
+  #tooLarge(size: number): never {
+    // The parser is left as it was before this push, so nothing of the oversize event is kept.
+    this.#rest = '';
+    this.#data = undefined;
+    throw new SseEventTooLarge(size, this.#maxChars);
+  }
+}
+
+/** A line or an event's data longer than the parser's `maxChars`. */
+export class SseEventTooLarge extends Error {
+  override name = 'SseEventTooLarge';
+  readonly size: number;
+  readonly limit: number;
+
+  constructor(size: number, limit: number) {
+    super(`a server-sent event passed ${limit} characters (${size} so far)`);
+    this.size = size;
+    this.limit = limit;
   }
 }
 

@@ -8,6 +8,7 @@ import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
+import { jsonText } from '../models/json-text.ts';
 
 export const DATABASE_FILE = 'riverse.db';
 /** How long a write waits for another process's write to finish before failing. */
@@ -154,7 +155,7 @@ export class SessionStore {
         trace.turnId,
         trace.callId,
         trace.tool,
-        JSON.stringify(trace.params) ?? null,
+        trace.params === undefined ? null : jsonText(trace.params),
         trace.success ? 1 : 0,
         trace.data,
         trace.error ?? null,
