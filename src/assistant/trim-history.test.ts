@@ -76,10 +76,38 @@ describe('trimHistory', () => {
     }
   });
 
-  it('keeps the last user message and what follows even when that alone is over the budget', () => {
+  it('keeps the last user message and what follows even when that alone is over the budget, cutting the largest to fit', () => {
     const history = [...plainTurn(1), ...toolTurn(2, 4_000)];
-    const kept = trimHistory(history, 50);
-    assert.deepEqual(kept, toolTurn(2, 4_000));
+    const budget = 200;
+    const kept = trimHistory(history, budget);
+    const whole = toolTurn(2, 4_000);
+    assert.equal(kept.length, 4, 'the same messages, none dropped');
+    assert.deepEqual(kept[1], whole[1], 'the small call message stays whole');
+    assert.ok(tokens(kept) <= budget, `${tokens(kept)} tokens for a budget of ${budget}`);
+    for (const index of [0, 2, 3]) {
+      const content = kept[index]!.content;
+      assert.ok(whole[index]!.content.startsWith(content.slice(0, content.indexOf('[…'))), 'the start of the message is kept');
+      assert.match(content, /\[… \d+ characters cut here by Riverse: this message was longer than the history budget \(assistant\.history_tokens\)\]$/);
+    }
+  });
+
+  it('cuts one huge message alone: a pasted file, a huge tool result, huge tool-call arguments', () => {
+    const huge = 'x'.repeat(5_000_000);
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Summarize this' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'write', arguments: JSON.stringify({ text: huge }) }] },
+      { role: 'tool', toolCallId: 'c', name: 'write', content: huge },
+      { role: 'assistant', content: '東'.repeat(100_000) },
+    ];
+    const budget = 2_000;
+    const kept = trimHistory(history, budget, (omitted) => `[cut ${omitted}]`);
+    assert.ok(tokens(kept) <= budget, `${tokens(kept)} tokens`);
+    assert.deepEqual(kept[0], history[0]);
+    const call = kept[1]!.role === 'assistant' ? kept[1]!.toolCalls![0]! : undefined;
+    assert.deepEqual(JSON.parse(call!.arguments), { riverse_cut: `[cut ${history[1]!.role === 'assistant' ? history[1]!.toolCalls![0]!.arguments.length : 0}]` }, 'arguments stay JSON, with the marker');
+    assert.match(kept[2]!.content, /^x+\[cut \d+\]$/);
+    assert.match(kept[3]!.content, /^東+\[cut \d+\]$/);
+    assert.ok(!/[\ud800-\udbff]\[/.test(kept[3]!.content), 'no half of a surrogate pair before the marker');
   });
 
   it('never starts with an orphaned tool result or assistant message', () => {
