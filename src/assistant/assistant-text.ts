@@ -11,7 +11,20 @@ export interface AssistantText {
   cancelled: string;
   invalidArguments: (tool: string, error: string) => string;
   incomplete: string;
+  /** The turn's deadline passed (`assistant.turn_timeout_ms`). */
+  turnTimedOut: (seconds: number) => string;
+  /** The model request ran into a configured limit: `timeout` (silence) or `reply-too-large`. */
+  modelLimit: (code: string, setting: string, value: number) => string;
+  /** Saving the conversation failed; the turn stopped there. */
+  storeFailed: (detail: string) => string;
+  /** The caller's event listener threw; the turn stopped there. */
+  listenerFailed: (detail: string) => string;
+  internalError: (detail: string) => string;
+  /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
+  cutNote: (omittedChars: number) => string;
 }
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
   en: {
@@ -27,6 +40,15 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: 'Cancelled.',
     invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
     incomplete: 'I could not finish this with the tools I have; please rephrase or ask again.',
+    turnTimedOut: (s) => `Stopped: this turn took longer than ${s} s (assistant.turn_timeout_ms in riverse.yaml sets this limit).`,
+    modelLimit: (code, setting, value) =>
+      code === 'timeout'
+        ? `The model sent nothing for ${seconds(value)} s, so Riverse stopped waiting (${setting} in riverse.yaml sets this limit).`
+        : `The model's reply passed the limit of ${value} characters and was stopped there (${setting} in riverse.yaml sets this limit).`,
+    storeFailed: (detail) => `The conversation could not be saved, so this turn was stopped: ${detail}`,
+    listenerFailed: (detail) => `This turn was stopped because the program showing it failed: ${detail}`,
+    internalError: (detail) => `Riverse ran into an internal error: ${detail}`,
+    cutNote: (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -40,6 +62,15 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: '已取消。',
     invalidArguments: (tool, error) => `${tool} 的参数不是有效的 JSON（${error}）。请发送一个 JSON 对象。`,
     incomplete: '我无法用现有的工具完成这个请求，请换个说法或再问一次。',
+    turnTimedOut: (s) => `已停止：本轮用时超过 ${s} 秒（此限制由 riverse.yaml 中的 assistant.turn_timeout_ms 设置）。`,
+    modelLimit: (code, setting, value) =>
+      code === 'timeout'
+        ? `模型 ${seconds(value)} 秒内没有任何响应，Riverse 已停止等待（此限制由 riverse.yaml 中的 ${setting} 设置）。`
+        : `模型的回复超过了 ${value} 个字符的上限，已在此处停止（此限制由 riverse.yaml 中的 ${setting} 设置）。`,
+    storeFailed: (detail) => `无法保存对话，本轮已停止：${detail}`,
+    listenerFailed: (detail) => `显示本轮的程序出错，本轮已停止：${detail}`,
+    internalError: (detail) => `Riverse 内部出错：${detail}`,
+    cutNote: (omitted) => `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
   },
   ja: {
     systemPrompt: (today) =>
@@ -54,5 +85,14 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: 'キャンセルしました。',
     invalidArguments: (tool, error) => `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
     incomplete: '手元のツールではこの依頼を完了できませんでした。言い方を変えるか、もう一度お試しください。',
+    turnTimedOut: (s) => `停止しました：このターンが ${s} 秒を超えました（この上限は riverse.yaml の assistant.turn_timeout_ms で設定します）。`,
+    modelLimit: (code, setting, value) =>
+      code === 'timeout'
+        ? `モデルから ${seconds(value)} 秒間何も届かなかったため、待つのをやめました（この上限は riverse.yaml の ${setting} で設定します）。`
+        : `モデルの応答が上限の ${value} 文字を超えたため、そこで止めました（この上限は riverse.yaml の ${setting} で設定します）。`,
+    storeFailed: (detail) => `会話を保存できなかったため、このターンを停止しました：${detail}`,
+    listenerFailed: (detail) => `このターンを表示しているプログラムでエラーが起きたため、停止しました：${detail}`,
+    internalError: (detail) => `Riverse の内部でエラーが起きました：${detail}`,
+    cutNote: (omitted) => `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
   },
 };

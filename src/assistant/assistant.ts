@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
+import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
+import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { detectLanguage } from './detect-language.ts';
 import { eventStream } from './event-stream.ts';
 import { runTurn } from './run-turn.ts';
-import { closeOpenToolCalls, trimHistory } from './trim-history.ts';
+import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { TurnEvent, TurnResult } from './turn-events.ts';
 
 export interface AssistantOptions {
@@ -20,9 +22,17 @@ export interface AssistantOptions {
   language?: Language | 'auto';
   toolCalling?: ToolCallingMode;
   maxRounds?: number;
-  /** Token budget for the history sent with each turn (default 8,000). */
+  /**
+   * Token budget for the messages sent with each turn, the new one included (default 8,000): the
+   * history is trimmed to what the new message leaves, and a message longer than the whole budget
+   * is cut (with a note saying so) before it is stored.
+   */
   historyTokens?: number;
   stream?: boolean;
+  /** Each turn's deadline (default 300 s). */
+  turnTimeoutMs?: number;
+  /** How often a silent model is reported with `model-waiting` (default 5 s). */
+  waitNoticeMs?: number;
 }
 
 export interface TurnRequest {
@@ -45,39 +55,43 @@ export class Assistant {
     return this.#options.model;
   }
 
-  /** Runs one turn; the new messages and tool-call traces are saved as they happen. Never throws. */
+  /**
+   * Runs one turn; the new messages and tool-call traces are saved as they happen. Never throws: a
+   * store that fails ends the turn with `store-failed` (what was said is still in the result).
+   */
   async turn(input: string, request: TurnRequest = {}): Promise<TurnResult> {
     const options = this.#options;
     const name = request.session ?? 'default';
     const store = options.store;
-    const info = store?.session(name);
+    const budget = options.historyTokens ?? 8_000;
     const memory = this.#memory.get(name) ?? { messages: [] };
-    if (store === undefined) this.#memory.set(name, memory);
-    const history = store !== undefined && info !== undefined ? store.messages(info.id) : memory.messages;
-    const language = this.#language(input, info?.language ?? memory.language);
-    if (store !== undefined && info !== undefined && info.language !== language) store.setLanguage(info.id, language);
+    let language = this.#language(input, memory.language);
+    let prepared: { info: { id: string } | undefined; history: ChatMessage[]; registry: ToolRegistry };
+    try {
+      const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
+      if (store === undefined) this.#memory.set(name, memory);
+      const history = store !== undefined && info !== undefined ? storeCall('Reading the session', () => store.messages(info.id)) : memory.messages;
+      language = this.#language(input, info?.language ?? memory.language);
+      if (store !== undefined && info !== undefined && info.language !== language) storeCall('Saving the session language', () => store.setLanguage(info.id, language));
+      prepared = { info, history, registry: typeof options.registry === 'function' ? options.registry() : options.registry };
+    } catch (error) {
+      return failedTurn(input, language, error, request.onEvent);
+    }
     memory.language = language;
+    const { info, history, registry } = prepared;
+    const text = ASSISTANT_TEXT[language];
+    // The new message is cut before it is stored; the history gets what it leaves of the budget.
+    const message = cutText(input, budget - 4, text.cutNote);
 
     const turnId = randomUUID();
     const sessionId = info?.id ?? name;
-    const registry = typeof options.registry === 'function' ? options.registry() : options.registry;
-    return runTurn({
-      model: options.model,
-      registry,
-      history: trimHistory(closeOpenToolCalls(history), options.historyTokens ?? 8_000),
-      input,
-      language,
-      sessionId,
-      ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
-      ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
-      ...(options.stream === undefined ? {} : { stream: options.stream }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-      onEvent: (event) => {
-        if (event.type === 'messages') {
-          if (store !== undefined && info !== undefined) store.appendMessages(info.id, event.messages, turnId);
-          else memory.messages.push(...event.messages);
-        } else if (event.type === 'tool-result' && store !== undefined) {
-          const { call } = event;
+    const save = (event: TurnEvent) => {
+      if (event.type === 'messages') {
+        if (store !== undefined && info !== undefined) storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
+        else memory.messages.push(...event.messages);
+      } else if (event.type === 'tool-result' && store !== undefined) {
+        const { call } = event;
+        storeCall('Saving a tool call', () =>
           store.recordToolCall({
             sessionId,
             turnId,
@@ -90,9 +104,36 @@ export class Assistant {
             ...(call.result.code === undefined ? {} : { code: call.result.code }),
             durationMs: call.durationMs,
             startedAt: call.startedAt,
-          });
+          }),
+        );
+      }
+    };
+    return runTurn({
+      model: options.model,
+      registry,
+      history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - estimateTokens(message)), text.cutNote),
+      input: message,
+      language,
+      sessionId,
+      ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
+      ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
+      ...(options.stream === undefined ? {} : { stream: options.stream }),
+      ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
+      ...(options.waitNoticeMs === undefined ? {} : { waitNoticeMs: options.waitNoticeMs }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      onEvent: (event) => {
+        // The caller hears of every event even when saving it failed; the store's failure is the one reported.
+        let saveError: unknown;
+        try {
+          save(event);
+        } catch (error) {
+          saveError = error;
         }
-        request.onEvent?.(event);
+        try {
+          request.onEvent?.(event);
+        } finally {
+          if (saveError !== undefined) throw saveError;
+        }
       },
     });
   }
@@ -115,4 +156,26 @@ export class Assistant {
     // A message without letters ("ok", "👍", "3") keeps the session's language.
     return detected === 'en' && !/[a-z]/i.test(input) && previous !== undefined ? previous : detected;
   }
+}
+
+/** A turn that could not start (the store failed before the model was asked): a result like any other, and its `done` event. */
+function failedTurn(input: string, language: Language, error: unknown, onEvent: ((event: TurnEvent) => void) | undefined): TurnResult {
+  const text = ASSISTANT_TEXT[language];
+  const detail = error instanceof Error ? error.message : String(error);
+  const stored = error instanceof StoreError;
+  const result: TurnResult = {
+    text: stored ? text.storeFailed(detail) : text.internalError(detail),
+    stopReason: 'error',
+    messages: [{ role: 'user', content: input }],
+    toolCalls: [],
+    requests: 0,
+    usage: {},
+    error: { code: stored ? 'store-failed' : 'internal', message: detail },
+  };
+  try {
+    onEvent?.({ type: 'done', result });
+  } catch {
+    // the result stands
+  }
+  return result;
 }

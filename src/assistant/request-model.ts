@@ -10,16 +10,27 @@ export interface ModelReply {
   usage?: Usage;
 }
 
+/** How often the user is told that the model is still silent. */
+export const DEFAULT_WAIT_NOTICE_MS = 5_000;
+
 /**
  * One model request, collected into a reply. `showText` streams text deltas to the user as they
  * come. A stream that breaks after it started is sent again once (the partial reply is withdrawn
- * with a `retry` event); `onSend` is told of each. Other failures are thrown as ModelError for the turn to report.
+ * with a `retry` event); `onSend` is told of each. While nothing comes from the model, a
+ * `model-waiting` event every `noticeMs`. Other failures are thrown as ModelError for the turn to report.
  */
-export async function requestModel(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean, onSend: () => void): Promise<ModelReply> {
+export async function requestModel(
+  model: ChatModel,
+  request: ModelRequest,
+  emit: (event: TurnEvent) => void,
+  showText: boolean,
+  onSend: () => void,
+  noticeMs = DEFAULT_WAIT_NOTICE_MS,
+): Promise<ModelReply> {
   for (let attempt = 1; ; attempt++) {
     onSend();
     try {
-      return await collect(model, request, emit, showText);
+      return await collect(model, request, emit, showText, noticeMs);
     } catch (error) {
       if (!(error instanceof ModelError) || error.code !== 'stream-cut' || attempt > 1 || request.signal?.aborted === true) throw error;
       emit({ type: 'retry', reason: error.message });
@@ -27,28 +38,40 @@ export async function requestModel(model: ChatModel, request: ModelRequest, emit
   }
 }
 
-async function collect(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean): Promise<ModelReply> {
+async function collect(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean, noticeMs: number): Promise<ModelReply> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: FinishReason = 'other';
   let usage: Usage | undefined;
-  for await (const event of model.stream(request)) {
-    switch (event.type) {
-      case 'text-delta':
-        text += event.text;
-        if (showText) emit(event);
-        break;
-      case 'tool-call-delta':
-        emit(event);
-        break;
-      case 'tool-call':
-        calls.push(event.call);
-        break;
-      case 'finish':
-        finish = event.reason;
-        usage = event.usage;
-        break;
+  // One timer, re-armed by every event: it fires only after `noticeMs` of silence, then again each `noticeMs`.
+  let since = performance.now();
+  const notice = setTimeout(function tell() {
+    emit({ type: 'model-waiting', seconds: Math.round((performance.now() - since) / 100) / 10 });
+    notice.refresh();
+  }, noticeMs);
+  try {
+    for await (const event of model.stream(request)) {
+      since = performance.now();
+      notice.refresh();
+      switch (event.type) {
+        case 'text-delta':
+          text += event.text;
+          if (showText) emit(event);
+          break;
+        case 'tool-call-delta':
+          emit(event);
+          break;
+        case 'tool-call':
+          calls.push(event.call);
+          break;
+        case 'finish':
+          finish = event.reason;
+          usage = event.usage;
+          break;
+      }
     }
+  } finally {
+    clearTimeout(notice);
   }
   return usage === undefined ? { text, calls, finish } : { text, calls, finish, usage };
 }

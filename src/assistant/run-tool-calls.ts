@@ -1,11 +1,11 @@
 import type { ToolCallRequest } from '../models/chat-message.ts';
+import { jsonText } from '../models/json-text.ts';
 import type { ExecuteOptions } from '../tools/execute-tool.ts';
 import { failure } from '../tools/execute-tool.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
-import { jsonText } from '../models/json-text.ts';
 
 /** How many times one exact call may fail in a turn before it is no longer run. */
 export const MAX_IDENTICAL_FAILURES = 2;
@@ -54,7 +54,10 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
     ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))
     : failures >= MAX_IDENTICAL_FAILURES
       ? failure('repeated', text.repeatedCall(call.name, failures))
-      : await context.registry.execute(call.name, parsed.value, context.execute);
+      : await context.registry.execute(call.name, parsed.value, context.execute).catch((error: unknown) =>
+          // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
+          failure('threw', `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`),
+        );
   if (!result.success && result.code !== 'repeated') context.failures.set(key, failures + 1);
 
   const record: ToolCallRecord = { callId: call.id, tool: call.name, params, result, durationMs: performance.now() - started, startedAt };

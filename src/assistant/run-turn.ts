@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
-import type { ChatModel, ModelRequest, RetryNotice, ToolCallingMode, Usage } from '../models/chat-model.ts';
+import type { ChatModel, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
+import { StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
@@ -26,9 +27,28 @@ export interface TurnOptions {
   stream?: boolean;
   signal?: AbortSignal;
   sessionId?: string;
+  /** Told of every event as it happens. One that throws stops the turn (`listener-failed`, or `store-failed` for a StoreError). */
   onEvent?: (event: TurnEvent) => void;
   /** For the date in the system prompt. */
   now?: Date;
+  /** The whole turn's deadline, model requests, retries and tool calls included (default 300 s). */
+  timeoutMs?: number;
+  /** How often a silent model is reported with `model-waiting` (default 5 s). */
+  waitNoticeMs?: number;
+}
+
+/**
+ * A few minutes: room for a slow local model to write a long answer after a round or two of tools,
+ * while a turn that is stuck (a server that trickles, a loop of slow tools) still ends on its own.
+ */
+export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+
+/** What ended a turn from outside its loop: the deadline, or a listener (the store) that threw. */
+interface Halt {
+  stopReason: StopReason;
+  code: string;
+  message: string;
+  text: string;
 }
 
 /** Models found to reject native tools in this process; they use the text protocol from then on. */
@@ -38,18 +58,46 @@ const textOnlyModels = new Set<string>();
  * One turn: the user's message → the model sees the tools → zero or more rounds of calls, run in
  * parallel, every result (failures included) returned to the model → the final reply. A turn
  * without tool calls costs one model request; with one round of calls, two. Never throws: model
- * failures and cancellation end the turn with a stop reason, keeping every completed message.
+ * failures, cancellation, the deadline, a failing listener or store end the turn with a stop
+ * reason, keeping every completed message in the result.
  */
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
-  const { model, registry, language, signal } = options;
+  const { model, registry, language } = options;
   const text = ASSISTANT_TEXT[language];
-  const emit = options.onEvent ?? (() => {});
+  const listener = options.onEvent;
+  // One controller stops everything the turn started (model request, retries, tool calls) when the
+  // deadline passes or a listener fails; the caller's signal joins it.
+  const stop = new AbortController();
+  let halted: Halt | undefined;
+  const halt = (cause: Halt) => {
+    if (halted !== undefined) return;
+    halted = cause;
+    stop.abort(new DOMException(cause.message, cause.stopReason === 'timeout' ? 'TimeoutError' : 'AbortError'));
+  };
+  const emit = (event: TurnEvent) => {
+    if (listener === undefined) return;
+    try {
+      listener(event);
+    } catch (error) {
+      // At `done` the result stands; before it, the turn stops.
+      if (event.type !== 'done') halt(listenerHalt(error, text));
+    }
+  };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TURN_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  // setTimeout fires at once past its ceiling (about 24 days): longer means no deadline worth having.
+  const timer = setTimeout(() => {
+    const s = Math.round(timeoutMs / 100) / 10;
+    halt({ stopReason: 'timeout', code: 'turn-timeout', message: `the turn took longer than ${s} s (assistant.turn_timeout_ms)`, text: text.turnTimedOut(s) });
+  }, Math.min(timeoutMs, 2 ** 31 - 1));
+  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
   let mode: ToolCallingMode = textOnlyModels.has(model.id) ? 'text' : (options.toolCalling ?? model.toolCalling);
   const maxRounds = options.maxRounds ?? 6;
   // Native tools are shown in the provider's dialect; the text protocol shows plain JSON Schema.
   const dialectFor = (current: ToolCallingMode) => (current === 'native' ? model.dialect : undefined);
-  let definitions = cachedToolDefinitions(registry, language, dialectFor(mode));
-  const hasTools = definitions.length > 0;
+  // Set first thing in the try below: a registry that fails here must not make runTurn throw.
+  let definitions: readonly ToolDefinition[] = [];
+  let hasTools = false;
 
   const conversation: ChatMessage[] = [...options.history];
   const added: ChatMessage[] = [];
@@ -66,6 +114,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     emit({ type: 'messages', messages });
   };
   const finish = (stopReason: StopReason, reply: string, error?: TurnResult['error']): TurnResult => {
+    // Stopped from outside (a store that failed while the answer was saved, say): that is the outcome.
+    if (halted !== undefined) {
+      stopReason = halted.stopReason;
+      reply = halted.text;
+      error = { code: halted.code, message: halted.message };
+    }
     const result: TurnResult = { text: reply, stopReason, messages: added, toolCalls, requests, usage, ...(error === undefined ? {} : { error }) };
     emit({ type: 'done', result });
     return result;
@@ -85,16 +139,20 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       messages: conversation,
       stream: options.stream ?? true,
       ...(!textMode && withTools && hasTools ? { tools: definitions } : {}),
-      ...(signal === undefined ? {} : { signal }),
+      signal,
+      deadline,
       onRetry,
     };
-    const reply = await requestModel(model, request, emit, !textMode || !withTools || !hasTools, countRequest);
+    const reply = await requestModel(model, request, emit, !textMode || !withTools || !hasTools, countRequest, options.waitNoticeMs);
     if (reply.usage !== undefined) addUsage(usage, reply.usage);
     return reply;
   };
 
-  commit({ role: 'user', content: options.input });
+  const cancelled = () => finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
   try {
+    definitions = cachedToolDefinitions(registry, language, dialectFor(mode));
+    hasTools = definitions.length > 0;
+    commit({ role: 'user', content: options.input });
     for (let round = 0; ; round++) {
       const last = round >= maxRounds || stopNote !== undefined;
       let reply: ModelReply;
@@ -147,7 +205,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         execute: {
           language,
           ...(dialectFor(mode) === undefined ? {} : { dialect: dialectFor(mode)! }),
-          ...(signal === undefined ? {} : { signal }),
+          signal,
           ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
         },
       });
@@ -157,15 +215,26 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       } else {
         commit(...records.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
       }
-      if (signal?.aborted === true) return finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
+      if (signal.aborted) return cancelled(); // or halted: finish says which
       // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
       if (records.every((record) => record.result.code === 'repeated')) stopNote = text.loopStopped;
     }
   } catch (error) {
-    if (signal?.aborted === true || (error instanceof ModelError && error.code === 'aborted')) return finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
+    if (signal.aborted || (error instanceof ModelError && error.code === 'aborted')) return cancelled();
     const message = error instanceof Error ? error.message : String(error);
-    return finish('error', text.modelFailed(message), { code: error instanceof ModelError ? error.code : 'internal', message });
+    if (!(error instanceof ModelError)) return finish('error', text.internalError(message), { code: 'internal', message });
+    const reply = error.limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, error.limit.setting, error.limit.value);
+    return finish('error', reply, { code: error.code, message });
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+function listenerHalt(error: unknown, text: (typeof ASSISTANT_TEXT)[Language]): Halt {
+  const detail = error instanceof Error ? error.message : String(error);
+  return error instanceof StoreError
+    ? { stopReason: 'error', code: 'store-failed', message: detail, text: text.storeFailed(detail) }
+    : { stopReason: 'error', code: 'listener-failed', message: `an onEvent listener threw: ${detail}`, text: text.listenerFailed(detail) };
 }
 
 function toolOutput(record: ToolCallRecord): { name: string; content: string; isError?: boolean } {

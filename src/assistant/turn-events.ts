@@ -25,9 +25,12 @@ export type TurnEvent =
   | { type: 'retry'; reason: string }
   /** A model request failed before any reply came (429, 5xx, network, timeout) and is sent again after `delayMs`. */
   | { type: 'model-retry'; attempt: number; delayMs: number; error: { code: string; message: string } }
+  /** Nothing has come from the model for `seconds` (to a tenth; told every few seconds while that lasts, retries included). */
+  | { type: 'model-waiting'; seconds: number }
   | { type: 'done'; result: TurnResult };
 
-export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted';
+/** `timeout`: the turn's deadline passed (`error.code` is `turn-timeout`). */
+export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted' | 'timeout';
 
 export interface TurnResult {
   /** The final reply shown to the user. */
@@ -39,6 +42,10 @@ export interface TurnResult {
   /** Model requests sent, retries included. */
   requests: number;
   usage: Usage;
-  /** What went wrong when `stopReason` is 'error'. */
+  /**
+   * What went wrong when `stopReason` is 'error', 'aborted' or 'timeout': a ModelError's code, or
+   * `turn-timeout`, `store-failed` (the conversation could not be saved), `listener-failed` (an
+   * `onEvent` threw), `unparsable-tool-call`, `internal`.
+   */
   error?: { code: string; message: string };
 }

@@ -1,0 +1,205 @@
+// A turn against hostile parts — a model server that never answers or never stops, a listener that
+// throws, a store that fails, arguments nested thousands deep, a pasted megabyte — ends within its
+// bounds, tells the user what happened in their language, and never throws.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, it } from 'node:test';
+import type { ChatMessage } from '../models/chat-message.ts';
+import { replies } from '../models/testing/openai-test-server.ts';
+import { SessionStore } from '../store/session-store.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+import { Assistant } from './assistant.ts';
+import { runTurn } from './run-turn.ts';
+import { estimateTokens } from './trim-history.ts';
+import type { TurnEvent } from './turn-events.ts';
+import { eventually, loadRegistry, logLines, messagesOf, modelServer, napTool, sharedCleanup, tempDir, testModel, WAIT_FOR_CANCEL_TOOL, type Cleanup } from './turn-test-support.ts';
+
+const shared = sharedCleanup();
+let tools: ToolRegistry;
+let waitLog: string;
+before(async () => {
+  waitLog = join(await tempDir(shared, 'riverse-bounds-logs-'), 'wait.log');
+  tools = await loadRegistry(shared, {
+    files: { 'nap.ts': napTool('nap'), 'wait_for_cancel.ts': WAIT_FOR_CANCEL_TOOL },
+    config: { tools: { wait_for_cancel: { log_file: waitLog } } },
+  });
+});
+after(() => shared.run());
+
+async function openStore(t: Cleanup): Promise<SessionStore> {
+  const store = SessionStore.open(await tempDir(t, 'riverse-bounds-data-'));
+  t.after(() => store.close());
+  return store;
+}
+
+describe('the turn deadline', () => {
+  it('ends a turn whose model never answers, on time, in the user’s language, telling the user meanwhile', async (t) => {
+    const server = await modelServer(t, { hang: true });
+    const events: TurnEvent[] = [];
+    const started = performance.now();
+    const result = await runTurn({
+      model: testModel(server, { timeoutMs: 60_000 }),
+      registry: tools,
+      history: [],
+      input: '你好',
+      language: 'zh',
+      timeoutMs: 500,
+      waitNoticeMs: 100,
+      onEvent: (event) => events.push(event),
+    });
+    const elapsed = performance.now() - started;
+    assert.equal(result.stopReason, 'timeout');
+    assert.equal(result.error?.code, 'turn-timeout');
+    assert.match(result.text, /^已停止：本轮用时超过 0\.5 秒（此限制由 riverse\.yaml 中的 assistant\.turn_timeout_ms 设置）。$/);
+    assert.ok(elapsed < 500 + 1000, `ended after ${Math.round(elapsed)} ms`);
+    const waits = events.flatMap((event) => (event.type === 'model-waiting' ? [event.seconds] : []));
+    assert.ok(waits.length >= 3, `told of the wait every 100 ms: ${waits.join(', ')}`);
+    assert.ok(waits.every((seconds, index) => index === 0 || seconds > waits[index - 1]!), 'the seconds count up');
+    assert.deepEqual(result.messages, [{ role: 'user', content: '你好' }], 'the user message is kept');
+    assert.equal(events.at(-1)?.type, 'done');
+  });
+
+  it('stops a tool still running at the deadline through its signal', async (t) => {
+    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'wait_for_cancel', arguments: {} }] }, { text: 'never asked' }]));
+    const started = performance.now();
+    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Do the long job', language: 'en', timeoutMs: 1_500 });
+    assert.equal(result.stopReason, 'timeout');
+    assert.match(result.text, /^Stopped: this turn took longer than 1\.5 s \(assistant\.turn_timeout_ms in riverse\.yaml sets this limit\)\.$/);
+    assert.ok(performance.now() - started < 1_500 + 1_000);
+    await eventually(() => logLines(waitLog).includes('aborted'), 'the tool saw its signal abort');
+    assert.equal(server.requests.length, 1, 'no request after the deadline');
+  });
+
+  it('ends on the model’s silence limit first when that is shorter, naming the setting, in Japanese', async (t) => {
+    const server = await modelServer(t, { hang: true });
+    const result = await runTurn({ model: testModel(server, { timeoutMs: 150, maxRetries: 2 }), registry: tools, history: [], input: 'こんにちは', language: 'ja' });
+    assert.equal(result.stopReason, 'error');
+    assert.equal(result.error?.code, 'timeout');
+    assert.equal(result.text, 'モデルから 0.2 秒間何も届かなかったため、待つのをやめました（この上限は riverse.yaml の model_options.timeout_ms で設定します）。');
+    assert.equal(server.requests.length, 2, 'asked once more, then given up on');
+  });
+
+  it('ends a reply past its size cap with reply-too-large, saying which setting to raise', async (t) => {
+    const server = await modelServer(t, { text: 'word '.repeat(1_000) });
+    const result = await runTurn({ model: testModel(server, { maxReplyChars: 200 }), registry: tools, history: [], input: 'Talk', language: 'en' });
+    assert.equal(result.error?.code, 'reply-too-large');
+    assert.equal(result.text, "The model's reply passed the limit of 200 characters and was stopped there (model_options.max_reply_chars in riverse.yaml sets this limit).");
+  });
+});
+
+describe('the turn never throws', () => {
+  it('a listener that throws on the first text ends the turn as listener-failed, not as a model failure', async (t) => {
+    const server = await modelServer(t, { text: 'one two three four five six', chunkDelayMs: 20 });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Count',
+      language: 'en',
+      onEvent: (event) => {
+        if (event.type === 'text-delta') throw new Error('the screen is gone');
+      },
+    });
+    assert.equal(result.stopReason, 'error');
+    assert.equal(result.error?.code, 'listener-failed');
+    assert.equal(result.text, 'This turn was stopped because the program showing it failed: the screen is gone');
+    assert.deepEqual(result.messages, [{ role: 'user', content: 'Count' }]);
+  });
+
+  it('a listener that throws on the very first event: no model request is sent, and the promise resolves', async (t) => {
+    const server = await modelServer(t, { text: 'hi' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hi',
+      language: 'en',
+      onEvent: () => {
+        throw new TypeError('listener bug');
+      },
+    });
+    assert.equal(result.error?.code, 'listener-failed');
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('a store that fails on the first message: store-failed from turn() and from stream(), the message still in the result', async (t) => {
+    const server = await modelServer(t, { text: 'Hello there.' });
+    const store = await openStore(t);
+    store.session('broken'); // the session exists; saving into it fails, as on a full disk
+    const db = new DatabaseSync(store.file);
+    db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON messages BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`);
+    db.close();
+    const assistant = new Assistant({ model: testModel(server), registry: tools, store });
+    const result = await assistant.turn('Hi', { session: 'broken' });
+    assert.equal(result.stopReason, 'error');
+    assert.equal(result.error?.code, 'store-failed');
+    assert.match(result.text, /^The conversation could not be saved, so this turn was stopped: Saving the conversation failed: database or disk is full$/);
+    assert.equal(server.requests.length, 0, 'not asked while nothing can be saved');
+    assert.deepEqual(result.messages, [{ role: 'user', content: 'Hi' }]);
+    const events: TurnEvent[] = [];
+    for await (const event of assistant.stream('Hi again', { session: 'broken' })) events.push(event);
+    const done = events.at(-1);
+    assert.ok(done?.type === 'done' && done.result.error?.code === 'store-failed');
+  });
+
+  it('a store that cannot open the session: store-failed before anything is sent', async (t) => {
+    const server = await modelServer(t, { text: 'Hello.' });
+    const store = await openStore(t);
+    store.close();
+    const events: TurnEvent[] = [];
+    const result = await new Assistant({ model: testModel(server), registry: tools, store }).turn('Hi', { onEvent: (event) => events.push(event) });
+    assert.equal(result.error?.code, 'store-failed');
+    assert.match(result.text, /^The conversation could not be saved, so this turn was stopped: Opening the session failed: /);
+    assert.deepEqual(events.map((event) => event.type), ['done']);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('a registry function that throws: internal, resolved', async (t) => {
+    const server = await modelServer(t, { text: 'Hello.' });
+    const registry = () => {
+      throw new Error('no registry');
+    };
+    const result = await new Assistant({ model: testModel(server), registry }).turn('Hi');
+    assert.deepEqual(result.error, { code: 'internal', message: 'no registry' });
+  });
+});
+
+describe('hostile sizes and shapes', () => {
+  it('arguments nested thousands deep reach the tool registry and fail that call alone: the turn goes on', async (t) => {
+    const depth = 20_000;
+    const deep = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'nap', arguments: `{"ms":${deep}}` }] }, { text: 'That did not work.' }]));
+    const store = await openStore(t);
+    const result = await new Assistant({ model: testModel(server), registry: tools, store }).turn('Nap');
+    assert.equal(result.stopReason, 'answer', result.text);
+    const call = result.toolCalls[0]!;
+    assert.equal(call.result.success, false);
+    // invalid-params where the parameter check bounds depth; a per-call failure in any case.
+    assert.ok(['invalid-params', 'threw'].includes(call.result.code ?? ''), `${call.result.code}: ${call.result.error}`);
+    assert.equal(server.requests.length, 2, 'the failure went back to the model');
+    assert.equal(store.toolCalls(store.session('default').id).length, 1, 'the trace was stored');
+  });
+
+  it('a pasted megabyte is cut before it is stored, and the request fits the budget', async (t) => {
+    const server = await modelServer(t, { text: 'That is long.' });
+    const store = await openStore(t);
+    const budget = 1_000;
+    const assistant = new Assistant({ model: testModel(server), registry: tools, store, historyTokens: budget });
+    const pasted = 'x'.repeat(1_000_000);
+    const result = await assistant.turn(pasted, { session: 'paste' });
+    assert.equal(result.stopReason, 'answer');
+    const stored = assistant.history('paste')[0]!;
+    assert.ok(stored.content.length < 5_000, `stored ${stored.content.length} characters`);
+    assert.match(stored.content, /^x+\[… \d+ characters cut here by Riverse: this message was longer than the history budget \(assistant\.history_tokens\)\]$/);
+    // An oversize message already in the store (an older version wrote it) is cut in the request.
+    store.appendMessages(store.session('paste').id, [{ role: 'user', content: 'again' }, { role: 'assistant', content: 'y'.repeat(500_000) }], 'older');
+    await assistant.turn('And now?', { session: 'paste' });
+    const sent = messagesOf(server.requests.at(-1)!).filter((message) => message.role !== 'system');
+    const tokens = sent.reduce((sum, message) => sum + 4 + estimateTokens(String(message.content ?? '')), 0);
+    assert.ok(tokens <= budget, `${tokens} tokens sent, budget ${budget}`);
+    assert.equal(sent.at(-1)?.content, 'And now?');
+    const history: ChatMessage[] = assistant.history('paste');
+    assert.equal(history.at(-3)?.content.length, 500_000, 'the store keeps what it had; only the request is cut');
+  });
+});
