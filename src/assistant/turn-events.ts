@@ -32,6 +32,11 @@ export type TurnEvent =
 /** `timeout`: the turn's deadline passed (`error.code` is `turn-timeout`). */
 export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted' | 'timeout';
 
+/** The turn ended without an answer: an error, cancellation or the deadline. */
+export function turnFailed(result: Pick<TurnResult, 'stopReason'>): boolean {
+  return result.stopReason === 'error' || result.stopReason === 'aborted' || result.stopReason === 'timeout';
+}
+
 export interface TurnResult {
   /** The final reply shown to the user. */
   text: string;

@@ -1,14 +1,29 @@
 import { createInterface } from 'node:readline/promises';
-import type { TurnEvent } from '../assistant/turn-events.ts';
+import { turnFailed, type TurnEvent } from '../assistant/turn-events.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
+import { listenForInterrupts } from './interrupt.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { shortPath } from './format.ts';
 import { renderToolCall } from './render-tool-call.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
 export async function chat(options: GlobalOptions & { session?: string; lang?: Language }): Promise<number> {
+  // Ctrl-C: cancels a reply (a second press while it stops quits); at the prompt, or while the tools load, quits.
+  let quit: (() => void) | undefined;
+  const interrupts = listenForInterrupts({
+    stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping,
+    onIdle: () => (quit === undefined ? process.exit(130) : quit()),
+  });
+  try {
+    return await chatLoop(options, interrupts, (close) => (quit = close));
+  } finally {
+    interrupts.close();
+  }
+}
+
+async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: ReturnType<typeof listenForInterrupts>, onQuit: (close: () => void) => void): Promise<number> {
   const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
   const text = CLI_TEXT[interfaceLanguage(options.lang ?? (config.config.language as string | undefined))];
   const session = options.session ?? 'default';
@@ -21,9 +36,9 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   // Piped input may end while lines are still queued; readline refuses to prompt once closed.
   let inputClosed = false;
   rl.once('close', () => (inputClosed = true));
-  let running: AbortController | undefined;
-  rl.on('SIGINT', () => (running !== undefined ? running.abort() : rl.close()));
-  process.on('SIGINT', () => running?.abort());
+  onQuit(() => rl.close());
+  // In a terminal, readline takes the keypress itself and tells only its own listeners.
+  rl.on('SIGINT', () => interrupts.press());
 
   out.write(`${text.welcome(assistant.model.id, tools.current.tools().length, session)}\n`);
   // Tools edited while chatting: the next message uses them; say so on stderr.
@@ -39,12 +54,11 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
       const line = next.value.trim();
       if (line === '') continue;
       if (line === '/exit' || line === '/quit') break;
-      running = new AbortController();
       const printer = createPrinter(out, text);
-      const result = await assistant.turn(line, { session, signal: running.signal, onEvent: printer });
-      running = undefined;
+      const result = await assistant.turn(line, { session, signal: interrupts.begin(), onEvent: printer });
+      interrupts.end();
       printer.end();
-      if (result.stopReason === 'error' || result.stopReason === 'aborted') process.stderr.write(`${result.text}\n`);
+      if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
     }
   } finally {
     rl.close();
@@ -55,13 +69,28 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   return 0;
 }
 
-/** Writes a turn's events as they come: text streams, tool calls get a line each. */
+/**
+ * Writes a turn's events as they come: text streams, tool calls get a line each, and so does a
+ * model that keeps silent — in a terminal, one line rewritten in place and erased when the reply
+ * goes on.
+ */
 function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language]) {
   let atLineStart = true;
+  let status = false;
   const write = (chunk: string) => {
+    if (status) {
+      out.write('\r\x1b[K');
+      status = false;
+    }
     if (chunk === '') return;
     out.write(chunk);
     atLineStart = chunk.endsWith('\n');
+  };
+  const waiting = (seconds: number) => {
+    if (!out.isTTY) return line(text.modelWaiting(seconds));
+    if (!atLineStart) write('\n');
+    out.write(`\r\x1b[K${text.modelWaiting(seconds)}`);
+    status = true;
   };
   const line = (chunk: string) => {
     if (!atLineStart) write('\n');
@@ -71,9 +100,11 @@ function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language
     if (event.type === 'text-delta') write(event.text);
     else if (event.type === 'tool-result') line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
     else if (event.type === 'retry') line(text.retrying);
+    else if (event.type === 'model-waiting') waiting(Math.round(event.seconds));
     else if (event.type === 'model-retry') line(text.modelRetry(event.error.code, event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000)));
   };
   printer.end = () => {
+    if (status) write('');
     if (!atLineStart) write('\n');
   };
   return printer;

@@ -14,6 +14,7 @@ import type { GlobalOptions } from './load-tools.ts';
 export interface AssistantSettings {
   max_rounds?: number;
   history_tokens?: number;
+  turn_timeout_ms?: number;
 }
 
 /**
@@ -41,6 +42,7 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
     ...(store === undefined ? {} : { store }),
     ...(settings.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
     ...(settings.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
+    ...(settings.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: settings.turn_timeout_ms }),
   });
   return { assistant, tools, store, config: loaded, dataDir };
 }

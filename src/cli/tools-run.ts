@@ -1,4 +1,6 @@
 import type { Language } from '../tools/tool-manifest.ts';
+import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
+import { listenForInterrupts } from './interrupt.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -12,19 +14,19 @@ export interface RunOptions extends GlobalOptions {
 /** `riverse tools run NAME key=value …`: runs one tool as the assistant would; exit 0 on success, 1 on failure. */
 export async function toolsRun(name: string, pairs: string[], options: RunOptions): Promise<number> {
   const params = { ...parseParamsJson(options.params), ...parsePairs(pairs) };
-  const { registry } = await loadTools(options);
-  const controller = new AbortController();
-  const cancel = () => controller.abort();
-  process.once('SIGINT', cancel);
-  const started = performance.now();
-  const result = await registry
-    .execute(name, params, {
-      signal: controller.signal,
+  // Listening from the start: Ctrl-C while the tools load ends the command at once.
+  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping });
+  let started = 0;
+  const result = await (async () => {
+    const { registry } = await loadTools(options);
+    started = performance.now();
+    return registry.execute(name, params, {
+      signal: interrupts.begin(),
       sessionId: 'cli',
       ...(options.lang === undefined ? {} : { language: options.lang }),
       ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
-    })
-    .finally(() => process.off('SIGINT', cancel));
+    });
+  })().finally(() => interrupts.close());
   if (options.json === true) {
     process.stdout.write(`${JSON.stringify({ tool: name, params, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
