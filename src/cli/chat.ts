@@ -3,7 +3,7 @@ import { turnFailed, type TurnEvent } from '../assistant/turn-events.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
-import { listenForInterrupts } from './interrupt.ts';
+import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from './interrupt.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { shortPath } from './format.ts';
 import { renderToolCall } from './render-tool-call.ts';
@@ -14,7 +14,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   let quit: (() => void) | undefined;
   const interrupts = listenForInterrupts({
     stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping,
-    onIdle: () => (quit === undefined ? process.exit(130) : quit()),
+    onIdle: () => (quit ?? (() => process.exit(INTERRUPTED_EXIT)))(),
   });
   try {
     return await chatLoop(options, interrupts, (close) => (quit = close));
@@ -23,7 +23,8 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   }
 }
 
-async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: ReturnType<typeof listenForInterrupts>, onQuit: (close: () => void) => void): Promise<number> {
+/** The chat itself; `onQuit` is given what a Ctrl-C at the prompt does (undefined once the chat is closing: then it exits). */
+async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: Interrupts, onQuit: (close: (() => void) | undefined) => void): Promise<number> {
   const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
   const text = CLI_TEXT[interfaceLanguage(options.lang ?? (config.config.language as string | undefined))];
   const session = options.session ?? 'default';
@@ -61,6 +62,7 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
       if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
     }
   } finally {
+    onQuit(undefined);
     rl.close();
     store?.close();
     await tools.close();

@@ -65,8 +65,14 @@ interface Run {
   afterSignalMs: number;
 }
 
-/** `riverse ...args`, sent SIGINT once `ready()` holds, and again after each of `againAfterMs`. */
-function interrupted(args: string[], options: { cwd: string; env: Record<string, string>; ready: () => boolean; againAfterMs?: number[] }): Promise<Run> {
+/** What to do once `when(stdout, stderr)` holds: send SIGINT, or type a line. Steps run in order. */
+interface Step {
+  when: (stdout: string, stderr: string) => boolean;
+  send: 'SIGINT' | { line: string };
+}
+
+/** `riverse ...args`, its input left open, driven by `steps` (checked every 10 ms). */
+function interrupted(args: string[], options: { cwd: string; env: Record<string, string>; steps: Step[] }): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -74,21 +80,31 @@ function interrupted(args: string[], options: { cwd: string; env: Record<string,
     let signalledAt = 0;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdin.on('error', () => {});
     const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const watcher = setInterval(() => {
-      if (!options.ready()) return;
-      clearInterval(watcher);
-      signalledAt = performance.now();
-      child.kill('SIGINT');
-      for (const ms of options.againAfterMs ?? []) setTimeout(() => child.exitCode === null && child.kill('SIGINT'), ms).unref();
+    const steps = [...options.steps];
+    const driver = setInterval(() => {
+      const step = steps[0];
+      if (step === undefined || !step.when(stdout, stderr)) return;
+      steps.shift();
+      if (step.send === 'SIGINT') {
+        signalledAt ||= performance.now();
+        child.kill('SIGINT');
+      } else child.stdin.write(`${step.send.line}\n`);
     }, 10);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);
-      clearInterval(watcher);
+      clearInterval(driver);
       resolve({ code, stdout, stderr, afterSignalMs: signalledAt === 0 ? Number.NaN : performance.now() - signalledAt });
     });
   });
+}
+
+/** A step that holds `ms` after the step before it ran. */
+function after(ms: number): Step['when'] {
+  let since = 0;
+  return () => (since ||= performance.now()) > 0 && performance.now() - since >= ms;
 }
 
 const ECHO = `import { BaseTool, ToolResult } from 'riverse';
@@ -122,11 +138,33 @@ describe('Ctrl-C in the commands', () => {
     const run = await interrupted(['ask', 'Hello?'], {
       cwd: project,
       env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) },
-      ready: () => model.requests.length > 0,
+      steps: [{ when: () => model.requests.length > 0, send: 'SIGINT' }],
     });
     assert.equal(run.code, 1, run.stderr);
     assert.equal(run.stderr, 'Cancelled.\n');
     assert.ok(run.afterSignalMs < 1_000, `ended ${Math.round(run.afterSignalMs)} ms after Ctrl-C`);
+  });
+
+  it('riverse chat: Ctrl-C cancels a silent reply and the chat goes on; Ctrl-C at the prompt quits', async (t) => {
+    const model = await modelServer(t, { hang: true });
+    const project = await tempDir(t, 'riverse-interrupt-');
+    await writeFiles(project, { 'agent/tools/echo.ts': ECHO });
+    const env = { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) };
+    let pressedAt = 0;
+    let cancelledAt = 0;
+    const run = await interrupted(['chat'], {
+      cwd: project,
+      env,
+      steps: [
+        { when: (stdout) => stdout.includes('you> '), send: { line: 'Tell me a long story' } },
+        { when: () => model.requests.length === 1 && (pressedAt = performance.now()) > 0, send: 'SIGINT' },
+        { when: (stdout, stderr) => stderr === 'Cancelled.\n' && stdout.endsWith('you> ') && (cancelledAt = performance.now()) > 0, send: 'SIGINT' },
+      ],
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, 'Cancelled.\n');
+    assert.match(run.stdout, /you> you> Bye\.\n$/, 'back at the prompt after the cancelled reply, then quit');
+    assert.ok(cancelledAt - pressedAt < 1_000, `the reply was cancelled ${Math.round(cancelledAt - pressedAt)} ms after Ctrl-C`);
   });
 
   it('riverse ask: Ctrl-C while a tool file hangs at load ends the command at once, not after the load limit', async (t) => {
@@ -137,7 +175,7 @@ describe('Ctrl-C in the commands', () => {
     const run = await interrupted(['ask', 'Hello?'], {
       cwd: project,
       env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) },
-      ready: () => performance.now() - started > 1_000,
+      steps: [{ when: () => performance.now() - started > 1_000, send: 'SIGINT' }],
     });
     assert.equal(run.code, INTERRUPTED_EXIT, run.stderr);
     assert.ok(run.afterSignalMs < 1_000, `ended ${Math.round(run.afterSignalMs)} ms after Ctrl-C`);
@@ -148,13 +186,15 @@ describe('Ctrl-C in the commands', () => {
     const project = await tempDir(t, 'riverse-interrupt-');
     const marker = join(project, 'loaded.marker');
     await writeFiles(project, { 'agent/tools/stuck.ts': HANGS_IN_WORKER });
-    let seen = 0;
+    const loaded = after(700);
     const run = await interrupted(['tools', 'run', 'stuck'], {
       cwd: project,
       env: { HANG_MARKER: marker },
-      // Loaded once (the loader), then give the worker time to be stuck in its own import.
-      ready: () => (existsSync(marker) && (seen ||= performance.now()) > 0 && performance.now() - seen > 700),
-      againAfterMs: [300],
+      steps: [
+        // Loaded once (the loader), then give the worker time to be stuck in its own import.
+        { when: () => existsSync(marker) && loaded('', ''), send: 'SIGINT' },
+        { when: after(300), send: 'SIGINT' },
+      ],
     });
     assert.ok(run.code === 1 || run.code === INTERRUPTED_EXIT, `exit ${run.code}: ${run.stderr}`);
     assert.ok(run.afterSignalMs < 1_500, `ended ${Math.round(run.afterSignalMs)} ms after the first Ctrl-C`);

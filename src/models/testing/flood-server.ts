@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  *   deep      a non-streamed answer with one tool call whose arguments (an object, as some servers
  *             send them) are nested `depth` levels deep
  *   silent    accepts the request and never answers
- * It writes only as fast as the client reads, and stops when the client hangs up.
+ * It writes only as fast as the client reads, and stops when the client hangs up. `GET /stats`
+ * answers `{sent, requests}` (for a server run as its own process).
  */
 export type FloodMode = 'text' | 'args' | 'line' | 'body' | 'deep' | 'silent';
 
@@ -46,6 +47,10 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
     return !res.destroyed;
   };
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sent, requests }));
+      return;
+    }
     req.resume();
     req.on('end', async () => {
       requests++;
@@ -101,6 +106,6 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
 
 // Run as a script (the benchmark does, so that the server's memory is not the host's): prints the URL.
 if (import.meta.main) {
-  const server = await startFloodServer();
+  const server = await startFloodServer(process.env.FLOOD_BYTES === undefined ? {} : { bytes: Number(process.env.FLOOD_BYTES) });
   process.stdout.write(`${server.url}\n`);
 }
