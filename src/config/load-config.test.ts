@@ -178,6 +178,18 @@ describe('assistant settings', () => {
     assert.match(problems[4]!, /:7: assistant\.max_rounds: expected a whole number of at least 1/);
   });
 
+  test('the limits of a model request and of a turn: whole numbers, timers no longer than setTimeout can wait', () => {
+    const good = 'model_options:\n  timeout_ms: 5000\n  max_reply_chars: 1000\n  max_tool_call_chars: 1000\nassistant:\n  turn_timeout_ms: 60000\n';
+    assert.deepEqual(parseConfig(good, PATH, {}).assistant, { turn_timeout_ms: 60000 });
+    const text = 'model_options:\n  timeout_ms: 9999999999\n  max_reply_chars: 0\n  max_tool_call_chars: lots\nassistant:\n  turn_timeout_ms: 1.5\n';
+    const { problems } = configError(() => parseConfig(text, PATH, {}));
+    assert.equal(problems.length, 4);
+    assert.match(problems[0]!, /:2: model_options\.timeout_ms: at most 2147483647 ms/);
+    assert.match(problems[1]!, /:3: model_options\.max_reply_chars: expected a whole number of at least 1, got number 0/);
+    assert.match(problems[2]!, /:4: model_options\.max_tool_call_chars: expected a whole number of at least 1, got string "lots"/);
+    assert.match(problems[3]!, /:6: assistant\.turn_timeout_ms: expected a whole number of at least 1/);
+  });
+
   test('a value that is one whole ${VAR} takes its type; embedded references stay text', () => {
     const config = parseConfig('tools:\n  enabled: ${ON}\n  timeout_ms: ${T}\n  x:\n    label: "v${T}"\n', PATH, { ON: 'false', T: '5000' });
     assert.deepEqual(config.tools, { enabled: false, timeout_ms: 5000, x: { label: 'v5000' } });
