@@ -196,7 +196,9 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
     });
     const available = await Promise.race([tool.isAvailable(), timeout]);
     if (available === true) return undefined;
-    return tool.unavailableReason ?? 'isAvailable() returned false';
+    // Text only: the reason is sent from the loader as data and shown to people and models.
+    const reason: unknown = tool.unavailableReason;
+    return reason === undefined ? 'isAvailable() returned false' : errorMessage(reason);
   } catch (error) {
     report({
       severity: 'error',

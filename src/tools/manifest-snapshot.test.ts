@@ -64,6 +64,16 @@ describe('snapshotManifest', () => {
     assert.match(problems[1]!.message, /a cycle/);
     assert.match(problems[3]!.message, /reading parameters\.p threw: trap/);
   });
+
+  test('functions, symbols and BigInts are problems (a manifest is data), and so is a Promise', () => {
+    const { problems } = snapshotManifest({ name: 'x', extra: () => 1, parameters: { a: { type: 'integer', default: 1n }, b: { description: Symbol('s') } } });
+    assert.deepEqual(problems.map((problem) => [problem.path, problem.message]), [
+      ['extra', 'extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
+      ['parameters.a.default', 'parameters.a.default is a bigint; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
+      ['parameters.b.description', 'parameters.b.description is a symbol; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
+    ]);
+    assert.deepEqual(snapshotManifest(Promise.resolve({ name: 'x' })).problems.map((problem) => problem.message), ['manifest() returned a Promise; return the object itself (manifest() cannot be async)']);
+  });
 });
 
 describe('readManifest', () => {
@@ -99,6 +109,8 @@ export class GetterTool extends BaseTool {
   execute() { return ToolResult.ok('never'); }
 }
 `,
+        // Sent from the loader as data, a function there ended the loader ("load-crashed", no message).
+        'function.ts': toolSource('function', { manifest: 'extra: () => 1,' }),
         'class-getter.ts': `import { BaseTool, ToolResult } from 'riverse';
 export class ClassGetterTool extends BaseTool {
   get manifest(): never { throw new Error('manifest is a getter'); }
@@ -119,6 +131,8 @@ export class ClassGetterTool extends BaseTool {
       assert.equal(member?.code, 'manifest-threw');
       assert.match(member?.message ?? '', /reading the members of ClassGetterTool threw: manifest is a getter/);
       assert.equal(member?.line, 3);
+      const [fn] = diagnosticsFor(registry, join(dir, 'function.ts'));
+      assert.deepEqual([fn?.code, fn?.message], ['invalid-manifest', 'extra: extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)']);
       assert.deepEqual(await registry.execute('good', {}), { success: true, data: 'good' });
     });
   });

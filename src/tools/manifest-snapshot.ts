@@ -26,8 +26,15 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
   };
 
   const copy = (item: unknown, path: string): unknown => {
-    if (typeof item !== 'object' || item === null) return item;
     const where = path === '' ? 'the manifest' : path;
+    if (typeof item === 'function' || typeof item === 'symbol' || typeof item === 'bigint') {
+      // Data only: it is sent from the loader to the host as data, and shown as JSON.
+      return fail(path, `${where} is a ${typeof item}; a manifest holds data only (strings, numbers, booleans, lists and plain objects)`);
+    }
+    if (typeof item !== 'object' || item === null) return item;
+    if (path === '' && typeof (item as { then?: unknown }).then === 'function') {
+      return fail(path, 'manifest() returned a Promise; return the object itself (manifest() cannot be async)');
+    }
     if (ancestors.has(item)) return fail(path, `${where} refers back to an object that contains it (a cycle); return plain, tree-shaped data`);
     if (ancestors.size >= MAX_DEPTH) return fail(path, `${where} is nested more than ${MAX_DEPTH} levels deep; return plain, shallow data`);
     ancestors.add(item);

@@ -312,6 +312,24 @@ describe('unknown tools', () => {
     assert.match(result.error ?? '', /Available tools: clock, weather\./);
   });
 
+  test('a tool file that did not load: by its name, why and where; by another name, the files that did not load are named', async (t) => {
+    const { registry } = await loadTools(t, {
+      'clock.ts': toolSource('clock'),
+      'forecast.ts': toolSource('weather').replace('manifest() {', 'manifest() {\n    return {{;'),
+      'bad-manifest.ts': toolSource('bad_manifest', { manifest: `parameters: { x: { type: 'text' } },` }),
+    });
+    const byManifest = await registry.execute('bad_manifest', {});
+    assert.equal(byManifest.code, 'unknown-tool');
+    assert.match(byManifest.error ?? '', /^Tool "bad_manifest" did not load, so it cannot be called:\n.*bad-manifest\.ts: error \[invalid-manifest\] bad_manifest: parameters\.x\.type: type "text"/);
+    // The file is named after the tool: its syntax error is the answer.
+    assert.match((await registry.execute('forecast', {})).error ?? '', /^Tool "forecast" did not load, so it cannot be called:\n.*forecast\.ts:5:\d+: error \[syntax-error\]/);
+    // The name is in a file that never got as far as naming it.
+    const other = await registry.execute('weather', {});
+    assert.equal(other.code, 'unknown-tool');
+    assert.match(other.error ?? '', /^Unknown tool "weather"\. Available tools: clock\. Tool files that did not load, one of which may define it: .*forecast\.ts \(`tools check` says why\)\.$/);
+    assert.deepEqual(registry.loadFailures('clock'), []);
+  });
+
   test('with no tools at all, the message says so', async (t) => {
     const { registry } = await loadTools(t, {});
     const result = await registry.execute('anything', {});

@@ -154,8 +154,12 @@ export class ToolRegistry {
     const failures = this.loadFailures(name);
     if (failures.length > 0) return `Tool "${name}" did not load, so it cannot be called:\n${failures.map((diagnostic) => formatDiagnostic(diagnostic)).join('\n')}`;
     const known = [...this.#available.keys()].sort();
-    if (known.length === 0) return `Unknown tool "${name}": no tools are available.`;
-    return `Unknown tool "${name}"${suggest(name, known)}. Available tools: ${known.join(', ')}.`;
+    // A file whose tools are not known (it did not get as far as naming them) may be the one meant.
+    const listed = new Set(this.list().map((tool) => tool.file));
+    const unread = [...new Set(this.diagnostics.filter((diagnostic) => diagnostic.severity === 'error' && UNNAMED_FAULTS.has(diagnostic.code) && !listed.has(diagnostic.file)).map((diagnostic) => diagnostic.file))];
+    const broken = unread.length === 0 ? '' : ` Tool files that did not load, one of which may define it: ${unread.map((file) => relative(process.cwd(), file) || file).join(', ')} (\`tools check\` says why).`;
+    if (known.length === 0) return `Unknown tool "${name}": no tools are available.${broken}`;
+    return `Unknown tool "${name}"${suggest(name, known)}. Available tools: ${known.join(', ')}.${broken}`;
   }
 
   /** Every tool found, available or not, by name. */
@@ -188,6 +192,9 @@ export class ToolRegistry {
     return Promise.all(calls.map((call) => this.execute(call.name, call.params, options)));
   }
 }
+
+/** Faults that keep a file from naming its tools. */
+const UNNAMED_FAULTS: ReadonlySet<Diagnostic['code']> = new Set(['syntax-error', 'import-failed', 'load-timeout', 'load-crashed', 'constructor-threw', 'manifest-threw', 'invalid-manifest']);
 
 /** A name as files, classes and tools spell it alike: `my-tool.ts`, `MyToolTool`, `my_tool` → `mytool`. */
 function nameKey(name: string): string {

@@ -178,6 +178,8 @@ describe('validateManifest', () => {
       assert.deepEqual(errors(valid({ parameters })).map((problem) => problem.path), [`parameters.${name}`, `parameters.where.properties.${name}`], name);
       assert.match(errors(valid({ parameters }))[0]!.message, /is never missing and the call cannot leave it out: rename it/);
     }
+    // A setting of `tools:` cannot be a tool's section too.
+    for (const name of ['enabled', 'dirs', 'timeout_ms', 'isolation']) assert.match(oneError(valid({ name })).message, new RegExp(`name "${name}" is also a setting \\(tools\\.${name}\\)`));
     // Not an internal of plain objects: works as a parameter and a tool name.
     assert.deepEqual(errors(valid({ name: 'prototype', parameters: { prototype: 'p', proto: 'q' } })), []);
   });

@@ -1,3 +1,4 @@
+import { TOOLS_SETTINGS } from './app-config.ts';
 import { LANGUAGES, PARAMETER_TYPES, type ParameterType } from './tool-manifest.ts';
 
 export interface ManifestProblem {
@@ -39,6 +40,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', `name ${JSON.stringify(name)} is invalid: use 1–64 letters, digits, "_" or "-" (the strictest model provider's rule), e.g. "my_tool"`);
+  } else if ((TOOLS_SETTINGS as readonly string[]).includes(name)) {
+    error('name', `name "${name}" is also a setting (tools.${name}), so the tool could have no section of its own in the config and could not be turned off alone: choose another name, e.g. "my_${name}"`);
   } else if (OBJECT_INTERNALS.has(name)) {
     error('name', `name "${name}" is a property every JavaScript object has, so the tool's config section (tools.${name}) cannot be told from it: choose another name, e.g. "my_${name.replace(/^_+|_+$/g, '')}"`);
   } else if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) {
