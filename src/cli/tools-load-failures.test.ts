@@ -80,6 +80,15 @@ for (const isolation of ['worker', 'none'] as const) {
       assert.equal(result.code, 1, show(result));
       assert.match(result.stderr, /^error: Invalid parameters for echo:\n- the arguments are nested more than 64 levels deep \(at "times\.0\.0\.0…"\); send flatter data/);
       assert.ok(result.ms < 10_000, show(result));
+      // Too deep even to print: --json says so instead of overflowing the stack.
+      const json = parseJson(await project.run(['tools', 'run', 'echo', '--json', '--params', `{"text": ${'['.repeat(60_000)}${']'.repeat(60_000)}}`]));
+      assert.deepEqual([json.code, json.params], ['invalid-params', '(not shown: too large or too deeply nested)']);
+    });
+
+    test('tools run __proto__=x is an unknown parameter, not silently dropped', async () => {
+      const result = await project.run(['tools', 'run', 'echo', 'text=hi', '__proto__=x']);
+      assert.equal(result.code, 1, show(result));
+      assert.match(result.stderr, /^- unknown parameter "__proto__"; remove it$/m);
     });
   });
 }

@@ -1,3 +1,5 @@
+import { argumentShapeProblem } from '../tools/argument-limits.ts';
+import { setField } from '../tools/dialects/schema-node.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { listenForInterrupts } from './interrupt.ts';
@@ -28,7 +30,9 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     });
   })().finally(() => interrupts.close());
   if (options.json === true) {
-    process.stdout.write(`${JSON.stringify({ tool: name, params, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
+    // Arguments the registry refused for their shape may not even print (nested past JSON.stringify's stack).
+    const shown = argumentShapeProblem(params) === undefined ? params : '(not shown: too large or too deeply nested)';
+    process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
   } else {
@@ -50,12 +54,12 @@ function parseParamsJson(text: string | undefined): Record<string, unknown> {
 }
 
 /** `key=value` words; values stay strings and are coerced by the tool's parameter types. */
-function parsePairs(pairs: string[]): Record<string, string> {
-  const params: Record<string, string> = {};
+function parsePairs(pairs: string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`"${pair}" is not a parameter: write key=value, e.g. city=Tokyo`);
-    params[pair.slice(0, at)] = pair.slice(at + 1);
+    setField(params, pair.slice(0, at), pair.slice(at + 1));
   }
   return params;
 }
