@@ -1,4 +1,4 @@
-import { argumentShapeProblem } from '../tools/argument-limits.ts';
+import { readArguments } from '../tools/argument-limits.ts';
 import { setField } from '../tools/dialects/schema-node.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
@@ -31,7 +31,7 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
   })().finally(() => interrupts.close());
   if (options.json === true) {
     // Arguments the registry refused for their shape may not even print (nested past JSON.stringify's stack).
-    const shown = argumentShapeProblem(params) === undefined ? params : '(not shown: too large or too deeply nested)';
+    const shown = readArguments(params).ok ? params : '(not shown: too large or too deeply nested)';
     process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { argumentShapeProblem, MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH } from './argument-limits.ts';
+import { MAX_ARGUMENT_CHARS, MAX_ARGUMENT_DEPTH, readArguments } from './argument-limits.ts';
 import { loadTools, toolSource } from './test-support.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
@@ -67,6 +67,15 @@ describe('argument limits, through registry.execute in a worker', () => {
     }
   });
 
+  test("a caller's Proxy that throws is invalid-params: execute never throws", async () => {
+    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    for (const params of [hostile, { data: hostile }]) {
+      const result = await registry.execute('data', params);
+      assert.equal(result.code, 'invalid-params', result.error);
+      assert.match(result.error ?? '', /the arguments could not be read \(trap\)/);
+    }
+  });
+
   test('a value JSON cannot carry is invalid-params', async () => {
     const result = await registry.execute('data', { data: { when: 10n } });
     assert.equal(result.code, 'invalid-params', result.error);
@@ -84,25 +93,47 @@ describe('argument limits, through registry.execute in a worker', () => {
   });
 });
 
-describe('argumentShapeProblem', () => {
-  test('shared (not cyclic) references and plain JSON are fine', () => {
+describe('readArguments', () => {
+  const problem = (input: unknown) => {
+    const read = readArguments(input);
+    return read.ok ? undefined : read.problem;
+  };
+
+  test('shared (not cyclic) references and plain JSON are fine, and come back as a plain copy', () => {
     const shared = { x: 1 };
-    assert.equal(argumentShapeProblem({ a: shared, b: [shared, shared], c: null, d: 'text', e: true }), undefined);
+    const input = { a: shared, b: [shared, shared], c: null, d: 'text', e: true };
+    const read = readArguments(input);
+    assert.deepEqual(read, { ok: true, value: input });
+    assert.ok(read.ok && (read.value as { a: unknown }).a !== shared, 'a copy, so the check cannot coerce the caller\'s object in place');
+  });
+
+  test("a caller's class instance, getter or inherited field reaches neither the check nor the tool", () => {
+    class Options {
+      get computed() {
+        return 'from the prototype';
+      }
+    }
+    const inherited = Object.create({ city: 'inherited' }) as Record<string, unknown>;
+    inherited.own = 'own';
+    const read = readArguments({ options: new Options(), inherited });
+    assert.deepEqual(read, { ok: true, value: { options: {}, inherited: { own: 'own' } } });
   });
 
   test('stops early on huge input', () => {
     const huge = Array(50_000_000);
     const started = performance.now();
-    assert.match(argumentShapeProblem({ huge }) ?? '', /larger than/);
+    assert.match(problem({ huge }) ?? '', /larger than/);
     assert.ok(performance.now() - started < 1_000);
   });
 
-  test('a getter that throws is a problem, not a throw', () => {
+  test('a getter or Proxy that throws is a problem, not a throw', () => {
     const input = {
       get boom(): never {
         throw new Error('no');
       },
     };
-    assert.match(argumentShapeProblem(input) ?? '', /could not be read \(no\)/);
+    assert.match(problem(input) ?? '', /could not be read \(no\)/);
+    const proxy = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    assert.match(problem({ proxy }) ?? '', /could not be read \(trap\)/);
   });
 });

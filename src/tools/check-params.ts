@@ -1,4 +1,4 @@
-import { argumentShapeProblem, MAX_ARGUMENT_CHARS } from './argument-limits.ts';
+import { MAX_ARGUMENT_CHARS, readArguments } from './argument-limits.ts';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { allowsNull, setField, type SchemaNode } from './dialects/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
@@ -20,19 +20,27 @@ const ajv = new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, 
 export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema): ParamsChecker {
   const validate = ajv.compile(schema);
   const properties = schema.properties ?? {};
-  return (input) => {
-    if (input === undefined || input === null) input = {};
+  return (given) => {
+    const read = readArguments(given ?? {});
+    if (!read.ok) return { ok: false, error: explainInvalidParams(manifest, [read.problem]) };
+    const input = read.value;
     if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
-    const params: Record<string, unknown> = {};
+    let params: Record<string, unknown> = {};
+    let parsed = false;
     for (const [name, value] of Object.entries(input)) {
       // Models send null for optional parameters they mean to leave out. For a required one, null
       // is a missing value: left in, the validator would coerce it to "", 0 or false and accept it.
       if (value === null) continue;
-      setField(params, name, parseJsonString(value, Object.hasOwn(properties, name) ? properties[name]!.type : undefined));
+      const item = parseJsonString(value, Object.hasOwn(properties, name) ? properties[name]!.type : undefined);
+      parsed ||= item !== value;
+      setField(params, name, item);
     }
-    // After JSON text is parsed: a short string can hold thousands of levels of nesting.
-    const shape = argumentShapeProblem(params);
-    if (shape !== undefined) return { ok: false, error: explainInvalidParams(manifest, [shape]) };
+    if (parsed) {
+      // A short string of JSON text can hold thousands of levels of nesting.
+      const again = readArguments(params);
+      if (!again.ok) return { ok: false, error: explainInvalidParams(manifest, [again.problem]) };
+      params = again.value as Record<string, unknown>;
+    }
     if (validate(params)) return { ok: true, params };
     return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
   };
@@ -48,7 +56,7 @@ const shownValidators = new WeakMap<object, ValidateFunction>();
  * schema) and returns a coerced copy; the input is left as it was. A null where the schema takes
  * none counts as left out, as above. Compiled once per schema object.
  */
-export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, input: unknown): ParamsCheck {
+export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, given: unknown): ParamsCheck {
   let validate = shownValidators.get(schema);
   if (validate === undefined) {
     validate = shownAjv.compile(schema);
@@ -56,10 +64,10 @@ export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, i
     shownAjv.removeSchema(schema);
     shownValidators.set(schema, validate);
   }
-  if (input === undefined || input === null) input = {};
+  const read = readArguments(given ?? {});
+  if (!read.ok) return { ok: false, error: explainInvalidParams(manifest, [read.problem]) };
+  const input = read.value;
   if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
-  const shape = argumentShapeProblem(input);
-  if (shape !== undefined) return { ok: false, error: explainInvalidParams(manifest, [shape]) };
   const params = copyWithoutNulls(input, schema) as Record<string, unknown>;
   if (validate(params)) return { ok: true, params };
   return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {}))) };
