@@ -71,6 +71,7 @@ export class AvailableThrowsTool extends BaseTool {
 }
 `,
   'available-rejects.ts': toolSource('available_rejects', { members: `async isAvailable() { await null; throw new Error('async availability failure'); }` }),
+  'available-yes.ts': toolSource('available_yes', { members: `isAvailable() { return 'yes'; }` }),
   'internal-param.ts': toolSource('internal_param', { manifest: `parameters: { constructor: 'Who built it' },` }),
   'twins.ts': `import { BaseTool, ToolResult } from 'riverse';
 export class TwinA extends BaseTool {
@@ -217,6 +218,11 @@ describe('load faults', () => {
     assert.equal(row?.available, false);
     assert.match(row?.reason ?? '', /cannot check availability/);
     assert.equal((await registry.execute('available_throws', {})).code, 'unavailable');
+  });
+
+  test('isAvailable() that answers something other than true: unavailable, saying what it answered', () => {
+    assert.deepEqual(diagnosticsFor(registry, file('available-yes.ts')), []);
+    assert.deepEqual(registry.find('available_yes'), { ...registry.find('available_yes'), available: false, reason: 'isAvailable() returned "yes", not true' });
   });
 
   test('a parameter named like an object internal: invalid-manifest, so no call can break on it', () => {

@@ -198,7 +198,9 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
     if (available === true) return undefined;
     // Text only: the reason is sent from the loader as data and shown to people and models.
     const reason: unknown = tool.unavailableReason;
-    return reason === undefined ? 'isAvailable() returned false' : errorMessage(reason);
+    if (reason !== undefined) return errorMessage(reason);
+    // Only `true` makes a tool available: say so when it was something else that looked like yes.
+    return available === false ? 'isAvailable() returned false' : `isAvailable() returned ${typeof available === 'string' ? JSON.stringify(available) : String(available)}, not true`;
   } catch (error) {
     report({
       severity: 'error',
