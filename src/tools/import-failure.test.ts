@@ -42,6 +42,24 @@ import { helper } from './_helper.ts';
   });
 });
 
+describe('import-failed when a module the file imports throws while loading', () => {
+  test("the line of the import here, and where it was thrown: a helper's and a package's top-level code", async (t) => {
+    const { dir, registry } = await load(t, {
+      'tools/uses-helper.ts': `import { BaseTool } from 'riverse';\n// the helper throws\nimport { x } from './_throws.ts';\n`,
+      'tools/_throws.ts': `export const x = 1;\nthrow new TypeError('helper boom');\n`,
+      'tools/uses-package.ts': `import { BaseTool } from 'riverse';\n\nimport 'boom-pkg/sub';\n`,
+      'node_modules/boom-pkg/package.json': '{ "name": "boom-pkg", "type": "module", "exports": { "./sub": "./sub.js" } }',
+      'node_modules/boom-pkg/sub.js': `\nthrow new Error('package boom');\n`,
+    });
+    const helper = onlyDiagnostic(registry, join(dir, 'uses-helper.ts'));
+    assert.deepEqual([helper.code, helper.line, helper.column], ['import-failed', 3, 19]);
+    assert.match(helper.message, /^the file failed while loading: helper boom \(thrown at .*tools\/_throws\.ts:2\)$/);
+    const pkg = onlyDiagnostic(registry, join(dir, 'uses-package.ts'));
+    assert.deepEqual([pkg.code, pkg.line], ['import-failed', 3]);
+    assert.match(pkg.message, /package boom \(thrown at .*node_modules\/boom-pkg\/sub\.js:2\)$/);
+  });
+});
+
 describe('a tool file in a CommonJS package', () => {
   // `npm init -y` writes "type": "commonjs".
   test('"type": "commonjs": says to rename the file to .mts/.mjs or set "type": "module"', async (t) => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { errorLocation, errorMessage, stackFrames, type Diagnostic } from './diagnostic.ts';
+import { isRiverseSource } from './tool-error-origin.ts';
 import { sourceText } from './typescript-hooks.ts';
 
 type Location = { line?: number; column?: number };
@@ -52,13 +53,30 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
       hint: isPackage ? `install it (npm install ${missing}) or fix the import` : 'fix the import path (relative imports need the file extension, e.g. "./_helpers.ts")',
     };
   }
+  // Thrown by a module the file imports (a helper's or a package's top-level code): the line of
+  // that import here, and where in that module in the message.
+  const origin = location.line === undefined ? stackFrames(errorStack(error)).find((frame) => frame.path !== file && !isRiverseSource(frame.path)) : undefined;
+  const via = origin === undefined ? {} : importLocation(file, (specifier) => importReaches(file, specifier, origin.path));
   return {
     severity: 'error',
     code: 'import-failed',
     ...location,
-    message: `the file failed while loading: ${message}`,
+    ...via,
+    message: `the file failed while loading: ${message}${origin === undefined ? '' : ` (thrown at ${relative(process.cwd(), origin.path) || origin.path}:${origin.line})`}`,
     hint: 'top-level code runs when the file is loaded; move work that can fail into execute() or isAvailable()',
   };
+}
+
+function errorStack(error: unknown): string {
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  return typeof stack === 'string' ? stack : '';
+}
+
+/** Whether `specifier`, imported by `file`, is the module at `path` (a relative import) or the package it is in. */
+function importReaches(file: string, specifier: string, path: string): boolean {
+  if (specifier.startsWith('.')) return resolve(dirname(file), specifier) === path || resolve(dirname(file), specifier.replace(/js$/, 'ts')) === path;
+  const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+  return path.includes(`${sep}node_modules${sep}${name.replaceAll('/', sep)}${sep}`);
 }
 
 /** Where `file` imports a module whose specifier `matches`: `from '…'`, `import '…'`, `import('…')`. */

@@ -45,5 +45,10 @@ export function describeToolError(origin: ToolErrorOrigin, cwd = process.cwd()):
 }
 
 function isToolCode(path: string): boolean {
-  return !path.startsWith(RIVERSE_SOURCE) && !path.includes(`${sep}node_modules${sep}`) && !path.startsWith('node:');
+  return !isRiverseSource(path) && !path.includes(`${sep}node_modules${sep}`);
+}
+
+/** A frame of Riverse itself (or of Node): the caller of a tool's code, never its origin. */
+export function isRiverseSource(path: string): boolean {
+  return path.startsWith(RIVERSE_SOURCE) || path.startsWith('node:');
 }
