@@ -233,8 +233,8 @@ export async function* modelRequest(
               : gotHeaders
                 ? streamCutError(context, error)
                 : networkError(error, context);
-      // A server silent for the whole limit is asked once more, not every retry: it rarely wakes.
-      const retries = failure.code === 'timeout' ? Math.min(1, policy.maxRetries) : policy.maxRetries;
+      // A server silent for our whole limit is asked once more, not every retry: it rarely wakes.
+      const retries = timedOut ? Math.min(1, policy.maxRetries) : policy.maxRetries;
       if (yielded || !failure.retryable || attempt >= retries) throw failure;
       if (retryAfter !== undefined && retryAfter > policy.maxRetryDelayMs) {
         throw new ModelError(failure.code, `${failure.message}; the server asks to wait ${Math.ceil(retryAfter / 1000)} s before retrying`, {
