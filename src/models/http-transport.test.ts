@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fetchPost, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
+import { fetchPost, readText, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 import { networkError } from './openai-errors.ts';
 import { startOpenAITestServer } from './testing/openai-test-server.ts';
@@ -81,10 +81,10 @@ for (const [name, post] of transports) {
       assert.equal(response.header('content-type'), 'application/json');
       assert.equal(response.header('set-cookie'), 'a=1, b=2', 'repeated headers are joined');
       assert.equal(response.header('x-missing'), undefined);
-      assert.deepEqual(JSON.parse(await response.text()), { got: { x: 1 }, auth: 'Bearer k' });
+      assert.deepEqual(JSON.parse((await readText(response, 1 << 20)).text), { got: { x: 1 }, auth: 'Bearer k' });
       const failed = await post(`${server.url}/busy`, {}, '{}', new AbortController().signal);
       assert.equal(failed.status, 503);
-      assert.equal(await failed.text(), '{"error":"busy"}');
+      assert.equal((await readText(failed, 1 << 20)).text, '{"error":"busy"}');
     });
 
     it('reads the body piece by piece, in order, then undefined', async () => {
@@ -179,7 +179,7 @@ describe('HTTP transport: proxies from the environment', () => {
   });
   const ask = async (post: HttpPost, url: string) => {
     const response = await post(url, { 'content-type': 'application/json' }, '{"q":1}', new AbortController().signal);
-    return { status: response.status, body: await response.text() };
+    return { status: response.status, body: (await readText(response, 1 << 20)).text };
   };
   const port = () => new URL(server.url).port;
 

@@ -13,8 +13,6 @@ export interface HttpResponse {
   readonly status: number;
   /** A response header by its lowercase name; several values are joined with ", ". */
   header(name: string): string | undefined;
-  /** The whole body as text. */
-  text(): Promise<string>;
   /** The next piece of the body; undefined at its end. */
   read(): Promise<Uint8Array | undefined>;
   /** Reads the rest of the body and drops it, so the connection can serve the next request. */
@@ -51,7 +49,6 @@ export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost 
         const value = response.headers[name];
         return Array.isArray(value) ? value.join(', ') : value;
       },
-      text: () => stream.text(),
       async read() {
         const piece = await next();
         return piece.done === true ? undefined : piece.value;
@@ -103,7 +100,6 @@ export function fetchPost(fetchFn: typeof fetch): HttpPost {
     return {
       status: response.status,
       header: (name) => response.headers.get(name) ?? undefined,
-      text: () => response.text(),
       async read() {
         const next = await bodyReader()?.read();
         return next === undefined || next.done ? undefined : next.value;
@@ -122,7 +118,8 @@ export function fetchPost(fetchFn: typeof fetch): HttpPost {
 }
 
 /**
- * The body as text, read piece by piece up to `maxBytes` (`onPiece` is told of each, e.g. to
+ * The body as text, read piece by piece up to `maxBytes` (there is no unbounded read: a server
+ * decides how long its body is) (`onPiece` is told of each, e.g. to
  * re-arm a timer). `complete` is false when the body was longer: what came up to the limit is
  * given, the rest is left unread for the caller to drop with `cancel()`.
  */
