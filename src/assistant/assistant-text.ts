@@ -20,6 +20,8 @@ export interface AssistantText {
   /** The caller's event listener threw; the turn stopped there. */
   listenerFailed: (detail: string) => string;
   internalError: (detail: string) => string;
+  /** Told to the model: its last reply asked for more calls than run in one round. */
+  tooManyCalls: (ran: number, left: number) => string;
   /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
   cutNote: (omittedChars: number) => string;
 }
@@ -48,6 +50,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `The conversation could not be saved, so this turn was stopped: ${detail}`,
     listenerFailed: (detail) => `This turn was stopped because the program showing it failed: ${detail}`,
     internalError: (detail) => `Riverse ran into an internal error: ${detail}`,
+    tooManyCalls: (ran, left) => `(Only the first ${ran} tool calls of your last reply were run; ${left} more were left out. Ask for them in another round if you still need them.)`,
     cutNote: (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
   },
   zh: {
@@ -70,6 +73,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `无法保存对话，本轮已停止：${detail}`,
     listenerFailed: (detail) => `显示本轮的程序出错，本轮已停止：${detail}`,
     internalError: (detail) => `Riverse 内部出错：${detail}`,
+    tooManyCalls: (ran, left) => `（你上一条回复中只有前 ${ran} 个工具调用被执行，另外 ${left} 个未执行。如仍需要，请在下一轮再请求。）`,
     cutNote: (omitted) => `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
   },
   ja: {
@@ -93,6 +97,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `会話を保存できなかったため、このターンを停止しました：${detail}`,
     listenerFailed: (detail) => `このターンを表示しているプログラムでエラーが起きたため、停止しました：${detail}`,
     internalError: (detail) => `Riverse の内部でエラーが起きました：${detail}`,
+    tooManyCalls: (ran, left) => `（直前の応答のツール呼び出しのうち、最初の ${ran} 件だけを実行し、残りの ${left} 件は実行しませんでした。まだ必要なら次のラウンドで依頼してください。）`,
     cutNote: (omitted) => `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
   },
 };

@@ -23,6 +23,8 @@ export interface TurnOptions {
   toolCalling?: ToolCallingMode;
   /** Rounds of tool calls before the model must answer with what it has (default 6). */
   maxRounds?: number;
+  /** Tool calls run from one reply (default 32); the model is told of the ones left out. */
+  maxCallsPerRound?: number;
   /** Stream model replies on the wire (default true). */
   stream?: boolean;
   signal?: AbortSignal;
@@ -42,6 +44,9 @@ export interface TurnOptions {
  * while a turn that is stuck (a server that trickles, a loop of slow tools) still ends on its own.
  */
 export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+
+/** More than a model asks for at once in earnest ("the weather in these 20 cities"). */
+export const DEFAULT_MAX_CALLS_PER_ROUND = 32;
 
 /** What ended a turn from outside its loop: the deadline, or a listener (the store) that threw. */
 interface Halt {
@@ -93,6 +98,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
   let mode: ToolCallingMode = textOnlyModels.has(model.id) ? 'text' : (options.toolCalling ?? model.toolCalling);
   const maxRounds = options.maxRounds ?? 6;
+  const maxCalls = options.maxCallsPerRound ?? DEFAULT_MAX_CALLS_PER_ROUND;
   // Native tools are shown in the provider's dialect; the text protocol shows plain JSON Schema.
   const dialectFor = (current: ToolCallingMode) => (current === 'native' ? model.dialect : undefined);
   // Set first thing in the try below: a registry that fails here must not make runTurn throw.
@@ -107,6 +113,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let requests = 0;
   let repaired = false;
   let stopNote: string | undefined;
+  /** Said to the model in the next request only (calls of its last reply that were left out). */
+  let roundNote: string | undefined;
 
   const commit = (...messages: ChatMessage[]) => {
     conversation.push(...messages);
@@ -157,7 +165,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       const last = round >= maxRounds || stopNote !== undefined;
       let reply: ModelReply;
       try {
-        reply = await ask(!last, last ? (stopNote ?? text.roundLimit(maxRounds)) : undefined);
+        reply = await ask(!last, last ? (stopNote ?? text.roundLimit(maxRounds)) : roundNote);
       } catch (error) {
         if (mode === 'native' && rejectsNativeTools(error)) {
           textOnlyModels.add(model.id);
@@ -169,6 +177,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         throw error;
       }
 
+      roundNote = undefined;
       let calls: ToolCallRequest[] = reply.calls;
       let answer = reply.text;
       if (mode === 'text' && !last && hasTools) {
@@ -184,6 +193,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         calls = parsed.kind === 'calls' ? parsed.calls.map((call, index) => ({ id: `text_${round}_${index}`, name: call.name, arguments: call.arguments })) : [];
         answer = parsed.text;
         if (calls.length === 0) emit({ type: 'text-delta', text: answer });
+      }
+
+      // A reply asking for hundreds of calls would run them all at once and send every result back.
+      if (calls.length > maxCalls && !last) {
+        roundNote = text.tooManyCalls(maxCalls, calls.length - maxCalls);
+        calls = calls.slice(0, maxCalls);
       }
 
       if (calls.length === 0 || last) {

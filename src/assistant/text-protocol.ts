@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../models/chat-model.ts';
+import { jsonText } from '../models/json-text.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 
@@ -466,7 +467,7 @@ function readArguments(raw: unknown, tool: string): string | { error: string } {
     value = parsed.value;
   }
   if (!isRecord(value)) return { error: `the arguments of "${tool}" are ${describe(value)}; ${expected}` };
-  return JSON.stringify(value);
+  return jsonText(value);
 }
 
 // ---------------------------------------------------------------------------------------------

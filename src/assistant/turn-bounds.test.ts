@@ -13,7 +13,7 @@ import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
 import { estimateTokens } from './trim-history.ts';
 import type { TurnEvent } from './turn-events.ts';
-import { eventually, loadRegistry, logLines, messagesOf, modelServer, napTool, sharedCleanup, tempDir, testModel, WAIT_FOR_CANCEL_TOOL, type Cleanup } from './turn-test-support.ts';
+import { eventually, loadRegistry, logLines, messagesOf, modelServer, napTool, sharedCleanup, systemOf, tempDir, testModel, WAIT_FOR_CANCEL_TOOL, type Cleanup } from './turn-test-support.ts';
 
 const shared = sharedCleanup();
 let tools: ToolRegistry;
@@ -179,6 +179,26 @@ describe('hostile sizes and shapes', () => {
     assert.match(call.result.error ?? '', /nested more than \d+ levels deep/);
     assert.equal(server.requests.length, 2, 'the failure went back to the model');
     assert.equal(store.toolCalls(store.session('default').id).length, 1, 'the trace was stored');
+  });
+
+  it('a reply asking for more calls than a round runs: the first ones run, and the model is told of the rest', async (t) => {
+    const server = await modelServer(t, replies([{ toolCalls: Array.from({ length: 40 }, (_, index) => ({ name: 'nap', arguments: { ms: index } })) }, { text: 'Done.' }]));
+    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Nap a lot', language: 'en', maxCallsPerRound: 8 });
+    assert.equal(result.stopReason, 'answer');
+    assert.equal(result.toolCalls.length, 8);
+    const next = server.requests[1]!;
+    assert.match(systemOf(next), /Only the first 8 tool calls of your last reply were run; 32 more were left out\./);
+    const sent = messagesOf(next);
+    assert.equal(sent.find((message) => message.role === 'assistant')?.tool_calls?.length, 8, 'the calls kept are the calls the model sees');
+    assert.equal(sent.filter((message) => message.role === 'tool').length, 8);
+  });
+
+  it('the same through the text protocol: the call in the reply’s JSON block reaches the registry', async (t) => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const server = await modelServer(t, replies([{ text: `\`\`\`json\n{"tool": "nap", "arguments": {"ms": ${deep}}}\n\`\`\`` }, { text: 'That did not work.' }]));
+    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Nap', language: 'en', toolCalling: 'text' });
+    assert.equal(result.stopReason, 'answer', result.text);
+    assert.equal(result.toolCalls[0]?.result.code, 'invalid-params');
   });
 
   it('a pasted megabyte is cut before it is stored, and the request fits the budget', async (t) => {

@@ -22,7 +22,7 @@ export interface RequestOptions {
   onRetry?: (retry: RetryNotice) => void;
   /** Send through this `fetch` instead of Riverse's own pooled client (e.g. to go through a proxy). */
   fetch?: typeof fetch;
-  /** The longest reply text, in characters (default 500,000); past it the request fails with `reply-too-large`. */
+  /** The longest reply — text and tool-call arguments together — in characters (default 500,000); past it the request fails with `reply-too-large`. */
   maxReplyChars?: number;
   /** The longest arguments of one tool call, in characters (default 200,000). */
   maxToolCallChars?: number;

@@ -106,7 +106,7 @@ export type ReplyPart = { kind: 'text' } | { kind: 'tool-call'; name: string } |
 export function replyTooLargeError(context: ErrorContext, part: ReplyPart, limit: number, setting: string): ModelError {
   const what =
     part.kind === 'text'
-      ? `a reply of more than ${limit} characters`
+      ? `a reply of more than ${limit} characters (text and tool-call arguments together)`
       : part.kind === 'tool-call'
         ? `arguments of more than ${limit} characters for the tool call ${JSON.stringify(part.name)}`
         : part.kind === 'event'

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_REPLY_CHARS, wireLimit } from './reply-limits.ts';
 import { startAnthropicTestServer } from './testing/anthropic-test-server.ts';
 import { startFloodServer, type FloodMode, type FloodServer } from './testing/flood-server.ts';
 import { startGeminiTestServer } from './testing/gemini-test-server.ts';
+import { startOpenAITestServer } from './testing/openai-test-server.ts';
 import { callsOf, collect, failure, textOf } from './testing/model-events.ts';
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'Say a lot.' }];
@@ -53,6 +54,17 @@ describe('reply size caps', () => {
     assert.deepEqual(error.limit, { setting: 'model_options.max_tool_call_chars', value: 50_000 });
     assert.match(error.message, /arguments of more than 50000 characters for the tool call "echo"/);
     assert.ok(sentMb < 10, `${sentMb.toFixed(1)} MB sent`);
+  });
+
+  it('counts every tool call of a reply toward max_reply_chars: many calls within their own cap still add up', async (t) => {
+    const many = await startOpenAITestServer({ toolCalls: Array.from({ length: 20 }, (_, index) => ({ name: 'echo', arguments: { text: `${index}${'x'.repeat(1_000)}` } })) });
+    t.after(() => many.close());
+    for (const stream of [true, false]) {
+      const model = createOpenAICompatibleModel({ model: 'm', baseUrl: many.url, maxReplyChars: 10_000, maxToolCallChars: 2_000 });
+      const error = await failure(model.stream({ messages: ASK, stream }));
+      assert.equal(error.code, 'reply-too-large', `stream: ${stream}`);
+      assert.match(error.message, /a reply of more than 10000 characters \(text and tool-call arguments together\)/);
+    }
   });
 
   it('refuses a stream line that never ends instead of buffering it', async () => {

@@ -4,7 +4,7 @@ import { replyTooLargeError, type ErrorContext } from './openai-errors.ts';
 
 /** Caps on one reply, counted in characters as it arrives. */
 export interface ReplyCaps {
-  /** The reply's text. */
+  /** The whole reply: its text and all its tool calls' arguments. */
   maxReplyChars: number;
   /** The arguments of each tool call. */
   maxToolCallChars: number;
@@ -37,6 +37,9 @@ export class ReplyMeter {
   #text = 0;
   /** Argument characters (and the name, once known) of each streaming tool call, by index. */
   readonly #calls: Array<{ chars: number; name: string }> = [];
+  /** All arguments, counted from the pieces and from the whole calls (servers send either or both). */
+  #deltaChars = 0;
+  #callChars = 0;
 
   constructor(caps: ReplyCaps, context: ErrorContext) {
     this.#caps = caps;
@@ -46,15 +49,18 @@ export class ReplyMeter {
   check(event: ModelEvent): void {
     if (event.type === 'text-delta') {
       this.#text += event.text.length;
-      if (this.#text > this.#caps.maxReplyChars) throw this.#tooLarge(undefined);
     } else if (event.type === 'tool-call-delta') {
       const call = (this.#calls[event.index] ??= { chars: 0, name: '' });
       if (event.name !== undefined && call.name === '') call.name = event.name;
       call.chars += event.argumentsDelta.length;
+      this.#deltaChars += event.argumentsDelta.length;
       if (call.chars > this.#caps.maxToolCallChars) throw this.#tooLarge(call.name);
-    } else if (event.type === 'tool-call' && event.call.arguments.length > this.#caps.maxToolCallChars) {
-      throw this.#tooLarge(event.call.name);
-    }
+    } else if (event.type === 'tool-call') {
+      if (event.call.arguments.length > this.#caps.maxToolCallChars) throw this.#tooLarge(event.call.name);
+      this.#callChars += event.call.arguments.length;
+    } else return;
+    // The whole reply too: many calls, each within its cap, add up.
+    if (this.#text + Math.max(this.#deltaChars, this.#callChars) > this.#caps.maxReplyChars) throw this.#tooLarge(undefined);
   }
 
   #tooLarge(toolName: string | undefined): ModelError {
