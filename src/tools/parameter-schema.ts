@@ -36,7 +36,8 @@ function objectSchema(fields: Record<string, Parameter>, language: Language, clo
   return { type: 'object', properties, required, ...(closed ? { additionalProperties: false } : {}) };
 }
 
-function specSchema(spec: ParameterSpec, language: Language): JsonSchema {
+/** One parameter's schema, as it appears inside the parameters' schema. */
+export function specSchema(spec: ParameterSpec, language: Language = 'en'): JsonSchema {
   const type = spec.type ?? 'string';
   const description = localize(spec.description, language);
   // A nested object without declared fields is free-form; with them, it is closed like the top level.

@@ -168,6 +168,28 @@ describe('validateManifest', () => {
     assert.match(problems[1]!.message, /type "strng" is not one of .* \(did you mean "string"\?\)/);
   });
 
+  test('a list or object default must fit its own parameter, or every call that leaves it out fails', () => {
+    const problems = errors(
+      valid({
+        parameters: {
+          where: { type: 'object', properties: { lat: { type: 'number', required: true } }, default: {} },
+          tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: ['c'] },
+          extra: { type: 'object', properties: { x: 'x' }, default: { y: 1 } },
+          nested: { type: 'object', properties: { inner: { type: 'array', items: { type: 'integer' }, default: [1.5] } } },
+          fine: { type: 'object', properties: { lat: { type: 'number', required: true } }, default: { lat: 1 } },
+          free: { type: 'object', default: { anything: [1, 'a'] } },
+        },
+      }),
+    );
+    assert.deepEqual(problems.map((problem) => [problem.path, /\((.*)\)/.exec(problem.message)?.[1]]), [
+      ['parameters.where.default', 'missing required field "lat"'],
+      ['parameters.tags.default', 'item 0 must be one of "a", "b"'],
+      ['parameters.extra.default', 'unknown field "y"'],
+      ['parameters.nested.properties.inner.default', 'item 0 must be integer'],
+    ]);
+    assert.match(problems[0]!.message, /so every call that leaves it out would be rejected; fix the default or the spec$/);
+  });
+
   test('names every JavaScript object has cannot name a tool or a parameter, at any depth', () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
       const tool = oneError(valid({ name }));

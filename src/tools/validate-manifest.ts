@@ -1,5 +1,6 @@
 import { TOOLS_SETTINGS } from './app-config.ts';
-import { LANGUAGES, PARAMETER_TYPES, type ParameterType } from './tool-manifest.ts';
+import { defaultMisfit } from './default-fit.ts';
+import { LANGUAGES, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from './tool-manifest.ts';
 
 export interface ManifestProblem {
   severity: 'error' | 'warning';
@@ -111,7 +112,12 @@ function checkParameters(parameters: Record<string, unknown>, path: string, erro
   }
 }
 
-function checkSpec(spec: Record<string, unknown>, at: string, error: Report): void {
+function checkSpec(spec: Record<string, unknown>, at: string, report: Report): void {
+  let clean = true;
+  const error: Report = (path, message) => {
+    clean = false;
+    report(path, message);
+  };
   for (const key of Object.keys(spec)) {
     if (!SPEC_KEYS.includes(key)) error(`${at}.${key}`, `unknown field "${key}"${suggest(key, SPEC_KEYS)} in ${at}; a spec has ${SPEC_KEYS.join(', ')}`);
   }
@@ -142,6 +148,11 @@ function checkSpec(spec: Record<string, unknown>, at: string, error: Report): vo
     if (type !== 'object' && type !== undefined) error(`${at}.properties`, `properties only applies to type "object"; ${at} is "${type}"`);
     else if (!isPlainObject(spec.properties)) error(`${at}.properties`, 'properties must map each field name to a description or a spec');
     else checkParameters(spec.properties, `${at}.properties`, error);
+  }
+  // Only a spec that is right otherwise can say whether its list or object default fits it.
+  if (clean && (type === 'array' || type === 'object') && spec.default !== undefined) {
+    const misfit = defaultMisfit(spec as ParameterSpec);
+    if (misfit !== undefined) report(`${at}.default`, `default ${JSON.stringify(spec.default)} does not fit ${at} itself (${misfit}), so every call that leaves it out would be rejected; fix the default or the spec`);
   }
 }
 
