@@ -86,8 +86,10 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
  */
 function toolClasses(exports: Record<string, unknown>): ToolClass[] {
   const classes = new Set<ToolClass>();
-  for (const value of Object.values(exports)) {
+  for (const name of Object.keys(exports)) {
     try {
+      // Reading an export still in its temporal dead zone (an import cycle) throws, too.
+      const value = exports[name];
       if (isToolClass(value)) classes.add(value);
     } catch {
       // not a class of ours
