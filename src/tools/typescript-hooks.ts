@@ -6,9 +6,11 @@ const require = createRequire(import.meta.url);
 let amaro: typeof import('amaro') | undefined;
 let stripped = false;
 
-const FULL_ENTRY = new URL('../index.ts', import.meta.url).href;
+/** `.ts` in a checkout, `.js` in the package (compiled, decision 006): the entries are this file's siblings. */
+const OWN_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const FULL_ENTRY = new URL(`../index${OWN_EXTENSION}`, import.meta.url).href;
 /** The contract alone (decision 004): what tool files get in a worker, where start-up time counts. */
-const TOOL_API_ENTRY = new URL('../tool-api.ts', import.meta.url).href;
+const TOOL_API_ENTRY = new URL(`../tool-api${OWN_EXTENSION}`, import.meta.url).href;
 let registered = false;
 /** File contents to use instead of what is on disk now (a worker runs the version that was loaded). */
 const snapshots = new Map<string, string>();

@@ -4,7 +4,7 @@ import type { Language } from '../tool-manifest.ts';
 import { ToolCrash } from './tool-crash.ts';
 import type { FromWorker, ToWorker, WorkerData, WorkerResult } from './worker-messages.ts';
 
-const WORKER_URL = new URL('./tool-worker.ts', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
 
 export interface FileWorkerLimits {
   /** V8 heap limit of the worker, in MB. */

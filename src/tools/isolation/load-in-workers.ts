@@ -9,7 +9,7 @@ export interface SourceFile {
   source: string;
 }
 
-const WORKER_URL = new URL('./tool-worker.ts', import.meta.url);
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
 
 export interface LoadInWorkersOptions {
   /** How long importing one file may take (its top-level code and isAvailable()), in ms. */

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// The `riverse` command as npm installs it. Plain JavaScript in syntax any Node can parse, because
+// its first job is to say which Node Riverse needs: on an older one, the program itself would stop
+// at its first newer feature with a message about that feature, not about the version.
+import { existsSync, readFileSync } from 'node:fs';
+
+// A checkout runs its TypeScript sources (Node strips the types); the package ships compiled
+// JavaScript instead, and no sources, because Node refuses to strip types under node_modules.
+const sources = new URL('../src/cli/main.ts', import.meta.url);
+const checkout = existsSync(sources);
+
+// package.json's `engines` is the one statement of the Node versions Riverse supports.
+const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node;
+const [neededMajor, neededMinor] = /(\d+)\.(\d+)/.exec(engines).slice(1).map(Number);
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < neededMajor || (major === neededMajor && minor < neededMinor)) {
+  process.stderr.write(
+    `riverse needs Node.js ${neededMajor}.${neededMinor} or newer; this is Node.js ${process.versions.node} (${process.execPath}).\n` +
+      (checkout
+        ? 'This checkout brings its own Node 24: run Riverse through npm, e.g. `npx riverse --help` or `npm start`.\n'
+        : 'Install Node.js 24 LTS (https://nodejs.org/en/download, or `nvm install 24`), or give this project its own:\n' +
+          '  npm install --save-dev node@24     # `npx riverse …` and npm scripts then run on it\n'),
+  );
+  process.exit(1);
+}
+
+await import(checkout ? sources.href : new URL('../dist/cli/main.js', import.meta.url).href);
