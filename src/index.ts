@@ -1,13 +1,43 @@
-// The tool contract: what a drop-in tool file imports (listed by name in tool-api.ts).
-export * from './tool-api.ts';
+// The public API of the `riverse` package: everything here is named on purpose, and nothing else is
+// reachable (package.json exports no deep paths, and members tagged internal in their doc comment
+// are left out of the published types: stripInternal). Every type a caller receives or passes is
+// exported, so it can be named; src/package.test.ts holds that promise against the built package.
+// (This comment must not carry the tag itself: it would strip the first export below.)
+
+// The tool contract: what a drop-in tool file imports (in a tool worker, 'riverse' is tool-api.ts alone).
+export {
+  BaseTool,
+  isToolClass,
+  LANGUAGES,
+  localize,
+  localizeList,
+  toolSection,
+  ToolResult,
+  type AppConfig,
+  type Language,
+  type LocalizedList,
+  type LocalizedText,
+  type Parameter,
+  type ParameterSpec,
+  type ParameterType,
+  type ToolClass,
+  type ToolContext,
+  type ToolErrorCode,
+  type ToolLogger,
+  type ToolManifest,
+  type ToolsConfig,
+  type ToolSection,
+} from './tool-api.ts';
 export { runTool, type RunToolOptions } from './tools/run-tool.ts';
 
 // Discovery, registry and execution: what a host embedding Riverse uses.
 export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
 export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tools/live-registry.ts';
 export type { Isolation } from './tools/load-files.ts';
+export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
 export type { ExecuteOptions } from './tools/execute-tool.ts';
+export type { Dialect } from './tools/dialects/dialect.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
 export { validateManifest, type ManifestProblem } from './tools/validate-manifest.ts';
 export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';
@@ -18,17 +48,21 @@ export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } 
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type TurnRequest } from './assistant/assistant.ts';
-export { runTurn, type TurnOptions } from './assistant/run-turn.ts';
 export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
 export { detectLanguage } from './assistant/detect-language.ts';
 
-// Models.
+// Models: the interface an adapter implements, the adapters, and choosing one from the config.
 export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
-export type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
+export type { ChatModel, FinishReason, ModelEvent, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
 export { ModelError, type ModelErrorCode } from './models/model-error.ts';
-export { createOpenAICompatibleModel } from './models/openai-compatible.ts';
-export { resolveModel, type ModelOptions } from './models/resolve-model.ts';
+export type { RequestOptions } from './models/model-request.ts';
+export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './models/openai-compatible.ts';
+export { createAnthropicModel, type AnthropicOptions } from './models/anthropic.ts';
+export { createGeminiModel, type GeminiOptions } from './models/gemini.ts';
+export { createLocalModel, type LocalModelOptions } from './models/local-llama.ts';
+export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelOptions } from './models/resolve-model.ts';
 
 // Sessions.
-export { SessionStore, type SessionInfo } from './store/session-store.ts';
+export { SessionStore, type SessionInfo, type SessionSummary, type ToolCallQuery } from './store/session-store.ts';
+export type { ToolCallTrace } from './store/tool-call-trace.ts';
 export { defaultDataDir } from './store/data-dir.ts';

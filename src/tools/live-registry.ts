@@ -39,6 +39,7 @@ const MISSING_FOLDER_POLL_MS = 1_000;
  * edit keeps the file's last good version (with the diagnostic) until it is fixed.
  */
 export class LiveToolRegistry {
+  /** @internal */
   readonly setup: RegistrySetup;
   /** What the first load found, as changes (`added`, or `broken`), for tools that report every file. */
   initial: ToolChange[] = [];

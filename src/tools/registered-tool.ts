@@ -21,14 +21,15 @@ export interface RegisteredTool {
   readonly isolated: boolean;
   /** The parameters' JSON Schema (English descriptions), as models are given it. */
   readonly schema: JsonSchema;
-  /** The parameters' schema as a provider's dialect takes it (see compileSchema); compiled once per dialect. */
+  /** @internal The parameters' schema as a provider's dialect takes it (see compileSchema); compiled once per dialect. */
   schemaFor(dialect: Dialect): SchemaNode;
-  /** Validates and coerces arguments; compiled on first use so that loading stays fast. */
+  /** @internal Validates and coerces arguments; compiled on first use so that loading stays fast. */
   checkParams: ParamsChecker;
   /** The logger its calls get unless the caller passes one. */
   readonly logger: ToolLogger;
+  /** @internal Runs a checked call; callers go through ToolRegistry.execute, which checks and limits it. */
   run: ToolRunner;
-  /** Gets the runner ready (an isolated tool's worker started and its file loaded) before the time limit starts. */
+  /** @internal Gets the runner ready (an isolated tool's worker started and its file loaded) before the time limit starts. */
   prepare?: () => Promise<void>;
 }
 

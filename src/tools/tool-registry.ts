@@ -21,7 +21,7 @@ export interface ToolRegistryOptions {
   folders?: string[];
   /** `worker` (default; `tools.isolation` in the config): tools load and run in worker threads. */
   isolation?: Isolation;
-  /** The workers that run isolated calls; successive registries of a live catalog share them. */
+  /** @internal The workers that run isolated calls; successive registries of a live catalog share them. */
   workers?: ToolWorkers;
 }
 
@@ -57,7 +57,7 @@ let loadCount = 0;
 export class ToolRegistry {
   readonly folders: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
-  /** The files this snapshot was built from. */
+  /** @internal The files this snapshot was built from. */
   readonly files: readonly FileLoad[];
   readonly #available: ReadonlyMap<string, RegisteredTool>;
   readonly #unavailable: readonly ToolInfo[];
@@ -87,6 +87,7 @@ export class ToolRegistry {
   }
 
   /**
+   * @internal
    * A registry from loaded files. A name claimed twice goes to the file in `holders` (name → file:
    * the registry in use, on a reload), so a running tool keeps its name and the newcomer gets the
    * diagnostic; else to the first claimant, folders in order and files sorted, the same on every machine.
