@@ -1,0 +1,271 @@
+// Riverse as an npm package, tried the way a user adds it to their app: `npm pack` of this checkout
+// (prepack builds dist/), installed into two fresh apps made with `npm init -y` — one left
+// CommonJS, one "type": "module" — each with a TypeScript tool of its own in agent/tools/. Then the
+// CLI through npx, the API (import and require), one assistant turn against a local OpenAI-protocol
+// server, and the published types checked by tsc. Offline where it can be: the dependencies come
+// from the npm cache that `npm ci` filled.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startOpenAITestServer, type OpenAITestServer } from './models/testing/openai-test-server.ts';
+import { typesEntry, unnamedPublicTypes } from './testing/unnamed-public-types.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment of a user's shell in their app: none of the test runner's variables, none of
+ * npm's (the outer `npm test` exports its config, `node-options` among them, whose riverse-source
+ * condition is for this checkout only), but this checkout's Node 24 first on PATH, as a supported Node.
+ */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(npm_|NODE_OPTIONS$|NODE_TEST_CONTEXT$|RIVERSE_|INIT_CWD$)/i.test(name)) continue;
+    env[name] = value;
+  }
+  env.PATH = [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter);
+  env.NO_COLOR = '1';
+  env.npm_config_update_notifier = 'false';
+  return env;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv()): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const show = (result: Result) => `exit ${result.code}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
+
+/** The tool, as a user writes it; in the CommonJS app it is a .mts file, as TypeScript asks there. */
+const GREET_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+export class GreetTool extends BaseTool<{ name: string }> {
+  manifest(): ToolManifest {
+    return {
+      name: 'greet',
+      description: 'Greets a person by name',
+      parameters: { name: { type: 'string', required: true, description: 'Who to greet' } },
+      examples: ['Say hello to Ada', 'Greet Grace'],
+    };
+  }
+
+  execute(params: { name: string }, context: ToolContext): ToolResult {
+    return ToolResult.ok(\`Hello, \${params.name}!\${context.sessionId === 'cli' ? '' : ' (from the API)'}\`);
+  }
+}
+`;
+
+/** Embedding, in the app's own module format: the registry, a tool call, and one assistant turn. */
+function embedScript(format: 'require' | 'import'): string {
+  const load =
+    format === 'require'
+      ? "const { Assistant, ToolRegistry, createOpenAICompatibleModel, loadConfig } = require('riverse');\n(async () => {"
+      : "import { Assistant, ToolRegistry, createOpenAICompatibleModel, loadConfig } from 'riverse';\n{";
+  return `${load}
+  const { config, baseDir } = await loadConfig();
+  const registry = await ToolRegistry.load({ config, baseDir });
+  const direct = await registry.execute('greet', { name: 'Grace' });
+  const model = createOpenAICompatibleModel({ model: 'test-model', baseUrl: process.env.MODEL_URL, maxRetries: 0 });
+  const assistant = new Assistant({ model, registry, language: 'en' });
+  const turn = await assistant.turn('Say hello to Ada');
+  let deep;
+  try {
+    ${format === 'require' ? "require('riverse/dist/tools/tool-registry.js')" : "await import('riverse/dist/tools/tool-registry.js')"};
+  } catch (error) {
+    deep = error.code;
+  }
+  console.log(JSON.stringify({ tools: registry.list(), direct, text: turn.text, stopReason: turn.stopReason, calls: turn.toolCalls.map((call) => call.result), deep }));
+}${format === 'require' ? ')();' : ''}
+`;
+}
+
+/** A consumer of the published types: every value is exported with an inferred type, so tsc must name each in its declaration output. */
+const CONSUMER = `import {
+  Assistant, LiveToolRegistry, SessionStore, ToolRegistry, chooseModel, createAnthropicModel, createGeminiModel, createLocalModel,
+  createOpenAICompatibleModel, loadConfig, resolveModel, runTool, type RetryNotice, type SessionSummary, type ToolCallTrace, type TurnEvent,
+} from 'riverse';
+import { GreetTool } from './agent/tools/greet.ts';
+
+export const loaded = await loadConfig();
+export const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir });
+export const tools = registry.tools();
+export const listing = registry.list();
+export const found = registry.find('greet');
+export const diagnostics = registry.diagnostics;
+export const result = await registry.execute('greet', { name: 'Ada' }, { language: 'en', timeoutMs: 1000 });
+export const direct = await runTool(GreetTool, { name: 'Ada' });
+export const retries: RetryNotice[] = [];
+export const openai = createOpenAICompatibleModel({ model: 'm', baseUrl: 'http://127.0.0.1:1/v1', onRetry: (notice) => retries.push(notice) });
+export const anthropic = createAnthropicModel({ model: 'claude-sonnet-4-5' });
+export const gemini = createGeminiModel({ model: 'gemini-2.5-flash' });
+export const local = createLocalModel({ modelPath: 'model.gguf', threads: 2 });
+export const named = resolveModel({ model: 'openai:gpt-4.1-mini' }, { OPENAI_API_KEY: 'k' });
+export const chosen = await chooseModel({}, {}, { confirmDownload: async (offer) => offer.sizeGb < 2 });
+export const store = SessionStore.open('.riverse');
+export const sessions: SessionSummary[] = store.listSessions();
+export const traces: ToolCallTrace[] = store.toolCalls(store.session('default').id, { limit: 5 });
+export const assistant = new Assistant({ model: openai, registry, store, language: 'auto', maxRounds: 3 });
+export const turn = await assistant.turn('hello', { session: 'x', onEvent: (event: TurnEvent) => event.type });
+export const stream = assistant.stream('hello');
+export const history = assistant.history('x');
+export const live = await LiveToolRegistry.open({ config: loaded.config, watch: false });
+export const changes = live.initial;
+export const unsubscribe = live.onChange((changed, current) => [changed, current]);
+for await (const event of stream) if (event.type === 'done') console.log(event.result.toolCalls, event.result.usage);
+// What the package does not offer must not type-check either.
+// @ts-expect-error running a registered tool bypasses the checks and limits of execute()
+tools[0]?.run({}, {});
+// @ts-expect-error composing registries from loaded files is internal
+ToolRegistry.compose;
+`;
+
+describe('riverse as an installed package', { timeout: 180_000 }, () => {
+  let work: string;
+  let tarball: string;
+  let server: OpenAITestServer;
+  const apps = { commonjs: '', module: '' };
+
+  before(async () => {
+    work = await mkdtemp(join(tmpdir(), 'riverse-package-'));
+    // Greets when asked; answers in words once the tool's result is back. Keyed on the request, so
+    // both apps can talk to it at once.
+    server = await startOpenAITestServer((request) =>
+      request.body.messages.some((message) => message.role === 'tool') ? { text: 'I greeted Ada.' } : { toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] },
+    );
+    // The pack runs in this checkout as a developer runs it, so its own npm settings apply here.
+    const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], ROOT, { ...userEnv(), NODE_OPTIONS: process.env.NODE_OPTIONS });
+    assert.equal(packed.code, 0, show(packed));
+    tarball = join(work, `riverse-${packageJson.version}.tgz`);
+    await Promise.all(
+      (['commonjs', 'module'] as const).map(async (kind) => {
+        const app = join(work, `app-${kind}`);
+        apps[kind] = app;
+        await mkdir(join(app, 'agent', 'tools'), { recursive: true });
+        const init = await run('npm', ['init', '-y'], app);
+        assert.equal(init.code, 0, show(init));
+        if (kind === 'module') {
+          const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
+          await writeFile(join(app, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }, null, 2));
+        }
+        await writeFile(join(app, 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), GREET_TOOL);
+        await writeFile(join(app, 'embed.js'), embedScript(kind === 'module' ? 'import' : 'require'));
+        const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
+        assert.equal(installed.code, 0, show(installed));
+      }),
+    );
+  });
+
+  after(async () => {
+    await server?.close();
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  });
+
+  test('the tarball holds compiled JavaScript and its types: no TypeScript sources, no tests', async () => {
+    const listed = await run('tar', ['-tzf', tarball], work);
+    assert.equal(listed.code, 0, show(listed));
+    const files = listed.stdout.trim().split('\n').map((line) => line.replace(/^package\//, ''));
+    for (const file of ['bin/riverse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/register.js', 'dist/tool-api.js', 'dist/cli/main.js', 'dist/tools/isolation/tool-worker.js', 'README.md']) {
+      assert.ok(files.includes(file), `${file} is missing from the tarball`);
+    }
+    assert.deepEqual(files.filter((file) => /(?<!\.d)\.[mc]?ts$/.test(file)), [], 'TypeScript sources in the package');
+    assert.deepEqual(files.filter((file) => /\.test\.|[/]testing[/]|test-support/.test(file)), [], 'test code in the package');
+    const { size } = await stat(tarball);
+    assert.ok(size < 400_000, `the tarball is ${size} bytes`);
+  });
+
+  for (const kind of ['commonjs', 'module'] as const) {
+    describe(`in a ${kind === 'module' ? '"type": "module"' : 'CommonJS (npm init -y)'} app`, () => {
+      test('npx riverse tools run runs the app\'s own TypeScript tool', async () => {
+        const result = await run('npx', ['riverse', 'tools', 'run', 'greet', 'name=Ada'], apps[kind]);
+        assert.equal(result.code, 0, show(result));
+        assert.equal(result.stdout, 'Hello, Ada!\n');
+      });
+
+      test(`the API, by ${kind === 'module' ? 'import' : 'require'}: the registry runs the tool, and one turn calls it through a model`, async () => {
+        const result = await run('node', ['embed.js'], apps[kind], { ...userEnv(), MODEL_URL: server.url });
+        assert.equal(result.code, 0, show(result));
+        assert.equal(result.stderr, '');
+        const output = JSON.parse(result.stdout) as Record<string, unknown>;
+        assert.deepEqual(output.tools, [{ name: 'greet', file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), available: true }]);
+        assert.deepEqual(output.direct, { success: true, data: 'Hello, Grace! (from the API)' });
+        assert.equal(output.text, 'I greeted Ada.');
+        assert.equal(output.stopReason, 'answer');
+        assert.deepEqual(output.calls, [{ success: true, data: 'Hello, Ada! (from the API)' }]);
+        assert.equal(output.deep, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'a deep import into the package must be refused');
+      });
+    });
+  }
+
+  test('the published types: a consumer type-checks and can name every value it gets; internals are not in them', async () => {
+    const app = apps.module;
+    await writeFile(join(app, 'consumer.ts'), CONSUMER);
+    await writeFile(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2024',
+          module: 'nodenext',
+          strict: true,
+          // A declaration for every export: tsc reports any type it cannot name from 'riverse'.
+          declaration: true,
+          emitDeclarationOnly: true,
+          outDir: 'types-out',
+          allowImportingTsExtensions: true,
+          skipLibCheck: false,
+          typeRoots: [join(ROOT, 'node_modules', '@types')],
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const checked = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app);
+    assert.equal(checked.code, 0, show(checked));
+    assert.deepEqual(unnamedPublicTypes(typesEntry(join(app, 'node_modules', 'riverse'))), []);
+  });
+
+  test('on a Node older than engines names, the command says which Node it needs and how to get it', async (t) => {
+    const older = await olderNode();
+    if (older === undefined) return t.skip('no Node older than the engines range on PATH');
+    const result = await run(older, [join(apps.commonjs, 'node_modules', 'riverse', 'bin', 'riverse.js'), '--version'], apps.commonjs);
+    assert.equal(result.code, 1, show(result));
+    const needed = /\d+\.\d+/.exec(packageJson.engines.node)![0];
+    assert.match(result.stderr, new RegExp(`^riverse needs Node\\.js ${needed.replace('.', '\\.')} or newer; this is Node\\.js \\d+`));
+    assert.match(result.stderr, /npm install --save-dev node@24/);
+  });
+});
+
+/** The first `node` on PATH outside node_modules, when it is older than what engines asks for (the machine's own Node 20 here). */
+async function olderNode(): Promise<string | undefined> {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const node = join(folder, 'node');
+    if (folder.includes('node_modules') || !existsSync(node)) continue;
+    const version = await run(node, ['-p', 'process.versions.node'], tmpdir());
+    const [major = 0, minor = 0] = version.stdout.trim().split('.').map(Number);
+    const [neededMajor = 0, neededMinor = 0] = /(\d+)\.(\d+)/.exec(packageJson.engines.node)!.slice(1).map(Number);
+    return major < neededMajor || (major === neededMajor && minor < neededMinor) ? node : undefined;
+  }
+  return undefined;
+}
