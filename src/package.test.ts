@@ -25,9 +25,15 @@ interface Result {
 }
 
 /**
+ * The folder whose `node` the apps run on: this checkout's Node 24, or RIVERSE_TEST_NODE_DIR, to try
+ * another version that engines names (e.g. the oldest, 22.19) by hand.
+ */
+const NODE_DIR = process.env.RIVERSE_TEST_NODE_DIR || join(ROOT, 'node_modules', '.bin');
+
+/**
  * The environment of a user's shell in their app: none of the test runner's variables, none of
  * npm's (the outer `npm test` exports its config, `node-options` among them, whose riverse-source
- * condition is for this checkout only), but this checkout's Node 24 first on PATH, as a supported Node.
+ * condition is for this checkout only), and a supported Node first on PATH.
  */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -35,7 +41,7 @@ function userEnv(): NodeJS.ProcessEnv {
     if (/^(npm_|NODE_OPTIONS$|NODE_TEST_CONTEXT$|RIVERSE_|INIT_CWD$)/i.test(name)) continue;
     env[name] = value;
   }
-  env.PATH = [join(ROOT, 'node_modules', '.bin'), process.env.PATH ?? ''].join(delimiter);
+  env.PATH = [NODE_DIR, process.env.PATH ?? ''].join(delimiter);
   env.NO_COLOR = '1';
   env.npm_config_update_notifier = 'false';
   return env;
@@ -97,7 +103,7 @@ function embedScript(format: 'require' | 'import'): string {
   } catch (error) {
     deep = error.code;
   }
-  console.log(JSON.stringify({ tools: registry.list(), direct, text: turn.text, stopReason: turn.stopReason, calls: turn.toolCalls.map((call) => call.result), deep }));
+  console.log(JSON.stringify({ tools: registry.list(), direct, text: turn.text, stopReason: turn.stopReason, calls: turn.toolCalls.map((call) => call.result), deep, node: process.version }));
 }${format === 'require' ? ')();' : ''}
 `;
 }
@@ -204,12 +210,29 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
         assert.equal(result.stdout, 'Hello, Ada!\n');
       });
 
-      test(`the API, by ${kind === 'module' ? 'import' : 'require'}: the registry runs the tool, and one turn calls it through a model`, async () => {
+      test('tools new writes a tool and its test, and every command it prints runs as printed', async () => {
+        const created = await run('npx', ['riverse', 'tools', 'new', 'my_tool'], apps[kind]);
+        assert.equal(created.code, 0, show(created));
+        // A CommonJS package makes .ts files CommonJS: there the template is ES module TypeScript as .mts.
+        const extension = kind === 'module' ? 'ts' : 'mts';
+        assert.match(created.stdout, new RegExp(`^Created agent/tools/my_tool\\.${extension} and agent/tools/my_tool\\.test\\.${extension}\\.$`, 'm'));
+        const commands = [...created.stdout.matchAll(/^ {2}(\S.*?) +# .*$/gm)].map((match) => match[1]!);
+        assert.equal(commands.length, 3, show(created));
+        for (const command of commands) {
+          const [program, ...args] = command.split(' ');
+          const result = await run(program!, args, apps[kind]);
+          assert.equal(result.code, 0, `${command}\n${show(result)}`);
+        }
+      });
+
+      test(`the API, by ${kind === 'module' ? 'import' : 'require'}: the registry runs the tool, and one turn calls it through a model`, async (t) => {
         const result = await run('node', ['embed.js'], apps[kind], { ...userEnv(), MODEL_URL: server.url });
         assert.equal(result.code, 0, show(result));
         assert.equal(result.stderr, '');
         const output = JSON.parse(result.stdout) as Record<string, unknown>;
-        assert.deepEqual(output.tools, [{ name: 'greet', file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), available: true }]);
+        t.diagnostic(`on Node ${String(output.node)}`);
+        const greet = (output.tools as { name: string }[]).find((tool) => tool.name === 'greet');
+        assert.deepEqual(greet, { name: 'greet', file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), available: true });
         assert.deepEqual(output.direct, { success: true, data: 'Hello, Grace! (from the API)' });
         assert.equal(output.text, 'I greeted Ada.');
         assert.equal(output.stopReason, 'answer');

@@ -51,9 +51,14 @@ function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
 
 /** Runs `node ...args` (this Node, 24) and collects its output. */
 export function runNode(args: string[], options: SpawnOptions): Promise<ProcessResult> {
+  return runCommand(process.execPath, args, options);
+}
+
+/** Runs a command (found on PATH) and collects its output. */
+export function runCommand(command: string, args: string[], options: SpawnOptions): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
     let stdout = '';
     let stderr = '';
     let lastOutputMs = 0;

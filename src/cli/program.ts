@@ -13,6 +13,7 @@ import { toolsNew } from './tools-new.ts';
 import { toolsRun } from './tools-run.ts';
 import { toolsShow } from './tools-show.ts';
 import { UsageError } from './usage-error.ts';
+import { RIVERSE_COMMAND } from './command-hints.ts';
 
 const program = new Command('riverse')
   .description('A personal AI assistant whose abilities come from drop-in tools')
@@ -99,7 +100,7 @@ program.action(
     } catch (error) {
       if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
       const code = await toolsList(globals());
-      console.log(`\n${error.message}\n\nRun \`riverse --help\` for every command, e.g. \`riverse tools run weather city=Tokyo\`.`);
+      console.log(`\n${error.message}\n\nRun \`${RIVERSE_COMMAND} --help\` for every command.`);
       return code;
     }
   }),

@@ -1,6 +1,7 @@
 import { formatDiagnostic } from '../tools/diagnostic.ts';
 import { printJson, shortPath, table } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
+import { RIVERSE_COMMAND } from './command-hints.ts';
 
 /** `riverse tools list`: every tool found, available or why not. */
 export async function toolsList(options: GlobalOptions & { json?: boolean }): Promise<number> {
@@ -10,7 +11,7 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
     printJson({ tools: rows, diagnostics: registry.diagnostics });
     return 0;
   }
-  if (rows.length === 0) console.log(`No tools found in ${registry.folders.map(shortPath).join(', ')}. Create one with: riverse tools new my_tool`);
+  if (rows.length === 0) console.log(`No tools found in ${registry.folders.map(shortPath).join(', ')}. Create one with: ${RIVERSE_COMMAND} tools new my_tool`);
   else {
     const status = (row: (typeof rows)[number]) => (row.available ? 'available' : `unavailable: ${row.reason ?? ''}`);
     console.log(table([['NAME', 'SOURCE', 'STATUS'], ...rows.map((row) => [row.name, shortPath(row.file), status(row)])]));
@@ -19,7 +20,7 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
   if (errors.length > 0) {
     console.error(`\n${errors.length} problem${errors.length === 1 ? '' : 's'} kept tools from loading:`);
     for (const error of errors) console.error(formatDiagnostic(error));
-    console.error('Run `riverse tools check` for every diagnostic.');
+    console.error(`Run \`${RIVERSE_COMMAND} tools check\` for every diagnostic.`);
   }
   return 0;
 }

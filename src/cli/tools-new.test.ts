@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { createProject, ECHO_TOOL, runNode, show, type TempProject } from './cli-test-support.ts';
+import { createProject, ECHO_TOOL, runCommand, show, type TempProject } from './cli-test-support.ts';
 
 describe('riverse tools new', { concurrency: 4 }, () => {
   let fresh: TempProject;
@@ -18,17 +18,23 @@ describe('riverse tools new', { concurrency: 4 }, () => {
   });
   after(() => Promise.all([fresh, reserved, configured].map((project) => project?.remove())));
 
-  test('writes a tool and its test that check cleanly, run, and pass under node --test', async (t) => {
+  test('writes a tool and its test that check cleanly, run, and pass as the printed command runs them', async (t) => {
     const created = await fresh.run(['tools', 'new', 'my_tool']);
     assert.equal(created.code, 0, show(created));
     assert.match(created.stdout, /^Created agent\/tools\/my_tool\.ts and agent\/tools\/my_tool\.test\.ts\.$/m);
     await access(fresh.path('agent/tools/my_tool.ts'));
     await access(fresh.path('agent/tools/my_tool.test.ts'));
+    const [command, ...args] = /^ {2}(npx node --test agent\/tools\/my_tool\.test\.ts) +# run its test$/m.exec(created.stdout)?.[1]?.split(' ') ?? [];
+    assert.ok(command !== undefined, show(created));
 
     const [checked, ran, tested, again] = await Promise.all([
       fresh.run(['tools', 'check']),
       fresh.run(['tools', 'run', 'my_tool', 'text=hi']),
-      runNode(['--test', 'agent/tools/my_tool.test.ts'], { cwd: fresh.dir }),
+      // As from a user's shell: without the settings the outer `npm test` exports (npm_config_*, which
+      // change which `node` npx finds). The project links this checkout (node_modules/riverse), whose
+      // .npmrc gives npx the riverse-source condition; that file is not read from the project's own
+      // folder, so the condition is set here.
+      runCommand(command, args, { cwd: fresh.dir, env: { ...withoutNpmSettings(), NODE_OPTIONS: '--conditions=riverse-source' } }),
       fresh.run(['tools', 'new', 'my_tool']),
     ]);
     await t.test('tools check passes without warnings', () => {
@@ -87,3 +93,7 @@ describe('riverse tools new', { concurrency: 4 }, () => {
     assert.match(listed.stdout, /^notes\s+more\/notes\.ts\s+available$/m);
   });
 });
+
+function withoutNpmSettings(): Record<string, undefined> {
+  return Object.fromEntries(Object.keys(process.env).filter((name) => /^npm_/i.test(name)).map((name) => [name, undefined]));
+}

@@ -1,8 +1,9 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.ts';
 import { DEFAULT_TOOL_FOLDER } from '../tools/tool-registry.ts';
 import { PORTABLE_TOOL_NAME_PATTERN } from '../tools/validate-manifest.ts';
+import { RIVERSE_COMMAND, testCommand } from './command-hints.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { testSource, toolSource } from './tool-template.ts';
@@ -13,21 +14,42 @@ export async function toolsNew(name: string, options: GlobalOptions & { dir?: st
   if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(`"${name}" is not a valid tool name: use 1–64 letters, digits, "_" or "-", starting with a letter or "_", e.g. my_tool`);
   const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
   const folder = options.dir !== undefined ? resolve(options.dir) : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
-  const fileName = `${name}.ts`;
+  const extension = await esmExtension(folder);
+  const fileName = `${name}${extension}`;
   const toolFile = join(folder, fileName);
-  const testFile = join(folder, `${name}.test.ts`);
+  const testFile = join(folder, `${name}.test${extension}`);
   for (const file of [toolFile, testFile]) {
     if (await exists(file)) throw new UsageError(`${shortPath(file)} already exists; choose another name or delete it first`);
   }
   await mkdir(folder, { recursive: true });
   await writeFile(toolFile, toolSource(name));
   await writeFile(testFile, testSource(name, fileName));
-  console.log(`Created ${shortPath(toolFile)} and ${shortPath(testFile)}.
-Next:
-  riverse tools run ${name} text=hello     # try it
-  node --test ${shortPath(testFile)}   # run its test
-  riverse tools check                     # check every tool`);
+  const next: [command: string, what: string][] = [
+    [`${RIVERSE_COMMAND} tools run ${name} text=hello`, 'try it'],
+    [testCommand(shortPath(testFile)), 'run its test'],
+    [`${RIVERSE_COMMAND} tools check`, 'check every tool'],
+  ];
+  const width = Math.max(...next.map(([command]) => command.length));
+  console.log(`Created ${shortPath(toolFile)} and ${shortPath(testFile)}.\nNext:\n${next.map(([command, what]) => `  ${command.padEnd(width)}   # ${what}`).join('\n')}`);
   return 0;
+}
+
+/**
+ * `.ts`, or `.mts` in a CommonJS package (`"type": "commonjs"`, as `npm init -y` writes): there a
+ * `.ts` file is CommonJS, and the template's `import` lines would not load.
+ */
+async function esmExtension(folder: string): Promise<'.ts' | '.mts'> {
+  for (let dir = folder; ; dir = dirname(dir)) {
+    const manifest = await readFile(join(dir, 'package.json'), 'utf8').catch(() => undefined);
+    if (manifest !== undefined) {
+      try {
+        return (JSON.parse(manifest) as { type?: unknown }).type === 'commonjs' ? '.mts' : '.ts';
+      } catch {
+        return '.ts'; // a broken package.json is Node's to report, when the tool loads
+      }
+    }
+    if (dirname(dir) === dir) return '.ts';
+  }
 }
 
 async function exists(file: string): Promise<boolean> {
