@@ -3,7 +3,7 @@
 // uses it. The tools are drop-in files: setup writes N_TOOLS tool files (`weather` and the
 // `lookup_record_NNN` tools of the harness's toolSpecs(): same names, descriptions and required
 // string parameters) into a temp folder and loads it with ToolRegistry.load(); each turn is a fresh
-// one-shot conversation through runTurn() (Riverse's one-turn API, exported from 'riverse'), with
+// one-shot conversation through runTurn() (Riverse's one-turn function, src/assistant/run-turn.ts), with
 // the OpenAI-compatible model adapter and retries off.
 //
 // The weather tool is marked trusted (`tools.weather.trusted: true`), so it runs in this thread:

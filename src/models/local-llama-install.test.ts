@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { installArguments, installCommand, platformPackage } from './local-llama-install.ts';
+import { installArguments, installCommand, installRoot, platformPackage } from './local-llama-install.ts';
 
 test('the install takes the pinned CPU build only, and keeps the optional packages already installed', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'riverse-install-'));
@@ -34,4 +34,10 @@ test('each platform has its prebuilt package name', () => {
   assert.equal(platformPackage('darwin', 'arm64'), '@node-llama-cpp/mac-arm64-metal');
   assert.equal(platformPackage('win32', 'x64'), '@node-llama-cpp/win-x64');
   assert.equal(platformPackage('aix', 'ppc64'), undefined);
+});
+
+test('installed in an app, the install runs in the app, not in the riverse package folder', () => {
+  assert.equal(installRoot(join('/work', 'app', 'node_modules', 'riverse') + '/'), join('/work', 'app') + '/');
+  assert.equal(installRoot(join('/work', 'app', 'node_modules', '.pnpm', 'riverse@0.1.0', 'node_modules', 'riverse') + '/'), join('/work', 'app') + '/');
+  assert.equal(installRoot('/src/riverse/'), '/src/riverse/');
 });

@@ -1,9 +1,9 @@
 // How to install node-llama-cpp, the optional runtime of local models: only the CPU build for this
 // platform (~83 MB). A plain install would add the CUDA and Vulkan builds too (~700 MB).
-// Run this file to install it: `node src/models/local-llama-install.ts` (CI does).
+// Run this file to install it: `npx node src/models/local-llama-install.ts` (CI does).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
@@ -24,8 +24,16 @@ export function platformPackage(platform: string = process.platform, arch: strin
   return name === undefined ? undefined : `@node-llama-cpp/${name}`;
 }
 
-/** The riverse folder, where the install runs. */
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * Where the install runs: this checkout, or the app that installed the riverse package (in the
+ * package's own folder, npm would install riverse's development dependencies too).
+ */
+export const ROOT = installRoot(fileURLToPath(new URL('../../', import.meta.url)));
+
+export function installRoot(riverseFolder: string): string {
+  const at = riverseFolder.indexOf(`${sep}node_modules${sep}`);
+  return at === -1 ? riverseFolder : riverseFolder.slice(0, at + 1);
+}
 
 /**
  * The npm arguments. `--omit=optional` keeps out the GPU builds, but it would also remove every
