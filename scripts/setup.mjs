@@ -2,7 +2,7 @@
 // Runs on whatever Node the machine has (20 here), so it uses nothing newer.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,4 +18,10 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
   writeFileSync(stamp, hash);
+  // The `node` package unpacks Node 24 after npm wrote its record of the tree (node_modules/
+  // .package-lock.json), so the next npm command would find the record stale, rebuild it, and warn
+  // on the way that this machine's Node is older than `engines` asks (EBADENGINE), though everything
+  // here runs on that Node 24. The tree is exactly what npm installed: mark the record current.
+  const record = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(record)) utimesSync(record, new Date(), new Date());
 }
