@@ -42,7 +42,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     assert.doesNotMatch(result.stdout, /broken|_helpers|echo\.test/);
     assert.match(result.stderr, /1 problem kept tools from loading:/);
     assert.match(result.stderr, /^agent\/tools\/broken\.ts:6:\d+: error \[syntax-error\] syntax error: /m);
-    assert.match(result.stderr, /riverse tools check/);
+    assert.match(result.stderr, /`npx riverse tools check`/);
   });
 
   test('--json prints the tools and the diagnostics as JSON', async () => {
@@ -66,7 +66,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /^NAME\s+SOURCE\s+STATUS$/m);
     assert.match(result.stdout, /^echo\s+agent\/tools\/echo\.ts\s+available$/m);
-    assert.match(result.stdout, /Run `riverse --help`/);
+    assert.match(result.stdout, /Run `npx riverse --help`/);
   });
 
   test('a project without tools says how to create one', async () => {
@@ -74,7 +74,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     try {
       const result = await empty.run(['tools', 'list']);
       assert.equal(result.code, 0, show(result));
-      assert.match(result.stdout, /No tools found in agent\/tools\. Create one with: riverse tools new my_tool/);
+      assert.match(result.stdout, /No tools found in agent\/tools\. Create one with: npx riverse tools new my_tool/);
       assert.equal(result.stderr, '');
     } finally {
       await empty.remove();
