@@ -242,9 +242,18 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     });
   }
 
-  test('the published types: a consumer type-checks and can name every value it gets; internals are not in them', async () => {
+  test('the published types: a consumer and the README\'s examples type-check, every value has a nameable type, internals are not in them', async () => {
     const app = apps.module;
     await writeFile(join(app, 'consumer.ts'), CONSUMER);
+    // The README's code, compiled so that it cannot rot: the tool of "Write a tool", and the blocks
+    // of "Embedding" one after the other, as one program.
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = (title: string) => readme.slice(readme.indexOf(`\n## ${title}\n`), readme.indexOf('\n## ', readme.indexOf(`\n## ${title}\n`) + 1));
+    const blocks = (title: string) => [...section(title).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    assert.equal(blocks('Write a tool').length, 1);
+    assert.equal(blocks('Embedding').length, 3);
+    await writeFile(join(app, 'readme-tool.ts'), blocks('Write a tool')[0]!);
+    await writeFile(join(app, 'readme-embedding.ts'), `${blocks('Embedding').join('\n')}\nexport {};\n`);
     await writeFile(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -261,7 +270,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
           typeRoots: [join(ROOT, 'node_modules', '@types')],
           types: ['node'],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'readme-tool.ts', 'readme-embedding.ts'],
       }),
     );
     const checked = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app);
