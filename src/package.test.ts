@@ -5,24 +5,18 @@
 // server, and the published types checked by tsc. Offline where it can be: the dependencies come
 // from the npm cache that `npm ci` filled.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runCommand, show, type ProcessResult } from './cli/cli-test-support.ts';
 import { startOpenAITestServer, type OpenAITestServer } from './models/testing/openai-test-server.ts';
 import { typesEntry, unnamedPublicTypes } from './testing/unnamed-public-types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * The folder whose `node` the apps run on: this checkout's Node 24, or RIVERSE_TEST_NODE_DIR, to try
@@ -30,40 +24,12 @@ interface Result {
  */
 const NODE_DIR = process.env.RIVERSE_TEST_NODE_DIR || join(ROOT, 'node_modules', '.bin');
 
-/**
- * The environment of a user's shell in their app: none of the test runner's variables, none of
- * npm's (the outer `npm test` exports its config, `node-options` among them, whose riverse-source
- * condition is for this checkout only), and a supported Node first on PATH.
- */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm_|NODE_OPTIONS$|NODE_TEST_CONTEXT$|RIVERSE_|INIT_CWD$)/i.test(name)) continue;
-    env[name] = value;
-  }
-  env.PATH = [NODE_DIR, process.env.PATH ?? ''].join(delimiter);
-  env.NO_COLOR = '1';
-  env.npm_config_update_notifier = 'false';
-  return env;
-}
+/** A supported Node first on PATH; runCommand gives the rest of a user's shell (no test runner's, npm's or Riverse's variables). */
+const USER_PATH = [NODE_DIR, process.env.PATH ?? ''].join(delimiter);
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = userEnv()): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<ProcessResult> {
+  return runCommand(command, args, { cwd, env: { PATH: USER_PATH, npm_config_update_notifier: 'false', ...env } });
 }
-
-const show = (result: Result) => `exit ${result.code}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
 
 /** The tool, as a user writes it; in the CommonJS app it is a .mts file, as TypeScript asks there. */
 const GREET_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
@@ -162,7 +128,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
       request.body.messages.some((message) => message.role === 'tool') ? { text: 'I greeted Ada.' } : { toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] },
     );
     // The pack runs in this checkout as a developer runs it, so its own npm settings apply here.
-    const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], ROOT, { ...userEnv(), NODE_OPTIONS: process.env.NODE_OPTIONS });
+    const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], ROOT, { NODE_OPTIONS: process.env.NODE_OPTIONS });
     assert.equal(packed.code, 0, show(packed));
     tarball = join(work, `riverse-${packageJson.version}.tgz`);
     await Promise.all(
@@ -226,7 +192,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
       });
 
       test(`the API, by ${kind === 'module' ? 'import' : 'require'}: the registry runs the tool, and one turn calls it through a model`, async (t) => {
-        const result = await run('node', ['embed.js'], apps[kind], { ...userEnv(), MODEL_URL: server.url });
+        const result = await run('node', ['embed.js'], apps[kind], { MODEL_URL: server.url });
         assert.equal(result.code, 0, show(result));
         assert.equal(result.stderr, '');
         const output = JSON.parse(result.stdout) as Record<string, unknown>;

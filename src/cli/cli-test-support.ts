@@ -35,12 +35,13 @@ export interface SpawnOptions {
 
 /**
  * The environment a user's shell would give: without the variables of the test runner that spawned
- * us (a child Node would otherwise report to it) and without Riverse settings from outside.
+ * us (a child Node would otherwise report to it), without those of the `npm test` around it (its
+ * npm_config_* change what a child npx does), and without Riverse settings from outside.
  */
 function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of Object.keys(env)) {
-    if (name.startsWith('RIVERSE_') || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR'].includes(name)) delete env[name];
+    if (name.startsWith('RIVERSE_') || /^npm_/i.test(name) || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR', 'INIT_CWD'].includes(name)) delete env[name];
   }
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];

@@ -30,11 +30,9 @@ describe('riverse tools new', { concurrency: 4 }, () => {
     const [checked, ran, tested, again] = await Promise.all([
       fresh.run(['tools', 'check']),
       fresh.run(['tools', 'run', 'my_tool', 'text=hi']),
-      // As from a user's shell: without the settings the outer `npm test` exports (npm_config_*, which
-      // change which `node` npx finds). The project links this checkout (node_modules/riverse), whose
-      // .npmrc gives npx the riverse-source condition; that file is not read from the project's own
-      // folder, so the condition is set here.
-      runCommand(command, args, { cwd: fresh.dir, env: { ...withoutNpmSettings(), NODE_OPTIONS: '--conditions=riverse-source' } }),
+      // The project links this checkout (node_modules/riverse), whose .npmrc gives npx the
+      // riverse-source condition; that file is not read from the project's own folder, so it is set here.
+      runCommand(command, args, { cwd: fresh.dir, env: { NODE_OPTIONS: '--conditions=riverse-source' } }),
       fresh.run(['tools', 'new', 'my_tool']),
     ]);
     await t.test('tools check passes without warnings', () => {
@@ -93,7 +91,3 @@ describe('riverse tools new', { concurrency: 4 }, () => {
     assert.match(listed.stdout, /^notes\s+more\/notes\.ts\s+available$/m);
   });
 });
-
-function withoutNpmSettings(): Record<string, undefined> {
-  return Object.fromEntries(Object.keys(process.env).filter((name) => /^npm_/i.test(name)).map((name) => [name, undefined]));
-}
