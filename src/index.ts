@@ -54,7 +54,7 @@ export { detectLanguage } from './assistant/detect-language.ts';
 // Models: the interface an adapter implements, the adapters, and choosing one from the config.
 export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
 export type { ChatModel, FinishReason, ModelEvent, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
-export { ModelError, type ModelErrorCode } from './models/model-error.ts';
+export { ModelError, type ModelErrorCode, type ModelLimit } from './models/model-error.ts';
 export type { RequestOptions } from './models/model-request.ts';
 export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './models/openai-compatible.ts';
 export { createAnthropicModel, type AnthropicOptions } from './models/anthropic.ts';
