@@ -6,7 +6,7 @@ const require = createRequire(import.meta.url);
 let amaro: typeof import('amaro') | undefined;
 let stripped = false;
 
-/** `.ts` in a checkout, `.js` in the package (compiled, decision 006): the entries are this file's siblings. */
+/** `.ts` in a checkout, `.js` in the package (compiled, decision 007): the entries are this file's siblings. */
 const OWN_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const FULL_ENTRY = new URL(`../index${OWN_EXTENSION}`, import.meta.url).href;
 /** The contract alone (decision 004): what tool files get in a worker, where start-up time counts. */
