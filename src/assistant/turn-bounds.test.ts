@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
+import { createOpenAICompatibleModel } from '../models/openai-compatible.ts';
+import { startFloodServer } from '../models/testing/flood-server.ts';
 import { replies } from '../models/testing/openai-test-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
@@ -58,6 +60,19 @@ describe('the turn deadline', () => {
     assert.ok(waits.every((seconds, index) => index === 0 || seconds > waits[index - 1]!), 'the seconds count up');
     assert.deepEqual(result.messages, [{ role: 'user', content: '你好' }], 'the user message is kept');
     assert.equal(events.at(-1)?.type, 'done');
+  });
+
+  it('ends a turn whose model keeps the stream alive without ever answering (each piece re-arms the silence limit)', async (t) => {
+    const server = await startFloodServer();
+    t.after(() => server.close());
+    const model = createOpenAICompatibleModel({ model: 'm', baseUrl: `${server.url}/trickle/v1`, timeoutMs: 200 });
+    const events: TurnEvent[] = [];
+    const started = performance.now();
+    const result = await runTurn({ model, registry: tools, history: [], input: 'Hi', language: 'en', timeoutMs: 800, waitNoticeMs: 250, onEvent: (event) => events.push(event) });
+    const elapsed = performance.now() - started;
+    assert.equal(result.error?.code, 'turn-timeout');
+    assert.ok(elapsed >= 800 && elapsed < 800 + 1_000, `ended after ${Math.round(elapsed)} ms`);
+    assert.ok(events.filter((event) => event.type === 'model-waiting').length >= 2, 'keep-alive comments are no answer: the user is told of the wait');
   });
 
   it('stops a tool still running at the deadline through its signal', async (t) => {

@@ -11,10 +11,11 @@ import type { AddressInfo } from 'node:net';
  *   deep      a non-streamed answer with one tool call whose arguments (an object, as some servers
  *             send them) are nested `depth` levels deep
  *   silent    accepts the request and never answers
+ *   trickle   answers with a stream that sends only keep-alive comments, one every 50 ms, forever
  * It writes only as fast as the client reads, and stops when the client hangs up. `GET /stats`
  * answers `{sent, requests}` (for a server run as its own process).
  */
-export type FloodMode = 'text' | 'args' | 'line' | 'body' | 'deep' | 'silent';
+export type FloodMode = 'text' | 'args' | 'line' | 'body' | 'deep' | 'silent' | 'trickle';
 
 export interface FloodServer {
   /** The base URL for a mode: `${url}/${mode}/v1`. */
@@ -70,6 +71,10 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'flood', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+      if (mode === 'trickle') {
+        while (await write(res, ': keep-alive\n\n')) await new Promise((resolve) => setTimeout(resolve, 50));
+        return;
+      }
       if (mode === 'line') {
         if (!(await write(res, 'data: {"choices":[{"index":0,"delta":{"content":"'))) return;
         const piece = 'x'.repeat(PIECE);
