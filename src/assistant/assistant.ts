@@ -65,20 +65,19 @@ export class Assistant {
     const store = options.store;
     const budget = options.historyTokens ?? 8_000;
     const memory = this.#memory.get(name) ?? { messages: [] };
-    let language = this.#language(input, memory.language);
-    let prepared: { info: { id: string } | undefined; history: ChatMessage[]; registry: ToolRegistry };
+    let prepared: { info: { id: string } | undefined; history: ChatMessage[]; registry: ToolRegistry; language: Language };
     try {
       const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
       if (store === undefined) this.#memory.set(name, memory);
       const history = store !== undefined && info !== undefined ? storeCall('Reading the session', () => store.messages(info.id)) : memory.messages;
-      language = this.#language(input, info?.language ?? memory.language);
+      const language = this.#language(input, info?.language ?? memory.language);
       if (store !== undefined && info !== undefined && info.language !== language) storeCall('Saving the session language', () => store.setLanguage(info.id, language));
-      prepared = { info, history, registry: typeof options.registry === 'function' ? options.registry() : options.registry };
+      prepared = { info, history, language, registry: typeof options.registry === 'function' ? options.registry() : options.registry };
     } catch (error) {
-      return failedTurn(input, language, error, request.onEvent);
+      return failedTurn(input, this.#language(input, memory.language), error, request.onEvent);
     }
+    const { info, history, registry, language } = prepared;
     memory.language = language;
-    const { info, history, registry } = prepared;
     const text = ASSISTANT_TEXT[language];
     // The new message is cut before it is stored; the history gets what it leaves of the budget.
     const message = cutText(input, budget - 4, text.cutNote);
