@@ -46,17 +46,18 @@ describe('the turn deadline', () => {
       history: [],
       input: '你好',
       language: 'zh',
-      timeoutMs: 500,
+      timeoutMs: 1_000,
       waitNoticeMs: 100,
       onEvent: (event) => events.push(event),
     });
     const elapsed = performance.now() - started;
     assert.equal(result.stopReason, 'timeout');
     assert.equal(result.error?.code, 'turn-timeout');
-    assert.match(result.text, /^已停止：本轮用时超过 0\.5 秒（此限制由 riverse\.yaml 中的 assistant\.turn_timeout_ms 设置）。$/);
-    assert.ok(elapsed < 500 + 1000, `ended after ${Math.round(elapsed)} ms`);
+    assert.match(result.text, /^已停止：本轮用时超过 1 秒（此限制由 riverse\.yaml 中的 assistant\.turn_timeout_ms 设置）。$/);
+    assert.ok(elapsed < 1_000 + 1_000, `ended after ${Math.round(elapsed)} ms`);
     const waits = events.flatMap((event) => (event.type === 'model-waiting' ? [event.seconds] : []));
-    assert.ok(waits.length >= 3, `told of the wait every 100 ms: ${waits.join(', ')}`);
+    // Every 100 ms; a machine under load may skip some, not most.
+    assert.ok(waits.length >= 4, `told of the wait every 100 ms: ${waits.join(', ')}`);
     assert.ok(waits.every((seconds, index) => index === 0 || seconds > waits[index - 1]!), 'the seconds count up');
     assert.deepEqual(result.messages, [{ role: 'user', content: '你好' }], 'the user message is kept');
     assert.equal(events.at(-1)?.type, 'done');

@@ -54,7 +54,7 @@ describe('riverse chat', { concurrency: true }, () => {
   });
 
   it('a model that keeps silent: a line after a few seconds (in the chat’s language), then the reply', async (t) => {
-    const setup = await cliSetup(t, { text: '来了。', delayMs: 5_400 });
+    const setup = await cliSetup(t, { text: '来了。', delayMs: 6_000 });
     const result = await runRiverse(['chat', '--lang', 'zh'], { cwd: setup.project, env: setup.env, input: '你好\n/exit\n' });
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /\n你> \[正在等待模型：5 秒；Ctrl\+C 取消\]\n来了。\n你> 再见。\n$/);
