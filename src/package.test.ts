@@ -208,6 +208,39 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     });
   }
 
+  test('npx riverse ask answers through a model, calling the app\'s tool', async () => {
+    const result = await run('npx', ['riverse', 'ask', 'Say hello to Ada'], apps.module, { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: server.url });
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stdout, 'I greeted Ada.\n');
+  });
+
+  test('riverse/register lets a test import a tool file that needs the transform (an enum), as the guide says', async () => {
+    const app = apps.module;
+    await writeFile(join(app, 'level.ts'), `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+
+enum Level { Low = 'low', High = 'high' }
+
+export class LevelTool extends BaseTool<{ high?: boolean }> {
+  manifest(): ToolManifest {
+    return { name: 'level', description: 'Says the level', parameters: { high: { type: 'boolean', description: 'High or not' } }, examples: ['What level?', 'Is it high?'] };
+  }
+  execute(params: { high?: boolean }): ToolResult {
+    return ToolResult.ok(params.high === true ? Level.High : Level.Low);
+  }
+}
+`);
+    await writeFile(join(app, 'level.test.ts'), `import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runTool } from 'riverse';
+import { LevelTool } from './level.ts';
+
+test('level', async () => assert.deepEqual(await runTool(LevelTool, { high: true }), { success: true, data: 'high' }));
+`);
+    const result = await run('npx', ['node', '--import', 'riverse/register', '--test', 'level.test.ts'], app);
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /\bpass 1\b/);
+  });
+
   test('the published types: a consumer and the README\'s examples type-check, every value has a nameable type, internals are not in them', async () => {
     const app = apps.module;
     await writeFile(join(app, 'consumer.ts'), CONSUMER);
@@ -218,6 +251,8 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     const blocks = (title: string) => [...section(title).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
     assert.equal(blocks('Write a tool').length, 1);
     assert.equal(blocks('Embedding').length, 3);
+    // CommonJS TypeScript gets the same types through require (Node 22.12+ can require the package).
+    await writeFile(join(app, 'consumer.cts'), "import { ToolRegistry, type TurnResult } from 'riverse';\nexport const load = (): Promise<ToolRegistry> => ToolRegistry.load();\nexport type Result = TurnResult;\n");
     await writeFile(join(app, 'readme-tool.ts'), blocks('Write a tool')[0]!);
     await writeFile(join(app, 'readme-embedding.ts'), `${blocks('Embedding').join('\n')}\nexport {};\n`);
     await writeFile(
@@ -236,7 +271,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
           typeRoots: [join(ROOT, 'node_modules', '@types')],
           types: ['node'],
         },
-        files: ['consumer.ts', 'readme-tool.ts', 'readme-embedding.ts'],
+        files: ['consumer.ts', 'consumer.cts', 'readme-tool.ts', 'readme-embedding.ts'],
       }),
     );
     const checked = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', '.'], app);
