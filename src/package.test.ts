@@ -1,9 +1,10 @@
 // Riverse as an npm package, tried the way a user adds it to their app: `npm pack` of this checkout
 // (prepack builds dist/), installed into two fresh apps made with `npm init -y` — one left
 // CommonJS, one "type": "module" — each with a TypeScript tool of its own in agent/tools/. Then the
-// CLI through npx, the API (import and require), one assistant turn against a local OpenAI-protocol
-// server, and the published types checked by tsc. Offline where it can be: the dependencies come
-// from the npm cache that `npm ci` filled.
+// CLI through npx (tools run, tools new and every command it prints, ask), the API (import and
+// require), one assistant turn against a local OpenAI-protocol server, the published types checked
+// by tsc, and the message on a Node too old. Offline where it can be: the dependencies come from
+// the npm cache that `npm ci` filled (a first run may fetch their metadata).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
