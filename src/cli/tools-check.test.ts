@@ -145,3 +145,19 @@ describe('riverse tools check type-checks the tool files', { concurrency: 4 }, (
     assert.equal(result.stdout, 'Checked agent/tools: 2 tools available, 0 unavailable; 0 errors, 0 warnings.\n');
   });
 });
+
+describe('riverse tools check and the config', () => {
+  test('a tool section that names no tool is a warning at its line, with the near name; a broken tool keeps its section', async (t) => {
+    const project = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      'agent/tools/broken.ts': THROWING_TOOL,
+      'riverse.yaml': 'tools:\n  timeout_ms: 5000\n  echo:\n    enabled: true\n  eho:\n    base_url: http://example.test\n  ThrowingTool:\n    x: 1\n',
+    });
+    t.after(() => project.remove());
+    const result = await project.run(['tools', 'check', '--no-types']);
+    assert.equal(result.code, 1, show(result));
+    const [first] = result.stdout.split('\n\n');
+    assert.equal(first, 'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it');
+    assert.match(result.stdout, /; 1 error, 1 warning\.\n$/);
+  });
+});

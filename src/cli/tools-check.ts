@@ -2,6 +2,7 @@ import { formatDiagnostic, type Diagnostic } from '../tools/diagnostic.ts';
 import { typeCheckToolFiles } from '../tools/type-check-tools.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { printJson, shortPath } from './format.ts';
+import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 
 export interface CheckOptions extends GlobalOptions {
@@ -18,11 +19,14 @@ export interface CheckOptions extends GlobalOptions {
 export async function toolsCheck(options: CheckOptions): Promise<number> {
   const { loaded, registry } = await loadTools(options);
   const types = await typeDiagnostics(registry, loaded.baseDir, options.types);
+  // A tool that did not load still owns its section: its name is in its diagnostics.
+  const names = [...registry.list().map((tool) => tool.name), ...registry.diagnostics.flatMap((diagnostic) => (diagnostic.tool === undefined ? [] : [diagnostic.tool]))];
+  const stray = strayToolSections(loaded.config, loaded.path, names);
   // Each file's type errors right after its load diagnostics (the sort is stable and files load in
-  // order): folder diagnostics first, a helper's type errors last.
+  // order): the config's and the folders' diagnostics first, a helper's type errors last.
   const order = new Map(registry.files.map((load, index) => [load.file, index]));
   const key = (fallback: number) => (diagnostic: Diagnostic) => ({ diagnostic, at: order.get(diagnostic.file) ?? fallback });
-  const diagnostics = [...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
+  const diagnostics = [...stray.map(key(-2)), ...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
   const tools = registry.list();
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;

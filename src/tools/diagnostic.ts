@@ -31,7 +31,8 @@ export type DiagnosticCode =
   | 'load-timeout'
   | 'load-crashed'
   | 'type-error'
-  | 'type-check-failed';
+  | 'type-check-failed'
+  | 'unknown-tool-section';
 
 /** `agent/tools/x.ts:12:5: error [syntax-error] message` and the hint on the next line. */
 export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd()): string {
