@@ -28,7 +28,7 @@ export const CLI_TEXT: Record<Language, {
     goodbye: 'Bye.',
     offerDownload: (file, size, directory) => `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
     toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: 'is broken; its last good version stays in use', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`${RIVERSE_COMMAND} tools check\` for details`,
+      `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: tools.length > 0 ? 'is broken; its last good version stays in use' : 'is broken', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`${RIVERSE_COMMAND} tools check\` for details`,
   },
   zh: {
     welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/exit 退出，Ctrl+C 取消当前回复。`,
@@ -41,7 +41,7 @@ export const CLI_TEXT: Record<Language, {
     goodbye: '再见。',
     offerDownload: (file, size, directory) => `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
     toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: '有错误，继续使用上一个可用版本', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`${RIVERSE_COMMAND} tools check\``,
+      `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: tools.length > 0 ? '有错误，继续使用上一个可用版本' : '有错误', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`${RIVERSE_COMMAND} tools check\``,
   },
   ja: {
     welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/exit で終了、Ctrl+C で応答を取り消します。`,
@@ -54,7 +54,7 @@ export const CLI_TEXT: Record<Language, {
     goodbye: 'さようなら。',
     offerDownload: (file, size, directory) => `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
     toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: 'にエラーがあります。最後に動いた版を使い続けます', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`${RIVERSE_COMMAND} tools check\``,
+      `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: tools.length > 0 ? 'にエラーがあります。最後に動いた版を使い続けます' : 'にエラーがあります', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`${RIVERSE_COMMAND} tools check\``,
   },
 };
 
