@@ -326,7 +326,7 @@ describe('unknown tools', () => {
     // The name is in a file that never got as far as naming it.
     const other = await registry.execute('weather', {});
     assert.equal(other.code, 'unknown-tool');
-    assert.match(other.error ?? '', /^Unknown tool "weather"\. Available tools: clock\. Tool files that did not load, one of which may define it: .*forecast\.ts \(`tools check` says why\)\.$/);
+    assert.match(other.error ?? '', /^Unknown tool "weather"\. Available tools: clock\. Tool files that did not load, one of which may define it: .*forecast\.ts:5 \(syntax-error\)(, .*)?\.$/);
     assert.deepEqual(registry.loadFailures('clock'), []);
   });
 

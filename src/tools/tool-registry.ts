@@ -157,8 +157,12 @@ export class ToolRegistry {
     const known = [...this.#available.keys()].sort();
     // A file whose tools are not known (it did not get as far as naming them) may be the one meant.
     const listed = new Set(this.list().map((tool) => tool.file));
-    const unread = [...new Set(this.diagnostics.filter((diagnostic) => diagnostic.severity === 'error' && UNNAMED_FAULTS.has(diagnostic.code) && !listed.has(diagnostic.file)).map((diagnostic) => diagnostic.file))];
-    const broken = unread.length === 0 ? '' : ` Tool files that did not load, one of which may define it: ${unread.map((file) => relative(process.cwd(), file) || file).join(', ')} (\`tools check\` says why).`;
+    const unread = new Map<string, Diagnostic>();
+    for (const diagnostic of this.diagnostics) {
+      if (diagnostic.severity === 'error' && UNNAMED_FAULTS.has(diagnostic.code) && !listed.has(diagnostic.file) && !unread.has(diagnostic.file)) unread.set(diagnostic.file, diagnostic);
+    }
+    const where = (diagnostic: Diagnostic) => `${relative(process.cwd(), diagnostic.file) || diagnostic.file}${diagnostic.line === undefined ? '' : `:${diagnostic.line}`} (${diagnostic.code})`;
+    const broken = unread.size === 0 ? '' : ` Tool files that did not load, one of which may define it: ${[...unread.values()].map(where).join(', ')}.`;
     if (known.length === 0) return `Unknown tool "${name}": no tools are available.${broken}`;
     return `Unknown tool "${name}"${suggest(name, known)}. Available tools: ${known.join(', ')}.${broken}`;
   }

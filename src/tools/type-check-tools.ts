@@ -95,7 +95,7 @@ export function parseTscOutput(stdout: string, cwd: string): Diagnostic[] {
     hint:
       code === 'TS2416' && /^Property 'manifest'/.test(text)
         ? "write `manifest(): ToolManifest` (import type { ToolManifest } from 'riverse'): without it TypeScript reads `type: 'integer'` as any string"
-        : 'fix the types: the tool file is checked against the tool contract, as your editor checks it; `tools check --no-types` skips this check',
+        : 'fix the types: the tool file is checked against the tool contract, as your editor checks it; `--no-types` skips this check',
   }));
 }
 
@@ -130,6 +130,6 @@ function notDone(folder: string, why: string): Diagnostic {
     code: 'type-check-failed',
     file: folder,
     message: `the tool files were not type-checked: ${why}`,
-    hint: 'run tsc on the tool files yourself, or `tools check --no-types` to skip this check',
+    hint: 'run tsc on the tool files yourself, or skip this check with `--no-types`',
   };
 }
