@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempDir, toolSource, writeFiles } from './test-support.ts';
-import { parseTscOutput, typeCheckToolFiles } from './type-check-tools.ts';
+import { parseTscOutput, typeCheckToolFiles, withoutNodeTypes } from './type-check-tools.ts';
 
 // Loads and runs until the call: every mistake here is one only the types show.
 const TYPO_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
@@ -92,5 +92,16 @@ describe('parseTscOutput', () => {
     const [diagnostic] = parseTscOutput(output, '/app');
     assert.equal(diagnostic?.file, '/app/tools/a.ts');
     assert.equal(diagnostic?.message, "Type '{ x: number; }' is not assignable to type 'ToolResult'. … Object literal may only specify known properties. (TS2322)");
+  });
+
+  test("without Node's types, its cannot-find errors become one warning saying what to install", () => {
+    const output = [
+      "tools/fs.ts(1,30): error TS2591: Cannot find name 'node:fs'. Do you need to install type definitions for node? Try `npm i --save-dev @types/node` and then add 'node' to the types field in your tsconfig.",
+      "tools/fs.ts(5,7): error TS2580: Cannot find name 'process'. Do you need to install type definitions for node? Try `npm i --save-dev @types/node`.",
+      "tools/fs.ts(6,3): error TS2339: Property 'okk' does not exist on type 'typeof ToolResult'.",
+    ].join('\n');
+    const diagnostics = withoutNodeTypes(parseTscOutput(output, '/app'), '/app/tools');
+    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.line]), [['type-error', 'error', 6], ['type-check-failed', 'warning', undefined]]);
+    assert.equal(diagnostics[1]!.hint, 'npm install --save-dev @types/node');
   });
 });

@@ -64,13 +64,13 @@ export async function typeCheckToolFiles(files: readonly string[], options: Type
       }),
     );
     const output = await run(typescript.tsc, ['-p', config, '--pretty', 'false'], options.baseDir, options.timeoutMs ?? TYPE_CHECK_TIMEOUT_MS);
-    if ('failure' in output) return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, output.failure)] };
+    if ('failure' in output) return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `the tool files were not type-checked: ${output.failure}`)] };
     const inFolders = (file: string) => options.folders.some((folder) => file.startsWith(folder + sep));
     const diagnostics = parseTscOutput(output.stdout, options.baseDir).filter((diagnostic) => inFolders(diagnostic.file));
     if (output.code !== 0 && diagnostics.length === 0 && !/\): error TS/.test(output.stdout)) {
-      return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `tsc exited with code ${output.code}: ${(output.stdout + output.stderr).trim().slice(0, 500)}`)] };
+      return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `the tool files were not type-checked: tsc exited with code ${output.code}: ${(output.stdout + output.stderr).trim().slice(0, 500)}`)] };
     }
-    return { version: typescript.version, diagnostics };
+    return { version: typescript.version, diagnostics: nodeTypes === undefined ? withoutNodeTypes(diagnostics, options.folders[0] ?? options.baseDir) : diagnostics };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -99,6 +99,17 @@ export function parseTscOutput(stdout: string, cwd: string): Diagnostic[] {
   }));
 }
 
+/**
+ * Without Node's types every use of node:fs, process or Buffer is "cannot find": the app's set-up,
+ * not the tool's mistake. Those become one warning that says so.
+ */
+export function withoutNodeTypes(diagnostics: readonly Diagnostic[], folder: string): Diagnostic[] {
+  const missing = (diagnostic: Diagnostic) => /\(TS(2591|2580)\)$/.test(diagnostic.message) || (/\(TS2307\)$/.test(diagnostic.message) && diagnostic.message.includes("'node:"));
+  const kept = diagnostics.filter((diagnostic) => !missing(diagnostic));
+  if (kept.length === diagnostics.length) return kept;
+  return [...kept, notDone(folder, "the uses of Node's modules and globals (node:fs, process, Buffer…) were not type-checked: Node's types (@types/node) are not installed", 'npm install --save-dev @types/node')];
+}
+
 /** The app's TypeScript, else Riverse's own; undefined when neither is installed. */
 function findTypeScript(baseDir: string): { tsc: string; version: string } | undefined {
   for (const from of [join(baseDir, 'package.json'), fileURLToPath(import.meta.url)]) {
@@ -124,12 +135,6 @@ function run(script: string, args: string[], cwd: string, timeoutMs: number): Pr
   });
 }
 
-function notDone(folder: string, why: string): Diagnostic {
-  return {
-    severity: 'warning',
-    code: 'type-check-failed',
-    file: folder,
-    message: `the tool files were not type-checked: ${why}`,
-    hint: 'run tsc on the tool files yourself, or skip this check with `--no-types`',
-  };
+function notDone(folder: string, message: string, hint = 'run tsc on the tool files yourself, or skip this check with `--no-types`'): Diagnostic {
+  return { severity: 'warning', code: 'type-check-failed', file: folder, message, hint };
 }
