@@ -29,13 +29,15 @@ export function validateConfig(config: unknown): ConfigProblem[] {
   if (tools.dirs !== undefined && !(Array.isArray(tools.dirs) && tools.dirs.every((dir) => typeof dir === 'string' && dir !== ''))) {
     problem(['tools', 'dirs'], `expected a list of folder paths, got ${describe(tools.dirs)}`);
   }
-  for (const key of ['timeout_ms', 'max_result_chars'] as const) {
+  for (const key of ['timeout_ms', 'max_result_chars', 'load_timeout_ms'] as const) {
     const value = tools[key];
     if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) problem(['tools', key], `expected a positive whole number, got ${describe(value)}`);
   }
-  if (tools.isolation !== undefined && tools.isolation !== 'worker' && tools.isolation !== 'none') problem(['tools', 'isolation'], `expected worker or none, got ${describe(tools.isolation)}`);
+  checkIsolation(['tools', 'isolation'], tools.isolation, problem);
   checkMemory(['tools', 'memory_mb'], tools.memory_mb, problem);
-  if (typeof tools.timeout_ms === 'number' && tools.timeout_ms > MAX_TIMEOUT_MS) problem(['tools', 'timeout_ms'], `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
+  for (const key of ['timeout_ms', 'load_timeout_ms'] as const) {
+    if (typeof tools[key] === 'number' && tools[key] > MAX_TIMEOUT_MS) problem(['tools', key], `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
+  }
   for (const [name, section] of Object.entries(tools)) {
     if ((TOOLS_SETTINGS as readonly string[]).includes(name) || section === null) continue;
     if (!isObject(section)) {
@@ -45,6 +47,7 @@ export function validateConfig(config: unknown): ConfigProblem[] {
     for (const flag of ['enabled', 'trusted'] as const) {
       if (section[flag] !== undefined && typeof section[flag] !== 'boolean') problem(['tools', name, flag], `expected true or false, got ${describe(section[flag])}`);
     }
+    checkIsolation(['tools', name, 'isolation'], section.isolation, problem);
     checkMemory(['tools', name, 'memory_mb'], section.memory_mb, problem);
   }
   return problems;
@@ -94,6 +97,12 @@ function checkRiverseSettings(config: Record<string, unknown>, problem: (path: (
       timeout(['assistant', 'turn_timeout_ms'], assistant.turn_timeout_ms);
     }
   }
+}
+
+const ISOLATION_CHOICES = ['process', 'worker', 'none'];
+
+function checkIsolation(path: (string | number)[], value: unknown, problem: (path: (string | number)[], message: string) => void): void {
+  if (value !== undefined && !ISOLATION_CHOICES.includes(value as string)) problem(path, `expected ${ISOLATION_CHOICES.join(', ')}, got ${describe(value)}`);
 }
 
 /** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */

@@ -16,22 +16,26 @@ export interface ToolsConfig {
   timeout_ms?: number;
   /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
   max_result_chars?: number;
-  /** `worker` (default): tools load and run in worker threads; `none`: in the assistant's own thread. */
-  isolation?: 'worker' | 'none';
-  /** Memory limit of a tool's worker in MB (256); `tools.<name>.memory_mb` overrides it. */
+  /** `process` (default): each tool file loads and runs in a child process; `worker`: in a worker thread; `none`: in the assistant's own thread. */
+  isolation?: 'process' | 'worker' | 'none';
+  /** Memory limit of a tool file's process (all it holds) or worker (its heap) in MB (256); `tools.<name>.memory_mb` overrides it. */
   memory_mb?: number;
+  /** How long one file's top-level code and isAvailable() may take when it loads, in ms (10 000). */
+  load_timeout_ms?: number;
   /** Every other key is one tool's own section: `tools.<name>.enabled` and whatever the tool reads. */
   [toolName: string]: unknown;
 }
 
 /** Keys of `tools:` that are settings, not tool sections. */
-export const TOOLS_SETTINGS = ['enabled', 'dirs', 'timeout_ms', 'max_result_chars', 'isolation', 'memory_mb'] as const;
+export const TOOLS_SETTINGS = ['enabled', 'dirs', 'timeout_ms', 'max_result_chars', 'isolation', 'memory_mb', 'load_timeout_ms'] as const;
 
 export interface ToolSection {
   enabled?: boolean;
-  /** Run this tool in the assistant's own thread, where its overhead matters (default false). */
+  /** Run this tool in the assistant's own thread, where its overhead matters (default false); the same as `isolation: none`. */
   trusted?: boolean;
-  /** Memory limit of this tool's worker in MB. */
+  /** Where this tool runs, instead of `tools.isolation`. */
+  isolation?: 'process' | 'worker' | 'none';
+  /** Memory limit of this tool's process or worker in MB. */
   memory_mb?: number;
   [key: string]: unknown;
 }

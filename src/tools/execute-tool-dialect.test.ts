@@ -25,7 +25,7 @@ function planTool() {
   const entry = registerTool({ name: 'plan', file: '', manifest }, {}, (params) => {
     seen.params = params;
     return ToolResult.ok('planned');
-  });
+  }, 'none');
   return { entry, seen };
 }
 

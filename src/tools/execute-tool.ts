@@ -8,7 +8,7 @@ import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
-import { checkToolResult, InvalidToolResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
+import { checkToolResult, InvalidToolResult, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
 export interface ExecuteOptions {
   /** Cancels the call: the tool's own signal fires and a failed result comes back at once. */
@@ -57,13 +57,6 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   }
   const checked = entry.checkParams(input);
   if (!checked.ok) return failure('invalid-params', checked.error);
-  if (entry.prepare !== undefined) {
-    try {
-      await entry.prepare();
-    } catch (error) {
-      return failure('crashed', `${entry.name} could not start: ${errorMessage(error)}.`);
-    }
-  }
   if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
@@ -104,7 +97,7 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   })();
 
   try {
-    return truncate(await Promise.race([run, stopped]), limits.maxResultChars);
+    return truncateResult(await Promise.race([run, stopped]), limits.maxResultChars);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
@@ -117,12 +110,6 @@ function invalidResult(name: string, why: string): ToolResult {
 
 export function failure(code: ToolErrorCode, error: string): ToolResult {
   return { success: false, data: '', error, code };
-}
-
-function truncate(result: ToolResult, maxChars: number): ToolResult {
-  if (result.data.length <= maxChars) return result;
-  const marker = `\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${result.data.length.toLocaleString('en')} characters]`;
-  return { ...result, data: result.data.slice(0, maxChars) + marker };
 }
 
 function formatDuration(ms: number): string {

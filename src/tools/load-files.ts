@@ -6,7 +6,10 @@ import type { Diagnostic } from './diagnostic.ts';
 import { loadInWorkers } from './isolation/load-in-workers.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
 
-export type Isolation = 'worker' | 'none';
+/** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
+export type Isolation = 'process' | 'worker' | 'none';
+
+export const DEFAULT_ISOLATION: Isolation = 'process';
 
 /** One file as loaded: its tools (with instances for those that run in this thread) and diagnostics. */
 export interface FileLoad {
@@ -18,27 +21,36 @@ export interface FileLoad {
   diagnostics: Diagnostic[];
 }
 
-/** How long one file's top-level code and isAvailable() may take in the loader worker. */
-const FILE_TIMEOUT_MS = 10_000;
+/** How long one file's top-level code and isAvailable() may take in its loader (`tools.load_timeout_ms`). */
+export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
 
 /**
- * Loads tool files. Isolated (the default), they are imported in loader workers, so no tool code
- * runs in this thread; only trusted tools (`tools.<name>.trusted: true`) are imported here too, to
- * run in-process. With isolation `none` everything is imported here.
+ * Loads tool files. Isolated (the default), they are imported in loaders of the same kind as the
+ * tools will run in, so no tool code runs in this thread; only the tools that run in-process
+ * (`tools.<name>.isolation: none`, or `trusted: true`) are imported here too. With isolation
+ * `none` everything is imported here.
  */
 export async function loadFiles(files: readonly string[], config: AppConfig, isolation: Isolation, version: number): Promise<FileLoad[]> {
   const sources = await Promise.all(files.map(async (file) => ({ file, source: await readFile(file, 'utf8').catch(() => '') })));
   if (isolation === 'none') {
     return Promise.all(sources.map(async ({ file, source }) => ({ version, source, ...(await loadToolFile(file, config, version)) })));
   }
-  const infos = await loadInWorkers(sources, config, version, { fileTimeoutMs: FILE_TIMEOUT_MS, memoryMb: config.tools?.memory_mb ?? 256 });
+  const infos = await loadInWorkers(sources, config, version, { kind: isolation, fileTimeoutMs: config.tools?.load_timeout_ms ?? DEFAULT_LOAD_TIMEOUT_MS, memoryMb: config.tools?.memory_mb ?? 256 });
   return Promise.all(
     infos.map(async (info, index): Promise<FileLoad> => {
       const source = sources[index]!.source;
-      if (!info.tools.some((tool) => tool.available && toolSection(config, tool.name).trusted === true)) return { version, source, ...info };
+      const inProcess = (name: string) => toolIsolation(config, name, isolation) === 'none';
+      if (!info.tools.some((tool) => tool.available && inProcess(tool.name))) return { version, source, ...info };
       const local = await loadToolFile(info.file, config, version, { checkAvailability: false });
       const instances = new Map(local.tools.map((tool) => [tool.name, tool.tool]));
-      return { version, source, ...info, tools: info.tools.map((tool) => (toolSection(config, tool.name).trusted === true && instances.has(tool.name) ? { ...tool, tool: instances.get(tool.name)! } : tool)) };
+      return { version, source, ...info, tools: info.tools.map((tool) => (inProcess(tool.name) && instances.has(tool.name) ? { ...tool, tool: instances.get(tool.name)! } : tool)) };
     }),
   );
+}
+
+/** How one tool runs: `tools.<name>.isolation`, `none` for `trusted: true`, else the registry's isolation. */
+export function toolIsolation(config: AppConfig, name: string, fallback: Isolation): Isolation {
+  const section = toolSection(config, name);
+  if (section.trusted === true) return 'none';
+  return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none' ? section.isolation : fallback;
 }

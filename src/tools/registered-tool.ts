@@ -5,6 +5,7 @@ import type { Dialect } from './dialects/dialect.ts';
 import type { SchemaNode } from './dialects/schema-node.ts';
 import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
+import type { Isolation } from './load-files.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 
 /** Runs a call with parameters already checked: in this thread, or in the tool's worker. */
@@ -17,8 +18,10 @@ export interface RegisteredTool {
   readonly manifest: ToolManifest;
   /** The app config the tool was loaded with; its own section is `context.config`. */
   readonly config: AppConfig;
-  /** True when calls run in a worker thread; false for trusted (in-process) tools. */
+  /** True when calls run in a child process or worker thread; false for in-process (trusted) tools. */
   readonly isolated: boolean;
+  /** Where its calls run. */
+  readonly isolation: Isolation;
   /** The parameters' JSON Schema (English descriptions), as models are given it. */
   readonly schema: JsonSchema;
   /** @internal The parameters' schema as a provider's dialect takes it (see compileSchema); compiled once per dialect. */
@@ -29,8 +32,6 @@ export interface RegisteredTool {
   readonly logger: ToolLogger;
   /** @internal Runs a checked call; callers go through ToolRegistry.execute, which checks and limits it. */
   run: ToolRunner;
-  /** @internal Gets the runner ready (an isolated tool's worker started and its file loaded) before the time limit starts. */
-  prepare?: () => Promise<void>;
 }
 
 export interface ToolEntry {
@@ -39,7 +40,7 @@ export interface ToolEntry {
   manifest: ToolManifest;
 }
 
-export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, prepare?: () => Promise<void>): RegisteredTool {
+export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, isolation: Isolation): RegisteredTool {
   const schema = parametersSchema(entry.manifest);
   let checker: ParamsChecker | undefined;
   const dialects = new Map<Dialect, SchemaNode>();
@@ -48,7 +49,8 @@ export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunne
     file: entry.file,
     manifest: entry.manifest,
     config,
-    isolated: prepare !== undefined,
+    isolated: isolation !== 'none',
+    isolation,
     schema,
     schemaFor: (dialect) => {
       let compiled = dialects.get(dialect);
@@ -58,6 +60,5 @@ export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunne
     logger: createToolLogger(entry.name),
     checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schema))(params),
     run,
-    ...(prepare === undefined ? {} : { prepare }),
   };
 }

@@ -22,6 +22,6 @@ export async function runTool(tool: ToolClass | BaseTool, params: unknown, optio
   const manifest = read.manifest as ToolManifest;
   const errors = read.problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
-  const entry = registerTool({ name: manifest.name, file: '', manifest }, instance.config, (params, context) => instance.execute(params, context));
+  const entry = registerTool({ name: manifest.name, file: '', manifest }, instance.config, (params, context) => instance.execute(params, context), 'none');
   return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(instance.config));
 }

@@ -4,8 +4,8 @@ import { formatDiagnostic, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
-import { DEFAULT_WORKER_OPTIONS, ToolWorkers } from './isolation/tool-workers.ts';
-import { loadFiles, type FileLoad, type Isolation } from './load-files.ts';
+import { DEFAULT_WORKER_OPTIONS, ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
+import { DEFAULT_ISOLATION, loadFiles, toolIsolation, type FileLoad, type Isolation } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
@@ -19,7 +19,7 @@ export interface ToolRegistryOptions {
   baseDir?: string;
   /** Drop-in folders; default `config.tools.dirs`, else `agent/tools`. */
   folders?: string[];
-  /** `worker` (default; `tools.isolation` in the config): tools load and run in worker threads. */
+  /** `process` (default; `tools.isolation` in the config): tools load and run in child processes; `worker`: in worker threads. */
   isolation?: Isolation;
   /** @internal The workers that run isolated calls; successive registries of a live catalog share them. */
   workers?: ToolWorkers;
@@ -68,13 +68,8 @@ export class ToolRegistry {
     this.files = files;
     this.diagnostics = diagnostics;
     const byFile = new Map(files.map((load) => [load.file, load]));
-    // A file's tools share its worker: the largest memory limit any of them asks for applies.
-    const memory = new Map<string, number>();
-    for (const tool of tools) {
-      const limit = toolSection(setup.config, tool.name).memory_mb;
-      if (typeof limit === 'number') memory.set(tool.file, Math.max(limit, memory.get(tool.file) ?? 0));
-    }
-    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, memory.get(tool.file))]));
+    const hosts = hostChoices(setup, tools);
+    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]));
     this.#unavailable = tools.filter((tool) => !tool.available);
     this.#limits = executionLimits(setup.config);
   }
@@ -214,8 +209,10 @@ export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
     config,
     baseDir,
     folders: (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder)),
-    isolation: options.isolation ?? config.tools?.isolation ?? 'worker',
-    workers: options.workers ?? new ToolWorkers(config, { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb }),
+    isolation: options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION,
+    workers:
+      options.workers ??
+      new ToolWorkers(config, { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb, maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars }),
   };
 }
 
@@ -232,9 +229,29 @@ export async function scanFolders(folders: readonly string[]): Promise<{ files: 
   return { files: [...new Set(files)], diagnostics };
 }
 
-function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad, memoryMb: number | undefined): RegisteredTool {
+/**
+ * Where each file's isolated tools run. A file's tools share one host: the strongest isolation any
+ * of them asks for (a process over a worker), and the largest memory limit.
+ */
+function hostChoices(setup: RegistrySetup, tools: FileLoad['tools']): Map<string, HostChoice> {
+  const hosts = new Map<string, HostChoice>();
+  for (const tool of tools) {
+    const isolation = toolIsolation(setup.config, tool.name, setup.isolation);
+    if (isolation === 'none') continue;
+    const limit = toolSection(setup.config, tool.name).memory_mb;
+    const host = hosts.get(tool.file) ?? { kind: isolation };
+    if (isolation === 'process') host.kind = 'process';
+    if (typeof limit === 'number') host.memoryMb = Math.max(limit, host.memoryMb ?? 0);
+    hosts.set(tool.file, host);
+  }
+  return hosts;
+}
+
+function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad, host: HostChoice | undefined): RegisteredTool {
   const instance = tool.tool;
-  if (instance !== undefined) return registerTool(tool, setup.config, (params, context) => instance.execute(params, context));
-  const { run, prepare } = isolatedRunner(setup.workers, load, load.version, tool.name, memoryMb);
-  return registerTool(tool, setup.config, run, prepare);
+  if (instance !== undefined || host === undefined) {
+    if (instance === undefined) throw new Error(`${tool.name} runs in-process but was not loaded here`);
+    return registerTool(tool, setup.config, (params, context) => instance.execute(params, context), 'none');
+  }
+  return registerTool(tool, setup.config, isolatedRunner(setup.workers, load, load.version, tool.name, host), host.kind);
 }

@@ -62,3 +62,10 @@ function describeValue(value: unknown): string {
 export class InvalidToolResult extends Error {
   override name = 'InvalidToolResult';
 }
+
+/** The result with `data` and `error` cut to `maxChars` each, with a visible marker where cut. */
+export function truncateResult(result: ToolResult, maxChars: number): ToolResult {
+  if (result.data.length <= maxChars && (result.error === undefined || result.error.length <= maxChars)) return result;
+  const cut = (text: string) => (text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters]`);
+  return { ...result, data: cut(result.data), ...(result.error === undefined ? {} : { error: cut(result.error) }) };
+}

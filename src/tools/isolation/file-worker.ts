@@ -1,16 +1,14 @@
-import { Worker } from 'node:worker_threads';
 import type { AppConfig } from '../app-config.ts';
 import type { Language } from '../tool-manifest.ts';
+import { startHost, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
-import type { FromWorker, ToWorker, WorkerData, WorkerResult } from './worker-messages.ts';
+import type { FromWorker, WorkerResult } from './worker-messages.ts';
 
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
-
-export interface FileWorkerLimits {
-  /** V8 heap limit of the worker, in MB. */
-  memoryMb: number;
-  /** How long a cancelled call may take to stop before its worker is stopped, in ms. */
+export interface FileWorkerLimits extends HostLimits {
+  /** How long a cancelled call may take to stop before its host is stopped, in ms. */
   graceMs: number;
+  /** Longest `data`/`error` of a result, cut inside the host. */
+  maxResultChars: number;
 }
 
 export interface WorkerCall {
@@ -24,32 +22,35 @@ export interface WorkerCall {
 interface Pending {
   resolve: (result: WorkerResult) => void;
   reject: (error: ToolCrash) => void;
-  /** Set once the call is cancelled: settles when it has stopped, by itself or with its worker. */
+  /** Set once the call is cancelled: settles when it has stopped, by itself or with its host. */
   stopped?: PromiseWithResolvers<void>;
 }
 
 /**
- * One worker thread running the tools of one version of one file. Started on the first call; a
- * call that does not stop when cancelled, a crash, `process.exit` or the memory limit ends the
- * worker, failing only the calls it was running, and the next call starts a new one.
+ * The host (a worker thread or a child process) running the tools of one version of one file.
+ * Started by the first call — its start counts toward that call's time limit and obeys its
+ * cancellation. A call that does not stop when cancelled, a crash, `process.exit` or the memory
+ * limit ends the host, failing only the calls it was running, and the next call starts a new one.
  */
 export class FileWorker {
   readonly file: string;
   readonly version: number;
+  readonly #kind: HostKind;
   readonly #source: string;
   readonly #config: AppConfig;
   readonly #limits: FileWorkerLimits;
-  #worker: Worker | undefined;
+  #host: ToolHost | undefined;
+  /** Settles when the current host has loaded the file (or ended). */
   #ready: Promise<void> | undefined;
+  #isReady = false;
   #nextId = 0;
   readonly #pending = new Map<number, Pending>();
-  /** Why the worker is being stopped by us, to tell its callers. */
+  /** Why the host is being stopped by us, to tell its callers. */
   #stopping: string | undefined;
-  /** Why the last worker ended. */
-  #lastExit: string | undefined;
   onIdle: (() => void) | undefined;
 
-  constructor(file: string, version: number, source: string, config: AppConfig, limits: FileWorkerLimits) {
+  constructor(kind: HostKind, file: string, version: number, source: string, config: AppConfig, limits: FileWorkerLimits) {
+    this.#kind = kind;
     this.file = file;
     this.version = version;
     this.#source = source;
@@ -61,46 +62,42 @@ export class FileWorker {
     return this.#pending.size > 0;
   }
 
-  /** Starts the worker if needed and waits until its file is loaded; throws a ToolCrash if it dies first. */
-  async ready(): Promise<Worker> {
-    // A cancelled call still running may be spinning, and its worker be stopped at the end of the
-    // grace period: wait for that, so that a new call does not join a worker about to be terminated.
-    for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
-    const worker = this.#start();
-    await this.#ready;
-    if (this.#worker !== worker) throw new ToolCrash(this.#lastExit ?? 'its worker stopped while starting');
-    return worker;
-  }
-
   async call(call: WorkerCall): Promise<WorkerResult> {
-    const worker = await this.ready();
+    // A cancelled call still running may be spinning, and its host be stopped at the end of the
+    // grace period: wait for that, so that a new call does not join a host about to be stopped.
+    for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
+    const host = this.#start();
     const id = ++this.#nextId;
     const done = new Promise<WorkerResult>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
-    worker.ref(); // an idle worker must not keep the process alive; a busy one must
+    host.ref(); // an idle host must not keep the process alive; a busy one must
     const abort = () => {
       const pending = this.#pending.get(id);
-      if (pending !== undefined) pending.stopped ??= Promise.withResolvers<void>();
+      if (pending === undefined) return;
+      pending.stopped ??= Promise.withResolvers<void>();
+      const started = this.#isReady;
       const reason: unknown = call.signal.reason;
-      this.#post(worker, { type: 'abort', id, ...(reason instanceof Error || reason instanceof DOMException ? { reason: { name: reason.name, message: reason.message } } : {}) });
-      // A tool that ignores its signal (or spins) is stopped with its worker after the grace period.
+      if (started) host.post({ type: 'abort', id, ...(reason instanceof Error || reason instanceof DOMException ? { reason: { name: reason.name, message: reason.message } } : {}) });
+      // A tool that ignores its signal (or spins, or whose file hangs while loading) is stopped with its host after the grace period.
       const timer = setTimeout(() => {
-        if (this.#pending.has(id) && this.#worker === worker) void this.#stop(worker, 'it did not stop when cancelled, so its worker was stopped');
+        if (!this.#pending.has(id) || this.#host !== host) return;
+        void this.#stop(host, started ? `it did not stop when cancelled, so its ${this.#kind} was stopped` : `its file did not finish loading before the call ended, so its ${this.#kind} was stopped`);
       }, this.#limits.graceMs);
       timer.unref();
     };
     if (call.signal.aborted) abort();
     else call.signal.addEventListener('abort', abort, { once: true });
-    this.#post(worker, { type: 'call', id, tool: call.tool, params: call.params, sessionId: call.sessionId, language: call.language });
     try {
+      await this.#ready;
+      if (this.#host === host && this.#pending.has(id)) host.post({ type: 'call', id, tool: call.tool, params: call.params, sessionId: call.sessionId, language: call.language });
       return await done;
     } finally {
       call.signal.removeEventListener('abort', abort);
     }
   }
 
-  /** Stops the worker; calls still running fail. */
+  /** Stops the host; calls still running fail. */
   async close(): Promise<void> {
-    if (this.#worker !== undefined) await this.#stop(this.#worker, 'the tool was unloaded');
+    if (this.#host !== undefined) await this.#stop(this.#host, 'the tool was unloaded');
   }
 
   /** Settles when the first cancelled call still running has stopped; undefined when there is none. */
@@ -109,41 +106,36 @@ export class FileWorker {
     return undefined;
   }
 
-  #start(): Worker {
-    if (this.#worker !== undefined) return this.#worker;
-    const data: WorkerData = { role: 'execute', config: this.#config, file: this.file, version: this.version, source: this.#source };
-    const worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: this.#limits.memoryMb }, stdout: false, stderr: false });
-    this.#worker = worker;
+  #start(): ToolHost {
+    if (this.#host !== undefined) return this.#host;
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#ready = promise;
+    this.#isReady = false;
     this.#stopping = undefined;
-    this.#ready = new Promise<void>((resolve) => {
-      worker.on('message', (message: FromWorker) => {
-        if (message.type === 'ready') resolve();
-        else if (message.type === 'result') this.#settle(message.id, message.result);
-      });
-      // A worker that dies before it is ready fails the calls waiting for it (below), then resolves.
-      worker.once('exit', () => resolve());
+    const data = { role: 'execute' as const, config: this.#config, file: this.file, version: this.version, source: this.#source, hostPid: process.pid, maxResultChars: this.#limits.maxResultChars };
+    const host = startHost(this.#kind, data, this.#limits, {
+      message: (message: FromWorker) => {
+        if (message.type === 'ready') {
+          this.#isReady = true;
+          resolve();
+        } else if (message.type === 'result') this.#settle(message.id, message.result);
+      },
+      exit: (why) => {
+        if (this.#host === host) this.#host = undefined;
+        const reason = this.#stopping ?? why;
+        // Nobody is waiting to hear it (say, a timer threw after the call returned): say it here.
+        if (this.#pending.size === 0 && this.#stopping === undefined) console.error(`[riverse] ${this.file}: ${reason}; a new one starts on the next call`);
+        for (const [id, pending] of this.#pending) {
+          this.#pending.delete(id);
+          pending.reject(new ToolCrash(reason));
+          pending.stopped?.resolve();
+        }
+        resolve(); // a host that ended before it was ready has failed its calls (above)
+        this.onIdle?.();
+      },
     });
-    let crash: string | undefined;
-    worker.on('error', (error) => {
-      crash =
-        (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `its worker exceeded the memory limit of ${this.#limits.memoryMb} MB and was stopped`
-          : `its worker crashed: ${error.message}`;
-    });
-    worker.once('exit', (code) => {
-      if (this.#worker === worker) this.#worker = undefined;
-      const reason = this.#stopping ?? crash ?? `its worker exited with code ${code} (process.exit?)`;
-      this.#lastExit = reason;
-      // Nobody is waiting to hear it (say, a timer threw after the call returned): say it here.
-      if (this.#pending.size === 0 && this.#stopping === undefined) console.error(`[riverse] ${this.file}: ${reason}; a new worker starts on the next call`);
-      for (const [id, pending] of this.#pending) {
-        this.#pending.delete(id);
-        pending.reject(new ToolCrash(reason));
-        pending.stopped?.resolve();
-      }
-      this.onIdle?.();
-    });
-    return worker;
+    this.#host = host;
+    return host;
   }
 
   #settle(id: number, result: WorkerResult): void {
@@ -153,21 +145,13 @@ export class FileWorker {
     pending.resolve(result);
     pending.stopped?.resolve();
     if (this.#pending.size === 0) {
-      this.#worker?.unref();
+      this.#host?.unref();
       this.onIdle?.();
     }
   }
 
-  #post(worker: Worker, message: ToWorker): void {
-    try {
-      worker.postMessage(message);
-    } catch {
-      // The worker is gone; its exit handler fails the call.
-    }
-  }
-
-  async #stop(worker: Worker, reason: string): Promise<void> {
+  async #stop(host: ToolHost, reason: string): Promise<void> {
     this.#stopping = reason;
-    await worker.terminate();
+    await host.terminate();
   }
 }

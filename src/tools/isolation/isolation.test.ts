@@ -1,6 +1,6 @@
-// Issue 5: whatever a tool does in its worker — spin, exit, throw later, eat memory, never answer —
-// the call fails with a code and the assistant's thread keeps serving. Real tool files in temp
-// folders, loaded with the default isolation (worker threads).
+// Issues 5 and 9: whatever a tool does in its host — spin, exit, throw later, eat memory, never
+// answer — the call fails with a code and the assistant keeps serving. Real tool files in temp
+// folders, run in both kinds of host: child processes (the default) and worker threads.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import type { AppConfig } from '../app-config.ts';
 import { diagnosticsFor, tempDir, toolNames, toolSource, writeFiles, type Cleanup } from '../test-support.ts';
 import { registrySetup, ToolRegistry } from '../tool-registry.ts';
 
-/** Loads `dir` with worker isolation; the registry's workers are stopped when the test ends. */
+/** Loads `dir` isolated (by default in processes); the registry's hosts are stopped when the test ends. */
 async function loadIsolated(t: Cleanup, dir: string, config: AppConfig = {}): Promise<ToolRegistry> {
   const { workers } = registrySetup({ config });
   t.after(() => workers.close());
@@ -26,7 +26,8 @@ async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise
   }
 }
 
-const FS = `import { writeFileSync } from 'node:fs';\nimport { threadId } from 'node:worker_threads';`;
+// `host`: which process and thread answered, to tell a new host from the old one.
+const FS = `import { writeFileSync } from 'node:fs';\nimport { threadId } from 'node:worker_threads';\nconst host = process.pid + '/' + threadId;`;
 
 /** The hostile tools, one file each (so one worker each). */
 const HOSTILE = {
@@ -35,17 +36,17 @@ const HOSTILE = {
     header: FS,
     // Long enough for the concurrent call below to be answered while this one spins.
     manifest: `timeoutMs: 2500, parameters: { started: 'marker file' },`,
-    execute: `if (params.started) { writeFileSync(params.started, 'spinning'); while (true) {} } return ToolResult.ok('spin ' + threadId);`,
+    execute: `if (params.started) { writeFileSync(params.started, 'spinning'); while (true) {} } return ToolResult.ok('spin ' + host);`,
   }),
   'exits.ts': toolSource('exits', {
     header: FS,
     manifest: `parameters: { exit: 'yes to exit' },`,
-    execute: `if (params.exit === 'yes') process.exit(3); return ToolResult.ok('alive ' + threadId);`,
+    execute: `if (params.exit === 'yes') process.exit(3); return ToolResult.ok('alive ' + host);`,
   }),
   'late.ts': toolSource('late', {
     header: FS,
     manifest: `parameters: { late: 'yes to throw after returning' },`,
-    execute: `if (params.late === 'yes') setTimeout(() => { throw new Error('late boom'); }, 20); return ToolResult.ok(String(threadId));`,
+    execute: `if (params.late === 'yes') setTimeout(() => { throw new Error('late boom'); }, 20); return ToolResult.ok(host);`,
   }),
   'bomb.ts': toolSource('bomb', {
     manifest: `timeoutMs: 30000,`,
@@ -67,14 +68,15 @@ const HOSTILE = {
   'throws.ts': toolSource('throws', { execute: `throw new Error('the flux capacitor is cold');` }),
 };
 
-describe('isolated calls: a hostile tool fails its call, the rest keeps serving', () => {
+for (const kind of ['process', 'worker'] as const)
+describe(`isolated calls (${kind}): a hostile tool fails its call, the rest keeps serving`, () => {
   let dir: string;
   let registry: ToolRegistry;
   const cleanup: Array<() => unknown> = [];
   before(async () => {
     dir = await tempDir({ after: (fn) => cleanup.push(fn) });
     await writeFiles(dir, HOSTILE);
-    registry = await loadIsolated({ after: (fn) => cleanup.push(fn) }, dir, { tools: { bomb: { memory_mb: 64 } } });
+    registry = await loadIsolated({ after: (fn) => cleanup.push(fn) }, dir, { tools: { isolation: kind, bomb: { memory_mb: 64 } } });
   });
   after(async () => {
     for (const fn of cleanup.reverse()) await fn();
@@ -83,7 +85,7 @@ describe('isolated calls: a hostile tool fails its call, the rest keeps serving'
   test('every tool loads, and runs in a worker, not in this thread', () => {
     assert.deepEqual(registry.diagnostics, []);
     assert.deepEqual(toolNames(registry), ['bomb', 'echo', 'exits', 'invalid', 'late', 'listens', 'never', 'spin', 'throws']);
-    for (const tool of registry.tools()) assert.equal(tool.isolated, true, tool.name);
+    for (const tool of registry.tools()) assert.equal(tool.isolation, kind, tool.name);
   });
 
   test("a busy loop: 'timeout'; a call to another file is answered while it spins, and the next call to it works", async () => {
@@ -104,7 +106,7 @@ describe('isolated calls: a hostile tool fails its call, the rest keeps serving'
     // is not failed with the worker that is about to be stopped.
     const next = await registry.execute('spin', {});
     assert.equal(next.success, true, JSON.stringify(next));
-    assert.match(next.data, /^spin \d+$/);
+    assert.match(next.data, /^spin \d+\/\d+$/);
   });
 
   test("process.exit(3): 'crashed' naming exit code 3, and the next call works in a new worker", async () => {
@@ -127,7 +129,7 @@ describe('isolated calls: a hostile tool fails its call, the rest keeps serving'
     assert.equal(result.success, true, JSON.stringify(result));
     const firstThread = result.data;
     await waitFor('the crash of the late-throwing worker to be reported', () => reported.some((line) => line.includes('late boom')));
-    assert.match(reported.find((line) => line.includes('late boom'))!, /late\.ts: .*late boom; a new worker starts on the next call/);
+    assert.match(reported.find((line) => line.includes('late boom'))!, /late\.ts: .*late boom; a new one starts on the next call/);
     const next = await registry.execute('late', {});
     assert.equal(next.success, true, JSON.stringify(next));
     assert.notEqual(next.data, firstThread, 'a new worker (another thread id) answers');

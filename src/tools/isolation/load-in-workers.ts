@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
 import type { Diagnostic } from '../diagnostic.ts';
-import type { FileInfo, FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
+import { startHost, type HostKind, type ToolHost } from './tool-host.ts';
+import type { FileInfo, FromWorker } from './worker-messages.ts';
 
 /** A file and the text it held when it was read: what the loader (and later its executor) imports. */
 export interface SourceFile {
@@ -9,75 +10,154 @@ export interface SourceFile {
   source: string;
 }
 
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
-
 export interface LoadInWorkersOptions {
+  kind: HostKind;
   /** How long importing one file may take (its top-level code and isAvailable()), in ms. */
   fileTimeoutMs: number;
   memoryMb: number;
 }
 
+/** A loader busy with one file for this long no longer holds up the others: another loader starts. */
+const STALL_MS = 250;
+/** At most this many loaders at once, however many files hang. */
+const MAX_LOADERS = 16;
+/** Loaders send manifests, which are small; a larger message stops the loader. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+type Outcome = { info: FileInfo; changed: boolean } | { failure: Diagnostic };
+
+interface Job extends SourceFile {
+  index: number;
+  /** Already tried in a loader that something else may have disturbed: blamed if it fails again. */
+  retried: boolean;
+}
+
 /**
- * Imports tool files in a loader worker, one by one, and returns what each holds. A file whose
- * top-level code hangs, exits or crashes takes down only the loader, not this thread: it gets a
- * diagnostic, and a new loader carries on with the files after it. The loader ends afterwards, so
- * the modules it imported are freed.
+ * Imports tool files in loaders (worker threads or child processes, as tools will run), several
+ * at once, and returns what each file holds, in order. No tool code runs in this thread. A file
+ * whose top-level code hangs, exits or crashes takes down only its loader and gets a diagnostic;
+ * one that changes what files share (built-ins, globals) ends its loader, so the files after it
+ * load in a fresh one. A loader stuck on a file stops holding up the rest after 250 ms, so N
+ * hanging files cost about one time limit, not N.
  */
 export async function loadInWorkers(files: readonly SourceFile[], config: AppConfig, version: number, options: LoadInWorkersOptions): Promise<FileInfo[]> {
-  const results: FileInfo[] = [];
-  let next = 0;
-  while (next < files.length) {
-    const data: WorkerData = { role: 'load', config };
-    const worker = new Worker(WORKER_URL, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: options.memoryMb }, stdout: false, stderr: false });
-    try {
-      for (let first = true; next < files.length; next++, first = false) {
-        const { file, source } = files[next]!;
-        const outcome = await loadOne(worker, file, source, version, options.fileTimeoutMs);
+  const results: FileInfo[] = new Array(files.length);
+  const queue: Job[] = files.map((file, index) => ({ ...file, index, retried: false }));
+  const concurrency = Math.max(1, Math.min(availableParallelism(), 4, files.length));
+  const loaders = new Set<Loader>();
+  const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
+  let settled = 0;
+
+  const record = (job: Job, info: FileInfo) => {
+    results[job.index] = info;
+    if (++settled === files.length) finish();
+  };
+  const moving = () => [...loaders].filter((loader) => !loader.stalled).length;
+  const pump = () => {
+    while (queue.length > 0 && moving() < concurrency && loaders.size < MAX_LOADERS) startLoader();
+  };
+  const startLoader = () => {
+    const loader = new Loader(options, config, version);
+    loaders.add(loader);
+    void (async () => {
+      for (let job = queue.shift(); job !== undefined; job = moving() <= concurrency ? queue.shift() : undefined) {
+        const stall = setTimeout(() => {
+          loader.stalled = true;
+          pump();
+        }, STALL_MS);
+        const outcome = await loader.load(job, options.fileTimeoutMs);
+        clearTimeout(stall);
+        loader.stalled = false;
+        const first = loader.loaded === 0;
         if ('info' in outcome) {
-          results.push(outcome.info);
+          loader.loaded++;
+          // A change seen after a file that was not the loader's first may be an earlier file's doing (a timer): try it again alone.
+          if (outcome.changed && !first && !job.retried) queue.unshift({ ...job, retried: true });
+          else record(job, outcome.info);
+          if (outcome.changed) break;
           continue;
         }
         // A crash may come from a file this loader imported earlier (a timer or a promise of its
         // top-level code): the file is tried again in a new loader, and blamed only if it crashes that one too.
-        if (!first && outcome.failure.code === 'load-crashed') break;
-        results.push({ file, tools: [], diagnostics: [outcome.failure] });
-        next++;
-        break; // this loader is gone; start another for the rest
+        if (!first && !job.retried && outcome.failure.code === 'load-crashed') queue.unshift({ ...job, retried: true });
+        else record(job, { file: job.file, tools: [], diagnostics: [outcome.failure] });
+        break; // this loader is gone
       }
-    } finally {
-      await worker.terminate();
-    }
-  }
+      loaders.delete(loader);
+      await loader.close();
+      if (settled < files.length) pump();
+    })();
+  };
+
+  if (files.length === 0) return [];
+  pump();
+  await finished;
+  await Promise.all([...loaders].map((loader) => loader.close()));
   return results;
 }
 
-function loadOne(worker: Worker, file: string, source: string, version: number, timeoutMs: number): Promise<{ info: FileInfo } | { failure: Diagnostic }> {
-  return new Promise((resolve) => {
-    let crash: Error | undefined;
-    const finish = (outcome: { info: FileInfo } | { failure: Diagnostic }) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      resolve(outcome);
-    };
-    const fail = (code: Diagnostic['code'], message: string, hint: string) => finish({ failure: { severity: 'error', code, file, message, hint } });
-    const onMessage = (message: FromWorker) => {
-      if (message.type === 'loaded' && message.info.file === file) finish({ info: message.info });
-    };
-    const onError = (error: Error) => (crash = error);
-    const onExit = (code: number) => {
-      if ((crash as NodeJS.ErrnoException | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY') fail('load-crashed', 'loading the file exceeded the memory limit', 'top-level code runs when the file is loaded; move heavy work into execute()');
-      else if (crash !== undefined) fail('load-crashed', `loading the file crashed: ${crash.message}`, 'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it');
-      else fail('load-crashed', `loading the file ended its loader worker (exit code ${code})`, 'do not call process.exit() in a tool file');
-    };
-    const timer = setTimeout(
-      () => fail('load-timeout', `loading the file did not finish within ${timeoutMs / 1000} s (top-level code or isAvailable() hangs)`, 'top-level code runs when the file is loaded; it must not loop or wait forever'),
-      timeoutMs,
-    );
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    worker.postMessage({ type: 'load', file, version, source } satisfies ToWorker);
-  });
+/** One loader host and the file it is loading. */
+class Loader {
+  stalled = false;
+  /** Files loaded so far. */
+  loaded = 0;
+  readonly #host: ToolHost;
+  #waiting: ((outcome: Outcome) => void) | undefined;
+  #file = '';
+  #exit: string | undefined;
+  readonly #version: number;
+
+  constructor(options: LoadInWorkersOptions, config: AppConfig, version: number) {
+    this.#version = version;
+    this.#host = startHost(options.kind, { role: 'load', config, hostPid: process.pid, maxResultChars: 0 }, { memoryMb: options.memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES }, {
+      message: (message: FromWorker) => {
+        if (message.type === 'loaded' && message.info.file === this.#file) this.#settle({ info: message.info, changed: message.changed !== undefined });
+      },
+      exit: (why) => {
+        this.#exit = why;
+        this.#settle({ failure: crashDiagnostic(this.#file, why) });
+      },
+    });
+  }
+
+  load(job: Job, timeoutMs: number): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      if (this.#exit !== undefined) return resolve({ failure: crashDiagnostic(job.file, this.#exit) });
+      this.#file = job.file;
+      const timer = setTimeout(() => {
+        this.#settle({
+          failure: {
+            severity: 'error',
+            code: 'load-timeout',
+            file: job.file,
+            message: `loading the file did not finish within ${timeoutMs / 1000} s (top-level code or isAvailable() hangs)`,
+            hint: 'top-level code runs when the file is loaded; it must not loop or wait forever (the limit is tools.load_timeout_ms)',
+          },
+        });
+        void this.#host.terminate();
+      }, timeoutMs);
+      this.#waiting = (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      this.#host.post({ type: 'load', file: job.file, version: this.#version, source: job.source });
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#host.terminate();
+  }
+
+  #settle(outcome: Outcome): void {
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.(outcome);
+  }
+}
+
+function crashDiagnostic(file: string, why: string): Diagnostic {
+  if (/memory limit/.test(why)) return { severity: 'error', code: 'load-crashed', file, message: 'loading the file exceeded the memory limit', hint: 'top-level code runs when the file is loaded; move heavy work into execute()' };
+  const exitCode = /exited with code (\d+)/.exec(why)?.[1];
+  if (exitCode !== undefined) return { severity: 'error', code: 'load-crashed', file, message: `loading the file ended its loader (exit code ${exitCode})`, hint: 'do not call process.exit() in a tool file' };
+  return { severity: 'error', code: 'load-crashed', file, message: `loading the file crashed: ${why}`, hint: 'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it' };
 }

@@ -1,27 +1,44 @@
-// The code inside a tool worker thread. As a loader it imports tool files one by one and reports
-// what it found; as an executor it imports one file and runs its tools' calls. Whatever a tool does
-// here — spin, exit, throw later, eat memory — the main thread survives it (decision 004).
-import { parentPort, workerData } from 'node:worker_threads';
+// The code inside a tool host — a worker thread or a child process. As a loader it imports tool
+// files one by one and reports what it found; as an executor it imports one file and runs its
+// tools' calls. Whatever a tool does here — spin, exit, throw later, eat memory — Riverse survives
+// it (decisions 004 and 006).
 import type { BaseTool } from '../base-tool.ts';
 import { toolSection } from '../app-config.ts';
-import { errorMessage } from '../diagnostic.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { createToolLogger } from '../tool-context.ts';
 import { registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
-import { checkToolResult } from '../tool-result.ts';
-import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
+import { checkToolResult, truncateResult } from '../tool-result.ts';
+import { guardProcess } from './guard-process.ts';
+import { connectToHost } from './host-port.ts';
+import { captureSharedState, changesSince } from './shared-state.ts';
+import { describeThrown } from './thrown-error.ts';
+import type { FromWorker, ToWorker } from './worker-messages.ts';
 
+const port = await connectToHost();
+const data = port.data;
+guardProcess(data.hostPid);
+if (port.kind === 'process') {
+  port.send({ type: 'started', rss: process.memoryUsage.rss() });
+  // What a worker thread reports by its 'error' event, a process says before it ends.
+  const report = (error: unknown) => {
+    port.send({ type: 'uncaught', error: describeThrown(error) });
+    setImmediate(() => process.exit(1));
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+}
 registerTypeScriptHooks({ contractOnly: true });
-const port = parentPort!;
-const data = workerData as WorkerData;
-const send = (message: FromWorker) => port.postMessage(message);
 
 if (data.role === 'load') {
-  port.on('message', async (message: ToWorker) => {
+  // Taken after the hooks and the contract are in place, which every file shares by design.
+  await import('riverse');
+  const shared = captureSharedState();
+  port.onMessage(async (message: ToWorker) => {
     if (message.type !== 'load') return;
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
-    send({ type: 'loaded', info: { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info) } });
+    const changed = changesSince(shared);
+    port.send({ type: 'loaded', info: { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info) }, ...(changed.length === 0 ? {} : { changed }) });
   });
 } else {
   useSourceSnapshot(data.file, data.source);
@@ -29,7 +46,7 @@ if (data.role === 'load') {
   const tools = new Map<string, BaseTool>(loaded.tools.map((tool) => [tool.name, tool.tool]));
   const running = new Map<number, AbortController>();
 
-  port.on('message', async (message: ToWorker) => {
+  port.onMessage(async (message: ToWorker) => {
     if (message.type === 'abort') {
       running.get(message.id)?.abort(new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'));
       return;
@@ -52,14 +69,15 @@ if (data.role === 'load') {
         config: toolSection(data.config, message.tool),
       });
       const checked = checkToolResult(value);
-      result = { type: 'result', id: message.id, result: typeof checked === 'string' ? { invalid: checked } : checked };
+      // Cut here, before it crosses: a tool that returns 500 MB must not cost Riverse 500 MB.
+      result = { type: 'result', id: message.id, result: typeof checked === 'string' ? { invalid: checked } : truncateResult(checked, data.maxResultChars) };
     } catch (error) {
-      // Sent as a thrown value: the main thread words it like an in-process exception.
-      result = { type: 'result', id: message.id, result: { threw: errorMessage(error) } };
+      // Sent as a thrown value: Riverse rebuilds it and words it like an in-process exception.
+      result = { type: 'result', id: message.id, result: { threw: describeThrown(error) } };
     } finally {
       running.delete(message.id);
     }
-    send(result);
+    port.send(result);
   });
-  send({ type: 'ready', tools: [...tools.keys()] });
+  port.send({ type: 'ready', tools: [...tools.keys()] });
 }

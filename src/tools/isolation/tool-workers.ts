@@ -1,19 +1,26 @@
 import type { AppConfig } from '../app-config.ts';
 import { FileWorker, type FileWorkerLimits, type WorkerCall } from './file-worker.ts';
 import type { SourceFile } from './load-in-workers.ts';
+import type { HostKind } from './tool-host.ts';
 import type { WorkerResult } from './worker-messages.ts';
 
 export interface ToolWorkersOptions extends FileWorkerLimits {
-  /** A worker with no call for this long is stopped (and started again on the next call). */
+  /** A host with no call for this long is stopped (and started again on the next call). */
   idleMs: number;
 }
 
-export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000 };
+export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
+
+/** Where one file's version runs: in which kind of host, with how much memory. */
+export interface HostChoice {
+  kind: HostKind;
+  memoryMb?: number;
+}
 
 /**
- * The worker threads that run isolated tools: one per version of each tool file, started on first
- * use, stopped when idle. Several registries (successive reloads) share one set, so a call in
- * flight keeps its version's worker while new calls go to the new version's.
+ * The hosts (worker threads or child processes) that run isolated tools: one per version of each
+ * tool file, started on first use, stopped when idle. Several registries (successive reloads)
+ * share one set, so a call in flight keeps its version's host while new calls go to the new version's.
  */
 export class ToolWorkers {
   readonly #config: AppConfig;
@@ -25,21 +32,16 @@ export class ToolWorkers {
     this.#options = { ...DEFAULT_WORKER_OPTIONS, ...options };
   }
 
-  /** Runs a call in the worker of that version of the file (its text as loaded), starting it (with `memoryMb`, else the default) if needed. */
-  call(file: SourceFile, version: number, call: WorkerCall, memoryMb?: number): Promise<WorkerResult> {
-    return this.#slot(file, version, memoryMb).call(call);
+  /** Runs a call in the host of that version of the file (its text as loaded), starting it if needed. */
+  call(file: SourceFile, version: number, choice: HostChoice, call: WorkerCall): Promise<WorkerResult> {
+    return this.#slot(file, version, choice).call(call);
   }
 
-  /** Starts the worker of that file's version if needed, and waits until it is ready. */
-  async ready(file: SourceFile, version: number, memoryMb?: number): Promise<void> {
-    await this.#slot(file, version, memoryMb).ready();
-  }
-
-  #slot({ file, source }: SourceFile, version: number, memoryMb: number | undefined): FileWorker {
+  #slot({ file, source }: SourceFile, version: number, choice: HostChoice): FileWorker {
     const key = `${file}\u0000${version}`;
     let slot = this.#workers.get(key);
     if (slot === undefined) {
-      const worker = new FileWorker(file, version, source, this.#config, { ...this.#options, ...(memoryMb === undefined ? {} : { memoryMb }) });
+      const worker = new FileWorker(choice.kind, file, version, source, this.#config, { ...this.#options, ...(choice.memoryMb === undefined ? {} : { memoryMb: choice.memoryMb }) });
       const created: { worker: FileWorker; idle?: NodeJS.Timeout } = { worker };
       slot = created;
       worker.onIdle = () => {
@@ -55,7 +57,7 @@ export class ToolWorkers {
     return slot.worker;
   }
 
-  /** Stops the workers of `file` other than `keep` once their calls are done (after a reload). */
+  /** Stops the hosts of `file` other than `keep` once their calls are done (after a reload). */
   retire(file: string, keep?: number): void {
     for (const [key, slot] of this.#workers) {
       if (slot.worker.file !== file || slot.worker.version === keep) continue;
@@ -66,7 +68,7 @@ export class ToolWorkers {
     }
   }
 
-  /** Stops every worker; calls still running fail. */
+  /** Stops every host; calls still running fail. */
   async close(): Promise<void> {
     const slots = [...this.#workers.values()];
     this.#workers.clear();

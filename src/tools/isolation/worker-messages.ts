@@ -4,10 +4,16 @@ import type { ToolInfo } from '../load-tool-file.ts';
 import type { Language } from '../tool-manifest.ts';
 import type { ToolResult } from '../tool-result.ts';
 
-/** What a tool worker is started with. */
-export type WorkerData =
+/** What a tool host (thread or process) is started with. */
+export type WorkerData = (
   | { role: 'load'; config: AppConfig }
-  | { role: 'execute'; config: AppConfig; file: string; version: number; source: string };
+  | { role: 'execute'; config: AppConfig; file: string; version: number; source: string }
+) & {
+  /** The Riverse process, which a tool may not signal. */
+  hostPid: number;
+  /** Longest `data` and `error` a result may carry out of the host; the rest is cut there. */
+  maxResultChars: number;
+};
 
 export interface FileInfo {
   file: string;
@@ -15,18 +21,30 @@ export interface FileInfo {
   diagnostics: Diagnostic[];
 }
 
-/** Main thread → worker. */
+/** Riverse → tool host. */
 export type ToWorker =
   | { type: 'load'; file: string; version: number; source: string }
   | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
   /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
   | { type: 'abort'; id: number; reason?: { name: string; message: string } };
 
-/** Worker → main thread. */
+/** Tool host → Riverse. */
 export type FromWorker =
-  | { type: 'loaded'; info: FileInfo }
+  /** A child process, before any tool code: its resident memory then, from which its memory limit counts. */
+  | { type: 'started'; rss: number }
+  /** A child process, about to end: what its code threw that nothing caught. */
+  | { type: 'uncaught'; error: ThrownError }
+  /** `changed`: what of the loader's shared state (built-ins, globals) the file's code changed; the loader is not reused. */
+  | { type: 'loaded'; info: FileInfo; changed?: string[] }
   | { type: 'ready'; tools: string[] }
   | { type: 'result'; id: number; result: WorkerResult };
 
-/** A checked ToolResult, a value that is not one (why), or the message of what the tool threw. */
-export type WorkerResult = ToolResult | { invalid: string } | { threw: string };
+/** What a tool threw, as it crosses into Riverse: its class name, message and stack (tool frames, source-mapped). */
+export interface ThrownError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+/** A checked ToolResult, a value that is not one (why), or what the tool threw. */
+export type WorkerResult = ToolResult | { invalid: string } | { threw: ThrownError };

@@ -1,0 +1,67 @@
+// Messages between Riverse and a tool process: each a V8-serialized value behind a 4-byte length.
+// Our own framing (not Node's IPC channel) so that Riverse can refuse a message before it holds it:
+// a tool process that writes a frame larger than the cap is stopped, and nothing of it is kept.
+import { deserialize, serialize } from 'node:v8';
+
+const HEADER_BYTES = 4;
+
+export function encodeFrame(value: unknown): Buffer {
+  const body = serialize(value);
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, HEADER_BYTES);
+  return frame;
+}
+
+export class FrameTooLarge extends Error {
+  override name = 'FrameTooLarge';
+  readonly bytes: number;
+  constructor(bytes: number, maxBytes: number) {
+    super(`it sent a message of ${formatBytes(bytes)}, more than the ${formatBytes(maxBytes)} allowed`);
+    this.bytes = bytes;
+  }
+}
+
+/** Splits a byte stream into frames; `push` throws FrameTooLarge as soon as a header announces too much. */
+export class FrameReader {
+  readonly #maxBytes: number;
+  readonly #onFrame: (value: unknown) => void;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** Length of the frame being read, once its header is in. */
+  #expected: number | undefined;
+
+  constructor(maxBytes: number, onFrame: (value: unknown) => void) {
+    this.#maxBytes = maxBytes;
+    this.#onFrame = onFrame;
+  }
+
+  push(chunk: Buffer): void {
+    this.#chunks.push(chunk);
+    this.#buffered += chunk.length;
+    for (;;) {
+      if (this.#expected === undefined) {
+        if (this.#buffered < HEADER_BYTES) return;
+        this.#expected = this.#take(HEADER_BYTES).readUInt32BE(0);
+        if (this.#expected > this.#maxBytes) throw new FrameTooLarge(this.#expected, this.#maxBytes);
+      }
+      if (this.#buffered < this.#expected) return;
+      const body = this.#take(this.#expected);
+      this.#expected = undefined;
+      this.#onFrame(deserialize(body));
+    }
+  }
+
+  #take(bytes: number): Buffer {
+    const all = this.#chunks.length === 1 ? this.#chunks[0]! : Buffer.concat(this.#chunks, this.#buffered);
+    const taken = all.subarray(0, bytes);
+    const rest = all.subarray(bytes);
+    this.#chunks = rest.length === 0 ? [] : [rest];
+    this.#buffered = rest.length;
+    return taken;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}

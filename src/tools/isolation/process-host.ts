@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { getCompileCacheDir } from 'node:module';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { encodeFrame, FrameReader, FrameTooLarge } from './frame-codec.ts';
+import { TOOL_HOST_SCRIPT, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
+import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
+
+/** How often a tool process's memory is looked at. */
+const MEMORY_CHECK_MS = 100;
+/** What is kept of a tool process's stderr, to say why it crashed. */
+const STDERR_TAIL_CHARS = 2_000;
+const PAGE_BYTES = 4096;
+
+/**
+ * A child process: its own memory (limited as a whole, Buffers included), file descriptors and
+ * signals. It runs in its own process group, so that Ctrl-C in the terminal reaches Riverse only,
+ * and it exits when Riverse does (its channel closes).
+ */
+export function startProcessHost(data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
+  const cache = getCompileCacheDir();
+  const child = spawn(process.execPath, [`--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)], {
+    stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
+    detached: true,
+    env: cache === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: cache },
+  });
+  const channel = child.stdio[3] as Socket;
+  const stderr = child.stdio[2] as Socket;
+  let reason: string | undefined;
+  let ended = false;
+  const { promise: exited, resolve: onExited } = Promise.withResolvers<void>();
+  const stop = (why: string) => {
+    reason ??= why;
+    killGroup(child.pid);
+  };
+
+  let baseline: number | undefined;
+  let uncaught: string | undefined;
+  const reader = new FrameReader(limits.maxMessageBytes, (value) => {
+    const message = value as FromWorker;
+    if (message.type === 'started') baseline = message.rss;
+    else if (message.type === 'uncaught') uncaught = `its process crashed: ${message.error.name}: ${message.error.message}`;
+    else events.message(message);
+  });
+  channel.on('data', (chunk: Buffer) => {
+    if (reason !== undefined) return;
+    try {
+      reader.push(chunk);
+    } catch (error) {
+      stop(error instanceof FrameTooLarge ? `${error.message}, so its process was stopped` : `it sent a message Riverse could not read, so its process was stopped`);
+    }
+  });
+  channel.on('error', () => {}); // the exit says why
+  let tail = '';
+  stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+  });
+
+  // The limit counts what the tool's code holds: the process's memory beyond what it held when it started.
+  const watchdog = setInterval(() => {
+    const rss = baseline === undefined ? undefined : residentBytes(child.pid);
+    if (rss !== undefined && rss - baseline! > limits.memoryMb * 1024 * 1024) {
+      stop(`its process exceeded the memory limit of ${limits.memoryMb} MB (it held ${Math.round((rss - baseline!) / (1024 * 1024))} MB more than at its start) and was stopped`);
+    }
+  }, MEMORY_CHECK_MS);
+  watchdog.unref();
+
+  const finish = (why: string) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(watchdog);
+    channel.destroy();
+    onExited();
+    events.exit(reason ?? why);
+  };
+  child.once('error', (error) => finish(`its process could not start: ${error.message}`));
+  child.once('exit', (code, signal) => {
+    // Stopped by us: `reason` says why. Otherwise the heap limit (V8 aborts, saying so on stderr), a signal, or an exit code.
+    if (uncaught !== undefined) finish(uncaught);
+    else if (/heap limit|heap out of memory/i.test(tail)) finish(`its process exceeded the memory limit of ${limits.memoryMb} MB and was stopped`);
+    else if (signal !== null) finish(`its process was ended by ${signal}${lastLine(tail)}`);
+    else finish(`its process exited with code ${code} (process.exit?)${lastLine(tail)}`);
+  });
+  channel.write(encodeFrame(data));
+
+  return {
+    kind: 'process',
+    post(message: ToWorker) {
+      if (!ended) channel.write(encodeFrame(message));
+    },
+    ref() {
+      child.ref();
+      channel.ref();
+      stderr.ref();
+    },
+    unref() {
+      child.unref();
+      channel.unref();
+      stderr.unref();
+    },
+    async terminate() {
+      if (!ended) stop('it was stopped');
+      await exited;
+    },
+  };
+}
+
+/** Flags of Riverse's own Node that tool code must see too (package export conditions). */
+function inheritedFlags(): string[] {
+  return process.execArgv.filter((flag) => flag.startsWith('--conditions') || flag.startsWith('-C'));
+}
+
+/** The whole group: the tool process and whatever programs it started. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Resident memory of a process (Linux: /proc); undefined where that cannot be read. */
+function residentBytes(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return undefined;
+  }
+}
+
+function lastLine(text: string): string {
+  const line = text.trim().split('\n').at(-1)?.trim();
+  return line === undefined || line === '' ? '' : `: ${line}`;
+}

@@ -1,0 +1,30 @@
+import { Worker } from 'node:worker_threads';
+import { TOOL_HOST_SCRIPT, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
+import type { ToWorker, WorkerData } from './worker-messages.ts';
+
+/** A worker thread: cheap to start, but it shares Riverse's process (its file descriptors, and memory outside the V8 heap). */
+export function startThreadHost(data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
+  const worker = new Worker(TOOL_HOST_SCRIPT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stdout: false, stderr: false });
+  let crash: string | undefined;
+  worker.on('message', events.message);
+  worker.on('error', (error) => {
+    crash =
+      (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `its worker exceeded the memory limit of ${limits.memoryMb} MB and was stopped`
+        : `its worker crashed: ${error.message}`;
+  });
+  worker.once('exit', (code) => events.exit(crash ?? `its worker exited with code ${code} (process.exit?)`));
+  return {
+    kind: 'worker',
+    post(message: ToWorker) {
+      try {
+        worker.postMessage(message);
+      } catch {
+        // The worker is gone; its exit says why.
+      }
+    },
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
+    terminate: async () => void (await worker.terminate()),
+  };
+}

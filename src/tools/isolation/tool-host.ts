@@ -1,0 +1,37 @@
+// A tool host: where isolated tool code runs — a worker thread, or a child process that holds
+// against more (decision 006). Both speak the same messages; this is the one place that starts them.
+import { startProcessHost } from './process-host.ts';
+import { startThreadHost } from './thread-host.ts';
+import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
+
+export type HostKind = 'process' | 'worker';
+
+/** The script every tool host runs. */
+export const TOOL_HOST_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
+
+export interface HostLimits {
+  /** Memory limit, in MB: the V8 heap of a worker thread; everything a child process holds. */
+  memoryMb: number;
+  /** Largest message a child process may send, in bytes; it is stopped if it sends more. */
+  maxMessageBytes: number;
+}
+
+export interface HostEvents {
+  message(message: FromWorker): void;
+  /** Called once, when the host has ended, with why ("its process exited with code 3 (process.exit?)"). */
+  exit(reason: string): void;
+}
+
+export interface ToolHost {
+  readonly kind: HostKind;
+  post(message: ToWorker): void;
+  /** A busy host keeps Riverse's process alive; an idle one must not. */
+  ref(): void;
+  unref(): void;
+  /** Stops it at once; settles when it has ended. */
+  terminate(): Promise<void>;
+}
+
+export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
+  return kind === 'process' ? startProcessHost(data, limits, events) : startThreadHost(data, limits, events);
+}
