@@ -19,7 +19,7 @@ describe('riverse tools run with a hostile tool', { concurrency: 2 }, () => {
     const result = await project.run(['tools', 'run', 'exits']);
     assert.equal(result.code, 1, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^error: exits was stopped: its worker exited with code 3/m);
+    assert.match(result.stderr, /^error: exits was stopped: its process exited with code 3/m);
   });
 
   test('a spinning tool with --timeout 500: exit 1 naming the time limit, and the command returns promptly', async () => {

@@ -199,7 +199,7 @@ describe('assistant settings', () => {
     const text = 'tools:\n  isolation: workers\n  memory_mb: 0\n  weather:\n    trusted: "yes"\n    memory_mb: 8\n';
     const { problems } = configError(() => parseConfig(text, PATH, {}));
     assert.equal(problems.length, 4);
-    assert.match(problems[0]!, /:2: tools\.isolation: expected worker or none/);
+    assert.match(problems[0]!, /:2: tools\.isolation: expected process, worker, none, got string "workers"/);
     assert.match(problems[1]!, /:3: tools\.memory_mb: expected a whole number of megabytes, at least 16/);
     assert.match(problems[2]!, /:5: tools\.weather\.trusted: expected true or false/);
     assert.match(problems[3]!, /:6: tools\.weather\.memory_mb: expected a whole number of megabytes/);

@@ -46,3 +46,8 @@ export function toolSection(config: AppConfig, name: string): ToolSection {
   const section = config.tools?.[name];
   return typeof section === 'object' && section !== null && !Array.isArray(section) ? (section as ToolSection) : {};
 }
+
+/** `enabled: false` set in this section itself (own properties only: one inherited from a patched Object.prototype is no setting). */
+export function turnedOff(section: object | undefined): boolean {
+  return section !== undefined && Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === false;
+}

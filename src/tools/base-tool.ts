@@ -1,4 +1,4 @@
-import { toolSection, type AppConfig } from './app-config.ts';
+import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import type { ToolContext } from './tool-context.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 import type { ToolResult } from './tool-result.ts';
@@ -25,7 +25,7 @@ export abstract class BaseTool<Params extends object = Record<string, any>> {
 
   /** False keeps the tool out of the registry. By default: unless `tools.<name>.enabled` is false. */
   isAvailable(): boolean | Promise<boolean> {
-    return toolSection(this.config, this.manifest().name).enabled !== false;
+    return !turnedOff(toolSection(this.config, this.manifest().name));
   }
 
   /** Call from `isAvailable()` to say why the tool is off: `return this.unavailable('set tools.x.key')`. */

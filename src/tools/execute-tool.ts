@@ -97,7 +97,9 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   })();
 
   try {
-    return truncateResult(await Promise.race([run, stopped]), limits.maxResultChars);
+    const result = await Promise.race([run, stopped]);
+    // An isolated tool's result was cut in its host already, before it crossed.
+    return entry.isolated ? result : truncateResult(result, limits.maxResultChars);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { toolSection, type AppConfig } from './app-config.ts';
+import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
 import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -187,8 +187,8 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
 
 /** Why the tool is off, or undefined when it is available. */
 async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<string | undefined> {
-  if (config.tools?.enabled === false) return 'every tool is off (tools.enabled: false in the config)';
-  if (toolSection(config, name).enabled === false) return `turned off in the config (tools.${name}.enabled: false)`;
+  if (turnedOff(config.tools)) return 'every tool is off (tools.enabled: false in the config)';
+  if (turnedOff(toolSection(config, name))) return `turned off in the config (tools.${name}.enabled: false)`;
   // Cleared in `finally`: an isAvailable() that throws synchronously must not leave the timer
   // running, or its rejection goes unhandled and ends the process 5 s later.
   let timer: NodeJS.Timeout | undefined;

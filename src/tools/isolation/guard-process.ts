@@ -13,6 +13,8 @@ function refuseHost(hostPid: number, pid: unknown): void {
 
 export function guardProcess(hostPid: number): void {
   const kill = process.kill.bind(process);
+  // process.kill() calls process._kill(): the guarded _kill must call the raw one, not kill().
+  const rawKill = (process as unknown as { _kill: (pid: number, signal: number) => number })._kill.bind(process);
   const guarded = {
     kill(pid: number, signal?: string | number): true {
       refuseHost(hostPid, pid);
@@ -20,7 +22,7 @@ export function guardProcess(hostPid: number): void {
     },
     _kill(pid: number, signal: number): number {
       refuseHost(hostPid, pid);
-      return (kill(pid, signal), 0);
+      return rawKill(pid, signal);
     },
     // Deprecated doors into Node's internals, where the raw kill and exit live.
     binding(): never {

@@ -1,7 +1,7 @@
 // Inside a tool host: the channel to Riverse, the same for a worker thread (its parent port) and
 // a child process (frames on file descriptor 3; the first frame is the start-up data).
 import { Socket } from 'node:net';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
 import { encodeFrame, FrameReader } from './frame-codec.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
@@ -24,6 +24,7 @@ export async function connectToHost(): Promise<HostPort> {
   // Riverse is gone (it exited or was killed): a tool process must not outlive it.
   socket.on('close', () => process.exit(0));
   socket.on('error', () => process.exit(0));
+  watchParent();
   const listeners: Array<(message: ToWorker) => void> = [];
   const queued: ToWorker[] = [];
   const { promise: started, resolve } = Promise.withResolvers<WorkerData>();
@@ -43,4 +44,19 @@ export async function connectToHost(): Promise<HostPort> {
       for (const message of queued.splice(0)) listener(message);
     },
   };
+}
+
+/**
+ * A tool that spins never gets to hear its channel close: a thread of its own checks once a second
+ * that Riverse is still its parent, and ends the process when it is not (Riverse was killed).
+ */
+function watchParent(): void {
+  const code = `
+    const { workerData } = require('node:worker_threads');
+    const tick = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      Atomics.wait(tick, 0, 0, 1000);
+      if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL');
+    }`;
+  new Worker(code, { eval: true, workerData: process.ppid, resourceLimits: { maxOldGenerationSizeMb: 8 }, stdout: true, stderr: true }).unref();
 }

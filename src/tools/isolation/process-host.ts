@@ -25,6 +25,7 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
     detached: true,
     env: cache === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: cache },
   });
+  if (child.pid !== undefined) live.add(child.pid);
   const channel = child.stdio[3] as Socket;
   const stderr = child.stdio[2] as Socket;
   let reason: string | undefined;
@@ -70,6 +71,7 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
   const finish = (why: string) => {
     if (ended) return;
     ended = true;
+    if (child.pid !== undefined) live.delete(child.pid);
     clearInterval(watchdog);
     channel.destroy();
     onExited();
@@ -101,11 +103,19 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
       stderr.unref();
     },
     async terminate() {
-      if (!ended) stop('it was stopped');
+      if (ended) return;
+      child.ref(); // keep Riverse alive until the exit is seen, or its await would never settle
+      stop('it was stopped');
       await exited;
     },
   };
 }
+
+/** Tool processes alive now: killed when Riverse exits, so that none outlives it (one that spins cannot notice). */
+const live = new Set<number>();
+process.on('exit', () => {
+  for (const pid of live) killGroup(pid);
+});
 
 /** Flags of Riverse's own Node that tool code must see too (package export conditions). */
 function inheritedFlags(): string[] {
