@@ -12,7 +12,10 @@ export interface SourceFile {
 
 export interface LoadInWorkersOptions {
   kind: HostKind;
-  /** How long importing one file may take (its top-level code and isAvailable()), in ms. */
+  /**
+   * How long loading may take (a file's top-level code and isAvailable()), in ms: one bound for
+   * all the files together, since they load side by side.
+   */
   fileTimeoutMs: number;
   memoryMb: number;
 }
@@ -37,8 +40,8 @@ interface Job extends SourceFile {
  * at once, and returns what each file holds, in order. No tool code runs in this thread. A file
  * whose top-level code hangs, exits or crashes takes down only its loader and gets a diagnostic;
  * one that changes what files share (built-ins, globals) ends its loader, so the files after it
- * load in a fresh one. A loader stuck on a file stops holding up the rest after 250 ms, so N
- * hanging files cost about one time limit, not N.
+ * load in a fresh one. A loader stuck on a file stops holding up the rest after 250 ms, and every
+ * file must be done by one deadline, so N hanging files cost one time limit, not N.
  */
 export async function loadInWorkers(files: readonly SourceFile[], config: AppConfig, version: number, options: LoadInWorkersOptions): Promise<FileInfo[]> {
   const results: FileInfo[] = new Array(files.length);
@@ -46,6 +49,7 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   const concurrency = Math.max(1, Math.min(availableParallelism(), 4, files.length));
   const loaders = new Set<Loader>();
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
+  const deadline = performance.now() + options.fileTimeoutMs;
   let settled = 0;
 
   const record = (job: Job, info: FileInfo) => {
@@ -65,7 +69,7 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
           loader.stalled = true;
           pump();
         }, STALL_MS);
-        const outcome = await loader.load(job, options.fileTimeoutMs);
+        const outcome = await loader.load(job, deadline, options.fileTimeoutMs);
         clearTimeout(stall);
         loader.stalled = false;
         const first = loader.loaded === 0;
@@ -120,7 +124,8 @@ class Loader {
     });
   }
 
-  load(job: Job, timeoutMs: number): Promise<Outcome> {
+  /** Loads the file, or fails it with `load-timeout` at the deadline (`limitMs` is what the message names). */
+  load(job: Job, deadline: number, limitMs: number): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       if (this.#exit !== undefined) return resolve({ failure: crashDiagnostic(job.file, this.#exit) });
       this.#file = job.file;
@@ -130,12 +135,12 @@ class Loader {
             severity: 'error',
             code: 'load-timeout',
             file: job.file,
-            message: `loading the file did not finish within ${timeoutMs / 1000} s (top-level code or isAvailable() hangs)`,
+            message: `loading the file did not finish within ${limitMs / 1000} s (top-level code or isAvailable() hangs)`,
             hint: 'top-level code runs when the file is loaded; it must not loop or wait forever (the limit is tools.load_timeout_ms)',
           },
         });
         void this.#host.terminate();
-      }, timeoutMs);
+      }, Math.max(0, deadline - performance.now()));
       this.#waiting = (outcome) => {
         clearTimeout(timer);
         resolve(outcome);
