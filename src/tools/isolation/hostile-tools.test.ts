@@ -92,10 +92,10 @@ for (const kind of ['process', 'worker'] as const) {
 test("poisoned built-ins: one file's top-level change to a prototype or a global changes nothing in how the others load", async (t) => {
   const files: Record<string, string> = {
     // Sorted first, so without protection the files after it would load in its realm.
-    '0-poison.ts': `Object.prototype.enabled = false;\nArray.prototype.includes = () => true;\nglobalThis.__riversePoison = 'set';\n${toolSource('poison')}`,
+    '0-poison.ts': `Object.prototype.enabled = false;\nArray.prototype.at = () => 'poisoned';\nglobalThis.__riversePoison = 'set';\n${toolSource('poison')}`,
   };
   for (let i = 1; i <= 6; i++) {
-    files[`${i}-clean.ts`] = toolSource(`clean_${i}`, { members: `isAvailable() { return globalThis.__riversePoison === undefined && ![].includes(1) && ({}).enabled === undefined; }` });
+    files[`${i}-clean.ts`] = toolSource(`clean_${i}`, { members: `isAvailable() { return globalThis.__riversePoison === undefined && [].at(0) === undefined && ({}).enabled === undefined; }` });
   }
   const { registry } = await load(t, files);
   assert.deepEqual(registry.diagnostics, []);
@@ -165,6 +165,6 @@ for (const kind of ['process', 'worker'] as const) {
     assert.doesNotMatch(error.stack ?? '', /\?v=\d|tool-worker/);
     const custom = await Promise.resolve(tool.run({ custom: true }, context)).then(() => assert.fail('it throws'), (thrown: unknown) => thrown as Error);
     assert.equal(custom.name, 'DialError');
-    assert.equal((await registry.execute('dial', {})).error, 'dial failed: the dial only goes to 11');
+    assert.equal((await registry.execute('dial', {})).error, `dial failed: RangeError: the dial only goes to 11 (at ${join(dir, 'dial.ts')}:${line}:20)`);
   });
 }
