@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCommand, show, type ProcessResult } from './cli/cli-test-support.ts';
+import { GREET_TOOL, runCommand, show, type ProcessResult } from './cli/cli-test-support.ts';
 import { startOpenAITestServer, type OpenAITestServer } from './models/testing/openai-test-server.ts';
 import { typesEntry, unnamedPublicTypes } from './testing/unnamed-public-types.ts';
 
@@ -31,25 +31,6 @@ const USER_PATH = [NODE_DIR, process.env.PATH ?? ''].join(delimiter);
 function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<ProcessResult> {
   return runCommand(command, args, { cwd, env: { PATH: USER_PATH, npm_config_update_notifier: 'false', ...env } });
 }
-
-/** The tool, as a user writes it; in the CommonJS app it is a .mts file, as TypeScript asks there. */
-const GREET_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-
-export class GreetTool extends BaseTool<{ name: string }> {
-  manifest(): ToolManifest {
-    return {
-      name: 'greet',
-      description: 'Greets a person by name',
-      parameters: { name: { type: 'string', required: true, description: 'Who to greet' } },
-      examples: ['Say hello to Ada', 'Greet Grace'],
-    };
-  }
-
-  execute(params: { name: string }, context: ToolContext): ToolResult {
-    return ToolResult.ok(\`Hello, \${params.name}!\${context.sessionId === 'cli' ? '' : ' (from the API)'}\`);
-  }
-}
-`;
 
 /** Embedding, in the app's own module format: the registry, a tool call, and one assistant turn. */
 function embedScript(format: 'require' | 'import'): string {
@@ -143,6 +124,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
           const manifest = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
           await writeFile(join(app, 'package.json'), JSON.stringify({ ...manifest, type: 'module' }, null, 2));
         }
+        // The app's own tool; in the CommonJS app a .mts file, as TypeScript asks for an ES module there.
         await writeFile(join(app, 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), GREET_TOOL);
         await writeFile(join(app, 'embed.js'), embedScript(kind === 'module' ? 'import' : 'require'));
         const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
@@ -174,7 +156,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
       test('npx riverse tools run runs the app\'s own TypeScript tool', async () => {
         const result = await run('npx', ['riverse', 'tools', 'run', 'greet', 'name=Ada'], apps[kind]);
         assert.equal(result.code, 0, show(result));
-        assert.equal(result.stdout, 'Hello, Ada!\n');
+        assert.equal(result.stdout, 'Hi, Ada [en]\n');
       });
 
       test('tools new writes a tool and its test, and every command it prints runs as printed', async () => {
@@ -200,10 +182,10 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
         t.diagnostic(`on Node ${String(output.node)}`);
         const greet = (output.tools as { name: string }[]).find((tool) => tool.name === 'greet');
         assert.deepEqual(greet, { name: 'greet', file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), available: true });
-        assert.deepEqual(output.direct, { success: true, data: 'Hello, Grace! (from the API)' });
+        assert.deepEqual(output.direct, { success: true, data: 'Hi, Grace [en]' });
         assert.equal(output.text, 'I greeted Ada.');
         assert.equal(output.stopReason, 'answer');
-        assert.deepEqual(output.calls, [{ success: true, data: 'Hello, Ada! (from the API)' }]);
+        assert.deepEqual(output.calls, [{ success: true, data: 'Hi, Ada [en]' }]);
         assert.equal(output.deep, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'a deep import into the package must be refused');
       });
     });
