@@ -8,7 +8,7 @@ import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
-import { checkToolResult, InvalidToolResult, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
+import { checkToolResult, InvalidToolResult, TRUNCATION_MARKER_CHARS, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
 export interface ExecuteOptions {
   /** Cancels the call: the tool's own signal fires and a failed result comes back at once. */
@@ -97,9 +97,8 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   })();
 
   try {
-    const result = await Promise.race([run, stopped]);
-    // An isolated tool's result was cut in its host already, before it crossed.
-    return entry.isolated ? result : truncateResult(result, limits.maxResultChars);
+    // An isolated tool's result was cut in its host already, before it crossed (with a marker, which may make it a little longer).
+    return truncateResult(await Promise.race([run, stopped]), limits.maxResultChars + (entry.isolated ? TRUNCATION_MARKER_CHARS : 0));
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);

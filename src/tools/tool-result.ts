@@ -63,6 +63,9 @@ export class InvalidToolResult extends Error {
   override name = 'InvalidToolResult';
 }
 
+/** The most a truncation marker adds. */
+export const TRUNCATION_MARKER_CHARS = 120;
+
 /** The result with `data` and `error` cut to `maxChars` each, with a visible marker where cut. */
 export function truncateResult(result: ToolResult, maxChars: number): ToolResult {
   if (result.data.length <= maxChars && (result.error === undefined || result.error.length <= maxChars)) return result;

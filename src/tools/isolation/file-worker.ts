@@ -1,5 +1,6 @@
 import type { AppConfig } from '../app-config.ts';
 import type { Language } from '../tool-manifest.ts';
+import { checkCallReport } from './check-host-report.ts';
 import { startHost, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
 import type { FromWorker, WorkerResult } from './worker-messages.ts';
@@ -118,7 +119,7 @@ export class FileWorker {
         if (message.type === 'ready') {
           this.#isReady = true;
           resolve();
-        } else if (message.type === 'result') this.#settle(message.id, message.result);
+        } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
       },
       exit: (why) => {
         if (this.#host === host) this.#host = undefined;

@@ -168,3 +168,27 @@ for (const kind of ['process', 'worker'] as const) {
     assert.equal((await registry.execute('dial', {})).error, `dial failed: RangeError: the dial only goes to 11 (at ${join(dir, 'dial.ts')}:${line}:20)`);
   });
 }
+
+describe('forged messages: what a host sends is checked again in Riverse', () => {
+  const FRAME = `import { writeSync } from 'node:fs';\nimport { serialize } from 'node:v8';\nconst send = (value) => { const body = serialize(value); const head = Buffer.alloc(4); head.writeUInt32BE(body.length); writeSync(3, Buffer.concat([head, body])); };`;
+
+  test("a forged result (data that is no string, a thrown '__proto__') is an invalid result or a plain throw, not a crash of Riverse", async (t) => {
+    // Call ids start at 1 for each host: the first call to this file is id 1, the second id 2.
+    const execute = `send({ type: 'result', id: params.n, result: params.n === 1 ? { success: true, data: { huge: true } } : { threw: { name: '__proto__', message: 42 } } }); await new Promise(() => {});`;
+    const { registry } = await load(t, { 'forge.ts': toolSource('forge', { header: FRAME, manifest: `parameters: { n: { type: 'integer', description: 'call number' } },`, execute }) });
+    const invalid = await registry.execute('forge', { n: 1 });
+    assert.equal(invalid.code, 'invalid-result', JSON.stringify(invalid));
+    const threw = await registry.execute('forge', { n: 2 });
+    assert.equal(threw.code, 'threw', JSON.stringify(threw));
+    assert.match(threw.error ?? '', /42/);
+  });
+
+  test("a loader report forged by top-level code (a manifest that fails the check) makes the file fail to load, not Riverse", async (t) => {
+    const header = `${FRAME}\nsend({ type: 'loaded', info: { file: import.meta.filename, tools: [{ name: 'forged', file: import.meta.filename, manifest: { name: 'forged' }, available: true }], diagnostics: [] } });`;
+    const { dir, registry } = await load(t, { 'forged.ts': toolSource('real', { header }), 'echo.ts': echo });
+    assert.deepEqual(toolNames(registry), ['echo']);
+    const [diagnostic] = diagnosticsFor(registry, join(dir, 'forged.ts'));
+    assert.equal(diagnostic?.code, 'load-crashed');
+    assert.match(diagnostic?.message ?? '', /manifest that does not pass the manifest check/);
+  });
+});

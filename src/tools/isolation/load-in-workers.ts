@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
 import type { Diagnostic } from '../diagnostic.ts';
+import { checkFileReport } from './check-host-report.ts';
 import { startHost, type HostKind, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
 
@@ -115,7 +116,12 @@ class Loader {
     this.#version = version;
     this.#host = startHost(options.kind, { role: 'load', config, hostPid: process.pid, maxResultChars: 0 }, { memoryMb: options.memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES }, {
       message: (message: FromWorker) => {
-        if (message.type === 'loaded' && message.info.file === this.#file) this.#settle({ info: message.info, changed: message.changed !== undefined });
+        if (message.type !== 'loaded') return;
+        const info = checkFileReport(message.info, this.#file);
+        if (typeof info === 'string') {
+          this.#settle({ failure: { severity: 'error', code: 'load-crashed', file: this.#file, message: `loading the file failed: ${info}`, hint: 'a tool file must not write to its loader\'s channel' } });
+          void this.#host.terminate();
+        } else this.#settle({ info, changed: message.changed !== undefined });
       },
       exit: (why) => {
         this.#exit = why;

@@ -40,7 +40,8 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
   let uncaught: string | undefined;
   const reader = new FrameReader(limits.maxMessageBytes, (value) => {
     const message = value as FromWorker;
-    if (message.type === 'started') baseline = message.rss;
+    // Only the first: it is sent before any tool code runs, which could send another.
+    if (message.type === 'started') baseline ??= typeof message.rss === 'number' ? message.rss : 0;
     else if (message.type === 'uncaught') uncaught = `its process crashed: ${message.error.name}: ${message.error.message}`;
     else events.message(message);
   });
@@ -55,8 +56,12 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
   channel.on('error', () => {}); // the exit says why
   let tail = '';
   stderr.on('data', (chunk: Buffer) => {
-    process.stderr.write(chunk);
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    // Passed on at the pace Riverse's own stderr takes it: a tool that floods it waits, Riverse does not buffer.
+    if (!process.stderr.write(chunk)) {
+      stderr.pause();
+      process.stderr.once('drain', () => stderr.resume());
+    }
   });
 
   // The limit counts what the tool's code holds: the process's memory beyond what it held when it started.

@@ -25,9 +25,11 @@ export function describeThrown(error: unknown): ThrownError {
 
 /** In Riverse: the error rebuilt; its stack is the tool's own (no frames of Riverse's host code). */
 export function reviveThrown(thrown: ThrownError): Error {
-  const error = new (BUILT_IN[thrown.name] ?? Error)(thrown.message);
-  if (!(thrown.name in BUILT_IN)) error.name = thrown.name;
-  error.stack = thrown.stack ?? `${thrown.name}: ${thrown.message}`;
+  const builtIn = Object.hasOwn(BUILT_IN, thrown.name) ? BUILT_IN[thrown.name]! : undefined;
+  const message = cap(thrown.message, MAX_MESSAGE_CHARS);
+  const error = new (builtIn ?? Error)(message);
+  if (builtIn === undefined) error.name = cap(thrown.name, 200);
+  error.stack = thrown.stack === undefined ? `${error.name}: ${message}` : cap(thrown.stack, MAX_STACK_CHARS);
   return error;
 }
 

@@ -1,0 +1,39 @@
+// What a host sends is checked again here: tool code can reach its channel (a worker's parent
+// port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
+import { checkToolResult, type ToolResult } from '../tool-result.ts';
+import { validateManifest } from '../validate-manifest.ts';
+import type { FileInfo, ThrownError, WorkerResult } from './worker-messages.ts';
+
+const DIAGNOSTIC_KEYS = ['severity', 'code', 'file', 'message'] as const;
+
+/** A loader's report for `file`, or why it cannot be used. */
+export function checkFileReport(info: unknown, file: string): FileInfo | string {
+  if (!isRecord(info) || info.file !== file || !Array.isArray(info.tools) || !Array.isArray(info.diagnostics)) return 'its loader sent a malformed report';
+  for (const tool of info.tools) {
+    if (!isRecord(tool) || typeof tool.name !== 'string' || tool.file !== file || typeof tool.available !== 'boolean') return 'its loader sent a malformed report';
+    if (tool.reason !== undefined && typeof tool.reason !== 'string') return 'its loader sent a malformed report';
+    const problems = validateManifest(tool.manifest).filter((problem) => problem.severity === 'error');
+    if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name) return 'its loader sent a manifest that does not pass the manifest check';
+  }
+  for (const diagnostic of info.diagnostics) {
+    if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string')) return 'its loader sent a malformed report';
+  }
+  return info as unknown as FileInfo;
+}
+
+/** A call's outcome as the host reported it, rebuilt from checked parts. */
+export function checkCallReport(result: unknown): WorkerResult {
+  if (isRecord(result) && 'threw' in result) return { threw: checkThrown(result.threw) };
+  if (isRecord(result) && 'invalid' in result) return { invalid: String(result.invalid) };
+  const checked = checkToolResult(result);
+  return typeof checked === 'string' ? { invalid: checked } : (checked satisfies ToolResult);
+}
+
+function checkThrown(thrown: unknown): ThrownError {
+  if (!isRecord(thrown)) return { name: 'Error', message: String(thrown) };
+  return { name: String(thrown.name), message: String(thrown.message), ...(typeof thrown.stack === 'string' ? { stack: thrown.stack } : {}) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
