@@ -37,7 +37,7 @@ export type { Isolation } from './tools/load-files.ts';
 export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
 export type { ExecuteOptions } from './tools/execute-tool.ts';
-export type { Dialect } from './tools/dialects/dialect.ts';
+export type { Dialect } from './schema/dialect.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
 export { validateManifest, type ManifestProblem } from './tools/validate-manifest.ts';
 export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../models/chat-model.ts';
-import { compileSchema } from '../tools/dialects/compile-schema.ts';
-import type { Dialect } from '../tools/dialects/dialect.ts';
+import { compileSchema } from '../schema/compile-schema.ts';
+import type { Dialect } from '../schema/dialect.ts';
 import { parametersSchema, type JsonSchema } from '../tools/parameter-schema.ts';
 import type { RegisteredTool } from '../tools/registered-tool.ts';
 import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';

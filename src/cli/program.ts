@@ -4,7 +4,7 @@ import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
 import { ask } from './ask.ts';
 import { chat } from './chat.ts';
-import { DIALECTS } from '../tools/dialects/dialect.ts';
+import { DIALECTS } from '../schema/dialect.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { toolsCheck } from './tools-check.ts';
 import { toolsCheckWatch } from './tools-check-watch.ts';

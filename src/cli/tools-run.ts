@@ -1,5 +1,5 @@
 import { readArguments } from '../tools/argument-limits.ts';
-import { setField } from '../tools/dialects/schema-node.ts';
+import { setField } from '../schema/schema-node.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { listenForInterrupts } from './interrupt.ts';

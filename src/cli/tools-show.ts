@@ -1,5 +1,5 @@
-import type { Dialect } from '../tools/dialects/dialect.ts';
-import { toolDefinition } from '../tools/dialects/tool-definition.ts';
+import type { Dialect } from '../schema/dialect.ts';
+import { toolDefinition } from '../schema/tool-definition.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
 import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';

@@ -1,4 +1,4 @@
-import type { Dialect } from '../tools/dialects/dialect.ts';
+import type { Dialect } from '../schema/dialect.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ModelError } from './model-error.ts';

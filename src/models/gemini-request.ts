@@ -1,5 +1,5 @@
-import { compileSchema } from '../tools/dialects/compile-schema.ts';
-import { hasProperties } from '../tools/dialects/schema-node.ts';
+import { compileSchema } from '../schema/compile-schema.ts';
+import { hasProperties } from '../schema/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';

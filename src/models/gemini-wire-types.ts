@@ -1,4 +1,4 @@
-import type { SchemaNode } from '../tools/dialects/schema-node.ts';
+import type { SchemaNode } from '../schema/schema-node.ts';
 /**
  * Google's Gemini `generateContent` wire format (v1beta), as far as the adapter and its test
  * server use it. Response fields are optional: chunks of a stream carry only part of them.
@@ -35,7 +35,7 @@ export interface GeminiContent {
 export interface GeminiFunctionDeclaration {
   name: string;
   description: string;
-  /** The gemini dialect of JSON Schema (src/tools/dialects/gemini-dialect.ts). */
+  /** The gemini dialect of JSON Schema (src/schema/gemini-dialect.ts). */
   parameters?: SchemaNode;
 }
 

@@ -1,4 +1,4 @@
-import { setField } from './dialects/schema-node.ts';
+import { setField } from '../schema/schema-node.ts';
 
 /**
  * How deep a call's arguments may nest. Far beyond any real parameter (a spec nests a few levels);

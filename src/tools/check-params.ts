@@ -1,6 +1,6 @@
 import { MAX_ARGUMENT_CHARS, readArguments } from './argument-limits.ts';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { allowsNull, setField, type SchemaNode } from './dialects/schema-node.ts';
+import { allowsNull, setField, type SchemaNode } from '../schema/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 import { toolSignature, describeParameters } from './tool-signature.ts';
 import type { ToolManifest } from './tool-manifest.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { checkParamsAgainst } from './check-params.ts';
-import { compileSchema } from './dialects/compile-schema.ts';
+import { compileSchema } from '../schema/compile-schema.ts';
 import { executeTool } from './execute-tool.ts';
 import { registerTool } from './registered-tool.ts';
 import type { ToolManifest } from './tool-manifest.ts';

@@ -1,8 +1,8 @@
 import { toolSection, type AppConfig } from './app-config.ts';
 import { checkParamsAgainst } from './check-params.ts';
 import { errorMessage } from './diagnostic.ts';
-import type { Dialect } from './dialects/dialect.ts';
-import { normalizeArguments } from './dialects/normalize-arguments.ts';
+import type { Dialect } from '../schema/dialect.ts';
+import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';

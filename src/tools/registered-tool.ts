@@ -1,8 +1,8 @@
 import type { AppConfig } from './app-config.ts';
 import { createParamsChecker, type ParamsChecker } from './check-params.ts';
-import { compileSchema } from './dialects/compile-schema.ts';
-import type { Dialect } from './dialects/dialect.ts';
-import type { SchemaNode } from './dialects/schema-node.ts';
+import { compileSchema } from '../schema/compile-schema.ts';
+import type { Dialect } from '../schema/dialect.ts';
+import type { SchemaNode } from '../schema/schema-node.ts';
 import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
 import type { Isolation } from './load-files.ts';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCatalog, type CatalogTool } from './testing/golden-check.ts';
 
 // The tool catalogs of seven public benchmarks (10,919 real schemas), beside the repository.
-const BENCH = new URL('../../../../shared/bench/retrieval/', import.meta.url);
+const BENCH = new URL('../../../shared/bench/retrieval/', import.meta.url);
 const datasets = existsSync(BENCH) ? readdirSync(BENCH).filter((name) => existsSync(new URL(`${name}/tools.jsonl`, BENCH))).sort() : [];
 
 // Compiling with Ajv takes milliseconds a schema, too slow for all of them: every tool is checked
