@@ -96,6 +96,12 @@ tools[0]?.run({}, {});
 ToolRegistry.compose;
 `;
 
+// One promise about Node: engines states it, the command reads it from there, and the README says the same.
+test('the README names the Node version that engines asks for', async () => {
+  const needed = /\d+\.\d+/.exec(packageJson.engines.node)![0];
+  assert.match(await readFile(join(ROOT, 'README.md'), 'utf8'), new RegExp(`Node\\.js ${needed.replace('.', '\\.')} or newer`));
+});
+
 describe('riverse as an installed package', { timeout: 180_000 }, () => {
   let work: string;
   let tarball: string;
