@@ -7,7 +7,10 @@ import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
 import { runToolCalls } from './run-tool-calls.ts';
-import { formatToolResultsForText, parseTextToolCalls, textProtocolInstructions, textProtocolRepair } from './text-protocol.ts';
+import { textProtocolInstructions } from './text-protocol/instructions.ts';
+import { parseTextToolCalls } from './text-protocol/parse-tool-calls.ts';
+import { textProtocolRepair } from './text-protocol/repair-message.ts';
+import { formatToolResultsForText } from './text-protocol/tool-results.ts';
 import { cachedToolDefinitions } from './tool-definitions.ts';
 import type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ToolDefinition } from '../models/chat-model.ts';
-import {
-  compactSchema,
-  formatToolResultsForText,
-  parseTextToolCalls,
-  textProtocolInstructions,
-  textProtocolRepair,
-  type TextProtocolParse,
-  type TextToolCall,
-} from './text-protocol.ts';
+import { parseTextToolCalls, type TextProtocolParse } from './parse-tool-calls.ts';
+import type { TextToolCall } from './read-call.ts';
 
 const FENCE = '```';
 
@@ -305,104 +297,5 @@ describe('parseTextToolCalls: invalid', () => {
 
   it('reports an empty call block', () => {
     assert.match(invalid(`${FENCE}tool_call\n${FENCE}`).error, /is empty/);
-  });
-});
-
-const TOOLS: ToolDefinition[] = [
-  {
-    name: 'get_weather',
-    description: 'Current weather for a city.',
-    parameters: {
-      type: 'object',
-      properties: { city: { type: 'string', description: 'City name' }, days: { type: 'integer', default: 1 } },
-      required: ['city'],
-    },
-  },
-  { name: 'get_time', description: 'The current time.', parameters: { type: 'object', properties: {} } },
-];
-
-describe('textProtocolInstructions', () => {
-  for (const language of ['en', 'zh', 'ja'] as const) {
-    it(`lists each tool with its schema (${language})`, () => {
-      const text = textProtocolInstructions(TOOLS, language);
-      for (const tool of TOOLS) {
-        assert.ok(text.includes(tool.name), tool.name);
-        assert.ok(text.includes(tool.description), tool.description);
-        assert.ok(text.includes(JSON.stringify(tool.parameters)), `schema of ${tool.name}`);
-      }
-      assert.ok(text.includes('```json'));
-      assert.ok(text.includes('"tool":'));
-      assert.ok(text.includes('"arguments":'));
-    });
-  }
-
-  it('is localized', () => {
-    assert.match(textProtocolInstructions(TOOLS, 'en'), /reply with ONLY a fenced JSON block/);
-    assert.match(textProtocolInstructions(TOOLS, 'zh'), /只回复一个 JSON 代码块/);
-    assert.match(textProtocolInstructions(TOOLS, 'ja'), /JSON のコードブロックだけを返信/);
-  });
-
-  it('is empty without tools', () => {
-    assert.equal(textProtocolInstructions([], 'en'), '');
-  });
-
-  it('parses its own example format', () => {
-    const example = `${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "Paris"}}\n${FENCE}`;
-    assert.deepEqual(calls(example).calls, [weather('Paris')]);
-  });
-});
-
-describe('compactSchema', () => {
-  it('drops additionalProperties: false and empty required lists, nested too', () => {
-    const schema = {
-      type: 'object',
-      properties: { place: { type: 'object', properties: {}, required: [], additionalProperties: false } },
-      required: [],
-      additionalProperties: false,
-    };
-    assert.equal(compactSchema(schema), '{"type":"object","properties":{"place":{"type":"object","properties":{}}}}');
-  });
-
-  it('keeps parameters that happen to be named required or additionalProperties', () => {
-    const schema = { type: 'object', properties: { required: { type: 'boolean' }, additionalProperties: { type: 'string' } } };
-    assert.equal(compactSchema(schema), JSON.stringify(schema));
-  });
-});
-
-describe('textProtocolRepair', () => {
-  for (const language of ['en', 'zh', 'ja'] as const) {
-    it(`contains the error and the expected format (${language})`, () => {
-      const error = 'The ```json block is not valid JSON: Unexpected token.';
-      const text = textProtocolRepair(error, language);
-      assert.ok(text.includes(error));
-      assert.ok(text.includes('{"tool": "<'));
-      assert.ok(text.includes('```json'));
-    });
-  }
-});
-
-describe('formatToolResultsForText', () => {
-  it('numbers the results, marks failures and fences each body', () => {
-    const text = formatToolResultsForText(
-      [
-        { name: 'get_weather', content: '{"temp": 21}' },
-        { name: 'search', content: 'timed out after 30 s', isError: true },
-      ],
-      'en',
-    );
-    assert.match(text, /^\[Tool results\]/);
-    assert.ok(text.includes('1. get_weather (succeeded)\n```\n{"temp": 21}\n```'));
-    assert.ok(text.includes('2. search (FAILED)\n```\ntimed out after 30 s\n```'));
-  });
-
-  it('uses a longer fence when the content has backticks', () => {
-    const text = formatToolResultsForText([{ name: 'read_file', content: '```js\nx\n```' }], 'en');
-    assert.ok(text.includes('````\n```js\nx\n```\n````'));
-  });
-
-  it('is localized', () => {
-    const results = [{ name: 'search', content: 'no network', isError: true }];
-    assert.ok(formatToolResultsForText(results, 'zh').includes('1. search (失败)'));
-    assert.ok(formatToolResultsForText(results, 'ja').includes('1. search (失敗)'));
   });
 });

@@ -1,0 +1,8 @@
+import type { Language } from '../../tools/tool-manifest.ts';
+import { WORDING } from './wording.ts';
+
+/** The user message for the one repair round after an `invalid` parse. */
+export function textProtocolRepair(error: string, language: Language): string {
+  const words = WORDING[language];
+  return `${words.repairLead}\n${error}\n\n${words.repairFormat}`;
+}
