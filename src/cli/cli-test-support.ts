@@ -39,7 +39,9 @@ export interface SpawnOptions {
  * npm_config_* change what a child npx does), and without Riverse settings from outside.
  */
 function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  // No locale either: the commands speak English unless a test asks for another language.
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const name of ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_MESSAGES']) delete env[name];
   for (const name of Object.keys(env)) {
     if (name.startsWith('RIVERSE_') || /^npm_/i.test(name) || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR', 'INIT_CWD'].includes(name)) delete env[name];
   }

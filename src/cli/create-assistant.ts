@@ -6,7 +6,7 @@ import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import { loadConfig } from '../config/load-config.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
@@ -22,7 +22,7 @@ export interface AssistantSettings {
  * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
  */
 export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean; interactive?: boolean }) {
-  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
+  const loaded = await loadCliConfig(options.config);
   const { config } = loaded;
   const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const model = await chooseModel(config, process.env, {

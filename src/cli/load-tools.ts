@@ -1,13 +1,17 @@
-import { loadConfig, type LoadedConfig } from '../config/load-config.ts';
+import type { LoadedConfig } from '../config/load-config.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
+import type { Language } from '../tools/tool-manifest.ts';
 
 export interface GlobalOptions {
   config?: string;
+  /** The language the command speaks, chosen once for it (`commandLanguage`). */
+  language: Language;
 }
 
 /** Loads the config and the tool registry the way every `riverse tools` command does. */
 export async function loadTools(options: GlobalOptions): Promise<{ loaded: LoadedConfig; registry: ToolRegistry }> {
-  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
+  const loaded = await loadCliConfig(options.config);
   const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir });
   return { loaded, registry };
 }

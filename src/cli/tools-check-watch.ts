@@ -1,6 +1,6 @@
 import { formatDiagnostic } from '../tools/diagnostic.ts';
 import { LiveToolRegistry, type ToolChange } from '../tools/live-registry.ts';
-import { loadConfig } from '../config/load-config.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
@@ -10,7 +10,7 @@ import type { GlobalOptions } from './load-tools.ts';
  * Runs until interrupted.
  */
 export async function toolsCheckWatch(options: GlobalOptions & { json?: boolean }): Promise<number> {
-  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
+  const loaded = await loadCliConfig(options.config);
   const live = await LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir });
   const print = (changes: ToolChange[]) => {
     for (const change of changes) {

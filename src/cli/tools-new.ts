@@ -1,6 +1,6 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { loadConfig } from '../config/load-config.ts';
+import { loadCliConfig } from './cli-config.ts';
 import { DEFAULT_TOOL_FOLDER } from '../tools/tool-registry.ts';
 import { PORTABLE_TOOL_NAME_PATTERN } from '../tools/validate-manifest.ts';
 import { RIVERSE_COMMAND, testCommand } from './command-hints.ts';
@@ -12,7 +12,7 @@ import { UsageError } from './usage-error.ts';
 /** `riverse tools new NAME`: writes a tool file and its test into the first tool folder. */
 export async function toolsNew(name: string, options: GlobalOptions & { dir?: string }): Promise<number> {
   if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(`"${name}" is not a valid tool name: use 1–64 letters, digits, "_" or "-", starting with a letter or "_", e.g. my_tool`);
-  const loaded = await loadConfig(options.config === undefined ? {} : { path: options.config });
+  const loaded = await loadCliConfig(options.config);
   const folder = options.dir !== undefined ? resolve(options.dir) : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
   const extension = await esmExtension(folder);
   const fileName = `${name}${extension}`;

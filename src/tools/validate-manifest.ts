@@ -1,4 +1,5 @@
 import { TOOLS_SETTINGS } from './app-config.ts';
+import { closestWord } from './closest-word.ts';
 import { defaultMisfit } from './default-fit.ts';
 import { LANGUAGES, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from './tool-manifest.ts';
 
@@ -177,18 +178,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** `; did you mean "x"?` when a known word is one or two edits away. */
 export function suggest(word: string, known: readonly string[]): string {
-  const close = known.find((candidate) => editDistance(word.toLowerCase(), candidate.toLowerCase()) <= Math.min(2, Math.floor(candidate.length / 3)));
+  const close = closestWord(word, known);
   return close === undefined ? '' : ` (did you mean "${close}"?)`;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

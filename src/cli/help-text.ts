@@ -1,0 +1,230 @@
+import type { Language } from '../tools/tool-manifest.ts';
+import { RIVERSE_COMMAND } from './command-hints.ts';
+
+/**
+ * The model providers `RIVERSE_MODEL=provider:model` takes, for the help. Written out here because
+ * the help is built before anything is loaded, and must stay cheap.
+ */
+const PROVIDERS = 'openai, anthropic, gemini, ollama, deepseek, qwen, groq, vllm, lmstudio, llamacpp, local';
+
+/** The `riverse` command's help and usage errors, in each language. */
+export interface HelpText {
+  program: string;
+  /** Before a usage error. */
+  error: string;
+  /** After the root help: no command means chat, and how the model is chosen. */
+  programAfter: string;
+  config: string;
+  version: string;
+  help: string;
+  helpCommand: string;
+  /** Commander's section titles (`Usage:`, `Options:`…) and the words of its option notes. */
+  titles: Record<string, string>;
+  choices: string;
+  default: string;
+  tools: string;
+  list: string;
+  show: string;
+  toolName: string;
+  json: string;
+  lang: string;
+  dialect: string;
+  run: string;
+  params: string;
+  paramsJson: string;
+  timeout: string;
+  runJson: string;
+  check: string;
+  strict: string;
+  types: string;
+  noTypes: string;
+  watch: string;
+  new: string;
+  newName: string;
+  dir: string;
+  chat: string;
+  session: string;
+  ask: string;
+  question: string;
+  askSession: string;
+  askJson: string;
+  positiveInteger: string;
+  /** A word where a command was expected: the close one, else the commands there are. */
+  unknownCommand: (word: string, near: string | undefined, commands: string[]) => string;
+  missingArgument: (name: string) => string;
+  unknownOption: (flag: string, near: string | undefined) => string;
+  excessArguments: (command: string, expected: number, got: string[]) => string;
+  optionMissingArgument: (flags: string) => string;
+  /** `why`: the parser's own reason, or `oneOf(choices)`. */
+  invalidValue: (flags: string, value: string, why: string) => string;
+  oneOf: (choices: string[]) => string;
+  /** After what to set when no model is configured. */
+  allCommands: string;
+  /** After a usage error: the help of the command that was given. */
+  seeHelp: (command: string) => string;
+}
+
+export const HELP_TEXT: Record<Language, HelpText> = {
+  en: {
+    error: 'error: ',
+    program: 'A personal AI assistant whose abilities come from drop-in tools',
+    programAfter: [
+      '',
+      `With no command, ${RIVERSE_COMMAND} chats (as \`${RIVERSE_COMMAND} chat\` does).`,
+      'The model: RIVERSE_MODEL=provider:model (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY), or `model:` in riverse.yaml;',
+      'when neither names one, the first that is there: an API key (OpenAI, Anthropic, Gemini), then a local Ollama.',
+      `Providers: ${PROVIDERS} (local:/path/to/model.gguf).`,
+    ].join('\n'),
+    config: 'config file (default: $RIVERSE_CONFIG, else ./riverse.yaml)',
+    version: 'print the version number',
+    help: 'show help for the command',
+    helpCommand: 'show help for a command',
+    titles: { 'Usage:': 'Usage:', 'Arguments:': 'Arguments:', 'Options:': 'Options:', 'Commands:': 'Commands:', 'Global Options:': 'Global Options:' },
+    choices: 'choices',
+    default: 'default',
+    tools: 'list, inspect, run, check and create drop-in tools',
+    list: 'every tool found: name, source file, available or why not',
+    show: 'a tool\'s manifest and the JSON Schema models are given',
+    toolName: 'tool name',
+    json: 'print JSON',
+    lang: 'language of messages, descriptions and answers (default: language: in riverse.yaml, else the locale)',
+    dialect: 'print the tool definition as this provider is given it',
+    run: 'run a tool: prints its data, or its error with exit code 1',
+    params: 'parameters as key=value',
+    paramsJson: 'parameters as a JSON object',
+    timeout: 'time limit in milliseconds',
+    runJson: 'print the whole result as JSON',
+    check: 'load every tool and print every diagnostic; exit 1 on errors',
+    strict: 'treat warnings as errors',
+    types: 'type-check the TypeScript tool files against the tool contract (default: when TypeScript is installed)',
+    noTypes: 'do not type-check the tool files',
+    watch: 'check again on every save, printing what changed (with --json: one object per event)',
+    new: 'write a new tool file, and a test for it, into the tool folder',
+    newName: 'tool name, e.g. my_tool',
+    dir: 'folder to write into (default: the first tool folder)',
+    chat: 'chat in the terminal; the assistant uses the drop-in tools',
+    session: 'session to resume or start',
+    ask: 'ask one question; the reply goes to stdout',
+    question: 'the question',
+    askSession: 'keep the exchange in this session (default: not kept)',
+    askJson: 'print the whole turn: reply, tool calls, messages, usage',
+    positiveInteger: 'expected a positive whole number of milliseconds',
+    unknownCommand: (word, near, commands) => `unknown command '${word}'; ${near === undefined ? `the commands are ${commands.map((name) => `'${name}'`).join(', ')}` : `did you mean '${near}'?`}`,
+    missingArgument: (name) => `missing required argument '${name}'`,
+    unknownOption: (flag, near) => `unknown option '${flag}'${near === undefined ? '' : `; did you mean '${near}'?`}`,
+    excessArguments: (command, expected, got) => `too many arguments for '${command}': it takes ${expected}, and got ${got.length}: ${got.join(', ')}`,
+    optionMissingArgument: (flags) => `option '${flags}' needs a value`,
+    invalidValue: (flags, value, why) => `option '${flags}' argument '${value}' is invalid. ${why}`,
+    oneOf: (choices) => `Allowed choices are ${choices.join(', ')}.`,
+    allCommands: `Run \`${RIVERSE_COMMAND} --help\` for every command.`,
+    seeHelp: (command) => `Run \`${command} --help\` for its usage.`,
+  },
+  zh: {
+    error: '错误：',
+    program: '个人 AI 助理，能力来自放入文件夹即可使用的工具',
+    programAfter: [
+      '',
+      `不带命令时，${RIVERSE_COMMAND} 进入对话（与 \`${RIVERSE_COMMAND} chat\` 相同）。`,
+      '选择模型：设置 RIVERSE_MODEL=提供方:模型（例如 openai:gpt-4.1-mini，并设置 OPENAI_API_KEY），或在 riverse.yaml 中写 `model:`；',
+      '两者都没有时，按顺序使用第一个可用的：API 密钥（OpenAI、Anthropic、Gemini），然后是本机的 Ollama。',
+      `提供方：${PROVIDERS}（local:/path/to/model.gguf）。`,
+    ].join('\n'),
+    config: '配置文件（默认：$RIVERSE_CONFIG，否则为 ./riverse.yaml）',
+    version: '显示版本号',
+    help: '显示该命令的帮助',
+    helpCommand: '显示某个命令的帮助',
+    titles: { 'Usage:': '用法：', 'Arguments:': '参数：', 'Options:': '选项：', 'Commands:': '命令：', 'Global Options:': '全局选项：' },
+    choices: '可选值',
+    default: '默认',
+    tools: '列出、查看、运行、检查和新建工具',
+    list: '列出找到的所有工具：名称、源文件、是否可用（不可用时说明原因）',
+    show: '显示工具的清单（manifest）以及提供给模型的 JSON Schema',
+    toolName: '工具名',
+    json: '以 JSON 输出',
+    lang: '消息、描述和回答所用的语言（默认：riverse.yaml 中的 language:，否则按系统语言环境）',
+    dialect: '按该模型提供方收到的格式输出工具定义',
+    run: '运行工具：输出其数据；失败时输出错误，退出码为 1',
+    params: '参数，写作 key=value',
+    paramsJson: '参数，写作一个 JSON 对象',
+    timeout: '时间限制（毫秒）',
+    runJson: '以 JSON 输出完整结果',
+    check: '加载所有工具并输出全部诊断；有错误时退出码为 1',
+    strict: '把警告也当作错误',
+    types: '按工具契约对 TypeScript 工具文件做类型检查（默认：安装了 TypeScript 时进行）',
+    noTypes: '不对工具文件做类型检查',
+    watch: '每次保存后重新检查并输出变化（配合 --json：每个事件输出一个对象）',
+    new: '在工具文件夹中新建一个工具文件及其测试',
+    newName: '工具名，例如 my_tool',
+    dir: '写入的文件夹（默认：第一个工具文件夹）',
+    chat: '在终端里对话；助理会使用这些工具',
+    session: '要继续或新建的会话',
+    ask: '提一个问题；回答输出到 stdout',
+    question: '问题',
+    askSession: '把这次问答保存到该会话（默认不保存）',
+    askJson: '以 JSON 输出整个回合：回答、工具调用、消息、用量',
+    positiveInteger: '应为正整数（毫秒）',
+    unknownCommand: (word, near, commands) => `没有 '${word}' 这个命令；${near === undefined ? `可用的命令有 ${commands.map((name) => `'${name}'`).join('、')}` : `你是想输入 '${near}' 吗？`}`,
+    missingArgument: (name) => `缺少必需的参数 '${name}'`,
+    unknownOption: (flag, near) => `没有 '${flag}' 这个选项${near === undefined ? '' : `；你是想输入 '${near}' 吗？`}`,
+    excessArguments: (command, expected, got) => `'${command}' 的参数过多：它接受 ${expected} 个，实际收到 ${got.length} 个：${got.join(', ')}`,
+    optionMissingArgument: (flags) => `选项 '${flags}' 需要一个值`,
+    invalidValue: (flags, value, why) => `选项 '${flags}' 不能是 '${value}'：${why}`,
+    oneOf: (choices) => `请使用 ${choices.join('、')} 之一`,
+    allCommands: `全部命令见 \`${RIVERSE_COMMAND} --help\`。`,
+    seeHelp: (command) => `用法见 \`${command} --help\`。`,
+  },
+  ja: {
+    error: 'エラー：',
+    program: 'フォルダーに置くだけで使えるツールで能力を広げるパーソナル AI アシスタント',
+    programAfter: [
+      '',
+      `コマンドを付けずに実行すると、${RIVERSE_COMMAND} はチャットを始めます（\`${RIVERSE_COMMAND} chat\` と同じ）。`,
+      'モデルの選び方：RIVERSE_MODEL=プロバイダー:モデル（例：openai:gpt-4.1-mini と OPENAI_API_KEY）、または riverse.yaml の `model:`。',
+      'どちらもなければ、使えるものを順に探します：API キー（OpenAI、Anthropic、Gemini）、次にこのマシンの Ollama。',
+      `プロバイダー：${PROVIDERS}（local:/path/to/model.gguf）。`,
+    ].join('\n'),
+    config: '設定ファイル（既定：$RIVERSE_CONFIG、なければ ./riverse.yaml）',
+    version: 'バージョン番号を表示する',
+    help: 'このコマンドのヘルプを表示する',
+    helpCommand: 'コマンドのヘルプを表示する',
+    titles: { 'Usage:': '使い方：', 'Arguments:': '引数：', 'Options:': 'オプション：', 'Commands:': 'コマンド：', 'Global Options:': '共通オプション：' },
+    choices: '選択肢',
+    default: '既定',
+    tools: 'ツールの一覧・表示・実行・チェック・新規作成',
+    list: '見つかったすべてのツール：名前、ソースファイル、使えるかどうか（使えない理由）',
+    show: 'ツールのマニフェストと、モデルに渡す JSON Schema を表示する',
+    toolName: 'ツール名',
+    json: 'JSON で出力する',
+    lang: 'メッセージ・説明・回答の言語（既定：riverse.yaml の language:、なければロケール）',
+    dialect: 'このプロバイダーに渡す形のままツール定義を出力する',
+    run: 'ツールを実行する：データを出力し、失敗したらエラーを出力して終了コード 1',
+    params: 'パラメーター（key=value）',
+    paramsJson: 'パラメーター（JSON オブジェクト）',
+    timeout: '制限時間（ミリ秒）',
+    runJson: '結果全体を JSON で出力する',
+    check: 'すべてのツールを読み込み、診断をすべて出力する。エラーがあれば終了コード 1',
+    strict: '警告もエラーとして扱う',
+    types: 'TypeScript のツールファイルをツールの契約に照らして型チェックする（既定：TypeScript が入っていれば行う）',
+    noTypes: 'ツールファイルの型チェックをしない',
+    watch: '保存するたびにチェックし直し、変わったことを出力する（--json なら 1 イベントにつき 1 オブジェクト）',
+    new: 'ツールフォルダーに新しいツールファイルとそのテストを作る',
+    newName: 'ツール名（例：my_tool）',
+    dir: '書き込むフォルダー（既定：最初のツールフォルダー）',
+    chat: 'ターミナルでチャットする。アシスタントはツールを使います',
+    session: '再開する、または新しく始めるセッション',
+    ask: '質問を 1 つする。回答は stdout に出力します',
+    question: '質問',
+    askSession: 'このやり取りをこのセッションに残す（既定：残さない）',
+    askJson: 'ターン全体を出力する：回答、ツール呼び出し、メッセージ、使用量',
+    positiveInteger: '正の整数（ミリ秒）を指定してください',
+    unknownCommand: (word, near, commands) => `'${word}' というコマンドはありません。${near === undefined ? `使えるコマンド：${commands.map((name) => `'${name}'`).join('、')}` : `'${near}' のことですか？`}`,
+    missingArgument: (name) => `必須の引数 '${name}' がありません`,
+    unknownOption: (flag, near) => `'${flag}' というオプションはありません${near === undefined ? '' : `。'${near}' のことですか？`}`,
+    excessArguments: (command, expected, got) => `'${command}' の引数が多すぎます：受け取るのは ${expected} 個ですが、${got.length} 個ありました：${got.join(', ')}`,
+    optionMissingArgument: (flags) => `オプション '${flags}' には値が必要です`,
+    invalidValue: (flags, value, why) => `オプション '${flags}' に '${value}' は使えません：${why}`,
+    oneOf: (choices) => `${choices.join('、')} のいずれかにしてください`,
+    allCommands: `すべてのコマンドは \`${RIVERSE_COMMAND} --help\` で確認できます。`,
+    seeHelp: (command) => `使い方は \`${command} --help\` で確認できます。`,
+  },
+};
