@@ -115,17 +115,22 @@ describe('riverse tools run', { concurrency: 4 }, () => {
     assert.ok(result.ms - result.lastOutputMs < 5_000, `the command ran on for ${Math.round(result.ms - result.lastOutputMs)} ms after its answer`);
   });
 
-  test('--json prints the whole result, success or failure', async () => {
-    const [ok, failed] = await Promise.all([
+  test('--json prints the whole result, success or failure, with the parameters the tool received', async () => {
+    const [ok, defaulted, refused, failed] = await Promise.all([
       project.run(['tools', 'run', 'add_one', 'n=41', '--json']),
+      project.run(['tools', 'run', 'echo', 'text=hi', '--json']),
+      project.run(['tools', 'run', 'add_one', 'n=many', '--json']),
       project.run(['tools', 'run', 'always_fails', '--json']),
     ]);
     assert.equal(ok.code, 0, show(ok));
     const okOutput = parseJson(ok);
-    assert.equal(typeof okOutput.durationMs, 'number');
+    assert.ok(Number.isInteger(okOutput.durationMs), `whole milliseconds: ${okOutput.durationMs}`);
     delete okOutput.durationMs;
-    // The params as given; the coerced value is what the tool saw.
-    assert.deepEqual(okOutput, { tool: 'add_one', params: { n: '41' }, success: true, data: 'number 42' });
+    // Coerced: "41" came in, the number 41 is what the tool saw.
+    assert.deepEqual(okOutput, { tool: 'add_one', params: { n: 41 }, success: true, data: 'number 42' });
+    assert.deepEqual(parseJson(defaulted).params, { text: 'hi', times: 1 }, 'with its defaults');
+    assert.equal(refused.code, 1, show(refused));
+    assert.deepEqual(parseJson(refused).params, { n: 'many' }, 'a refused call: as given');
     assert.equal(failed.code, 1, show(failed));
     const failedOutput = parseJson(failed);
     assert.equal(failedOutput.success, false);

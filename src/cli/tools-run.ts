@@ -19,19 +19,23 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
   // Listening from the start: Ctrl-C while the tools load ends the command at once.
   const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping });
   let started = 0;
-  const result = await (async () => {
+  const { registry, result } = await (async () => {
     const { registry } = await loadTools(options);
     started = performance.now();
-    return registry.execute(name, params, {
+    const result = await registry.execute(name, params, {
       signal: interrupts.begin(),
       sessionId: 'cli',
       ...(options.lang === undefined ? {} : { language: options.lang }),
       ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     });
+    return { registry, result };
   })().finally(() => interrupts.close());
   if (options.json === true) {
-    // Arguments the registry refused for their shape may not even print (nested past JSON.stringify's stack).
-    const shown = readArguments(params).ok ? params : '(not shown: too large or too deeply nested)';
+    // What the tool received: coerced and with its defaults (the check is the one the call went
+    // through). Arguments it refused are shown as given, unless their shape keeps them from even
+    // printing (nested past JSON.stringify's stack).
+    const checked = registry.get(name)?.checkParams(params);
+    const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : '(not shown: too large or too deeply nested)';
     process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
