@@ -1,6 +1,7 @@
+import { checkArrayItems, type DialectRules, type NodeFacts } from './dialect-rules.ts';
 import { appendHints, hint } from './schema-hints.ts';
 import { allowsNull, hasProperties, ordered, typesOf, type SchemaNode } from './schema-node.ts';
-import { jsonTextHint, valueEncoding } from './value-encoding.ts';
+import { declaredEncoding, jsonTextHint, type ValueEncoding } from './value-encoding.ts';
 
 /** The formats Gemini accepts, per type; any other becomes a hint in the description. */
 export const GEMINI_FORMATS: Record<string, readonly string[]> = { string: ['date-time'], number: ['float', 'double'], integer: ['int32', 'int64'] };
@@ -34,7 +35,7 @@ function geminiObject(node: SchemaNode): SchemaNode {
 
 function geminiNode(node: SchemaNode): SchemaNode {
   const nullable = allowsNull(node) ? true : undefined;
-  const encoding = valueEncoding(node, 'gemini');
+  const encoding = geminiEncoding(node);
   if (encoding === 'json-text') return ordered({ type: 'string', description: appendHints(node.description, [jsonTextHint(node)]), nullable });
   const hints = HINTED.filter((key) => node[key] !== undefined).map((key) => hint(key, node[key]));
   const values = node.enum?.filter((value) => value !== null);
@@ -52,4 +53,39 @@ function geminiNode(node: SchemaNode): SchemaNode {
     else hints.push(hint('format', node.format));
   }
   return ordered({ ...body, description: appendHints(node.description, hints), nullable });
+}
+
+/** Gemini's enums hold strings only: one with other values travels as their text. */
+function geminiEncoding(node: SchemaNode): ValueEncoding {
+  if (node.enum?.some((value) => value !== null && typeof value !== 'string') === true) return 'enum-text';
+  return declaredEncoding(node);
+}
+
+const GEMINI_KEYWORDS: ReadonlySet<string> = new Set(['type', 'format', 'description', 'nullable', 'enum', 'items', 'properties', 'required']);
+const GEMINI_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
+
+/** Gemini's function declarations (see geminiSchema). */
+export const GEMINI_DIALECT: DialectRules = {
+  compile: (root) => geminiSchema(root),
+  encoding: geminiEncoding,
+  nullMeansOmitted: false,
+  check: {
+    keywords: GEMINI_KEYWORDS,
+    node(node, facts, problems) {
+      checkArrayItems(node, facts, problems);
+      geminiRules(node, facts, problems);
+    },
+  },
+};
+
+function geminiRules(node: Record<string, unknown>, { at, types, names }: NodeFacts, problems: string[]): void {
+  const type = node.type;
+  if (typeof type !== 'string' || !GEMINI_TYPES.includes(type)) problems.push(`${at}: type must be one of ${GEMINI_TYPES.join(', ')}`);
+  if (node.enum !== undefined && (type !== 'string' || !(node.enum as unknown[]).every((value) => typeof value === 'string'))) problems.push(`${at}: enum is for strings only`);
+  if (node.properties !== undefined && names.length === 0) problems.push(`${at}: properties must not be empty`);
+  if ((node.properties !== undefined || node.required !== undefined) && type !== 'object') problems.push(`${at}: properties and required are for objects only`);
+  if (node.items !== undefined && type !== 'array') problems.push(`${at}: items is for arrays only`);
+  if (node.nullable !== undefined && node.nullable !== true) problems.push(`${at}: nullable must be true when given`);
+  if (typeof node.format === 'string' && GEMINI_FORMATS[String(type)]?.includes(node.format) !== true) problems.push(`${at}: format "${node.format}" is not supported for ${String(type)}`);
+  if (types.length > 1) problems.push(`${at}: one type only`);
 }

@@ -1,7 +1,6 @@
-import type { Dialect } from './dialect.ts';
+import { dialectRules, valueEncoding, type Dialect } from './dialect.ts';
 import { normalizedSchema } from './normalize-schema.ts';
 import { allowsNull, isRecord, setField, type SchemaNode } from './schema-node.ts';
-import { valueEncoding } from './value-encoding.ts';
 
 /**
  * Maps arguments a model produced against `compileSchema(originalSchema, dialect)` back to what
@@ -21,7 +20,7 @@ function restoreObject(value: unknown, node: SchemaNode, dialect: Dialect): unkn
   for (const [name, item] of Object.entries(value)) {
     const child = Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
     if (child === undefined) setField(out, name, item);
-    else if (item !== null || required.has(name) || (dialect !== 'openai-strict' && allowsNull(child))) setField(out, name, restore(item, child, dialect));
+    else if (item !== null || required.has(name) || (!dialectRules(dialect).nullMeansOmitted && allowsNull(child))) setField(out, name, restore(item, child, dialect));
   }
   return out;
 }

@@ -1,4 +1,19 @@
+import { checkArrayItems, STANDARD_KEYWORDS, type DialectRules } from './dialect-rules.ts';
 import { hasProperties, typesOf, type SchemaNode } from './schema-node.ts';
+
+/** OpenAI function calling without `strict` (see openaiSchema). */
+export const OPENAI_DIALECT: DialectRules = {
+  compile: (root) => openaiSchema(root),
+  encoding: () => 'plain',
+  nullMeansOmitted: false,
+  check: {
+    keywords: STANDARD_KEYWORDS,
+    node(node, facts, problems) {
+      if (facts.names.length > 0 && node.additionalProperties === undefined) problems.push(`${facts.at}: an object with properties needs additionalProperties`);
+      checkArrayItems(node, facts, problems);
+    },
+  },
+};
 
 /**
  * OpenAI function parameters without `strict`: standard JSON Schema, with every object that

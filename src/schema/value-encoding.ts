@@ -1,4 +1,3 @@
-import type { Dialect } from './dialect.ts';
 import { hasProperties, typesOf, type SchemaNode } from './schema-node.ts';
 
 /**
@@ -8,17 +7,16 @@ import { hasProperties, typesOf, type SchemaNode } from './schema-node.ts';
  *   object (OpenAI strict and Gemini need every property declared), a value of any type, or a
  *   union of types (Gemini has none; strict gets them too, to keep one rule);
  * - `enum-text`: Gemini takes enums of strings only, so 2 travels as "2".
- * The compilers write it and normalizeArguments reads it back, so both decide here.
+ * The compilers write it and normalizeArguments reads it back, so both ask the dialect (DialectRules.encoding).
  */
 export type ValueEncoding = 'plain' | 'json-text' | 'enum-text';
 
-export function valueEncoding(node: SchemaNode, dialect: Dialect): ValueEncoding {
-  if (dialect !== 'openai-strict' && dialect !== 'gemini') return 'plain';
-  if (node.enum !== undefined) {
-    const values = node.enum.filter((value) => value !== null);
-    if (dialect === 'gemini' && values.some((value) => typeof value !== 'string')) return 'enum-text';
-    if (values.length > 0) return 'plain';
-  }
+/**
+ * The encoding in a dialect that can only declare fixed shapes (OpenAI strict, Gemini): a value it
+ * cannot describe travels as JSON text.
+ */
+export function declaredEncoding(node: SchemaNode): ValueEncoding {
+  if (node.enum !== undefined && node.enum.some((value) => value !== null)) return 'plain';
   if (node.anyOf !== undefined) return 'json-text';
   const types = typesOf(node).filter((type) => type !== 'null');
   if (types.length !== 1) return 'json-text';

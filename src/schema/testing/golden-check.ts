@@ -4,11 +4,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { isDeepStrictEqual } from 'node:util';
 import { checkDialect } from '../check-dialect.ts';
 import { compileSchema } from '../compile-schema.ts';
-import { DIALECTS, type Dialect } from '../dialect.ts';
+import { DIALECTS, valueEncoding, type Dialect } from '../dialect.ts';
 import { normalizeArguments } from '../normalize-arguments.ts';
 import { normalizeSchema } from '../normalize-schema.ts';
 import type { SchemaNode } from '../schema-node.ts';
-import { valueEncoding } from '../value-encoding.ts';
 import { encodeArguments, sampleArguments } from './sample-arguments.ts';
 import { validate } from './schema-validator.ts';
 

@@ -1,8 +1,7 @@
 // Test support: arguments that satisfy a normalized schema, and the same arguments as a model
 // would send them against a compiled dialect (the inverse of normalizeArguments).
-import type { Dialect } from '../dialect.ts';
+import { dialectRules, valueEncoding, type Dialect } from '../dialect.ts';
 import { isRecord, typesOf, type SchemaNode } from '../schema-node.ts';
-import { valueEncoding } from '../value-encoding.ts';
 import { samplePattern } from './sample-pattern.ts';
 
 const FORMATS: Record<string, string> = {
@@ -95,7 +94,7 @@ function encodeObject(value: Record<string, unknown>, node: SchemaNode, dialect:
   const properties = node.properties ?? {};
   for (const [name, child] of Object.entries(properties)) {
     if (name in value) out[name] = encode(value[name], child, dialect);
-    else if (dialect === 'openai-strict') out[name] = null;
+    else if (dialectRules(dialect).nullMeansOmitted) out[name] = null;
   }
   for (const [name, item] of Object.entries(value)) if (!(name in properties)) out[name] = item;
   return out;
