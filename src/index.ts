@@ -38,6 +38,8 @@ export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
 export type { ExecuteOptions } from './tools/execute-tool.ts';
 export type { Dialect } from './schema/dialect.ts';
+export { compileSchema } from './schema/compile-schema.ts';
+export type { SchemaNode, JsonType } from './schema/schema-node.ts';
 export { formatDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
 export { validateManifest, type ManifestProblem } from './tools/validate-manifest.ts';
 export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';
@@ -45,6 +47,8 @@ export { toolSignature } from './tools/tool-signature.ts';
 
 // Config.
 export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';
+export type { RiverseConfig } from './config/riverse-config.ts';
+export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type TurnRequest } from './assistant/assistant.ts';
@@ -60,7 +64,7 @@ export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './mod
 export { createAnthropicModel, type AnthropicOptions } from './models/anthropic.ts';
 export { createGeminiModel, type GeminiOptions } from './models/gemini.ts';
 export { createLocalModel, type LocalModelOptions } from './models/local-llama.ts';
-export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelOptions } from './models/resolve-model.ts';
+export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelConfig, type ModelOptions } from './models/resolve-model.ts';
 
 // Sessions.
 export { SessionStore, type SessionInfo, type SessionSummary, type ToolCallQuery } from './store/session-store.ts';

@@ -13,16 +13,23 @@ const EXAMPLES_LABEL: Record<Language, string> = { en: 'Examples', zh: '示例',
  * provider's dialect (plain JSON Schema without one) — the schema the arguments are checked against.
  */
 export function toolDefinitions(tools: readonly RegisteredTool[], language: Language, dialect?: Dialect): ToolDefinition[] {
-  return tools.map((tool) => {
-    const description = localize(tool.manifest.description, language);
-    const examples = localizeList(tool.manifest.examples, language);
-    const schema = language === 'en' ? tool.schema : parametersSchema(tool.manifest, language);
-    return {
-      name: tool.name,
-      description: examples.length === 0 ? description : `${description}\n${EXAMPLES_LABEL[language]}: ${examples.map((example) => JSON.stringify(example)).join('; ')}`,
-      parameters: dialect === undefined ? schema : language === 'en' ? (tool.schemaFor(dialect) as JsonSchema) : (compileSchema(schema, dialect) as JsonSchema),
-    };
-  });
+  return tools.map((tool) => toolDefinition(tool, language, dialect));
+}
+
+/**
+ * One tool's definition; a registered tool's English schema comes from the registry's cache (the
+ * very object its arguments are checked against), anything else is compiled here.
+ */
+export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<RegisteredTool>, language: Language, dialect?: Dialect): ToolDefinition {
+  const description = localize(tool.manifest.description, language);
+  const examples = localizeList(tool.manifest.examples, language);
+  const cached = language === 'en' ? tool : undefined;
+  const schema = cached?.schema ?? parametersSchema(tool.manifest, language);
+  return {
+    name: tool.name,
+    description: examples.length === 0 ? description : `${description}\n${EXAMPLES_LABEL[language]}: ${examples.map((example) => JSON.stringify(example)).join('; ')}`,
+    parameters: dialect === undefined ? schema : ((cached?.schemaFor?.(dialect) ?? compileSchema(schema, dialect)) as JsonSchema),
+  };
 }
 
 const cache = new WeakMap<object, Map<string, ToolDefinition[]>>();

@@ -10,13 +10,6 @@ import { loadCliConfig } from './cli-config.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
-/** `assistant:` in riverse.yaml. */
-export interface AssistantSettings {
-  max_rounds?: number;
-  history_tokens?: number;
-  turn_timeout_ms?: number;
-}
-
 /**
  * Config, model, tools (kept up to date on every save when `watch`) and, when `persist`, the session
  * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
@@ -24,17 +17,17 @@ export interface AssistantSettings {
 export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean; interactive?: boolean }) {
   const loaded = await loadCliConfig(options.config);
   const { config } = loaded;
-  const dataDir = typeof config.data_dir === 'string' ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
+  const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const model = await chooseModel(config, process.env, {
     modelsDirectory: join(dataDir, 'models'),
     ...(options.interactive === true && process.stdin.isTTY === true
-      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[interfaceLanguage(options.lang ?? (config.language as string | undefined))].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
+      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[interfaceLanguage(options.lang ?? config.language)].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
       : {}),
   });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
-  const settings = (config.assistant ?? {}) as AssistantSettings;
+  const settings = config.assistant ?? {};
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
-  const language = options.lang ?? (config.language as Language | 'auto' | undefined) ?? 'auto';
+  const language = options.lang ?? config.language ?? 'auto';
   const assistant = new Assistant({
     model,
     registry: () => tools.current,

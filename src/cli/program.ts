@@ -5,7 +5,7 @@ import { ModelError } from '../models/model-error.ts';
 import { ask } from './ask.ts';
 import { chat } from './chat.ts';
 import { commandLanguage } from './command-language.ts';
-import { DIALECTS } from '../schema/dialect.ts';
+import { PROVIDER_WIRE_NAMES } from '../models/provider-wires.ts';
 import { HELP_TEXT } from './help-text.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { LocalizedCommand } from './localized-command.ts';
@@ -51,7 +51,7 @@ tools
   .argument('<name>', text.toolName)
   .addOption(json())
   .addOption(lang())
-  .addOption(new Option('--dialect <dialect>', text.dialect).choices(DIALECTS))
+  .addOption(new Option('--dialect <dialect>', text.dialect).choices(PROVIDER_WIRE_NAMES))
   .action(run((name, options) => toolsShow(name, { ...globals(), ...options })));
 
 tools

@@ -188,7 +188,7 @@ describe('riverse tools run with an invalid riverse.yaml', { concurrency: 4 }, (
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
     const file = `${project.dir}/riverse.yaml`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    assert.match(result.stderr, new RegExp(`${file}:3: tools\\.timeout_ms: expected a positive whole number, got string "soon"`));
+    assert.match(result.stderr, new RegExp(`${file}:3: tools\\.timeout_ms: expected a whole number of at least 1, got string "soon"`));
     assert.match(result.stderr, new RegExp(`${file}:5: tools\\.echo\\.enabled: expected true or false, got string "maybe"`));
   });
 

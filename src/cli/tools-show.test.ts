@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { realpath } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
+import { startAnthropicTestServer } from '../models/testing/anthropic-test-server.ts';
+import { startGeminiTestServer } from '../models/testing/gemini-test-server.ts';
+import { startOpenAITestServer } from '../models/testing/openai-test-server.ts';
 import { ADD_ONE_TOOL, createProject, ECHO_TOOL, GREET_TOOL, parseJson, show, type TempProject } from './cli-test-support.ts';
 
 describe('riverse tools show', { concurrency: 4 }, () => {
@@ -80,14 +83,14 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     assert.equal(schema.properties.text.description, '要返回的文本');
   });
 
-  test('--dialect prints the tool definition as that provider is given it', async () => {
+  test('--dialect prints the tool as that adapter sends it, examples in the description', async () => {
     const strict = await project.run(['tools', 'show', 'echo', '--dialect', 'openai-strict']);
     assert.equal(strict.code, 0, show(strict));
     assert.deepEqual(parseJson(strict), {
       type: 'function',
       function: {
         name: 'echo',
-        description: 'Echoes the text back',
+        description: 'Echoes the text back\nExamples: "Echo hello"; "Say \\"hi\\" back to me"',
         parameters: {
           type: 'object',
           properties: {
@@ -104,7 +107,7 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     assert.equal(gemini.code, 0, show(gemini));
     assert.deepEqual(parseJson(gemini), {
       name: 'echo',
-      description: 'テキストをそのまま返す',
+      description: 'テキストをそのまま返す\n例: "Echo hello"; "Say \\"hi\\" back to me"',
       parameters: {
         type: 'object',
         properties: { text: { type: 'string', description: '返すテキスト' }, times: { type: 'integer', description: 'How many times (default: 1)' } },
@@ -113,8 +116,37 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     });
     const wrong = await project.run(['tools', 'show', 'echo', '--dialect', 'cohere']);
     assert.equal(wrong.code, 2, show(wrong));
-    assert.match(wrong.stderr, /Allowed choices are json, openai, openai-strict, anthropic, gemini/);
+    assert.match(wrong.stderr, /Allowed choices are openai, openai-strict, anthropic, gemini, local/);
+    const local = await project.run(['tools', 'show', 'echo', '--dialect', 'local']);
+    assert.equal(local.code, 0, show(local));
+    assert.match(local.stdout, /^- echo: Echoes the text back\nExamples: .* Parameters \(JSON Schema\): \{"type":"object",/);
   });
+
+  // What is printed is what is sent: `ask` with each provider against its local wire server, and the
+  // bytes of the tool in the request body it received.
+  const providers = [
+    ['openai', async () => startOpenAITestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'openai:test', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' })],
+    ['openai-strict', async () => startOpenAITestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'openai:test', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k', RIVERSE_CONFIG: 'strict.yaml' })],
+    ['anthropic', async () => startAnthropicTestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'anthropic:test', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' })],
+    ['gemini', async () => startGeminiTestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'gemini:test', GEMINI_BASE_URL: url, GEMINI_API_KEY: 'k' })],
+  ] as const;
+  for (const [dialect, start, env] of providers) {
+    test(`--dialect ${dialect} --json prints the very bytes the adapter sends`, async () => {
+      await project.write('strict.yaml', 'model_options:\n  strict_tools: true\ntools:\n  greet:\n    enabled: false\n');
+      const server = await start();
+      try {
+        const asked = await project.run(['ask', 'hello'], { env: env(server.url) });
+        assert.equal(asked.code, 0, show(asked));
+        const printed = await project.run(['tools', 'show', 'echo', '--dialect', dialect, '--json']);
+        assert.equal(printed.code, 0, show(printed));
+        const sent = server.requests[0]!.raw;
+        assert.ok(printed.stdout.endsWith('\n') && sent.includes(printed.stdout.slice(0, -1)), `printed:\n${printed.stdout}\nsent:\n${sent}`);
+        assert.deepEqual(JSON.parse((await project.run(['tools', 'show', 'echo', '--dialect', dialect])).stdout), JSON.parse(printed.stdout), 'indented, the same value');
+      } finally {
+        await server.close();
+      }
+    });
+  }
 
   test('an unavailable tool is shown with the reason', async () => {
     const result = await project.run(['tools', 'show', 'greet']);

@@ -1,5 +1,5 @@
-import type { Dialect } from '../schema/dialect.ts';
-import { toolDefinition } from '../schema/tool-definition.ts';
+import { toolDefinition } from '../assistant/tool-definitions.ts';
+import { PROVIDER_WIRES, type ProviderWireName } from '../models/provider-wires.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
 import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';
@@ -9,9 +9,10 @@ import { UsageError } from './usage-error.ts';
 
 /**
  * `riverse tools show NAME`: the manifest and the JSON Schema models are given; with `--dialect`,
- * the tool definition exactly as that provider is given it.
+ * the tool exactly as that adapter sends it (its own code writes it), indented unless `--json`
+ * asks for the very bytes.
  */
-export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language; dialect?: Dialect }): Promise<number> {
+export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language; dialect?: ProviderWireName }): Promise<number> {
   const { registry } = await loadTools(options);
   const found = registry.find(name);
   if (found === undefined) {
@@ -23,7 +24,10 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
   const language = options.lang ?? 'en';
   const schema = parametersSchema(found.manifest, language);
   if (options.dialect !== undefined) {
-    printJson(toolDefinition({ name: found.name, description: localize(found.manifest.description, language), parameters: schema }, options.dialect));
+    const wire = PROVIDER_WIRES[options.dialect];
+    const sent = wire.toolText(toolDefinition(found, language, wire.dialect));
+    if (wire.format === 'json' && options.json !== true) printJson(JSON.parse(sent));
+    else process.stdout.write(`${sent}\n`);
     return 0;
   }
   if (options.json === true) {

@@ -119,10 +119,10 @@ tools:
   test('tools.timeout_ms and max_result_chars must be positive whole numbers', () => {
     const error = configError(() => parseConfig('tools:\n  timeout_ms: -1\n  max_result_chars: 2.5\n', PATH, {}));
     assert.deepEqual(error.problems, [
-      `${PATH}:2: tools.timeout_ms: expected a positive whole number, got number -1`,
-      `${PATH}:3: tools.max_result_chars: expected a positive whole number, got number 2.5`,
+      `${PATH}:2: tools.timeout_ms: expected a whole number of at least 1, got number -1`,
+      `${PATH}:3: tools.max_result_chars: expected a whole number of at least 1, got number 2.5`,
     ]);
-    assert.match(configError(() => parseConfig('tools:\n  timeout_ms: "100"\n', PATH, {})).message, /tools\.timeout_ms: expected a positive whole number, got string "100"/);
+    assert.match(configError(() => parseConfig('tools:\n  timeout_ms: "100"\n', PATH, {})).message, /tools\.timeout_ms: expected a whole number of at least 1, got string "100"/);
     assert.match(configError(() => parseConfig('tools:\n  timeout_ms: 0\n', PATH, {})).message, /tools\.timeout_ms/);
   });
 
@@ -178,6 +178,11 @@ describe('assistant settings', () => {
     assert.match(problems[4]!, /:7: assistant\.max_rounds: expected a whole number of at least 1/);
   });
 
+  test('model_options.strict_tools is true or false', () => {
+    assert.deepEqual(parseConfig('model_options:\n  strict_tools: true\n', PATH, {}).model_options, { strict_tools: true });
+    assert.deepEqual(configError(() => parseConfig('model_options:\n  strict_tools: yes please\n', PATH, {})).problems, [`${PATH}:2: model_options.strict_tools: expected true or false, got string "yes please"`]);
+  });
+
   test('the limits of a model request and of a turn: whole numbers, timers no longer than setTimeout can wait', () => {
     const good = 'model_options:\n  timeout_ms: 5000\n  max_reply_chars: 1000\n  max_tool_call_chars: 1000\nassistant:\n  turn_timeout_ms: 60000\n';
     assert.deepEqual(parseConfig(good, PATH, {}).assistant, { turn_timeout_ms: 60000 });
@@ -199,7 +204,7 @@ describe('assistant settings', () => {
     const text = 'tools:\n  isolation: workers\n  memory_mb: 0\n  weather:\n    trusted: "yes"\n    memory_mb: 8\n';
     const { problems } = configError(() => parseConfig(text, PATH, {}));
     assert.equal(problems.length, 4);
-    assert.match(problems[0]!, /:2: tools\.isolation: expected process, worker, none, got string "workers"/);
+    assert.match(problems[0]!, /:2: tools\.isolation: expected one of process, worker, none, got string "workers"/);
     assert.match(problems[1]!, /:3: tools\.memory_mb: expected a whole number of megabytes, at least 16/);
     assert.match(problems[2]!, /:5: tools\.weather\.trusted: expected true or false/);
     assert.match(problems[3]!, /:6: tools\.weather\.memory_mb: expected a whole number of megabytes/);

@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import type { AppConfig } from '../tools/app-config.ts';
 import { interpolateEnv } from './interpolate-env.ts';
+import type { RiverseConfig } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
 
 export const CONFIG_FILE = 'riverse.yaml';
 export const CONFIG_ENV = 'RIVERSE_CONFIG';
 
 export interface LoadedConfig {
-  config: AppConfig;
+  config: RiverseConfig;
   /** The file read; undefined when there was none and defaults apply. */
   path?: string;
   /** Folder that relative paths in the config are resolved from. */
@@ -48,7 +48,7 @@ export async function loadConfig(options: { path?: string; cwd?: string; env?: N
 }
 
 /** Parses, interpolates and validates config text; `path` is used in messages. */
-export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv = process.env): RiverseConfig {
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {
@@ -64,6 +64,7 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
   const config = interpolateEnv(value, env, (keyPath, message) => problems.push(`${path}${lineOf(keyPath)}: ${keyPath.join('.')}: ${message}`));
   for (const problem of validateConfig(config)) problems.push(`${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}: ${problem.message}`);
   if (problems.length > 0) throw new ConfigError(problems);
-  return config as AppConfig;
+  // Checked against CONFIG_FIELDS just above, which is typed against RiverseConfig.
+  return config as RiverseConfig;
 }
 

@@ -1,31 +1,18 @@
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
-import type { ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ModelRequest } from './chat-model.ts';
+import { toolsWire, type ToolsWire } from './tools-wire.ts';
 
-/*
- * Built as a string, like the OpenAI body: the tools catalog is serialized once per array (by
- * identity) and spliced in, so a request costs the messages, not the catalog.
- */
+/** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
+export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) => JSON.stringify({ name, description, input_schema: parameters }));
 
-const toolsJsonCache = new WeakMap<readonly ToolDefinition[], string>();
-
-/** `tools` in Anthropic's form, serialized once per array object. */
-export function anthropicToolsJson(tools: readonly ToolDefinition[]): string {
-  let json = toolsJsonCache.get(tools);
-  if (json === undefined) {
-    json = JSON.stringify(tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })));
-    toolsJsonCache.set(tools, json);
-  }
-  return json;
-}
-
-/** The whole body; `modelJson` is the model name already serialized. */
+/** The whole body, built as a string like the OpenAI body; `modelJson` is the model name already serialized. */
 export function anthropicRequestBody(modelJson: string, maxTokens: number, request: ModelRequest): string {
   let body = `{"model":${modelJson},"max_tokens":${maxTokens}`;
   if (request.system !== undefined && request.system !== '') body += `,"system":${JSON.stringify(request.system)}`;
   const tools = request.tools;
   const withTools = tools !== undefined && tools.length > 0;
   body += `,"messages":${anthropicMessagesJson(request.messages, withTools)}`;
-  if (withTools) body += `,"tools":${anthropicToolsJson(tools)}`;
+  if (withTools) body += `,"tools":${ANTHROPIC_TOOLS.toolsText(tools)}`;
   return request.stream === true ? `${body},"stream":true}` : `${body}}`;
 }
 

@@ -1,5 +1,5 @@
 import { anthropicStatusError } from './anthropic-errors.ts';
-import { anthropicRequestBody } from './anthropic-request.ts';
+import { ANTHROPIC_TOOLS, anthropicRequestBody } from './anthropic-request.ts';
 import { anthropicMessageEvents } from './anthropic-response.ts';
 import { AnthropicStreamState } from './anthropic-stream.ts';
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
@@ -51,7 +51,7 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
   return {
     id: `anthropic:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
-    dialect: 'anthropic',
+    dialect: ANTHROPIC_TOOLS.dialect,
     stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request),
   };
 }

@@ -1,10 +1,10 @@
-import { compileSchema } from '../schema/compile-schema.ts';
-import { hasProperties } from '../schema/schema-node.ts';
+import { hasProperties, type SchemaNode } from '../schema/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
-import type { ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ModelRequest } from './chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
 import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types.ts';
 import { jsonText } from './json-text.ts';
+import { toolsWire, type ToolsWire } from './tools-wire.ts';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
@@ -14,25 +14,20 @@ type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
  */
 export const FOREIGN_SIGNATURE = 'skip_thought_signature_validator';
 
-const toolsJsonCache = new WeakMap<readonly ToolDefinition[], string>();
-
 /**
- * `tools` in Gemini's form, serialized once per array object. The turn gives parameters already
- * compiled to the gemini dialect; compiling again changes nothing (the golden test checks it) and
- * makes a caller's plain JSON Schema safe too. A tool without parameters declares none.
+ * Tools as Gemini takes them: one `functionDeclarations` list, parameters in the gemini dialect. A
+ * tool without parameters declares none (Gemini rejects an object without properties).
  */
-export function toolsJson(tools: readonly ToolDefinition[]): string {
-  let json = toolsJsonCache.get(tools);
-  if (json === undefined) {
-    const functionDeclarations = tools.map((tool): GeminiFunctionDeclaration => {
-      const parameters = compileSchema(tool.parameters, 'gemini');
-      return hasProperties(parameters) ? { name: tool.name, description: tool.description, parameters } : { name: tool.name, description: tool.description };
-    });
-    json = JSON.stringify([{ functionDeclarations }]);
-    toolsJsonCache.set(tools, json);
-  }
-  return json;
-}
+export const GEMINI_TOOLS: ToolsWire = toolsWire(
+  'gemini',
+  ({ name, description, parameters }) => {
+    const schema = parameters as SchemaNode;
+    const declaration: GeminiFunctionDeclaration = hasProperties(schema) ? { name, description, parameters: schema } : { name, description };
+    return JSON.stringify(declaration);
+  },
+  'json',
+  (declarations) => `[{"functionDeclarations":[${declarations.join(',')}]}]`,
+);
 
 /** The whole body of a generateContent or streamGenerateContent request. */
 export function requestBody(request: ModelRequest, memory: GeminiCallMemory): string {
@@ -40,7 +35,7 @@ export function requestBody(request: ModelRequest, memory: GeminiCallMemory): st
   const system = request.system;
   if (system !== undefined && system !== '') body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
   const tools = request.tools;
-  if (tools !== undefined && tools.length > 0) body += `,"tools":${toolsJson(tools)}`;
+  if (tools !== undefined && tools.length > 0) body += `,"tools":${GEMINI_TOOLS.toolsText(tools)}`;
   return `${body}}`;
 }
 

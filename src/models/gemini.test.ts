@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { compileSchema } from '../schema/compile-schema.ts';
+import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ModelRequest, ToolDefinition } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
@@ -178,7 +180,7 @@ describe('createGeminiModel: the request', () => {
     }
   });
 
-  it('sends tools as functionDeclarations with the schema converted (no additionalProperties anywhere), and omits an empty list', async () => {
+  it('sends tools as functionDeclarations in the gemini dialect (no additionalProperties anywhere), and omits an empty list', async () => {
     const server = await serve({ text: 'ok' });
     const nested: ToolDefinition = {
       name: 'plan',
@@ -192,7 +194,9 @@ describe('createGeminiModel: the request', () => {
     };
     const clock: ToolDefinition = { name: 'clock', description: 'The time', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } };
     const model = modelFor(server);
-    await collect(model.stream({ messages: ASK, tools: [WEATHER, nested, clock], stream: true }));
+    // The caller compiles to the model's dialect, once: the adapter sends what it is given.
+    const tools = [WEATHER, nested, clock].map((tool) => ({ ...tool, parameters: compileSchema(tool.parameters, model.dialect!) as JsonSchema }));
+    await collect(model.stream({ messages: ASK, tools, stream: true }));
     await collect(model.stream({ messages: ASK, tools: [] }));
     const [first, second] = server.requests.map((request) => request.body);
     assert.deepEqual(first?.tools, [

@@ -1,7 +1,7 @@
 import type { ChatModel, ModelEvent, ToolCallingMode } from './chat-model.ts';
 import { GeminiCallMemory } from './gemini-call-memory.ts';
 import { geminiResponseError } from './gemini-errors.ts';
-import { requestBody } from './gemini-request.ts';
+import { GEMINI_TOOLS, requestBody } from './gemini-request.ts';
 import { GeminiStreamState } from './gemini-stream.ts';
 import { ModelError } from './model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from './model-request.ts';
@@ -46,7 +46,7 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
   return {
     id: `gemini:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
-    dialect: 'gemini',
+    dialect: GEMINI_TOOLS.dialect,
     stream: (request) => modelRequest(policy, request.stream === true ? streamWire : plainWire, requestBody(request, memory), request),
   };
 }

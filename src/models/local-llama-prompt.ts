@@ -4,10 +4,11 @@
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ToolDefinition } from './chat-model.ts';
 import type { ChatHistoryItem } from './local-llama-runtime.ts';
+import { toolsWire, type ToolsWire } from './tools-wire.ts';
 
 export function chatHistory(system: string | undefined, messages: readonly ChatMessage[], tools: readonly ToolDefinition[] | undefined): ChatHistoryItem[] {
   const items: ChatHistoryItem[] = [];
-  const systemText = [system, tools === undefined || tools.length === 0 ? undefined : toolInstructions(tools)].filter((part) => part !== undefined && part !== '').join('\n\n');
+  const systemText = [system, tools === undefined || tools.length === 0 ? undefined : LOCAL_TOOLS.toolsText(tools)].filter((part) => part !== undefined && part !== '').join('\n\n');
   if (systemText !== '') items.push({ type: 'system', text: systemText });
   let results: string[] = [];
   const flushResults = () => {
@@ -29,15 +30,18 @@ export function chatHistory(system: string | undefined, messages: readonly ChatM
   return items;
 }
 
-/** What the model must know to call tools: the reply shape and each tool's parameters. */
-export function toolInstructions(tools: readonly ToolDefinition[]): string {
-  const lines = [
-    'Reply with exactly one JSON object. To call a tool: {"tool": "<tool name>", "arguments": {<parameters>}}; you will get its result, then reply again. To answer the user: {"answer": "<your reply>"}. Optional parameters you do not use are null.',
-    'Tools:',
-  ];
-  for (const tool of tools) lines.push(`- ${tool.name}: ${tool.description} Parameters (JSON Schema): ${JSON.stringify(tool.parameters)}`);
-  return lines.join('\n');
-}
+const TOOLS_HEADER = [
+  'Reply with exactly one JSON object. To call a tool: {"tool": "<tool name>", "arguments": {<parameters>}}; you will get its result, then reply again. To answer the user: {"answer": "<your reply>"}. Optional parameters you do not use are null.',
+  'Tools:',
+];
+
+/** What the model must know to call tools, in its system prompt: the reply shape and each tool's parameters (plain JSON Schema). */
+export const LOCAL_TOOLS: ToolsWire = toolsWire(
+  'json',
+  (tool) => `- ${tool.name}: ${tool.description} Parameters (JSON Schema): ${JSON.stringify(tool.parameters)}`,
+  'text',
+  (lines) => [...TOOLS_HEADER, ...lines].join('\n'),
+);
 
 function modelText(content: string, calls: readonly ToolCallRequest[] | undefined): string {
   if (calls === undefined || calls.length === 0) return content;

@@ -8,7 +8,7 @@ import { AsyncChannel } from './async-channel.ts';
 import type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
 import { AnswerStream } from './local-llama-answer-stream.ts';
 import { readGrammarReply, replySchema } from './local-llama-grammar.ts';
-import { chatHistory } from './local-llama-prompt.ts';
+import { chatHistory, LOCAL_TOOLS } from './local-llama-prompt.ts';
 import { isModelReference, loadModelFile, loadRuntime, resolveModelReference, type LlamaChat, type LlamaContext, type LlamaGrammar } from './local-llama-runtime.ts';
 import { ModelError } from './model-error.ts';
 import { callIdSource } from './openai-response.ts';
@@ -129,7 +129,7 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
   return {
     id,
     toolCalling: 'native',
-    dialect: 'json',
+    dialect: LOCAL_TOOLS.dialect,
     async *stream(request: ModelRequest): AsyncGenerator<ModelEvent, void, undefined> {
       if (request.signal?.aborted === true) throw aborted(id);
       // Our own signal too: a reader that stops early stops the generation.

@@ -2,7 +2,7 @@ import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from './model-request.ts';
 import { statusError, type ErrorContext } from './openai-errors.ts';
-import { requestBody } from './openai-request.ts';
+import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS, requestBody } from './openai-request.ts';
 import { callIdSource, completionEvents } from './openai-response.ts';
 import { OpenAIStreamState } from './openai-stream.ts';
 
@@ -18,6 +18,11 @@ export interface OpenAICompatibleOptions extends RequestOptions {
   /** The variable named when the key is missing or rejected; default `<PROVIDER>_API_KEY`. */
   apiKeyEnv?: string;
   toolCalling?: ToolCallingMode;
+  /**
+   * Send tools with `strict: true`, their parameters in the openai-strict dialect (decision 009).
+   * Only OpenAI's own API is known to honour it; default false.
+   */
+  strictTools?: boolean;
 }
 
 /** A ChatModel over any server that speaks OpenAI's Chat Completions: OpenAI, DeepSeek, Qwen, Groq, vLLM, LM Studio, llama.cpp, Ollama. */
@@ -44,10 +49,11 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   };
   const policy = requestPolicy(options, headers);
   const modelJson = JSON.stringify(options.model);
+  const tools = options.strictTools === true ? OPENAI_STRICT_TOOLS : OPENAI_TOOLS;
   return {
     id: `${provider}:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
-    dialect: 'openai',
-    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request), request),
+    dialect: tools.dialect,
+    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools), request),
   };
 }

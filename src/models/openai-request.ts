@@ -1,31 +1,25 @@
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ModelRequest } from './chat-model.ts';
+import { toolsWire, type ToolsWire } from './tools-wire.ts';
 
-/*
- * The request body is built as a string. A catalog of 200 tools is about 66 KB of JSON sent with
- * every request; it is serialized once per tools array (by identity) and spliced in, so a request
- * costs the messages, not the catalog.
+/** Tools as Chat Completions takes them: functions, their parameters in the openai dialect. */
+export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) => JSON.stringify({ type: 'function', function: { name, description, parameters } }));
+
+/**
+ * With `strict: true` (decision 009): the parameters in the openai-strict dialect, which OpenAI then
+ * holds the model's arguments to.
  */
+export const OPENAI_STRICT_TOOLS: ToolsWire = toolsWire('openai-strict', ({ name, description, parameters }) =>
+  JSON.stringify({ type: 'function', function: { name, description, parameters, strict: true } }),
+);
 
-const toolsJsonCache = new WeakMap<readonly ToolDefinition[], string>();
-
-/** `tools` in OpenAI's form, serialized once per array object. */
-export function toolsJson(tools: readonly ToolDefinition[]): string {
-  let json = toolsJsonCache.get(tools);
-  if (json === undefined) {
-    json = JSON.stringify(
-      tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
-    );
-    toolsJsonCache.set(tools, json);
-  }
-  return json;
-}
-
-/** The whole body; `modelJson` is the model name already serialized. */
-export function requestBody(modelJson: string, request: ModelRequest): string {
+/**
+ * The whole body, built as a string: the tools are spliced in as the wire built them (once per
+ * array); `modelJson` is the model name already serialized.
+ */
+export function requestBody(modelJson: string, request: ModelRequest, tools: ToolsWire = OPENAI_TOOLS): string {
   let body = `{"model":${modelJson},"messages":${messagesJson(request.system, request.messages)}`;
-  const tools = request.tools;
-  if (tools !== undefined && tools.length > 0) body += `,"tools":${toolsJson(tools)}`;
+  if (request.tools !== undefined && request.tools.length > 0) body += `,"tools":${tools.toolsText(request.tools)}`;
   body += request.stream === true ? STREAMING : NOT_STREAMING;
   return body;
 }

@@ -20,7 +20,7 @@ export interface WireMessage {
 
 export interface WireTool {
   type: 'function';
-  function: { name: string; description: string; parameters: unknown };
+  function: { name: string; description: string; parameters: unknown; strict?: boolean };
 }
 
 export interface WireRequestBody {

@@ -23,6 +23,15 @@ describe('resolveModel', () => {
     assert.equal(resolveModel({ model: 'gpt-4.1-mini' }, env).id, 'openai:gpt-4.1-mini', 'no prefix means OpenAI');
   });
 
+  test('model_options.strict_tools: the openai-strict dialect for an OpenAI-compatible provider, an error for another', () => {
+    const options = { model_options: { base_url: 'http://127.0.0.1:9/v1', strict_tools: true } };
+    assert.equal(resolveModel({ model: 'openai:x', ...options }, {}).dialect, 'openai-strict');
+    assert.equal(resolveModel({ model: 'ollama:qwen3', ...options }, {}).dialect, 'openai-strict');
+    assert.equal(resolveModel({ model: 'openai:x', model_options: { base_url: 'http://127.0.0.1:9/v1' } }, {}).dialect, 'openai');
+    notConfigured(() => resolveModel({ model: 'anthropic:claude-sonnet-4-5', ...options }, {}), /strict_tools is for OpenAI-compatible providers; anthropic does not take it/);
+    notConfigured(() => resolveModel({ model: 'gemini:gemini-2.5-flash', ...options }, {}), /gemini does not take it/);
+  });
+
   test('RIVERSE_MODEL wins over the config', () => {
     assert.equal(resolveModel({ model: 'openai:a' }, { RIVERSE_MODEL: 'ollama:b' }).id, 'ollama:b');
   });

@@ -1,4 +1,3 @@
-import type { AppConfig } from '../tools/app-config.ts';
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { ANTHROPIC_BASE_URL, createAnthropicModel } from './anthropic.ts';
@@ -13,10 +12,19 @@ export interface ModelOptions {
   base_url?: string;
   api_key?: string;
   tool_calling?: ToolCallingMode;
+  /** OpenAI-compatible providers only: send tools with `strict: true` (decision 009). */
+  strict_tools?: boolean;
   timeout_ms?: number;
   max_retries?: number;
   max_reply_chars?: number;
   max_tool_call_chars?: number;
+}
+
+/** What of riverse.yaml model resolution reads. */
+export interface ModelConfig {
+  /** `provider:model`, e.g. `openai:gpt-4.1-mini`; $RIVERSE_MODEL wins over it. */
+  model?: string;
+  model_options?: ModelOptions | null;
 }
 
 /** What every adapter is created from. */
@@ -30,6 +38,7 @@ interface ModelSettings {
   maxRetries?: number;
   maxReplyChars?: number;
   maxToolCallChars?: number;
+  strictTools?: boolean;
 }
 
 interface Provider {
@@ -47,6 +56,12 @@ const openAICompatible =
   (settings: ModelSettings): ChatModel =>
     createOpenAICompatibleModel({ ...settings, provider });
 
+/** Strict tools are OpenAI's: another provider's adapter would ignore the setting without a word. */
+function withoutStrictTools(provider: string, settings: ModelSettings): ModelSettings {
+  if (settings.strictTools === true) throw new ModelError('not-configured', `model_options.strict_tools is for OpenAI-compatible providers; ${provider} does not take it (remove it from riverse.yaml).`);
+  return settings;
+}
+
 /** Providers by the prefix used in `RIVERSE_MODEL=prefix:model`. */
 const PROVIDERS: Record<string, Provider> = {
   openai: { baseUrl: (env) => env.OPENAI_BASE_URL || 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', example: 'gpt-4.1-mini', create: openAICompatible('openai') },
@@ -55,14 +70,14 @@ const PROVIDERS: Record<string, Provider> = {
     keyEnv: 'ANTHROPIC_API_KEY',
     baseUrlEnv: 'ANTHROPIC_BASE_URL',
     example: 'claude-sonnet-4-5',
-    create: (settings) => createAnthropicModel(settings),
+    create: (settings) => createAnthropicModel(withoutStrictTools('anthropic', settings)),
   },
   gemini: {
     baseUrl: (env) => env.GEMINI_BASE_URL || GEMINI_BASE_URL,
     keyEnv: 'GEMINI_API_KEY',
     baseUrlEnv: 'GEMINI_BASE_URL',
     example: 'gemini-2.5-flash',
-    create: (settings) => createGeminiModel(settings),
+    create: (settings) => createGeminiModel(withoutStrictTools('gemini', settings)),
   },
   ollama: { baseUrl: (env) => `${ollamaHost(env.OLLAMA_HOST)}/v1`, example: 'qwen3', create: openAICompatible('ollama') },
   deepseek: { baseUrl: () => 'https://api.deepseek.com/v1', keyEnv: 'DEEPSEEK_API_KEY', example: 'deepseek-chat', create: openAICompatible('deepseek') },
@@ -108,8 +123,8 @@ export interface ChooseModelOptions {
 }
 
 /** The model named by $RIVERSE_MODEL or `model` in the config, or a ModelError saying exactly what to set. */
-export function resolveModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): ChatModel {
-  const name = env.RIVERSE_MODEL || (typeof config.model === 'string' ? config.model : '');
+export function resolveModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): ChatModel {
+  const name = env.RIVERSE_MODEL || config.model || '';
   if (name === '') throw new ModelError('not-configured', noModelMessage());
   return createNamedModel(name, config, env, options);
 }
@@ -119,8 +134,8 @@ export function resolveModel(config: AppConfig, env: NodeJS.ProcessEnv = process
  * (OpenAI, Anthropic, Gemini), then an Ollama server at OLLAMA_HOST (asked for its models, briefly),
  * then the embedded default local model when it is downloaded, or the user agrees to download it.
  */
-export async function chooseModel(config: AppConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): Promise<ChatModel> {
-  if (env.RIVERSE_MODEL || typeof config.model === 'string') return resolveModel(config, env, options);
+export async function chooseModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): Promise<ChatModel> {
+  if (env.RIVERSE_MODEL || config.model !== undefined) return resolveModel(config, env, options);
   for (const prefix of ['openai', 'anthropic', 'gemini']) {
     const provider = PROVIDERS[prefix];
     if (provider?.keyEnv !== undefined && env[provider.keyEnv]) return createNamedModel(`${prefix}:${provider.example}`, config, env, options);
@@ -136,7 +151,7 @@ export async function chooseModel(config: AppConfig, env: NodeJS.ProcessEnv = pr
   throw new ModelError('not-configured', noModelMessage());
 }
 
-function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEnv, options: ChooseModelOptions): ChatModel {
+function createNamedModel(name: string, config: ModelConfig, env: NodeJS.ProcessEnv, options: ChooseModelOptions): ChatModel {
   const at = name.indexOf(':');
   const prefix = at > 0 ? name.slice(0, at).toLowerCase() : 'openai';
   const model = at > 0 ? name.slice(at + 1) : name;
@@ -148,7 +163,7 @@ function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEn
   if (provider === undefined) throw new ModelError('not-configured', `Unknown model provider "${prefix}" in "${name}". Known providers: ${Object.keys(PROVIDERS).join(', ')}.`);
   if (model === '') throw new ModelError('not-configured', `"${name}" names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`);
 
-  const settings = (config.model_options ?? {}) as ModelOptions;
+  const settings = config.model_options ?? {};
   const baseUrl = settings.base_url ?? provider.baseUrl(env);
   const apiKey = settings.api_key ?? (provider.keyEnv === undefined ? undefined : env[provider.keyEnv]);
   const localServer = settings.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
@@ -166,6 +181,7 @@ function createNamedModel(name: string, config: AppConfig, env: NodeJS.ProcessEn
     ...(settings.max_retries === undefined ? {} : { maxRetries: settings.max_retries }),
     ...(settings.max_reply_chars === undefined ? {} : { maxReplyChars: settings.max_reply_chars }),
     ...(settings.max_tool_call_chars === undefined ? {} : { maxToolCallChars: settings.max_tool_call_chars }),
+    ...(settings.strict_tools === undefined ? {} : { strictTools: settings.strict_tools }),
   });
 }
 

@@ -52,6 +52,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: AnthropicRequestBody;
+  /** The body as it arrived, byte for byte. */
+  raw: string;
 }
 
 export type ReplyHandler = (request: RecordedRequest, index: number) => ReplySpec | Promise<ReplySpec>;
@@ -81,15 +83,16 @@ export async function startAnthropicTestServer(handler: ReplyHandler | ReplySpec
       if (req.method !== 'POST' || (req.url ?? '/').split('?')[0] !== '/v1/messages') return sendError(res, 404, `Not found: ${req.method} ${req.url}`);
       if (typeof req.headers['x-api-key'] !== 'string' || req.headers['x-api-key'] === '') return sendError(res, 401, 'x-api-key header is required');
       if (req.headers['anthropic-version'] === undefined) return sendError(res, 400, 'anthropic-version: header is required');
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: AnthropicRequestBody;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as AnthropicRequestBody;
+        body = JSON.parse(raw) as AnthropicRequestBody;
       } catch (error) {
         return sendError(res, 400, `There was an issue with your request body: ${(error as Error).message}`);
       }
       const problem = checkAnthropicRequest(body);
       if (problem !== undefined) return sendError(res, 400, problem);
-      const request: RecordedRequest = { method: req.method, url: req.url ?? '', headers: req.headers, body };
+      const request: RecordedRequest = { method: req.method, url: req.url ?? '', headers: req.headers, body, raw };
       requests.push(request);
       Promise.resolve(handle(request, served++)).then(
         (spec) => reply(res, body, spec),

@@ -52,6 +52,8 @@ export interface GeminiRecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: GeminiRequestBody;
+  /** The body as it arrived, byte for byte. */
+  raw: string;
   /** From the path: `gemini-2.5-flash`. */
   model: string;
   method: 'generateContent' | 'streamGenerateContent';
@@ -88,13 +90,14 @@ export async function startGeminiTestServer(handler: GeminiReplyHandler | Gemini
       if (req.headers['x-goog-api-key'] === undefined) {
         return sendError(res, 403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
       }
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: GeminiRequestBody;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as GeminiRequestBody;
+        body = JSON.parse(raw) as GeminiRequestBody;
       } catch (error) {
         return sendError(res, 400, `Invalid JSON payload received. ${(error as Error).message}`);
       }
-      const request: GeminiRecordedRequest = { url: req.url ?? '', headers: req.headers, body, model: decodeURIComponent(route[1]!), method: route[2] as GeminiRecordedRequest['method'] };
+      const request: GeminiRecordedRequest = { url: req.url ?? '', headers: req.headers, body, raw, model: decodeURIComponent(route[1]!), method: route[2] as GeminiRecordedRequest['method'] };
       requests.push(request);
       const sse = request.method === 'streamGenerateContent' && url.searchParams.get('alt') === 'sse';
       Promise.resolve(handle(request, served++)).then(

@@ -51,6 +51,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: WireRequestBody;
+  /** The body as it arrived, byte for byte. */
+  raw: string;
 }
 
 export type ReplyHandler = (request: RecordedRequest, index: number) => ReplySpec | Promise<ReplySpec>;
@@ -80,13 +82,14 @@ export async function startOpenAITestServer(handler: ReplyHandler | ReplySpec): 
       if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/chat/completions')) {
         return sendError(res, 404, `Unknown request URL: ${req.method} ${req.url}`);
       }
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: WireRequestBody;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as WireRequestBody;
+        body = JSON.parse(raw) as WireRequestBody;
       } catch (error) {
         return sendError(res, 400, `We could not parse the JSON body of your request. (${(error as Error).message})`);
       }
-      const request: RecordedRequest = { method: req.method, url: req.url ?? '', headers: req.headers, body };
+      const request: RecordedRequest = { method: req.method, url: req.url ?? '', headers: req.headers, body, raw };
       requests.push(request);
       Promise.resolve(handle(request, served++)).then(
         (spec) => reply(res, body, spec),

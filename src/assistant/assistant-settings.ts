@@ -1,0 +1,18 @@
+import type { Language } from '../tools/tool-manifest.ts';
+
+/** `assistant:` in riverse.yaml: AssistantOptions in the file's spelling. */
+export interface AssistantSettings {
+  /** Model requests with tools in one turn before the last one must answer (6). */
+  max_rounds?: number;
+  /** Tokens of history kept for a turn. */
+  history_tokens?: number;
+  /** How long a turn may take, model requests and tools together, in ms (300 000). */
+  turn_timeout_ms?: number;
+}
+
+/** What of riverse.yaml the assistant reads. */
+export interface AssistantConfig {
+  /** A fixed language, or `auto` (default): the language of each user message. */
+  language?: Language | 'auto';
+  assistant?: AssistantSettings | null;
+}

@@ -1,0 +1,68 @@
+import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
+import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
+import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
+import { checkFields, choice, describe, flag, folders, isMapping, section, text, timeout, whole, type Field, type Fields } from './config-fields.ts';
+
+/**
+ * riverse.yaml as Riverse reads it: what each room reads (the tool contract's `tools:`, the model's
+ * `model` and `model_options`, the assistant's `language` and `assistant`), and where data is kept.
+ * Tool sections and keys Riverse does not know stay free-form, as tools see them (AppConfig).
+ */
+export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig {
+  /** Where sessions and downloaded models are kept, relative to the config file's folder. */
+  data_dir?: string;
+}
+
+const ISOLATION = choice(['process', 'worker', 'none']);
+/** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */
+const MEMORY_MB = whole(16, 'megabytes');
+
+const TOOL_SECTION: Field<ToolSection> = section<ToolSection>(
+  { enabled: flag(), trusted: flag(), isolation: ISOLATION, memory_mb: MEMORY_MB },
+  "the tool's section (a mapping such as \"enabled: false\")",
+);
+
+/** The settings of `tools:` (TOOLS_SETTINGS); every other key is one tool's section. */
+export const TOOLS_FIELDS: Fields<ToolsConfig> = {
+  enabled: flag(),
+  dirs: folders(),
+  timeout_ms: timeout(),
+  max_result_chars: whole(1),
+  isolation: ISOLATION,
+  memory_mb: MEMORY_MB,
+  load_timeout_ms: timeout(),
+};
+
+const TOOLS: Field<ToolsConfig> = {
+  check(value, path, problem) {
+    if (value === null) return;
+    if (!isMapping(value)) return problem(path, `expected a mapping (enabled, dirs, and one section per tool), got ${describe(value)}`);
+    checkFields(value, TOOLS_FIELDS as Record<string, Field<unknown>>, path, problem);
+    for (const [name, tool] of Object.entries(value)) {
+      if (!(TOOLS_SETTINGS as readonly string[]).includes(name) && tool !== null) TOOL_SECTION.check(tool, [...path, name], problem);
+    }
+  },
+};
+
+/**
+ * The one description of riverse.yaml: every key Riverse reads, with its check. Typed against
+ * RiverseConfig, so a setting added to a room's type without a check here (or checked as another
+ * type) does not compile.
+ */
+export const CONFIG_FIELDS: Fields<RiverseConfig> = {
+  model: text(),
+  data_dir: text(),
+  language: choice(['auto', 'en', 'zh', 'ja']),
+  model_options: section<ModelOptions>({
+    base_url: text(),
+    api_key: text(),
+    tool_calling: choice(['native', 'text']),
+    strict_tools: flag(),
+    timeout_ms: timeout(),
+    max_retries: whole(0),
+    max_reply_chars: whole(1),
+    max_tool_call_chars: whole(1),
+  }),
+  assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout() }),
+  tools: TOOLS,
+};

@@ -1,0 +1,20 @@
+import { ANTHROPIC_TOOLS } from './anthropic-request.ts';
+import { GEMINI_TOOLS } from './gemini-request.ts';
+import { LOCAL_TOOLS } from './local-llama-prompt.ts';
+import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS } from './openai-request.ts';
+import type { ToolsWire } from './tools-wire.ts';
+
+/**
+ * How each adapter sends tools, by the name `riverse tools show --dialect` takes: what it prints is
+ * what the adapter sends. Each adapter defines its own; this only names them.
+ */
+export const PROVIDER_WIRES = {
+  openai: OPENAI_TOOLS,
+  'openai-strict': OPENAI_STRICT_TOOLS,
+  anthropic: ANTHROPIC_TOOLS,
+  gemini: GEMINI_TOOLS,
+  local: LOCAL_TOOLS,
+} as const satisfies Record<string, ToolsWire>;
+
+export type ProviderWireName = keyof typeof PROVIDER_WIRES;
+export const PROVIDER_WIRE_NAMES = Object.keys(PROVIDER_WIRES) as readonly ProviderWireName[];
