@@ -1,6 +1,6 @@
 import { turnFailed } from '../assistant/turn-events.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
+import { CLI_TEXT } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
 import { listenForInterrupts } from './interrupt.ts';
 import type { GlobalOptions } from './load-tools.ts';
@@ -9,7 +9,7 @@ import { printJson } from './format.ts';
 /** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole trace). Exit 1 when the turn failed. */
 export async function ask(question: string, options: GlobalOptions & { session?: string; lang?: Language; json?: boolean }): Promise<number> {
   // Listening from the start: Ctrl-C while the tools load ends the command at once.
-  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping });
+  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[options.language].stillStopping });
   try {
     const { assistant, store, tools } = await createAssistant({ ...options, persist: options.session !== undefined, watch: false });
     try {

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { turnFailed, type TurnEvent } from '../assistant/turn-events.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
+import { CLI_TEXT } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
 import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from './interrupt.ts';
 import type { GlobalOptions } from './load-tools.ts';
@@ -13,7 +13,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
   // Ctrl-C: cancels a reply (a second press while it stops quits); at the prompt, or while the tools load, quits.
   let quit: (() => void) | undefined;
   const interrupts = listenForInterrupts({
-    stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping,
+    stillStopping: CLI_TEXT[options.language].stillStopping,
     onIdle: () => (quit ?? (() => process.exit(INTERRUPTED_EXIT)))(),
   });
   try {
@@ -26,7 +26,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
 /** The chat itself; `onQuit` is given what a Ctrl-C at the prompt does (undefined once the chat is closing: then it exits). */
 async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: Interrupts, onQuit: (close: (() => void) | undefined) => void): Promise<number> {
   const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
-  const text = CLI_TEXT[interfaceLanguage(options.lang ?? config.config.language)];
+  const text = CLI_TEXT[options.language];
   const session = options.session ?? 'default';
   const out = process.stdout;
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY === true });

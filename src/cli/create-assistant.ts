@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import { chooseModel, type DownloadOffer } from '../models/resolve-model.ts';
-import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
+import { CLI_TEXT } from './cli-text.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
@@ -21,7 +21,7 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
   const model = await chooseModel(config, process.env, {
     modelsDirectory: join(dataDir, 'models'),
     ...(options.interactive === true && process.stdin.isTTY === true
-      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[interfaceLanguage(options.lang ?? config.language)].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
+      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
       : {}),
   });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { TOOLS_SETTINGS, type AppConfig } from '../tools/app-config.ts';
-import type { Diagnostic } from '../tools/diagnostic.ts';
-import { suggest } from '../tools/validate-manifest.ts';
+import { closestWord } from '../tools/closest-word.ts';
+import { said, type Diagnostic } from '../tools/diagnostic.ts';
+import { phrase } from '../tools/phrase.ts';
 
 /**
  * The sections of `tools:` in the config that name no tool found. Nothing reads them, so a typo
@@ -18,8 +19,7 @@ export function strayToolSections(config: AppConfig, configPath: string | undefi
     code: 'unknown-tool-section',
     file: configPath,
     ...(lines.has(key) ? { line: lines.get(key)! } : {}),
-    message: `tools.${key} is the section of a tool named "${key}", and no tool file has that name${suggest(key, names)}; nothing reads it`,
-    hint: `rename the section to the tool's manifest().name, or remove it`,
+    ...said(phrase('config.unknown-tool-section', { key, near: closestWord(key, names) }), phrase('config.unknown-tool-section.hint')),
   }));
 }
 

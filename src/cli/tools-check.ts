@@ -1,9 +1,11 @@
-import { formatDiagnostic, type Diagnostic } from '../tools/diagnostic.ts';
+import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../tools/diagnostic.ts';
+import { phrase } from '../tools/phrase.ts';
 import { typeCheckToolFiles } from '../tools/type-check-tools.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { printJson, shortPath } from './format.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
+import { TOOLS_TEXT } from './tools-text.ts';
 
 export interface CheckOptions extends GlobalOptions {
   json?: boolean;
@@ -32,15 +34,12 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   const warnings = diagnostics.length - errors;
   const failed = errors > 0 || (options.strict === true && warnings > 0);
   if (options.json === true) {
-    printJson({ ok: !failed, errors, warnings, typescript: types.version ?? null, tools, diagnostics });
+    printJson({ ok: !failed, errors, warnings, typescript: types.version ?? null, tools, diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)) });
     return failed ? 1 : 0;
   }
-  for (const diagnostic of diagnostics) console.log(`${formatDiagnostic(diagnostic)}\n`);
+  for (const diagnostic of diagnostics) console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
   const available = tools.filter((tool) => tool.available).length;
-  console.log(
-    `Checked ${registry.folders.map(shortPath).join(', ')}: ${available} tool${available === 1 ? '' : 's'} available, ${tools.length - available} unavailable; ` +
-      `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`,
-  );
+  console.log(TOOLS_TEXT[options.language].checked(registry.folders.map(shortPath).join(', '), available, tools.length - available, errors, warnings));
   return failed ? 1 : 0;
 }
 
@@ -57,8 +56,7 @@ async function typeDiagnostics(registry: ToolRegistry, baseDir: string, wanted: 
         severity: 'warning',
         code: 'type-check-failed',
         file: registry.folders[0] ?? baseDir,
-        message: 'the tool files were not type-checked: TypeScript is not installed here',
-        hint: 'npm install --save-dev typescript, or leave out --types',
+        ...said(phrase('types.no-typescript'), phrase('types.no-typescript.hint')),
       },
     ],
   };

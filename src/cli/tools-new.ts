@@ -7,11 +7,13 @@ import { RIVERSE_COMMAND, testCommand } from './command-hints.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { testSource, toolSource } from './tool-template.ts';
+import { TOOLS_TEXT } from './tools-text.ts';
 import { UsageError } from './usage-error.ts';
 
 /** `riverse tools new NAME`: writes a tool file and its test into the first tool folder. */
 export async function toolsNew(name: string, options: GlobalOptions & { dir?: string }): Promise<number> {
-  if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(`"${name}" is not a valid tool name: use 1–64 letters, digits, "_" or "-", starting with a letter or "_", e.g. my_tool`);
+  const text = TOOLS_TEXT[options.language];
+  if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(text.invalidName(name));
   const loaded = await loadCliConfig(options.config);
   const folder = options.dir !== undefined ? resolve(options.dir) : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
   const extension = await esmExtension(folder);
@@ -19,18 +21,18 @@ export async function toolsNew(name: string, options: GlobalOptions & { dir?: st
   const toolFile = join(folder, fileName);
   const testFile = join(folder, `${name}.test${extension}`);
   for (const file of [toolFile, testFile]) {
-    if (await exists(file)) throw new UsageError(`${shortPath(file)} already exists; choose another name or delete it first`);
+    if (await exists(file)) throw new UsageError(text.exists(shortPath(file)));
   }
   await mkdir(folder, { recursive: true });
   await writeFile(toolFile, toolSource(name));
   await writeFile(testFile, testSource(name, fileName));
   const next: [command: string, what: string][] = [
-    [`${RIVERSE_COMMAND} tools run ${name} text=hello`, 'try it'],
-    [testCommand(shortPath(testFile)), 'run its test'],
-    [`${RIVERSE_COMMAND} tools check`, 'check every tool'],
+    [`${RIVERSE_COMMAND} tools run ${name} text=hello`, text.next.tryIt],
+    [testCommand(shortPath(testFile)), text.next.runTest],
+    [`${RIVERSE_COMMAND} tools check`, text.next.checkAll],
   ];
   const width = Math.max(...next.map(([command]) => command.length));
-  console.log(`Created ${shortPath(toolFile)} and ${shortPath(testFile)}.\nNext:\n${next.map(([command, what]) => `  ${command.padEnd(width)}   # ${what}`).join('\n')}`);
+  console.log(`${text.created(shortPath(toolFile), shortPath(testFile))}\n${text.next.title}\n${next.map(([command, what]) => `  ${command.padEnd(width)}   # ${what}`).join('\n')}`);
   return 0;
 }
 

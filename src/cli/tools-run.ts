@@ -1,23 +1,24 @@
 import { readArguments } from '../tools/argument-limits.ts';
 import { setField } from '../schema/schema-node.ts';
-import type { Language } from '../tools/tool-manifest.ts';
-import { CLI_TEXT, interfaceLanguage } from './cli-text.ts';
+import { CLI_TEXT } from './cli-text.ts';
 import { listenForInterrupts } from './interrupt.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
+import { TOOLS_TEXT, type ToolsText } from './tools-text.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface RunOptions extends GlobalOptions {
   params?: string;
-  lang?: Language;
   timeout?: number;
   json?: boolean;
 }
 
 /** `riverse tools run NAME key=value …`: runs one tool as the assistant would; exit 0 on success, 1 on failure. */
 export async function toolsRun(name: string, pairs: string[], options: RunOptions): Promise<number> {
-  const params = { ...parseParamsJson(options.params), ...parsePairs(pairs) };
+  const { language } = options;
+  const text = TOOLS_TEXT[language];
+  const params = { ...parseParamsJson(options.params, text), ...parsePairs(pairs, text) };
   // Listening from the start: Ctrl-C while the tools load ends the command at once.
-  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[interfaceLanguage(options.lang)].stillStopping });
+  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[language].stillStopping });
   let started = 0;
   const { registry, result } = await (async () => {
     const { registry } = await loadTools(options);
@@ -25,7 +26,7 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     const result = await registry.execute(name, params, {
       signal: interrupts.begin(),
       sessionId: 'cli',
-      ...(options.lang === undefined ? {} : { language: options.lang }),
+      language,
       ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
     });
     return { registry, result };
@@ -35,34 +36,36 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     // through). Arguments it refused are shown as given, unless their shape keeps them from even
     // printing (nested past JSON.stringify's stack).
     const checked = registry.get(name)?.checkParams(params);
-    const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : '(not shown: too large or too deeply nested)';
+    const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : text.notShown;
     process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
   } else {
-    process.stderr.write(`error: ${result.error ?? 'the tool failed'}\n`);
+    // A name that is not a tool is said in the person's language; the call's own errors are the tool's words.
+    const error = result.code === 'unknown-tool' ? registry.unknownToolMessage(name, language) : (result.error ?? text.toolFailed);
+    process.stderr.write(`${text.error}${error}\n`);
   }
   return result.success ? 0 : 1;
 }
 
-function parseParamsJson(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
+function parseParamsJson(json: string | undefined, text: ToolsText): Record<string, unknown> {
+  if (json === undefined) return {};
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json);
   } catch (error) {
-    throw new UsageError(`--params is not valid JSON: ${(error as Error).message}. Example: --params '{"city": "Tokyo"}'`);
+    throw new UsageError(text.paramsNotJson((error as Error).message));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--params must be a JSON object, e.g. \'{"city": "Tokyo"}\'');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(text.paramsNotObject);
   return value as Record<string, unknown>;
 }
 
 /** `key=value` words; values stay strings and are coerced by the tool's parameter types. */
-function parsePairs(pairs: string[]): Record<string, unknown> {
+function parsePairs(pairs: string[], text: ToolsText): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const pair of pairs) {
     const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`"${pair}" is not a parameter: write key=value, e.g. city=Tokyo`);
+    if (at <= 0) throw new UsageError(text.notAParameter(pair));
     setField(params, pair.slice(0, at), pair.slice(at + 1));
   }
   return params;

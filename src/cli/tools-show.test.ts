@@ -79,7 +79,10 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     assert.match(result.stdout, /^ {2}times\?: integer — How many times$/m);
     assert.match(result.stdout, /^ {2}- 回显 你好$/m);
     assert.doesNotMatch(result.stdout, /Echoes the text back|Echo hello/);
-    const schema = JSON.parse(result.stdout.split('JSON Schema given to models:\n')[1]!);
+    // The labels are Chinese too: the command speaks the language it was asked for.
+    assert.match(result.stdout, /^源文件：agent\/tools\/echo\.ts$/m);
+    assert.match(result.stdout, /^状态： {2}可用$/m);
+    const schema = JSON.parse(result.stdout.split('提供给模型的 JSON Schema：\n')[1]!);
     assert.equal(schema.properties.text.description, '要返回的文本');
   });
 

@@ -2,9 +2,10 @@ import { toolDefinition } from '../assistant/tool-definitions.ts';
 import { PROVIDER_WIRES, type ProviderWireName } from '../models/provider-wires.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
-import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';
+import { localize, localizeList } from '../tools/tool-manifest.ts';
 import { printJson, shortPath } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
+import { TOOLS_TEXT } from './tools-text.ts';
 import { UsageError } from './usage-error.ts';
 
 /**
@@ -12,16 +13,17 @@ import { UsageError } from './usage-error.ts';
  * the tool exactly as that adapter sends it (its own code writes it), indented unless `--json`
  * asks for the very bytes.
  */
-export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; lang?: Language; dialect?: ProviderWireName }): Promise<number> {
+export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; dialect?: ProviderWireName }): Promise<number> {
   const { registry } = await loadTools(options);
+  const { language } = options;
+  const text = TOOLS_TEXT[language];
   const found = registry.find(name);
   if (found === undefined) {
     // A tool whose file did not load is a fault to fix there (exit 1), not a mistyped name (exit 2).
-    if (registry.loadFailures(name).length === 0) throw new UsageError(registry.unknownToolMessage(name));
-    process.stderr.write(`error: ${registry.unknownToolMessage(name)}\n`);
+    if (registry.loadFailures(name).length === 0) throw new UsageError(registry.unknownToolMessage(name, language));
+    process.stderr.write(`${text.error}${registry.unknownToolMessage(name, language)}\n`);
     return 1;
   }
-  const language = options.lang ?? 'en';
   const schema = parametersSchema(found.manifest, language);
   if (options.dialect !== undefined) {
     const wire = PROVIDER_WIRES[options.dialect];
@@ -38,12 +40,13 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
   const examples = localizeList(manifest.examples, language);
   const parameters = describeParameters(manifest, language);
   console.log(`${manifest.name} — ${localize(manifest.description, language)}`);
-  console.log(`source:    ${shortPath(found.file)}`);
-  console.log(`status:    ${found.available ? 'available' : `unavailable: ${found.reason ?? ''}`}`);
-  console.log(`signature: ${toolSignature(manifest)}`);
-  if (manifest.timeoutMs !== undefined) console.log(`timeout:   ${manifest.timeoutMs} ms`);
-  console.log(`parameters:${parameters === '' ? ' none' : `\n${parameters}`}`);
-  console.log(`examples:${examples.length === 0 ? ' none' : `\n${examples.map((example) => `  - ${example}`).join('\n')}`}`);
-  console.log(`\nJSON Schema given to models:\n${JSON.stringify(schema, null, 2)}`);
+  const { fields } = text;
+  console.log(`${fields.source}${shortPath(found.file)}`);
+  console.log(`${fields.status}${found.available ? text.available : text.unavailable(found.reason ?? '')}`);
+  console.log(`${fields.signature}${toolSignature(manifest)}`);
+  if (manifest.timeoutMs !== undefined) console.log(`${fields.timeout}${manifest.timeoutMs} ms`);
+  console.log(`${fields.parameters}${parameters === '' ? text.none : `\n${parameters}`}`);
+  console.log(`${fields.examples}${examples.length === 0 ? text.none : `\n${examples.map((example) => `  - ${example}`).join('\n')}`}`);
+  console.log(`\n${text.schemaTitle}\n${JSON.stringify(schema, null, 2)}`);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { errorLocation, errorMessage, stackFrames, type Diagnostic } from './diagnostic.ts';
+import { errorLocation, errorMessage, said, stackFrames, type Diagnostic } from './diagnostic.ts';
+import { phrase } from './phrase.ts';
 import { isRiverseSource } from './tool-error-origin.ts';
 import { sourceText } from './typescript-hooks.ts';
 
@@ -20,8 +21,7 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
       severity: 'error',
       code: 'import-failed',
       ...location,
-      message: `an import names "${missingExport}", which the module does not export: ${message}`,
-      hint: `in a tool file, 'riverse' provides the tool contract only (BaseTool, ToolResult, localize, toolSection and the types); import other things from their own modules`,
+      ...said(phrase('load.missing-export', { name: missingExport, error: message }), phrase('load.missing-export.hint')),
     };
   }
   if (error instanceof SyntaxError || code === 'InvalidSyntax' || code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
@@ -33,11 +33,13 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
         severity: 'error',
         code: 'syntax-error',
         ...location,
-        message: `the file is loaded as CommonJS, where \`import\`/\`export\` are not allowed: ${where} ${commonJs.type === undefined ? 'has no "type" field' : `says "type": "${commonJs.type}"`} (${message})`,
-        hint: `rename the file to ${basename(file, extname(file))}${esm}, or set "type": "module" in ${where}`,
+        ...said(
+          phrase('load.commonjs', { packageJson: where, type: commonJs.type, error: message }),
+          phrase('load.commonjs.hint', { renamed: `${basename(file, extname(file))}${esm}`, packageJson: where }),
+        ),
       };
     }
-    return { severity: 'error', code: 'syntax-error', ...location, message: `syntax error: ${message}`, hint: 'fix the code at this line; the other tool files load regardless' };
+    return { severity: 'error', code: 'syntax-error', ...location, ...said(phrase('load.syntax-error', { error: message }), phrase('load.syntax-error.hint')) };
   }
   if (code === 'ERR_MODULE_NOT_FOUND') {
     const [, kind, missing, importer] = /Cannot find (package|module) '([^']+)' imported from (\S+)/.exec(message) ?? [];
@@ -49,8 +51,10 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
       severity: 'error',
       code: 'import-failed',
       ...(location.line === undefined && importer !== undefined && resolve(importer) === file ? importedBy(file) : location),
-      message: `an import cannot be found: ${message}${inHelper === undefined ? '' : ` (at ${relative(process.cwd(), importer!)}:${inHelper})`}`,
-      hint: isPackage ? `install it (npm install ${missing}) or fix the import` : 'fix the import path (relative imports need the file extension, e.g. "./_helpers.ts")',
+      ...said(
+        phrase('load.not-found', { error: message, at: inHelper === undefined ? undefined : `${relative(process.cwd(), importer!)}:${inHelper}` }),
+        isPackage ? phrase('load.not-found.package', { name: missing! }) : phrase('load.not-found.path'),
+      ),
     };
   }
   // Thrown by a module the file imports (a helper's or a package's top-level code): the line of
@@ -62,8 +66,7 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
     code: 'import-failed',
     ...location,
     ...via,
-    message: `the file failed while loading: ${message}${origin === undefined ? '' : ` (thrown at ${relative(process.cwd(), origin.path) || origin.path}:${origin.line})`}`,
-    hint: 'top-level code runs when the file is loaded; move work that can fail into execute() or isAvailable()',
+    ...said(phrase('load.threw', { error: message, at: origin === undefined ? undefined : `${relative(process.cwd(), origin.path) || origin.path}:${origin.line}` }), phrase('load.threw.hint')),
   };
 }
 

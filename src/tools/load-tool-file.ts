@@ -1,11 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
-import { errorLocation, errorMessage, type Diagnostic } from './diagnostic.ts';
+import { errorLocation, errorMessage, said, type Diagnostic } from './diagnostic.ts';
+import { phrase } from './phrase.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 import { importFailure } from './import-failure.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
 import { readManifest } from './manifest-snapshot.ts';
+import type { ManifestProblem } from './validate-manifest.ts';
 
 /** A tool found in a file, with a valid manifest, available or not. */
 export interface ToolInfo {
@@ -54,8 +56,7 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
     report({
       severity: 'warning',
       code: 'no-tool-class',
-      message: 'no exported class extends BaseTool, so this file adds no tool',
-      hint: 'export the class (`export class MyTool extends BaseTool`); name helper files with a leading "_" so they are not scanned',
+      ...said(phrase('load.no-tool-class'), phrase('load.no-tool-class.hint')),
     });
   }
   const tools: LoadedTool[] = [];
@@ -73,8 +74,7 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
       severity: 'error',
       code: 'duplicate-name',
       tool: loaded.name,
-      message: `${classNameOf(loaded.tool.constructor)} and ${classNameOf(taken.tool.constructor)} in this file both have the name "${loaded.name}"; only ${classNameOf(taken.tool.constructor)} is registered`,
-      hint: `give each class its own manifest().name, or delete the copy`,
+      ...said(phrase('load.same-name-in-file', { copy: classNameOf(loaded.tool.constructor), kept: classNameOf(taken.tool.constructor), name: loaded.name }), phrase('load.same-name-in-file.hint')),
     });
   }
   return { file, tools, diagnostics };
@@ -125,8 +125,7 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
       code: 'manifest-threw',
       tool: className,
       ...errorLocation(error, file),
-      message: `reading the members of ${className} threw: ${errorMessage(error)}`,
-      hint: 'manifest, execute and isAvailable must be plain methods; a getter in their place must not throw',
+      ...said(phrase('load.members-threw', { className, error: errorMessage(error) }), phrase('load.members-threw.hint')),
     });
     return undefined;
   }
@@ -142,8 +141,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
       code: 'constructor-threw',
       tool: className,
       ...errorLocation(error, file),
-      message: `the constructor of ${className} threw: ${errorMessage(error)}`,
-      hint: 'the constructor receives the app config and should not throw; to turn the tool off when a setting is missing, return false from isAvailable()',
+      ...said(phrase('load.constructor-threw', { className, error: errorMessage(error) }), phrase('load.constructor-threw.hint')),
     });
     return undefined;
   }
@@ -161,8 +159,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
       code: 'manifest-threw',
       tool: className,
       ...errorLocation(error, file),
-      message: `manifest() of ${className} threw: ${errorMessage(error)}`,
-      hint: 'manifest() should return a plain object { name, description, parameters, examples } and never throw',
+      ...said(phrase('load.manifest-threw', { className, error: errorMessage(error) }), phrase('load.manifest-threw.hint')),
     });
     return undefined;
   }
@@ -175,8 +172,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
       severity: problem.severity,
       code: problem.severity === 'error' ? 'invalid-manifest' : 'manifest-warning',
       tool: toolName,
-      message: problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`,
-      ...(problem.severity === 'error' ? { hint: 'fix the manifest; the tool is not registered until then' } : {}),
+      ...manifestProblemText(problem),
     });
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
@@ -209,11 +205,21 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
       code: 'is-available-threw',
       tool: name,
       ...errorLocation(error, file),
-      message: `isAvailable() failed: ${errorMessage(error)}`,
-      hint: 'return false (with this.unavailable("why") to say why) instead of throwing; the tool stays off until this is fixed',
+      ...said(phrase('load.is-available-threw', { error: errorMessage(error) }), phrase('load.is-available-threw.hint')),
     });
     return `isAvailable() failed: ${errorMessage(error)}`;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A manifest problem as a diagnostic's text: at its path, with what to do when it is an error. */
+function manifestProblemText(problem: ManifestProblem): Pick<Diagnostic, 'message' | 'hint' | 'text'> {
+  const hint = problem.severity === 'error' ? phrase('load.fix-manifest') : undefined;
+  // A problem made without a phrase (by a check that has none yet) keeps its English text.
+  if (problem.text === undefined) {
+    const message = problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`;
+    return hint === undefined ? { message } : { message, hint: said(hint).message };
+  }
+  return said(problem.path === '' ? problem.text : phrase('load.at-path', { path: problem.path, problem: problem.text }), hint);
 }

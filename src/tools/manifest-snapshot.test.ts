@@ -40,7 +40,7 @@ describe('snapshotManifest', () => {
         },
       },
     };
-    assert.deepEqual(snapshotManifest(manifest).problems, [
+    assert.deepEqual(snapshotManifest(manifest).problems.map(({ text: _, ...problem }) => problem), [
       { severity: 'error', path: 'parameters.city.description', message: 'reading parameters.city.description threw: not ready; give it a plain value, not a getter that can fail' },
     ]);
   });

@@ -1,4 +1,5 @@
 import { errorMessage } from './diagnostic.ts';
+import { english, phrase, type Phrase } from './phrase.ts';
 import { validateManifest, type ManifestProblem } from './validate-manifest.ts';
 
 /** Deeper than any real manifest (parameters → properties → items → …); past it, a cycle or a mistake. */
@@ -20,23 +21,22 @@ export interface ManifestSnapshot {
 export function snapshotManifest(value: unknown): ManifestSnapshot {
   const problems: ManifestProblem[] = [];
   const ancestors = new Set<object>();
-  const fail = (path: string, message: string) => {
-    problems.push({ severity: 'error', path, message });
+  const fail = (path: string, text: Phrase) => {
+    problems.push({ severity: 'error', path, message: english(text), text });
     return undefined;
   };
 
   const copy = (item: unknown, path: string): unknown => {
-    const where = path === '' ? 'the manifest' : path;
     if (typeof item === 'function' || typeof item === 'symbol' || typeof item === 'bigint') {
       // Data only: it is sent from the loader to the host as data, and shown as JSON.
-      return fail(path, `${where} is a ${typeof item}; a manifest holds data only (strings, numbers, booleans, lists and plain objects)`);
+      return fail(path, phrase('manifest.not-data', { path, kind: typeof item }));
     }
     if (typeof item !== 'object' || item === null) return item;
     if (path === '' && typeof (item as { then?: unknown }).then === 'function') {
-      return fail(path, 'manifest() returned a Promise; return the object itself (manifest() cannot be async)');
+      return fail(path, phrase('manifest.promise'));
     }
-    if (ancestors.has(item)) return fail(path, `${where} refers back to an object that contains it (a cycle); return plain, tree-shaped data`);
-    if (ancestors.size >= MAX_DEPTH) return fail(path, `${where} is nested more than ${MAX_DEPTH} levels deep; return plain, shallow data`);
+    if (ancestors.has(item)) return fail(path, phrase('manifest.cycle', { path }));
+    if (ancestors.size >= MAX_DEPTH) return fail(path, phrase('manifest.too-deep', { path, depth: MAX_DEPTH }));
     ancestors.add(item);
     try {
       if (Array.isArray(item)) {
@@ -48,7 +48,7 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
       if (prototype !== Object.prototype && prototype !== null) {
         // A class instance's getters live on its prototype and are not seen; `{ __proto__: {…} }` in
         // a literal sets the prototype, and the fields written there silently vanish.
-        return fail(path, `${where} is not a plain object (a class instance, or \`__proto__: …\` written in an object literal); write a plain { … } object`);
+        return fail(path, phrase('manifest.not-plain', { path }));
       }
       const object: Record<string, unknown> = {};
       for (const key of Object.keys(item)) {
@@ -58,7 +58,7 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
       return object;
     } catch (error) {
       // Object.keys() or the prototype of a Proxy.
-      return fail(path, `reading ${where} threw: ${errorMessage(error)}; return plain data, not a Proxy`);
+      return fail(path, phrase('manifest.proxy-threw', { path, error: errorMessage(error) }));
     } finally {
       ancestors.delete(item);
     }
@@ -69,7 +69,7 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
     try {
       item = (from as Record<string | number, unknown>)[key];
     } catch (error) {
-      return fail(path, `reading ${path} threw: ${errorMessage(error)}; give it a plain value, not a getter that can fail`);
+      return fail(path, phrase('manifest.getter-threw', { path, error: errorMessage(error) }));
     }
     return copy(item, path);
   };

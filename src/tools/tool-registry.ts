@@ -1,6 +1,6 @@
 import { basename, extname, relative, resolve } from 'node:path';
 import { toolSection, type AppConfig } from './app-config.ts';
-import { formatDiagnostic, type Diagnostic } from './diagnostic.ts';
+import { formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
@@ -9,7 +9,9 @@ import { DEFAULT_ISOLATION, loadFiles, toolIsolation, type FileLoad, type Isolat
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
-import { suggest } from './validate-manifest.ts';
+import { closestWord } from './closest-word.ts';
+import { phrase, renderPhrase } from './phrase.ts';
+import type { Language } from './tool-manifest.ts';
 
 export const DEFAULT_TOOL_FOLDER = 'agent/tools';
 
@@ -107,8 +109,7 @@ export class ToolRegistry {
           code: 'duplicate-name',
           file: tool.file,
           tool: name,
-          message: `the tool name "${name}" is already taken by ${where(winner.file)}; this one is not registered`,
-          hint: `rename one of them (manifest().name) or delete the copy; ${where(winner.file)} keeps the name${holder === undefined ? '' : ' (it had it first)'}`,
+          ...said(phrase('load.name-taken', { name, holder: where(winner.file) }), phrase('load.name-taken.hint', { holder: where(winner.file), first: holder !== undefined })),
         });
       }
     }
@@ -145,10 +146,16 @@ export class ToolRegistry {
     return errors.filter((diagnostic) => nameKey(basename(diagnostic.file, extname(diagnostic.file))) === key || (diagnostic.tool !== undefined && nameKey(diagnostic.tool) === key));
   }
 
-  /** Says a name is unknown: why its file did not load, if one by that name failed; else the closest match and the tools that do exist. */
-  unknownToolMessage(name: string): string {
+  /**
+   * Says a name is unknown: why its file did not load, if one by that name failed; else the closest
+   * match and the tools that do exist. In English unless `language` says otherwise (a model reads
+   * it in English; a person at the command line, in theirs).
+   */
+  unknownToolMessage(name: string, language: Language = 'en'): string {
     const failures = this.loadFailures(name);
-    if (failures.length > 0) return `Tool "${name}" did not load, so it cannot be called:\n${failures.map((diagnostic) => formatDiagnostic(diagnostic)).join('\n')}`;
+    if (failures.length > 0) {
+      return renderPhrase(phrase('registry.did-not-load', { name, diagnostics: failures.map((diagnostic) => formatDiagnostic(diagnostic, process.cwd(), language)).join('\n') }), language)!;
+    }
     const known = [...this.#available.keys()].sort();
     // A file whose tools are not known (it did not get as far as naming them) may be the one meant.
     const listed = new Set(this.list().map((tool) => tool.file));
@@ -157,9 +164,8 @@ export class ToolRegistry {
       if (diagnostic.severity === 'error' && UNNAMED_FAULTS.has(diagnostic.code) && !listed.has(diagnostic.file) && !unread.has(diagnostic.file)) unread.set(diagnostic.file, diagnostic);
     }
     const where = (diagnostic: Diagnostic) => `${relative(process.cwd(), diagnostic.file) || diagnostic.file}${diagnostic.line === undefined ? '' : `:${diagnostic.line}`} (${diagnostic.code})`;
-    const broken = unread.size === 0 ? '' : ` Tool files that did not load, one of which may define it: ${[...unread.values()].map(where).join(', ')}.`;
-    if (known.length === 0) return `Unknown tool "${name}": no tools are available.${broken}`;
-    return `Unknown tool "${name}"${suggest(name, known)}. Available tools: ${known.join(', ')}.${broken}`;
+    const unknown = phrase('registry.unknown', { name, near: known.length === 0 ? undefined : closestWord(name, known), known: known.join(', '), unread: [...unread.values()].map(where).join(', ') });
+    return renderPhrase(unknown, language)!;
   }
 
   /** Every tool found, available or not, by name. */
@@ -223,7 +229,7 @@ export async function scanFolders(folders: readonly string[]): Promise<{ files: 
   for (const folder of folders) {
     const found = await findToolFiles(folder);
     if (found === undefined) {
-      diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, message: 'the tool folder does not exist', hint: 'create it, or change tools.dirs in the config' });
+      diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, ...said(phrase('load.folder-missing'), phrase('load.folder-missing.hint')) });
     } else files.push(...found);
   }
   return { files: [...new Set(files)], diagnostics };

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Diagnostic } from './diagnostic.ts';
+import { said, type Diagnostic } from './diagnostic.ts';
+import { phrase, type Phrase } from './phrase.ts';
 
 /** How long the type check may take; past it, `tools check` reports it as not done and goes on. */
 export const TYPE_CHECK_TIMEOUT_MS = 30_000;
@@ -64,11 +65,11 @@ export async function typeCheckToolFiles(files: readonly string[], options: Type
       }),
     );
     const output = await run(typescript.tsc, ['-p', config, '--pretty', 'false'], options.baseDir, options.timeoutMs ?? TYPE_CHECK_TIMEOUT_MS);
-    if ('failure' in output) return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `the tool files were not type-checked: ${output.failure}`)] };
+    if ('failure' in output) return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, output.failure)] };
     const inFolders = (file: string) => options.folders.some((folder) => file.startsWith(folder + sep));
     const diagnostics = parseTscOutput(output.stdout, options.baseDir).filter((diagnostic) => inFolders(diagnostic.file));
     if (output.code !== 0 && diagnostics.length === 0 && !/\): error TS/.test(output.stdout)) {
-      return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `the tool files were not type-checked: tsc exited with code ${output.code}: ${(output.stdout + output.stderr).trim().slice(0, 500)}`)] };
+      return { version: typescript.version, diagnostics: [notDone(options.folders[0] ?? options.baseDir, `tsc exited with code ${output.code}: ${(output.stdout + output.stderr).trim().slice(0, 500)}`)] };
     }
     return { version: typescript.version, diagnostics: nodeTypes === undefined ? withoutNodeTypes(diagnostics, options.folders[0] ?? options.baseDir) : diagnostics };
   } finally {
@@ -92,10 +93,8 @@ export function parseTscOutput(stdout: string, cwd: string): Diagnostic[] {
     column,
     // TypeScript explains a mismatch from the outside in; the first line says what, the last why.
     message: `${text}${cause === undefined ? '' : ` … ${cause}`} (${code})`,
-    hint:
-      code === 'TS2416' && /^Property 'manifest'/.test(text)
-        ? "write `manifest(): ToolManifest` (import type { ToolManifest } from 'riverse'): without it TypeScript reads `type: 'integer'` as any string"
-        : 'fix the types: the tool file is checked against the tool contract, as your editor checks it; `--no-types` skips this check',
+    // TypeScript's own words stay as they are; the hint is ours.
+    ...hintOnly(code === 'TS2416' && /^Property 'manifest'/.test(text) ? phrase('types.fix-manifest') : phrase('types.fix')),
   }));
 }
 
@@ -107,7 +106,7 @@ export function withoutNodeTypes(diagnostics: readonly Diagnostic[], folder: str
   const missing = (diagnostic: Diagnostic) => /\(TS(2591|2580)\)$/.test(diagnostic.message) || (/\(TS2307\)$/.test(diagnostic.message) && diagnostic.message.includes("'node:"));
   const kept = diagnostics.filter((diagnostic) => !missing(diagnostic));
   if (kept.length === diagnostics.length) return kept;
-  return [...kept, notDone(folder, "the uses of Node's modules and globals (node:fs, process, Buffer…) were not type-checked: Node's types (@types/node) are not installed", 'npm install --save-dev @types/node')];
+  return [...kept, { severity: 'warning', code: 'type-check-failed', file: folder, ...said(phrase('types.no-node-types')), hint: 'npm install --save-dev @types/node' }];
 }
 
 /** The app's TypeScript, else Riverse's own; undefined when neither is installed. */
@@ -124,17 +123,23 @@ function findTypeScript(baseDir: string): { tsc: string; version: string } | und
   return undefined;
 }
 
-function run(script: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string } | { failure: string }> {
+function run(script: string, args: string[], cwd: string, timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string } | { failure: string | Phrase }> {
   return new Promise((resolvePromise) => {
     execFile(process.execPath, [script, ...args], { cwd, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error === null) return resolvePromise({ code: 0, stdout, stderr });
-      if (error.killed || error.signal !== null) return resolvePromise({ failure: `it did not finish within ${timeoutMs / 1000} s` });
+      if (error.killed || error.signal !== null) return resolvePromise({ failure: phrase('types.not-done.timeout', { seconds: timeoutMs / 1000 }) });
       if (typeof error.code === 'number') return resolvePromise({ code: error.code, stdout, stderr });
       resolvePromise({ failure: `tsc could not be run: ${error.message}` });
     });
   });
 }
 
-function notDone(folder: string, message: string, hint = 'run tsc on the tool files yourself, or skip this check with `--no-types`'): Diagnostic {
-  return { severity: 'warning', code: 'type-check-failed', file: folder, message, hint };
+/** The type check could not run, and why (a phrase, or the text of what failed). */
+function notDone(folder: string, why: string | Phrase): Diagnostic {
+  return { severity: 'warning', code: 'type-check-failed', file: folder, ...said(phrase('types.not-done', { why }), phrase('types.not-done.hint')) };
+}
+
+/** A diagnostic whose message is not ours (the compiler's): only the hint is a phrase. */
+function hintOnly(hint: Phrase): Pick<Diagnostic, 'hint' | 'text'> {
+  return { hint: said(hint).message, text: { hint } };
 }
