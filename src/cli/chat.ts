@@ -25,7 +25,7 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
 
 /** The chat itself; `onQuit` is given what a Ctrl-C at the prompt does (undefined once the chat is closing: then it exits). */
 async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: Interrupts, onQuit: (close: (() => void) | undefined) => void): Promise<number> {
-  const { assistant, tools, store, config } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
+  const { assistant, tools, store } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
   const text = CLI_TEXT[options.language];
   const session = options.session ?? 'default';
   const out = process.stdout;
