@@ -43,7 +43,15 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
       if (!info.tools.some((tool) => tool.available && inProcess(tool.name))) return { version, source, ...info };
       const local = await loadToolFile(info.file, config, version, { checkAvailability: false });
       const instances = new Map(local.tools.map((tool) => [tool.name, tool.tool]));
-      return { version, source, ...info, tools: info.tools.map((tool) => (inProcess(tool.name) && instances.has(tool.name) ? { ...tool, tool: instances.get(tool.name)! } : tool)) };
+      // A tool that loaded in its loader but not here (an import that fails in Riverse's own process) is off, saying why.
+      const failed = local.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+      const tools = info.tools.map((tool) => {
+        if (!inProcess(tool.name) || !tool.available) return tool;
+        const instance = instances.get(tool.name);
+        if (instance !== undefined) return { ...tool, tool: instance };
+        return { ...tool, available: false, reason: `it could not be loaded in Riverse's own process to run there: ${failed?.message ?? 'the file no longer defines it'}` };
+      });
+      return { version, source, ...info, tools, diagnostics: [...info.diagnostics, ...local.diagnostics.filter((diagnostic) => diagnostic.severity === 'error')] };
     }),
   );
 }

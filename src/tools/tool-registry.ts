@@ -255,9 +255,10 @@ function hostChoices(setup: RegistrySetup, tools: FileLoad['tools']): Map<string
 
 function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad, host: HostChoice | undefined): RegisteredTool {
   const instance = tool.tool;
-  if (instance !== undefined || host === undefined) {
-    if (instance === undefined) throw new Error(`${tool.name} runs in-process but was not loaded here`);
-    return registerTool(tool, setup.config, (params, context) => instance.execute(params, context), 'none');
+  // A tool asking for a host runs in one even when everything was loaded here (`tools.isolation: none`).
+  if (host !== undefined || instance === undefined) {
+    const choice: HostChoice = host ?? { kind: 'process' };
+    return registerTool(tool, setup.config, isolatedRunner(setup.workers, load, load.version, tool.name, choice), choice.kind);
   }
-  return registerTool(tool, setup.config, isolatedRunner(setup.workers, load, load.version, tool.name, host), host.kind);
+  return registerTool(tool, setup.config, (params, context) => instance.execute(params, context), 'none');
 }

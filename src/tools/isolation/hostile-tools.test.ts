@@ -192,3 +192,12 @@ describe('forged messages: what a host sends is checked again in Riverse', () =>
     assert.match(diagnostic?.message ?? '', /manifest that does not pass the manifest check/);
   });
 });
+
+test('tools.isolation: none with one tool asking for a process: that tool runs in one, the others in Riverse', async (t) => {
+  const pid = `return ToolResult.ok(String(process.pid));`;
+  const { registry } = await load(t, { 'own.ts': toolSource('own_process', { execute: pid }), 'here.ts': toolSource('here', { execute: pid }) }, { tools: { isolation: 'none', own_process: { isolation: 'process' } } });
+  assert.equal(registry.get('own_process')?.isolation, 'process');
+  assert.equal(registry.get('here')?.isolation, 'none');
+  assert.notEqual((await registry.execute('own_process', {})).data, String(process.pid));
+  assert.equal((await registry.execute('here', {})).data, String(process.pid));
+});
