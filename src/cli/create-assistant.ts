@@ -7,6 +7,7 @@ import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { loadCliConfig } from './cli-config.ts';
+import { defaultCacheDir } from '../tools/load-cache.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
@@ -24,7 +25,7 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
       ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
       : {}),
   });
-  const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch });
+  const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch, cacheDir: defaultCacheDir() });
   const settings = config.assistant ?? {};
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
   const language = options.lang ?? config.language ?? 'auto';

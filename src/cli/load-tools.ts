@@ -1,5 +1,6 @@
 import type { LoadedConfig } from '../config/load-config.ts';
 import { loadCliConfig } from './cli-config.ts';
+import { defaultCacheDir } from '../tools/load-cache.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 
@@ -12,6 +13,6 @@ export interface GlobalOptions {
 /** Loads the config and the tool registry the way every `riverse tools` command does. */
 export async function loadTools(options: GlobalOptions): Promise<{ loaded: LoadedConfig; registry: ToolRegistry }> {
   const loaded = await loadCliConfig(options.config);
-  const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir });
+  const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir() });
   return { loaded, registry };
 }

@@ -2,19 +2,11 @@ import { CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
-import { ask } from './ask.ts';
-import { chat } from './chat.ts';
 import { commandLanguage } from './command-language.ts';
 import { PROVIDER_WIRE_NAMES } from '../models/provider-wires.ts';
 import { HELP_TEXT } from './help-text.ts';
 import { LANGUAGES } from '../tools/tool-manifest.ts';
 import { LocalizedCommand } from './localized-command.ts';
-import { toolsCheck } from './tools-check.ts';
-import { toolsCheckWatch } from './tools-check-watch.ts';
-import { toolsList } from './tools-list.ts';
-import { toolsNew } from './tools-new.ts';
-import { toolsRun } from './tools-run.ts';
-import { toolsShow } from './tools-show.ts';
 import { UsageError } from './usage-error.ts';
 
 // Chosen once, before parsing: the help is built from texts given up front.
@@ -34,6 +26,10 @@ const json = () => new Option('--json', text.json);
 const lang = () => new Option('--lang <language>', text.lang).choices(LANGUAGES);
 const globals = () => ({ ...program.opts<{ config?: string }>(), language });
 let exitCode = 0;
+// Each command's module is imported when it runs: `tools list` does not pay for the model adapters,
+// the store and the turn loop.
+const toolsList = async (options: Parameters<typeof import('./tools-list.ts').toolsList>[0]) => (await import('./tools-list.ts')).toolsList(options);
+const chat = async (options: Parameters<typeof import('./chat.ts').chat>[0]) => (await import('./chat.ts')).chat(options);
 const run = (action: (...args: any[]) => Promise<number>) => async (...args: any[]) => {
   exitCode = await action(...args);
 };
@@ -52,7 +48,7 @@ tools
   .addOption(json())
   .addOption(lang())
   .addOption(new Option('--dialect <dialect>', text.dialect).choices(PROVIDER_WIRE_NAMES))
-  .action(run((name, options) => toolsShow(name, { ...globals(), ...options })));
+  .action(run(async (name, options) => (await import('./tools-show.ts')).toolsShow(name, { ...globals(), ...options })));
 
 tools
   .command('run')
@@ -63,7 +59,7 @@ tools
   .addOption(lang())
   .option('--timeout <ms>', text.timeout, positiveInteger)
   .addOption(new Option('--json', text.runJson))
-  .action(run((name, params, options) => toolsRun(name, params, { ...globals(), ...options })));
+  .action(run(async (name, params, options) => (await import('./tools-run.ts')).toolsRun(name, params, { ...globals(), ...options })));
 
 tools
   .command('check')
@@ -74,7 +70,11 @@ tools
   .option('--types', text.types)
   .option('--no-types', text.noTypes)
   .option('-w, --watch', text.watch)
-  .action(run((options) => (options.watch === true ? toolsCheckWatch({ ...globals(), ...options }) : toolsCheck({ ...globals(), ...options }))));
+  .action(
+    run(async (options) =>
+      options.watch === true ? (await import('./tools-check-watch.ts')).toolsCheckWatch({ ...globals(), ...options }) : (await import('./tools-check.ts')).toolsCheck({ ...globals(), ...options }),
+    ),
+  );
 
 tools
   .command('new')
@@ -82,7 +82,7 @@ tools
   .argument('<name>', text.newName)
   .addOption(lang())
   .option('--dir <folder>', text.dir)
-  .action(run((name, options) => toolsNew(name, { ...globals(), ...options })));
+  .action(run(async (name, options) => (await import('./tools-new.ts')).toolsNew(name, { ...globals(), ...options })));
 
 program
   .command('chat')
@@ -98,7 +98,7 @@ program
   .option('-s, --session <name>', text.askSession)
   .addOption(lang())
   .addOption(new Option('--json', text.askJson))
-  .action(run((words: string[], options) => ask(words.join(' '), { ...globals(), ...options })));
+  .action(run(async (words: string[], options) => (await import('./ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
 
 // The main job: with a model (named, or found: an API key, a local Ollama), chat; without one,
 // list the tools and say what to set.

@@ -5,6 +5,8 @@ import type { ToolResult } from './tool-result.ts';
 
 /** Marks the base class; found through the prototype chain, so it works across copies of the package. */
 const BASE_TOOL = Symbol.for('riverse.BaseTool');
+/** Marks the default isAvailable(), which reads only the config: a tool that keeps it can be cached with the config as key. */
+const DEFAULT_AVAILABILITY = Symbol.for('riverse.BaseTool.defaultIsAvailable');
 
 /**
  * A drop-in tool. Extend it in a file in `agent/tools/`, export the class, and the registry
@@ -28,6 +30,10 @@ export abstract class BaseTool<Params extends object = Record<string, any>> {
     return !turnedOff(toolSection(this.config, this.manifest().name));
   }
 
+  static {
+    Object.defineProperty(BaseTool.prototype.isAvailable, DEFAULT_AVAILABILITY, { value: true });
+  }
+
   /** Call from `isAvailable()` to say why the tool is off: `return this.unavailable('set tools.x.key')`. */
   protected unavailable(reason: string): false {
     this.#unavailableReason = reason;
@@ -45,4 +51,9 @@ export type ToolClass = new (config: AppConfig) => BaseTool;
 /** True for a class that extends BaseTool (any copy of it), but not for BaseTool itself. */
 export function isToolClass(value: unknown): value is ToolClass {
   return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[BASE_TOOL] === true && !Object.hasOwn(value, BASE_TOOL);
+}
+
+/** True when the tool decides its availability with code of its own (not only from the config). */
+export function hasOwnAvailability(tool: BaseTool): boolean {
+  return (tool.isAvailable as unknown as Record<symbol, unknown>)[DEFAULT_AVAILABILITY] !== true;
 }

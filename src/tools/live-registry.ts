@@ -114,7 +114,8 @@ export class LiveToolRegistry {
     const { files, diagnostics } = await scanFolders(this.setup.folders);
     const signatures = await Promise.all(files.map(signature));
     const changed = files.filter((file, index) => forceAll || this.#files.get(file)?.signature !== signatures[index]);
-    const loads = changed.length === 0 ? [] : await loadFiles(changed, this.setup.config, this.setup.isolation, ++this.#version);
+    const loads = changed.length === 0 ? [] : await loadFiles(changed, this.setup.config, this.setup.isolation, ++this.#version, this.setup.cache);
+    if (loads.length > 0) this.setup.cache?.save(files);
 
     const changes: ToolChange[] = [];
     for (const load of loads) {

@@ -4,6 +4,8 @@ import { toolSection } from './app-config.ts';
 import type { BaseTool } from './base-tool.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { loadInWorkers } from './isolation/load-in-workers.ts';
+import type { FileInfo } from './isolation/worker-messages.ts';
+import type { LoadCache } from './load-cache.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
 
 /** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
@@ -30,14 +32,20 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
  * (`tools.<name>.isolation: none`, or `trusted: true`) are imported here too. With isolation
  * `none` everything is imported here.
  */
-export async function loadFiles(files: readonly string[], config: AppConfig, isolation: Isolation, version: number): Promise<FileLoad[]> {
+export async function loadFiles(files: readonly string[], config: AppConfig, isolation: Isolation, version: number, cache?: LoadCache): Promise<FileLoad[]> {
   const sources = await Promise.all(files.map(async (file) => ({ file, source: await readFile(file, 'utf8').catch(() => '') })));
   if (isolation === 'none') {
     return Promise.all(sources.map(async ({ file, source }) => ({ version, source, ...(await loadToolFile(file, config, version)) })));
   }
-  const infos = await loadInWorkers(sources, config, version, { kind: isolation, fileTimeoutMs: config.tools?.load_timeout_ms ?? DEFAULT_LOAD_TIMEOUT_MS, memoryMb: config.tools?.memory_mb ?? 256 });
+  // What the cache still knows is not imported again; the rest loads in loaders, and is kept for next time.
+  const infos = sources.map(({ file, source }) => cache?.lookup(file, source));
+  const missing = sources.filter((_, index) => infos[index] === undefined);
+  const loaded = await loadInWorkers(missing, config, version, { kind: isolation, fileTimeoutMs: config.tools?.load_timeout_ms ?? DEFAULT_LOAD_TIMEOUT_MS, memoryMb: config.tools?.memory_mb ?? 256 });
+  for (const [index, info] of loaded.entries()) cache?.store(missing[index]!.file, missing[index]!.source, info);
+  let next = 0;
+  for (const [index, info] of infos.entries()) if (info === undefined) infos[index] = loaded[next++];
   return Promise.all(
-    infos.map(async (info, index): Promise<FileLoad> => {
+    (infos as FileInfo[]).map(async (info, index): Promise<FileLoad> => {
       const source = sources[index]!.source;
       const inProcess = (name: string) => toolIsolation(config, name, isolation) === 'none';
       if (!info.tools.some((tool) => tool.available && inProcess(tool.name))) return { version, source, ...info };

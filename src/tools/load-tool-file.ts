@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
-import { isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
+import { hasOwnAvailability, isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
 import { errorLocation, errorMessage, said, type Diagnostic } from './diagnostic.ts';
 import { phrase } from './phrase.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -17,6 +17,8 @@ export interface ToolInfo {
   available: boolean;
   /** Why it is unavailable. */
   reason?: string;
+  /** Its availability comes from its own isAvailable(), which must run at every load (so what loading found cannot be reused). */
+  ownAvailability?: boolean;
 }
 
 /** A ToolInfo with the instance constructed in this thread. */
@@ -178,7 +180,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
   const reason = checkAvailability ? await unavailableReason(tool, manifest.name, config, file, report) : undefined;
-  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...(reason === undefined ? {} : { reason }) };
+  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...(reason === undefined ? {} : { reason }), ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}) };
 }
 
 /** Why the tool is off, or undefined when it is available. */

@@ -5,6 +5,7 @@ import { executeTool, executionLimits, failure, type ExecuteOptions, type Execut
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
 import { DEFAULT_WORKER_OPTIONS, ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
+import { LoadCache } from './load-cache.ts';
 import { DEFAULT_ISOLATION, loadFiles, toolIsolation, type FileLoad, type Isolation } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
@@ -25,6 +26,11 @@ export interface ToolRegistryOptions {
   isolation?: Isolation;
   /** @internal The workers that run isolated calls; successive registries of a live catalog share them. */
   workers?: ToolWorkers;
+  /**
+   * Where to keep what loading found, so that unchanged files are not imported at the next start
+   * (the CLI uses `defaultCacheDir()`); no cache when left out.
+   */
+  cacheDir?: string;
 }
 
 /** What every registry of one set-up shares: where tools come from, and how they run. */
@@ -34,6 +40,8 @@ export interface RegistrySetup {
   folders: string[];
   isolation: Isolation;
   workers: ToolWorkers;
+  /** What earlier loads found, when a cache folder was given. */
+  cache?: LoadCache;
 }
 
 /** One row of `riverse tools list`. */
@@ -79,7 +87,8 @@ export class ToolRegistry {
   static async load(options: ToolRegistryOptions = {}): Promise<ToolRegistry> {
     const setup = registrySetup(options);
     const { files, diagnostics } = await scanFolders(setup.folders);
-    const loads = await loadFiles(files, setup.config, setup.isolation, ++loadCount);
+    const loads = await loadFiles(files, setup.config, setup.isolation, ++loadCount, setup.cache);
+    setup.cache?.save(files);
     return ToolRegistry.compose(setup, loads, diagnostics);
   }
 
@@ -211,14 +220,17 @@ function nameKey(name: string): string {
 export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
   const config = options.config ?? {};
   const baseDir = options.baseDir ?? process.cwd();
+  const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder));
+  const isolation = options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION;
   return {
     config,
     baseDir,
-    folders: (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder)),
-    isolation: options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION,
+    folders,
+    isolation,
     workers:
       options.workers ??
       new ToolWorkers(config, { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb, maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars }),
+    ...(options.cacheDir === undefined ? {} : { cache: LoadCache.open(options.cacheDir, folders, config, isolation) }),
   };
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire, registerHooks, stripTypeScriptTypes } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 let amaro: typeof import('amaro') | undefined;
@@ -14,6 +14,37 @@ const TOOL_API_ENTRY = new URL(`../tool-api${OWN_EXTENSION}`, import.meta.url).h
 let registered = false;
 /** File contents to use instead of what is on disk now (a worker runs the version that was loaded). */
 const snapshots = new Map<string, string>();
+
+/** Which project files each module imported (file URLs without `?v=`): what a tool file's load depends on. */
+const imports = new Map<string, Set<string>>();
+
+/**
+ * The files of the project (not packages, not Riverse) that `file` imported, directly or through
+ * others, as paths: what loading it depended on besides its own text.
+ */
+export function importedFiles(file: string): string[] {
+  const seen = new Set<string>();
+  const visit = (url: string) => {
+    for (const next of imports.get(url) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      visit(next);
+    }
+  };
+  const own = pathToFileURL(file).href;
+  visit(own);
+  seen.delete(own);
+  return [...seen].map((url) => fileURLToPath(url));
+}
+
+function recordImport(parentURL: string | undefined, url: string): void {
+  if (parentURL === undefined || !url.startsWith('file:') || url.includes('/node_modules/') || url.startsWith(OWN_SOURCE)) return;
+  const parent = parentURL.replace(/\?v=\d+$/, '');
+  const child = url.replace(/\?v=\d+$/, '');
+  let set = imports.get(parent);
+  if (set === undefined) imports.set(parent, (set = new Set()));
+  set.add(child);
+}
 
 /** Makes imports of `file` use `source`, whatever the file holds on disk by then. */
 export function useSourceSnapshot(file: string, source: string): void {
@@ -43,13 +74,17 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
     resolve(specifier, context, nextResolve) {
       if (specifier === 'riverse') return { url: riverseEntry, format: 'module', shortCircuit: true };
       try {
-        return freshWithParent(nextResolve(specifier, context), context.parentURL);
+        const resolved = freshWithParent(nextResolve(specifier, context), context.parentURL);
+        recordImport(context.parentURL, resolved.url);
+        return resolved;
       } catch (error) {
         // The TypeScript habit of importing './helper.js' for './helper.ts'.
         const parent = context.parentURL ?? '';
         if (specifier.startsWith('.') && /\.[mc]?js$/.test(specifier) && /\.[mc]?ts(\?|$)/.test(parent)) {
           try {
-            return nextResolve(specifier.replace(/js$/, 'ts'), context);
+            const resolved = nextResolve(specifier.replace(/js$/, 'ts'), context);
+            recordImport(context.parentURL, resolved.url);
+            return resolved;
           } catch {
             // fall through to the original error
           }

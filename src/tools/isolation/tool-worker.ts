@@ -6,7 +6,7 @@ import type { BaseTool } from '../base-tool.ts';
 import { toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { createToolLogger } from '../tool-context.ts';
-import { registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
+import { importedFiles, registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -38,7 +38,8 @@ if (data.role === 'load') {
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
     const changed = changesSince(shared);
-    port.send({ type: 'loaded', info: { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info) }, ...(changed.length === 0 ? {} : { changed }) });
+    const info = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
+    port.send({ type: 'loaded', info, ...(changed.length === 0 ? {} : { changed }) });
   });
 } else {
   useSourceSnapshot(data.file, data.source);

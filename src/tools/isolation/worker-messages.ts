@@ -19,6 +19,8 @@ export interface FileInfo {
   file: string;
   tools: ToolInfo[];
   diagnostics: Diagnostic[];
+  /** The project files it imported, directly or not (its helpers): what its load depended on besides its own text. */
+  dependencies?: string[];
 }
 
 /** Riverse → tool host. */
