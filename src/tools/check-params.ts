@@ -1,5 +1,6 @@
 import { MAX_ARGUMENT_CHARS, readArguments } from './argument-limits.ts';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { allowsNull, setField, type SchemaNode } from '../schema/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 import { toolSignature, describeParameters } from './tool-signature.ts';
@@ -9,15 +10,21 @@ import { isPlainObject, suggest } from './validate-manifest.ts';
 export type ParamsCheck = { ok: true; params: Record<string, unknown> } | { ok: false; error: string };
 export type ParamsChecker = (params: unknown) => ParamsCheck;
 
+type AjvInstance = InstanceType<typeof import('ajv').Ajv>;
+const require = createRequire(import.meta.url);
+/** Ajv loads on the first check (it takes tens of ms): listing or loading tools does not pay for it. */
+const newAjv = (options: ConstructorParameters<typeof import('ajv').Ajv>[0]): AjvInstance => new (require('ajv') as typeof import('ajv')).Ajv(options);
+
 // One validator for the process: it coerces what models commonly send as strings ("3" → 3,
 // "true" → true, "x" → ["x"]) and fills in declared defaults.
-const ajv = new Ajv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false });
+let ajv: AjvInstance | undefined;
 
 /**
  * Compiles `schema` (the one the model is shown) into a checker that returns the coerced
  * parameters, or an error written so that a model can correct its call.
  */
 export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema): ParamsChecker {
+  ajv ??= newAjv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false });
   const validate = ajv.compile(schema);
   const properties = schema.properties ?? {};
   return (given) => {
@@ -48,7 +55,7 @@ export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema):
 
 // A second one for the schemas providers are shown (compileSchema's dialects): it coerces alike but
 // fills in no defaults, so that it checks exactly what the model saw; the usual check adds them after.
-const shownAjv = new Ajv({ allErrors: true, coerceTypes: 'array', strict: false, validateFormats: false });
+let shownAjv: AjvInstance | undefined;
 const shownValidators = new WeakMap<object, ValidateFunction>();
 
 /**
@@ -59,6 +66,7 @@ const shownValidators = new WeakMap<object, ValidateFunction>();
 export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, given: unknown): ParamsCheck {
   let validate = shownValidators.get(schema);
   if (validate === undefined) {
+    shownAjv ??= newAjv({ allErrors: true, coerceTypes: 'array', strict: false, validateFormats: false });
     validate = shownAjv.compile(schema);
     // The WeakMap is the cache: Ajv's own would keep every schema (and reloaded tool) alive.
     shownAjv.removeSchema(schema);

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import type { AppConfig } from './app-config.ts';
 import { toolSection } from './app-config.ts';
 import type { BaseTool } from './base-tool.ts';
@@ -33,7 +33,7 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
  * `none` everything is imported here.
  */
 export async function loadFiles(files: readonly string[], config: AppConfig, isolation: Isolation, version: number, cache?: LoadCache): Promise<FileLoad[]> {
-  const sources = await Promise.all(files.map(async (file) => ({ file, source: await readFile(file, 'utf8').catch(() => '') })));
+  const sources = files.map((file) => ({ file, source: readSource(file) }));
   if (isolation === 'none') {
     return Promise.all(sources.map(async ({ file, source }) => ({ version, source, ...(await loadToolFile(file, config, version)) })));
   }
@@ -69,4 +69,13 @@ export function toolIsolation(config: AppConfig, name: string, fallback: Isolati
   const section = toolSection(config, name);
   if (section.trusted === true) return 'none';
   return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none' ? section.isolation : fallback;
+}
+
+/** Read at once, not through fs/promises: for a thousand small files the promises cost more than the reads. */
+function readSource(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }

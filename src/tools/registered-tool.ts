@@ -41,8 +41,11 @@ export interface ToolEntry {
 }
 
 export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, isolation: Isolation): RegisteredTool {
-  const schema = parametersSchema(entry.manifest);
+  // Built on first use: listing a thousand tools needs none of it.
+  let schema: JsonSchema | undefined;
+  const schemaOf = () => (schema ??= parametersSchema(entry.manifest));
   let checker: ParamsChecker | undefined;
+  let logger: ToolLogger | undefined;
   const dialects = new Map<Dialect, SchemaNode>();
   return {
     name: entry.name,
@@ -51,14 +54,18 @@ export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunne
     config,
     isolated: isolation !== 'none',
     isolation,
-    schema,
+    get schema() {
+      return schemaOf();
+    },
     schemaFor: (dialect) => {
       let compiled = dialects.get(dialect);
-      if (compiled === undefined) dialects.set(dialect, (compiled = compileSchema(schema, dialect)));
+      if (compiled === undefined) dialects.set(dialect, (compiled = compileSchema(schemaOf(), dialect)));
       return compiled;
     },
-    logger: createToolLogger(entry.name),
-    checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schema))(params),
+    get logger() {
+      return (logger ??= createToolLogger(entry.name));
+    },
+    checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schemaOf()))(params),
     run,
   };
 }
