@@ -98,7 +98,8 @@ export class EchoTool extends BaseTool {
     for (let run = 0; run < RUNS; run++) {
       const { workers } = registrySetup({});
       const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, workers });
-      // What a command does between loading and its first call (a model request, at least).
+      // What the assistant does at the start of a turn, then the model request before the first call.
+      registry.prewarm();
       await new Promise((resolve) => setTimeout(resolve, 100));
       let started = performance.now();
       await registry.execute('echo', { text: 'first' });

@@ -77,6 +77,8 @@ export class Assistant {
       return failedTurn(input, this.#language(input, memory.language), error, request.onEvent);
     }
     const { info, history, registry, language } = prepared;
+    // While the model thinks, a tool host gets ready for the first call this turn may make.
+    registry.prewarm();
     memory.language = language;
     const text = ASSISTANT_TEXT[language];
     // The new message is cut before it is stored; the history gets what it leaves of the budget.

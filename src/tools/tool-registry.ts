@@ -72,6 +72,7 @@ export class ToolRegistry {
   readonly #available: ReadonlyMap<string, RegisteredTool>;
   readonly #unavailable: readonly ToolInfo[];
   readonly #limits: ExecutionLimits;
+  readonly #workers: ToolWorkers;
 
   private constructor(setup: RegistrySetup, files: FileLoad[], tools: FileLoad['tools'], diagnostics: Diagnostic[]) {
     this.folders = setup.folders;
@@ -82,6 +83,7 @@ export class ToolRegistry {
     this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]));
     this.#unavailable = tools.filter((tool) => !tool.available);
     this.#limits = executionLimits(setup.config);
+    this.#workers = setup.workers;
   }
 
   static async load(options: ToolRegistryOptions = {}): Promise<ToolRegistry> {
@@ -200,6 +202,17 @@ export class ToolRegistry {
     const off = this.#unavailable.find((tool) => tool.name === name);
     if (off !== undefined) return failure('unavailable', `Tool "${name}" is unavailable: ${off.reason ?? 'isAvailable() returned false'}.`);
     return failure('unknown-tool', this.unknownToolMessage(name));
+  }
+
+  /**
+   * Starts a spare tool host ahead of the first call of an isolated tool, so that the call pays
+   * only for its file's import (the assistant does this at the start of every turn). Cheap when
+   * one is ready already; nothing when every tool runs in-process.
+   */
+  prewarm(): void {
+    const kinds = new Set([...this.#available.values()].map((tool) => tool.isolation));
+    if (kinds.has('process')) this.#workers.prewarm('process');
+    else if (kinds.has('worker')) this.#workers.prewarm('worker');
   }
 
   /** Runs calls concurrently; results come back in the order of the calls. */

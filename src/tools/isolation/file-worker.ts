@@ -1,7 +1,7 @@
 import type { AppConfig } from '../app-config.ts';
 import type { Language } from '../tool-manifest.ts';
 import { checkCallReport } from './check-host-report.ts';
-import { startHost, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
+import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
 import type { FromWorker, WorkerResult } from './worker-messages.ts';
 
@@ -18,6 +18,12 @@ export interface WorkerCall {
   sessionId: string;
   language: Language;
   signal: AbortSignal;
+}
+
+/** A host started ahead, and the events object it reports to (filled in by whoever takes it). */
+export interface SpareHost {
+  host: ToolHost;
+  events: HostEvents;
 }
 
 interface Pending {
@@ -49,6 +55,8 @@ export class FileWorker {
   /** Why the host is being stopped by us, to tell its callers. */
   #stopping: string | undefined;
   onIdle: (() => void) | undefined;
+  /** Hands over a spare host of that kind and memory limit, if one is ready. */
+  spare: ((kind: HostKind, memoryMb: number) => SpareHost | undefined) | undefined;
 
   constructor(kind: HostKind, file: string, version: number, source: string, config: AppConfig, limits: FileWorkerLimits) {
     this.#kind = kind;
@@ -114,7 +122,7 @@ export class FileWorker {
     this.#isReady = false;
     this.#stopping = undefined;
     const data = { role: 'execute' as const, config: this.#config, file: this.file, version: this.version, source: this.#source, hostPid: process.pid, maxResultChars: this.#limits.maxResultChars };
-    const host = startHost(this.#kind, data, this.#limits, {
+    const events: HostEvents = {
       message: (message: FromWorker) => {
         if (message.type === 'ready') {
           this.#isReady = true;
@@ -134,7 +142,16 @@ export class FileWorker {
         resolve(); // a host that ended before it was ready has failed its calls (above)
         this.onIdle?.();
       },
-    });
+    };
+    // A spare host started ahead (ToolWorkers.prewarm) has Riverse's side loaded already: only the file's import is left.
+    const spare = this.spare?.(this.#kind, this.#limits.memoryMb);
+    let host: ToolHost;
+    if (spare === undefined) host = startHost(this.#kind, data, this.#limits, events);
+    else {
+      host = spare.host;
+      Object.assign(spare.events, events);
+      host.init(data);
+    }
     this.#host = host;
     return host;
   }

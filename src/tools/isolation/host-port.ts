@@ -1,7 +1,7 @@
 // Inside a tool host: the channel to Riverse, the same for a worker thread (its parent port) and
 // a child process (frames on file descriptor 3; the first frame is the start-up data).
 import { Socket } from 'node:net';
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 import { encodeFrame, FrameReader } from './frame-codec.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
@@ -16,34 +16,34 @@ export interface HostPort {
 const MAX_INCOMING_BYTES = 64 * 1024 * 1024;
 
 export async function connectToHost(): Promise<HostPort> {
+  // Both kinds: the first message is the start-up data (a spare host waits for it); messages that
+  // come before anyone listens are kept, not dropped.
+  const listeners: Array<(message: ToWorker) => void> = [];
+  const queued: ToWorker[] = [];
+  const { promise: started, resolve } = Promise.withResolvers<WorkerData>();
+  let data: WorkerData | undefined;
+  const receive = (value: unknown) => {
+    if (data === undefined) resolve((data = value as WorkerData));
+    else if (listeners.length === 0) queued.push(value as ToWorker);
+    else for (const listener of listeners) listener(value as ToWorker);
+  };
+  const onMessage = (listener: (message: ToWorker) => void) => {
+    listeners.push(listener);
+    for (const message of queued.splice(0)) listener(message);
+  };
   if (parentPort !== null) {
     const port = parentPort;
-    return { kind: 'worker', data: workerData as WorkerData, send: (message) => port.postMessage(message), onMessage: (listener) => port.on('message', listener) };
+    port.on('message', receive);
+    return { kind: 'worker', data: await started, send: (message) => port.postMessage(message), onMessage };
   }
   const socket = new Socket({ fd: 3, readable: true, writable: true });
   // Riverse is gone (it exited or was killed): a tool process must not outlive it.
   socket.on('close', () => process.exit(0));
   socket.on('error', () => process.exit(0));
   watchParent();
-  const listeners: Array<(message: ToWorker) => void> = [];
-  const queued: ToWorker[] = [];
-  const { promise: started, resolve } = Promise.withResolvers<WorkerData>();
-  let data: WorkerData | undefined;
-  const reader = new FrameReader(MAX_INCOMING_BYTES, (value) => {
-    if (data === undefined) resolve((data = value as WorkerData));
-    else if (listeners.length === 0) queued.push(value as ToWorker);
-    else for (const listener of listeners) listener(value as ToWorker);
-  });
+  const reader = new FrameReader(MAX_INCOMING_BYTES, receive);
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
-  return {
-    kind: 'process',
-    data: await started,
-    send: (message) => void socket.write(encodeFrame(message)),
-    onMessage: (listener) => {
-      listeners.push(listener);
-      for (const message of queued.splice(0)) listener(message);
-    },
-  };
+  return { kind: 'process', data: await started, send: (message) => void socket.write(encodeFrame(message)), onMessage };
 }
 
 /**

@@ -18,7 +18,7 @@ const PAGE_BYTES = 4096;
  * signals. It runs in its own process group, so that Ctrl-C in the terminal reaches Riverse only,
  * and it exits when Riverse does (its channel closes).
  */
-export function startProcessHost(data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
+export function startProcessHost(limits: HostLimits, events: HostEvents): ToolHost {
   const cache = getCompileCacheDir();
   const child = spawn(process.execPath, [`--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)], {
     stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
@@ -90,10 +90,11 @@ export function startProcessHost(data: WorkerData, limits: HostLimits, events: H
     else if (signal !== null) finish(`its process was ended by ${signal}${lastLine(tail)}`);
     else finish(`its process exited with code ${code} (process.exit?)${lastLine(tail)}`);
   });
-  channel.write(encodeFrame(data));
-
   return {
     kind: 'process',
+    init(data: WorkerData) {
+      if (!ended) channel.write(encodeFrame(data));
+    },
     post(message: ToWorker) {
       if (!ended) channel.write(encodeFrame(message));
     },

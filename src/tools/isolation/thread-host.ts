@@ -3,10 +3,10 @@ import { TOOL_HOST_SCRIPT, type HostEvents, type HostLimits, type ToolHost } fro
 import type { ToWorker, WorkerData } from './worker-messages.ts';
 
 /** A worker thread: cheap to start, but it shares Riverse's process (its file descriptors, and memory outside the V8 heap). */
-export function startThreadHost(data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
-  const worker = new Worker(TOOL_HOST_SCRIPT, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stdout: false, stderr: false });
+export function startThreadHost(limits: HostLimits, events: HostEvents): ToolHost {
+  const worker = new Worker(TOOL_HOST_SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stdout: false, stderr: false });
   let crash: string | undefined;
-  worker.on('message', events.message);
+  worker.on('message', (message) => events.message(message));
   worker.on('error', (error) => {
     crash =
       (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
@@ -14,8 +14,16 @@ export function startThreadHost(data: WorkerData, limits: HostLimits, events: Ho
         : `its worker crashed: ${error.message}`;
   });
   worker.once('exit', (code) => events.exit(crash ?? `its worker exited with code ${code} (process.exit?)`));
+  const post = (message: ToWorker | WorkerData) => {
+    try {
+      worker.postMessage(message);
+    } catch {
+      // The worker is gone; its exit says why.
+    }
+  };
   return {
     kind: 'worker',
+    init: post,
     post(message: ToWorker) {
       try {
         worker.postMessage(message);

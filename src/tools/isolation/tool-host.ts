@@ -24,6 +24,8 @@ export interface HostEvents {
 
 export interface ToolHost {
   readonly kind: HostKind;
+  /** The first message: what the host is to be (a loader, or the executor of one file). */
+  init(data: WorkerData): void;
   post(message: ToWorker): void;
   /** A busy host keeps Riverse's process alive; an idle one must not. */
   ref(): void;
@@ -32,6 +34,17 @@ export interface ToolHost {
   terminate(): Promise<void>;
 }
 
+/** A host started and told what to be. */
 export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
-  return kind === 'process' ? startProcessHost(data, limits, events) : startThreadHost(data, limits, events);
+  const host = spawnHost(kind, limits, events);
+  host.init(data);
+  return host;
+}
+
+/**
+ * A host started but not yet told what to be: it loads Riverse's side of the host meanwhile, so
+ * that `init` later costs only the tool file's own import. `events` may be changed until then.
+ */
+export function spawnHost(kind: HostKind, limits: HostLimits, events: HostEvents): ToolHost {
+  return kind === 'process' ? startProcessHost(limits, events) : startThreadHost(limits, events);
 }

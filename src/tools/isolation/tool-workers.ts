@@ -1,7 +1,7 @@
 import type { AppConfig } from '../app-config.ts';
-import { FileWorker, type FileWorkerLimits, type WorkerCall } from './file-worker.ts';
+import { FileWorker, type FileWorkerLimits, type SpareHost, type WorkerCall } from './file-worker.ts';
 import type { SourceFile } from './load-in-workers.ts';
-import type { HostKind } from './tool-host.ts';
+import { spawnHost, type HostEvents, type HostKind } from './tool-host.ts';
 import type { WorkerResult } from './worker-messages.ts';
 
 export interface ToolWorkersOptions extends FileWorkerLimits {
@@ -26,6 +26,10 @@ export class ToolWorkers {
   readonly #config: AppConfig;
   readonly #options: ToolWorkersOptions;
   readonly #workers = new Map<string, { worker: FileWorker; idle?: NodeJS.Timeout }>();
+  #spare: (SpareHost & { kind: HostKind }) | undefined;
+  /** Set by the first prewarm(): from then on a spare is kept ready. */
+  #prewarmed: HostKind | undefined;
+  #closed = false;
 
   constructor(config: AppConfig, options: Partial<ToolWorkersOptions> = {}) {
     this.#config = config;
@@ -37,11 +41,40 @@ export class ToolWorkers {
     return this.#slot(file, version, choice).call(call);
   }
 
+  /**
+   * Starts a spare host of this kind ahead of need (and another each time one is taken), so that
+   * the first call of a tool file pays only for its own import. Called at the start of a turn;
+   * a spare holds no tool code, keeps no process alive, and ends with Riverse.
+   */
+  prewarm(kind: HostKind): void {
+    this.#prewarmed = kind;
+    if (this.#spare !== undefined || this.#closed) return;
+    const events: HostEvents = {
+      message: () => {},
+      exit: () => {
+        if (this.#spare?.events === events) this.#spare = undefined;
+      },
+    };
+    const host = spawnHost(kind, this.#options, events);
+    host.unref();
+    this.#spare = { host, events, kind };
+  }
+
+  #takeSpare(kind: HostKind, memoryMb: number): SpareHost | undefined {
+    const spare = this.#spare;
+    if (spare === undefined || spare.kind !== kind || memoryMb !== this.#options.memoryMb) return undefined;
+    this.#spare = undefined;
+    const again = this.#prewarmed;
+    if (again !== undefined) setImmediate(() => this.prewarm(again));
+    return spare;
+  }
+
   #slot({ file, source }: SourceFile, version: number, choice: HostChoice): FileWorker {
     const key = `${file}\u0000${version}`;
     let slot = this.#workers.get(key);
     if (slot === undefined) {
       const worker = new FileWorker(choice.kind, file, version, source, this.#config, { ...this.#options, ...(choice.memoryMb === undefined ? {} : { memoryMb: choice.memoryMb }) });
+      worker.spare = (kind, memoryMb) => this.#takeSpare(kind, memoryMb);
       const created: { worker: FileWorker; idle?: NodeJS.Timeout } = { worker };
       slot = created;
       worker.onIdle = () => {
@@ -70,8 +103,12 @@ export class ToolWorkers {
 
   /** Stops every host; calls still running fail. */
   async close(): Promise<void> {
+    this.#closed = true;
+    const spare = this.#spare;
+    this.#spare = undefined;
     const slots = [...this.#workers.values()];
     this.#workers.clear();
+    await spare?.host.terminate();
     await Promise.all(slots.map((slot) => (clearTimeout(slot.idle), slot.worker.close())));
   }
 }
