@@ -66,12 +66,12 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
     loaders.add(loader);
     void (async () => {
       for (let job = queue.shift(); job !== undefined; job = moving() <= concurrency ? queue.shift() : undefined) {
-        const stall = setTimeout(() => {
+        const stopWatching = loader.onStall(STALL_MS, () => {
           loader.stalled = true;
           pump();
-        }, STALL_MS);
+        });
         const outcome = await loader.load(job, deadline, options.fileTimeoutMs);
-        clearTimeout(stall);
+        stopWatching();
         loader.stalled = false;
         const first = loader.loaded === 0;
         if ('info' in outcome) {
@@ -111,11 +111,13 @@ class Loader {
   #file = '';
   #exit: string | undefined;
   readonly #version: number;
+  readonly #ready = Promise.withResolvers<void>();
 
   constructor(options: LoadInWorkersOptions, config: AppConfig, version: number) {
     this.#version = version;
     this.#host = startHost(options.kind, { role: 'load', config, hostPid: process.pid, maxResultChars: 0 }, { memoryMb: options.memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES }, {
       message: (message: FromWorker) => {
+        if (message.type === 'ready') this.#ready.resolve();
         if (message.type !== 'loaded') return;
         const info = checkFileReport(message.info, this.#file);
         if (typeof info === 'string') {
@@ -125,6 +127,7 @@ class Loader {
       },
       exit: (why) => {
         this.#exit = why;
+        this.#ready.resolve();
         this.#settle({ failure: crashDiagnostic(this.#file, why) });
       },
     });
@@ -153,6 +156,22 @@ class Loader {
       };
       this.#host.post({ type: 'load', file: job.file, version: this.#version, source: job.source });
     });
+  }
+
+  /**
+   * Calls `stalled` if the file being loaded takes more than `ms` — counted from when the loader is
+   * ready, since its own start (slow on a busy machine) is no stall. Returns a function that stops it.
+   */
+  onStall(ms: number, stalled: () => void): () => void {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    void this.#ready.promise.then(() => {
+      if (!stopped) timer = setTimeout(stalled, ms);
+    });
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
   }
 
   close(): Promise<void> {

@@ -41,6 +41,8 @@ if (data.role === 'load') {
     const info = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
     port.send({ type: 'loaded', info, ...(changed.length === 0 ? {} : { changed }) });
   });
+  // From now on a file that takes long is the file's doing, not the loader's start.
+  port.send({ type: 'ready', tools: [] });
 } else {
   useSourceSnapshot(data.file, data.source);
   const loaded = await loadToolFile(data.file, data.config, data.version, { checkAvailability: false });
