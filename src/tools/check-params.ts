@@ -13,7 +13,11 @@ export type ParamsChecker = (params: unknown) => ParamsCheck;
 type AjvInstance = InstanceType<typeof import('ajv').Ajv>;
 const require = createRequire(import.meta.url);
 /** Ajv loads on the first check (it takes tens of ms): listing or loading tools does not pay for it. */
-const newAjv = (options: ConstructorParameters<typeof import('ajv').Ajv>[0]): AjvInstance => new (require('ajv') as typeof import('ajv')).Ajv(options);
+function newAjv(options: ConstructorParameters<typeof import('ajv').Ajv>[0]): AjvInstance {
+  // Not `new (require('ajv') as …).Ajv()`: tsc 7 drops those parentheses when it emits the package.
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  return new Ajv(options);
+}
 
 // One validator for the process: it coerces what models commonly send as strings ("3" → 3,
 // "true" → true, "x" → ["x"]) and fills in declared defaults.
