@@ -15,7 +15,11 @@ let ajv: InstanceType<AjvClass> | undefined;
  * without such a default does not pay for it.
  */
 export function defaultMisfit(spec: ParameterSpec): string | undefined {
-  ajv ??= new (require('ajv') as { Ajv: AjvClass }).Ajv({ allErrors: true, strict: false });
+  if (ajv === undefined) {
+    // Not `new (require('ajv') as …).Ajv()`: tsc 7 drops those parentheses when it emits the package.
+    const { Ajv } = require('ajv') as { Ajv: AjvClass };
+    ajv = new Ajv({ allErrors: true, strict: false });
+  }
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(specSchema(spec));
