@@ -10,7 +10,7 @@ import { SseEventTooLarge, SseParser } from './sse.ts';
 export interface RequestOptions {
   /** More headers for every request. */
   headers?: Record<string, string>;
-  /** Longest silence: the wait for the response headers, then between two pieces of the body (default 20 s). */
+  /** Longest silence: the wait for the response headers, then between two pieces of the body (default 60 s). */
   timeoutMs?: number;
   /** Retries of a failed request, made only before any event was yielded (default 2). */
   maxRetries?: number;
@@ -33,7 +33,10 @@ export interface RequestOptions {
  * model that streams, however slowly, is never cut: every piece re-arms the wait. The turn's own
  * deadline bounds the whole.
  */
-export const DEFAULT_TIMEOUT_MS = 20_000;
+// 60 s: a reasoning model (OpenAI o-series through chat completions) or a local model on a CPU can
+// be silent for tens of seconds before its first token; a server that is merely gone still costs
+// two of these (one retry), well inside the turn deadline.
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The policy from the options; `headers` are the adapter's, the caller's `options.headers` merged in. */
 export function requestPolicy(options: RequestOptions, headers: Record<string, string>): RequestPolicy {
