@@ -84,8 +84,8 @@ test('a file that hung while loading is tried again at the next load, not rememb
   // Hangs the first time only (it leaves a marker before hanging).
   const header = `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, '1'); await new Promise(() => setInterval(() => {}, 1000)); }`;
   await writeFiles(dir, { 'moody.ts': toolSource('moody', { header }) });
-  const first = await load(t, dir, cache, { tools: { load_timeout_ms: 1_000 } });
+  const first = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
   assert.equal(first.diagnostics[0]?.code, 'load-timeout');
-  const second = await load(t, dir, cache, { tools: { load_timeout_ms: 1_000 } });
+  const second = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
   assert.deepEqual(toolNames(second), ['moody']);
 });
