@@ -49,6 +49,16 @@ const en = {
   'config.unknown-tool-section': (a: { key: string; near?: string }) =>
     `tools.${a.key} is the section of a tool named "${a.key}", and no tool file has that name${a.near === undefined ? '' : ` (did you mean "${a.near}"?)`}; nothing reads it`,
   'config.unknown-tool-section.hint': () => "rename the section to the tool's manifest().name, or remove it",
+  'load.timeout': (a: { seconds: number }) => `loading the file did not finish within ${a.seconds} s (top-level code or isAvailable() hangs)`,
+  'load.timeout.hint': () => 'top-level code runs when the file is loaded; it must not loop or wait forever (the limit is tools.load_timeout_ms)',
+  'load.out-of-memory': () => 'loading the file exceeded the memory limit',
+  'load.out-of-memory.hint': () => 'top-level code runs when the file is loaded; move heavy work into execute()',
+  'load.exited': (a: { code: string }) => `loading the file ended its loader (exit code ${a.code})`,
+  'load.exited.hint': () => 'do not call process.exit() in a tool file',
+  'load.crashed': (a: { why: string }) => `loading the file crashed: ${a.why}`,
+  'load.crashed.hint': () => 'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it',
+  'load.forged-report': (a: { why: string }) => `loading the file failed: ${a.why}`,
+  'load.forged-report.hint': () => "a tool file must not write to its loader's channel",
 };
 
 const zh: typeof en = {
@@ -95,6 +105,16 @@ const zh: typeof en = {
     `没有名为 "${a.name}" 的工具${a.near === undefined ? '' : `（是不是 "${a.near}"？）`}${a.known === '' ? '：目前没有可用的工具。' : `。可用的工具：${a.known}。`}${a.unread === '' ? '' : `没有加载成功的工具文件（其中之一可能定义了它）：${a.unread}。`}`,
   'config.unknown-tool-section': (a) => `tools.${a.key} 是名为 "${a.key}" 的工具的小节，但没有工具文件使用这个名称${a.near === undefined ? '' : `（是不是 "${a.near}"？）`}；没有任何工具读取它`,
   'config.unknown-tool-section.hint': () => '请把小节改名为工具的 manifest().name，或删除它',
+  'load.timeout': (a) => `加载该文件未能在 ${a.seconds} 秒内完成（顶层代码或 isAvailable() 卡住了）`,
+  'load.timeout.hint': () => '顶层代码在文件加载时运行，不能死循环或无限等待（时限由 tools.load_timeout_ms 设置）',
+  'load.out-of-memory': () => '加载该文件超出了内存上限',
+  'load.out-of-memory.hint': () => '顶层代码在文件加载时运行；请把耗费资源的工作移到 execute() 中',
+  'load.exited': (a) => `加载该文件结束了它的加载进程（退出码 ${a.code}）`,
+  'load.exited.hint': () => '不要在工具文件中调用 process.exit()',
+  'load.crashed': (a) => `加载该文件时崩溃：${a.why}`,
+  'load.crashed.hint': () => '顶层代码之后抛出的错误（定时器、被拒绝的 promise）会结束加载进程；请捕获它',
+  'load.forged-report': (a) => `加载该文件失败：${a.why}`,
+  'load.forged-report.hint': () => '工具文件不能向它的加载进程的通道写入数据',
 };
 
 const ja: typeof en = {
@@ -142,6 +162,16 @@ const ja: typeof en = {
   'config.unknown-tool-section': (a) =>
     `tools.${a.key} は "${a.key}" という名前のツールのセクションですが、その名前のツールファイルはありません${a.near === undefined ? '' : `（"${a.near}" のことですか？）`}。誰も読まない設定です`,
   'config.unknown-tool-section.hint': () => 'セクション名をツールの manifest().name に変えるか、削除してください',
+  'load.timeout': (a) => `ファイルの読み込みが ${a.seconds} 秒以内に終わりませんでした（トップレベルのコードか isAvailable() が止まっています）`,
+  'load.timeout.hint': () => 'トップレベルのコードはファイルの読み込み時に実行されます。無限ループや終わらない待機をしてはいけません（制限時間は tools.load_timeout_ms）',
+  'load.out-of-memory': () => 'ファイルの読み込みがメモリ上限を超えました',
+  'load.out-of-memory.hint': () => 'トップレベルのコードはファイルの読み込み時に実行されます。重い処理は execute() に移してください',
+  'load.exited': (a) => `ファイルの読み込みがローダーを終了させました（終了コード ${a.code}）`,
+  'load.exited.hint': () => 'ツールファイルで process.exit() を呼ばないでください',
+  'load.crashed': (a) => `ファイルの読み込み中にクラッシュしました：${a.why}`,
+  'load.crashed.hint': () => 'トップレベルのコードが後から投げたエラー（タイマー、拒否された promise）はローダーを終わらせます。捕捉してください',
+  'load.forged-report': (a) => `ファイルの読み込みに失敗しました：${a.why}`,
+  'load.forged-report.hint': () => 'ツールファイルはローダーの通信路に書き込んではいけません',
 };
 
 export const LOAD_TEXT: Record<Language, typeof en> = { en, zh, ja };

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
-import type { Diagnostic } from '../diagnostic.ts';
+import { said, type Diagnostic } from '../diagnostic.ts';
+import { phrase } from '../phrase.ts';
 import { checkFileReport } from './check-host-report.ts';
 import { startHost, type HostKind, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
@@ -121,7 +122,7 @@ class Loader {
         if (message.type !== 'loaded') return;
         const info = checkFileReport(message.info, this.#file);
         if (typeof info === 'string') {
-          this.#settle({ failure: { severity: 'error', code: 'load-crashed', file: this.#file, message: `loading the file failed: ${info}`, hint: 'a tool file must not write to its loader\'s channel' } });
+          this.#settle({ failure: { severity: 'error', code: 'load-crashed', file: this.#file, ...said(phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint')) } });
           void this.#host.terminate();
         } else this.#settle({ info, changed: message.changed !== undefined });
       },
@@ -140,13 +141,7 @@ class Loader {
       this.#file = job.file;
       const timer = setTimeout(() => {
         this.#settle({
-          failure: {
-            severity: 'error',
-            code: 'load-timeout',
-            file: job.file,
-            message: `loading the file did not finish within ${limitMs / 1000} s (top-level code or isAvailable() hangs)`,
-            hint: 'top-level code runs when the file is loaded; it must not loop or wait forever (the limit is tools.load_timeout_ms)',
-          },
+          failure: { severity: 'error', code: 'load-timeout', file: job.file, ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')) },
         });
         void this.#host.terminate();
       }, Math.max(0, deadline - performance.now()));
@@ -186,8 +181,11 @@ class Loader {
 }
 
 function crashDiagnostic(file: string, why: string): Diagnostic {
-  if (/memory limit/.test(why)) return { severity: 'error', code: 'load-crashed', file, message: 'loading the file exceeded the memory limit', hint: 'top-level code runs when the file is loaded; move heavy work into execute()' };
   const exitCode = /exited with code (\d+)/.exec(why)?.[1];
-  if (exitCode !== undefined) return { severity: 'error', code: 'load-crashed', file, message: `loading the file ended its loader (exit code ${exitCode})`, hint: 'do not call process.exit() in a tool file' };
-  return { severity: 'error', code: 'load-crashed', file, message: `loading the file crashed: ${why}`, hint: 'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it' };
+  const text = /memory limit/.test(why)
+    ? said(phrase('load.out-of-memory'), phrase('load.out-of-memory.hint'))
+    : exitCode !== undefined
+      ? said(phrase('load.exited', { code: exitCode }), phrase('load.exited.hint'))
+      : said(phrase('load.crashed', { why }), phrase('load.crashed.hint'));
+  return { severity: 'error', code: 'load-crashed', file, ...text };
 }
