@@ -12,7 +12,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startOpenAITestServer } from '../src/models/testing/openai-test-server.ts';
+import { startOpenAITestServer } from '../src/models/testing/openai-wire.ts';
 import { registrySetup, ToolRegistry } from '../src/tools/tool-registry.ts';
 import { writeTools } from './generated-tools.ts';
 

@@ -13,7 +13,7 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { GREET_TOOL, runCommand, show, type ProcessResult } from './cli/cli-test-support.ts';
-import { startOpenAITestServer, type OpenAITestServer } from './models/testing/openai-test-server.ts';
+import { startOpenAITestServer, type OpenAITestServer } from './models/testing/openai-wire.ts';
 import { typesEntry, unnamedPublicTypes } from './testing/unnamed-public-types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

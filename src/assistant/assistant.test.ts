@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
-import { replies, type ReplyHandler } from '../models/testing/openai-test-server.ts';
+import { type ReplyHandler } from '../models/testing/openai-wire.ts';
+import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { Assistant } from './assistant.ts';

@@ -2,7 +2,7 @@
 // the weather conversation in three languages, events, parallel and exclusive tools, rounds.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { replies } from '../models/testing/openai-test-server.ts';
+import { replies } from '../models/testing/wire-server.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';

@@ -3,7 +3,7 @@
 // parameter it leaves out never reaches the tool.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { replies } from '../models/testing/openai-test-server.ts';
+import { replies } from '../models/testing/wire-server.ts';
 import { runTurn } from './run-turn.ts';
 import { loadRegistry, modelServer, sharedCleanup, testModel, toolMessagesOf } from './turn-test-support.ts';
 

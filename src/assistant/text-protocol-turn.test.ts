@@ -3,7 +3,7 @@
 // results sent back as a user message, one repair round, and the automatic fallback.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { replies } from '../models/testing/openai-test-server.ts';
+import { replies } from '../models/testing/wire-server.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { runTurn } from './run-turn.ts';
 import type { TurnEvent } from './turn-events.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import { createOpenAICompatibleModel } from '../models/openai-compatible.ts';
 import { startFloodServer } from '../models/testing/flood-server.ts';
-import { replies } from '../models/testing/openai-test-server.ts';
+import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { Assistant } from './assistant.ts';

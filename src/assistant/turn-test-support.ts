@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../models/openai-compatible.ts';
-import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-test-server.ts';
+import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-wire.ts';
 import type { WireMessage } from '../models/openai-wire-types.ts';
 import type { AppConfig } from '../tools/app-config.ts';
 import type { Language } from '../tools/tool-manifest.ts';

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { OpenAITestServer, ReplyHandler, ReplySpec } from '../models/testing/openai-test-server.ts';
+import type { OpenAITestServer, ReplyHandler, ReplySpec } from '../models/testing/openai-wire.ts';
 import { modelServer, tempDir, wttrServer, writeFiles, type Cleanup, type WttrServer } from '../assistant/turn-test-support.ts';
 import { CLI, type ProcessResult } from './cli-test-support.ts';
 

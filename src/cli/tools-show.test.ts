@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { realpath } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { startAnthropicTestServer } from '../models/testing/anthropic-test-server.ts';
-import { startGeminiTestServer } from '../models/testing/gemini-test-server.ts';
-import { startOpenAITestServer } from '../models/testing/openai-test-server.ts';
+import { startAnthropicTestServer } from '../models/testing/anthropic-wire.ts';
+import { startGeminiTestServer } from '../models/testing/gemini-wire.ts';
+import { startOpenAITestServer } from '../models/testing/openai-wire.ts';
 import { ADD_ONE_TOOL, createProject, ECHO_TOOL, GREET_TOOL, parseJson, show, type TempProject } from './cli-test-support.ts';
 
 describe('riverse tools show', { concurrency: 4 }, () => {

@@ -29,7 +29,8 @@ import { ToolRegistry } from '../tools/tool-registry.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import type { AnthropicBlock } from './anthropic-wire-types.ts';
 import type { ChatModel } from './chat-model.ts';
-import { replies, startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from './testing/anthropic-test-server.ts';
+import { startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from './testing/anthropic-wire.ts';
+import { replies } from './testing/wire-server.ts';
 
 const shared = sharedCleanup();
 let wttr: WttrServer;

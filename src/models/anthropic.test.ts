@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { createAnthropicModel, type AnthropicOptions } from './anthropic.ts';
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ModelEvent, ToolDefinition } from './chat-model.ts';
 import type { RetryNotice } from './openai-compatible.ts';
-import { replies, startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from './testing/anthropic-test-server.ts';
+import { startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from './testing/anthropic-wire.ts';
+import { replies } from './testing/wire-server.ts';
 import { callsOf, collect, failure, finishOf, reasonOf, textOf } from './testing/model-events.ts';
 
 const open: AnthropicTestServer[] = [];
@@ -26,8 +27,6 @@ const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tok
 
 const sse = (event: object) => event;
 const textEvent = (text: string, index = 0) => sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
-/** A text block that opens with text, so that the first event yields at once. */
-const OPENING = (text: string) => sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text } });
 const START = [
   sse({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 5, output_tokens: 1 } } }),
   sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
@@ -363,28 +362,6 @@ describe('createAnthropicModel: errors', () => {
     assert.match(error.message, /model "claude-nope" or URL http:\/\/127\.0\.0\.1:\d+\/v1\/messages not found \(HTTP 404: model: claude-nope\)/);
   });
 
-  it('retries a 429, honouring retry-after, then succeeds', async () => {
-    const server = await serve(replies([{ status: 429, headers: { 'retry-after': '0.2' }, error: 'Number of request tokens has exceeded your per-minute rate limit' }, { text: 'ok' }]));
-    const notices: RetryNotice[] = [];
-    const started = performance.now();
-    const events = await collect(modelFor(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }));
-    assert.ok(performance.now() - started >= 190, 'waited for retry-after');
-    assert.equal(textOf(events), 'ok');
-    assert.equal(server.requests.length, 2);
-    assert.equal(notices.length, 1);
-    assert.equal(notices[0]?.delayMs, 200);
-    assert.equal(notices[0]?.error.code, 'rate-limited');
-    assert.match(notices[0]!.error.message, /rate limit reached \(HTTP 429: Number of request tokens/);
-  });
-
-  it('gives up at once when retry-after is longer than the longest wait', async () => {
-    const server = await serve({ status: 429, headers: { 'retry-after': '120' }, error: 'slow down' });
-    const error = await failure(modelFor(server).stream({ messages: ASK }));
-    assert.equal(error.code, 'rate-limited');
-    assert.match(error.message, /asks to wait 120 s/);
-    assert.equal(server.requests.length, 1);
-  });
-
   it('retries 529 overloaded, then succeeds', async () => {
     const server = await serve(replies([{ status: 529, error: 'Overloaded' }, { status: 529, error: 'Overloaded' }, { text: 'finally' }]));
     const notices: RetryNotice[] = [];
@@ -393,17 +370,6 @@ describe('createAnthropicModel: errors', () => {
     assert.equal(server.requests.length, 3);
     assert.deepEqual(notices.map((notice) => [notice.error.code, notice.error.status]), [['server-error', 529], ['server-error', 529]]);
     assert.match(notices[0]!.error.message, /anthropic is overloaded \(HTTP 529 from http:\/\/127\.0\.0\.1:\d+: Overloaded\)/);
-  });
-
-  it('retries 500, 502 and 503 up to maxRetries, then fails with server-error', async () => {
-    for (const status of [500, 502, 503]) {
-      const server = await serve({ status, error: 'Internal server error' });
-      const error = await failure(modelFor(server, { maxRetries: 1 }).stream({ messages: ASK }));
-      assert.equal(error.code, 'server-error');
-      assert.equal(error.status, status);
-      assert.equal(error.retryable, true);
-      assert.equal(server.requests.length, 2);
-    }
   });
 
   it('retries an error event that comes before any content, not one after', async () => {
@@ -432,115 +398,4 @@ describe('createAnthropicModel: errors', () => {
     assert.match(error.message, /slow down/);
   });
 
-  it('reports a stream cut after events as stream-cut, without retrying', async () => {
-    const server = await serve({ text: 'one two three four five', cutAfterChunks: 5 });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'one two ');
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('retries a response cut before any event', async () => {
-    const server = await serve(replies([{ text: 'lost', cutAfterChunks: 2 }, { text: 'half', cutAfterChunks: 0 }, { text: 'whole' }]));
-    assert.equal(textOf(await collect(modelFor(server).stream({ messages: ASK, stream: true }))), 'whole');
-    assert.equal(server.requests.length, 3);
-    const plain = await serve({ text: 'never whole', cutAfterChunks: 1 });
-    const error = await failure(modelFor(plain, { maxRetries: 1 }).stream({ messages: ASK }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(plain.requests.length, 2);
-  });
-
-  it('reports a stream that ends without message_delta or message_stop as stream-cut', async () => {
-    const server = await serve({ events: [...START, textEvent('and then')] });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'and then');
-  });
-
-  it('times out a server that never answers, retrying first', async () => {
-    const server = await serve({ hang: true });
-    const started = performance.now();
-    const error = await failure(modelFor(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'timeout');
-    assert.match(error.message, /no response from http:\/\/127\.0\.0\.1:\d+\/v1\/messages within 0\.08 s/);
-    assert.equal(server.requests.length, 2);
-    assert.ok(performance.now() - started < 2_000);
-  });
-
-  it('times out a stream that stalls after it began, without retrying', async () => {
-    const server = await serve({ events: [OPENING('one '), textEvent('two')], chunkDelayMs: 300 });
-    const error = await failure(modelFor(server, { timeoutMs: 150 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'timeout');
-    assert.equal(textOf(error.before), 'one ');
-    assert.match(error.message, /stopped sending for 0\.15 s/);
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('reports a web page or broken JSON as bad-response', async () => {
-    const page = await serve({ body: '<!DOCTYPE html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html' } });
-    const error = await failure(modelFor(page).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'bad-response');
-    assert.match(error.message, /not JSON.*looks like a web page: check the base URL/);
-
-    const stream = await serve({ events: [...START, textEvent('hi'), '{"type": "content_'] });
-    const broken = await failure(modelFor(stream).stream({ messages: ASK, stream: true }));
-    assert.equal(broken.code, 'bad-response');
-    assert.equal(textOf(broken.before), 'hi');
-  });
-
-  it('says the server is not running when the connection is refused, after retrying', async () => {
-    const server = await startAnthropicTestServer({ text: 'gone' });
-    await server.close();
-    const notices: RetryNotice[] = [];
-    const error = await failure(modelFor(server, { maxRetries: 1, onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK }));
-    assert.equal(error.code, 'network');
-    assert.equal(error.message, `cannot reach ${server.url}: connection refused; is the server running?`);
-    assert.equal(notices.length, 1);
-  });
-});
-
-describe('createAnthropicModel: cancelling', () => {
-  const request = (signal: AbortSignal, extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: ASK, stream: true, signal, ...extra });
-
-  it('stops a stream at once when the signal aborts', async () => {
-    const server = await serve({ events: [OPENING('one '), textEvent('two')], chunkDelayMs: 2_000 });
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const error = await failure(modelFor(server).stream(request(controller.signal, { stream: true })), () => {
-      abortedAt = performance.now();
-      controller.abort();
-    });
-    assert.equal(error.code, 'aborted');
-    assert.equal(textOf(error.before), 'one ');
-    assert.ok(performance.now() - abortedAt < 1_000, 'aborted quickly');
-  });
-
-  it('stops while waiting for the headers, and during a retry-after wait', async () => {
-    for (const reply of [{ hang: true }, { status: 429, headers: { 'retry-after': '5' } }] satisfies ReplySpec[]) {
-      const server = await serve(reply);
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const started = performance.now();
-      const error = await failure(modelFor(server).stream(request(controller.signal)));
-      assert.equal(error.code, 'aborted');
-      assert.ok(performance.now() - started < 1_000, 'aborted quickly');
-    }
-  });
-
-  it('sends nothing when the signal has already aborted', async () => {
-    const server = await serve({ text: 'never' });
-    const error = await failure(modelFor(server).stream(request(AbortSignal.abort())));
-    assert.equal(error.code, 'aborted');
-    assert.equal(server.requests.length, 0);
-  });
-
-  it('lets the consumer stop early, and the model still works after', async () => {
-    const server = await serve({ text: 'one two three four', chunkDelayMs: 20 });
-    const model = modelFor(server);
-    for await (const event of model.stream({ messages: ASK, stream: true })) {
-      assert.equal(event.type, 'text-delta');
-      break;
-    }
-    assert.equal(textOf(await collect(model.stream({ messages: ASK, stream: true }))), 'one two three four');
-  });
 });

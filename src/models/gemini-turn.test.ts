@@ -29,7 +29,8 @@ import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ChatModel } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire-types.ts';
-import { replies, startGeminiTestServer, type GeminiRecordedRequest, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-test-server.ts';
+import { startGeminiTestServer, type GeminiRecordedRequest, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-wire.ts';
+import { replies } from './testing/wire-server.ts';
 
 const shared = sharedCleanup();
 let wttr: WttrServer;
@@ -78,7 +79,7 @@ describe('runTurn over Gemini: the weather conversation', () => {
         assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
         assert.equal(result.text, talk.answer);
         assert.equal(server.requests.length, 2, 'one round of calls costs exactly two model requests');
-        for (const request of server.requests) assert.equal(request.method, stream ? 'streamGenerateContent' : 'generateContent');
+        for (const request of server.requests) assert.equal(request.route.endpoint, stream ? 'streamGenerateContent' : 'generateContent');
 
         // The first request: the user's message, the system prompt and the tool in the user's language.
         const [first, second] = server.requests as [GeminiRecordedRequest, GeminiRecordedRequest];

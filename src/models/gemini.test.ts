@@ -3,11 +3,12 @@ import { afterEach, describe, it } from 'node:test';
 import { compileSchema } from '../schema/compile-schema.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelRequest, ToolDefinition } from './chat-model.ts';
+import type { ToolDefinition } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
 import { FOREIGN_SIGNATURE } from './gemini-request.ts';
 import type { RetryNotice } from './openai-compatible.ts';
-import { replies, startGeminiTestServer, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-test-server.ts';
+import { startGeminiTestServer, type GeminiReplyHandler, type GeminiReplySpec, type GeminiTestServer } from './testing/gemini-wire.ts';
+import { replies } from './testing/wire-server.ts';
 import { callsOf, collect, failure, reasonOf, textOf } from './testing/model-events.ts';
 
 const open: GeminiTestServer[] = [];
@@ -307,20 +308,6 @@ describe('createGeminiModel: errors', () => {
     assert.match(error.message, /is not found for API version v1beta/);
   });
 
-  it('retries a 429 RESOURCE_EXHAUSTED, honouring Retry-After, then succeeds', async () => {
-    const server = await serve(replies([{ status: 429, headers: { 'retry-after': '0.2' }, error: 'Resource has been exhausted (e.g. check quota).' }, { text: 'ok' }]));
-    const notices: RetryNotice[] = [];
-    const started = performance.now();
-    const events = await collect(modelFor(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }));
-    assert.ok(performance.now() - started >= 190, 'waited for Retry-After');
-    assert.equal(textOf(events), 'ok');
-    assert.equal(server.requests.length, 2);
-    assert.equal(notices.length, 1);
-    assert.equal(notices[0]?.delayMs, 200);
-    assert.equal(notices[0]?.error.code, 'rate-limited');
-    assert.match(notices[0]!.error.message, /rate limit or quota reached \(HTTP 429: Resource has been exhausted/);
-  });
-
   it("honours Google's RetryInfo when there is no Retry-After, and gives up when it asks for too long", async () => {
     const retryInfo = (retryDelay: string) => [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay }];
     const server = await serve(replies([{ status: 429, error: 'You exceeded your current quota', errorDetails: retryInfo('0.15s') }, { text: 'ok' }]));
@@ -335,104 +322,4 @@ describe('createGeminiModel: errors', () => {
     assert.equal(daily.requests.length, 1);
   });
 
-  it('retries a 503, and fails with server-error after maxRetries of 500s', async () => {
-    const flaky = await serve(replies([{ status: 503, error: 'The model is overloaded. Please try again later.' }, { text: 'ok' }]));
-    assert.equal(textOf(await collect(modelFor(flaky).stream({ messages: ASK, stream: true }))), 'ok');
-    assert.equal(flaky.requests.length, 2);
-
-    const down = await serve({ status: 500, error: 'An internal error has occurred.' });
-    const error = await failure(modelFor(down, { maxRetries: 2 }).stream({ messages: ASK }));
-    assert.equal(error.code, 'server-error');
-    assert.equal(error.retryable, true);
-    assert.match(error.message, /HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1beta: An internal error has occurred\./);
-    assert.equal(down.requests.length, 3);
-  });
-
-  it('reports a stream cut after events as stream-cut, without retrying', async () => {
-    const server = await serve({ text: 'one two three four five', cutAfterChunks: 3 });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'one two three ');
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('reports a stream that ends without a finishReason as stream-cut', async () => {
-    const server = await serve({ text: 'and then', finishReason: null });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'and then');
-  });
-
-  it('retries a response cut before any event, streaming or not', async () => {
-    const server = await serve(replies([{ text: 'lost', cutAfterChunks: 0 }, { text: 'whole' }]));
-    assert.equal(textOf(await collect(modelFor(server).stream({ messages: ASK, stream: true }))), 'whole');
-    const plain = await serve({ text: 'never whole', cutAfterChunks: 1 });
-    const error = await failure(modelFor(plain, { maxRetries: 1 }).stream({ messages: ASK }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(plain.requests.length, 2);
-  });
-
-  it('times out a server that never answers, retrying first', async () => {
-    const server = await serve({ hang: true });
-    const started = performance.now();
-    const error = await failure(modelFor(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'timeout');
-    assert.match(error.message, /no response from http:\/\/127\.0\.0\.1:\d+\/v1beta\/models\/gemini-test:streamGenerateContent\?alt=sse within 0\.08 s/);
-    assert.equal(server.requests.length, 2);
-    assert.ok(performance.now() - started < 2_000);
-  });
-
-  it('reports an error event in the stream by its code, and a body that is not JSON as bad-response', async () => {
-    const server = await serve({ events: [{ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }] });
-    const error = await failure(modelFor(server, { maxRetries: 0 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'server-error');
-    assert.match(error.message, /HTTP 503.*The model is overloaded/);
-
-    const page = await serve({ body: '<!DOCTYPE html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html' } });
-    assert.equal((await failure(modelFor(page).stream({ messages: ASK }))).code, 'bad-response');
-  });
-
-  it('says the server is not running when the connection is refused', async () => {
-    const server = await startGeminiTestServer({ text: 'gone' });
-    await server.close();
-    const error = await failure(modelFor(server, { maxRetries: 1 }).stream({ messages: ASK }));
-    assert.equal(error.code, 'network');
-    assert.equal(error.message, `cannot reach ${server.url}: connection refused; is the server running?`);
-  });
-});
-
-describe('createGeminiModel: cancelling', () => {
-  const request = (signal: AbortSignal, extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: ASK, stream: true, signal, ...extra });
-
-  it('stops a stream at once when the signal aborts', async () => {
-    const server = await serve({ text: 'one two three', chunkDelayMs: 2000 });
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const error = await failure(modelFor(server).stream(request(controller.signal)), () => {
-      abortedAt = performance.now();
-      controller.abort();
-    });
-    assert.equal(error.code, 'aborted');
-    assert.equal(textOf(error.before), 'one ');
-    assert.ok(performance.now() - abortedAt < 1_000, 'aborted quickly');
-  });
-
-  it('stops while waiting for the headers, and during a Retry-After wait', async () => {
-    for (const reply of [{ hang: true }, { status: 429, headers: { 'retry-after': '5' } }] satisfies GeminiReplySpec[]) {
-      const server = await serve(reply);
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const started = performance.now();
-      const error = await failure(modelFor(server).stream(request(controller.signal)));
-      assert.equal(error.code, 'aborted');
-      assert.ok(performance.now() - started < 1_000, 'aborted quickly');
-    }
-  });
-
-  it('sends nothing when the signal has already aborted', async () => {
-    const server = await serve({ text: 'never' });
-    const error = await failure(modelFor(server).stream(request(AbortSignal.abort())));
-    assert.equal(error.code, 'aborted');
-    assert.equal(server.requests.length, 0);
-  });
 });

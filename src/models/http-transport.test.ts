@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { fetchPost, readText, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 import { networkError } from './openai-errors.ts';
-import { startOpenAITestServer } from './testing/openai-test-server.ts';
+import { startOpenAITestServer } from './testing/openai-wire.ts';
 
 /** A server that numbers its connections and tells which one served each request. */
 async function startServer(): Promise<{ server: Server; url: string; closed: Promise<void>[]; bodies: string[] }> {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { ChatMessage } from './chat-message.ts';
-import type { ModelRequest, ToolDefinition } from './chat-model.ts';
-import { createOpenAICompatibleModel, type OpenAICompatibleOptions, type RetryNotice } from './openai-compatible.ts';
-import { replies, startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from './testing/openai-test-server.ts';
+import type { ToolDefinition } from './chat-model.ts';
+import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible.ts';
+import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from './testing/openai-wire.ts';
+import { replies } from './testing/wire-server.ts';
 import { callsOf, collect, failure, finishOf, textOf } from './testing/model-events.ts';
 
 const open: OpenAITestServer[] = [];
@@ -209,29 +210,6 @@ describe('createOpenAICompatibleModel: the request', () => {
 });
 
 describe('createOpenAICompatibleModel: errors', () => {
-  it('retries a 429, honouring Retry-After, then succeeds', async () => {
-    const server = await serve(replies([{ status: 429, headers: { 'retry-after': '0.2' }, error: 'Rate limit reached for requests' }, { text: 'ok' }]));
-    const notices: RetryNotice[] = [];
-    const started = performance.now();
-    const events = await collect(modelFor(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }));
-    assert.ok(performance.now() - started >= 190, 'waited for Retry-After');
-    assert.equal(textOf(events), 'ok');
-    assert.equal(server.requests.length, 2);
-    assert.equal(notices.length, 1);
-    assert.equal(notices[0]?.delayMs, 200);
-    assert.equal(notices[0]?.error.code, 'rate-limited');
-    assert.match(notices[0]!.error.message, /rate limit reached \(HTTP 429: Rate limit reached for requests\)/);
-  });
-
-  it('gives up at once when Retry-After is longer than the longest wait', async () => {
-    const server = await serve({ status: 429, headers: { 'retry-after': '120' }, error: 'slow down' });
-    const error = await failure(modelFor(server).stream({ messages: ASK }));
-    assert.equal(error.code, 'rate-limited');
-    assert.equal(error.status, 429);
-    assert.match(error.message, /asks to wait 120 s/);
-    assert.equal(server.requests.length, 1);
-  });
-
   it('does not retry an exhausted quota', async () => {
     const server = await serve({ status: 429, body: JSON.stringify({ error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }) });
     const error = await failure(modelFor(server).stream({ messages: ASK }));
@@ -239,16 +217,6 @@ describe('createOpenAICompatibleModel: errors', () => {
     assert.equal(error.retryable, false);
     assert.match(error.message, /quota exhausted.*You exceeded your current quota/);
     assert.equal(server.requests.length, 1);
-  });
-
-  it('retries a 500 up to maxRetries, then fails with server-error', async () => {
-    const server = await serve({ status: 500, error: 'The server had an error' });
-    const error = await failure(modelFor(server, { maxRetries: 2 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'server-error');
-    assert.equal(error.status, 500);
-    assert.equal(error.retryable, true);
-    assert.match(error.message, /HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: The server had an error/);
-    assert.equal(server.requests.length, 3);
   });
 
   it('reports a rejected API key with the base URL and the variable to check, without retrying', async () => {
@@ -292,134 +260,4 @@ describe('createOpenAICompatibleModel: errors', () => {
     assert.equal(server.requests.length, 2, 'sent once each, never retried nor followed');
   });
 
-  it('says the server is not running when the connection is refused, after retrying', async () => {
-    const server = await startOpenAITestServer({ text: 'gone' });
-    await server.close();
-    const notices: RetryNotice[] = [];
-    const error = await failure(modelFor(server, { maxRetries: 1, onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK }));
-    assert.equal(error.code, 'network');
-    assert.equal(error.retryable, true);
-    assert.equal(error.message, `cannot reach ${server.url}: connection refused; is the server running?`);
-    assert.equal(notices.length, 1);
-  });
-
-  it('times out a server that never answers, retrying first', async () => {
-    const server = await serve({ hang: true });
-    const started = performance.now();
-    const error = await failure(modelFor(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'timeout');
-    assert.match(error.message, /no response from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions within 0\.08 s/);
-    assert.equal(server.requests.length, 2);
-    assert.ok(performance.now() - started < 1000);
-  });
-
-  it('times out a stream that stalls after it began, without retrying', async () => {
-    const text = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
-    const server = await serve({ events: [text('one '), text('two')], chunkDelayMs: 300 });
-    const error = await failure(modelFor(server, { timeoutMs: 60 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'timeout');
-    assert.equal(textOf(error.before), 'one ');
-    assert.match(error.message, /stopped sending for 0\.06 s/);
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('does not count a slow consumer against the timeout', async () => {
-    const server = await serve({ text: 'one two', chunkDelayMs: 20 });
-    const events = await collect(modelFor(server, { timeoutMs: 100 }).stream({ messages: ASK, stream: true }), () => new Promise((resolve) => setTimeout(resolve, 150)));
-    assert.equal(textOf(events), 'one two');
-  });
-
-  it('reports a stream cut after events as stream-cut, without retrying', async () => {
-    const server = await serve({ text: 'one two three four five', cutAfterChunks: 3 });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'one two ');
-    assert.equal(server.requests.length, 1);
-  });
-
-  it('retries a response cut before any event', async () => {
-    const server = await serve(replies([{ text: 'lost', cutAfterChunks: 1 }, { text: 'half', cutAfterChunks: 0 }, { text: 'whole' }]));
-    const events = await collect(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(textOf(events), 'whole');
-    const plain = await serve({ text: 'never whole', cutAfterChunks: 1 });
-    const error = await failure(modelFor(plain, { maxRetries: 1 }).stream({ messages: ASK }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(plain.requests.length, 2);
-  });
-
-  it('reports a stream that ends without finish_reason or [DONE] as stream-cut', async () => {
-    const server = await serve({ text: 'and then', finishReason: null, done: false });
-    const error = await failure(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'stream-cut');
-    assert.equal(textOf(error.before), 'and then');
-  });
-
-  it('reports a body that is not JSON as bad-response, streaming or not', async () => {
-    const page = await serve({ body: '<!DOCTYPE html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html' } });
-    const error = await failure(modelFor(page).stream({ messages: ASK }));
-    assert.equal(error.code, 'bad-response');
-    assert.match(error.message, /not JSON.*looks like a web page/);
-
-    const pageForStream = await failure(modelFor(page).stream({ messages: ASK, stream: true }));
-    assert.equal(pageForStream.code, 'bad-response');
-
-    const stream = await serve({ events: [{ choices: [{ index: 0, delta: { content: 'hi' } }] }, '{"choices": ['] });
-    const broken = await failure(modelFor(stream).stream({ messages: ASK, stream: true }));
-    assert.equal(broken.code, 'bad-response');
-    assert.equal(textOf(broken.before), 'hi');
-  });
-
-  it('reports an error event in the stream as server-error', async () => {
-    const server = await serve({ events: [{ error: { message: 'The model is overloaded', type: 'server_error' } }] });
-    const error = await failure(modelFor(server, { maxRetries: 0 }).stream({ messages: ASK, stream: true }));
-    assert.equal(error.code, 'server-error');
-    assert.match(error.message, /The model is overloaded/);
-  });
-});
-
-describe('createOpenAICompatibleModel: cancelling', () => {
-  const request = (signal: AbortSignal, extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: ASK, stream: true, signal, ...extra });
-
-  it('stops a stream at once when the signal aborts', async () => {
-    const text = (content: string) => ({ choices: [{ index: 0, delta: { content } }] });
-    const server = await serve({ events: [text('one '), text('two')], chunkDelayMs: 2000 });
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const error = await failure(modelFor(server).stream(request(controller.signal)), () => {
-      abortedAt = performance.now();
-      controller.abort();
-    });
-    assert.equal(error.code, 'aborted');
-    assert.equal(textOf(error.before), 'one ');
-    assert.ok(performance.now() - abortedAt < 500, 'aborted quickly');
-  });
-
-  it('stops while waiting for the headers, and during a Retry-After wait', async () => {
-    for (const reply of [{ hang: true }, { status: 429, headers: { 'retry-after': '5' } }] satisfies ReplySpec[]) {
-      const server = await serve(reply);
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const started = performance.now();
-      const error = await failure(modelFor(server).stream(request(controller.signal)));
-      assert.equal(error.code, 'aborted');
-      assert.ok(performance.now() - started < 500, 'aborted quickly');
-    }
-  });
-
-  it('sends nothing when the signal has already aborted', async () => {
-    const server = await serve({ text: 'never' });
-    const error = await failure(modelFor(server).stream(request(AbortSignal.abort())));
-    assert.equal(error.code, 'aborted');
-    assert.equal(server.requests.length, 0);
-  });
-
-  it('lets the consumer stop early, and the model still works after', async () => {
-    const server = await serve({ text: 'one two three four', chunkDelayMs: 20 });
-    const model = modelFor(server);
-    for await (const event of model.stream({ messages: ASK, stream: true })) {
-      assert.equal(event.type, 'text-delta');
-      break;
-    }
-    assert.equal(textOf(await collect(model.stream({ messages: ASK, stream: true }))), 'one two three four');
-  });
 });

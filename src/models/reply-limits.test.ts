@@ -11,10 +11,10 @@ import { requestBody as geminiRequestBody } from './gemini-request.ts';
 import { createGeminiModel } from './gemini.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible.ts';
 import { DEFAULT_MAX_REPLY_CHARS, wireLimit } from './reply-limits.ts';
-import { startAnthropicTestServer } from './testing/anthropic-test-server.ts';
+import { startAnthropicTestServer } from './testing/anthropic-wire.ts';
 import { startFloodServer, type FloodMode, type FloodServer } from './testing/flood-server.ts';
-import { startGeminiTestServer } from './testing/gemini-test-server.ts';
-import { startOpenAITestServer } from './testing/openai-test-server.ts';
+import { startGeminiTestServer } from './testing/gemini-wire.ts';
+import { startOpenAITestServer } from './testing/openai-wire.ts';
 import { callsOf, collect, failure, textOf } from './testing/model-events.ts';
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'Say a lot.' }];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { readSse, SseEventTooLarge, SseParser } from './sse.ts';
-import { startOpenAITestServer } from './testing/openai-test-server.ts';
+import { startOpenAITestServer } from './testing/openai-wire.ts';
 
 function parseAll(pieces: string[]): string[] {
   const parser = new SseParser();
