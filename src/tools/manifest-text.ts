@@ -53,6 +53,8 @@ const en = {
     `${a.path === '' ? 'the manifest' : a.path} is not a plain object (a class instance, or \`__proto__: …\` written in an object literal); write a plain { … } object`,
   'manifest.proxy-threw': (a: { path: string; error: string }) => `reading ${a.path === '' ? 'the manifest' : a.path} threw: ${a.error}; return plain data, not a Proxy`,
   'manifest.getter-threw': (a: { path: string; error: string }) => `reading ${a.path} threw: ${a.error}; give it a plain value, not a getter that can fail`,
+  'manifest.too-large': (a: { chars: number; max: number }) =>
+    `the manifest is ${a.chars.toLocaleString('en')} characters as JSON, more than the ${a.max.toLocaleString('en')} a tool may have: models are sent it with every request; shorten the description, examples or parameters`,
 };
 
 const zhDid = (near: string | undefined) => (near === undefined ? '' : `（是不是 "${near}"？）`);
@@ -98,6 +100,7 @@ const zh: typeof en = {
   'manifest.not-plain': (a) => `${zhWhere(a.path)} 不是普通对象（是类的实例，或在对象字面量中写了 \`__proto__: …\`）；请写普通的 { … } 对象`,
   'manifest.proxy-threw': (a) => `读取 ${zhWhere(a.path)} 时抛出异常：${a.error}；请返回普通数据，不要用 Proxy`,
   'manifest.getter-threw': (a) => `读取 ${a.path} 时抛出异常：${a.error}；请给它一个普通的值，不要用可能失败的 getter`,
+  'manifest.too-large': (a) => `清单序列化为 JSON 后有 ${a.chars.toLocaleString('en')} 个字符，超过了一个工具允许的 ${a.max.toLocaleString('en')} 个：每次请求都会把它发给模型；请缩短描述、示例或参数`,
 };
 
 const jaDid = (near: string | undefined) => (near === undefined ? '' : `（"${near}" のことですか？）`);
@@ -144,6 +147,7 @@ const ja: typeof en = {
   'manifest.not-plain': (a) => `${jaWhere(a.path)} はプレーンなオブジェクトではありません（クラスのインスタンスか、オブジェクトリテラルに \`__proto__: …\` と書いたもの）。プレーンな { … } オブジェクトにしてください`,
   'manifest.proxy-threw': (a) => `${jaWhere(a.path)} を読むと例外が発生しました：${a.error}。Proxy ではなくプレーンなデータを返してください`,
   'manifest.getter-threw': (a) => `${a.path} を読むと例外が発生しました：${a.error}。失敗しうる getter ではなく、ふつうの値にしてください`,
+  'manifest.too-large': (a) => `マニフェストは JSON にすると ${a.chars.toLocaleString('en')} 文字あり、1 つのツールに許される ${a.max.toLocaleString('en')} 文字を超えています。リクエストのたびにモデルへ送られます。説明・例・パラメーターを短くしてください`,
 };
 
 export const MANIFEST_TEXT: Record<Language, typeof en> = { en, zh, ja };

@@ -217,3 +217,10 @@ describe('suggest', () => {
     assert.equal(suggest('ab', ['cd']), '');
   });
 });
+
+test('a manifest too large to send with every request is an error that says how large and what to shorten', () => {
+  const manifest = { name: 'huge', description: 'x'.repeat(40_000), examples: ['use huge', 'please run huge'] };
+  const problems = validateManifest(manifest).filter((problem) => problem.severity === 'error');
+  assert.equal(problems.length, 1, JSON.stringify(problems));
+  assert.match(problems[0]!.message, /^the manifest is 40,\d{3} characters as JSON, more than the 32,000 a tool may have/);
+});

@@ -28,6 +28,21 @@ const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames
 const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
+/**
+ * The most a manifest may hold, as JSON: it goes to the model with every request (a rich tool with
+ * localized descriptions, a dozen parameters and examples in three languages is 3–6 thousand).
+ */
+export const MAX_MANIFEST_CHARS = 32_000;
+
+/** Its length as JSON; 0 when it cannot be written as JSON (other checks say why). */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Checks a value returned by `manifest()`. Errors keep the tool out of the registry; warnings do not. */
 export function validateManifest(manifest: unknown): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
@@ -41,6 +56,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   for (const key of Object.keys(manifest)) {
     if (!MANIFEST_KEYS.includes(key)) warn(key, phrase('manifest.unknown-field', { key, near: closestWord(key, MANIFEST_KEYS) }));
   }
+  const chars = jsonLength(manifest);
+  if (chars > MAX_MANIFEST_CHARS) error('', phrase('manifest.too-large', { chars, max: MAX_MANIFEST_CHARS }));
 
   const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {

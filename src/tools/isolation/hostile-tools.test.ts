@@ -92,10 +92,10 @@ for (const kind of ['process', 'worker'] as const) {
 test("poisoned built-ins: one file's top-level change to a prototype or a global changes nothing in how the others load", async (t) => {
   const files: Record<string, string> = {
     // Sorted first, so without protection the files after it would load in its realm.
-    '0-poison.ts': `Object.prototype.enabled = false;\nArray.prototype.at = () => 'poisoned';\nglobalThis.__riversePoison = 'set';\n${toolSource('poison')}`,
+    '0-poison.ts': `Object.prototype.enabled = false;\nArray.prototype.at = () => 'poisoned';\nglobalThis.__riversePoison = 'set';\nprocess.env.RIVERSE_POISON = '1';\nprocess.on('beforeExit', () => {});\n${toolSource('poison')}`,
   };
   for (let i = 1; i <= 6; i++) {
-    files[`${i}-clean.ts`] = toolSource(`clean_${i}`, { members: `isAvailable() { return globalThis.__riversePoison === undefined && [].at(0) === undefined && ({}).enabled === undefined; }` });
+    files[`${i}-clean.ts`] = toolSource(`clean_${i}`, { members: `isAvailable() { return globalThis.__riversePoison === undefined && [].at(0) === undefined && ({}).enabled === undefined && process.env.RIVERSE_POISON === undefined && process.listenerCount('beforeExit') === 0; }` });
   }
   const { registry } = await load(t, files);
   assert.deepEqual(registry.diagnostics, []);

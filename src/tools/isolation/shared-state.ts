@@ -19,6 +19,11 @@ const WATCHED_GLOBALS = [
   'console', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'atob', 'btoa',
 ];
 
+/** What of `process` a file could change for the files after it (others, such as chdir, are defined lazily by Node). */
+const WATCHED_PROCESS = ['emitWarning', 'exit', 'kill', 'nextTick', 'cwd', 'hrtime', 'memoryUsage', 'on', 'emit', 'env'] as const;
+/** Listeners a file could add to `process` that would act on the files after it. */
+const WATCHED_EVENTS = ['uncaughtException', 'unhandledRejection', 'exit', 'warning', 'beforeExit'] as const;
+
 /** Node modules tools import most, whose exports a file could patch for everyone after it. */
 const WATCHED_MODULES = ['fs', 'fs/promises', 'path', 'os', 'url', 'util', 'events', 'http', 'https', 'net', 'dns', 'crypto', 'child_process', 'module'];
 
@@ -36,6 +41,8 @@ export interface SharedState {
   objects: Watched[];
   globalNames: Set<string>;
   env: Record<string, string | undefined>;
+  process: unknown[];
+  listeners: number[];
 }
 
 /** What is shared now: call before the first file, then `changesSince` after each. */
@@ -57,7 +64,7 @@ export function captureSharedState(): SharedState {
   watch('TypedArray.prototype', Object.getPrototypeOf(Uint8Array.prototype));
   watch('AsyncFunction.prototype', Object.getPrototypeOf(async function () {}));
   for (const name of WATCHED_MODULES) watch(`node:${name}`, require(name));
-  return { objects, globalNames: globalNames(), env: { ...process.env } };
+  return { objects, globalNames: globalNames(), env: { ...process.env }, process: processMembers(), listeners: processListeners() };
 }
 
 /** What changed since `before`, as readable paths ("Array.prototype.map", "globalThis.answer"); empty when nothing did. */
@@ -77,6 +84,8 @@ export function changesSince(before: SharedState): string[] {
   for (const name of names) if (!before.globalNames.has(name)) changes.push(`globalThis.${name}`);
   for (const name of before.globalNames) if (!names.has(name)) changes.push(`globalThis.${name} (deleted)`);
   for (const key of new Set([...Object.keys(before.env), ...Object.keys(process.env)])) if (before.env[key] !== process.env[key]) changes.push(`process.env.${key}`);
+  processMembers().forEach((member, index) => member !== before.process[index] && changes.push(`process.${WATCHED_PROCESS[index]}`));
+  processListeners().forEach((count, index) => count !== before.listeners[index] && changes.push(`a process.on('${WATCHED_EVENTS[index]}') listener`));
   return changes;
 }
 
@@ -96,4 +105,12 @@ function descriptorsOf(target: object): Descriptors {
 
 function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
   return a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable && Object.is(a.value, b.value);
+}
+
+function processMembers(): unknown[] {
+  return WATCHED_PROCESS.map((name) => (process as unknown as Record<string, unknown>)[name]);
+}
+
+function processListeners(): number[] {
+  return WATCHED_EVENTS.map((event) => process.listenerCount(event));
 }
