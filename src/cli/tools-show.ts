@@ -1,5 +1,6 @@
 import { toolDefinition } from '../assistant/tool-definitions.ts';
-import { PROVIDER_WIRES, type ProviderWireName } from '../models/provider-wires.ts';
+import type { ProviderWireName } from '../models/provider-wire-names.ts';
+import { PROVIDER_WIRES } from '../models/provider-wires.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
 import { localize, localizeList } from '../tools/tool-manifest.ts';

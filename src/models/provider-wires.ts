@@ -2,6 +2,7 @@ import { ANTHROPIC_TOOLS } from './anthropic-request.ts';
 import { GEMINI_TOOLS } from './gemini-request.ts';
 import { LOCAL_TOOLS } from './local-llama-prompt.ts';
 import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS } from './openai-request.ts';
+import type { ProviderWireName } from './provider-wire-names.ts';
 import type { ToolsWire } from './tools-wire.ts';
 
 /**
@@ -14,7 +15,4 @@ export const PROVIDER_WIRES = {
   anthropic: ANTHROPIC_TOOLS,
   gemini: GEMINI_TOOLS,
   local: LOCAL_TOOLS,
-} as const satisfies Record<string, ToolsWire>;
-
-export type ProviderWireName = keyof typeof PROVIDER_WIRES;
-export const PROVIDER_WIRE_NAMES = Object.keys(PROVIDER_WIRES) as readonly ProviderWireName[];
+} as const satisfies Record<ProviderWireName, ToolsWire>;
