@@ -20,7 +20,7 @@ export function toolDefinitions(tools: readonly RegisteredTool[], language: Lang
  * One tool's definition; a registered tool's English schema comes from the registry's cache (the
  * very object its arguments are checked against), anything else is compiled here.
  */
-export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<RegisteredTool>, language: Language, dialect?: Dialect): ToolDefinition {
+export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<Pick<RegisteredTool, 'schema' | 'schemaFor'>>, language: Language, dialect?: Dialect): ToolDefinition {
   const description = localize(tool.manifest.description, language);
   const examples = localizeList(tool.manifest.examples, language);
   const cached = language === 'en' ? tool : undefined;

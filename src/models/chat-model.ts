@@ -7,6 +7,11 @@ import type { ModelError } from './model-error.ts';
 export interface ToolDefinition {
   name: string;
   description: string;
+  /**
+   * The parameters in the model's dialect (`compileSchema(schema, model.dialect)`; plain JSON Schema
+   * for a model without one). Adapters send it as it is: compiled once by the caller, the schema
+   * shown is the schema the arguments are checked against.
+   */
   parameters: JsonSchema;
 }
 
