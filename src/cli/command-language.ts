@@ -11,7 +11,7 @@ export async function commandLanguage(argv: readonly string[], env: NodeJS.Proce
   const flag = optionValue(argv, ['--lang']);
   if (flag === 'en' || flag === 'zh' || flag === 'ja') return flag;
   const configured = await loadCliConfig(optionValue(argv, ['-c', '--config'])).then(
-    (loaded) => loaded.config.language as string | undefined,
+    (loaded) => loaded.config.language,
     () => undefined, // the command itself reports a config it cannot read
   );
   return interfaceLanguage(configured, env);
