@@ -16,7 +16,7 @@ describe('riverse chat', { concurrency: true }, () => {
     assert.equal(result.stderr, '');
     const lines = result.stdout.split('\n');
     assert.equal(lines[0], 'Riverse · openai:test-model · 1 tool · session "s"');
-    assert.equal(lines[1], 'Type a message; /exit quits, Ctrl+C cancels a reply.');
+    assert.equal(lines[1], 'Type a message; /help lists the commands, /exit quits, Ctrl+C cancels a reply.');
     assert.match(lines[2]!, /^you> ⚙ weather \{"city":"Tokyo"\} ✓ \d+\.\d\d s$/);
     // Whole when the output is no terminal (a terminal clips it to its width): the error and the duration.
     assert.match(lines[3]!, /^⚙ weather \{"city":"Atlantis"\} ✗ failed: The weather service does not know the place "Atlantis"; check the spelling .* \(\d+\.\d\d s\)$/);

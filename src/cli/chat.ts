@@ -1,4 +1,7 @@
 import { createInterface } from 'node:readline/promises';
+import { writeAbovePrompt } from './above-prompt.ts';
+import { CHAT_COMMAND_TEXT } from './chat-command-text.ts';
+import { chatCommand } from './chat-commands.ts';
 import { turnFailed, type TurnEvent } from '../assistant/turn-events.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { CLI_TEXT } from './cli-text.ts';
@@ -7,6 +10,8 @@ import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from './interr
 import type { GlobalOptions } from './load-tools.ts';
 import { shortPath } from './format.ts';
 import { renderToolCall } from './render-tool-call.ts';
+import { recapLines, sessionRecap } from './session-recap.ts';
+import { toolChangeNews } from './tool-change-news.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
 export async function chat(options: GlobalOptions & { session?: string; lang?: Language }): Promise<number> {
@@ -27,7 +32,8 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
 async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: Interrupts, onQuit: (close: (() => void) | undefined) => void): Promise<number> {
   const { assistant, tools, store } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
   const text = CLI_TEXT[options.language];
-  const session = options.session ?? 'default';
+  const commandText = CHAT_COMMAND_TEXT[options.language];
+  let session = options.session ?? 'default';
   const out = process.stdout;
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY === true });
   // Lines are queued from the start: piped input (or typing ahead) arrives while a reply is being
@@ -41,20 +47,35 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
   // In a terminal, readline takes the keypress itself and tells only its own listeners.
   rl.on('SIGINT', () => interrupts.press());
 
+  const width = () => (out.isTTY ? out.columns : Number.POSITIVE_INFINITY); // piped: whole lines
   out.write(`${text.welcome(assistant.model.id, tools.current.tools().length, session)}\n`);
-  // Tools edited while chatting: the next message uses them; say so on stderr.
+  const recap = sessionRecap(store, session);
+  if (recap !== undefined) out.write(`${recapLines(session, recap, commandText, width()).join('\n')}\n`);
+  // Tools edited while chatting: the next message uses them; say so on stderr, once per file
+  // changed, above the prompt (and what is being typed there).
+  let atPrompt = false;
+  const news = toolChangeNews(tools.current);
   tools.onChange((changes) => {
-    for (const change of changes) process.stderr.write(`${text.toolsChanged(change.event, shortPath(change.file), change.tools)}\n`);
+    for (const change of news(changes)) writeAbovePrompt(text.toolsChanged(change.event, shortPath(change.file), change.tools), rl, out, process.stderr, atPrompt);
   });
   try {
     for (;;) {
       if (inputClosed) out.write(text.prompt);
       else rl.prompt();
+      atPrompt = true;
       const next = await lines.next();
+      atPrompt = false;
       if (next.done === true) break; // input closed (Ctrl+D, end of piped input, or Ctrl+C at the prompt)
       const line = next.value.trim();
       if (line === '') continue;
-      if (line === '/exit' || line === '/quit') break;
+      // The chat's own commands are answered here; the model never sees them.
+      const command = chatCommand(line, { text: commandText, registry: tools.current, session, store, width: width() });
+      if (command?.exit === true) break;
+      if (command !== undefined) {
+        out.write(`${command.print}\n`);
+        session = command.session ?? session;
+        continue;
+      }
       const printer = createPrinter(out, text);
       const result = await assistant.turn(line, { session, signal: interrupts.begin(), onEvent: printer });
       interrupts.end();

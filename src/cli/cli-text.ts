@@ -18,7 +18,7 @@ export const CLI_TEXT: Record<Language, {
   offerDownload: (file: string, sizeGb: number, directory: string) => string;
 }> = {
   en: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /exit quits, Ctrl+C cancels a reply.`,
+    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /help lists the commands, /exit quits, Ctrl+C cancels a reply.`,
     prompt: 'you> ',
     retrying: '[the reply was cut off; asking again]',
     modelRetry: (code, seconds) =>
@@ -31,7 +31,7 @@ export const CLI_TEXT: Record<Language, {
       `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: tools.length > 0 ? 'is broken; its last good version stays in use' : 'is broken', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`${RIVERSE_COMMAND} tools check\` for details`,
   },
   zh: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/exit 退出，Ctrl+C 取消当前回复。`,
+    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/help 列出命令，/exit 退出，Ctrl+C 取消当前回复。`,
     prompt: '你> ',
     retrying: '[回复中断，正在重新请求]',
     modelRetry: (code, seconds) =>
@@ -44,7 +44,7 @@ export const CLI_TEXT: Record<Language, {
       `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: tools.length > 0 ? '有错误，继续使用上一个可用版本' : '有错误', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`${RIVERSE_COMMAND} tools check\``,
   },
   ja: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/exit で終了、Ctrl+C で応答を取り消します。`,
+    welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/help でコマンド一覧、/exit で終了、Ctrl+C で応答を取り消します。`,
     prompt: 'あなた> ',
     retrying: '[応答が途切れたため再リクエストしています]',
     modelRetry: (code, seconds) =>
