@@ -32,8 +32,15 @@ if (!COMMON) {
 const COMMON_URL = `${COMMON}?peers`;
 const { bench, toolSpecs, USER_PROMPT } = await import(COMMON_URL);
 
-// Project modules by absolute URL, so this works from the harness's working directory.
-const src = (path) => new URL(`../src/${path}`, import.meta.url).href;
+// Project modules by absolute URL, so this works from the harness's working directory: the compiled
+// package (dist/, what `npm install riverse` gives; bench/peers.sh builds it), or with
+// RIVERSE_FROM=src the TypeScript sources (which also pay for Node's type stripper, ~30 MB).
+const FROM = process.env.RIVERSE_FROM || 'dist';
+if (FROM !== 'dist' && FROM !== 'src') {
+  process.stderr.write(`[riverse] RIVERSE_FROM must be "dist" or "src", got ${JSON.stringify(FROM)}\n`);
+  process.exit(2);
+}
+const src = (path) => new URL(`../${FROM}/${FROM === 'dist' ? path.replace(/\.ts$/, '.js') : path}`, import.meta.url).href;
 const { ToolRegistry } = await import(src('tools/tool-registry.ts'));
 const { createOpenAICompatibleModel } = await import(src('models/openai-compatible.ts'));
 const { Assistant } = await import(src('assistant/assistant.ts'));

@@ -9,8 +9,10 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$harness" "$work/peers"
 chmod -R u+w "$work/peers"
-cd "$work/peers"
 export PATH="$root/node_modules/.bin:$PATH"
+# The contender runs the compiled package, as an app that installs riverse does.
+(cd "$root" && npm run build --silent)
+cd "$work/peers"
 npm ci --no-audit --no-fund --loglevel=error
 export EXTRA_CONTENDERS="{\"riverse\":\"node $root/bench/peers-contender.mjs\"}"
 node run.mjs | grep -v '^\[' || true

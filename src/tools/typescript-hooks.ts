@@ -63,16 +63,19 @@ export function sourceText(file: string): string | undefined {
 /**
  * Lets tool files be ordinary TypeScript, with no build step, enums and parameter properties
  * included (decision 001). `import … from 'riverse'` always means this copy of Riverse, wherever
- * the tool folder is. Idempotent.
+ * the tool folder is: in a tool file or its helpers (imported as `?v=N`), the tool contract alone,
+ * as in a tool's own process — so a tool run in Riverse's process neither loads all of Riverse for
+ * it nor can use more of it than where it is isolated; elsewhere (a test of a tool under
+ * `riverse/register`, the embedding app) all of it, unless `contractOnly`. Idempotent.
  */
 export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}): void {
   if (registered) return;
   registered = true;
-  const riverseEntry = options.contractOnly === true ? TOOL_API_ENTRY : FULL_ENTRY;
+  const entryFor = (parentURL: string | undefined) => (options.contractOnly === true || (parentURL !== undefined && /\?v=\d+$/.test(parentURL)) ? TOOL_API_ENTRY : FULL_ENTRY);
   process.setSourceMapsEnabled(true);
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      if (specifier === 'riverse') return { url: riverseEntry, format: 'module', shortCircuit: true };
+      if (specifier === 'riverse') return { url: entryFor(context.parentURL), format: 'module', shortCircuit: true };
       try {
         const resolved = freshWithParent(nextResolve(specifier, context), context.parentURL);
         recordImport(context.parentURL, resolved.url);
