@@ -1,7 +1,8 @@
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { ChatCommandText } from './chat-command-text.ts';
-import { table } from './format.ts';
+import { shownListing, table } from './format.ts';
+import type { Language } from '../tools/tool-manifest.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
 
 /** What a chat command does: end the chat, or print something (and perhaps switch the session). */
@@ -9,6 +10,7 @@ export type ChatCommandOutcome = { exit: true } | { exit?: false; print: string;
 
 export interface ChatCommandContext {
   text: ChatCommandText;
+  language: Language;
   registry: ToolRegistry;
   session: string;
   store: SessionStore | undefined;
@@ -52,8 +54,8 @@ function help(text: ChatCommandText): string {
   return `${text.helpTitle}\n${table(COMMANDS.map((name) => [`  /${name}`, text.commands[name]]))}`;
 }
 
-function tools({ registry, text }: ChatCommandContext): string {
-  const rows = registry.list().map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
+function tools({ registry, text, language }: ChatCommandContext): string {
+  const rows = shownListing(registry.list(), language).map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
   const broken = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.file)).size;
   return [rows.length === 0 ? text.noTools : table(rows), ...(broken === 0 ? [] : [text.notLoaded(broken)])].join('\n');
 }

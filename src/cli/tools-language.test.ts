@@ -12,6 +12,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
       'agent/tools/echo.ts': ECHO_TOOL,
       'agent/tools/lonely.ts': NO_EXAMPLES_TOOL,
       'agent/tools/broken.ts': SYNTAX_ERROR_TOOL,
+      'riverse.yaml': 'tools:\n  lonely:\n    enabled: false\n',
     });
   });
   after(() => project.remove());
@@ -21,7 +22,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     assert.equal(result.code, 1, show(result));
     assert.match(result.stdout, /^agent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：.*\n {2}→ 请修正这一行的代码；其他工具文件照常加载$/m);
     assert.match(result.stdout, /^agent\/tools\/lonely\.ts: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m);
-    assert.match(result.stdout, /^已检查 agent\/tools：2 个工具可用，0 个不可用；1 个错误，1 个警告。$/m);
+    assert.match(result.stdout, /^已检查 agent\/tools：1 个工具可用，1 个不可用；1 个错误，1 个警告。$/m);
     assert.doesNotMatch(result.stdout, /fix the code|no examples|Checked/);
   });
 
@@ -32,12 +33,13 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     const warning = report.diagnostics.find((diagnostic: { code: string }) => diagnostic.code === 'manifest-warning');
     assert.equal(warning.message, 'examples：例がありません。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います');
     assert.equal('text' in warning, false);
+    assert.deepEqual(report.tools.find((tool: { name: string }) => tool.name === 'lonely'), { name: 'lonely', file: project.path('agent/tools/lonely.ts'), available: false, reason: '設定で無効にされています（tools.lonely.enabled: false）' });
   });
 
   it('tools list under a Chinese locale (LANG=zh_CN.UTF-8)', async () => {
     const result = await project.run(['tools', 'list'], { env: { LANG: 'zh_CN.UTF-8' } });
     assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /^名称 +源文件 +状态\necho +agent\/tools\/echo\.ts +可用\n/);
+    assert.match(result.stdout, /^名称 +源文件 +状态\necho +agent\/tools\/echo\.ts +可用\nlonely +agent\/tools\/lonely\.ts +不可用：已在配置中关闭（tools\.lonely\.enabled: false）\n/);
     assert.match(result.stderr, /有 1 个问题导致工具无法加载：\nagent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：/);
     assert.match(result.stderr, /运行 `npx riverse tools check` 查看全部诊断。\n$/);
   });
@@ -48,7 +50,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     assert.match(broken.stderr, /^エラー：ツール "broken" は読み込めなかったため、呼び出せません：\nagent\/tools\/broken\.ts:6:\d+: エラー \[syntax-error\] 構文エラー：/);
     const typo = await project.run(['tools', 'show', 'ecko'], { env: { LANG: 'ja_JP.UTF-8' } });
     assert.equal(typo.code, 2, show(typo));
-    assert.match(typo.stderr, /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo, lonely。/);
+    assert.match(typo.stderr, /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/);
     const pair = await project.run(['tools', 'run', 'echo', 'hello', '--lang', 'zh']);
     assert.equal(pair.stderr, 'riverse: "hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
   });

@@ -1,5 +1,5 @@
 import { formatDiagnostic, localizeDiagnostic } from '../tools/diagnostic.ts';
-import { printJson, shortPath, table } from './format.ts';
+import { printJson, shortPath, shownListing, table } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
 
@@ -8,7 +8,7 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
   const { registry } = await loadTools(options);
   const { language } = options;
   const text = TOOLS_TEXT[language];
-  const rows = registry.list();
+  const rows = shownListing(registry.list(), language);
   if (options.json === true) {
     printJson({ tools: rows, diagnostics: registry.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) });
     return 0;

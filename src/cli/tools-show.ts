@@ -2,6 +2,7 @@ import { toolDefinition } from '../assistant/tool-definitions.ts';
 import type { ProviderWireName } from '../models/provider-wire-names.ts';
 import { PROVIDER_WIRES } from '../models/provider-wires.ts';
 import { parametersSchema } from '../tools/parameter-schema.ts';
+import { localizeReason } from '../tools/phrase.ts';
 import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
 import { localize, localizeList } from '../tools/tool-manifest.ts';
 import { printJson, shortPath } from './format.ts';
@@ -34,7 +35,7 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
     return 0;
   }
   if (options.json === true) {
-    printJson({ name: found.name, file: found.file, available: found.available, reason: found.reason, manifest: found.manifest, schema });
+    printJson({ name: found.name, file: found.file, available: found.available, reason: localizeReason(found, language), manifest: found.manifest, schema });
     return 0;
   }
   const { manifest } = found;
@@ -43,7 +44,7 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
   console.log(`${manifest.name} — ${localize(manifest.description, language)}`);
   const { fields } = text;
   console.log(`${fields.source}${shortPath(found.file)}`);
-  console.log(`${fields.status}${found.available ? text.available : text.unavailable(found.reason ?? '')}`);
+  console.log(`${fields.status}${found.available ? text.available : text.unavailable(localizeReason(found, language) ?? '')}`);
   console.log(`${fields.signature}${toolSignature(manifest)}`);
   if (manifest.timeoutMs !== undefined) console.log(`${fields.timeout}${manifest.timeoutMs} ms`);
   console.log(`${fields.parameters}${parameters === '' ? text.none : `\n${parameters}`}`);

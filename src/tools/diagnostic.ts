@@ -53,7 +53,7 @@ export function said(message: Phrase, hint?: Phrase): Pick<Diagnostic, 'message'
  */
 export function localizeDiagnostic(diagnostic: Diagnostic, language: Language = 'en'): Diagnostic {
   const { text, ...plain } = diagnostic;
-  if (text === undefined || language === 'en') return plain;
+  if (typeof text !== 'object' || text === null || language === 'en') return plain;
   const message = text.message === undefined ? plain.message : (renderPhrase(text.message, language) ?? plain.message);
   const hint = text.hint === undefined ? plain.hint : (renderPhrase(text.hint, language) ?? plain.hint);
   return { ...plain, message, ...(hint === undefined ? {} : { hint }) };

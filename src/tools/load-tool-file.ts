@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import { hasOwnAvailability, isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
 import { errorLocation, errorMessage, said, type Diagnostic } from './diagnostic.ts';
-import { phrase } from './phrase.ts';
+import { english, phrase, type Phrase } from './phrase.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 import { importFailure } from './import-failure.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
@@ -15,8 +15,10 @@ export interface ToolInfo {
   file: string;
   manifest: ToolManifest;
   available: boolean;
-  /** Why it is unavailable. */
+  /** Why it is unavailable (in English). */
   reason?: string;
+  /** The same as a phrase, when the reason is Riverse's (not the tool's own words). */
+  reasonText?: Phrase;
   /** Its availability comes from its own isAvailable(), which must run at every load (so what loading found cannot be reused). */
   ownAvailability?: boolean;
 }
@@ -180,13 +182,14 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
   const reason = checkAvailability ? await unavailableReason(tool, manifest.name, config, file, report) : undefined;
-  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...(reason === undefined ? {} : { reason }), ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}) };
+  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...reason, ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}) };
 }
 
-/** Why the tool is off, or undefined when it is available. */
-async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<string | undefined> {
-  if (turnedOff(config.tools)) return 'every tool is off (tools.enabled: false in the config)';
-  if (turnedOff(toolSection(config, name))) return `turned off in the config (tools.${name}.enabled: false)`;
+/** Why the tool is off (ours as a phrase too; the tool's own words as they are), or undefined when it is available. */
+async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
+  const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
+  if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
+  if (turnedOff(toolSection(config, name))) return off(phrase('reason.turned-off', { name }));
   // Cleared in `finally`: an isAvailable() that throws synchronously must not leave the timer
   // running, or its rejection goes unhandled and ends the process 5 s later.
   let timer: NodeJS.Timeout | undefined;
@@ -198,9 +201,9 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
     if (available === true) return undefined;
     // Text only: the reason is sent from the loader as data and shown to people and models.
     const reason: unknown = tool.unavailableReason;
-    if (reason !== undefined) return errorMessage(reason);
+    if (reason !== undefined) return { reason: errorMessage(reason) };
     // Only `true` makes a tool available: say so when it was something else that looked like yes.
-    return available === false ? 'isAvailable() returned false' : `isAvailable() returned ${typeof available === 'string' ? JSON.stringify(available) : String(available)}, not true`;
+    return off(available === false ? phrase('reason.returned-false') : phrase('reason.not-true', { value: typeof available === 'string' ? JSON.stringify(available) : String(available) }));
   } catch (error) {
     report({
       severity: 'error',
@@ -209,7 +212,7 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
       ...errorLocation(error, file),
       ...said(phrase('load.is-available-threw', { error: errorMessage(error) }), phrase('load.is-available-threw.hint')),
     });
-    return `isAvailable() failed: ${errorMessage(error)}`;
+    return off(phrase('load.is-available-threw', { error: errorMessage(error) }));
   } finally {
     clearTimeout(timer);
   }

@@ -48,3 +48,12 @@ test('text that is not ours, and a phrase this copy does not know, stay as writt
   assert.equal(renderPhrase(unknown, 'ja'), undefined);
   assert.equal(localizeDiagnostic({ ...compiler, text: { message: unknown } }, 'ja').message, compiler.message);
 });
+
+test('a forged phrase from a loader (a cycle, null, an inherited id) shows the diagnostic as written, and never throws', () => {
+  const cyclic: { id: string; args: Record<string, unknown> } = { id: 'load.at-path', args: { path: 'x' } };
+  cyclic.args.problem = cyclic;
+  const base: Diagnostic = { severity: 'error', code: 'import-failed', file: '/p/a.ts', message: 'as written' };
+  for (const text of [{ message: cyclic }, null, { message: { id: 'constructor' } }, { message: { id: 'load.threw', args: { error: { id: 'toString' } } } }]) {
+    assert.equal(localizeDiagnostic({ ...base, text } as unknown as Diagnostic, 'zh').message, 'as written');
+  }
+});

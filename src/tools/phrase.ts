@@ -32,15 +32,36 @@ export function phrase<K extends PhraseId>(id: K, ...args: undefined extends Arg
   return args[0] === undefined ? { id } : { id, args: args[0] as Record<string, PhraseArg> };
 }
 
-/** The phrase's text in `language`; undefined for an id this copy of Riverse does not know. */
-export function renderPhrase(said: Phrase, language: Language): string | undefined {
-  const text = (CATALOG[language] as unknown as Record<string, ((args: Record<string, unknown>) => string) | undefined>)[said.id];
-  if (text === undefined) return undefined;
-  const args: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(said.args ?? {})) {
-    args[name] = typeof value === 'object' && value !== null ? (renderPhrase(value, language) ?? '') : value;
+/** Deeper than any phrase Riverse makes (a manifest problem at a path is two). */
+const MAX_NESTING = 4;
+
+/**
+ * The phrase's text in `language`; undefined for what is not a phrase this copy of Riverse knows.
+ * Phrases arrive as data from loader processes, which tool code can reach: a forged one (a cycle,
+ * a getter, an unknown id) is not shown, and the diagnostic's own text is shown instead.
+ */
+export function renderPhrase(said: Phrase, language: Language, depth = 0): string | undefined {
+  try {
+    if (depth > MAX_NESTING || typeof said !== 'object' || said === null || !Object.hasOwn(CATALOG.en, said.id)) return undefined;
+    const text = (CATALOG[language] as unknown as Record<string, (args: Record<string, unknown>) => string>)[said.id]!;
+    const args: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(said.args ?? {})) {
+      if (typeof value !== 'object' || value === null) args[name] = value;
+      else {
+        const nested = renderPhrase(value, language, depth + 1);
+        if (nested === undefined) return undefined;
+        args[name] = nested;
+      }
+    }
+    return text(args);
+  } catch {
+    return undefined;
   }
-  return text(args);
+}
+
+/** Why a tool is unavailable, in `language` where the reason is Riverse's own. */
+export function localizeReason(tool: { reason?: string | undefined; reasonText?: Phrase | undefined }, language: Language): string | undefined {
+  return (tool.reasonText === undefined ? undefined : renderPhrase(tool.reasonText, language)) ?? tool.reason;
 }
 
 /** The English text of a phrase made here (whose id is known). */
