@@ -35,6 +35,8 @@ interface Adapter {
   rateLimited: string;
   /** A stream that yields each text at once, then ends without finishing (`tail` payloads after them). */
   partial(texts: readonly string[], tail?: readonly (string | object)[]): FaultReply;
+  /** A whole answer of `text` as the server streams it, but without its end (finish reason, last events). */
+  unfinished(text: string): FaultReply;
   /** A stream holding one error event saying `message`. */
   errorEvent(message: string): FaultReply;
   /** What the error of that event says. */
@@ -47,6 +49,7 @@ interface Adapter {
 
 const handler = (reply: FaultReply | readonly FaultReply[]) => (Array.isArray(reply) ? replies(reply) : reply);
 const anthropicText = (text: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+const MESSAGE_START = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 5, output_tokens: 1 } } };
 
 const ADAPTERS: Adapter[] = [
   {
@@ -57,6 +60,7 @@ const ADAPTERS: Adapter[] = [
     rateLimited: 'rate limit reached',
     // Without [DONE]: with it, a stream without finish_reason is complete.
     partial: (texts, tail = []) => ({ events: [...texts.map((content) => ({ choices: [{ index: 0, delta: { content } }] })), ...tail], done: false }) as OpenAIReplySpec,
+    unfinished: (text) => ({ text, finishReason: null, done: false }) as OpenAIReplySpec,
     errorEvent: (message) => ({ events: [{ error: { message, type: 'server_error' } }] }),
     errorEventSays: /The model is overloaded/,
     preamble: 1,
@@ -70,7 +74,9 @@ const ADAPTERS: Adapter[] = [
     rateLimited: 'rate limit reached',
     // A text block that opens with text, so that the first event yields at once.
     partial: ([first = '', ...rest], tail = []) => ({ events: [{ type: 'content_block_start', index: 0, content_block: { type: 'text', text: first } }, ...rest.map(anthropicText), ...tail] }),
-    errorEvent: (message) => ({ events: [{ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 5, output_tokens: 1 } } }, { type: 'error', error: { type: 'overloaded_error', message } }] }),
+    // No message_delta, no message_stop.
+    unfinished: (text) => ({ events: [MESSAGE_START, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, anthropicText(text)] }),
+    errorEvent: (message) => ({ events: [MESSAGE_START, { type: 'error', error: { type: 'overloaded_error', message } }] }),
     errorEventSays: /overloaded_error: The model is overloaded/,
     preamble: 2,
     twoWords: 5,
@@ -82,6 +88,7 @@ const ADAPTERS: Adapter[] = [
     streamUrl: (server) => `${server.url}/models/gemini-test:streamGenerateContent?alt=sse`,
     rateLimited: 'rate limit or quota reached',
     partial: (texts, tail = []) => ({ events: [...texts.map((text) => chunk([{ text }])), ...tail] }),
+    unfinished: (text) => ({ text, finishReason: null }) as GeminiReplySpec,
     // By its code: an error event is an HTTP error sent in the stream.
     errorEvent: (message) => ({ events: [{ error: { code: 503, message, status: 'UNAVAILABLE' } }] }),
     errorEventSays: /HTTP 503.*The model is overloaded/,
@@ -196,7 +203,7 @@ for (const adapter of ADAPTERS) {
     });
 
     it('reports a stream that ends without finishing as stream-cut', async () => {
-      const server = await serve(adapter.partial(['and then']));
+      const server = await serve(adapter.unfinished('and then'));
       const error = await failure(adapter.model(server).stream({ messages: ASK, stream: true }));
       assert.equal(error.code, 'stream-cut');
       assert.equal(textOf(error.before), 'and then');
