@@ -1,5 +1,5 @@
 import { ModelError } from './model-error.ts';
-import { serverMessage, statusError, type ErrorContext } from './openai-errors.ts';
+import { serverMessage, statusError, type ErrorContext } from './request-errors.ts';
 
 /*
  * Anthropic's errors are `{type: 'error', error: {type, message}}`, which the shared status mapping

@@ -1,8 +1,8 @@
 import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
 import { anthropicBadResponse, anthropicBodyError } from './anthropic-errors.ts';
 import type { AnthropicResponse, AnthropicToolUseBlock, AnthropicUsage } from './anthropic-wire-types.ts';
-import type { ErrorContext } from './openai-errors.ts';
-import type { CallIdSource } from './openai-response.ts';
+import type { ErrorContext } from './request-errors.ts';
+import type { CallIdSource } from './call-ids.ts';
 import { jsonText } from './json-text.ts';
 
 export function anthropicFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {

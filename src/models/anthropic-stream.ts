@@ -2,8 +2,8 @@ import type { ModelEvent, Usage } from './chat-model.ts';
 import { anthropicBadResponse, anthropicBodyError } from './anthropic-errors.ts';
 import { addAnthropicUsage, anthropicFinishReason, inputText } from './anthropic-response.ts';
 import type { AnthropicStreamEvent } from './anthropic-wire-types.ts';
-import type { ErrorContext } from './openai-errors.ts';
-import type { CallIdSource } from './openai-response.ts';
+import type { ErrorContext } from './request-errors.ts';
+import type { CallIdSource } from './call-ids.ts';
 
 /** A tool_use block being streamed. */
 interface PendingCall {

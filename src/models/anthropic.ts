@@ -5,8 +5,8 @@ import { AnthropicStreamState } from './anthropic-stream.ts';
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from './model-request.ts';
-import type { ErrorContext } from './openai-errors.ts';
-import { callIdSource } from './openai-response.ts';
+import type { ErrorContext } from './request-errors.ts';
+import { callIdSource } from './call-ids.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';

@@ -1,6 +1,6 @@
 import type { GeminiErrorBody } from './gemini-wire-types.ts';
 import { ModelError } from './model-error.ts';
-import type { ErrorContext } from './openai-errors.ts';
+import type { ErrorContext } from './request-errors.ts';
 
 /** What Google's error body says: `{error: {code, message, status, details}}`. */
 export interface GoogleError {

@@ -2,8 +2,9 @@ import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
 import { geminiBodyError } from './gemini-errors.ts';
 import type { GeminiFunctionCall, GeminiResponse, GeminiUsage } from './gemini-wire-types.ts';
-import { badResponse, type ErrorContext } from './openai-errors.ts';
-import { argumentsText, type CallIdSource } from './openai-response.ts';
+import { badResponse, type ErrorContext } from './request-errors.ts';
+import type { CallIdSource } from './call-ids.ts';
+import { argumentsText } from './json-text.ts';
 
 /**
  * Folds GenerateContentResponse chunks into ModelEvents. Each SSE event is a whole response

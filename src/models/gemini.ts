@@ -5,8 +5,8 @@ import { GEMINI_TOOLS, requestBody } from './gemini-request.ts';
 import { GeminiStreamState } from './gemini-stream.ts';
 import { ModelError } from './model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from './model-request.ts';
-import { badResponse, type ErrorContext } from './openai-errors.ts';
-import { callIdSource, type CallIdSource } from './openai-response.ts';
+import { badResponse, type ErrorContext } from './request-errors.ts';
+import { callIdSource, type CallIdSource } from './call-ids.ts';
 
 export interface GeminiOptions extends RequestOptions {
   /** e.g. `gemini-2.5-flash`; `models/…` and `tunedModels/…` are taken as they are. */

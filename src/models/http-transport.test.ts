@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fetchPost, readText, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
-import { networkError } from './openai-errors.ts';
+import { networkError } from './request-errors.ts';
 import { startOpenAITestServer } from './testing/openai-wire.ts';
 
 /** A server that numbers its connections and tells which one served each request. */

@@ -47,3 +47,9 @@ function deepJsonText(root: unknown): string {
   }
   return out.join('');
 }
+
+/** Arguments as JSON text: some servers send an object, and a call without arguments sends nothing. */
+export function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? '{}' : value;
+  return value === undefined || value === null ? '{}' : jsonText(value);
+}

@@ -11,7 +11,7 @@ import { readGrammarReply, replySchema } from './local-llama-grammar.ts';
 import { chatHistory, LOCAL_TOOLS } from './local-llama-prompt.ts';
 import { isModelReference, loadModelFile, loadRuntime, resolveModelReference, type LlamaChat, type LlamaContext, type LlamaGrammar } from './local-llama-runtime.ts';
 import { ModelError } from './model-error.ts';
-import { callIdSource } from './openai-response.ts';
+import { callIdSource } from './call-ids.ts';
 
 export interface LocalModelOptions {
   /** A .gguf file, or a reference to download (`hf:user/repo/file.gguf`) into `modelsDirectory`. */

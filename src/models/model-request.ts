@@ -1,7 +1,7 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
 import { fetchPost, readText, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
-import { abortedError, networkError, redirectError, replyTooLargeError, streamCutError, timeoutError, type ErrorContext } from './openai-errors.ts';
+import { abortedError, networkError, redirectError, replyTooLargeError, streamCutError, timeoutError, type ErrorContext } from './request-errors.ts';
 import { DEFAULT_MAX_REPLY_CHARS, DEFAULT_MAX_TOOL_CALL_CHARS, REPLY_SETTING, ReplyMeter, wireLimit, type ReplyCaps } from './reply-limits.ts';
 import { backoffMs, retryAfterMs, sleep } from './retry.ts';
 import { SseEventTooLarge, SseParser } from './sse.ts';

@@ -1,9 +1,11 @@
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from './model-request.ts';
-import { statusError, type ErrorContext } from './openai-errors.ts';
+import { openaiStatusError } from './openai-errors.ts';
+import type { ErrorContext } from './request-errors.ts';
 import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS, requestBody } from './openai-request.ts';
-import { callIdSource, completionEvents } from './openai-response.ts';
+import { completionEvents } from './openai-response.ts';
+import { callIdSource } from './call-ids.ts';
 import { OpenAIStreamState } from './openai-stream.ts';
 
 export type { RetryNotice } from './model-request.ts';
@@ -43,7 +45,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   const nextCallId = callIdSource();
   const wire: WireFormat = {
     context,
-    statusError: (status, text) => ({ error: statusError(status, text, context) }),
+    statusError: (status, text) => ({ error: openaiStatusError(status, text, context) }),
     answerEvents: (text) => completionEvents(text, context, nextCallId),
     streamState: () => new OpenAIStreamState(context, nextCallId),
   };

@@ -1,21 +1,9 @@
 import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
-import { badResponse, serverMessage, type ErrorContext } from './openai-errors.ts';
+import { badResponse, serverMessage, type ErrorContext } from './request-errors.ts';
 import type { WireCompletion, WireError, WireUsage } from './openai-wire-types.ts';
-import { jsonText } from './json-text.ts';
-
-/** Makes ids for tool calls a server sent without one (Ollama, llama.cpp). */
-export type CallIdSource = () => string;
-
-/**
- * `call_1_k3f9`, `call_2_k3f9`, …: numbered in order, with a tag so that ids made after a restart
- * do not repeat those already stored in a conversation.
- */
-export function callIdSource(): CallIdSource {
-  const tag = Math.random().toString(36).slice(2, 6);
-  let count = 0;
-  return () => `call_${++count}_${tag}`;
-}
+import type { CallIdSource } from './call-ids.ts';
+import { argumentsText } from './json-text.ts';
 
 export function finishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
   switch (reason) {
@@ -41,12 +29,6 @@ export function usageOf(usage: WireUsage): Usage {
   if (typeof usage.prompt_tokens === 'number') result.inputTokens = usage.prompt_tokens;
   if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
   return result;
-}
-
-/** Arguments as JSON text: some servers send an object, and a call without arguments sends nothing. */
-export function argumentsText(value: unknown): string {
-  if (typeof value === 'string') return value === '' ? '{}' : value;
-  return value === undefined || value === null ? '{}' : jsonText(value);
 }
 
 /** A 200 whose body is an error (some proxies, and OpenAI mid-stream). */

@@ -1,8 +1,9 @@
 import type { FinishReason, ModelEvent, Usage } from './chat-model.ts';
-import { badResponse, type ErrorContext } from './openai-errors.ts';
-import { argumentsText, bodyError, finishReason, usageOf, type CallIdSource } from './openai-response.ts';
+import { badResponse, type ErrorContext } from './request-errors.ts';
+import { bodyError, finishReason, usageOf } from './openai-response.ts';
+import type { CallIdSource } from './call-ids.ts';
 import type { WireChunk, WireToolCall } from './openai-wire-types.ts';
-import { jsonText } from './json-text.ts';
+import { argumentsText, jsonText } from './json-text.ts';
 
 interface PendingCall {
   id: string;

@@ -1,6 +1,6 @@
 import type { ModelEvent } from './chat-model.ts';
 import type { ModelError } from './model-error.ts';
-import { replyTooLargeError, type ErrorContext } from './openai-errors.ts';
+import { replyTooLargeError, type ErrorContext } from './request-errors.ts';
 
 /** Caps on one reply, counted in characters as it arrives. */
 export interface ReplyCaps {
