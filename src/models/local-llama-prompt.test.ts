@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolDefinition } from './chat-model.ts';
-import { chatHistory } from './local-llama-prompt.ts';
+import { chatHistory, LOCAL_TOOLS } from './local-llama-prompt.ts';
 
 const WEATHER: ToolDefinition = { name: 'weather', description: 'Get the weather.', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
@@ -21,6 +21,8 @@ test('calls read as the JSON the grammar has the model write; results come back 
   assert.equal(history[0]?.type, 'system');
   assert.match((history[0] as { text: string }).text, /^Be brief\.\n\nReply with exactly one JSON object/);
   assert.match((history[0] as { text: string }).text, /- weather: Get the weather\. Parameters \(JSON Schema\): \{"type":"object"/);
+  // What `tools show --dialect local` prints is the tool's line here.
+  assert.ok((history[0] as { text: string }).text.includes(`\n${LOCAL_TOOLS.toolText(WEATHER)}`));
   assert.deepEqual(history.slice(1), [
     { type: 'user', text: 'Weather in Paris and Rome?' },
     { type: 'model', response: ['{"tool": "weather", "arguments": {"city":"Paris"}}\n{"tool": "weather", "arguments": {"city":"Rome"}}'] },
