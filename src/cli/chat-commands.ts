@@ -55,7 +55,7 @@ function help(text: ChatCommandText): string {
 }
 
 function tools({ registry, text, language }: ChatCommandContext): string {
-  const rows = shownListing(registry.list(), language).map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
+  const rows = shownListing(registry, language).map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
   const broken = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.file)).size;
   return [rows.length === 0 ? text.noTools : table(rows), ...(broken === 0 ? [] : [text.notLoaded(broken)])].join('\n');
 }

@@ -2,7 +2,7 @@ import { jsonText } from '../models/json-text.ts';
 import { relative } from 'node:path';
 import { localizeReason } from '../tools/phrase.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import type { ToolListing } from '../tools/tool-registry.ts';
+import type { ToolListing, ToolRegistry } from '../tools/tool-registry.ts';
 
 /** A path as the user would type it from here. */
 export function shortPath(path: string): string {
@@ -27,7 +27,7 @@ export function printJson(value: unknown): void {
   process.stdout.write(`${text}\n`);
 }
 
-/** Tools as printed or sent as JSON: the reason why one is off in `language`, without its phrase. */
-export function shownListing(rows: readonly ToolListing[], language: Language): ToolListing[] {
-  return rows.map(({ reasonText, ...row }) => (row.reason === undefined ? row : { ...row, reason: localizeReason({ reason: row.reason, reasonText }, language)! }));
+/** Every tool found, as printed or sent as JSON: why one is off, in `language` where the reason is Riverse's. */
+export function shownListing(registry: ToolRegistry, language: Language): ToolListing[] {
+  return registry.list().map((row) => (row.reason === undefined ? row : { ...row, reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)! }));
 }

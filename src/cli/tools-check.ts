@@ -29,7 +29,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   const order = new Map(registry.files.map((load, index) => [load.file, index]));
   const key = (fallback: number) => (diagnostic: Diagnostic) => ({ diagnostic, at: order.get(diagnostic.file) ?? fallback });
   const diagnostics = [...stray.map(key(-2)), ...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
-  const tools = shownListing(registry.list(), options.language);
+  const tools = shownListing(registry, options.language);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const failed = errors > 0 || (options.strict === true && warnings > 0);

@@ -8,7 +8,7 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
   const { registry } = await loadTools(options);
   const { language } = options;
   const text = TOOLS_TEXT[language];
-  const rows = shownListing(registry.list(), language);
+  const rows = shownListing(registry, language);
   if (options.json === true) {
     printJson({ tools: rows, diagnostics: registry.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) });
     return 0;

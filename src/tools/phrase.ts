@@ -13,11 +13,14 @@ const CATALOG = {
 } satisfies Record<Language, object>;
 
 type Catalog = typeof CATALOG.en;
-export type PhraseId = keyof Catalog;
+type PhraseId = keyof Catalog;
 
-/** A message as data: its id in the catalog and its arguments (text, numbers, or other phrases). */
+/**
+ * A message as data: its id in the catalog and its arguments (text, numbers, or other phrases).
+ * Made with `phrase()`, which checks both against the catalog; as data, any id may arrive.
+ */
 export interface Phrase {
-  readonly id: PhraseId;
+  readonly id: string;
   readonly args?: Readonly<Record<string, PhraseArg>>;
 }
 

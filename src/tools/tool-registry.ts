@@ -11,7 +11,7 @@ import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
 import { closestWord } from './closest-word.ts';
-import { phrase, renderPhrase, type Phrase } from './phrase.ts';
+import { phrase, renderPhrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
 
 export const DEFAULT_TOOL_FOLDER = 'agent/tools';
@@ -50,8 +50,6 @@ export interface ToolListing {
   file: string;
   available: boolean;
   reason?: string;
-  /** `reason` as a phrase, for other languages than English (see localizeReason). */
-  reasonText?: Phrase;
 }
 
 export interface ToolCall {
@@ -185,7 +183,7 @@ export class ToolRegistry {
   list(): ToolListing[] {
     const rows: ToolListing[] = [
       ...[...this.#available.values()].map(({ name, file }) => ({ name, file, available: true })),
-      ...this.#unavailable.map(({ name, file, reason, reasonText }) => ({ name, file, available: false, ...(reason === undefined ? {} : { reason }), ...(reasonText === undefined ? {} : { reasonText }) })),
+      ...this.#unavailable.map(({ name, file, reason }) => ({ name, file, available: false, ...(reason === undefined ? {} : { reason }) })),
     ];
     return rows.sort((a, b) => a.name.localeCompare(b.name));
   }
