@@ -51,3 +51,13 @@ export function toolSection(config: AppConfig, name: string): ToolSection {
 export function turnedOff(section: object | undefined): boolean {
   return section !== undefined && Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === false;
 }
+
+/** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
+export type Isolation = 'process' | 'worker' | 'none';
+
+/** How one tool runs: `tools.<name>.isolation`, `none` for `trusted: true`, else the registry's isolation. */
+export function toolIsolation(config: AppConfig, name: string, fallback: Isolation): Isolation {
+  const section = toolSection(config, name);
+  if (section.trusted === true) return 'none';
+  return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none' ? section.isolation : fallback;
+}

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { AppConfig } from './app-config.ts';
-import { toolSection } from './app-config.ts';
+import { toolIsolation, type AppConfig, type Isolation } from './app-config.ts';
 import type { BaseTool } from './base-tool.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { loadInWorkers } from './isolation/load-in-workers.ts';
 import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
+import { withJavaScriptSnapshot } from './typescript-hooks.ts';
 
-/** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
-export type Isolation = 'process' | 'worker' | 'none';
 
 export const DEFAULT_ISOLATION: Isolation = 'process';
 
@@ -49,7 +47,9 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
       const source = sources[index]!.source;
       const inProcess = (name: string) => toolIsolation(config, name, isolation) === 'none';
       if (!info.tools.some((tool) => tool.available && inProcess(tool.name))) return { version, source, ...info };
-      const local = await loadToolFile(info.file, config, version, { checkAvailability: false });
+      // The loader's JavaScript of the file, when it sent it: no type stripper needed in this process.
+      const importHere = () => loadToolFile(info.file, config, version, { checkAvailability: false });
+      const local = await (info.javascript === undefined ? importHere() : withJavaScriptSnapshot(info.file, info.javascript, importHere));
       const instances = new Map(local.tools.map((tool) => [tool.name, tool.tool]));
       // A tool that loaded in its loader but not here (an import that fails in Riverse's own process) is off, saying why.
       const failed = local.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
@@ -64,12 +64,7 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
   );
 }
 
-/** How one tool runs: `tools.<name>.isolation`, `none` for `trusted: true`, else the registry's isolation. */
-export function toolIsolation(config: AppConfig, name: string, fallback: Isolation): Isolation {
-  const section = toolSection(config, name);
-  if (section.trusted === true) return 'none';
-  return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none' ? section.isolation : fallback;
-}
+export { toolIsolation, type Isolation };
 
 /** Read at once, not through fs/promises: for a thousand small files the promises cost more than the reads. */
 function readSource(file: string): string {

@@ -51,6 +51,26 @@ export function useSourceSnapshot(file: string, source: string): void {
   snapshots.set(file, source);
 }
 
+/** JavaScript a loader already made of a tool file: imported as it is, with no type stripper (~16 MB) in this process. */
+const readyJavaScript = new Map<string, string>();
+/** The JavaScript made of each snapshot here, for the process that will run the file. */
+const madeJavaScript = new Map<string, string>();
+
+/** Makes imports of `file` use `javascript`, already stripped of its types (see `javaScriptOf`), until `done` settles. */
+export async function withJavaScriptSnapshot<T>(file: string, javascript: string, done: () => Promise<T>): Promise<T> {
+  readyJavaScript.set(file, javascript);
+  try {
+    return await done();
+  } finally {
+    readyJavaScript.delete(file);
+  }
+}
+
+/** The JavaScript the snapshot of `file` became when it was imported here, if it was. */
+export function javaScriptOf(file: string): string | undefined {
+  return madeJavaScript.get(file);
+}
+
 /** The text `file` is imported from: its snapshot, else what is on disk now (undefined if unreadable). */
 export function sourceText(file: string): string | undefined {
   try {
@@ -98,6 +118,11 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
     load(url, context, nextLoad) {
       if (!url.startsWith('file:')) return nextLoad(url, context);
       const filename = fileURLToPath(url);
+      const ready = readyJavaScript.get(filename);
+      if (ready !== undefined) {
+        const format = (context.format ?? (/\.c[jt]s(\?|#|$)/.test(url) ? 'commonjs' : 'module')).replace('-typescript', '');
+        return { format, source: `${ready}\n//# sourceURL=${url}`, shortCircuit: true };
+      }
       const snapshot = snapshots.get(filename);
       const extension = /\.([mc]?ts)(\?|#|$)/.exec(url)?.[1];
       if (extension === undefined) {
@@ -112,7 +137,9 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
         if (loaded.source === undefined || loaded.source === null) return loaded;
         source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
       }
-      return { format: format.replace('-typescript', ''), source: `${toJavaScript(source, filename)}\n//# sourceURL=${url}`, shortCircuit: true };
+      const javascript = toJavaScript(source, filename);
+      if (snapshot !== undefined) madeJavaScript.set(filename, javascript);
+      return { format: format.replace('-typescript', ''), source: `${javascript}\n//# sourceURL=${url}`, shortCircuit: true };
     },
   });
 }

@@ -16,6 +16,7 @@ export function checkFileReport(info: unknown, file: string): FileInfo | string 
     if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name) return 'its loader sent a manifest that does not pass the manifest check';
   }
   if (info.dependencies !== undefined && !(Array.isArray(info.dependencies) && info.dependencies.every((path) => typeof path === 'string'))) return 'its loader sent a malformed report';
+  if (info.javascript !== undefined && typeof info.javascript !== 'string') return 'its loader sent a malformed report';
   for (const diagnostic of info.diagnostics) {
     if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string')) return 'its loader sent a malformed report';
   }

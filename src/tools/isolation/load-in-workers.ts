@@ -79,7 +79,7 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
           loader.loaded++;
           // A change seen after a file that was not the loader's first may be an earlier file's doing (a timer): try it again alone.
           if (outcome.changed && !first && !job.retried) queue.unshift({ ...job, retried: true });
-          else record(job, outcome.info);
+          else record(job, first ? outcome.info : withoutJavaScript(outcome.info));
           if (outcome.changed) break;
           continue;
         }
@@ -188,4 +188,15 @@ function crashDiagnostic(file: string, why: string): Diagnostic {
       ? said(phrase('load.exited', { code: exitCode }), phrase('load.exited.hint'))
       : said(phrase('load.crashed', { why }), phrase('load.crashed.hint'));
   return { severity: 'error', code: 'load-crashed', file, ...text };
+}
+
+/**
+ * The JavaScript a loader made of a file is run in Riverse's own process (for a trusted tool), so
+ * it is taken only from a loader that ran no other file's code first: one that did could have
+ * forged it. Without it, Riverse strips the file's types itself.
+ */
+function withoutJavaScript(info: FileInfo): FileInfo {
+  if (info.javascript === undefined) return info;
+  const { javascript: _javascript, ...rest } = info;
+  return rest;
 }

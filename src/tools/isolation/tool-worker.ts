@@ -3,16 +3,16 @@
 // tools' calls. Whatever a tool does here — spin, exit, throw later, eat memory — Riverse survives
 // it (decisions 004 and 006).
 import type { BaseTool } from '../base-tool.ts';
-import { toolSection } from '../app-config.ts';
+import { toolIsolation, toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { createToolLogger } from '../tool-context.ts';
-import { importedFiles, registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
+import { importedFiles, javaScriptOf, registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
 import { captureSharedState, changesSince } from './shared-state.ts';
 import { describeThrown } from './thrown-error.ts';
-import type { FromWorker, ToWorker } from './worker-messages.ts';
+import type { FileInfo, FromWorker, ToWorker } from './worker-messages.ts';
 
 const port = await connectToHost();
 const data = port.data;
@@ -38,7 +38,10 @@ if (data.role === 'load') {
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
     const changed = changesSince(shared);
-    const info = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
+    const info: FileInfo = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
+    // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
+    const javascript = javaScriptOf(message.file);
+    if (javascript !== undefined && loaded.tools.some((tool) => toolIsolation(data.config, tool.name, port.kind) === 'none')) info.javascript = javascript;
     port.send({ type: 'loaded', info, ...(changed.length === 0 ? {} : { changed }) });
   });
   // From now on a file that takes long is the file's doing, not the loader's start.
