@@ -158,3 +158,19 @@ test('--watch in text: a line per change ("changed", "broken" with the diagnosti
   assert.equal(exit.code, 0, exit.stderr);
   assert.equal(ready, 1, 'the initial check comes before the "Watching" line');
 });
+
+test('--watch --lang zh: the events and their diagnostics in Chinese', async (t) => {
+  const project = await createProject({ 'agent/tools/keep.ts': version('keep', 'kept') });
+  t.after(() => project.remove());
+  const watcher = watch(project, ['tools', 'check', '--watch', '--lang', 'zh']);
+  await watcher.waitFor((line) => line === '正在监视 agent/tools — 按 Ctrl+C 停止。', 0, START_DEADLINE_MS);
+  assert.match(watcher.lines[0] ?? '', /^\d\d:\d\d:\d\d 已添加 agent\/tools\/keep\.ts: keep$/);
+  const from = watcher.lines.length;
+  await project.write('agent/tools/keep.ts', BROKEN.replaceAll('fresh', 'keep'));
+  const broken = await watcher.waitFor((line) => /有错误/.test(line), from, EVENT_DEADLINE_MS);
+  assert.match(watcher.lines[broken]!, /^\d\d:\d\d:\d\d 有错误 agent\/tools\/keep\.ts: keep（继续使用上一个可用版本）$/);
+  await watcher.waitFor((line) => /syntax-error/.test(line), broken, EVENT_DEADLINE_MS);
+  assert.match(watcher.lines[broken + 1]!, /^ {2}agent\/tools\/keep\.ts:\d+(:\d+)?: 错误 \[syntax-error\] 语法错误：/);
+  const exit = await watcher.stop('SIGINT');
+  assert.equal(exit.code, 0, exit.stderr);
+});
