@@ -51,6 +51,8 @@ export interface HelpText {
   positiveInteger: string;
   /** A word where a command was expected: the close one, else the commands there are. */
   unknownCommand: (word: string, near: string | undefined, commands: string[]) => string;
+  /** After an unknown top-level word that is no typo of a command: a question is asked with `ask`. */
+  askInstead: (words: string) => string;
   missingArgument: (name: string) => string;
   unknownOption: (flag: string, near: string | undefined) => string;
   excessArguments: (command: string, expected: number, got: string[]) => string;
@@ -110,6 +112,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     askJson: 'print the whole turn: reply, tool calls, messages, usage',
     positiveInteger: 'expected a positive whole number of milliseconds',
     unknownCommand: (word, near, commands) => `unknown command '${word}'; ${near === undefined ? `the commands are ${commands.map((name) => `'${name}'`).join(', ')}` : `did you mean '${near}'?`}`,
+    askInstead: (words) => `; to ask a question: ${RIVERSE_COMMAND} ask "${words}"`,
     missingArgument: (name) => `missing required argument '${name}'`,
     unknownOption: (flag, near) => `unknown option '${flag}'${near === undefined ? '' : `; did you mean '${near}'?`}`,
     excessArguments: (command, expected, got) => `too many arguments for '${command}': it takes ${expected}, and got ${got.length}: ${got.join(', ')}`,
@@ -164,6 +167,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     askJson: '以 JSON 输出整个回合：回答、工具调用、消息、用量',
     positiveInteger: '应为正整数（毫秒）',
     unknownCommand: (word, near, commands) => `没有 '${word}' 这个命令；${near === undefined ? `可用的命令有 ${commands.map((name) => `'${name}'`).join('、')}` : `你是想输入 '${near}' 吗？`}`,
+    askInstead: (words) => `；要提问，请用：${RIVERSE_COMMAND} ask "${words}"`,
     missingArgument: (name) => `缺少必需的参数 '${name}'`,
     unknownOption: (flag, near) => `没有 '${flag}' 这个选项${near === undefined ? '' : `；你是想输入 '${near}' 吗？`}`,
     excessArguments: (command, expected, got) => `'${command}' 的参数过多：它接受 ${expected} 个，实际收到 ${got.length} 个：${got.join(', ')}`,
@@ -218,6 +222,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     askJson: 'ターン全体を出力する：回答、ツール呼び出し、メッセージ、使用量',
     positiveInteger: '正の整数（ミリ秒）を指定してください',
     unknownCommand: (word, near, commands) => `'${word}' というコマンドはありません。${near === undefined ? `使えるコマンド：${commands.map((name) => `'${name}'`).join('、')}` : `'${near}' のことですか？`}`,
+    askInstead: (words) => `。質問するには：${RIVERSE_COMMAND} ask "${words}"`,
     missingArgument: (name) => `必須の引数 '${name}' がありません`,
     unknownOption: (flag, near) => `'${flag}' というオプションはありません${near === undefined ? '' : `。'${near}' のことですか？`}`,
     excessArguments: (command, expected, got) => `'${command}' の引数が多すぎます：受け取るのは ${expected} 個ですが、${got.length} 個ありました：${got.join(', ')}`,

@@ -66,7 +66,10 @@ export class LocalizedCommand extends Command {
 
   private unknownCommand$(word: string): string {
     const names = this.commands.map((command) => command.name()).filter((name) => name !== 'help');
-    return this.text.unknownCommand(word, closestWord(word, names), names);
+    const near = closestWord(word, names);
+    // Words that are no typo of a command, where `ask` is one, are most likely a question.
+    const question = near === undefined && names.includes('ask') && !word.startsWith('-') ? this.text.askInstead(this.args.join(' ')) : '';
+    return `${this.text.unknownCommand(word, near, names)}${question}`;
   }
 }
 
