@@ -4,7 +4,7 @@
 // - what 1,000 tool files add to `riverse tools list`, cold (no cache) and warm;
 // - what the first call of an isolated tool adds over the calls after it;
 // - `riverse ask` with an instant local model and one tool call: wall time and peak RSS.
-// Knobs: BENCH_RUNS (5), BENCH_TOOLS (1000).
+// Knobs: BENCH_RUNS (5), BENCH_TOOLS (1000), BENCH_ONLY (tools-list, first-call or ask).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -145,6 +145,8 @@ async function ask(): Promise<void> {
 }
 
 console.log(`author loop — Node ${process.version}, ${process.platform}/${process.arch}, medians of ${RUNS}\n`);
-await toolsList();
-await firstCall();
-await ask();
+// BENCH_ONLY=ask: just the last figure (bench/peers.sh prints it beside the peers' memory).
+const only = process.env.BENCH_ONLY;
+if (only === undefined || only === 'tools-list') await toolsList();
+if (only === undefined || only === 'first-call') await firstCall();
+if (only === undefined || only === 'ask') await ask();

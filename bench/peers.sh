@@ -17,3 +17,5 @@ npm ci --no-audit --no-fund --loglevel=error
 export EXTRA_CONTENDERS="{\"riverse\":\"node $root/bench/peers-contender.mjs\"}"
 node run.mjs | grep -v '^\[' || true
 STREAM=1 node run.mjs | grep -v '^\[' || true
+# Beside the peers' memory: the whole `riverse ask` command (instant model, one tool call).
+(cd "$root" && BENCH_ONLY=ask node bench/author-loop.ts)
