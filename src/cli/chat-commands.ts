@@ -1,6 +1,6 @@
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
-import type { ChatCommandText } from './chat-command-text.ts';
+import { CHAT_COMMAND_TEXT, type ChatCommandText } from './chat-command-text.ts';
 import { shownListing, table } from './format.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
@@ -9,7 +9,6 @@ import { recapLines, sessionRecap } from './session-recap.ts';
 export type ChatCommandOutcome = { exit: true } | { exit?: false; print: string; session?: string };
 
 export interface ChatCommandContext {
-  text: ChatCommandText;
   language: Language;
   registry: ToolRegistry;
   session: string;
@@ -30,7 +29,7 @@ export function chatCommand(line: string, context: ChatCommandContext): ChatComm
   if (match === null) return undefined;
   const word = match[1]!.toLowerCase();
   const argument = match[2]?.trim();
-  const { text } = context;
+  const text = CHAT_COMMAND_TEXT[context.language];
   switch (word) {
     case 'exit':
     case 'quit':
@@ -38,7 +37,7 @@ export function chatCommand(line: string, context: ChatCommandContext): ChatComm
     case 'help':
       return { print: help(text) };
     case 'tools':
-      return { print: tools(context) };
+      return { print: tools(context, text) };
     case 'session': {
       const name = argument === undefined || argument === '' ? context.session : argument;
       const recap = sessionRecap(context.store, name);
@@ -54,7 +53,7 @@ function help(text: ChatCommandText): string {
   return `${text.helpTitle}\n${table(COMMANDS.map((name) => [`  /${name}`, text.commands[name]]))}`;
 }
 
-function tools({ registry, text, language }: ChatCommandContext): string {
+function tools({ registry, language }: ChatCommandContext, text: ChatCommandText): string {
   const rows = shownListing(registry, language).map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
   const broken = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.file)).size;
   return [rows.length === 0 ? text.noTools : table(rows), ...(broken === 0 ? [] : [text.notLoaded(broken)])].join('\n');

@@ -69,7 +69,7 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
       const line = next.value.trim();
       if (line === '') continue;
       // The chat's own commands are answered here; the model never sees them.
-      const command = chatCommand(line, { text: commandText, language: options.language, registry: tools.current, session, store, width: width() });
+      const command = chatCommand(line, { language: options.language, registry: tools.current, session, store, width: width() });
       if (command?.exit === true) break;
       if (command !== undefined) {
         out.write(`${command.print}\n`);

@@ -44,9 +44,9 @@ export class LocalizedCommand extends Command {
     const text = this.text;
     switch (code) {
       case 'commander.unknownCommand':
-        return this.unknownCommand$(this.args[0] ?? '');
+        return this.unknownWord(this.args[0] ?? '');
       case 'commander.excessArguments':
-        if (this.commands.length > 0) return this.unknownCommand$(this.args[0] ?? '');
+        if (this.commands.length > 0) return this.unknownWord(this.args[0] ?? '');
         return text.excessArguments(this.name(), this.registeredArguments.length, this.args);
       case 'commander.missingArgument':
         return text.missingArgument(quoted);
@@ -64,7 +64,7 @@ export class LocalizedCommand extends Command {
     return message.replace(/^error: /, '');
   }
 
-  private unknownCommand$(word: string): string {
+  private unknownWord(word: string): string {
     const names = this.commands.map((command) => command.name()).filter((name) => name !== 'help');
     const near = closestWord(word, names);
     // Words that are no typo of a command, where `ask` is one, are most likely a question.
