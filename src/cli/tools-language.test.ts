@@ -51,6 +51,12 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     const typo = await project.run(['tools', 'show', 'ecko'], { env: { LANG: 'ja_JP.UTF-8' } });
     assert.equal(typo.code, 2, show(typo));
     assert.match(typo.stderr, /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/);
+    const refused = await project.run(['tools', 'run', 'echo', 'times=many', '--lang', 'zh']);
+    assert.equal(refused.code, 1, show(refused));
+    assert.equal(
+      refused.stderr,
+      '错误：echo 的参数无效：\n- 缺少必需的参数 "text"\n- "times" 必须是 integer，实际是 string "many"\n应为：echo(text: string, times?: integer = 1)\n  text: string — 要返回的文本\n  times?: integer — How many times\n',
+    );
     const pair = await project.run(['tools', 'run', 'echo', 'hello', '--lang', 'zh']);
     assert.equal(pair.stderr, 'riverse: "hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
   });

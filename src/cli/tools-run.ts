@@ -1,4 +1,5 @@
 import { readArguments } from '../tools/argument-limits.ts';
+import { explainInvalidParams } from '../tools/check-params.ts';
 import { setField } from '../schema/schema-node.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { listenForInterrupts } from './interrupt.ts';
@@ -31,18 +32,24 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     });
     return { registry, result };
   })().finally(() => interrupts.close());
+  // The check the call went through: what the tool received (coerced, with its defaults), or why not.
+  const entry = registry.get(name);
+  const checked = entry?.checkParams(params);
   if (options.json === true) {
-    // What the tool received: coerced and with its defaults (the check is the one the call went
-    // through). Arguments it refused are shown as given, unless their shape keeps them from even
-    // printing (nested past JSON.stringify's stack).
-    const checked = registry.get(name)?.checkParams(params);
+    // Arguments it refused are shown as given, unless their shape keeps them from even printing
+    // (nested past JSON.stringify's stack).
     const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : text.notShown;
     process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
   } else {
-    // A name that is not a tool is said in the person's language; the call's own errors are the tool's words.
-    const error = result.code === 'unknown-tool' ? registry.unknownToolMessage(name, language) : (result.error ?? text.toolFailed);
+    // What Riverse says (an unknown name, refused arguments) in the person's language; a tool's own errors are its words.
+    const error =
+      result.code === 'unknown-tool'
+        ? registry.unknownToolMessage(name, language)
+        : result.code === 'invalid-params' && entry !== undefined && checked?.ok === false
+          ? explainInvalidParams(entry.manifest, checked.problems, language)
+          : (result.error ?? text.toolFailed);
     process.stderr.write(`${text.error}${error}\n`);
   }
   return result.success ? 0 : 1;

@@ -4,10 +4,15 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { allowsNull, setField, type SchemaNode } from '../schema/schema-node.ts';
 import type { JsonSchema } from './parameter-schema.ts';
 import { toolSignature, describeParameters } from './tool-signature.ts';
-import type { ToolManifest } from './tool-manifest.ts';
-import { isPlainObject, suggest } from './validate-manifest.ts';
+import type { Language, ToolManifest } from './tool-manifest.ts';
+import { closestWord } from './closest-word.ts';
+import { phrase, renderPhrase, type Phrase } from './phrase.ts';
+import { isPlainObject } from './validate-manifest.ts';
 
-export type ParamsCheck = { ok: true; params: Record<string, unknown> } | { ok: false; error: string };
+/** A refused call: the error a model reads (English), and its problems, to be explained in another language. */
+export type ParamsCheck = { ok: true; params: Record<string, unknown> } | { ok: false; error: string; problems: Problem[] };
+/** A phrase, or text that is not ours to translate (a limit's, Ajv's). */
+type Problem = string | Phrase;
 export type ParamsChecker = (params: unknown) => ParamsCheck;
 
 type AjvInstance = InstanceType<typeof import('ajv').Ajv>;
@@ -33,9 +38,9 @@ export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema):
   const properties = schema.properties ?? {};
   return (given) => {
     const read = readArguments(given ?? {});
-    if (!read.ok) return { ok: false, error: explainInvalidParams(manifest, [read.problem]) };
+    if (!read.ok) return refused(manifest, [read.problem]);
     const input = read.value;
-    if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+    if (!isPlainObject(input)) return refused(manifest, [phrase('params.not-object', { got: describe(input) })]);
     let params: Record<string, unknown> = {};
     let parsed = false;
     for (const [name, value] of Object.entries(input)) {
@@ -49,11 +54,11 @@ export function createParamsChecker(manifest: ToolManifest, schema: JsonSchema):
     if (parsed) {
       // A short string of JSON text can hold thousands of levels of nesting.
       const again = readArguments(params);
-      if (!again.ok) return { ok: false, error: explainInvalidParams(manifest, [again.problem]) };
+      if (!again.ok) return refused(manifest, [again.problem]);
       params = again.value as Record<string, unknown>;
     }
     if (validate(params)) return { ok: true, params };
-    return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties))) };
+    return refused(manifest, describeErrors(validate.errors ?? [], params, Object.keys(properties)));
   };
 }
 
@@ -77,12 +82,12 @@ export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, g
     shownValidators.set(schema, validate);
   }
   const read = readArguments(given ?? {});
-  if (!read.ok) return { ok: false, error: explainInvalidParams(manifest, [read.problem]) };
+  if (!read.ok) return refused(manifest, [read.problem]);
   const input = read.value;
-  if (!isPlainObject(input)) return { ok: false, error: explainInvalidParams(manifest, [`parameters must be a JSON object, got ${describe(input)}`]) };
+  if (!isPlainObject(input)) return refused(manifest, [phrase('params.not-object', { got: describe(input) })]);
   const params = copyWithoutNulls(input, schema) as Record<string, unknown>;
   if (validate(params)) return { ok: true, params };
-  return { ok: false, error: explainInvalidParams(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {}))) };
+  return refused(manifest, describeErrors(validate.errors ?? [], params, Object.keys(schema.properties ?? {})));
 }
 
 /** A deep copy (the validator coerces in place) without the nulls `schema` does not take. */
@@ -113,34 +118,42 @@ function parseJsonString(value: unknown, type: string | undefined): unknown {
   }
 }
 
-/** The `invalid-params` error: every problem, then the signature and the parameters, for the model to correct its call. */
-export function explainInvalidParams(manifest: ToolManifest, problems: string[]): string {
-  const unique = [...new Set(problems)];
-  const parameters = describeParameters(manifest);
+function refused(manifest: ToolManifest, problems: Problem[]): ParamsCheck {
+  return { ok: false, error: explainInvalidParams(manifest, problems), problems };
+}
+
+/**
+ * The `invalid-params` error: every problem, then the signature and the parameters, for the model
+ * to correct its call — in English for a model, in `language` for a person (`tools run`).
+ */
+export function explainInvalidParams(manifest: ToolManifest, problems: readonly Problem[], language: Language = 'en'): string {
+  const say = (problem: Problem) => (typeof problem === 'string' ? problem : (renderPhrase(problem, language) ?? ''));
+  const unique = [...new Set(problems.map(say))];
+  const parameters = describeParameters(manifest, language);
   return [
-    `Invalid parameters for ${manifest.name}:`,
+    say(phrase('params.invalid', { tool: manifest.name })),
     ...unique.map((problem) => `- ${problem}`),
-    `Expected: ${toolSignature(manifest)}`,
+    say(phrase('params.expected', { signature: toolSignature(manifest) })),
     ...(parameters === '' ? [] : [parameters]),
   ].join('\n');
 }
 
-function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, known: string[]): string[] {
+function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, known: string[]): Problem[] {
   return errors.map((error) => {
     const path = error.instancePath.slice(1).replaceAll('/', '.');
     switch (error.keyword) {
       case 'required': {
         const name = String(error.params.missingProperty);
-        return path === '' ? `missing required parameter "${name}"` : `missing required field "${name}" in "${path}"`;
+        return path === '' ? phrase('params.missing', { name }) : phrase('params.missing-field', { name, path });
       }
       case 'additionalProperties': {
         const name = String(error.params.additionalProperty);
-        return path === '' ? `unknown parameter "${name}"${suggest(name, known)}; remove it` : `unknown field "${name}" in "${path}"; remove it`;
+        return path === '' ? phrase('params.unknown', { name, near: closestWord(name, known) }) : phrase('params.unknown-field', { name, path });
       }
       case 'type':
-        return `"${path}" must be ${article(String(error.params.type))}, got ${describe(valueAt(params, error.instancePath))}`;
+        return phrase('params.wrong-type', { path, type: String(error.params.type), got: describe(valueAt(params, error.instancePath)) });
       case 'enum':
-        return `"${path}" must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}, got ${describe(valueAt(params, error.instancePath))}`;
+        return phrase('params.not-in-enum', { path, values: (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', '), got: describe(valueAt(params, error.instancePath)) });
       default:
         return `"${path}" ${error.message ?? 'is invalid'}`;
     }
@@ -153,13 +166,9 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value;
 }
 
-function article(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${JSON.stringify(value)}`;
+function describe(value: unknown): Phrase {
+  if (Array.isArray(value)) return phrase('params.value', { kind: 'array' });
+  if (value === null) return phrase('params.value', { kind: 'null' });
+  if (typeof value === 'object') return phrase('params.value', { kind: 'object' });
+  return phrase('params.value', { kind: typeof value, json: String(JSON.stringify(value)) });
 }
