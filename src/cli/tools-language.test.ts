@@ -57,6 +57,8 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
       refused.stderr,
       '错误：echo 的参数无效：\n- 缺少必需的参数 "text"\n- "times" 必须是 integer，实际是 string "many"\n应为：echo(text: string, times?: integer = 1)\n  text: string — 要返回的文本\n  times?: integer — How many times\n',
     );
+    const off = await project.run(['tools', 'run', 'lonely', '--lang', 'zh']);
+    assert.equal(off.stderr, '错误：工具 "lonely" 不可用：已在配置中关闭（tools.lonely.enabled: false）。\n');
     const pair = await project.run(['tools', 'run', 'echo', 'hello', '--lang', 'zh']);
     assert.equal(pair.stderr, 'riverse: "hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
   });

@@ -1,5 +1,8 @@
 import { readArguments } from '../tools/argument-limits.ts';
-import { explainInvalidParams } from '../tools/check-params.ts';
+import { explainInvalidParams, type ParamsCheck } from '../tools/check-params.ts';
+import type { Language } from '../tools/tool-manifest.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolResult } from '../tools/tool-result.ts';
 import { setField } from '../schema/schema-node.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { listenForInterrupts } from './interrupt.ts';
@@ -33,8 +36,7 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     return { registry, result };
   })().finally(() => interrupts.close());
   // The check the call went through: what the tool received (coerced, with its defaults), or why not.
-  const entry = registry.get(name);
-  const checked = entry?.checkParams(params);
+  const checked = registry.get(name)?.checkParams(params);
   if (options.json === true) {
     // Arguments it refused are shown as given, unless their shape keeps them from even printing
     // (nested past JSON.stringify's stack).
@@ -43,16 +45,27 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
   } else {
-    // What Riverse says (an unknown name, refused arguments) in the person's language; a tool's own errors are its words.
-    const error =
-      result.code === 'unknown-tool'
-        ? registry.unknownToolMessage(name, language)
-        : result.code === 'invalid-params' && entry !== undefined && checked?.ok === false
-          ? explainInvalidParams(entry.manifest, checked.problems, language)
-          : (result.error ?? text.toolFailed);
+    const error = failureText(result, name, registry, checked, language);
     process.stderr.write(`${text.error}${error}\n`);
   }
   return result.success ? 0 : 1;
+}
+
+/**
+ * Why the call failed: in the person's language where Riverse says it (a name that is not a tool,
+ * a tool that is off, refused arguments); a tool's own error in its own words.
+ */
+function failureText(result: ToolResult, name: string, registry: ToolRegistry, checked: ParamsCheck | undefined, language: Language): string {
+  const entry = registry.get(name);
+  switch (result.code) {
+    case 'unknown-tool':
+      return registry.unknownToolMessage(name, language);
+    case 'unavailable':
+      return registry.unavailableMessage(name, language) ?? result.error ?? '';
+    case 'invalid-params':
+      if (entry !== undefined && checked?.ok === false) return explainInvalidParams(entry.manifest, checked.problems, language);
+  }
+  return result.error ?? TOOLS_TEXT[language].toolFailed;
 }
 
 function parseParamsJson(json: string | undefined, text: ToolsText): Record<string, unknown> {

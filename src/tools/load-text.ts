@@ -47,6 +47,7 @@ const en = {
   'types.no-typescript': () => 'the tool files were not type-checked: TypeScript is not installed here',
   'types.no-typescript.hint': () => 'npm install --save-dev typescript, or leave out --types',
   'types.no-node-types': () => "the uses of Node's modules and globals (node:fs, process, Buffer…) were not type-checked: Node's types (@types/node) are not installed",
+  'registry.unavailable': (a: { name: string; reason: string }) => `Tool "${a.name}" is unavailable: ${a.reason}.`,
   'registry.did-not-load': (a: { name: string; diagnostics: string }) => `Tool "${a.name}" did not load, so it cannot be called:\n${a.diagnostics}`,
   'registry.unknown': (a: { name: string; near?: string; known: string; unread: string }) =>
     `Unknown tool "${a.name}"${a.near === undefined ? '' : ` (did you mean "${a.near}"?)`}${a.known === '' ? ': no tools are available.' : `. Available tools: ${a.known}.`}${a.unread === '' ? '' : ` Tool files that did not load, one of which may define it: ${a.unread}.`}`,
@@ -108,6 +109,7 @@ const zh: typeof en = {
   'types.no-typescript': () => '工具文件没有做类型检查：这里没有安装 TypeScript',
   'types.no-typescript.hint': () => '运行 npm install --save-dev typescript，或去掉 --types',
   'types.no-node-types': () => '对 Node 模块和全局对象（node:fs、process、Buffer…）的使用没有做类型检查：没有安装 Node 的类型（@types/node）',
+  'registry.unavailable': (a) => `工具 "${a.name}" 不可用：${a.reason}。`,
   'registry.did-not-load': (a) => `工具 "${a.name}" 没有加载成功，无法调用：\n${a.diagnostics}`,
   'registry.unknown': (a) =>
     `没有名为 "${a.name}" 的工具${a.near === undefined ? '' : `（是不是 "${a.near}"？）`}${a.known === '' ? '：目前没有可用的工具。' : `。可用的工具：${a.known}。`}${a.unread === '' ? '' : `没有加载成功的工具文件（其中之一可能定义了它）：${a.unread}。`}`,
@@ -168,6 +170,7 @@ const ja: typeof en = {
   'types.no-typescript': () => 'ツールファイルの型チェックができませんでした：ここには TypeScript がインストールされていません',
   'types.no-typescript.hint': () => 'npm install --save-dev typescript を実行するか、--types を外してください',
   'types.no-node-types': () => 'Node のモジュールやグローバル（node:fs、process、Buffer…）の使い方は型チェックされていません：Node の型（@types/node）がインストールされていません',
+  'registry.unavailable': (a) => `ツール "${a.name}" は使用できません：${a.reason}。`,
   'registry.did-not-load': (a) => `ツール "${a.name}" は読み込めなかったため、呼び出せません：\n${a.diagnostics}`,
   'registry.unknown': (a) =>
     `"${a.name}" というツールはありません${a.near === undefined ? '' : `（"${a.near}" のことですか？）`}${a.known === '' ? '。使えるツールがありません。' : `。使えるツール：${a.known}。`}${a.unread === '' ? '' : `読み込めなかったツールファイル（このどれかで定義されているかもしれません）：${a.unread}。`}`,

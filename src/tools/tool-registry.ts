@@ -11,7 +11,7 @@ import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
 import { closestWord } from './closest-word.ts';
-import { phrase, renderPhrase } from './phrase.ts';
+import { localizeReason, phrase, renderPhrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
 
 export const DEFAULT_TOOL_FOLDER = 'agent/tools';
@@ -179,6 +179,14 @@ export class ToolRegistry {
     return renderPhrase(unknown, language)!;
   }
 
+  /** Says why a tool that was found is off (undefined for any other name), in English unless `language` says otherwise. */
+  unavailableMessage(name: string, language: Language = 'en'): string | undefined {
+    const off = this.#unavailable.find((tool) => tool.name === name);
+    if (off === undefined) return undefined;
+    const reason = localizeReason(off, language) ?? renderPhrase(phrase('reason.returned-false'), language)!;
+    return renderPhrase(phrase('registry.unavailable', { name, reason }), language);
+  }
+
   /** Every tool found, available or not, by name. */
   list(): ToolListing[] {
     const rows: ToolListing[] = [
@@ -200,7 +208,7 @@ export class ToolRegistry {
     const entry = this.#available.get(name);
     if (entry !== undefined) return executeTool(entry, params, options, this.#limits);
     const off = this.#unavailable.find((tool) => tool.name === name);
-    if (off !== undefined) return failure('unavailable', `Tool "${name}" is unavailable: ${off.reason ?? 'isAvailable() returned false'}.`);
+    if (off !== undefined) return failure('unavailable', this.unavailableMessage(name)!);
     return failure('unknown-tool', this.unknownToolMessage(name));
   }
 
