@@ -26,6 +26,8 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
       : {}),
   });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch, cacheDir: defaultCacheDir() });
+  // A spare tool host starts now, while the store opens and the first request goes out (the turn asks again, at no cost).
+  tools.current.prewarm();
   const settings = config.assistant ?? {};
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
   const language = options.lang ?? config.language ?? 'auto';
