@@ -8,6 +8,8 @@ import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { defaultCacheDir } from '../tools/load-cache.ts';
+import { ToolWorkers } from '../tools/isolation/tool-workers.ts';
+import { DEFAULT_ISOLATION } from '../tools/load-files.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
@@ -18,6 +20,9 @@ import type { GlobalOptions } from './load-tools.ts';
 export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean; interactive?: boolean }) {
   const loaded = await loadCliConfig(options.config);
   const { config } = loaded;
+  // A tool host starts at once, beside the model's resolution and the tools' loading: ready by the first call.
+  const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
+  if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
   const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
   const model = await chooseModel(config, process.env, {
     modelsDirectory: join(dataDir, 'models'),
@@ -26,8 +31,7 @@ export async function createAssistant(options: GlobalOptions & { lang?: Language
       : {}),
   });
   const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch, cacheDir: defaultCacheDir() });
-  // A spare tool host starts now, while the store opens and the first request goes out (the turn asks again, at no cost).
-  tools.current.prewarm();
+  tools.current.prewarm(); // takes the spare started above
   const settings = config.assistant ?? {};
   const store = options.persist ? SessionStore.open(dataDir) : undefined;
   const language = options.lang ?? config.language ?? 'auto';

@@ -4,7 +4,8 @@ import { formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
-import { DEFAULT_WORKER_OPTIONS, ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
+import { ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
+import { warmParamsCheckers } from './check-params.ts';
 import { LoadCache } from './load-cache.ts';
 import { DEFAULT_ISOLATION, loadFiles, toolIsolation, type FileLoad, type Isolation } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
@@ -58,6 +59,7 @@ export interface ToolCall {
 }
 
 let loadCount = 0;
+let paramsCheckersWarmed = false;
 
 /**
  * The tools found in the drop-in folders, by name: a snapshot that never changes (a reload makes
@@ -218,9 +220,15 @@ export class ToolRegistry {
    * one is ready already; nothing when every tool runs in-process.
    */
   prewarm(): void {
+    if (this.#available.size === 0) return;
     const kinds = new Set([...this.#available.values()].map((tool) => tool.isolation));
     if (kinds.has('process')) this.#workers.prewarm('process');
     else if (kinds.has('worker')) this.#workers.prewarm('worker');
+    // The argument validators too, once, a moment later: after the model request has gone out.
+    if (!paramsCheckersWarmed) {
+      paramsCheckersWarmed = true;
+      setTimeout(warmParamsCheckers, 10).unref();
+    }
   }
 
   /** Runs calls concurrently; results come back in the order of the calls. */
@@ -250,7 +258,7 @@ export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
     isolation,
     workers:
       options.workers ??
-      new ToolWorkers(config, { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb, maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars }),
+      new ToolWorkers(config, ToolWorkers.optionsFor(config)),
     ...(options.cacheDir === undefined ? {} : { cache: LoadCache.open(options.cacheDir, folders, config, isolation) }),
   };
 }

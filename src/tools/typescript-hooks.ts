@@ -177,6 +177,11 @@ function toJavaScript(source: string, filename: string): string {
   return map === undefined ? code : `${code}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}`;
 }
 
+/** Makes the type stripper ready (its first use loads it) before a tool file is waiting for it. */
+export function warmTypeStripper(): void {
+  strip('');
+}
+
 /** `stripTypeScriptTypes` without the ExperimentalWarning it prints on first use (output must stay clean). */
 function strip(source: string): string {
   if (stripped) return stripTypeScriptTypes(source, { mode: 'strip' });

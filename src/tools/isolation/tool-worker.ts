@@ -6,7 +6,7 @@ import type { BaseTool } from '../base-tool.ts';
 import { toolIsolation, toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { createToolLogger } from '../tool-context.ts';
-import { importedFiles, javaScriptOf, registerTypeScriptHooks, useSourceSnapshot } from '../typescript-hooks.ts';
+import { importedFiles, javaScriptOf, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -14,6 +14,11 @@ import { captureSharedState, changesSince } from './shared-state.ts';
 import { describeThrown } from './thrown-error.ts';
 import type { FileInfo, FromWorker, ToWorker } from './worker-messages.ts';
 
+// Riverse's side of the host gets ready before the host knows its file (a spare waits here, warm):
+// the hooks, the tool contract, and the type stripper, whose first use costs tens of milliseconds.
+registerTypeScriptHooks({ contractOnly: true });
+await import('riverse');
+warmTypeStripper();
 const port = await connectToHost();
 const data = port.data;
 guardProcess(data.hostPid);
@@ -27,11 +32,9 @@ if (port.kind === 'process') {
   process.on('uncaughtException', report);
   process.on('unhandledRejection', report);
 }
-registerTypeScriptHooks({ contractOnly: true });
 
 if (data.role === 'load') {
   // Taken after the hooks and the contract are in place, which every file shares by design.
-  await import('riverse');
   const shared = captureSharedState();
   port.onMessage(async (message: ToWorker) => {
     if (message.type !== 'load') return;

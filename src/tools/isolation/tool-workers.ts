@@ -9,6 +9,9 @@ export interface ToolWorkersOptions extends FileWorkerLimits {
   idleMs: number;
 }
 
+/** The spare started by `ToolWorkers.startEarlySpare`, until a ToolWorkers takes it. */
+let early: (SpareHost & { kind: HostKind; memoryMb: number; maxMessageBytes: number }) | undefined;
+
 export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
 
 /** Where one file's version runs: in which kind of host, with how much memory. */
@@ -33,7 +36,32 @@ export class ToolWorkers {
 
   constructor(config: AppConfig, options: Partial<ToolWorkersOptions> = {}) {
     this.#config = config;
-    this.#options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+    const merged = { ...DEFAULT_WORKER_OPTIONS, ...options };
+    // A result's data and error may each hold max_result_chars characters (up to 2 bytes each as V8 writes them).
+    this.#options = { ...merged, maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + 1024 * 1024) };
+  }
+
+  /** The options the registry's hosts get from the config (`tools.memory_mb`, `tools.max_result_chars`). */
+  static optionsFor(config: AppConfig): Partial<ToolWorkersOptions> {
+    return { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb, maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars };
+  }
+
+  /**
+   * Starts a spare host before any registry exists — the CLI does, as soon as it has read the
+   * config — so that it is ready by the first call; the first ToolWorkers of the same options takes it.
+   */
+  static startEarlySpare(kind: HostKind, config: AppConfig): void {
+    if (early !== undefined) return;
+    const options = new ToolWorkers(config, ToolWorkers.optionsFor(config)).#options;
+    const events: HostEvents = {
+      message: () => {},
+      exit: () => {
+        if (early?.events === events) early = undefined;
+      },
+    };
+    const host = spawnHost(kind, options, events);
+    host.unref();
+    early = { host, events, kind, memoryMb: options.memoryMb, maxMessageBytes: options.maxMessageBytes };
   }
 
   /** Runs a call in the host of that version of the file (its text as loaded), starting it if needed. */
@@ -55,6 +83,15 @@ export class ToolWorkers {
         if (this.#spare?.events === events) this.#spare = undefined;
       },
     };
+    if (early !== undefined && early.kind === kind && early.memoryMb === this.#options.memoryMb && early.maxMessageBytes === this.#options.maxMessageBytes) {
+      const { host, events: earlyEvents } = early;
+      early = undefined;
+      this.#spare = { host, events: earlyEvents, kind };
+      earlyEvents.exit = () => {
+        if (this.#spare?.events === earlyEvents) this.#spare = undefined;
+      };
+      return;
+    }
     const host = spawnHost(kind, this.#options, events);
     host.unref();
     this.#spare = { host, events, kind };
