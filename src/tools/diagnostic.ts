@@ -27,6 +27,8 @@ export interface Diagnostic {
 
 export type DiagnosticCode =
   | 'folder-missing'
+  | 'folder-unreadable'
+  | 'file-unreadable'
   | 'syntax-error'
   | 'import-failed'
   | 'no-tool-class'

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { toolIsolation, type AppConfig, type Isolation } from './app-config.ts';
 import type { BaseTool } from './base-tool.ts';
-import type { Diagnostic } from './diagnostic.ts';
-import { loadInWorkers } from './isolation/load-in-workers.ts';
+import { errorMessage, said, type Diagnostic } from './diagnostic.ts';
+import { phrase } from './phrase.ts';
+import { loadInWorkers, type SourceFile } from './isolation/load-in-workers.ts';
 import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
@@ -31,7 +32,14 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
  * `none` everything is imported here.
  */
 export async function loadFiles(files: readonly string[], config: AppConfig, isolation: Isolation, version: number, cache?: LoadCache): Promise<FileLoad[]> {
-  const sources = files.map((file) => ({ file, source: readSource(file) }));
+  const read = files.map((file) => ({ file, ...readSource(file) }));
+  const sources = read.filter((entry): entry is SourceFile => entry.source !== undefined);
+  // A file that cannot be read as a tool file (a link to a device, a pipe; too large) is reported, not loaded.
+  const unreadable: FileLoad[] = read.flatMap((entry) => (entry.problem === undefined ? [] : [{ file: entry.file, version, source: '', tools: [], diagnostics: [entry.problem] }]));
+  return [...unreadable, ...(await loadSources(sources, config, isolation, version, cache))];
+}
+
+async function loadSources(sources: SourceFile[], config: AppConfig, isolation: Isolation, version: number, cache: LoadCache | undefined): Promise<FileLoad[]> {
   if (isolation === 'none') {
     return Promise.all(sources.map(async ({ file, source }) => ({ version, source, ...(await loadToolFile(file, config, version)) })));
   }
@@ -66,11 +74,33 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
 
 export { toolIsolation, type Isolation };
 
-/** Read at once, not through fs/promises: for a thousand small files the promises cost more than the reads. */
-function readSource(file: string): string {
+/** The most a tool file may hold: it is code, and its text is kept with every version loaded. */
+export const MAX_TOOL_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A tool file's text, read at once (for a thousand small files, promises cost more than the reads).
+ * Opened without blocking and checked to be a regular file of bounded size: a link to a pipe, a
+ * device or an endless file must not hang or swell Riverse.
+ */
+function readSource(file: string): { source?: string; problem?: Diagnostic } {
+  const unreadable = (error: string): { problem: Diagnostic } => ({ problem: { severity: 'error', code: 'file-unreadable', file, ...said(phrase('load.file-unreadable', { error }), phrase('load.file-unreadable.hint')) } });
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return unreadable(errorMessage(error));
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return unreadable(stats.isDirectory() ? 'it is a folder' : 'it is not a regular file');
+    if (stats.size > MAX_TOOL_FILE_BYTES) {
+      const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+      return { problem: { severity: 'error', code: 'file-unreadable', file, ...said(phrase('load.file-too-large', { bytes: mb(stats.size), max: mb(MAX_TOOL_FILE_BYTES) }), phrase('load.file-too-large.hint')) } };
+    }
+    return { source: readFileSync(fd, 'utf8') };
+  } catch (error) {
+    return unreadable(errorMessage(error));
+  } finally {
+    closeSync(fd);
   }
 }

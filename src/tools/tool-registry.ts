@@ -1,6 +1,6 @@
 import { basename, extname, relative, resolve } from 'node:path';
 import { toolSection, type AppConfig } from './app-config.ts';
-import { formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
+import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
@@ -268,7 +268,13 @@ export async function scanFolders(folders: readonly string[]): Promise<{ files: 
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const folder of folders) {
-    const found = await findToolFiles(folder);
+    let found: string[] | undefined;
+    try {
+      found = await findToolFiles(folder);
+    } catch (error) {
+      diagnostics.push({ severity: 'error', code: 'folder-unreadable', file: folder, ...said(phrase('load.folder-unreadable', { error: errorMessage(error) }), phrase('load.folder-unreadable.hint')) });
+      continue;
+    }
     if (found === undefined) {
       diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, ...said(phrase('load.folder-missing'), phrase('load.folder-missing.hint')) });
     } else files.push(...found);

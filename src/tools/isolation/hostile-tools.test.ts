@@ -201,3 +201,22 @@ test('tools.isolation: none with one tool asking for a process: that tool runs i
   assert.notEqual((await registry.execute('own_process', {})).data, String(process.pid));
   assert.equal((await registry.execute('here', {})).data, String(process.pid));
 });
+
+test('tool files that are links to a device or a pipe, or too large, are reported; they neither hang nor swell Riverse', async (t) => {
+  const dir = await tempDir(t);
+  await writeFiles(dir, { 'echo.ts': echo, 'huge.ts': `// ${'x'.repeat(5 * 1024 * 1024)}\n${toolSource('huge')}` });
+  const { symlink } = await import('node:fs/promises');
+  const { execFileSync } = await import('node:child_process');
+  await symlink('/dev/zero', join(dir, 'zero.ts'));
+  execFileSync('mkfifo', [join(dir, 'pipe-target')]);
+  await symlink(join(dir, 'pipe-target'), join(dir, 'pipe.ts'));
+  const { workers } = registrySetup({});
+  t.after(() => workers.close());
+  const started = performance.now();
+  const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, workers });
+  assert.ok(performance.now() - started < 10_000, 'nothing waited on the pipe');
+  assert.deepEqual(toolNames(registry), ['echo']);
+  assert.match(diagnosticsFor(registry, join(dir, 'zero.ts'))[0]?.message ?? '', /cannot be read: it is not a regular file/);
+  assert.match(diagnosticsFor(registry, join(dir, 'pipe.ts'))[0]?.message ?? '', /cannot be read: it is not a regular file/);
+  assert.match(diagnosticsFor(registry, join(dir, 'huge.ts'))[0]?.message ?? '', /the file is 5\.0 MB, more than the 4\.0 MB a tool file may be/);
+});
