@@ -220,3 +220,14 @@ test('tool files that are links to a device or a pipe, or too large, are reporte
   assert.match(diagnosticsFor(registry, join(dir, 'pipe.ts'))[0]?.message ?? '', /cannot be read: it is not a regular file/);
   assert.match(diagnosticsFor(registry, join(dir, 'huge.ts'))[0]?.message ?? '', /the file is 5\.0 MB, more than the 4\.0 MB a tool file may be/);
 });
+
+test('a file that poisons built-ins in the middle of a batch: every file after it is loaded again, cleanly', async (t) => {
+  const clean = (name: string) => toolSource(name, { members: `isAvailable() { return ({}).poisoned === undefined && globalThis.__midPoison === undefined; }` });
+  const files: Record<string, string> = { 'm-poison.ts': `Object.prototype.poisoned = true;\nglobalThis.__midPoison = 1;\n${toolSource('mid_poison')}` };
+  for (let i = 0; i < 12; i++) files[`a${String(i).padStart(2, '0')}.ts`] = clean(`early_${i}`);
+  for (let i = 0; i < 12; i++) files[`z${String(i).padStart(2, '0')}.ts`] = clean(`late_${i}`);
+  const { registry } = await load(t, files);
+  assert.deepEqual(registry.diagnostics, []);
+  assert.deepEqual(registry.list().filter((row) => !row.available && row.name !== 'mid_poison').map((row) => row.name), [], 'no clean file saw the poison');
+  assert.equal(toolNames(registry).length, 24 + (registry.get('mid_poison') === undefined ? 0 : 1));
+});

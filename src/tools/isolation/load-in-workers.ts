@@ -26,6 +26,8 @@ export interface LoadInWorkersOptions {
 const STALL_MS = 250;
 /** At most this many loaders at once, however many files hang. */
 const MAX_LOADERS = 16;
+/** A loader compares what files share after this many files (and after a loader's first, and any file tried again). */
+const CHECK_EVERY = 16;
 /** Loaders send manifests, which are small; a larger message stops the loader. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -65,30 +67,54 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   const startLoader = () => {
     const loader = new Loader(options, config, version);
     loaders.add(loader);
+    // Loaded, but not yet known to have left what files share as it was: kept until the next check.
+    let unchecked: Array<{ job: Job; info: FileInfo; first: boolean }> = [];
+    /** After a check: keeps the files since the last one, or sends them to fresh loaders to be loaded one by one. Returns whether the loader can go on. */
+    const settleUnchecked = (changed: boolean): boolean => {
+      const batch = unchecked;
+      unchecked = [];
+      // The loader's first file alone, checked right after it, loaded in a clean loader: its report holds, whatever it changed.
+      const alone = batch.length === 1 && batch[0]!.first;
+      for (const { job, info } of batch) {
+        if (!changed || alone || job.retried) record(job, info);
+        else queue.unshift({ ...job, retried: true });
+      }
+      return !changed;
+    };
     void (async () => {
       for (let job = queue.shift(); job !== undefined; job = moving() <= concurrency ? queue.shift() : undefined) {
+        // A file tried again must load where nothing unchecked came before it.
+        if (job.retried && unchecked.length > 0 && !settleUnchecked(await loader.check(deadline))) {
+          queue.unshift(job);
+          break;
+        }
         const stopWatching = loader.onStall(STALL_MS, () => {
           loader.stalled = true;
           pump();
         });
-        const outcome = await loader.load(job, deadline, options.fileTimeoutMs);
+        const first = loader.loaded === 0;
+        // Comparing costs about 0.3 ms, so it is done once per batch; a file tried again is checked alone.
+        const check = job.retried || first || unchecked.length + 1 >= CHECK_EVERY;
+        const outcome = await loader.load(job, deadline, options.fileTimeoutMs, check);
         stopWatching();
         loader.stalled = false;
-        const first = loader.loaded === 0;
         if ('info' in outcome) {
           loader.loaded++;
-          // A change seen after a file that was not the loader's first may be an earlier file's doing (a timer): try it again alone.
-          if (outcome.changed && !first && !job.retried) queue.unshift({ ...job, retried: true });
-          else record(job, first ? outcome.info : withoutJavaScript(outcome.info));
-          if (outcome.changed) break;
+          unchecked.push({ job, info: first ? outcome.info : withoutJavaScript(outcome.info), first });
+          if (check && !settleUnchecked(outcome.changed)) break;
           continue;
         }
+        // What loaded before it here was never checked: it goes to fresh loaders too.
+        for (const earlier of unchecked) queue.unshift({ ...earlier.job, retried: true });
+        unchecked = [];
         // A crash may come from a file this loader imported earlier (a timer or a promise of its
         // top-level code): the file is tried again in a new loader, and blamed only if it crashes that one too.
         if (!first && !job.retried && outcome.failure.code === 'load-crashed') queue.unshift({ ...job, retried: true });
         else record(job, { file: job.file, tools: [], diagnostics: [outcome.failure] });
         break; // this loader is gone
       }
+      // The last batch: checked before it counts (at the deadline, it counts as loaded).
+      if (unchecked.length > 0) settleUnchecked(await loader.check(deadline));
       loaders.delete(loader);
       await loader.close();
       if (settled < files.length) pump();
@@ -113,12 +139,14 @@ class Loader {
   #exit: string | undefined;
   readonly #version: number;
   readonly #ready = Promise.withResolvers<void>();
+  #checked: ((changed: boolean) => void) | undefined;
 
   constructor(options: LoadInWorkersOptions, config: AppConfig, version: number) {
     this.#version = version;
     this.#host = startHost(options.kind, { role: 'load', config, hostPid: process.pid, maxResultChars: 0 }, { memoryMb: options.memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES }, {
       message: (message: FromWorker) => {
         if (message.type === 'ready') this.#ready.resolve();
+        if (message.type === 'checked') this.#checked?.(message.changed !== undefined);
         if (message.type !== 'loaded') return;
         const info = checkFileReport(message.info, this.#file);
         if (typeof info === 'string') {
@@ -129,13 +157,14 @@ class Loader {
       exit: (why) => {
         this.#exit = why;
         this.#ready.resolve();
+        this.#checked?.(false);
         this.#settle({ failure: crashDiagnostic(this.#file, why) });
       },
     });
   }
 
   /** Loads the file, or fails it with `load-timeout` at the deadline (`limitMs` is what the message names). */
-  load(job: Job, deadline: number, limitMs: number): Promise<Outcome> {
+  load(job: Job, deadline: number, limitMs: number, check: boolean): Promise<Outcome> {
     return new Promise<Outcome>((resolve) => {
       if (this.#exit !== undefined) return resolve({ failure: crashDiagnostic(job.file, this.#exit) });
       this.#file = job.file;
@@ -149,7 +178,22 @@ class Loader {
         clearTimeout(timer);
         resolve(outcome);
       };
-      this.#host.post({ type: 'load', file: job.file, version: this.#version, source: job.source });
+      this.#host.post({ type: 'load', file: job.file, version: this.#version, source: job.source, check });
+    });
+  }
+
+  /** Whether what files share changed since the loader began; false when it cannot answer by the deadline (it ended, or hangs). */
+  check(deadline: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      if (this.#exit !== undefined) return resolve(false);
+      const timer = setTimeout(() => finish(false), Math.max(0, deadline - performance.now()));
+      const finish = (changed: boolean) => {
+        clearTimeout(timer);
+        this.#checked = undefined;
+        resolve(changed);
+      };
+      this.#checked = finish;
+      this.#host.post({ type: 'check' });
     });
   }
 

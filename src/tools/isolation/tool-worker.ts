@@ -37,10 +37,15 @@ if (data.role === 'load') {
   // Taken after the hooks and the contract are in place, which every file shares by design.
   const shared = captureSharedState();
   port.onMessage(async (message: ToWorker) => {
+    if (message.type === 'check') {
+      const changed = changesSince(shared);
+      port.send({ type: 'checked', ...(changed.length === 0 ? {} : { changed }) });
+      return;
+    }
     if (message.type !== 'load') return;
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
-    const changed = changesSince(shared);
+    const changed = message.check ? changesSince(shared) : [];
     const info: FileInfo = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
     // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
     const javascript = javaScriptOf(message.file);

@@ -27,7 +27,10 @@ export interface FileInfo {
 
 /** Riverse → tool host. */
 export type ToWorker =
-  | { type: 'load'; file: string; version: number; source: string }
+  /** `check`: compare what files share after this one (else only when asked, with `check`). */
+  | { type: 'load'; file: string; version: number; source: string; check: boolean }
+  /** A loader: compare what files share now with what it was before the first file. */
+  | { type: 'check' }
   | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
   /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
   | { type: 'abort'; id: number; reason?: { name: string; message: string } };
@@ -40,6 +43,8 @@ export type FromWorker =
   | { type: 'uncaught'; error: ThrownError }
   /** `changed`: what of the loader's shared state (built-ins, globals) the file's code changed; the loader is not reused. */
   | { type: 'loaded'; info: FileInfo; changed?: string[] }
+  /** The answer to `check`. */
+  | { type: 'checked'; changed?: string[] }
   | { type: 'ready'; tools: string[] }
   | { type: 'result'; id: number; result: WorkerResult };
 
