@@ -60,6 +60,13 @@ describe('riverse chat', { concurrency: true }, () => {
     assert.match(result.stdout, /\n你> \[正在等待模型：5 秒；Ctrl\+C 取消\]\n来了。\n你> 再见。\n$/);
   });
 
+  it('a tool call that runs long: a line after a few seconds naming it (in the chat’s language), then its result', async (t) => {
+    const setup = await cliSetup(t, (request) => (request.body.messages.some((message) => message.role === 'tool') ? { text: '晴れです。' } : { toolCalls: [{ name: 'weather', arguments: { city: 'Slowtown' } }] }), { slowMs: 4_500 });
+    const result = await runRiverse(['chat', '--lang', 'ja'], { cwd: setup.project, env: setup.env, input: '東京の天気は？\n/exit\n' });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /\nあなた> \[weather を実行中です：3 秒。Ctrl\+C で取り消し\]\n⚙ weather \{"city":"Slowtown"\} ✓ [\d.]+ s\n晴れです。\n/u);
+  });
+
   it('a model failure and a reply cancelled with Ctrl+C are reported on stderr, and the chat goes on', async (t) => {
     let hanging = false;
     const setup = await cliSetup(

@@ -92,6 +92,10 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
   return 0;
 }
 
+/** A tool call running this long is announced, and again every few seconds. */
+const TOOL_NOTICE_S = 3;
+const TOOL_NOTICE_EVERY_S = 5;
+
 /**
  * Writes a turn's events as they come: text streams, tool calls get a line each, and so does a
  * model that keeps silent — in a terminal, one line rewritten in place and erased when the reply
@@ -109,24 +113,42 @@ function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language
     out.write(chunk);
     atLineStart = chunk.endsWith('\n');
   };
-  const waiting = (seconds: number) => {
-    if (!out.isTTY) return line(text.modelWaiting(seconds));
+  const waiting = (message: string) => {
+    if (!out.isTTY) return line(message);
     if (!atLineStart) write('\n');
-    out.write(`\r\x1b[K${text.modelWaiting(seconds)}`);
+    out.write(`\r\x1b[K${message}`);
     status = true;
   };
+  // Tool calls still running: after a few seconds the person is told which, and for how long (every 5 s).
+  const running = new Map<string, { tool: string; since: number }>();
+  let lastTold = 0;
+  const ticker = setInterval(() => {
+    if (running.size === 0) return;
+    const oldest = Math.min(...[...running.values()].map((call) => call.since));
+    const seconds = Math.round((performance.now() - oldest) / 1000);
+    if (lastTold === 0 ? seconds < TOOL_NOTICE_S : seconds - lastTold < TOOL_NOTICE_EVERY_S) return;
+    lastTold = seconds;
+    waiting(text.toolRunning([...new Set([...running.values()].map((call) => call.tool))].join(', '), seconds));
+  }, 1_000);
+  ticker.unref();
   const line = (chunk: string) => {
     if (!atLineStart) write('\n');
     write(`${chunk}\n`);
   };
   const printer = (event: TurnEvent) => {
     if (event.type === 'text-delta') write(event.text);
-    else if (event.type === 'tool-result') line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
+    else if (event.type === 'tool-call') running.set(event.callId, { tool: event.tool, since: performance.now() });
+    else if (event.type === 'tool-result') {
+      running.delete(event.call.callId);
+      if (running.size === 0) lastTold = 0;
+      line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
+    }
     else if (event.type === 'retry') line(text.retrying);
-    else if (event.type === 'model-waiting') waiting(Math.round(event.seconds));
+    else if (event.type === 'model-waiting') waiting(text.modelWaiting(Math.round(event.seconds)));
     else if (event.type === 'model-retry') line(text.modelRetry(event.error.code, event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000)));
   };
   printer.end = () => {
+    clearInterval(ticker);
     if (status) write('');
     if (!atLineStart) write('\n');
   };

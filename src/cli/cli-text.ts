@@ -11,6 +11,7 @@ export const CLI_TEXT: Record<Language, {
   modelRetry: (code: string, seconds: number) => string;
   /** Nothing has come from the model for `seconds`. */
   modelWaiting: (seconds: number) => string;
+  toolRunning: (tools: string, seconds: number) => string;
   /** Ctrl-C was pressed but the work has not stopped yet. */
   stillStopping: string;
   goodbye: string;
@@ -24,6 +25,7 @@ export const CLI_TEXT: Record<Language, {
     modelRetry: (code, seconds) =>
       `[${({ 'rate-limited': 'the model is rate limited', 'server-error': 'the model server failed', timeout: 'the model did not answer in time', network: 'the model cannot be reached', 'stream-cut': 'the reply broke off' } as Record<string, string>)[code] ?? 'the model request failed'}; retrying in ${seconds} s]`,
     modelWaiting: (seconds) => `[waiting for the model: ${seconds} s; Ctrl+C cancels]`,
+    toolRunning: (tools, seconds) => `[${tools} still running: ${seconds} s; Ctrl+C cancels]`,
     stillStopping: 'Still stopping; press Ctrl+C again to quit.',
     goodbye: 'Bye.',
     offerDownload: (file, size, directory) => `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
@@ -37,6 +39,7 @@ export const CLI_TEXT: Record<Language, {
     modelRetry: (code, seconds) =>
       `[${({ 'rate-limited': '模型请求过于频繁', 'server-error': '模型服务出错', timeout: '模型未按时响应', network: '无法连接模型', 'stream-cut': '回复中断' } as Record<string, string>)[code] ?? '模型请求失败'}，${seconds} 秒后重试]`,
     modelWaiting: (seconds) => `[正在等待模型：${seconds} 秒；Ctrl+C 取消]`,
+    toolRunning: (tools, seconds) => `[${tools} 仍在运行：${seconds} 秒；Ctrl+C 取消]`,
     stillStopping: '仍在停止中；再按一次 Ctrl+C 退出。',
     goodbye: '再见。',
     offerDownload: (file, size, directory) => `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
@@ -50,6 +53,7 @@ export const CLI_TEXT: Record<Language, {
     modelRetry: (code, seconds) =>
       `[${({ 'rate-limited': 'モデルのレート制限に達しました', 'server-error': 'モデルのサーバーでエラーが起きました', timeout: 'モデルが時間内に応答しませんでした', network: 'モデルに接続できません', 'stream-cut': '応答が途切れました' } as Record<string, string>)[code] ?? 'モデルへのリクエストが失敗しました'}。${seconds} 秒後に再試行します]`,
     modelWaiting: (seconds) => `[モデルの応答を待っています：${seconds} 秒。Ctrl+C で取り消し]`,
+    toolRunning: (tools, seconds) => `[${tools} を実行中です：${seconds} 秒。Ctrl+C で取り消し]`,
     stillStopping: 'まだ停止処理中です。もう一度 Ctrl+C を押すと終了します。',
     goodbye: 'さようなら。',
     offerDownload: (file, size, directory) => `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
