@@ -104,7 +104,9 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
           if (check && !settleUnchecked(outcome.changed)) break;
           continue;
         }
-        // What loaded before it here was never checked: it goes to fresh loaders too.
+        // What loaded before it here was never checked: it goes to fresh loaders too — unless the
+        // deadline has come, when there is no time left to load it again and it counts as loaded.
+        if (outcome.failure.code === 'load-timeout') settleUnchecked(false);
         for (const earlier of unchecked) queue.unshift({ ...earlier.job, retried: true });
         unchecked = [];
         // A crash may come from a file this loader imported earlier (a timer or a promise of its
