@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../src/tools/app-config.ts';
-import type { Isolation } from '../src/tools/load-files.ts';
+import type { Isolation } from '../src/tools/app-config.ts';
 import { registrySetup, ToolRegistry } from '../src/tools/tool-registry.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);

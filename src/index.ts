@@ -33,7 +33,7 @@ export { runTool, type RunToolOptions } from './tools/run-tool.ts';
 // Discovery, registry and execution: what a host embedding Riverse uses.
 export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
 export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tools/live-registry.ts';
-export type { Isolation } from './tools/load-files.ts';
+export type { Isolation } from './tools/app-config.ts';
 export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
 export type { ExecuteOptions } from './tools/execute-tool.ts';

@@ -9,7 +9,7 @@ import type { Language } from '../tools/tool-manifest.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { defaultCacheDir } from '../tools/load-cache.ts';
 import { ToolWorkers } from '../tools/isolation/tool-workers.ts';
-import { DEFAULT_ISOLATION } from '../tools/load-files.ts';
+import { DEFAULT_ISOLATION } from '../tools/app-config.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 

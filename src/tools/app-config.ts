@@ -17,7 +17,7 @@ export interface ToolsConfig {
   /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
   max_result_chars?: number;
   /** `process` (default): each tool file loads and runs in a child process; `worker`: in a worker thread; `none`: in the assistant's own thread. */
-  isolation?: 'process' | 'worker' | 'none';
+  isolation?: Isolation;
   /** Memory limit of a tool file's process (all it holds) or worker (its heap) in MB (256); `tools.<name>.memory_mb` overrides it. */
   memory_mb?: number;
   /** How long one file's top-level code and isAvailable() may take when it loads, in ms (10 000). */
@@ -34,7 +34,7 @@ export interface ToolSection {
   /** Run this tool in the assistant's own thread, where its overhead matters (default false); the same as `isolation: none`. */
   trusted?: boolean;
   /** Where this tool runs, instead of `tools.isolation`. */
-  isolation?: 'process' | 'worker' | 'none';
+  isolation?: Isolation;
   /** Memory limit of this tool's process or worker in MB. */
   memory_mb?: number;
   [key: string]: unknown;
@@ -54,6 +54,9 @@ export function turnedOff(section: object | undefined): boolean {
 
 /** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
 export type Isolation = 'process' | 'worker' | 'none';
+
+/** A process per tool file: what holds against the most (decision 008). */
+export const DEFAULT_ISOLATION: Isolation = 'process';
 
 /** How one tool runs: `tools.<name>.isolation`, `none` for `trusted: true`, else the registry's isolation. */
 export function toolIsolation(config: AppConfig, name: string, fallback: Isolation): Isolation {

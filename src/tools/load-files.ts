@@ -10,7 +10,6 @@ import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
 import { withJavaScriptSnapshot } from './typescript-hooks.ts';
 
 
-export const DEFAULT_ISOLATION: Isolation = 'process';
 
 /** One file as loaded: its tools (with instances for those that run in this thread) and diagnostics. */
 export interface FileLoad {
@@ -72,7 +71,6 @@ async function loadSources(sources: SourceFile[], config: AppConfig, isolation: 
   );
 }
 
-export { toolIsolation, type Isolation };
 
 /** The most a tool file may hold: it is code, and its text is kept with every version loaded. */
 export const MAX_TOOL_FILE_BYTES = 4 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import { hasOwnAvailability, isToolClass, type BaseTool, type ToolClass } from './base-tool.ts';
-import { errorLocation, errorMessage, said, type Diagnostic } from './diagnostic.ts';
+import { errorLocation, errorMessage, said, type Diagnostic, type DiagnosticCode } from './diagnostic.ts';
 import { english, phrase, type Phrase } from './phrase.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 import { importFailure } from './import-failure.ts';
@@ -124,13 +124,7 @@ async function loadToolClass(toolClass: ToolClass, file: string, config: AppConf
   try {
     return await loadToolInstance(toolClass, className, file, config, report, checkAvailability);
   } catch (error) {
-    report({
-      severity: 'error',
-      code: 'manifest-threw',
-      tool: className,
-      ...errorLocation(error, file),
-      ...said(phrase('load.members-threw', { className, error: errorMessage(error) }), phrase('load.members-threw.hint')),
-    });
+    report(threwDiagnostic('manifest-threw', className, error, file, phrase('load.members-threw', { className, error: errorMessage(error) }), phrase('load.members-threw.hint')));
     return undefined;
   }
 }
@@ -140,13 +134,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   try {
     tool = new toolClass(config);
   } catch (error) {
-    report({
-      severity: 'error',
-      code: 'constructor-threw',
-      tool: className,
-      ...errorLocation(error, file),
-      ...said(phrase('load.constructor-threw', { className, error: errorMessage(error) }), phrase('load.constructor-threw.hint')),
-    });
+    report(threwDiagnostic('constructor-threw', className, error, file, phrase('load.constructor-threw', { className, error: errorMessage(error) }), phrase('load.constructor-threw.hint')));
     return undefined;
   }
   if (typeof tool.manifest !== 'function' || typeof tool.execute !== 'function') {
@@ -158,13 +146,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   try {
     returned = tool.manifest();
   } catch (error) {
-    report({
-      severity: 'error',
-      code: 'manifest-threw',
-      tool: className,
-      ...errorLocation(error, file),
-      ...said(phrase('load.manifest-threw', { className, error: errorMessage(error) }), phrase('load.manifest-threw.hint')),
-    });
+    report(threwDiagnostic('manifest-threw', className, error, file, phrase('load.manifest-threw', { className, error: errorMessage(error) }), phrase('load.manifest-threw.hint')));
     return undefined;
   }
 
@@ -205,13 +187,7 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
     // Only `true` makes a tool available: say so when it was something else that looked like yes.
     return off(available === false ? phrase('reason.returned-false') : phrase('reason.not-true', { value: typeof available === 'string' ? JSON.stringify(available) : String(available) }));
   } catch (error) {
-    report({
-      severity: 'error',
-      code: 'is-available-threw',
-      tool: name,
-      ...errorLocation(error, file),
-      ...said(phrase('load.is-available-threw', { error: errorMessage(error) }), phrase('load.is-available-threw.hint')),
-    });
+    report(threwDiagnostic('is-available-threw', name, error, file, phrase('load.is-available-threw', { error: errorMessage(error) }), phrase('load.is-available-threw.hint')));
     return off(phrase('load.is-available-threw', { error: errorMessage(error) }));
   } finally {
     clearTimeout(timer);
@@ -227,4 +203,9 @@ function manifestProblemText(problem: ManifestProblem): Pick<Diagnostic, 'messag
     return hint === undefined ? { message } : { message, hint: said(hint).message };
   }
   return said(problem.path === '' ? problem.text : phrase('load.at-path', { path: problem.path, problem: problem.text }), hint);
+}
+
+/** What the tool's own code threw (its constructor, manifest(), isAvailable()…), at the line it threw, source-mapped. */
+function threwDiagnostic(code: DiagnosticCode, tool: string, error: unknown, file: string, message: Phrase, hint: Phrase): Omit<Diagnostic, 'file'> {
+  return { severity: 'error', code, tool, ...errorLocation(error, file), ...said(message, hint) };
 }

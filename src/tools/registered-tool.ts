@@ -5,7 +5,7 @@ import type { Dialect } from '../schema/dialect.ts';
 import type { SchemaNode } from '../schema/schema-node.ts';
 import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from './tool-context.ts';
-import type { Isolation } from './load-files.ts';
+import type { Isolation } from './app-config.ts';
 import type { ToolManifest } from './tool-manifest.ts';
 
 /** Runs a call with parameters already checked: in this thread, or in the tool's worker. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AppConfig } from './app-config.ts';
 import type { Diagnostic, DiagnosticCode } from './diagnostic.ts';
-import type { Isolation } from './load-files.ts';
+import type { Isolation } from './app-config.ts';
 import { ToolRegistry } from './tool-registry.ts';
 
 /** Anything with `after()`: the TestContext of `test()`/`it()`. */

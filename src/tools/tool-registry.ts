@@ -1,5 +1,5 @@
 import { basename, extname, relative, resolve } from 'node:path';
-import { toolSection, type AppConfig } from './app-config.ts';
+import { DEFAULT_ISOLATION, toolIsolation, toolSection, type AppConfig, type Isolation } from './app-config.ts';
 import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
@@ -7,7 +7,7 @@ import { isolatedRunner } from './isolation/isolated-runner.ts';
 import { ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
 import { warmParamsCheckers } from './check-params.ts';
 import { LoadCache } from './load-cache.ts';
-import { DEFAULT_ISOLATION, loadFiles, toolIsolation, type FileLoad, type Isolation } from './load-files.ts';
+import { loadFiles, type FileLoad } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
@@ -75,6 +75,8 @@ export class ToolRegistry {
   readonly #unavailable: readonly ToolInfo[];
   readonly #limits: ExecutionLimits;
   readonly #workers: ToolWorkers;
+  /** The kind of spare host prewarm() keeps ready ('none': every tool runs in-process). */
+  #spareKind: Isolation | undefined;
 
   private constructor(setup: RegistrySetup, files: FileLoad[], tools: FileLoad['tools'], diagnostics: Diagnostic[]) {
     this.folders = setup.folders;
@@ -221,9 +223,12 @@ export class ToolRegistry {
    */
   prewarm(): void {
     if (this.#available.size === 0) return;
-    const kinds = new Set([...this.#available.values()].map((tool) => tool.isolation));
-    if (kinds.has('process')) this.#workers.prewarm('process');
-    else if (kinds.has('worker')) this.#workers.prewarm('worker');
+    // Worked out once per snapshot: this runs at the start of every turn.
+    if (this.#spareKind === undefined) {
+      const kinds = new Set([...this.#available.values()].map((tool) => tool.isolation));
+      this.#spareKind = kinds.has('process') ? 'process' : kinds.has('worker') ? 'worker' : 'none';
+    }
+    if (this.#spareKind !== 'none') this.#workers.prewarm(this.#spareKind);
     // The argument validators too, once, a moment later: after the model request has gone out.
     if (!paramsCheckersWarmed) {
       paramsCheckersWarmed = true;

@@ -4,7 +4,7 @@ import { getCompileCacheDir } from 'node:module';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { encodeFrame, FrameReader, FrameTooLarge } from './frame-codec.ts';
-import { TOOL_HOST_SCRIPT, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
+import { TOOL_HOST_SCRIPT, waitForStop, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
 /** How often a tool process's memory is looked at. */
@@ -12,8 +12,6 @@ const MEMORY_CHECK_MS = 100;
 /** What is kept of a tool process's stderr, to say why it crashed. */
 const STDERR_TAIL_CHARS = 2_000;
 const PAGE_BYTES = 4096;
-/** How long stopping a tool process may take to be seen. */
-const TERMINATE_WAIT_MS = 5_000;
 
 /**
  * A child process: its own memory (limited as a whole, Buffers included), file descriptors and
@@ -114,8 +112,7 @@ export function startProcessHost(limits: HostLimits, events: HostEvents): ToolHo
       if (ended) return;
       child.ref(); // keep Riverse alive until the exit is seen, or its await would never settle
       stop('it was stopped');
-      // SIGKILL cannot be refused, but every wait has a bound: a process stuck in the kernel is let go.
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS).unref())]);
+      await waitForStop(exited);
     },
   };
 }

@@ -1,9 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { TOOL_HOST_SCRIPT, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
+import { TOOL_HOST_SCRIPT, waitForStop, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { ToWorker, WorkerData } from './worker-messages.ts';
-
-/** How long stopping a worker thread may take to be seen. */
-const TERMINATE_WAIT_MS = 5_000;
 
 /** A worker thread: cheap to start, but it shares Riverse's process (its file descriptors, and memory outside the V8 heap). */
 export function startThreadHost(limits: HostLimits, events: HostEvents): ToolHost {
@@ -36,7 +33,6 @@ export function startThreadHost(limits: HostLimits, events: HostEvents): ToolHos
     },
     ref: () => worker.ref(),
     unref: () => worker.unref(),
-    // A thread blocked in a system call (a read of a pipe nobody writes) cannot be stopped at once: every wait has a bound.
-    terminate: async () => void (await Promise.race([worker.terminate(), new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS).unref())])),
+    terminate: () => waitForStop(worker.terminate()),
   };
 }

@@ -34,6 +34,14 @@ export interface ToolHost {
   terminate(): Promise<void>;
 }
 
+/** How long stopping a host may take to be seen: a thread blocked in a system call, a process stuck in the kernel, is let go after it. */
+const STOP_WAIT_MS = 5_000;
+
+/** Waits for `stopped`, but not past STOP_WAIT_MS: every wait has a bound. */
+export async function waitForStop(stopped: Promise<unknown>): Promise<void> {
+  await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+}
+
 /** A host started and told what to be. */
 export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
   const host = spawnHost(kind, limits, events);

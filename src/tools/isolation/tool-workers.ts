@@ -1,7 +1,7 @@
 import type { AppConfig } from '../app-config.ts';
 import { FileWorker, type FileWorkerLimits, type SpareHost, type WorkerCall } from './file-worker.ts';
 import type { SourceFile } from './load-in-workers.ts';
-import { spawnHost, type HostEvents, type HostKind } from './tool-host.ts';
+import { spawnHost, type HostEvents, type HostKind, type HostLimits } from './tool-host.ts';
 import type { WorkerResult } from './worker-messages.ts';
 
 export interface ToolWorkersOptions extends FileWorkerLimits {
@@ -9,10 +9,35 @@ export interface ToolWorkersOptions extends FileWorkerLimits {
   idleMs: number;
 }
 
-/** The spare started by `ToolWorkers.startEarlySpare`, until a ToolWorkers takes it. */
-let early: (SpareHost & { kind: HostKind; memoryMb: number; maxMessageBytes: number }) | undefined;
-
 export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
+
+/** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
+function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {
+  const merged = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  return { ...merged, maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + 1024 * 1024) };
+}
+
+/** A host started ahead of need, with what it was started with; `ended` once it is gone unused. */
+interface Spare extends SpareHost {
+  kind: HostKind;
+  limits: HostLimits;
+  ended: boolean;
+}
+
+function spawnSpare(kind: HostKind, limits: HostLimits): Spare {
+  const events: HostEvents = { message: () => {}, exit: () => (spare.ended = true) };
+  const spare: Spare = { kind, limits: { memoryMb: limits.memoryMb, maxMessageBytes: limits.maxMessageBytes }, ended: false, events, host: spawnHost(kind, limits, events) };
+  spare.host.unref();
+  return spare;
+}
+
+/** A spare that is still there and was started as a host of this kind and these limits would be. */
+function fits(spare: Spare | undefined, kind: HostKind, limits: HostLimits): spare is Spare {
+  return spare !== undefined && !spare.ended && spare.kind === kind && spare.limits.memoryMb === limits.memoryMb && spare.limits.maxMessageBytes === limits.maxMessageBytes;
+}
+
+/** The spare started by `ToolWorkers.startEarlySpare`, until a ToolWorkers takes it. */
+let early: Spare | undefined;
 
 /** Where one file's version runs: in which kind of host, with how much memory. */
 export interface HostChoice {
@@ -29,16 +54,14 @@ export class ToolWorkers {
   readonly #config: AppConfig;
   readonly #options: ToolWorkersOptions;
   readonly #workers = new Map<string, { worker: FileWorker; idle?: NodeJS.Timeout }>();
-  #spare: (SpareHost & { kind: HostKind }) | undefined;
+  #spare: Spare | undefined;
   /** Set by the first prewarm(): from then on a spare is kept ready. */
   #prewarmed: HostKind | undefined;
   #closed = false;
 
   constructor(config: AppConfig, options: Partial<ToolWorkersOptions> = {}) {
     this.#config = config;
-    const merged = { ...DEFAULT_WORKER_OPTIONS, ...options };
-    // A result's data and error may each hold max_result_chars characters (up to 2 bytes each as V8 writes them).
-    this.#options = { ...merged, maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + 1024 * 1024) };
+    this.#options = resolvedOptions(options);
   }
 
   /** The options the registry's hosts get from the config (`tools.memory_mb`, `tools.max_result_chars`). */
@@ -51,17 +74,7 @@ export class ToolWorkers {
    * config — so that it is ready by the first call; the first ToolWorkers of the same options takes it.
    */
   static startEarlySpare(kind: HostKind, config: AppConfig): void {
-    if (early !== undefined) return;
-    const options = new ToolWorkers(config, ToolWorkers.optionsFor(config)).#options;
-    const events: HostEvents = {
-      message: () => {},
-      exit: () => {
-        if (early?.events === events) early = undefined;
-      },
-    };
-    const host = spawnHost(kind, options, events);
-    host.unref();
-    early = { host, events, kind, memoryMb: options.memoryMb, maxMessageBytes: options.maxMessageBytes };
+    if (early === undefined || early.ended) early = spawnSpare(kind, resolvedOptions(ToolWorkers.optionsFor(config)));
   }
 
   /** Runs a call in the host of that version of the file (its text as loaded), starting it if needed. */
@@ -76,30 +89,16 @@ export class ToolWorkers {
    */
   prewarm(kind: HostKind): void {
     this.#prewarmed = kind;
-    if (this.#spare !== undefined || this.#closed) return;
-    const events: HostEvents = {
-      message: () => {},
-      exit: () => {
-        if (this.#spare?.events === events) this.#spare = undefined;
-      },
-    };
-    if (early !== undefined && early.kind === kind && early.memoryMb === this.#options.memoryMb && early.maxMessageBytes === this.#options.maxMessageBytes) {
-      const { host, events: earlyEvents } = early;
+    if ((this.#spare !== undefined && !this.#spare.ended) || this.#closed) return;
+    if (fits(early, kind, this.#options)) {
+      this.#spare = early;
       early = undefined;
-      this.#spare = { host, events: earlyEvents, kind };
-      earlyEvents.exit = () => {
-        if (this.#spare?.events === earlyEvents) this.#spare = undefined;
-      };
-      return;
-    }
-    const host = spawnHost(kind, this.#options, events);
-    host.unref();
-    this.#spare = { host, events, kind };
+    } else this.#spare = spawnSpare(kind, this.#options);
   }
 
   #takeSpare(kind: HostKind, memoryMb: number): SpareHost | undefined {
     const spare = this.#spare;
-    if (spare === undefined || spare.kind !== kind || memoryMb !== this.#options.memoryMb) return undefined;
+    if (!fits(spare, kind, { ...this.#options, memoryMb })) return undefined;
     this.#spare = undefined;
     const again = this.#prewarmed;
     if (again !== undefined) setImmediate(() => this.prewarm(again));
