@@ -52,7 +52,9 @@ export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 
 // The assistant: one turn, sessions, languages.
-export { Assistant, type AssistantOptions, type TurnRequest } from './assistant/assistant.ts';
+export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
+export { CallMemory, type CallMemoryOptions } from './assistant/call-memory.ts';
+export type { ClientTool } from './assistant/client-tools.ts';
 export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
 export { detectLanguage } from './assistant/detect-language.ts';
 

@@ -22,6 +22,12 @@ export interface AssistantText {
   internalError: (detail: string) => string;
   /** Told to the model: its last reply asked for more calls than run in one round. */
   tooManyCalls: (ran: number, left: number) => string;
+  /** The caller's tools have names of ours. */
+  clientToolClash: (names: readonly string[]) => string;
+  /** The caller sent tools, but the model is used without native tool calling. */
+  clientToolsNeedNative: string;
+  /** The parameters of one of the caller's tools could not be compiled for the model. */
+  invalidClientTool: (detail: string) => string;
   /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
   cutNote: (omittedChars: number) => string;
 }
@@ -51,6 +57,9 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     listenerFailed: (detail) => `This turn was stopped because the program showing it failed: ${detail}`,
     internalError: (detail) => `Riverse ran into an internal error: ${detail}`,
     tooManyCalls: (ran, left) => `(Only the first ${ran} tool calls of your last reply were run; ${left} more were left out. Ask for them in another round if you still need them.)`,
+    clientToolClash: (names) => `The request's tools ${names.join(', ')} have the names of Riverse's own tools; rename them, or switch Riverse's off.`,
+    clientToolsNeedNative: "The request's tools need a model with native tool calling, and this one is used through text instructions.",
+    invalidClientTool: (detail) => `One of the request's tools could not be given to the model: ${detail}`,
     cutNote: (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
   },
   zh: {
@@ -74,6 +83,9 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     listenerFailed: (detail) => `显示本轮的程序出错，本轮已停止：${detail}`,
     internalError: (detail) => `Riverse 内部出错：${detail}`,
     tooManyCalls: (ran, left) => `（你上一条回复中只有前 ${ran} 个工具调用被执行，另外 ${left} 个未执行。如仍需要，请在下一轮再请求。）`,
+    clientToolClash: (names) => `请求中的工具 ${names.join('、')} 与 Riverse 自己的工具同名；请改名，或关闭 Riverse 的同名工具。`,
+    clientToolsNeedNative: '请求中的工具需要支持原生工具调用的模型，而当前模型是通过文本指令使用工具的。',
+    invalidClientTool: (detail) => `请求中的某个工具无法提供给模型：${detail}`,
     cutNote: (omitted) => `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
   },
   ja: {
@@ -98,6 +110,9 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     listenerFailed: (detail) => `このターンを表示しているプログラムでエラーが起きたため、停止しました：${detail}`,
     internalError: (detail) => `Riverse の内部でエラーが起きました：${detail}`,
     tooManyCalls: (ran, left) => `（直前の応答のツール呼び出しのうち、最初の ${ran} 件だけを実行し、残りの ${left} 件は実行しませんでした。まだ必要なら次のラウンドで依頼してください。）`,
+    clientToolClash: (names) => `リクエストのツール ${names.join('、')} は Riverse 自身のツールと同じ名前です。名前を変えるか、Riverse 側のツールをオフにしてください。`,
+    clientToolsNeedNative: 'リクエストのツールにはネイティブのツール呼び出しに対応したモデルが必要ですが、このモデルはテキストの指示でツールを使っています。',
+    invalidClientTool: (detail) => `リクエストのツールの一つをモデルに渡せませんでした：${detail}`,
     cutNote: (omitted) => `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
   },
 };

@@ -6,11 +6,13 @@ import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
+import type { CallMemory } from './call-memory.ts';
+import type { ClientTool } from './client-tools.ts';
 import { detectLanguage } from './detect-language.ts';
 import { eventStream } from './event-stream.ts';
-import { runTurn } from './run-turn.ts';
+import { runTurn, type TurnOptions } from './run-turn.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
-import type { TurnEvent, TurnResult } from './turn-events.ts';
+import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 
 export interface AssistantOptions {
   model: ChatModel;
@@ -37,6 +39,28 @@ export interface AssistantOptions {
 
 export interface TurnRequest {
   /** Session name (default "default"). */
+  session?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: TurnEvent) => void;
+}
+
+/** A turn whose conversation the caller keeps (an OpenAI client): nothing of it is stored but the traces of its tool calls. */
+export interface CompletionRequest {
+  /**
+   * The conversation, ending with the user's message or with the results of the caller's tool
+   * calls (`clientTools`) that the turn before asked for. Every tool call has its result.
+   */
+  messages: readonly ChatMessage[];
+  /** The caller's system messages, said to the model after ours. */
+  system?: string;
+  /** Tools the caller runs itself, offered beside ours (see TurnOptions.clientTools). */
+  clientTools?: readonly ClientTool[];
+  /**
+   * Where the calls we ran before a call for the caller are kept, to be put back into the
+   * conversation when the caller sends that reply again. Without one they are not.
+   */
+  memory?: CallMemory;
+  /** The session the tool-call traces are recorded under (default "openai"). */
   session?: string;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
@@ -90,53 +114,65 @@ export class Assistant {
       if (event.type === 'messages') {
         if (store !== undefined && info !== undefined) storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
         else memory.messages.push(...event.messages);
-      } else if (event.type === 'tool-result' && store !== undefined) {
-        const { call } = event;
-        storeCall('Saving a tool call', () =>
-          store.recordToolCall({
-            sessionId,
-            turnId,
-            callId: call.callId,
-            tool: call.tool,
-            params: call.params,
-            success: call.result.success,
-            data: call.result.data,
-            ...(call.result.error === undefined ? {} : { error: call.result.error }),
-            ...(call.result.code === undefined ? {} : { code: call.result.code }),
-            durationMs: call.durationMs,
-            startedAt: call.startedAt,
-          }),
-        );
-      }
+      } else if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
     };
     return runTurn({
-      model: options.model,
+      ...this.#turnSettings(request.signal),
       registry,
       history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - estimateTokens(message)), text.cutNote),
       input: message,
       language,
       sessionId,
-      ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
-      ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
-      ...(options.stream === undefined ? {} : { stream: options.stream }),
-      ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
-      ...(options.waitNoticeMs === undefined ? {} : { waitNoticeMs: options.waitNoticeMs }),
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-      onEvent: (event) => {
-        // The caller hears of every event even when saving it failed; the store's failure is the one reported.
-        let saveError: unknown;
-        try {
-          save(event);
-        } catch (error) {
-          saveError = error;
-        }
-        try {
-          request.onEvent?.(event);
-        } finally {
-          if (saveError !== undefined) throw saveError;
-        }
-      },
+      onEvent: savingListener(save, request.onEvent),
     });
+  }
+
+  /**
+   * Runs one turn on a conversation the caller keeps (see CompletionRequest): the calls we ran
+   * before a call for the caller are put back from `memory`, the conversation is trimmed to the
+   * token budget like a session's, and only the tool calls are stored, as traces. Never throws.
+   */
+  async complete(request: CompletionRequest): Promise<TurnResult> {
+    const options = this.#options;
+    const store = options.store;
+    const budget = options.historyTokens ?? 8_000;
+    const conversation = request.memory?.splice(request.messages) ?? [...request.messages];
+    const last = conversation.at(-1);
+    const lastUser = conversation.findLast((message) => message.role === 'user');
+    const language = this.#language(lastUser?.content ?? '', undefined);
+    let registry: ToolRegistry;
+    let sessionId: string;
+    try {
+      sessionId = store === undefined ? (request.session ?? 'openai') : storeCall('Opening the session', () => store.session(request.session ?? 'openai')).id;
+      registry = typeof options.registry === 'function' ? options.registry() : options.registry;
+    } catch (error) {
+      return failedTurn(last?.role === 'user' ? last.content : '', language, error, request.onEvent);
+    }
+    registry.prewarm();
+    const text = ASSISTANT_TEXT[language];
+    // Ending with the user's message: a new turn, as in `turn`. Ending with results: the turn goes on from them.
+    const input = last?.role === 'user' ? cutText(last.content, budget - 4, text.cutNote) : undefined;
+    const history = input === undefined ? conversation : conversation.slice(0, -1);
+    const turnId = randomUUID();
+    const save = (event: TurnEvent) => {
+      if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
+    };
+    const result = await runTurn({
+      ...this.#turnSettings(request.signal),
+      registry,
+      history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - (input === undefined ? 0 : estimateTokens(input))), text.cutNote),
+      ...(input === undefined ? {} : { input }),
+      ...(request.system === undefined ? {} : { system: request.system }),
+      ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
+      language,
+      sessionId,
+      onEvent: savingListener(save, request.onEvent),
+    });
+    // The caller keeps only the reply with its calls: ours before it are kept here for its next request.
+    if (request.memory !== undefined && result.clientCalls !== undefined && result.toolCalls.length > 0) {
+      request.memory.remember(result.clientCalls, input === undefined ? result.messages : result.messages.slice(1));
+    }
+    return result;
   }
 
   /** The same turn as an async iterable of events, ending with `done`. */
@@ -150,6 +186,20 @@ export class Assistant {
     return store !== undefined ? store.messages(store.session(session).id) : (this.#memory.get(session)?.messages ?? []);
   }
 
+  /** The turn settings that come from the options, the same for every kind of turn. */
+  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal'> {
+    const options = this.#options;
+    return {
+      model: options.model,
+      ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
+      ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
+      ...(options.stream === undefined ? {} : { stream: options.stream }),
+      ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
+      ...(options.waitNoticeMs === undefined ? {} : { waitNoticeMs: options.waitNoticeMs }),
+      ...(signal === undefined ? {} : { signal }),
+    };
+  }
+
   #language(input: string, previous: Language | undefined): Language {
     const fixed = this.#options.language ?? 'auto';
     if (fixed !== 'auto') return fixed;
@@ -157,6 +207,41 @@ export class Assistant {
     // A message without letters ("ok", "👍", "3") keeps the session's language.
     return detected === 'en' && !/[a-z]/i.test(input) && previous !== undefined ? previous : detected;
   }
+}
+
+/** Saves each event, then tells the caller of it — even when saving failed; the store's failure is the one reported. */
+function savingListener(save: (event: TurnEvent) => void, onEvent: ((event: TurnEvent) => void) | undefined): (event: TurnEvent) => void {
+  return (event) => {
+    let saveError: unknown;
+    try {
+      save(event);
+    } catch (error) {
+      saveError = error;
+    }
+    try {
+      onEvent?.(event);
+    } finally {
+      if (saveError !== undefined) throw saveError;
+    }
+  };
+}
+
+function recordTrace(store: SessionStore, sessionId: string, turnId: string, call: ToolCallRecord): void {
+  storeCall('Saving a tool call', () =>
+    store.recordToolCall({
+      sessionId,
+      turnId,
+      callId: call.callId,
+      tool: call.tool,
+      params: call.params,
+      success: call.result.success,
+      data: call.result.data,
+      ...(call.result.error === undefined ? {} : { error: call.result.error }),
+      ...(call.result.code === undefined ? {} : { code: call.result.code }),
+      durationMs: call.durationMs,
+      startedAt: call.startedAt,
+    }),
+  );
 }
 
 /** A turn that could not start (the store failed before the model was asked): a result like any other, and its `done` event. */

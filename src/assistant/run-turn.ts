@@ -5,6 +5,7 @@ import { StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
+import { clientToolClashes, clientToolSet, type ClientTool, type ClientToolSet } from './client-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
 import { runToolCalls } from './run-tool-calls.ts';
 import { textProtocolInstructions } from './text-protocol/instructions.ts';
@@ -19,8 +20,19 @@ export interface TurnOptions {
   registry: ToolRegistry;
   /** The conversation so far (already trimmed to the budget). */
   history: readonly ChatMessage[];
-  /** The user's message. */
-  input: string;
+  /**
+   * The user's message. Absent, the history ends with the results of the caller's own tool calls
+   * (`clientTools`) and the turn continues from them.
+   */
+  input?: string;
+  /** Said to the model after our system prompt (an OpenAI client's system messages). */
+  system?: string;
+  /**
+   * Tools the caller runs itself, offered beside the registry's (native tool calling only; a name
+   * the registry has is refused). A reply that calls one ends the turn with `tool-calls`: the
+   * registry's calls of that reply run first, and the caller's are in `clientCalls`.
+   */
+  clientTools?: readonly ClientTool[];
   language: Language;
   /** Default: the model's own mode. */
   toolCalling?: ToolCallingMode;
@@ -107,6 +119,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   // Set first thing in the try below: a registry that fails here must not make runTurn throw.
   let definitions: readonly ToolDefinition[] = [];
   let hasTools = false;
+  let client: ClientToolSet | undefined;
+  const clientTools = options.clientTools ?? [];
 
   const conversation: ChatMessage[] = [...options.history];
   const added: ChatMessage[] = [];
@@ -124,14 +138,24 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     added.push(...messages);
     emit({ type: 'messages', messages });
   };
-  const finish = (stopReason: StopReason, reply: string, error?: TurnResult['error']): TurnResult => {
+  const finish = (stopReason: StopReason, reply: string, error?: TurnResult['error'], clientCalls?: ToolCallRequest[]): TurnResult => {
     // Stopped from outside (a store that failed while the answer was saved, say): that is the outcome.
     if (halted !== undefined) {
       stopReason = halted.stopReason;
       reply = halted.text;
       error = { code: halted.code, message: halted.message };
+      clientCalls = undefined;
     }
-    const result: TurnResult = { text: reply, stopReason, messages: added, toolCalls, requests, usage, ...(error === undefined ? {} : { error }) };
+    const result: TurnResult = {
+      text: reply,
+      stopReason,
+      messages: added,
+      toolCalls,
+      requests,
+      usage,
+      ...(error === undefined ? {} : { error }),
+      ...(clientCalls === undefined ? {} : { clientCalls }),
+    };
     emit({ type: 'done', result });
     return result;
   };
@@ -146,7 +170,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const ask = async (withTools: boolean, note?: string): Promise<ModelReply> => {
     const textMode = mode === 'text';
     const request: ModelRequest = {
-      system: systemPrompt(text.systemPrompt(today(options.now)), textMode && withTools && hasTools ? textProtocolInstructions(definitions, language) : undefined, note),
+      system: systemPrompt(text.systemPrompt(today(options.now)), options.system, textMode && withTools && hasTools ? textProtocolInstructions(definitions, language) : undefined, note),
       messages: conversation,
       stream: options.stream ?? true,
       ...(!textMode && withTools && hasTools ? { tools: definitions } : {}),
@@ -160,10 +184,23 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   };
 
   const cancelled = () => finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
+  const clientToolsRefused = () => finish('error', text.clientToolsNeedNative, { code: 'client-tools-unsupported', message: `${model.id} is used without native tool calling, which the client's tools need` });
   try {
     definitions = cachedToolDefinitions(registry, language, dialectFor(mode));
+    if (clientTools.length > 0) {
+      const clashes = clientToolClashes(clientTools, registry);
+      if (clashes.length > 0) return finish('error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
+      if (mode === 'text') return clientToolsRefused();
+      try {
+        client = clientToolSet(clientTools, dialectFor(mode));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return finish('error', text.invalidClientTool(message), { code: 'invalid-client-tool', message });
+      }
+      definitions = [...definitions, ...client.definitions];
+    }
     hasTools = definitions.length > 0;
-    commit({ role: 'user', content: options.input });
+    if (options.input !== undefined) commit({ role: 'user', content: options.input });
     for (let round = 0; ; round++) {
       const last = round >= maxRounds || stopNote !== undefined;
       let reply: ModelReply;
@@ -172,6 +209,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       } catch (error) {
         if (mode === 'native' && rejectsNativeTools(error)) {
           textOnlyModels.add(model.id);
+          if (client !== undefined) return clientToolsRefused();
           mode = 'text';
           definitions = cachedToolDefinitions(registry, language, undefined);
           round--;
@@ -214,8 +252,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         return finish(!last ? 'answer' : stopNote !== undefined ? 'loop-stopped' : 'round-limit', answer);
       }
 
+      // The caller's calls get ids of their own (unique across conversations) and its schema's arguments.
+      const forClient = client === undefined ? [] : calls.filter((call) => client!.has(call.name));
+      if (forClient.length > 0) {
+        const given = new Map(forClient.map((call) => [call, client!.callForClient(call)]));
+        calls = calls.map((call) => given.get(call) ?? call);
+      }
       commit(mode === 'text' ? { role: 'assistant', content: reply.text } : { role: 'assistant', content: reply.text, toolCalls: calls });
-      const records = await runToolCalls(calls, {
+      const ours = forClient.length === 0 ? calls : calls.filter((call) => !client!.has(call.name));
+      const records = await runToolCalls(ours, {
         registry,
         language,
         failures,
@@ -234,6 +279,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         commit(...records.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
       }
       if (signal.aborted) return cancelled(); // or halted: finish says which
+      if (forClient.length > 0) return finish('tool-calls', answer, undefined, calls.filter((call) => client!.has(call.name)));
       // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
       if (records.every((record) => record.result.code === 'repeated')) stopNote = text.loopStopped;
     }
@@ -260,9 +306,14 @@ function toolOutput(record: ToolCallRecord): { name: string; content: string; is
   return result.success ? { name: record.tool, content: result.data } : { name: record.tool, content: `Error: ${result.error ?? 'the tool failed'}`, isError: true };
 }
 
-function systemPrompt(base: string, toolSection: string | undefined, note: string | undefined): string {
-  if (toolSection === undefined && note === undefined) return base;
-  return [base, toolSection, note].filter((part) => part !== undefined && part !== '').join('\n\n');
+function systemPrompt(base: string, caller: string | undefined, toolSection: string | undefined, note: string | undefined): string {
+  if (caller === undefined && toolSection === undefined && note === undefined) return base;
+  return [base, caller, toolSection, note].filter((part) => part !== undefined && part !== '').join('\n\n');
+}
+
+function clashMessage(names: readonly string[]): string {
+  const list = names.map((name) => `"${name}"`).join(', ');
+  return `the client's tool${names.length === 1 ? '' : 's'} ${list} ${names.length === 1 ? 'has the name' : 'have the names'} of Riverse's own; rename ${names.length === 1 ? 'it' : 'them'} in the request, or switch Riverse's off (tools.<name>.enabled: false in riverse.yaml)`;
 }
 
 /** Servers say this in a 400 when a model has no function calling (Ollama: "… does not support tools"). */

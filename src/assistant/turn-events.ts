@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { Usage } from '../models/chat-model.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 
@@ -29,8 +29,11 @@ export type TurnEvent =
   | { type: 'model-waiting'; seconds: number }
   | { type: 'done'; result: TurnResult };
 
-/** `timeout`: the turn's deadline passed (`error.code` is `turn-timeout`). */
-export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'error' | 'aborted' | 'timeout';
+/**
+ * `timeout`: the turn's deadline passed (`error.code` is `turn-timeout`). `tool-calls`: the model
+ * called the caller's own tools (`clientCalls`), which the caller runs to continue the turn.
+ */
+export type StopReason = 'answer' | 'round-limit' | 'loop-stopped' | 'tool-calls' | 'error' | 'aborted' | 'timeout';
 
 /** The turn ended without an answer: an error, cancellation or the deadline. */
 export function turnFailed(result: Pick<TurnResult, 'stopReason'>): boolean {
@@ -47,10 +50,13 @@ export interface TurnResult {
   /** Model requests sent, retries included. */
   requests: number;
   usage: Usage;
+  /** With `tool-calls`: the calls for the caller to run (also in the last assistant message). */
+  clientCalls?: ToolCallRequest[];
   /**
    * What went wrong when `stopReason` is 'error', 'aborted' or 'timeout': a ModelError's code, or
    * `turn-timeout`, `store-failed` (the conversation could not be saved), `listener-failed` (an
-   * `onEvent` threw), `unparsable-tool-call`, `internal`.
+   * `onEvent` threw), `unparsable-tool-call`, `internal`; for the caller's tools `tool-name-clash`,
+   * `client-tools-unsupported` (no native tool calling), `invalid-client-tool`.
    */
   error?: { code: string; message: string };
 }
