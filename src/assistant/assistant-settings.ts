@@ -16,3 +16,12 @@ export interface AssistantConfig {
   language?: Language | 'auto';
   assistant?: AssistantSettings | null;
 }
+
+/** The turn limits `assistant:` sets, as Assistant options (those left out keep their defaults). */
+export function assistantLimits(settings: AssistantSettings | null | undefined): { maxRounds?: number; historyTokens?: number; turnTimeoutMs?: number } {
+  return {
+    ...(settings?.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
+    ...(settings?.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
+    ...(settings?.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: settings.turn_timeout_ms }),
+  };
+}

@@ -1,6 +1,6 @@
 // Test support for src/cli/*.test.ts (not a test itself): runs the `riverse` command the way a
 // user runs it — a separate process, in a project folder of its own — and builds those folders.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -31,6 +31,8 @@ export interface SpawnOptions {
   killAfterMs?: number;
   /** Sends `signal` once stderr matches `stderr` (e.g. Ctrl-C once a tool says it started). */
   signalWhen?: { stderr: RegExp; signal: NodeJS.Signals };
+  /** Called with all of stdout so far on every chunk, and the process (a test that talks to a server it started). */
+  onStdout?: (stdout: string, child: ChildProcess) => void;
 }
 
 /**
@@ -69,6 +71,7 @@ export function runCommand(command: string, args: string[], options: SpawnOption
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       lastOutputMs = performance.now() - started;
+      options.onStdout?.(stdout, child);
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;

@@ -1,7 +1,11 @@
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
-import { chooseModel, type DownloadOffer } from '../models/resolve-model.ts';
+import { assistantLimits } from '../assistant/assistant-settings.ts';
+import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
+import type { ChatModel } from '../models/chat-model.ts';
+import { ModelError } from '../models/model-error.ts';
+import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../models/resolve-model.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
@@ -13,38 +17,76 @@ import { DEFAULT_ISOLATION } from '../tools/app-config.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 
+type SetupOptions = GlobalOptions & { lang?: Language; persist: boolean; watch: boolean };
+
 /**
  * Config, model, tools (kept up to date on every save when `watch`) and, when `persist`, the session
  * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
  */
-export async function createAssistant(options: GlobalOptions & { lang?: Language; persist: boolean; watch: boolean; interactive?: boolean }) {
-  const loaded = await loadCliConfig(options.config);
-  const { config } = loaded;
-  // A tool host starts at once, beside the model's resolution and the tools' loading: ready by the first call.
-  const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
-  if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
-  const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
-  const model = await chooseModel(config, process.env, {
-    modelsDirectory: join(dataDir, 'models'),
+export async function createAssistant(options: SetupOptions & { interactive?: boolean }) {
+  const setup = await beginSetup(options);
+  const model = await chooseModel(setup.config.config, process.env, {
+    ...setup.modelOptions,
     ...(options.interactive === true && process.stdin.isTTY === true
       ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
       : {}),
   });
-  const tools = await LiveToolRegistry.open({ config, baseDir: loaded.baseDir, watch: options.watch, cacheDir: defaultCacheDir() });
-  tools.current.prewarm(); // takes the spare started above
-  const settings = config.assistant ?? {};
-  const store = options.persist ? SessionStore.open(dataDir) : undefined;
-  const language = options.lang ?? config.language ?? 'auto';
+  const { tools, store } = await finishSetup(setup, options);
   const assistant = new Assistant({
     model,
     registry: () => tools.current,
-    language,
+    language: setup.language,
     ...(store === undefined ? {} : { store }),
-    ...(settings.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
-    ...(settings.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
-    ...(settings.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: settings.turn_timeout_ms }),
+    ...assistantLimits(setup.config.config.assistant),
   });
-  return { assistant, tools, store, config: loaded, dataDir };
+  return { assistant, tools, store, config: setup.config, dataDir: setup.dataDir };
+}
+
+/**
+ * The same set-up for `serve`, which runs without a model: the model when one is there (found
+ * without asking anything), else undefined and what to set (`noModel`). Tools are watched and
+ * sessions stored.
+ */
+export async function createService(options: GlobalOptions & { lang?: Language }) {
+  const setup = await beginSetup(options);
+  let model: ChatModel | undefined;
+  let noModel: string | undefined;
+  try {
+    model = await chooseModel(setup.config.config, process.env, setup.modelOptions);
+  } catch (error) {
+    if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
+    noModel = error.message;
+  }
+  const { tools, store } = await finishSetup(setup, { persist: true, watch: true });
+  // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
+  const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
+  return { model, noModel, tools, store: store!, config: { ...setup.config, file }, dataDir: setup.dataDir, language: setup.language };
+}
+
+interface Setup {
+  config: LoadedConfig;
+  dataDir: string;
+  language: Language | 'auto';
+  modelOptions: ChooseModelOptions;
+}
+
+/** The config read, where data is kept, and a tool host started at once, beside the model's resolution and the tools' loading: ready by the first call. */
+async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise<Setup> {
+  const loaded = await loadCliConfig(options.config);
+  const { config } = loaded;
+  const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
+  if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
+  const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
+  return { config: loaded, dataDir, language: options.lang ?? config.language ?? 'auto', modelOptions: { modelsDirectory: join(dataDir, 'models') } };
+}
+
+/** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
+async function finishSetup(setup: Setup, options: { persist: boolean; watch: boolean }) {
+  const { config, baseDir } = setup.config;
+  const tools = await LiveToolRegistry.open({ config, baseDir, watch: options.watch, cacheDir: defaultCacheDir() });
+  tools.current.prewarm(); // takes the spare started early
+  const store = options.persist ? SessionStore.open(setup.dataDir) : undefined;
+  return { tools, store };
 }
 
 /** A yes/no question on the terminal; anything but y/yes is no. */

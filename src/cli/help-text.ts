@@ -12,7 +12,7 @@ export interface HelpText {
   program: string;
   /** Before a usage error. */
   error: string;
-  /** After the root help: no command means chat, and how the model is chosen. */
+  /** After the root help: no command means serve, and how the model is chosen. */
   programAfter: string;
   config: string;
   version: string;
@@ -43,6 +43,11 @@ export interface HelpText {
   newName: string;
   dir: string;
   chat: string;
+  serve: string;
+  host: string;
+  port: string;
+  token: string;
+  portNumber: string;
   session: string;
   ask: string;
   question: string;
@@ -60,8 +65,6 @@ export interface HelpText {
   /** `why`: the parser's own reason, or `oneOf(choices)`. */
   invalidValue: (flags: string, value: string, why: string) => string;
   oneOf: (choices: string[]) => string;
-  /** After what to set when no model is configured. */
-  allCommands: string;
   /** After a usage error: the help of the command that was given. */
   seeHelp: (command: string) => string;
 }
@@ -72,7 +75,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     program: 'A personal AI assistant whose abilities come from drop-in tools',
     programAfter: [
       '',
-      `With no command, ${RIVERSE_COMMAND} chats (as \`${RIVERSE_COMMAND} chat\` does).`,
+      `With no command, ${RIVERSE_COMMAND} serves (as \`${RIVERSE_COMMAND} serve\` does): the dashboard, the API and an OpenAI-compatible endpoint; \`${RIVERSE_COMMAND} chat\` chats in the terminal.`,
       'The model: RIVERSE_MODEL=provider:model (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY), or `model:` in riverse.yaml;',
       'when neither names one, the first that is there: an API key (OpenAI, Anthropic, Gemini), then a local Ollama.',
       `Providers: ${PROVIDERS} (local:/path/to/model.gguf).`,
@@ -105,6 +108,11 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     newName: 'tool name, e.g. my_tool',
     dir: 'folder to write into (default: the first tool folder)',
     chat: 'chat in the terminal; the assistant uses the drop-in tools',
+    serve: 'run the assistant as a service: a dashboard in the browser, an HTTP API and an OpenAI-compatible endpoint',
+    host: 'address to listen on (default: server.host in riverse.yaml, else 127.0.0.1; anything else needs a token)',
+    port: 'port to listen on (default: server.port in riverse.yaml, else 8400)',
+    token: 'access token every request must bring (default: server.token in riverse.yaml, else $RIVERSE_TOKEN)',
+    portNumber: 'expected a port number from 0 to 65535',
     session: 'session to resume or start',
     ask: 'ask one question; the reply goes to stdout',
     question: 'the question',
@@ -119,7 +127,6 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     optionMissingArgument: (flags) => `option '${flags}' needs a value`,
     invalidValue: (flags, value, why) => `option '${flags}' argument '${value}' is invalid. ${why}`,
     oneOf: (choices) => `Allowed choices are ${choices.join(', ')}.`,
-    allCommands: `Run \`${RIVERSE_COMMAND} --help\` for every command.`,
     seeHelp: (command) => `Run \`${command} --help\` for its usage.`,
   },
   zh: {
@@ -127,7 +134,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     program: '个人 AI 助理，能力来自放入文件夹即可使用的工具',
     programAfter: [
       '',
-      `不带命令时，${RIVERSE_COMMAND} 进入对话（与 \`${RIVERSE_COMMAND} chat\` 相同）。`,
+      `不带命令时，${RIVERSE_COMMAND} 以服务方式运行（与 \`${RIVERSE_COMMAND} serve\` 相同）：浏览器里的控制台、HTTP API 和兼容 OpenAI 的接口；\`${RIVERSE_COMMAND} chat\` 在终端里对话。`,
       '选择模型：设置 RIVERSE_MODEL=提供方:模型（例如 openai:gpt-4.1-mini，并设置 OPENAI_API_KEY），或在 riverse.yaml 中写 `model:`；',
       '两者都没有时，按顺序使用第一个可用的：API 密钥（OpenAI、Anthropic、Gemini），然后是本机的 Ollama。',
       `提供方：${PROVIDERS}（local:/path/to/model.gguf）。`,
@@ -160,6 +167,11 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     newName: '工具名，例如 my_tool',
     dir: '写入的文件夹（默认：第一个工具文件夹）',
     chat: '在终端里对话；助理会使用这些工具',
+    serve: '以服务方式运行助理：浏览器里的控制台、HTTP API 和兼容 OpenAI 的接口',
+    host: '监听的地址（默认：riverse.yaml 中的 server.host，否则为 127.0.0.1；其他地址需要访问令牌）',
+    port: '监听的端口（默认：riverse.yaml 中的 server.port，否则为 8400）',
+    token: '每个请求都必须带上的访问令牌（默认：riverse.yaml 中的 server.token，否则为 $RIVERSE_TOKEN）',
+    portNumber: '应为 0 到 65535 之间的端口号',
     session: '要继续或新建的会话',
     ask: '提一个问题；回答输出到 stdout',
     question: '问题',
@@ -174,7 +186,6 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     optionMissingArgument: (flags) => `选项 '${flags}' 需要一个值`,
     invalidValue: (flags, value, why) => `选项 '${flags}' 不能是 '${value}'：${why}`,
     oneOf: (choices) => `请使用 ${choices.join('、')} 之一`,
-    allCommands: `全部命令见 \`${RIVERSE_COMMAND} --help\`。`,
     seeHelp: (command) => `用法见 \`${command} --help\`。`,
   },
   ja: {
@@ -182,7 +193,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     program: 'フォルダーに置くだけで使えるツールで能力を広げるパーソナル AI アシスタント',
     programAfter: [
       '',
-      `コマンドを付けずに実行すると、${RIVERSE_COMMAND} はチャットを始めます（\`${RIVERSE_COMMAND} chat\` と同じ）。`,
+      `コマンドを付けずに実行すると、${RIVERSE_COMMAND} はサービスとして動きます（\`${RIVERSE_COMMAND} serve\` と同じ）：ブラウザーのダッシュボード、HTTP API、OpenAI 互換のエンドポイント。\`${RIVERSE_COMMAND} chat\` はターミナルでチャットします。`,
       'モデルの選び方：RIVERSE_MODEL=プロバイダー:モデル（例：openai:gpt-4.1-mini と OPENAI_API_KEY）、または riverse.yaml の `model:`。',
       'どちらもなければ、使えるものを順に探します：API キー（OpenAI、Anthropic、Gemini）、次にこのマシンの Ollama。',
       `プロバイダー：${PROVIDERS}（local:/path/to/model.gguf）。`,
@@ -215,6 +226,11 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     newName: 'ツール名（例：my_tool）',
     dir: '書き込むフォルダー（既定：最初のツールフォルダー）',
     chat: 'ターミナルでチャットする。アシスタントはツールを使います',
+    serve: 'アシスタントをサービスとして動かす：ブラウザーのダッシュボード、HTTP API、OpenAI 互換のエンドポイント',
+    host: '待ち受けるアドレス（既定：riverse.yaml の server.host、なければ 127.0.0.1。それ以外はアクセストークンが必要）',
+    port: '待ち受けるポート（既定：riverse.yaml の server.port、なければ 8400）',
+    token: 'すべてのリクエストに必要なアクセストークン（既定：riverse.yaml の server.token、なければ $RIVERSE_TOKEN）',
+    portNumber: '0 から 65535 までのポート番号を指定してください',
     session: '再開する、または新しく始めるセッション',
     ask: '質問を 1 つする。回答は stdout に出力します',
     question: '質問',
@@ -229,7 +245,6 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     optionMissingArgument: (flags) => `オプション '${flags}' には値が必要です`,
     invalidValue: (flags, value, why) => `オプション '${flags}' に '${value}' は使えません：${why}`,
     oneOf: (choices) => `${choices.join('、')} のいずれかにしてください`,
-    allCommands: `すべてのコマンドは \`${RIVERSE_COMMAND} --help\` で確認できます。`,
     seeHelp: (command) => `使い方は \`${command} --help\` で確認できます。`,
   },
 };

@@ -20,7 +20,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.equal(sub.stderr, "error: unknown command 'lsit'; did you mean 'list'?\nRun `npx riverse tools --help` for its usage.\n");
     const question = await project.run(['What is the weather in Tokyo?']);
     assert.equal(question.code, 2, show(question));
-    assert.match(question.stderr, /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/);
+    assert.match(question.stderr, /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/);
     const far = await project.run(['tools', 'frobnicate']);
     assert.match(far.stderr, /^error: unknown command 'frobnicate'; the commands are 'list', 'show', 'run', 'check', 'new'\n/);
   });
@@ -35,11 +35,11 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.match(choice.stderr, /^error: option '--lang <language>' argument 'fr' is invalid\. Allowed choices are en, zh, ja\.\n/);
   });
 
-  it('--help says that no command means chat and how the model is chosen', async () => {
+  it('--help says that no command means serve and how the model is chosen', async () => {
     const result = await project.run(['--help']);
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /^Usage: riverse \[options\] \[command\]\n/);
-    assert.match(result.stdout, /With no command, npx riverse chats \(as `npx riverse chat` does\)\./);
+    assert.match(result.stdout, /With no command, npx riverse serves \(as `npx riverse serve` does\)/);
     assert.match(result.stdout, /RIVERSE_MODEL=provider:model .* or `model:` in riverse\.yaml/);
     assert.match(result.stdout, /Providers: openai, anthropic, gemini, ollama, .*local/);
   });
@@ -51,7 +51,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.equal(ja.stderr, "エラー：'tols' というコマンドはありません。'tools' のことですか？\n使い方は `npx riverse --help` で確認できます。\n");
     const help = await project.run(['--help'], { env: { LANG: 'zh_CN.UTF-8' } });
     assert.match(help.stdout, /^用法： riverse/);
-    assert.match(help.stdout, /不带命令时，npx riverse 进入对话/);
+    assert.match(help.stdout, /不带命令时，npx riverse 以服务方式运行/);
     assert.match(help.stdout, /-c, --config <file> +配置文件/);
     const configured = await createProject({ 'riverse.yaml': 'language: ja\n' });
     try {

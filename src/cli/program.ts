@@ -1,4 +1,4 @@
-import { CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
@@ -100,20 +100,24 @@ program
   .addOption(new Option('--json', text.askJson))
   .action(run(async (words: string[], options) => (await import('./ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
 
-// The main job: with a model (named, or found: an API key, a local Ollama), chat; without one,
-// list the tools and say what to set.
-program.action(
-  run(async () => {
-    try {
-      return await chat(globals());
-    } catch (error) {
-      if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
-      const code = await toolsList(globals());
-      console.log(`\n${error.message}\n\n${text.allCommands}`);
-      return code;
-    }
-  }),
-);
+const serveOptions = <C extends Command>(command: C): C =>
+  command
+    .option('--host <address>', text.host)
+    .option('--port <number>', text.port, portNumber)
+    .option('--token <token>', text.token)
+    .addOption(lang());
+const serve = async (options: Omit<Parameters<typeof import('./serve.ts').serve>[0], 'language'>) => (await import('./serve.ts')).serve({ ...globals(), ...options });
+
+serveOptions(program.command('serve').description(text.serve)).action(run(serve));
+
+// The main job: the service (it starts without a model, and says how to connect one).
+serveOptions(program).action(run(serve));
+
+function portNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number > 65535) throw new InvalidArgumentError(text.portNumber);
+  return number;
+}
 
 function positiveInteger(value: string): number {
   const number = Number(value);

@@ -53,6 +53,40 @@ export function timeout(): Field<number> {
   };
 }
 
+/** A TCP port; 0 lets the system pick a free one. */
+export function port(): Field<number> {
+  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535) && problem(path, `expected a port number from 0 to 65535, got ${describe(value)}`) };
+}
+
+/** A list of non-empty texts; `what` names one item in the message. */
+export function texts(what: string): Field<string[]> {
+  return {
+    check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) && problem(path, `expected a list of ${what}, got ${describe(value)}`),
+  };
+}
+
+/** Web origins, each `scheme://host[:port]` with no path, as a browser sends them in `Origin`. */
+export function origins(): Field<string[]> {
+  const list = texts('origins (such as "https://app.example")');
+  return {
+    check(value, path, problem) {
+      list.check(value, path, problem);
+      if (!Array.isArray(value)) return;
+      value.forEach((item, index) => {
+        if (typeof item === 'string' && item !== '' && originOf(item) !== item) problem([...path, index], `expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got ${describe(item)}`);
+      });
+    },
+  };
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export function folders(): Field<string[]> {
   return {
     check: (value, path, problem) =>

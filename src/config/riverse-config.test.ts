@@ -14,7 +14,19 @@ describe('the riverse.yaml schema', () => {
     assert.deepEqual(validateConfig({ model_options: 'fast' }), [
       { path: ['model_options'], message: 'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"' },
     ]);
-    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'tools']);
+    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'tools', 'server']);
+  });
+
+  test('server: its port, host lists, origins and body limit are checked, each problem where it is', () => {
+    assert.deepEqual(validateConfig({ server: { host: '127.0.0.1', port: 8400, token: 't', allowed_hosts: ['riverse.example'], cors_origins: ['https://app.example', 'http://127.0.0.1:3000'], max_body_bytes: 1024 } }), []);
+    assert.deepEqual(validateConfig({ server: { port: 70000, token: '', allowed_hosts: 'riverse.example', cors_origins: ['https://app.example/', 'app.example'], max_body_bytes: 0 } }), [
+      { path: ['server', 'port'], message: 'expected a port number from 0 to 65535, got number 70000' },
+      { path: ['server', 'token'], message: 'expected text, got string ""' },
+      { path: ['server', 'allowed_hosts'], message: 'expected a list of host names, got string "riverse.example"' },
+      { path: ['server', 'cors_origins', 0], message: 'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "https://app.example/"' },
+      { path: ['server', 'cors_origins', 1], message: 'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "app.example"' },
+      { path: ['server', 'max_body_bytes'], message: 'expected a whole number of bytes, at least 1, got number 0' },
+    ]);
   });
 
   test('keys it does not know, empty sections and tool sections pass', () => {

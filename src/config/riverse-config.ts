@@ -1,14 +1,16 @@
 import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
 import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
-import { checkFields, choice, describe, flag, folders, isMapping, section, text, timeout, whole, type Field, type Fields } from './config-fields.ts';
+import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
+import { checkFields, choice, describe, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
 /**
  * riverse.yaml as Riverse reads it: what each room reads (the tool contract's `tools:`, the model's
- * `model` and `model_options`, the assistant's `language` and `assistant`), and where data is kept.
+ * `model` and `model_options`, the assistant's `language` and `assistant`, the service's `server`),
+ * and where data is kept.
  * Tool sections and keys Riverse does not know stay free-form, as tools see them (AppConfig).
  */
-export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig {
+export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, ServerConfig {
   /** Where sessions and downloaded models are kept, relative to the config file's folder. */
   data_dir?: string;
 }
@@ -65,4 +67,12 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   }),
   assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout() }),
   tools: TOOLS,
+  server: section<ServerSettings>({
+    host: text(),
+    port: port(),
+    token: text(),
+    allowed_hosts: texts('host names'),
+    cors_origins: origins(),
+    max_body_bytes: whole(1, 'bytes'),
+  }),
 };

@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { ServerContext } from '../server-context.ts';
+
+/** `GET /api/status`: what the service has — the version, the model (or how to connect one), the tools. */
+export function statusRoutes(context: ServerContext): Hono {
+  const routes = new Hono();
+  routes.get('/status', (c) => {
+    const registry = context.tools.current;
+    const model = context.assistant()?.model;
+    return c.json({
+      version: context.version,
+      model: model === undefined ? null : { id: model.id },
+      download: context.download(),
+      language: context.language,
+      tools: { total: registry.list().length, available: registry.tools().length },
+    });
+  });
+  return routes;
+}

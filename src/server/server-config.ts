@@ -1,0 +1,56 @@
+/** `server:` in riverse.yaml: how `riverse serve` listens and whom it answers. */
+export interface ServerSettings {
+  /** Address to bind (127.0.0.1); anything but loopback requires a token. */
+  host?: string;
+  /** Port to listen on (8400; 0 picks a free one). */
+  port?: number;
+  /** Access token every route but the dashboard's static files requires (`Authorization: Bearer …`). */
+  token?: string;
+  /** Extra `Host` names accepted (a reverse proxy's name, with or without a port); loopback names and IP addresses always are. */
+  allowed_hosts?: string[];
+  /** Origins (`https://app.example`) allowed to call the API from another page; CORS is off when empty. */
+  cors_origins?: string[];
+  /** Request bodies over this many bytes are refused with 413 (1 MiB). */
+  max_body_bytes?: number;
+}
+
+/** What of riverse.yaml the server reads. */
+export interface ServerConfig {
+  server?: ServerSettings | null;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8400;
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+
+/** The settings the app enforces, every one decided. */
+export interface ServerOptions {
+  host: string;
+  port: number;
+  token: string | undefined;
+  allowedHosts: string[];
+  corsOrigins: string[];
+  maxBodyBytes: number;
+}
+
+/**
+ * The command line first, then riverse.yaml, then the environment (`RIVERSE_TOKEN`); an empty
+ * token is no token.
+ */
+export function serverOptions(settings: ServerSettings | null | undefined, overrides: { host?: string; port?: number; token?: string } = {}, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const token = overrides.token || settings?.token || env.RIVERSE_TOKEN || undefined;
+  return {
+    host: overrides.host ?? settings?.host ?? DEFAULT_HOST,
+    port: overrides.port ?? settings?.port ?? DEFAULT_PORT,
+    token,
+    allowedHosts: settings?.allowed_hosts ?? [],
+    corsOrigins: settings?.cors_origins ?? [],
+    maxBodyBytes: settings?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+  };
+}
+
+/** `127.0.0.1` (any of 127/8), `::1`, `localhost`: addresses only this machine reaches. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name) || name === '::ffff:127.0.0.1';
+}

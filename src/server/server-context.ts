@@ -1,0 +1,89 @@
+import { Assistant } from '../assistant/assistant.ts';
+import { assistantLimits } from '../assistant/assistant-settings.ts';
+import type { RiverseConfig } from '../config/riverse-config.ts';
+import type { ChatModel } from '../models/chat-model.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import type { LiveToolRegistry } from '../tools/live-registry.ts';
+import type { Language } from '../tools/tool-manifest.ts';
+import { ServerEvents } from './server-events.ts';
+
+/** The config the service runs with; `config` is replaced when the service rewrites the file. */
+export interface ServiceConfig {
+  config: RiverseConfig;
+  /** Folder that relative paths in the config are resolved from. */
+  baseDir: string;
+  /** The riverse.yaml the service reads and writes (it may not exist yet). */
+  file: string;
+}
+
+/** The default model's download: what `/api/status` and `model-download` events report. */
+export interface DownloadState {
+  state: 'idle' | 'downloading' | 'done' | 'failed';
+  file?: string;
+  receivedBytes?: number;
+  totalBytes?: number;
+  error?: string;
+}
+
+/**
+ * The one object every route gets (the REST API, `/v1`, the dashboard):
+ * - `tools`: the live registry (reloaded on every save); take `tools.current` once per request.
+ * - `store`: sessions, messages and tool-call traces.
+ * - `config`: riverse.yaml as read, its folder and its path.
+ * - `assistant()`: the assistant, once there is a model (undefined while there is none).
+ * - `setModel(model)`: makes `model` the one the service uses (after a download, say) and tells
+ *   `/api/events` (`model` `{ id }`).
+ * - `events`: what every open `/api/events` stream is sent (`publish(type, data)`).
+ * - `language`: the assistant's language setting (a fixed one, or 'auto').
+ * - `download()`: the default model's download state; the download module replaces it.
+ */
+export interface ServerContext {
+  tools: LiveToolRegistry;
+  store: SessionStore;
+  config: ServiceConfig;
+  assistant(): Assistant | undefined;
+  setModel(model: ChatModel): void;
+  events: ServerEvents;
+  language: Language | 'auto';
+  dataDir: string;
+  version: string;
+  download: () => DownloadState;
+}
+
+export interface ServerContextOptions {
+  tools: LiveToolRegistry;
+  store: SessionStore;
+  config: ServiceConfig;
+  model?: ChatModel | undefined;
+  language?: Language | 'auto';
+  dataDir: string;
+  version: string;
+}
+
+export function createServerContext(options: ServerContextOptions): ServerContext {
+  let assistant: Assistant | undefined;
+  const context: ServerContext = {
+    tools: options.tools,
+    store: options.store,
+    config: options.config,
+    events: new ServerEvents(),
+    language: options.language ?? options.config.config.language ?? 'auto',
+    dataDir: options.dataDir,
+    version: options.version,
+    assistant: () => assistant,
+    setModel(model) {
+      assistant = new Assistant({
+        model,
+        // Asked at the start of every turn: a reload or a switched tool is in the next turn.
+        registry: () => context.tools.current,
+        store: context.store,
+        language: context.language,
+        ...assistantLimits(context.config.config.assistant),
+      });
+      context.events.publish('model', { id: model.id });
+    },
+    download: () => ({ state: 'idle' }),
+  };
+  if (options.model !== undefined) context.setModel(options.model);
+  return context;
+}
