@@ -1,10 +1,57 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { CallMemory } from '../../assistant/call-memory.ts';
+import { ApiError } from '../api-error.ts';
+import { CONNECT_HINT } from '../connect-hint.ts';
+import { readJsonObject } from '../read-json.ts';
 import type { ServerContext } from '../server-context.ts';
+import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
+import { streamCompletion } from './completion-stream.ts';
+import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
+import { ReplyText } from './reply-text.ts';
+import { refuse, turnFailure } from './turn-failure.ts';
+
+/** When `riverse` was first offered as a model (`created` in /v1/models): a fixed date, as OpenAI's are. */
+const CREATED = 1_780_000_000;
+const MODEL = { id: RIVERSE_MODEL_ID, object: 'model', created: CREATED, owned_by: 'riverse' };
+const MAX_SESSION_NAME = 200;
 
 /**
- * The OpenAI-compatible endpoint, mounted at `/v1`. Owned by the openai work, which fills it in
- * (`/v1/models`, `/v1/chat/completions`); until then every path is the app's 404.
+ * The OpenAI-compatible endpoint, mounted at `/v1`: `GET /models` lists the assistant as
+ * `riverse`; `POST /chat/completions` runs a full turn with the configured model and the drop-in
+ * tools on the conversation the client sends, with the client's own tools offered beside ours
+ * (decision 011). One call memory per service keeps our calls made before a client call.
  */
-export function openaiRoutes(_context: ServerContext): Hono {
-  return new Hono();
+export function openaiRoutes(context: ServerContext): Hono {
+  const app = new Hono();
+  const memory = new CallMemory();
+
+  app.get('/models', (c) => c.json({ object: 'list', data: [MODEL] }));
+  app.get('/models/:id', (c) => {
+    if (c.req.param('id') !== RIVERSE_MODEL_ID) throw new ApiError(404, 'model_not_found', `There is no model "${c.req.param('id').slice(0, 100)}" here: this service has one model, "riverse".`, 'model');
+    return c.json(MODEL);
+  });
+
+  app.post('/chat/completions', async (c) => {
+    const input = readCompletionRequest(await readJsonObject(c));
+    const assistant = context.assistant();
+    if (assistant === undefined) throw new ApiError(503, 'no-model', CONNECT_HINT.en);
+    const session = c.req.header('x-riverse-session') ?? 'openai';
+    if (session.trim() === '' || session.length > MAX_SESSION_NAME) throw new ApiError(400, 'invalid-request', `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`, 'X-Riverse-Session');
+    const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
+    const request = {
+      messages: input.messages,
+      ...(input.system === undefined ? {} : { system: input.system }),
+      ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
+      memory,
+      session,
+      signal: c.req.raw.signal,
+    };
+    if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage);
+    const text = new ReplyText();
+    const result = await assistant.complete({ ...request, onEvent: (event) => void text.follow(event) });
+    const failure = turnFailure(result);
+    return failure === undefined ? c.json(completionBody(identity, text.text, result)) : refuse(c, failure);
+  });
+  return app;
 }

@@ -1,0 +1,77 @@
+// Reading a /v1/chat/completions body: the conversation as a turn takes it, and a refusal naming
+// the field at fault for each way a body can be wrong.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../api-error.ts';
+import { readCompletionRequest } from './read-completion-request.ts';
+
+const call = { id: 'c1', type: 'function', function: { name: 'show_note', arguments: '{"text":"x"}' } };
+
+function refusal(body: Record<string, unknown>): { status: number; param: string | undefined; message: string } {
+  try {
+    readCompletionRequest({ model: 'riverse', ...body });
+  } catch (error) {
+    assert.ok(error instanceof ApiError, String(error));
+    return { status: error.status, param: error.param, message: error.message };
+  }
+  assert.fail(`accepted ${JSON.stringify(body)}`);
+}
+
+describe('readCompletionRequest', () => {
+  it('reads the conversation: system messages set apart, text parts joined, results named after their calls', () => {
+    const input = readCompletionRequest({
+      model: 'riverse',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'text', text: 'Show' }, { type: 'text', text: 'x' }] },
+        { role: 'assistant', content: null, tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'c1', content: 'shown' },
+        { role: 'developer', content: 'Use English.' },
+      ],
+      tools: [{ type: 'function', function: { name: 'show_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }],
+    });
+    assert.deepEqual(input, {
+      messages: [
+        { role: 'user', content: 'Show\nx' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'show_note', arguments: '{"text":"x"}' }] },
+        { role: 'tool', toolCallId: 'c1', name: 'show_note', content: 'shown' },
+      ],
+      system: 'Be brief.\n\nUse English.',
+      tools: [{ name: 'show_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } }],
+      stream: true,
+      includeUsage: true,
+    });
+  });
+
+  it('refuses a model other than riverse with 404', () => {
+    assert.deepEqual(refusal({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).status, 404);
+  });
+
+  const user = { role: 'user', content: 'hi' };
+  const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
+    ['no messages', { messages: [] }, 'messages', /non-empty array/],
+    ['an unknown role', { messages: [{ role: 'function', content: 'x' }] }, 'messages[0].role', /old form of "tool"/],
+    ['an image', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, 'messages[0].content[0]', /image_url.*only text parts/],
+    ['a call without its result', { messages: [user, { role: 'assistant', content: '', tool_calls: [call] }, user] }, 'messages[1].tool_calls', /c1 got no result/],
+    ['a result without its call', { messages: [user, { role: 'tool', tool_call_id: 'c9', content: 'x' }] }, 'messages[1].tool_call_id', /"c9", which is not a call/],
+    ['an assistant message last', { messages: [user, { role: 'assistant', content: 'hello' }] }, 'messages', /last message/],
+    ['arguments that are not text', { messages: [user, { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: {} } }] }] }, 'messages[1].tool_calls[0].function.arguments', /JSON text/],
+    ['stream_options without stream', { messages: [user], stream_options: { include_usage: true } }, 'stream_options', /only allowed when "stream" is true/],
+    ['two answers', { messages: [user], n: 2 }, 'n', /must be 1/],
+    ['a forced tool', { messages: [user], tool_choice: 'required' }, 'tool_choice', /only be "auto"/],
+    ['a tool with a bad name', { messages: [user], tools: [{ type: 'function', function: { name: 'no spaces' } }] }, 'tools[0].function.name', /letters, digits/],
+    ['two tools of one name', { messages: [user], tools: [{ type: 'function', function: { name: 'a' } }, { type: 'function', function: { name: 'a' } }] }, 'tools[1].function.name', /two tools are named "a"/],
+    ['parameters nested too deep', { messages: [user], tools: [{ type: 'function', function: { name: 'a', parameters: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) } }] }, 'tools[0].function.parameters', /nested more than 32/],
+  ];
+  for (const [what, body, param, message] of cases) {
+    it(`refuses ${what}, naming ${param}`, () => {
+      const refused = refusal(body);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.param, param);
+      assert.match(refused.message, message);
+    });
+  }
+});

@@ -1,0 +1,181 @@
+import type { ClientTool } from '../../assistant/client-tools.ts';
+import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts';
+import { ApiError } from '../api-error.ts';
+
+/** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
+export const RIVERSE_MODEL_ID = 'riverse';
+
+/** A `POST /v1/chat/completions` body, read into what a turn takes. */
+export interface CompletionInput {
+  messages: ChatMessage[];
+  /** The client's system (and developer) messages, in order. */
+  system?: string;
+  tools: ClientTool[];
+  stream: boolean;
+  includeUsage: boolean;
+}
+
+/** OpenAI's own cap; more tools than this is a catalog no model chooses well from anyway. */
+const MAX_TOOLS = 128;
+/** Nesting of a client tool's parameters: deep enough for any real schema, shallow enough to compile. */
+const MAX_SCHEMA_DEPTH = 32;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const invalid = (param: string, message: string) => new ApiError(400, 'invalid-request', message, param);
+
+/**
+ * Reads the body, or throws an ApiError naming the field at fault (400), or the model (404
+ * model_not_found). Fields that only tune sampling (temperature, max_tokens, seed, …) are
+ * accepted and left to the configured model's settings.
+ */
+export function readCompletionRequest(body: Json): CompletionInput {
+  if (typeof body.model !== 'string' || body.model === '') throw invalid('model', '"model" must be a non-empty string: this service has one model, "riverse".');
+  if (body.model !== RIVERSE_MODEL_ID) {
+    throw new ApiError(404, 'model_not_found', `The model "${body.model.slice(0, 100)}" does not exist here: this service has one model, "riverse" (GET /v1/models).`, 'model');
+  }
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalid('stream', '"stream" must be true or false.');
+  const stream = body.stream === true;
+  let includeUsage = false;
+  if (body.stream_options !== undefined && body.stream_options !== null) {
+    if (!stream) throw invalid('stream_options', '"stream_options" is only allowed when "stream" is true.');
+    if (!isObject(body.stream_options)) throw invalid('stream_options', '"stream_options" must be an object, e.g. {"include_usage": true}.');
+    const usage = body.stream_options.include_usage;
+    if (usage !== undefined && typeof usage !== 'boolean') throw invalid('stream_options.include_usage', '"stream_options.include_usage" must be true or false.');
+    includeUsage = usage === true;
+  }
+  if (body.n !== undefined && body.n !== null && body.n !== 1) throw invalid('n', '"n" must be 1: the assistant gives one answer per turn.');
+  if (body.tool_choice !== undefined && body.tool_choice !== null && body.tool_choice !== 'auto') {
+    throw invalid('tool_choice', '"tool_choice" can only be "auto" here: the assistant decides which tools a turn needs, its own and the request\'s.');
+  }
+  const tools = readTools(body.tools);
+  const { messages, system } = readMessages(body.messages);
+  return { messages, ...(system === undefined ? {} : { system }), tools, stream, includeUsage };
+}
+
+function readTools(value: unknown): ClientTool[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid('tools', '"tools" must be an array of {"type": "function", "function": {...}}.');
+  if (value.length > MAX_TOOLS) throw invalid('tools', `"tools" has ${value.length} tools; at most ${MAX_TOOLS} are taken.`);
+  const seen = new Set<string>();
+  return value.map((tool, index): ClientTool => {
+    const at = `tools[${index}]`;
+    if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function)) throw invalid(at, `${at} must be {"type": "function", "function": {"name", "description", "parameters"}}.`);
+    const { name, description, parameters } = tool.function;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw invalid(`${at}.function.name`, `${at}.function.name must be 1 to 64 letters, digits, "_" or "-".`);
+    if (seen.has(name)) throw invalid(`${at}.function.name`, `${at}.function.name: two tools are named "${name}".`);
+    seen.add(name);
+    if (description !== undefined && typeof description !== 'string') throw invalid(`${at}.function.description`, `${at}.function.description must be a string.`);
+    if (parameters !== undefined && !isObject(parameters)) throw invalid(`${at}.function.parameters`, `${at}.function.parameters must be a JSON Schema object.`);
+    if (parameters !== undefined && depth(parameters, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) {
+      throw invalid(`${at}.function.parameters`, `${at}.function.parameters is nested more than ${MAX_SCHEMA_DEPTH} levels deep.`);
+    }
+    return { name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) };
+  });
+}
+
+/** How deep `value` nests, counted no further than `limit`. */
+function depth(value: unknown, limit: number): number {
+  if (limit <= 0 || typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depth(child, limit - 1));
+  return deepest + 1;
+}
+
+/**
+ * The conversation, as a turn takes it: system messages set apart, text parts joined, each tool
+ * result named after its call. It must be whole: every call answered right after its message,
+ * no result without its call, and it ends with the user's message or with results.
+ */
+function readMessages(value: unknown): { messages: ChatMessage[]; system?: string } {
+  if (!Array.isArray(value) || value.length === 0) throw invalid('messages', '"messages" must be a non-empty array of {"role", "content"}.');
+  const messages: ChatMessage[] = [];
+  const system: string[] = [];
+  /** Calls of the last assistant message still waiting for their result. */
+  let open = new Map<string, ToolCallRequest>();
+  let openAt = -1;
+  const closeOpen = (index: number) => {
+    if (open.size === 0) return;
+    throw invalid(`messages[${openAt}].tool_calls`, `messages[${openAt}] calls tools, and ${[...open.keys()].join(', ')} got no result: each call needs a "tool" message with its tool_call_id right after it (before messages[${index}]).`);
+  };
+  value.forEach((message: unknown, index) => {
+    const at = `messages[${index}]`;
+    if (!isObject(message)) throw invalid(at, `${at} must be an object with "role" and "content".`);
+    const role = message.role;
+    if (role !== 'tool') closeOpen(index);
+    switch (role) {
+      case 'system':
+      case 'developer':
+        system.push(readText(message.content, `${at}.content`, false));
+        break;
+      case 'user':
+        messages.push({ role: 'user', content: readText(message.content, `${at}.content`, false) });
+        break;
+      case 'assistant': {
+        const content = readText(message.content, `${at}.content`, true);
+        const calls = readToolCalls(message.tool_calls, `${at}.tool_calls`);
+        messages.push(calls.length === 0 ? { role: 'assistant', content } : { role: 'assistant', content, toolCalls: calls });
+        open = new Map(calls.map((call) => [call.id, call]));
+        openAt = index;
+        break;
+      }
+      case 'tool': {
+        const id = message.tool_call_id;
+        if (typeof id !== 'string' || id === '') throw invalid(`${at}.tool_call_id`, `${at}.tool_call_id must be the id of the call it answers.`);
+        const call = open.get(id);
+        if (call === undefined) throw invalid(`${at}.tool_call_id`, `${at} answers "${id.slice(0, 100)}", which is not a call of the assistant message before it (or was answered already).`);
+        open.delete(id);
+        messages.push({ role: 'tool', toolCallId: id, name: call.name, content: readText(message.content, `${at}.content`, false) });
+        break;
+      }
+      default:
+        throw invalid(`${at}.role`, `${at}.role must be "system", "developer", "user", "assistant" or "tool"${role === 'function' ? ' ("function" messages are the old form of "tool")' : ''}.`);
+    }
+  });
+  closeOpen(value.length);
+  const last = messages.at(-1);
+  if (last === undefined || last.role === 'assistant') {
+    throw invalid('messages', 'The last message must be the user\'s, or the results of the assistant\'s tool calls ("tool" messages): that is what the assistant answers.');
+  }
+  return system.length === 0 ? { messages } : { messages, system: system.join('\n\n') };
+}
+
+/** A content field: a string, or text parts (joined). Other parts (images, audio, files) are refused: the turn is text. */
+function readText(value: unknown, at: string, nullable: boolean): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) {
+    if (nullable) return '';
+    throw invalid(at, `${at} must be a string or an array of text parts.`);
+  }
+  if (!Array.isArray(value)) throw invalid(at, `${at} must be a string or an array of text parts.`);
+  return value
+    .map((part: unknown, index) => {
+      if (isObject(part) && (part.type === 'text' || part.type === 'refusal')) {
+        const text = part.type === 'text' ? part.text : part.refusal;
+        if (typeof text === 'string') return text;
+      }
+      const type = isObject(part) && typeof part.type === 'string' ? ` (${part.type.slice(0, 40)})` : '';
+      throw invalid(`${at}[${index}]`, `${at}[${index}]${type}: only text parts, {"type": "text", "text": "..."}, are taken.`);
+    })
+    .join('\n');
+}
+
+function readToolCalls(value: unknown, at: string): ToolCallRequest[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid(at, `${at} must be an array of {"id", "type": "function", "function": {"name", "arguments"}}.`);
+  const ids = new Set<string>();
+  return value.map((call: unknown, index): ToolCallRequest => {
+    const here = `${at}[${index}]`;
+    if (!isObject(call) || !isObject(call.function) || (call.type !== undefined && call.type !== 'function')) throw invalid(here, `${here} must be {"id", "type": "function", "function": {"name", "arguments"}}.`);
+    const { id } = call;
+    const { name, arguments: args } = call.function;
+    if (typeof id !== 'string' || id === '') throw invalid(`${here}.id`, `${here}.id must be a non-empty string.`);
+    if (ids.has(id)) throw invalid(`${here}.id`, `${here}.id: two calls have the id "${id.slice(0, 100)}".`);
+    ids.add(id);
+    if (typeof name !== 'string' || name === '') throw invalid(`${here}.function.name`, `${here}.function.name must be a non-empty string.`);
+    if (typeof args !== 'string') throw invalid(`${here}.function.arguments`, `${here}.function.arguments must be a string (JSON text).`);
+    return { id, name, arguments: args };
+  });
+}
