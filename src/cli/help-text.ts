@@ -53,6 +53,15 @@ export interface HelpText {
   question: string;
   askSession: string;
   askJson: string;
+  bench: string;
+  benchRoute: string;
+  benchTools: string;
+  benchQueries: string;
+  benchK: string;
+  benchJson: string;
+  eval: string;
+  evalK: string;
+  evalJson: string;
   positiveInteger: string;
   /** A word where a command was expected: the close one, else the commands there are. */
   unknownCommand: (word: string, near: string | undefined, commands: string[]) => string;
@@ -62,6 +71,8 @@ export interface HelpText {
   unknownOption: (flag: string, near: string | undefined) => string;
   excessArguments: (command: string, expected: number, got: string[]) => string;
   optionMissingArgument: (flags: string) => string;
+  /** A required option not given. */
+  missingOption: (flags: string) => string;
   /** `why`: the parser's own reason, or `oneOf(choices)`. */
   invalidValue: (flags: string, value: string, why: string) => string;
   oneOf: (choices: string[]) => string;
@@ -118,6 +129,15 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: 'the question',
     askSession: 'keep the exchange in this session (default: not kept)',
     askJson: 'print the whole turn: reply, tool calls, messages, usage',
+    bench: 'measure Riverse on benchmark data',
+    benchRoute: 'measure the tool router: hit@k and recall@k, time per request, tokens sent',
+    benchTools: 'the tools, one JSON object a line (name, description, parameters, examples)',
+    benchQueries: 'the requests, one JSON object a line (query, lang, gold)',
+    benchK: 'the k to report, separated by commas',
+    benchJson: 'print the figures as one JSON object',
+    eval: "replay every tool's examples through the router and list those that miss their tool (exit 1 on a miss)",
+    evalK: 'an example passes when its tool is in the top k',
+    evalJson: 'print the misses as JSON',
     positiveInteger: 'expected a positive whole number of milliseconds',
     unknownCommand: (word, near, commands) => `unknown command '${word}'; ${near === undefined ? `the commands are ${commands.map((name) => `'${name}'`).join(', ')}` : `did you mean '${near}'?`}`,
     askInstead: (words) => `; to ask a question: ${RIVERSE_COMMAND} ask ${JSON.stringify(words)}`,
@@ -125,6 +145,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     unknownOption: (flag, near) => `unknown option '${flag}'${near === undefined ? '' : `; did you mean '${near}'?`}`,
     excessArguments: (command, expected, got) => `too many arguments for '${command}': it takes ${expected}, and got ${got.length}: ${got.join(', ')}`,
     optionMissingArgument: (flags) => `option '${flags}' needs a value`,
+    missingOption: (flags) => `option '${flags}' is required`,
     invalidValue: (flags, value, why) => `option '${flags}' argument '${value}' is invalid. ${why}`,
     oneOf: (choices) => `Allowed choices are ${choices.join(', ')}.`,
     seeHelp: (command) => `Run \`${command} --help\` for its usage.`,
@@ -177,6 +198,15 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: '问题',
     askSession: '把这次问答保存到该会话（默认不保存）',
     askJson: '以 JSON 输出整个回合：回答、工具调用、消息、用量',
+    bench: '用基准数据衡量 Riverse',
+    benchRoute: '衡量工具路由：hit@k 与 recall@k、每条请求的耗时、发送的 token',
+    benchTools: '工具文件，每行一个 JSON 对象（name、description、parameters、examples）',
+    benchQueries: '请求文件，每行一个 JSON 对象（query、lang、gold）',
+    benchK: '要报告的 k，用逗号分隔',
+    benchJson: '以一个 JSON 对象输出数据',
+    eval: '用路由器重放每个工具的示例，列出没有到达自己工具的示例（有遗漏时退出码为 1）',
+    evalK: '工具排在前 k 名内即算通过',
+    evalJson: '以 JSON 输出遗漏',
     positiveInteger: '应为正整数（毫秒）',
     unknownCommand: (word, near, commands) => `没有 '${word}' 这个命令；${near === undefined ? `可用的命令有 ${commands.map((name) => `'${name}'`).join('、')}` : `你是想输入 '${near}' 吗？`}`,
     askInstead: (words) => `；要提问，请用：${RIVERSE_COMMAND} ask ${JSON.stringify(words)}`,
@@ -184,6 +214,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     unknownOption: (flag, near) => `没有 '${flag}' 这个选项${near === undefined ? '' : `；你是想输入 '${near}' 吗？`}`,
     excessArguments: (command, expected, got) => `'${command}' 的参数过多：它接受 ${expected} 个，实际收到 ${got.length} 个：${got.join(', ')}`,
     optionMissingArgument: (flags) => `选项 '${flags}' 需要一个值`,
+    missingOption: (flags) => `必须给出选项 '${flags}'`,
     invalidValue: (flags, value, why) => `选项 '${flags}' 不能是 '${value}'：${why}`,
     oneOf: (choices) => `请使用 ${choices.join('、')} 之一`,
     seeHelp: (command) => `用法见 \`${command} --help\`。`,
@@ -236,6 +267,15 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: '質問',
     askSession: 'このやり取りをこのセッションに残す（既定：残さない）',
     askJson: 'ターン全体を出力する：回答、ツール呼び出し、メッセージ、使用量',
+    bench: 'ベンチマークデータで Riverse を測る',
+    benchRoute: 'ツールルーターを測る：hit@k と recall@k、リクエストごとの時間、送るトークン',
+    benchTools: 'ツールのファイル（1 行に 1 つの JSON オブジェクト：name、description、parameters、examples）',
+    benchQueries: 'リクエストのファイル（1 行に 1 つの JSON オブジェクト：query、lang、gold）',
+    benchK: '報告する k（カンマ区切り）',
+    benchJson: '数値を 1 つの JSON オブジェクトとして出力する',
+    eval: '各ツールの例をルーターで再生し、自分のツールに届かない例を一覧にする（届かない例があれば終了コード 1）',
+    evalK: 'ツールが上位 k 以内なら合格',
+    evalJson: '届かなかった例を JSON で出力する',
     positiveInteger: '正の整数（ミリ秒）を指定してください',
     unknownCommand: (word, near, commands) => `'${word}' というコマンドはありません。${near === undefined ? `使えるコマンド：${commands.map((name) => `'${name}'`).join('、')}` : `'${near}' のことですか？`}`,
     askInstead: (words) => `。質問するには：${RIVERSE_COMMAND} ask ${JSON.stringify(words)}`,
@@ -243,6 +283,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     unknownOption: (flag, near) => `'${flag}' というオプションはありません${near === undefined ? '' : `。'${near}' のことですか？`}`,
     excessArguments: (command, expected, got) => `'${command}' の引数が多すぎます：受け取るのは ${expected} 個ですが、${got.length} 個ありました：${got.join(', ')}`,
     optionMissingArgument: (flags) => `オプション '${flags}' には値が必要です`,
+    missingOption: (flags) => `オプション '${flags}' が必要です`,
     invalidValue: (flags, value, why) => `オプション '${flags}' に '${value}' は使えません：${why}`,
     oneOf: (choices) => `${choices.join('、')} のいずれかにしてください`,
     seeHelp: (command) => `使い方は \`${command} --help\` で確認できます。`,

@@ -54,6 +54,8 @@ export class LocalizedCommand extends Command {
         return text.unknownOption(quoted, /Did you mean (\S+)\?/.exec(message)?.[1]);
       case 'commander.optionMissingArgument':
         return text.optionMissingArgument(quoted);
+      case 'commander.missingMandatoryOptionValue':
+        return text.missingOption(quoted);
       case 'commander.invalidArgument': {
         const invalid = /option '([^']+)' argument '([^']*)' is invalid\. (.*)$/s.exec(message);
         if (invalid === null) break;

@@ -100,6 +100,26 @@ program
   .addOption(new Option('--json', text.askJson))
   .action(run(async (words: string[], options) => (await import('./ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
 
+tools
+  .command('eval')
+  .description(text.eval)
+  .addOption(json())
+  .addOption(lang())
+  .option('--k <k>', text.evalK, positiveInteger)
+  .action(run(async (options) => (await import('./tools-eval.ts')).toolsEval({ ...globals(), ...options })));
+
+program
+  .command('bench')
+  .description(text.bench)
+  .command('route')
+  .description(text.benchRoute)
+  .requiredOption('--tools <file>', text.benchTools)
+  .requiredOption('--queries <file>', text.benchQueries)
+  .option('--k <list>', text.benchK, '1,3,5,10,20')
+  .addOption(lang())
+  .addOption(new Option('--json', text.benchJson))
+  .action(run(async (options) => (await import('./bench-route.ts')).benchRoute({ ...globals(), ...options })));
+
 const serveOptions = <C extends Command>(command: C): C =>
   command
     .option('--host <address>', text.host)

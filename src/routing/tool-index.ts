@@ -1,0 +1,324 @@
+import type { RouteDoc } from './route-doc.ts';
+import { queryTerms, type WeightedTerms } from './route-terms.ts';
+import { tokenize } from './tokenize.ts';
+
+/** How the fields count; chosen by measurement on the benchmark's dev sets (docs/decisions/014-routing.md). */
+export interface RankingOptions {
+  /** Weight of a term in the name, the description, the parameters, the examples (BM25F). */
+  weights: readonly [number, number, number, number];
+  /** Length normalization per field. */
+  b: readonly [number, number, number, number];
+  k1: number;
+  /** Weight of the best single example's match, each example scored as a document of its own. */
+  exampleWeight: number;
+  exampleB: number;
+}
+
+export const DEFAULT_RANKING: RankingOptions = {
+  weights: [3, 1.5, 0.6, 1],
+  b: [0.5, 0.75, 0.75, 0.75],
+  k1: 2,
+  exampleWeight: 0.5,
+  exampleB: 0.75,
+};
+
+const FIELDS = 4;
+
+/** One term's documents, with the term's count in each field (FIELDS numbers per document). */
+interface Posting {
+  ids: number[];
+  counts: number[];
+  /** The saturated, length-normalized weight per document, made on first use; see #weights. */
+  weights: Float64Array | undefined;
+  generation: number;
+}
+
+interface ToolEntry {
+  name: string;
+  lengths: number[];
+  terms: string[];
+  examples: number[];
+}
+
+interface ExampleEntry {
+  slot: number;
+  length: number;
+  terms: string[];
+}
+
+export interface RouteHit {
+  name: string;
+  score: number;
+}
+
+/**
+ * A lexical index of tools (BM25F over name, description, parameters and examples, plus each
+ * example scored on its own, as a request that reached the tool), changed one tool at a time —
+ * add, replace, remove — so that a hot reload or an MCP server's list_changed costs the tools
+ * that changed, not the catalog.
+ */
+export class ToolIndex {
+  readonly #options: RankingOptions;
+  readonly #tools: (ToolEntry | undefined)[] = [];
+  readonly #freeTools: number[] = [];
+  readonly #byName = new Map<string, number>();
+  readonly #postings = new Map<string, Posting>();
+  readonly #lengthSums = [0, 0, 0, 0];
+  readonly #examples: (ExampleEntry | undefined)[] = [];
+  readonly #freeExamples: number[] = [];
+  readonly #examplePostings = new Map<string, Posting>();
+  #exampleLengthSum = 0;
+  #exampleCount = 0;
+  // The averages the weights were made with; see #checkDrift.
+  #averages = [1, 1, 1, 1];
+  #exampleAverage = 1;
+  #generation = 0;
+  #scores = new Float64Array(0);
+  #exampleScores = new Float64Array(0);
+
+  constructor(docs: Iterable<RouteDoc> = [], options: Partial<RankingOptions> = {}) {
+    this.#options = { ...DEFAULT_RANKING, ...options };
+    for (const doc of docs) this.set(doc);
+  }
+
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
+  names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  /** Adds a tool, or replaces the one of that name. */
+  set(doc: RouteDoc): void {
+    this.delete(doc.name);
+    const slot = this.#freeTools.pop() ?? this.#tools.length;
+    const counts = new Map<string, number[]>();
+    const lengths = [0, 0, 0, 0];
+    const add = (tokens: readonly string[], field: number) => {
+      for (const token of tokens) {
+        let perField = counts.get(token);
+        if (perField === undefined) counts.set(token, (perField = [0, 0, 0, 0]));
+        perField[field]!++;
+      }
+      lengths[field]! += tokens.length;
+    };
+    add(tokenize(doc.name), 0);
+    for (const text of doc.description) add(tokenize(text), 1);
+    for (const text of doc.parameters) add(tokenize(text), 2);
+    // Each example is read once: as part of the tool, and as a request of its own.
+    const exampleTokens = doc.examples.map((text) => tokenize(text));
+    for (const tokens of exampleTokens) add(tokens, 3);
+    for (const [term, perField] of counts) {
+      const posting = postingOf(this.#postings, term);
+      posting.ids.push(slot);
+      posting.counts.push(...perField);
+      posting.weights = undefined;
+    }
+    for (let field = 0; field < FIELDS; field++) this.#lengthSums[field]! += lengths[field]!;
+    const examples = exampleTokens.map((tokens) => this.#addExample(slot, tokens));
+    this.#tools[slot] = { name: doc.name, lengths, terms: [...counts.keys()], examples };
+    this.#byName.set(doc.name, slot);
+  }
+
+  /** Removes a tool; false when there was none of that name. */
+  delete(name: string): boolean {
+    const slot = this.#byName.get(name);
+    if (slot === undefined) return false;
+    const entry = this.#tools[slot]!;
+    for (const term of entry.terms) removeFrom(this.#postings, term, slot);
+    for (let field = 0; field < FIELDS; field++) this.#lengthSums[field]! -= entry.lengths[field]!;
+    for (const example of entry.examples) this.#removeExample(example);
+    this.#tools[slot] = undefined;
+    this.#freeTools.push(slot);
+    this.#byName.delete(name);
+    return true;
+  }
+
+  #addExample(slot: number, tokens: readonly string[]): number {
+    const id = this.#freeExamples.pop() ?? this.#examples.length;
+    const terms = new Map<string, number>();
+    for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
+    for (const [term, count] of terms) {
+      const posting = postingOf(this.#examplePostings, term);
+      posting.ids.push(id);
+      posting.counts.push(count);
+      posting.weights = undefined;
+    }
+    this.#examples[id] = { slot, length: tokens.length, terms: [...terms.keys()] };
+    this.#exampleLengthSum += tokens.length;
+    this.#exampleCount++;
+    return id;
+  }
+
+  #removeExample(id: number): void {
+    const entry = this.#examples[id]!;
+    for (const term of entry.terms) removeFrom(this.#examplePostings, term, id, 1);
+    this.#exampleLengthSum -= entry.length;
+    this.#exampleCount--;
+    this.#examples[id] = undefined;
+    this.#freeExamples.push(id);
+  }
+
+  /** The best `k` tools for a request, best first; ties go by name, so the order is the same every time. */
+  search(query: string, k = 10): RouteHit[] {
+    return this.searchTerms(queryTerms(query), k);
+  }
+
+  /** As `search`, for terms already made (weighted as the caller wants). */
+  searchTerms(terms: WeightedTerms, k = 10): RouteHit[] {
+    const touched = this.#score(terms);
+    const scores = this.#scores;
+    // Keep the best k while reading the scores (and clear them for the next request), rather
+    // than sorting every tool a word of the request touched.
+    const best: RouteHit[] = [];
+    for (const slot of touched) {
+      const score = scores[slot]!;
+      scores[slot] = 0;
+      if (score <= 0 || k <= 0) continue;
+      if (best.length === k && !before(score, this.#tools[slot]!.name, best[k - 1]!)) continue;
+      const hit = { name: this.#tools[slot]!.name, score };
+      let at = best.length === k ? k - 1 : best.length;
+      while (at > 0 && before(hit.score, hit.name, best[at - 1]!)) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = hit;
+    }
+    return best;
+  }
+
+  /** Makes every term's weights now, so that the first requests do not pay for it. */
+  prepare(): void {
+    this.#checkDrift();
+    for (const posting of this.#postings.values()) this.#toolWeights(posting);
+    for (const posting of this.#examplePostings.values()) this.#exampleWeights(posting);
+  }
+
+  /** Adds each tool's score into #scores; returns the slots touched. */
+  #score(query: WeightedTerms): number[] {
+    const touched: number[] = [];
+    const count = this.#byName.size;
+    if (count === 0) return touched;
+    this.#checkDrift();
+    if (this.#scores.length < this.#tools.length) this.#scores = new Float64Array(this.#tools.length * 2);
+    const scores = this.#scores;
+    for (const [term, queryWeight] of query) {
+      const posting = this.#postings.get(term);
+      if (posting === undefined) continue;
+      const weights = this.#toolWeights(posting);
+      const idf = queryWeight * inverseFrequency(count, posting.ids.length);
+      const ids = posting.ids;
+      for (let index = 0; index < ids.length; index++) {
+        const slot = ids[index]!;
+        if (scores[slot] === 0) touched.push(slot);
+        scores[slot]! += idf * weights[index]!;
+      }
+    }
+    const { exampleWeight } = this.#options;
+    if (exampleWeight <= 0 || this.#exampleCount === 0) return touched;
+    if (this.#exampleScores.length < this.#examples.length) this.#exampleScores = new Float64Array(this.#examples.length * 2);
+    const byExample = this.#exampleScores;
+    const examplesTouched: number[] = [];
+    for (const [term, queryWeight] of query) {
+      const posting = this.#examplePostings.get(term);
+      if (posting === undefined) continue;
+      const weights = this.#exampleWeights(posting);
+      const idf = queryWeight * inverseFrequency(this.#exampleCount, posting.ids.length);
+      const ids = posting.ids;
+      for (let index = 0; index < ids.length; index++) {
+        const id = ids[index]!;
+        if (byExample[id] === 0) examplesTouched.push(id);
+        byExample[id]! += idf * weights[index]!;
+      }
+    }
+    // A tool gets its best example's score: three examples that each match a little are not one that matches.
+    const best = new Map<number, number>();
+    for (const id of examplesTouched) {
+      const score = byExample[id]!;
+      byExample[id] = 0;
+      const slot = this.#examples[id]!.slot;
+      if (score > (best.get(slot) ?? 0)) best.set(slot, score);
+    }
+    for (const [slot, score] of best) {
+      if (scores[slot] === 0) touched.push(slot);
+      scores[slot]! += exampleWeight * score;
+    }
+    return touched;
+  }
+
+  #toolWeights(posting: Posting): Float64Array {
+    if (posting.weights !== undefined && posting.generation === this.#generation) return posting.weights;
+    const { weights: fieldWeights, b, k1 } = this.#options;
+    const weights = new Float64Array(posting.ids.length);
+    for (let index = 0; index < weights.length; index++) {
+      const lengths = this.#tools[posting.ids[index]!]!.lengths;
+      let tf = 0;
+      for (let field = 0; field < FIELDS; field++) {
+        const count = posting.counts[index * FIELDS + field]!;
+        if (count !== 0) tf += (fieldWeights[field]! * count) / (1 - b[field]! + (b[field]! * lengths[field]!) / this.#averages[field]!);
+      }
+      weights[index] = (tf * (k1 + 1)) / (k1 + tf);
+    }
+    posting.generation = this.#generation;
+    return (posting.weights = weights);
+  }
+
+  #exampleWeights(posting: Posting): Float64Array {
+    if (posting.weights !== undefined && posting.generation === this.#generation) return posting.weights;
+    const { exampleB: b, k1 } = this.#options;
+    const weights = new Float64Array(posting.ids.length);
+    for (let index = 0; index < weights.length; index++) {
+      const tf = posting.counts[index]! / (1 - b + (b * this.#examples[posting.ids[index]!]!.length) / this.#exampleAverage);
+      weights[index] = (tf * (k1 + 1)) / (k1 + tf);
+    }
+    posting.generation = this.#generation;
+    return (posting.weights = weights);
+  }
+
+  /**
+   * The weights are made with the average field lengths of their time and kept until the catalog
+   * has drifted 10% from them, so that one tool changing remakes only the postings of its terms.
+   */
+  #checkDrift(): void {
+    const count = Math.max(this.#byName.size, 1);
+    const averages = this.#lengthSums.map((sum) => Math.max(sum / count, 1e-9));
+    const exampleAverage = Math.max(this.#exampleLengthSum / Math.max(this.#exampleCount, 1), 1e-9);
+    const drifted = (now: number, then: number) => Math.abs(now - then) > 0.1 * then;
+    if (!drifted(exampleAverage, this.#exampleAverage) && !averages.some((average, field) => drifted(average, this.#averages[field]!))) return;
+    this.#averages = averages;
+    this.#exampleAverage = exampleAverage;
+    this.#generation++;
+  }
+}
+
+/** Higher score first; equal scores by name, so the order never depends on insertion. */
+function before(score: number, name: string, other: RouteHit): boolean {
+  return score > other.score || (score === other.score && name < other.name);
+}
+
+function inverseFrequency(count: number, frequency: number): number {
+  return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+}
+
+function postingOf(postings: Map<string, Posting>, term: string): Posting {
+  let posting = postings.get(term);
+  if (posting === undefined) postings.set(term, (posting = { ids: [], counts: [], weights: undefined, generation: 0 }));
+  return posting;
+}
+
+function removeFrom(postings: Map<string, Posting>, term: string, id: number, width = FIELDS): void {
+  const posting = postings.get(term)!;
+  const index = posting.ids.indexOf(id);
+  if (posting.ids.length === 1) {
+    postings.delete(term);
+    return;
+  }
+  posting.ids.splice(index, 1);
+  posting.counts.splice(index * width, width);
+  posting.weights = undefined;
+}
