@@ -1,0 +1,113 @@
+// What a form field of a tool's parameter reads, checked against the parameter's JSON Schema
+// before anything is sent. Errors are message keys (messages.js) with their placeholders. No DOM
+// here: the tests run it in Node.
+
+/** The input a parameter gets: a choice, a checkbox, a number, a line of text, or JSON text. */
+export function fieldKind(schema) {
+  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return 'enum';
+  const type = mainType(schema);
+  if (type === 'boolean' || type === 'integer' || type === 'number' || type === 'string') return type;
+  return 'json';
+}
+
+/** The schema's type, leaving out `null` (`["string", "null"]` is a string that may be left out). */
+export function mainType(schema) {
+  const type = schema?.type;
+  if (Array.isArray(type)) return type.find((item) => item !== 'null');
+  return typeof type === 'string' ? type : undefined;
+}
+
+/**
+ * The value of one field: `{ value }`, `{ omit: true }` for an optional field left empty, or
+ * `{ error, vars }`. `raw` is the input's text, the chosen option's index for an enum, or a
+ * boolean for a checkbox.
+ */
+export function readField(schema, raw, required) {
+  const kind = fieldKind(schema);
+  if (kind === 'boolean') {
+    if (raw === true) return { value: true };
+    return required || schema.default === true ? { value: false } : { omit: true };
+  }
+  const text = typeof raw === 'string' ? raw : '';
+  if (text.trim() === '' && !(kind === 'string' && text !== '')) return required ? { error: 'fieldRequired' } : { omit: true };
+  switch (kind) {
+    case 'enum': {
+      const index = Number(text);
+      if (!Number.isInteger(index) || index < 0 || index >= schema.enum.length) return { error: 'fieldChoose' };
+      return { value: schema.enum[index] };
+    }
+    case 'integer':
+    case 'number':
+      return readNumber(schema, text.trim(), kind);
+    case 'string':
+      return readString(schema, text);
+    default:
+      return readJson(schema, text);
+  }
+}
+
+/** Reads every property of an object schema: `{ params }` or `{ errors: { name: {error, vars} } }`. */
+export function readParams(schema, raws) {
+  const properties = schema?.properties ?? {};
+  const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  const params = {};
+  const errors = {};
+  for (const [name, property] of Object.entries(properties)) {
+    const result = readField(property ?? {}, raws[name], required.has(name));
+    if ('error' in result) errors[name] = result;
+    else if (!('omit' in result)) params[name] = result.value;
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { params };
+}
+
+function readNumber(schema, text, kind) {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return { error: 'fieldNotNumber' };
+  if (kind === 'integer' && !Number.isInteger(value)) return { error: 'fieldNotInteger' };
+  if (typeof schema.minimum === 'number' && value < schema.minimum) return { error: 'fieldTooSmall', vars: { min: schema.minimum } };
+  if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) return { error: 'fieldAbove', vars: { min: schema.exclusiveMinimum } };
+  if (typeof schema.maximum === 'number' && value > schema.maximum) return { error: 'fieldTooLarge', vars: { max: schema.maximum } };
+  if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum) return { error: 'fieldBelow', vars: { max: schema.exclusiveMaximum } };
+  return { value };
+}
+
+function readString(schema, text) {
+  const length = [...text].length;
+  if (typeof schema.minLength === 'number' && length < schema.minLength) return { error: 'fieldTooShort', vars: { min: schema.minLength } };
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return { error: 'fieldTooLong', vars: { max: schema.maxLength } };
+  if (typeof schema.pattern === 'string') {
+    let pattern;
+    try {
+      pattern = new RegExp(schema.pattern, 'u');
+    } catch {
+      pattern = undefined; // a pattern JavaScript cannot read is left to the server's check
+    }
+    if (pattern !== undefined && !pattern.test(text)) return { error: 'fieldPattern', vars: { pattern: schema.pattern } };
+  }
+  return { value: text };
+}
+
+function readJson(schema, text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: 'fieldNotJson', vars: { reason: error instanceof Error ? error.message : String(error) } };
+  }
+  const type = mainType(schema);
+  if (type !== undefined && !hasType(value, type)) return { error: 'fieldWrongType', vars: { type } };
+  return { value };
+}
+
+function hasType(value, type) {
+  switch (type) {
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,78 @@
+// One tool call as a card: the tool, its parameters, and its result or error with the time it
+// took; a spinner while it runs. Chat and the traces page both show calls this way.
+import { h, pretty, setText } from './dom.js';
+import { formatDuration } from './i18n.js';
+
+export function toolCallCard({ tool, callId }) {
+  const status = h('span', { class: 'spinner', role: 'img', i18nAria: 'running' });
+  const name = h('span', { class: 'tool-name', text: tool ?? '…' });
+  const preview = h('span', { class: 'preview', i18n: 'preparingCall' });
+  const duration = h('span', { class: 'duration' });
+  const paramsBlock = h('pre', { class: 'tool-params', text: '…' });
+  const resultHead = h('h4', { i18n: 'result' });
+  const resultBlock = h('pre', { class: 'tool-result', i18n: 'stillRunning' });
+  const element = h(
+    'details',
+    { class: 'tool-card', 'data-state': 'running', 'data-call-id': callId },
+    h('summary', {}, status, name, preview, duration),
+    h('div', { class: 'tool-card-body' }, h('div', {}, h('h4', { i18n: 'parameters' }), paramsBlock), h('div', {}, resultHead, resultBlock)),
+  );
+  let started = 0;
+  let timer = 0;
+
+  return {
+    element,
+    get callId() {
+      return element.dataset.callId;
+    },
+    get tool() {
+      return name.textContent;
+    },
+    /** The model has sent the whole call: it runs now. */
+    start(call) {
+      if (call.callId !== undefined) element.dataset.callId = call.callId;
+      if (call.tool !== undefined) name.textContent = call.tool;
+      paramsBlock.textContent = pretty(call.params ?? {});
+      setText(preview, 'runningCall');
+      started = performance.now();
+      clearInterval(timer);
+      timer = setInterval(() => {
+        duration.textContent = formatDuration(performance.now() - started);
+      }, 250);
+    },
+    finish(result) {
+      clearInterval(timer);
+      if (result.tool !== undefined) name.textContent = result.tool;
+      if (result.params !== undefined) paramsBlock.textContent = pretty(result.params);
+      const ok = result.success === true;
+      element.dataset.state = ok ? 'success' : 'failure';
+      settle(status, ok ? 'ok' : 'bad', ok ? 'succeeded' : 'failed');
+      duration.textContent = result.durationMs === undefined ? '' : formatDuration(result.durationMs);
+      const text = ok ? pretty(result.data ?? '') : [result.code ? `[${result.code}] ` : '', result.error ?? result.data ?? ''].join('');
+      delete preview.dataset.i18n;
+      preview.textContent = text.replace(/\s+/g, ' ').slice(0, 160);
+      setText(resultHead, ok ? 'result' : 'error');
+      delete resultBlock.dataset.i18n;
+      resultBlock.textContent = text === '' ? '—' : text;
+      resultBlock.classList.toggle('error', !ok);
+    },
+    /** The turn ended before the call's result came (cancelled, or the connection broke). */
+    abandon() {
+      if (element.dataset.state !== 'running') return;
+      clearInterval(timer);
+      element.dataset.state = 'abandoned';
+      settle(status, 'muted', 'notFinished');
+      setText(preview, 'noResult');
+      setText(resultBlock, 'noResult');
+    },
+  };
+}
+
+/** The spinner becomes a badge saying how the call ended. */
+function settle(status, kind, key) {
+  status.className = `badge ${kind}`;
+  status.removeAttribute('role');
+  status.removeAttribute('aria-label');
+  delete status.dataset.i18nAriaLabel;
+  setText(status, key);
+}

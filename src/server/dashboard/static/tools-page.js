@@ -1,0 +1,202 @@
+// The tools page: every tool with its file, whether it is available (and why not), its
+// diagnostics, an on/off switch, and a form built from its parameters to run it by hand. Files that
+// failed to load are listed first. Reloads on disk arrive as `tools-changed` and update in place.
+import { api, ApiError } from './api.js';
+import { h, pretty, replace, setText, toast, translate } from './dom.js';
+import { formatDuration, t } from './i18n.js';
+import { onLiveEvent } from './live-events.js';
+import { schemaForm } from './schema-form.js';
+
+export function toolsPage(root, app) {
+  const cards = new Map(); // tool name → { view, element, update(view) }
+  const failures = h('div', { class: 'failures' });
+  const list = h('div', { class: 'tool-list', 'aria-live': 'polite' });
+  const filter = h('input', { type: 'search', i18nPlaceholder: 'filterTools', i18nAria: 'filterTools' });
+  const summary = h('p', { class: 'tools-summary' });
+  replace(
+    root,
+    h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'toolsTitle' }), summary), h('div', { class: 'toolbar' }, filter)),
+    failures,
+    list,
+  );
+  let loaded = false;
+  let refreshing = null;
+
+  filter.addEventListener('input', applyFilter);
+
+  function applyFilter() {
+    const needle = filter.value.trim().toLowerCase();
+    for (const [name, card] of cards) card.element.hidden = needle !== '' && !`${name} ${card.view.description ?? ''}`.toLowerCase().includes(needle);
+  }
+
+  async function refresh() {
+    refreshing ??= (async () => {
+      try {
+        const result = await api('/api/tools');
+        render(result.tools ?? [], result.failures ?? []);
+        loaded = true;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401)) replace(list, h('p', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: error.message } }));
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  function render(tools, failed) {
+    const available = tools.filter((tool) => tool.available).length;
+    setText(summary, 'toolsSummary', { total: tools.length, available });
+    replace(
+      failures,
+      failed.map((failure) =>
+        h('article', { class: 'card tool', 'data-failure': failure.file }, h('div', { class: 'tool-head' }, h('h2', { text: baseName(failure.file) }), h('span', { class: 'badge bad', i18n: 'failedToLoad' })), h('div', { class: 'tool-meta' }, h('code', { text: failure.file })), diagnosticsList(failure.diagnostics ?? [])),
+      ),
+    );
+    const seen = new Set();
+    for (const view of tools) {
+      seen.add(view.name);
+      const card = cards.get(view.name);
+      if (card === undefined) cards.set(view.name, toolCard(view));
+      else card.update(view);
+    }
+    for (const [name, card] of cards) {
+      if (!seen.has(name)) {
+        card.element.remove();
+        cards.delete(name);
+      }
+    }
+    // In name order, moving only what is out of place (an open form keeps its focus and values).
+    const ordered = [...cards.values()].sort((a, b) => a.view.name.localeCompare(b.view.name));
+    ordered.forEach((card, index) => {
+      if (list.children[index] !== card.element) list.insertBefore(card.element, list.children[index] ?? null);
+    });
+    if (ordered.length === 0 && failed.length === 0) replace(list, h('p', { class: 'empty', i18n: 'noTools' }));
+    else list.querySelector('.empty')?.remove();
+    applyFilter();
+  }
+
+  function toolCard(initial) {
+    let view = initial;
+    const id = `tool-${initial.name.replace(/[^\w-]/g, '_')}`;
+    const badge = h('span', { class: 'badge' });
+    const toggle = h('input', { type: 'checkbox', role: 'switch', id: `${id}-enabled`, i18nAria: 'toolSwitch', i18nVars: { name: initial.name } });
+    const switchLabel = h('label', { class: 'switch', for: `${id}-enabled` }, h('span', { i18n: 'enabled' }), toggle);
+    const description = h('p', { class: 'tool-description' });
+    const meta = h('div', { class: 'tool-meta' });
+    const reason = h('p', { class: 'notice warn', hidden: true });
+    const diagnostics = h('div', {});
+    const examples = h('div', {});
+    const formBox = h('div', {});
+    const result = h('div', { class: 'run-result', 'aria-live': 'polite' });
+    const runButton = h('button', { type: 'submit', class: 'primary', i18n: 'run' });
+    const form = h('form', { class: 'tool-form', novalidate: true }, formBox, h('div', { class: 'form-actions' }, runButton), result);
+    const runPanel = h('details', { class: 'run-panel' }, h('summary', { i18n: 'runByHand' }), form);
+    const element = h('article', { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` }, h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, switchLabel), description, reason, meta, diagnostics, examples, runPanel);
+    let fields = null;
+    let schemaText = '';
+
+    toggle.addEventListener('change', async () => {
+      const enabled = toggle.checked;
+      toggle.disabled = true;
+      try {
+        update(await api(`/api/tools/${encodeURIComponent(view.name)}/enabled`, { method: 'PUT', body: { enabled } }));
+        toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
+      } catch (error) {
+        toggle.checked = !enabled;
+        toast(t('switchFailed', { name: view.name, reason: error.message }), 'error');
+      } finally {
+        toggle.disabled = false;
+      }
+    });
+
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const read = fields?.read();
+      if (read === undefined) return;
+      runButton.disabled = true;
+      replace(result, h('p', { class: 'muted' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', h('span', { i18n: 'runningCall' })));
+      try {
+        const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, { method: 'POST', body: { params: read.params } });
+        replace(
+          result,
+          h('div', { class: 'tool-head' }, h('span', { class: `badge ${outcome.success ? 'ok' : 'bad'}`, i18n: outcome.success ? 'succeeded' : 'failed' }), h('span', { class: 'muted', text: formatDuration(outcome.durationMs) }), outcome.code ? h('code', { text: outcome.code }) : null),
+          h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcome.success ? pretty(outcome.data ?? '') : (outcome.error ?? outcome.data ?? '') }),
+        );
+      } catch (error) {
+        replace(result, h('p', { class: 'notice error', role: 'alert', text: error.message }));
+      } finally {
+        runButton.disabled = false;
+      }
+    });
+
+    function update(next) {
+      view = next;
+      card.view = next;
+      badge.className = `badge ${next.available ? 'ok' : next.enabled === false ? 'muted' : 'bad'}`;
+      setText(badge, next.available ? 'available' : next.enabled === false ? 'switchedOff' : 'unavailable');
+      toggle.checked = next.enabled !== false;
+      description.textContent = next.description ?? '';
+      reason.hidden = next.available || !next.reason;
+      reason.textContent = next.reason ?? '';
+      replace(
+        meta,
+        h('span', {}, h('span', { i18n: 'file' }), ' ', h('code', { text: next.file ?? '' })),
+        next.source ? h('span', {}, h('span', { i18n: 'source' }), ' ', h('code', { text: next.source })) : null,
+        next.isolation ? h('span', {}, h('span', { i18n: 'isolation' }), ' ', h('code', { text: next.isolation })) : null,
+      );
+      replace(diagnostics, diagnosticsList(next.diagnostics ?? []));
+      replace(examples, (next.examples ?? []).length === 0 ? null : h('ul', { class: 'examples', i18nAria: 'examples' }, next.examples.map((example) => h('li', { text: example }))));
+      const text = JSON.stringify(next.parameters ?? {});
+      if (text !== schemaText) {
+        schemaText = text;
+        fields = schemaForm(next.parameters ?? {});
+        replace(formBox, fields.element);
+      }
+    }
+
+    const card = { view, element, update };
+    update(initial);
+    return card;
+  }
+
+  onLiveEvent('tools-changed', () => void refresh());
+  onLiveEvent('open', () => {
+    if (loaded) void refresh();
+  });
+
+  return {
+    show() {
+      void refresh();
+    },
+    refresh,
+    languageChanged() {
+      translate(root);
+      if (loaded) void refresh(); // descriptions and diagnostics come in the page's language
+    },
+  };
+}
+
+function diagnosticsList(diagnostics) {
+  if (diagnostics.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'diagnostics', i18nAria: 'diagnostics' },
+    diagnostics.map((diagnostic) =>
+      h(
+        'li',
+        { class: `diagnostic ${diagnostic.severity === 'error' ? 'error' : 'warning'}` },
+        h('strong', { i18n: diagnostic.severity === 'error' ? 'error' : 'warning' }),
+        ' ',
+        diagnostic.line === undefined ? null : h('code', { text: `${baseName(diagnostic.file ?? '')}:${diagnostic.line}${diagnostic.column === undefined ? '' : `:${diagnostic.column}`}` }),
+        ' ',
+        diagnostic.message ?? '',
+        diagnostic.hint ? h('span', { class: 'hint', text: diagnostic.hint }) : null,
+      ),
+    ),
+  );
+}
+
+function baseName(path) {
+  return String(path).split(/[\\/]/).pop() ?? String(path);
+}

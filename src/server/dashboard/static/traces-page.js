@@ -1,0 +1,108 @@
+// The traces page: recent tool calls, newest first, filtered by tool and outcome; each opens to
+// its parameters and its result or error.
+import { api, ApiError } from './api.js';
+import { h, pretty, replace, setText, translate } from './dom.js';
+import { formatDuration, formatTime } from './i18n.js';
+
+const LIMIT = 200;
+
+export function tracesPage(root, app) {
+  const toolSelect = h('select', { id: 'trace-tool', name: 'tool' }, h('option', { value: '', i18n: 'allTools' }));
+  const outcomeSelect = h(
+    'select',
+    { id: 'trace-outcome', name: 'outcome' },
+    h('option', { value: '', i18n: 'allOutcomes' }),
+    h('option', { value: 'success', i18n: 'succeeded' }),
+    h('option', { value: 'failure', i18n: 'failed' }),
+  );
+  const refreshButton = h('button', { type: 'submit', i18n: 'refresh' });
+  const filters = h(
+    'form',
+    { class: 'filters', role: 'search', i18nAria: 'traceFilters' },
+    h('label', { for: 'trace-tool' }, h('span', { i18n: 'tool' }), toolSelect),
+    h('label', { for: 'trace-outcome' }, h('span', { i18n: 'outcome' }), outcomeSelect),
+    refreshButton,
+  );
+  const count = h('p', { class: 'muted' });
+  const list = h('ul', { class: 'trace-list' });
+  replace(root, h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'tracesTitle' }), count)), filters, list);
+  let traces = [];
+  let ticket = 0;
+
+  filters.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void refresh();
+  });
+  toolSelect.addEventListener('change', () => void refresh());
+  outcomeSelect.addEventListener('change', () => void refresh());
+
+  async function refresh() {
+    const mine = ++ticket;
+    const query = new URLSearchParams({ limit: String(LIMIT) });
+    if (toolSelect.value !== '') query.set('tool', toolSelect.value);
+    if (outcomeSelect.value !== '') query.set('outcome', outcomeSelect.value);
+    try {
+      const [result, tools] = await Promise.all([api(`/api/traces?${query}`), api('/api/tools').catch(() => ({ tools: [] }))]);
+      if (mine !== ticket) return;
+      traces = result.traces ?? [];
+      fillTools(tools.tools ?? []);
+      render();
+    } catch (error) {
+      if (mine !== ticket || (error instanceof ApiError && error.status === 401)) return;
+      replace(list, h('li', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: error.message } }));
+    }
+  }
+
+  /** Every tool there is, and any tool the traces name that is gone now. */
+  function fillTools(tools) {
+    const chosen = toolSelect.value;
+    const names = [...new Set([...tools.map((tool) => tool.name), ...traces.map((trace) => trace.tool), ...(chosen === '' ? [] : [chosen])])].sort();
+    replace(toolSelect, h('option', { value: '', i18n: 'allTools' }), names.map((name) => h('option', { value: name, text: name })));
+    toolSelect.value = chosen;
+  }
+
+  function render() {
+    setText(count, traces.length >= LIMIT ? 'tracesCountMax' : 'tracesCount', { count: traces.length });
+    replace(list, traces.length === 0 ? h('li', { class: 'empty', i18n: 'noTraces' }) : traces.map(traceItem));
+  }
+
+  function traceItem(trace) {
+    const ok = trace.success === true;
+    const output = ok ? pretty(trace.data ?? '') : [trace.code ? `[${trace.code}] ` : '', trace.error ?? trace.data ?? ''].join('');
+    return h(
+      'li',
+      {},
+      h(
+        'details',
+        { class: 'trace card', 'data-trace': trace.id, 'data-outcome': ok ? 'success' : 'failure' },
+        h(
+          'summary',
+          {},
+          h('span', { class: `badge ${ok ? 'ok' : 'bad'}`, i18n: ok ? 'succeeded' : 'failed' }),
+          h('span', { class: 'tool-name', text: trace.tool }),
+          h('span', { class: 'session', text: trace.session ?? '' }),
+          h('span', { class: 'when', text: formatTime(trace.startedAt) }),
+          h('span', { class: 'muted', text: formatDuration(trace.durationMs) }),
+        ),
+        h(
+          'div',
+          { class: 'trace-body' },
+          h('div', {}, h('h4', { i18n: 'parameters' }), h('pre', { text: pretty(trace.params ?? {}) })),
+          h('div', {}, h('h4', { i18n: ok ? 'result' : 'error' }), h('pre', { text: output === '' ? '—' : output })),
+          h('p', { class: 'muted', i18n: 'traceWhere', i18nVars: { session: trace.session ?? '—', when: formatTime(trace.startedAt), call: trace.callId ?? '' } }),
+        ),
+      ),
+    );
+  }
+
+  return {
+    show() {
+      void refresh();
+    },
+    refresh,
+    languageChanged() {
+      translate(root);
+      render();
+    },
+  };
+}
