@@ -45,7 +45,7 @@ export interface Llama {
 interface NodeLlamaCpp {
   getLlama(options: { build: 'never'; logLevel: string; logger: (level: string, message: string) => void }): Promise<Llama>;
   LlamaChat: new (options: { contextSequence: object }) => LlamaChat;
-  resolveModelFile(uri: string, options: { directory: string; download: 'auto' | false; cli: boolean }): Promise<string>;
+  resolveModelFile(uri: string, options: { directory: string; download: 'auto' | false; cli: boolean; onProgress?: DownloadProgress['onProgress']; signal?: AbortSignal }): Promise<string>;
 }
 
 export interface Runtime {
@@ -82,15 +82,23 @@ export function isModelReference(path: string): boolean {
   return /^(hf:|huggingface:|https?:\/\/)/.test(path);
 }
 
+/** Who watches a download instead of the terminal's progress bar (the service's dashboard). */
+export interface DownloadProgress {
+  onProgress: (status: { totalSize: number; downloadedSize: number }) => void;
+  signal?: AbortSignal;
+}
+
 /**
  * The local file of a model reference: downloaded into `directory` on first use (with a progress
- * bar, resuming a cut download), found there afterwards. `download: false` only looks.
+ * bar, resuming a cut download; or reported to `progress` instead of the bar), found there
+ * afterwards. `download: false` only looks.
  */
-export async function resolveModelReference(reference: string, directory: string, download = true): Promise<string> {
+export async function resolveModelReference(reference: string, directory: string, download = true, progress?: DownloadProgress): Promise<string> {
   await loadRuntime(); // a missing package is reported the usual way
   const module = await importPackage();
   try {
-    return await module.resolveModelFile(reference, { directory, download: download ? 'auto' : false, cli: download });
+    const watched = progress === undefined ? {} : { onProgress: progress.onProgress, ...(progress.signal === undefined ? {} : { signal: progress.signal }) };
+    return await module.resolveModelFile(reference, { directory, download: download ? 'auto' : false, cli: download && progress === undefined, ...watched });
   } catch (error) {
     throw new ModelError(
       'not-configured',

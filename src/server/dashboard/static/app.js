@@ -64,6 +64,7 @@ function closeMenu() {
   nav.classList.remove('open');
   menuButton.setAttribute('aria-expanded', 'false');
 }
+for (const link of nav.querySelectorAll('a')) link.addEventListener('click', closeMenu); // the same page again changes no hash
 menuButton.addEventListener('click', () => {
   const open = !nav.classList.contains('open');
   nav.classList.toggle('open', open);

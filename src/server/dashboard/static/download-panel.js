@@ -54,7 +54,7 @@ export function downloadPanel(app) {
       install.hidden = false;
       install.replaceChildren(h('p', { i18n: 'runtimeMissing' }), h('pre', { text: download.installCommand }));
     } else install.hidden = true;
-    const busy = download.state === 'downloading' || download.state === 'loading';
+    const busy = download.state === 'downloading';
     button.disabled = busy || Boolean(download.installCommand);
     setText(button, download.state === 'failed' ? 'downloadAgain' : 'downloadButton');
     progressBox.hidden = !busy && download.state !== 'done';
@@ -62,7 +62,7 @@ export function downloadPanel(app) {
       progress.max = total;
       progress.value = Math.min(received, total);
     } else progress.removeAttribute('value'); // not known yet: the bar shows it is busy
-    if (download.state === 'loading') setText(progressText, 'loadingModel');
+    if (busy && download.loading) setText(progressText, 'loadingModel');
     else if (download.state === 'done') setText(progressText, 'downloadDone');
     else if (total > 0) setText(progressText, 'downloadProgressText', { received: formatBytes(received), total: formatBytes(total), percent: Math.floor((received / total) * 100) });
     else setText(progressText, 'downloadStarting');

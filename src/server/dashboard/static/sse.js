@@ -38,7 +38,7 @@ export async function readEvents(body, onEvent) {
       }
       if (buffer.length > MAX_LINE_CHARS) throw new Error(`an event line is longer than ${MAX_LINE_CHARS} characters`);
     }
-    dispatch();
+    // An event the stream ended in the middle of is dropped, as the SSE standard says.
   } finally {
     reader.releaseLock();
   }
