@@ -14,13 +14,14 @@ export class ApiError extends Error {
   }
 }
 
-/** Takes `#token=…` out of the address (into storage): it must not stay in the bar or the history. */
+/** Takes `#token=…` out of the address (into storage): it must not stay in the bar or the history. True when there was one. */
 export function takeTokenFromAddress() {
   const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
-  if (match === null) return;
+  if (match === null) return false;
   setToken(decodeURIComponent(match[1]));
   const rest = location.hash.slice(1).split('&').filter((part) => !part.startsWith('token=')).join('&');
   history.replaceState(null, '', `${location.pathname}${location.search}${rest === '' ? '' : `#${rest}`}`);
+  return true;
 }
 
 export function token() {

@@ -8,7 +8,6 @@ import { onLiveEvent, reconnectNow, startLiveEvents } from './live-events.js';
 import { toolsPage } from './tools-page.js';
 import { tracesPage } from './traces-page.js';
 
-takeTokenFromAddress();
 setLanguage(initialLanguage()); // before the pages, which build their text in it
 
 const app = {
@@ -28,6 +27,7 @@ const app = {
   },
 };
 
+takeTokenFromAddress();
 const pages = {
   chat: chatPage(document.getElementById('page-chat'), app),
   tools: toolsPage(document.getElementById('page-tools'), app),
@@ -36,6 +36,11 @@ const pages = {
 let currentPage = '';
 
 function route() {
+  // A link with #token=… opened in a tab that is already here changes only the hash.
+  if (takeTokenFromAddress()) {
+    reconnectNow();
+    void app.refreshStatus();
+  }
   const [, page = 'chat', ...rest] = (location.hash.replace(/^#/, '') || '/chat').split('/');
   const name = page in pages ? page : 'chat';
   currentPage = name;

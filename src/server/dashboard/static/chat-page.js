@@ -1,7 +1,7 @@
 // The chat page: sessions on the side (switch, resume, rename, delete, new), the conversation
 // with the reply streaming in and a card per tool call, and — with no model — how to connect one.
 import { api, ApiError, stream } from './api.js';
-import { h, replace, setText, toast, translate } from './dom.js';
+import { h, icon, replace, setText, toast, translate } from './dom.js';
 import { downloadPanel } from './download-panel.js';
 import { formatTime, language, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
@@ -28,9 +28,9 @@ export function chatPage(root, app) {
   });
   const title = h('h1', { id: 'conversation-title', i18n: 'newChat' });
   const transcript = h('ol', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'conversation-title' });
-  const input = h('textarea', { id: 'chat-input', rows: 1, i18nPlaceholder: 'messagePlaceholder', i18nAria: 'message', autocomplete: 'off' });
+  const input = h('textarea', { id: 'chat-input', rows: 1, i18nPlaceholder: 'messagePlaceholder', i18nAria: 'message', autocomplete: 'off', 'aria-describedby': 'composer-hint' });
   const sendButton = h('button', { type: 'submit', class: 'primary', i18n: 'send' });
-  const composer = h('form', { class: 'composer', novalidate: true }, input, sendButton);
+  const composer = h('form', { class: 'composer', novalidate: true }, input, h('span', { id: 'composer-hint', class: 'visually-hidden', i18n: 'composerHint' }), sendButton);
   const connect = downloadPanel(app);
   const conversation = h('div', { class: 'conversation' }, h('div', { class: 'conversation-head' }, toggle, title), connect.element, transcript, composer);
   replace(root, sessionsPanel, conversation);
@@ -57,6 +57,12 @@ export function chatPage(root, app) {
     input.style.height = '';
     void send(message);
   });
+
+  /** The open session; the nav's Chat link leads back to it from the other pages. */
+  function setCurrent(name) {
+    current = name;
+    document.querySelector('.nav a[data-page="chat"]')?.setAttribute('href', name === null ? '#/chat' : `#/chat/${encodeURIComponent(name)}`);
+  }
 
   function updateComposer() {
     const hasModel = app.status?.model != null;
@@ -109,8 +115,8 @@ export function chatPage(root, app) {
       h('span', { class: 'session-name', text: session.name }),
       h('span', { class: 'session-meta', i18n: 'sessionMeta', i18nVars: { count: session.messageCount ?? 0, when: formatTime(session.updatedAt) } }),
     );
-    const rename = h('button', { type: 'button', class: 'icon', i18nAria: 'renameSession', i18nTitle: 'renameSession', i18nVars: { name: session.name }, text: '✎' });
-    const remove = h('button', { type: 'button', class: 'icon danger', i18nAria: 'deleteSession', i18nTitle: 'deleteSession', i18nVars: { name: session.name }, text: '🗑' });
+    const rename = h('button', { type: 'button', class: 'icon', i18nAria: 'renameSession', i18nTitle: 'renameSession', i18nVars: { name: session.name } }, icon('pencil'));
+    const remove = h('button', { type: 'button', class: 'icon danger', i18nAria: 'deleteSession', i18nTitle: 'deleteSession', i18nVars: { name: session.name } }, icon('trash'));
     rename.addEventListener('click', () => startRename(item, session));
     remove.addEventListener('click', () => void deleteSession(session));
     item.append(open, h('span', { class: 'session-actions' }, rename, remove));
@@ -128,7 +134,7 @@ export function chatPage(root, app) {
         try {
           await api(`/api/sessions/${encodeURIComponent(session.name)}`, { method: 'PATCH', body: { name } });
           if (current === session.name) {
-            current = name;
+            setCurrent(name);
             history.replaceState(null, '', `#/chat/${encodeURIComponent(name)}`);
             title.textContent = name;
             delete title.dataset.i18n;
@@ -170,7 +176,7 @@ export function chatPage(root, app) {
   /** Opens a session (its name), or a new chat (null). */
   async function open(name) {
     if (running !== null && name !== current) running.controller.abort();
-    current = name;
+    setCurrent(name);
     const ticket = ++loadToken;
     if (name === null) {
       setText(title, 'newChat');
@@ -261,7 +267,7 @@ export function chatPage(root, app) {
           switch (type) {
             case 'session':
               if (current !== data.name) {
-                current = data.name;
+                setCurrent(data.name);
                 delete title.dataset.i18n;
                 title.textContent = data.name;
                 history.replaceState(null, '', `#/chat/${encodeURIComponent(data.name)}`);
@@ -311,7 +317,7 @@ export function chatPage(root, app) {
               drafts.clear();
               break;
             case 'model-retry':
-              note('modelRetry', { attempt: data.attempt, seconds: Math.round((data.delayMs ?? 0) / 100) / 10, error: data.error ?? '' });
+              note('modelRetry', { attempt: data.attempt, seconds: Math.round((data.delayMs ?? 0) / 100) / 10, error: data.error?.message ?? data.error?.code ?? '' });
               break;
             case 'model-waiting':
               if (waiting === null) waiting = note('modelWaiting', { seconds: data.seconds });

@@ -143,7 +143,7 @@ export function toolsPage(root, app) {
         meta,
         h('span', {}, h('span', { i18n: 'file' }), ' ', h('code', { text: next.file ?? '' })),
         next.source ? h('span', {}, h('span', { i18n: 'source' }), ' ', h('code', { text: next.source })) : null,
-        next.isolation ? h('span', {}, h('span', { i18n: 'isolation' }), ' ', h('code', { text: next.isolation })) : null,
+        next.isolation ? h('span', {}, h('span', { i18n: 'isolation' }), ' ', h('span', { i18n: ISOLATION[next.isolation] ?? 'isolationNone' })) : null,
       );
       replace(diagnostics, diagnosticsList(next.diagnostics ?? []));
       replace(examples, (next.examples ?? []).length === 0 ? null : h('ul', { class: 'examples', i18nAria: 'examples' }, next.examples.map((example) => h('li', { text: example }))));
@@ -176,6 +176,9 @@ export function toolsPage(root, app) {
     },
   };
 }
+
+/** Where a tool's code runs (tools.isolation), as people say it. */
+const ISOLATION = { process: 'isolationProcess', worker: 'isolationWorker', none: 'isolationNone' };
 
 function diagnosticsList(diagnostics) {
   if (diagnostics.length === 0) return null;
