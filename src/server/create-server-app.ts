@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { apiRoutes } from './api/api-routes.ts';
+import { bodySizeRule } from './body-size-rule.ts';
 import { ApiError, errorResponse } from './api-error.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { hostRule } from './host-rule.ts';
@@ -34,17 +34,7 @@ export function createServerApp(context: ServerContext, options: Pick<ServerOpti
   }
   app.use(tokenRule(options.token));
   app.use(originRule(options.corsOrigins));
-  // Counts the bytes as they come, with or without Content-Length, and stops reading at the cap.
-  app.use(
-    bodyLimit({
-      maxSize: options.maxBodyBytes,
-      onError: (c) => {
-        // The rest of the body is not read: the connection closes after this answer.
-        c.header('Connection', 'close');
-        return errorResponse(c, new ApiError(413, 'body-too-large', `The request body is over ${options.maxBodyBytes} bytes, the most this service takes (server.max_body_bytes in riverse.yaml).`));
-      },
-    }),
-  );
+  app.use(bodySizeRule(options.maxBodyBytes));
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
   app.route('/', dashboardRoutes(context));

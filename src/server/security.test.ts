@@ -67,6 +67,9 @@ describe('the token', () => {
     const { port } = await startTestService(t, { server: { token: 's3cret-token' } });
     for (const path of ['/', '/index.html', '/assets/app.js']) assert.notEqual((await raw(port, path)).status, 401, path);
     assert.equal((await raw(port, '/anything', { method: 'POST', body: {} })).status, 401);
+    // Spellings of an API path that reach its route still need the token; the others reach nothing.
+    for (const path of ['/%61pi/status', '/./api/status', '/v1/../api/status', '/api/%73tatus', '/api/status/']) assert.equal((await raw(port, path)).status, 401, path);
+    for (const path of ['//api/status', '/API/status', '/api%2Fstatus']) assert.equal((await raw(port, path)).status, 404, path);
   });
 });
 

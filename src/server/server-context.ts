@@ -85,5 +85,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     download: () => ({ state: 'idle' }),
   };
   if (options.model !== undefined) context.setModel(options.model);
+  // Every reload reaches the open event streams (the files and diagnostics as each page reads them).
+  options.tools.onChange((changes) => context.events.publish('tools-changed', { changes }));
   return context;
 }

@@ -3,7 +3,7 @@
 // client that sends exactly the headers a test gives (Host, Origin, chunked bodies).
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
-import type { RiverseConfig } from '../config/riverse-config.ts';
+import { parseConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { SessionStore } from '../store/session-store.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
@@ -25,23 +25,25 @@ export interface TestService {
 export interface TestServiceOptions {
   /** Tool files (name → source) in agent/tools/. */
   files?: Record<string, string>;
-  /** riverse.yaml's text, written before the service starts. */
+  /** riverse.yaml's text, written before the service starts and read as its config (default: tools in this thread, for quick loads). */
   yaml?: string;
-  config?: RiverseConfig;
   model?: ChatModel;
   server?: Partial<ServerOptions>;
   /** Watch the tool folder (default false: most tests need no reloads). */
   watch?: boolean;
 }
 
+/** riverse.yaml unless a test gives its own: tools in this thread, so that loading stays quick. */
+export const DEFAULT_YAML = '# a test project\ntools:\n  isolation: none # quick loads\n';
+
 /** The service on 127.0.0.1:0; everything closed and removed when the test ends. */
 export async function startTestService(t: Cleanup, options: TestServiceOptions = {}): Promise<TestService> {
   const dir = await tempDir(t, 'riverse-server-');
   const tools = join(dir, 'agent', 'tools');
   await writeFiles(tools, options.files ?? {});
-  if (options.yaml !== undefined) await writeFiles(dir, { 'riverse.yaml': options.yaml });
-  // In this thread unless a test asks for isolation: loading stays quick.
-  const config: RiverseConfig = options.config ?? { tools: { isolation: 'none' } };
+  const yaml = options.yaml ?? DEFAULT_YAML;
+  await writeFiles(dir, { 'riverse.yaml': yaml });
+  const config = parseConfig(yaml, join(dir, 'riverse.yaml'));
   const live = await LiveToolRegistry.open({ config, baseDir: dir, watch: options.watch ?? false });
   const store = SessionStore.open(join(dir, 'data'));
   const context = createServerContext({ tools: live, store, config: { config, baseDir: dir, file: join(dir, 'riverse.yaml') }, model: options.model, dataDir: join(dir, 'data'), version: '0.0.0-test' });
@@ -100,4 +102,70 @@ export function raw(port: number, path: string, options: RawRequest = {}): Promi
       if (options.keepOpen !== true) request.end();
     } else request.end(body);
   });
+}
+
+export interface SseMessage {
+  event: string;
+  data: any;
+}
+
+/** The SSE messages of a response as they come (comments as `event: ':'`, their text as `data`). */
+export async function* sseMessages(response: Response): AsyncGenerator<SseMessage> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith(':')) {
+        yield { event: ':', data: block.slice(1).trim() };
+        continue;
+      }
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
+      yield { event, data: JSON.parse(data) };
+    }
+  }
+}
+
+/** `POST /api/chat`, read to its end: the status and, for a stream, every message. */
+export async function chat(url: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; json?: any; events: SseMessage[] }> {
+  const response = await fetch(`${url}api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { status: response.status, json: await response.json(), events: [] };
+  const events: SseMessage[] = [];
+  for await (const message of sseMessages(response)) events.push(message);
+  return { status: response.status, events };
+}
+
+/** An open `/api/events` stream: wait for the next message that matches, or close it. */
+export async function openEvents(t: Cleanup, url: string, headers: Record<string, string> = {}): Promise<{ response: Response; next(match: (message: SseMessage) => boolean, what: string): Promise<SseMessage>; close(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}api/events`, { headers, signal: controller.signal });
+  const messages = response.ok ? sseMessages(response) : undefined;
+  const close = () => controller.abort();
+  t.after(close);
+  return {
+    response,
+    async next(match, what) {
+      const timer = setTimeout(close, 10_000); // a bound on the wait, not a timing: the message is expected long before
+      try {
+        for (;;) {
+          const { value, done } = await messages!.next();
+          if (done === true) throw new Error(`the event stream ended before ${what}`);
+          if (match(value)) return value;
+        }
+      } catch (error) {
+        throw new Error(`no ${what} on /api/events: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close,
+  };
 }

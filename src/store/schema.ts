@@ -44,6 +44,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tool_calls_by_session ON tool_calls (session_id, id);
   CREATE INDEX tool_calls_by_turn ON tool_calls (session_id, turn_id, id);
   `,
+  // 2: the traces of one tool across sessions, newest first (the service's trace list filters by tool).
+  `
+  CREATE INDEX tool_calls_by_tool ON tool_calls (tool, id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

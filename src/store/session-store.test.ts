@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { DATABASE_FILE, SessionStore } from './session-store.ts';
+import { DATABASE_FILE, MAX_TRACES, SessionNameTakenError, SessionStore } from './session-store.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 
 let root: string;
@@ -206,6 +206,54 @@ describe('SessionStore', () => {
     assert.deepStrictEqual(store.toolCalls(a.id), []);
     // The name is free again, for a new session.
     assert.notEqual(store.session('a').id, a.id);
+  });
+
+  it('renames a session, its messages and traces going with it; a taken name is refused', () => {
+    using store = SessionStore.open(freshDir());
+    const a = store.session('a');
+    store.session('b');
+    store.appendMessages(a.id, [{ role: 'user', content: 'hi' }]);
+    store.recordToolCall(trace(a.id, 't', 'c'));
+    const renamed = store.renameSession('a', 'Trip to Tokyo');
+    assert.equal(renamed?.id, a.id);
+    assert.equal(renamed?.name, 'Trip to Tokyo');
+    assert.equal(store.findSession('a'), undefined);
+    assert.deepStrictEqual(store.messages(a.id), [{ role: 'user', content: 'hi' }]);
+    assert.equal(store.traces({ session: 'Trip to Tokyo' }).length, 1);
+    assert.throws(() => store.renameSession('Trip to Tokyo', 'b'), (error: unknown) => error instanceof SessionNameTakenError && error.code === 'session-exists' && /already a session called "b"/.test(error.message));
+    assert.equal(store.findSession('Trip to Tokyo')?.id, a.id);
+    assert.equal(store.renameSession('nobody', 'x'), undefined);
+    assert.equal(store.renameSession('b', 'b')?.name, 'b');
+    assert.throws(() => store.renameSession('b', ' '), TypeError);
+  });
+
+  it('lists traces across sessions, newest first, filtered by tool, outcome, session and time, limited', () => {
+    using store = SessionStore.open(freshDir());
+    const a = store.session('a').id;
+    const b = store.session('b').id;
+    store.recordToolCall(trace(a, 't1', 'c1', { startedAt: '2026-01-01T10:00:00.000Z' }));
+    store.recordToolCall(trace(a, 't1', 'c2', { tool: 'time', success: false, data: '', error: 'boom\u0000tail', code: 'threw', startedAt: '2026-01-01T11:00:00.000Z' }));
+    store.recordToolCall(trace(b, 't2', 'c3', { startedAt: '2026-01-02T10:00:00.000Z' }));
+    const calls = (query: Parameters<typeof store.traces>[0]) => store.traces(query).map((found) => found.callId);
+    assert.deepEqual(calls({}), ['c3', 'c2', 'c1']);
+    const [newest] = store.traces();
+    assert.equal(newest?.session, 'b');
+    assert.equal(newest?.sessionId, b);
+    assert.equal(typeof newest?.id, 'number');
+    assert.deepEqual(calls({ tool: 'weather' }), ['c3', 'c1']);
+    assert.deepEqual(calls({ outcome: 'failure' }), ['c2']);
+    assert.equal(store.traces({ outcome: 'failure' })[0]?.error, 'boom\u0000tail');
+    assert.deepEqual(calls({ outcome: 'success', session: 'a' }), ['c1']);
+    assert.deepEqual(calls({ since: '2026-01-01T10:30:00Z' }), ['c3', 'c2']);
+    assert.deepEqual(calls({ until: '2026-01-01T11:00:00Z' }), ['c1']);
+    // Another offset is the same instant.
+    assert.deepEqual(calls({ since: '2026-01-01T19:30:00+09:00', until: '2026-01-02' }), ['c2']);
+    assert.deepEqual(calls({ limit: 1 }), ['c3']);
+    assert.deepEqual(calls({ session: 'nobody' }), []);
+    // Values are bound, not spliced into the SQL.
+    assert.deepEqual(calls({ tool: "weather' OR 1=1 --" }), []);
+    assert.throws(() => store.traces({ limit: MAX_TRACES + 1 }), /limit must be a whole number from 0 to 1000/);
+    assert.throws(() => store.traces({ since: 'yesterday' }), /since must be an ISO 8601 time/);
   });
 
   it('sets and clears a session language', () => {

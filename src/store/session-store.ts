@@ -14,6 +14,7 @@ export const DATABASE_FILE = 'riverse.db';
 /** How long a write waits for another process's write to finish before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
 const SQLITE_CONSTRAINT_FOREIGNKEY = 787;
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
 
 export interface SessionInfo {
   id: string;
@@ -35,6 +36,37 @@ export interface ToolCallQuery {
   turnId?: string;
   /** Only the last `limit` calls (still returned oldest first). */
   limit?: number;
+}
+
+/** Traces across sessions (`traces()`); every filter is optional. */
+export interface TraceQuery {
+  tool?: string;
+  outcome?: 'success' | 'failure';
+  /** A session's name. */
+  session?: string;
+  /** ISO 8601 times: calls started at or after `since`, and before `until`. */
+  since?: string;
+  until?: string;
+  /** At most this many (100; at most MAX_TRACES). */
+  limit?: number;
+}
+
+/** A trace as `traces()` returns it: with its row id and its session's name. */
+export interface StoredTrace extends ToolCallTrace {
+  id: number;
+  session: string;
+}
+
+export const MAX_TRACES = 1_000;
+const DEFAULT_TRACES = 100;
+
+/** `renameSession` to a name another session has. */
+export class SessionNameTakenError extends Error {
+  override name = 'SessionNameTakenError';
+  readonly code = 'session-exists';
+  constructor(name: string) {
+    super(`There is already a session called ${JSON.stringify(name)}; pick another name, or delete that one first.`);
+  }
 }
 
 /**
@@ -111,6 +143,24 @@ export class SessionStore {
     return rows.map((row) => ({ ...toSessionInfo(row), messageCount: row.message_count }));
   }
 
+  /**
+   * Renames a session (its messages and traces stay with it). Undefined when there is no session
+   * called `from`; a SessionNameTakenError when another one is called `to`.
+   */
+  renameSession(from: string, to: string): SessionInfo | undefined {
+    if (typeof to !== 'string' || to.trim() === '') throw new TypeError('A session name must be a non-empty string.');
+    const found = this.findSession(from);
+    if (found === undefined) return undefined;
+    if (from === to) return found;
+    try {
+      this.#run('UPDATE sessions SET name = ?, updated_at = ? WHERE id = ?', to, new Date().toISOString(), found.id);
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) throw new SessionNameTakenError(to);
+      throw error;
+    }
+    return this.findSession(to);
+  }
+
   /** Deletes the session with its messages and traces. Returns whether it existed. */
   deleteSession(name: string): boolean {
     // Messages and traces go with it (ON DELETE CASCADE).
@@ -183,6 +233,30 @@ export class SessionStore {
        ) ORDER BY id`,
     ).all(...params, limit ?? -1);
     return (rows as unknown as TraceRow[]).map(toTrace);
+  }
+
+  /** Tool calls of every session, newest first, filtered (the values are bound as parameters). */
+  traces(query: TraceQuery = {}): StoredTrace[] {
+    const limit = query.limit ?? DEFAULT_TRACES;
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES) throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    const filter = (clause: string, value: SQLInputValue) => {
+      where.push(clause);
+      params.push(value);
+    };
+    if (query.tool !== undefined) filter('t.tool = ?', query.tool);
+    if (query.outcome !== undefined) filter('t.success = ?', query.outcome === 'success' ? 1 : 0);
+    if (query.session !== undefined) filter('s.name = ?', query.session);
+    if (query.since !== undefined) filter('t.started_at >= ?', isoTime(query.since, 'since'));
+    if (query.until !== undefined) filter('t.started_at < ?', isoTime(query.until, 'until'));
+    const rows = this.#prepare(
+      `SELECT t.id, s.name AS session, t.session_id, t.turn_id, t.call_id, t.tool, t.params, t.success, ${fullText('t.data', 'data')}, ${fullText('t.error', 'error')}, t.code, t.duration_ms, t.started_at
+         FROM tool_calls t JOIN sessions s ON s.id = t.session_id
+        ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
+        ORDER BY t.id DESC LIMIT ?`,
+    ).all(...params, limit);
+    return (rows as unknown as (TraceRow & { id: number; session: string })[]).map((row) => ({ id: row.id, session: row.session, ...toTrace(row) }));
   }
 
   #prepare(sql: string): StatementSync {
@@ -303,8 +377,15 @@ function toTrace(row: TraceRow): ToolCallTrace {
  * character when reading (it stores it whole), and tool output may contain one. Such values come
  * back as their UTF-8 bytes instead, for `text()` to decode; the others stay plain strings.
  */
-function fullText(column: string): string {
-  return `CASE WHEN instr(CAST(${column} AS BLOB), x'00') THEN CAST(${column} AS BLOB) ELSE ${column} END AS ${column}`;
+function fullText(column: string, as = column): string {
+  return `CASE WHEN instr(CAST(${column} AS BLOB), x'00') THEN CAST(${column} AS BLOB) ELSE ${column} END AS ${as}`;
+}
+
+/** An ISO 8601 time as stored (`toISOString()`), so that text order is time order. */
+function isoTime(value: string, what: string): string {
+  const time = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw new RangeError(`${what} must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not ${JSON.stringify(value)}.`);
+  return new Date(time).toISOString();
 }
 
 const utf8 = new TextDecoder();

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AppConfig } from './app-config.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { isToolFileName } from './find-tool-files.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
@@ -40,7 +41,7 @@ const MISSING_FOLDER_POLL_MS = 1_000;
  */
 export class LiveToolRegistry {
   /** @internal */
-  readonly setup: RegistrySetup;
+  setup: RegistrySetup;
   /** What the first load found, as changes (`added`, or `broken`), for tools that report every file. */
   initial: ToolChange[] = [];
   #current!: ToolRegistry;
@@ -96,6 +97,22 @@ export class LiveToolRegistry {
       }
     });
     return this.#reloading;
+  }
+
+  /**
+   * Reloads every file with a new config (a tool switched on or off in riverse.yaml) and tells the
+   * listeners, as a save does: each file's new version gets new hosts, which construct its tools
+   * with the new config. The folders stay; the load cache is left out from now on, since what it
+   * knows was found with the old config.
+   */
+  async reconfigure(config: AppConfig): Promise<ToolChange[]> {
+    const { cache: _stale, ...setup } = this.setup;
+    this.setup = { ...setup, config };
+    setup.workers.reconfigure(config);
+    this.#forceAll = true;
+    // A reload under way may have read the old config: this one starts after it.
+    while (this.#reloading !== undefined) await this.#reloading.catch(() => {});
+    return this.reload();
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,12 @@
 import { Hono } from 'hono';
+import { CONNECT_HINT } from '../connect-hint.ts';
+import { requestLanguage } from '../request-language.ts';
 import type { ServerContext } from '../server-context.ts';
 
-/** `GET /api/status`: what the service has — the version, the model (or how to connect one), the tools. */
+/**
+ * `GET /api/status`: what the service has — the version, the model or (in the request's
+ * language) how to connect one, the default model's download, the tools.
+ */
 export function statusRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   routes.get('/status', (c) => {
@@ -10,6 +15,7 @@ export function statusRoutes(context: ServerContext): Hono {
     return c.json({
       version: context.version,
       model: model === undefined ? null : { id: model.id },
+      connectHint: model === undefined ? CONNECT_HINT[requestLanguage(c)] : null,
       download: context.download(),
       language: context.language,
       tools: { total: registry.list().length, available: registry.tools().length },

@@ -51,7 +51,7 @@ export interface HostChoice {
  * share one set, so a call in flight keeps its version's host while new calls go to the new version's.
  */
 export class ToolWorkers {
-  readonly #config: AppConfig;
+  #config: AppConfig;
   readonly #options: ToolWorkersOptions;
   readonly #workers = new Map<string, { worker: FileWorker; idle?: NodeJS.Timeout }>();
   #spare: Spare | undefined;
@@ -124,6 +124,11 @@ export class ToolWorkers {
     }
     clearTimeout(slot.idle);
     return slot.worker;
+  }
+
+  /** The config the hosts started from now on construct their tools with (riverse.yaml rewritten). */
+  reconfigure(config: AppConfig): void {
+    this.#config = config;
   }
 
   /** Stops the hosts of `file` other than `keep` once their calls are done (after a reload). */

@@ -1,0 +1,38 @@
+import type { TurnEvent } from '../../assistant/turn-events.ts';
+
+/**
+ * A turn's event as `POST /api/chat` sends it (docs/server-api.md, "Chat events"): `event:` its
+ * type, `data:` the JSON. `messages` events are the store's business and are not sent.
+ */
+export function chatEvent(event: TurnEvent): { type: string; data: unknown } | undefined {
+  switch (event.type) {
+    case 'messages':
+      return undefined;
+    case 'tool-result': {
+      const { call } = event;
+      const { result } = call;
+      return {
+        type: 'tool-result',
+        data: {
+          callId: call.callId,
+          tool: call.tool,
+          params: call.params,
+          success: result.success,
+          data: result.data,
+          ...(result.error === undefined ? {} : { error: result.error }),
+          ...(result.code === undefined ? {} : { code: result.code }),
+          durationMs: call.durationMs,
+          startedAt: call.startedAt,
+        },
+      };
+    }
+    case 'done': {
+      const { result } = event;
+      return { type: 'done', data: { text: result.text, stopReason: result.stopReason, ...(result.error === undefined ? {} : { error: result.error }), usage: result.usage, requests: result.requests } };
+    }
+    default: {
+      const { type, ...data } = event;
+      return { type, data };
+    }
+  }
+}

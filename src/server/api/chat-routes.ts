@@ -1,0 +1,58 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { LANGUAGES, type Language } from '../../tools/tool-manifest.ts';
+import { ApiError } from '../api-error.ts';
+import { CONNECT_HINT } from '../connect-hint.ts';
+import { readJsonObject } from '../read-json.ts';
+import { requestLanguage } from '../request-language.ts';
+import type { ServerContext } from '../server-context.ts';
+import { sseQueue } from '../sse-queue.ts';
+import { chatEvent } from './chat-events.ts';
+import { newSessionName, sessionName } from './session-name.ts';
+
+/**
+ * `POST /api/chat`: one turn, streamed as SSE — `session` first, the turn's events, `done` last.
+ * Closing the connection cancels the turn. One turn per session at a time.
+ */
+export function chatRoutes(context: ServerContext): Hono {
+  const routes = new Hono();
+  const busy = new Set<string>();
+
+  routes.post('/chat', async (c) => {
+    const body = await readJsonObject(c);
+    if (typeof body.message !== 'string' || body.message.trim() === '') throw new ApiError(400, 'invalid-request', '"message" must be a non-empty string', 'message');
+    if (body.lang !== undefined && !(LANGUAGES as readonly unknown[]).includes(body.lang)) throw new ApiError(400, 'invalid-request', `"lang" must be one of ${LANGUAGES.join(', ')}`, 'lang');
+    const language = (body.lang as Language | undefined) ?? requestLanguage(c);
+    const message = body.message;
+    const assistant = context.assistant();
+    if (assistant === undefined) throw new ApiError(409, 'no-model', CONNECT_HINT[language]);
+    const name = body.session === undefined ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken)) : sessionName(body.session, 'session');
+    if (busy.has(name)) throw new ApiError(409, 'session-busy', `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`, 'session');
+    const session = context.store.session(name);
+    busy.add(name);
+    return streamSSE(c, async (stream) => {
+      const abort = new AbortController();
+      const cancel = () => abort.abort(new DOMException('The client closed the connection.', 'AbortError'));
+      stream.onAbort(cancel);
+      c.req.raw.signal.addEventListener('abort', cancel, { once: true });
+      const queue = sseQueue(stream);
+      try {
+        queue.send('session', { id: session.id, name: session.name });
+        await assistant.turn(message, {
+          session: name,
+          signal: abort.signal,
+          onEvent: (event) => {
+            const sent = chatEvent(event);
+            if (sent !== undefined) queue.send(sent.type, sent.data);
+          },
+        });
+        await queue.flushed();
+      } finally {
+        busy.delete(name);
+        c.req.raw.signal.removeEventListener('abort', cancel);
+      }
+    });
+  });
+
+  return routes;
+}

@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import { SessionNameTakenError } from '../../store/session-store.ts';
+import { ApiError } from '../api-error.ts';
+import { readJsonObject } from '../read-json.ts';
+import { sessionName } from './session-name.ts';
+import type { ServerContext } from '../server-context.ts';
+
+const noSuchSession = (name: string) => new ApiError(404, 'session-not-found', `There is no session called ${JSON.stringify(name)}; GET /api/sessions lists them.`);
+
+/** `/api/sessions`: list, read, rename, delete. */
+export function sessionRoutes(context: ServerContext): Hono {
+  const routes = new Hono();
+  const { store } = context;
+
+  routes.get('/sessions', (c) => c.json({ sessions: store.listSessions() }));
+
+  routes.get('/sessions/:name', (c) => {
+    const session = store.findSession(c.req.param('name'));
+    if (session === undefined) throw noSuchSession(c.req.param('name'));
+    return c.json({ session, messages: store.messages(session.id) });
+  });
+
+  routes.patch('/sessions/:name', async (c) => {
+    const name = sessionName((await readJsonObject(c)).name, 'name');
+    let session;
+    try {
+      session = store.renameSession(c.req.param('name'), name);
+    } catch (error) {
+      if (error instanceof SessionNameTakenError) throw new ApiError(409, error.code, error.message, 'name');
+      throw error;
+    }
+    if (session === undefined) throw noSuchSession(c.req.param('name'));
+    return c.json({ session });
+  });
+
+  routes.delete('/sessions/:name', (c) => {
+    if (!store.deleteSession(c.req.param('name'))) throw noSuchSession(c.req.param('name'));
+    return c.body(null, 204);
+  });
+
+  return routes;
+}

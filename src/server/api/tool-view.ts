@@ -1,0 +1,91 @@
+import { dirname, relative } from 'node:path';
+import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, type AppConfig, type Isolation } from '../../tools/app-config.ts';
+import { localizeDiagnostic, type Diagnostic } from '../../tools/diagnostic.ts';
+import { parametersSchema, type JsonSchema } from '../../tools/parameter-schema.ts';
+import { localizeReason } from '../../tools/phrase.ts';
+import { localize, localizeList, type Language } from '../../tools/tool-manifest.ts';
+import type { ToolRegistry } from '../../tools/tool-registry.ts';
+
+/** A diagnostic as the API shows it: in the reader's language, its file relative to the project. */
+export interface DiagnosticView {
+  severity: Diagnostic['severity'];
+  code: string;
+  file: string;
+  line?: number;
+  column?: number;
+  tool?: string;
+  message: string;
+  hint?: string;
+}
+
+/** One tool as `/api/tools` shows it (docs/server-api.md). */
+export interface ToolView {
+  name: string;
+  description: string;
+  /** The tool's file, relative to the project folder. */
+  file: string;
+  /** The drop-in folder it was found in, relative to the project folder. */
+  source: string;
+  available: boolean;
+  /** Why not, when it is unavailable: switched off, or its isAvailable() said no. */
+  reason?: string;
+  /** `tools.<name>.enabled` (default true). */
+  enabled: boolean;
+  isolation: Isolation;
+  parameters: JsonSchema;
+  examples: string[];
+  diagnostics: DiagnosticView[];
+}
+
+export interface ViewOptions {
+  config: AppConfig;
+  baseDir: string;
+  language: Language;
+}
+
+/** A path as the project's people write it: relative to its folder (absolute when outside it). */
+export function projectPath(file: string, baseDir: string): string {
+  const path = relative(baseDir, file);
+  return path === '' || path.startsWith('..') ? file : path;
+}
+
+export function diagnosticView(diagnostic: Diagnostic, options: Omit<ViewOptions, 'config'>): DiagnosticView {
+  const shown = localizeDiagnostic(diagnostic, options.language);
+  return { ...shown, file: projectPath(shown.file, options.baseDir) };
+}
+
+/** The view of the tool called `name`, available or not; undefined when there is none. */
+export function toolView(registry: ToolRegistry, name: string, options: ViewOptions): ToolView | undefined {
+  const found = registry.find(name);
+  if (found === undefined) return undefined;
+  const { language, baseDir } = options;
+  const reason = found.available ? undefined : localizeReason(found, language);
+  return {
+    name,
+    description: localize(found.manifest.description, language),
+    file: projectPath(found.file, baseDir),
+    source: projectPath(registry.folders.find((folder) => found.file.startsWith(`${folder}/`) || found.file.startsWith(`${folder}\\`)) ?? dirname(found.file), baseDir),
+    available: found.available,
+    ...(reason === undefined ? {} : { reason }),
+    enabled: !turnedOff(toolSection(options.config, name)),
+    isolation: toolIsolation(options.config, name, options.config.tools?.isolation ?? DEFAULT_ISOLATION),
+    parameters: parametersSchema(found.manifest, language),
+    examples: localizeList(found.manifest.examples, language),
+    diagnostics: registry.diagnostics.filter((diagnostic) => diagnostic.file === found.file && (diagnostic.tool === undefined || diagnostic.tool === name)).map((diagnostic) => diagnosticView(diagnostic, options)),
+  };
+}
+
+/** Every tool, by name, and the files (or folders) with diagnostics but no tool: those that failed to load. */
+export function toolCatalog(registry: ToolRegistry, options: ViewOptions): { tools: ToolView[]; failures: Array<{ file: string; diagnostics: DiagnosticView[] }> } {
+  const listing = registry.list();
+  const withTools = new Set(listing.map((tool) => tool.file));
+  const failed = new Map<string, Diagnostic[]>();
+  for (const diagnostic of registry.diagnostics) {
+    if (withTools.has(diagnostic.file)) continue;
+    failed.set(diagnostic.file, [...(failed.get(diagnostic.file) ?? []), diagnostic]);
+  }
+  return {
+    tools: listing.map((tool) => toolView(registry, tool.name, options)!),
+    failures: [...failed].map(([file, diagnostics]) => ({ file: projectPath(file, options.baseDir), diagnostics: diagnostics.map((diagnostic) => diagnosticView(diagnostic, options)) })),
+  };
+}
