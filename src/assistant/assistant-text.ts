@@ -5,6 +5,15 @@ export interface AssistantText {
   systemPrompt: (today: string) => string;
   roundLimit: (rounds: number) => string;
   repeatedCall: (tool: string, failures: number) => string;
+  /** find_tools, offered when the catalog is too large to send whole: its description and parameter. */
+  findToolsDescription: string;
+  findToolsQuery: string;
+  findToolsNeedsQuery: string;
+  findToolsFound: (tools: { name: string; description: string }[]) => string;
+  findToolsNone: string;
+  findToolsLimit: string;
+  /** A call to a tool of the catalog that was not offered this turn. */
+  notOffered: (tool: string) => string;
   loopStopped: string;
   unparsableCall: (error: string) => string;
   modelFailed: (message: string) => string;
@@ -40,6 +49,13 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
       `You are Riverse, a helpful personal assistant. Today is ${today}. Use the tools when they help answer the user; ` +
       'base your answer on their results, say so plainly when a tool failed, and do not invent results. Answer in English unless the user writes in another language.',
     roundLimit: (rounds) => `(Stopped after ${rounds} rounds of tool calls; answer with what you have so far.)`,
+    findToolsDescription: 'Search all available tools when none of the tools offered fits the request. The tools found are offered from your next step on.',
+    findToolsQuery: 'What the tool should do, in a few words (for example "convert currency" or "book a hotel")',
+    findToolsNeedsQuery: 'find_tools needs "query": what the tool should do, in a few words.',
+    findToolsFound: (tools) => `Found ${tools.length === 1 ? 'this tool' : 'these tools'}; ${tools.length === 1 ? 'it is' : 'they are'} offered from your next step on:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
+    findToolsNone: 'No other tool matches that. Answer with the tools you have, or without tools.',
+    findToolsLimit: 'No more tools can be added in this turn. Answer with the tools you have.',
+    notOffered: (tool) => `${tool} is not among the tools offered in this turn. Call find_tools to look for a tool that does this; it is offered in the next step if found.`,
     repeatedCall: (tool, failures) =>
       `This exact call to ${tool} has already failed ${failures} times in this turn and was not run again. Change the arguments, use another tool, or answer the user without it.`,
     loopStopped: '(The same tool call kept failing, so no more tools will run in this turn; tell the user what failed.)',
@@ -67,6 +83,13 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
       `你是 Riverse，一个乐于助人的个人助理。今天是 ${today}。在工具有助于回答用户时使用工具；` +
       '根据工具结果作答，工具失败时如实说明，不要编造结果。用用户使用的语言回答（默认中文）。',
     roundLimit: (rounds) => `（已进行 ${rounds} 轮工具调用，停止调用；请根据已有信息回答。）`,
+    findToolsDescription: '当提供的工具都不适合请求时，在全部可用工具中搜索。找到的工具从你的下一步起提供。',
+    findToolsQuery: '用几个词说明工具要做什么（例如“货币换算”或“预订酒店”）',
+    findToolsNeedsQuery: 'find_tools 需要 "query"：用几个词说明工具要做什么。',
+    findToolsFound: (tools) => `找到以下工具，从你的下一步起提供：\n${tools.map((tool) => `- ${tool.name}：${tool.description}`).join('\n')}`,
+    findToolsNone: '没有其他工具符合。请用现有的工具回答，或不借助工具直接回答。',
+    findToolsLimit: '本轮不能再添加工具了。请用现有的工具回答。',
+    notOffered: (tool) => `${tool} 不在本轮提供的工具中。请调用 find_tools 查找能做这件事的工具；找到后会在下一步提供。`,
     repeatedCall: (tool, failures) => `对 ${tool} 的这个相同调用在本轮已失败 ${failures} 次，未再执行。请修改参数、换用其他工具，或不借助它直接回答用户。`,
     loopStopped: '（同一个工具调用反复失败，本轮不再执行工具；请告诉用户哪里失败了。）',
     unparsableCall: (error) => `模型试图调用工具，但其请求无法解析：${error}`,
@@ -93,6 +116,13 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
       `あなたは Riverse という親切なパーソナルアシスタントです。今日は ${today} です。ユーザーへの回答に役立つときはツールを使い、` +
       'その結果に基づいて答えてください。ツールが失敗したときはそう伝え、結果を作り上げないでください。ユーザーの使う言語（既定は日本語）で答えてください。',
     roundLimit: (rounds) => `（ツール呼び出しが ${rounds} ラウンドに達したため停止しました。ここまでの情報で回答してください。）`,
+    findToolsDescription: '提供されたツールのどれもリクエストに合わないとき、利用できるすべてのツールから探します。見つかったツールは次のステップから提供されます。',
+    findToolsQuery: 'ツールにしてほしいことを短く（例:「通貨の換算」「ホテルの予約」）',
+    findToolsNeedsQuery: 'find_tools には "query"（ツールにしてほしいことを短く）が必要です。',
+    findToolsFound: (tools) => `次のツールが見つかりました。次のステップから提供されます:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
+    findToolsNone: 'ほかに合うツールはありません。今あるツールで、またはツールなしで答えてください。',
+    findToolsLimit: 'このターンではこれ以上ツールを追加できません。今あるツールで答えてください。',
+    notOffered: (tool) => `${tool} はこのターンで提供されたツールに含まれていません。これをするツールを find_tools で探してください。見つかれば次のステップで提供されます。`,
     repeatedCall: (tool, failures) =>
       `${tool} へのまったく同じ呼び出しはこのターンですでに ${failures} 回失敗したため、再実行しませんでした。引数を変えるか、別のツールを使うか、ツールなしで回答してください。`,
     loopStopped: '（同じツール呼び出しが失敗し続けたため、このターンではこれ以上ツールを実行しません。何が失敗したかをユーザーに伝えてください。）',

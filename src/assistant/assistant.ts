@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { RoutingSettings } from '../routing/routing-settings.ts';
+import { ToolRouter } from '../routing/tool-router.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
@@ -35,6 +37,10 @@ export interface AssistantOptions {
   turnTimeoutMs?: number;
   /** How often a silent model is reported with `model-waiting` (default 5 s). */
   waitNoticeMs?: number;
+  /** The budget of tool definitions per request (riverse.yaml `routing:`); a larger catalog is routed. */
+  routing?: RoutingSettings | null;
+  /** The index routed turns use; give one to keep it up to date as tools change (ToolRouter.sync). */
+  router?: ToolRouter;
 }
 
 export interface TurnRequest {
@@ -70,9 +76,11 @@ export interface CompletionRequest {
 export class Assistant {
   readonly #options: AssistantOptions;
   readonly #memory = new Map<string, { messages: ChatMessage[]; language?: Language }>();
+  readonly #router: ToolRouter;
 
   constructor(options: AssistantOptions) {
     this.#options = options;
+    this.#router = options.router ?? new ToolRouter();
   }
 
   get model(): ChatModel {
@@ -187,10 +195,11 @@ export class Assistant {
   }
 
   /** The turn settings that come from the options, the same for every kind of turn. */
-  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal'> {
+  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'> {
     const options = this.#options;
     return {
       model: options.model,
+      routing: { router: this.#router, settings: options.routing ?? null },
       ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
       ...(options.stream === undefined ? {} : { stream: options.stream }),

@@ -5,6 +5,7 @@ import { failure } from '../tools/execute-tool.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
+import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
 
 /** How many times one exact call may fail in a turn before it is no longer run. */
@@ -17,6 +18,8 @@ export interface ToolCallsContext {
   /** Failures per exact call (tool + arguments) so far in this turn. */
   failures: Map<string, number>;
   emit: (event: TurnEvent) => void;
+  /** The tools offered this turn: a call to another is refused, and find_tools is run here. */
+  offered?: OfferedTools;
 }
 
 /**
@@ -50,8 +53,13 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
 
   const key = `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
   const failures = context.failures.get(key) ?? 0;
+  const offered = context.offered;
   const result = !parsed.ok
     ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))
+    : offered !== undefined && !offered.offers(call.name) && context.registry.get(call.name) !== undefined
+      ? failure('not-offered', text.notOffered(call.name))
+    : offered?.routed === true && call.name === FIND_TOOLS
+      ? offered.find(parsed.value)
     : failures >= MAX_IDENTICAL_FAILURES
       ? failure('repeated', text.repeatedCall(call.name, failures))
       : await context.registry.execute(call.name, parsed.value, context.execute).catch((error: unknown) =>

@@ -12,7 +12,7 @@ import { textProtocolInstructions } from './text-protocol/instructions.ts';
 import { parseTextToolCalls } from './text-protocol/parse-tool-calls.ts';
 import { textProtocolRepair } from './text-protocol/repair-message.ts';
 import { formatToolResultsForText } from './text-protocol/tool-results.ts';
-import { cachedToolDefinitions } from './tool-definitions.ts';
+import { OfferedTools, type TurnRouting } from './offered-tools.ts';
 import type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 
 export interface TurnOptions {
@@ -50,6 +50,11 @@ export interface TurnOptions {
   now?: Date;
   /** The whole turn's deadline, model requests, retries and tool calls included (default 300 s). */
   timeoutMs?: number;
+  /**
+   * Without it every tool is offered. With it a catalog larger than the budget is routed: the
+   * tools relevant to the conversation, chosen once for the turn, and find_tools (OfferedTools).
+   */
+  routing?: TurnRouting;
   /** How often a silent model is reported with `model-waiting` (default 5 s). */
   waitNoticeMs?: number;
 }
@@ -118,6 +123,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const dialectFor = (current: ToolCallingMode) => (current === 'native' ? model.dialect : undefined);
   // Set first thing in the try below: a registry that fails here must not make runTurn throw.
   let definitions: readonly ToolDefinition[] = [];
+  let offered: OfferedTools | undefined;
+  let offeredDefinitions: readonly ToolDefinition[] | undefined;
   let hasTools = false;
   let client: ClientToolSet | undefined;
   const clientTools = options.clientTools ?? [];
@@ -186,7 +193,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const cancelled = () => finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
   const clientToolsRefused = () => finish('error', text.clientToolsNeedNative, { code: 'client-tools-unsupported', message: `${model.id} is used without native tool calling, which the client's tools need` });
   try {
-    definitions = cachedToolDefinitions(registry, language, dialectFor(mode));
+    offered = new OfferedTools(registry, language, options.routing, conversationQuery(options));
+    definitions = offeredDefinitions = offered.definitions(dialectFor(mode));
     if (clientTools.length > 0) {
       const clashes = clientToolClashes(clientTools, registry);
       if (clashes.length > 0) return finish('error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
@@ -202,6 +210,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     hasTools = definitions.length > 0;
     if (options.input !== undefined) commit({ role: 'user', content: options.input });
     for (let round = 0; ; round++) {
+      // The same tools every round, unless find_tools found more (or the mode changed).
+      const current = offered.definitions(dialectFor(mode));
+      if (current !== offeredDefinitions) {
+        offeredDefinitions = current;
+        definitions = client === undefined ? current : [...current, ...client.definitions];
+        hasTools = definitions.length > 0;
+      }
       const last = round >= maxRounds || stopNote !== undefined;
       let reply: ModelReply;
       try {
@@ -211,7 +226,6 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
           textOnlyModels.add(model.id);
           if (client !== undefined) return clientToolsRefused();
           mode = 'text';
-          definitions = cachedToolDefinitions(registry, language, undefined);
           round--;
           continue;
         }
@@ -265,6 +279,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         language,
         failures,
         emit,
+        offered,
         execute: {
           language,
           ...(dialectFor(mode) === undefined ? {} : { dialect: dialectFor(mode)! }),
@@ -292,6 +307,13 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What the tools are chosen for: the user's latest message, and the ones before it. */
+function conversationQuery(options: TurnOptions): { latest: string; earlier: string[] } {
+  const users = options.history.filter((message) => message.role === 'user').map((message) => message.content);
+  if (options.input !== undefined) return { latest: options.input, earlier: users };
+  return { latest: users.at(-1) ?? '', earlier: users.slice(0, -1) };
 }
 
 function listenerHalt(error: unknown, text: (typeof ASSISTANT_TEXT)[Language]): Halt {

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
+import { ToolRouter } from '../routing/tool-router.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
@@ -32,9 +33,14 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
       : {}),
   });
   const { tools, store } = await finishSetup(setup, options);
+  // The routing index follows every reload at once, tool by tool, rather than at the next turn.
+  const router = new ToolRouter();
+  tools.onChange((_, registry) => router.sync(registry.tools()));
   const assistant = new Assistant({
     model,
     registry: () => tools.current,
+    router,
+    routing: setup.config.config.routing ?? null,
     language: setup.language,
     ...(store === undefined ? {} : { store }),
     ...assistantLimits(setup.config.config.assistant),

@@ -14,7 +14,16 @@ describe('the riverse.yaml schema', () => {
     assert.deepEqual(validateConfig({ model_options: 'fast' }), [
       { path: ['model_options'], message: 'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"' },
     ]);
-    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'tools', 'server']);
+    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'routing', 'tools', 'server']);
+  });
+
+  test('routing: its budget and pinned tools are checked, each problem where it is', () => {
+    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'] } }), []);
+    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 0, max_tools: 2.5, pinned: 'weather' } }), [
+      { path: ['routing', 'max_tool_tokens'], message: 'expected a whole number of tokens, at least 1, got number 0' },
+      { path: ['routing', 'max_tools'], message: 'expected a whole number of tools, at least 1, got number 2.5' },
+      { path: ['routing', 'pinned'], message: 'expected a list of tool names, got string "weather"' },
+    ]);
   });
 
   test('server: its port, host lists, origins and body limit are checked, each problem where it is', () => {

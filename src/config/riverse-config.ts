@@ -1,6 +1,7 @@
 import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
 import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
+import type { RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
 import { checkFields, choice, describe, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
@@ -10,7 +11,7 @@ import { checkFields, choice, describe, flag, folders, isMapping, origins, port,
  * and where data is kept.
  * Tool sections and keys Riverse does not know stay free-form, as tools see them (AppConfig).
  */
-export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, ServerConfig {
+export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, RoutingConfig, ServerConfig {
   /** Where sessions and downloaded models are kept, relative to the config file's folder. */
   data_dir?: string;
 }
@@ -66,6 +67,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     max_tool_call_chars: whole(1),
   }),
   assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout() }),
+  routing: section<RoutingSettings>({ max_tool_tokens: whole(1, 'tokens'), max_tools: whole(1, 'tools'), pinned: texts('tool names') }),
   tools: TOOLS,
   server: section<ServerSettings>({
     host: text(),

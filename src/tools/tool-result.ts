@@ -22,7 +22,9 @@ export type ToolErrorCode =
   /** The tool's worker stopped: process.exit, a crash, the memory limit, or a hang after cancellation. */
   | 'crashed'
   /** The same call already failed repeatedly in this turn, so it was not run again. */
-  | 'repeated';
+  | 'repeated'
+  /** A tool of the catalog that the turn did not offer the model (a routed turn; see find_tools). */
+  | 'not-offered';
 
 /** Helpers: `ToolResult.ok(data)` and `ToolResult.fail(error)`. */
 export const ToolResult = {
