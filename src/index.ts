@@ -50,6 +50,7 @@ export { toolSignature } from './tools/tool-signature.ts';
 export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
+export type { RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
@@ -57,6 +58,12 @@ export { CallMemory, type CallMemoryOptions } from './assistant/call-memory.ts';
 export type { ClientTool } from './assistant/client-tools.ts';
 export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
 export { detectLanguage } from './assistant/detect-language.ts';
+
+// Routing: choosing the few relevant tools out of many.
+export { ToolRouter, type RoutableTool } from './routing/tool-router.ts';
+export { ToolIndex, type RankingOptions, type RouteHit } from './routing/tool-index.ts';
+export { routeDocOf, type RouteDoc } from './routing/route-doc.ts';
+export type { WeightedTerms } from './routing/route-terms.ts';
 
 // Models: the interface an adapter implements, the adapters, and choosing one from the config.
 export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
