@@ -68,6 +68,11 @@ export interface CompletionRequest {
   memory?: CallMemory;
   /** The session the tool-call traces are recorded under (default "openai"). */
   session?: string;
+  /**
+   * Stream the model's replies on the wire (default: the assistant's `stream`). A caller that
+   * waits for the whole answer spares the work of streaming it.
+   */
+  stream?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
 }
@@ -167,6 +172,7 @@ export class Assistant {
     };
     const result = await runTurn({
       ...this.#turnSettings(request.signal),
+      ...(request.stream === undefined ? {} : { stream: request.stream }),
       registry,
       history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - (input === undefined ? 0 : estimateTokens(input))), text.cutNote),
       ...(input === undefined ? {} : { input }),

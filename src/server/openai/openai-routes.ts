@@ -49,7 +49,8 @@ export function openaiRoutes(context: ServerContext): Hono {
     };
     if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage);
     const text = new ReplyText();
-    const result = await assistant.complete({ ...request, onEvent: (event) => void text.follow(event) });
+    // The client waits for the whole answer: the model's replies need not stream either.
+    const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });
     const failure = turnFailure(result);
     return failure === undefined ? c.json(completionBody(identity, text.text, result)) : refuse(c, failure);
   });

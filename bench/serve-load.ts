@@ -1,0 +1,272 @@
+// Benchmark: `riverse serve` under load on /v1/chat/completions, each request one tool turn (the
+// scripted model server asks for the drop-in `echo` tool, then answers), driven by autocannon at 1
+// and 32 connections — beside a bare node:http client that sends the same two model requests (the
+// very bytes the service sent) straight to the same model server. Prints requests/s, p50 and p99
+// latency of each, the latency the service adds (service minus bare), errors, and the service's
+// RSS (its own process: `riverse serve` is a child, read from /proc/PID/status) after warm-up and
+// at the end. Past one connection, each side is also run paced, at half the rate the service kept
+// up unpaced: at full load a closed loop's latency is mostly its queue (connections ÷ throughput),
+// while paced it is the time each request takes, which is what the service adds to.
+// It is not a test. Run with `npm run bench:serve`.
+// Knobs: BENCH_DURATION_S (60 per run), BENCH_CONNECTIONS ("1,32"), BENCH_WARMUP_S (10),
+// BENCH_PACED=0 (no paced runs),
+// BENCH_STREAM=1 (streamed /v1 answers), BENCH_ISOLATION (the tool's isolation; default: the default),
+// BENCH_SERVICE_NODE_ARGS (Node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,32').split(',').map(Number);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
+const PACED = process.env.BENCH_PACED !== '0';
+const STREAM = process.env.BENCH_STREAM === '1';
+const ISOLATION = process.env.BENCH_ISOLATION;
+const ANSWER = 'It is 16 °C and partly cloudy in Tokyo.';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+const ECHO_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class EchoTool extends BaseTool {
+  manifest() {
+    return { name: 'echo', description: 'Says the text back', parameters: { text: { type: 'string', required: true, description: 'What to say' } }, examples: ['Echo Tokyo'] };
+  }
+  async execute(params) {
+    return ToolResult.ok(params.text + ': 16 °C, partly cloudy');
+  }
+}
+`;
+
+/** A child that prints a line matching `pattern` once it is ready; resolves with the match. */
+function startChild(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed nothing like ${pattern} in 60 s:\n${out}`)), 60_000);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = pattern.exec(out);
+      if (match === null) return;
+      clearTimeout(timer);
+      child.stdout!.removeAllListeners('data');
+      child.stdout!.resume();
+      resolve({ child, match });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** User and system CPU time of a process so far, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function rssMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+interface Figures {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function figures(latencies: number[], seconds: number, errors: number): Figures {
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+}
+
+/** One POST read to its end; resolves with the status. */
+function post(agent: Agent, url: URL, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * `connections` loops, each running `turn` (true when it succeeded) one after the other, for
+ * `seconds`; with `rate`, turns start evenly spaced at that rate (per second, all loops together)
+ * at most. The paced runs use this for both sides: autocannon paces each connection on its own
+ * timer, so its connections fire together and queue behind each other.
+ */
+async function drive(connections: number, seconds: number, rate: number | undefined, turn: (agent: Agent) => Promise<boolean>): Promise<Figures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  let slot = performance.now();
+  const loop = async () => {
+    while (performance.now() < end) {
+      if (rate !== undefined) {
+        const at = slot;
+        slot += 1000 / rate;
+        if (at >= end) break;
+        if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+      }
+      const start = performance.now();
+      try {
+        if (await turn(agent)) latencies.push(performance.now() - start);
+        else errors++;
+      } catch {
+        errors++;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  const result = figures(latencies, (performance.now() - started) / 1000, errors);
+  agent.destroy();
+  return result;
+}
+
+/** The bare client: the two model requests of a turn, straight to the model server. */
+function bare(modelUrl: string, bodies: { call: string; answer: string }, connections: number, seconds: number, rate?: number): Promise<Figures> {
+  const url = new URL(`${modelUrl}/chat/completions`);
+  return drive(connections, seconds, rate, async (agent) => (await post(agent, url, bodies.call)) === 200 && (await post(agent, url, bodies.answer)) === 200);
+}
+
+const COMPLETION = JSON.stringify({ model: 'riverse', messages: [{ role: 'user', content: "What's the weather in Tokyo?" }], ...(STREAM ? { stream: true } : {}) });
+
+/** The service, paced, through the same client as the bare side. */
+function pacedService(serviceUrl: string, connections: number, seconds: number, rate: number): Promise<Figures> {
+  const url = new URL(`${serviceUrl}v1/chat/completions`);
+  return drive(connections, seconds, rate, async (agent) => (await post(agent, url, COMPLETION)) === 200);
+}
+
+/** The service under autocannon, as fast as it answers. */
+async function service(serviceUrl: string, connections: number, seconds: number): Promise<Figures> {
+  const latencies: number[] = [];
+  const options = { url: `${serviceUrl}v1/chat/completions`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: COMPLETION, connections, duration: seconds, timeout: 30 };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
+    // autocannon's own histogram keeps whole milliseconds; the targets need finer.
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status === 200) latencies.push(ms);
+    });
+  });
+  return figures(latencies, result.duration, result.errors + result.timeouts + result.non2xx);
+}
+
+/** One completion, checked: the service answers with the tool's turn, not an error that would be fast. */
+async function checkAnswer(serviceUrl: string): Promise<void> {
+  const response = await fetch(`${serviceUrl}v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: COMPLETION.replace(',"stream":true', '') });
+  const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
+  if (body.choices?.[0]?.message?.content !== ANSWER) throw new Error(`the service did not answer the tool turn: ${JSON.stringify(body)}`);
+}
+
+const ms = (value: number) => value.toFixed(2).padStart(8);
+
+function print(row: { connections: number; paced?: number; bare: Figures; service: Figures }): void {
+  const { bare: b, service: s } = row;
+  console.log(
+    `${String(row.connections).padStart(3)} conn${row.paced === undefined ? '' : `, paced at ${row.paced}/s`} | bare: ${b.rps.toFixed(0).padStart(6)} turns/s p50 ${ms(b.p50)} p99 ${ms(b.p99)} errors ${b.errors}` +
+      ` | service: ${s.rps.toFixed(0).padStart(6)} req/s p50 ${ms(s.p50)} p99 ${ms(s.p99)} errors ${s.errors}` +
+      ` | added p50 ${ms(s.p50 - b.p50)} p99 ${ms(s.p99 - b.p99)} (ms)`,
+  );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'riverse-serve-load-'));
+const children: ChildProcess[] = [];
+try {
+  const capture = join(dir, 'captured.json');
+  const model = await startChild([join(ROOT, 'bench/serve-load-model.ts')], { env: { BENCH_CAPTURE: capture } }, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+  children.push(model.child);
+  const modelUrl = model.match[1]!;
+  const modelPid = model.child.pid!;
+
+  const project = join(dir, 'project');
+  mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
+  writeFileSync(join(project, 'agent', 'tools', 'echo.ts'), ECHO_TOOL);
+  if (ISOLATION !== undefined) writeFileSync(join(project, 'riverse.yaml'), `tools:\n  isolation: ${ISOLATION}\n`);
+  const served = await startChild(
+    [...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(ROOT, 'bin/riverse.js'), 'serve', '--host', '127.0.0.1', '--port', '0'],
+    { cwd: project, env: { HOME: dir, RIVERSE_MODEL: 'openai:bench-model', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'bench', RIVERSE_TOKEN: '' } },
+    /(http:\/\/127\.0\.0\.1:\d+\/)/,
+  );
+  children.push(served.child);
+  const serviceUrl = served.match[1]!;
+  const pid = served.child.pid!;
+  await checkAnswer(serviceUrl);
+  console.log(`riverse serve (pid ${pid}) at ${serviceUrl}, model server at ${modelUrl}; ${STREAM ? 'streamed' : 'plain'} answers, ${DURATION_S} s per run, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)}`);
+
+  // Warm-up at the highest concurrency: the tool host, the validators, the JIT and a heap grown to
+  // what that load keeps, before the RSS of the start is read (growth after that would be a leak).
+  await service(serviceUrl, Math.max(...CONNECTIONS), WARMUP_S);
+  if (!existsSync(capture)) throw new Error('the model server did not capture a request of each kind');
+  const bodies = JSON.parse(readFileSync(capture, 'utf8')) as { call: string; answer: string };
+  await bare(modelUrl, bodies, 8, Math.min(WARMUP_S, 2));
+  const rssStart = rssMb(pid);
+
+  const rows: Array<{ connections: number; paced?: number; bare: Figures; service: Figures }> = [];
+  const rssAfter: number[] = [];
+  const cpuRows: string[] = [];
+  for (const connections of CONNECTIONS) {
+    const modelCpu = cpuMs(modelPid);
+    const b = await bare(modelUrl, bodies, connections, DURATION_S);
+    const modelPerTurn = (cpuMs(modelPid) - modelCpu) / b.requests;
+    const serviceCpu = cpuMs(pid);
+    const s = await service(serviceUrl, connections, DURATION_S);
+    const servicePerTurn = (cpuMs(pid) - serviceCpu) / s.requests;
+    rows.push({ connections, bare: b, service: s });
+    rssAfter.push(rssMb(pid));
+    cpuRows.push(`${String(connections).padStart(3)} conn | CPU per turn: the service ${servicePerTurn.toFixed(3)} ms (its tool hosts not counted), the model server ${modelPerTurn.toFixed(3)} ms`);
+    print(rows.at(-1)!);
+    if (PACED && connections > 1) {
+      const rate = Math.max(1, Math.round(s.rps / 2));
+      const pb = await bare(modelUrl, bodies, connections, DURATION_S, rate);
+      const ps = await pacedService(serviceUrl, connections, DURATION_S, rate);
+      rows.push({ connections, paced: rate, bare: pb, service: ps });
+      rssAfter.push(rssMb(pid));
+      print(rows.at(-1)!);
+    }
+  }
+  for (const row of cpuRows) console.log(row);
+  console.log(`load average at the end: ${loadavg().map((value) => value.toFixed(1)).join(', ')} (other work on this machine shows here)`);
+  await checkAnswer(serviceUrl);
+  const rssEnd = rssMb(pid);
+  const growth = ((rssEnd - rssStart) / rssStart) * 100;
+  console.log(
+    `service RSS: ${rssStart.toFixed(1)} MB after warm-up, ${rssAfter.map((mb) => mb.toFixed(1)).join(', ')} MB after each run; ` +
+      `${rssEnd.toFixed(1)} MB at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)}%)`,
+  );
+
+  const verdicts = [
+    ...rows
+      .filter((row) => row.connections === 32)
+      .flatMap((row) => {
+        const how = row.paced === undefined ? 'unpaced' : `paced at ${row.paced}/s`;
+        return [
+          [`p50 added at 32 connections, ${how}, ≤ 2 ms`, row.service.p50 - row.bare.p50 <= 2],
+          [`p99 added at 32 connections, ${how}, ≤ 10 ms`, row.service.p99 - row.bare.p99 <= 10],
+        ];
+      }),
+    ['no errors', rows.every((row) => row.service.errors === 0 && row.bare.errors === 0)],
+    ['RSS growth < 10%', growth < 10],
+  ] as Array<[string, boolean]>;
+  for (const [target, met] of verdicts) console.log(`${met ? 'met   ' : 'MISSED'} ${target}`);
+} finally {
+  for (const child of children.reverse()) child.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  rmSync(dir, { recursive: true, force: true });
+}
