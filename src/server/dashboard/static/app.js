@@ -30,8 +30,8 @@ const app = {
 takeTokenFromAddress();
 const pages = {
   chat: chatPage(document.getElementById('page-chat'), app),
-  tools: toolsPage(document.getElementById('page-tools'), app),
-  traces: tracesPage(document.getElementById('page-traces'), app),
+  tools: toolsPage(document.getElementById('page-tools')),
+  traces: tracesPage(document.getElementById('page-traces')),
 };
 let currentPage = '';
 

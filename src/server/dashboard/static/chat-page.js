@@ -236,6 +236,7 @@ export function chatPage(root, app) {
     scroll();
     const controller = new AbortController();
     running = { controller };
+    transcript.setAttribute('aria-busy', 'true'); // read out once the reply is whole, not word by word
     updateComposer();
     let bubble = null; // the assistant's text being streamed
     const drafts = new Map(); // tool-call-delta index → card, until its tool-call event
@@ -254,6 +255,7 @@ export function chatPage(root, app) {
       bubble = null;
     };
     let done = null;
+    let sawText = false;
     try {
       await stream('/api/chat', {
         method: 'POST',
@@ -276,6 +278,7 @@ export function chatPage(root, app) {
               break;
             case 'text-delta':
               textBubble().append(data.text);
+              sawText = true;
               break;
             case 'tool-call-delta':
               if (!drafts.has(data.index)) {
@@ -313,6 +316,7 @@ export function chatPage(root, app) {
             case 'retry':
               bubble?.remove();
               bubble = null;
+              sawText = false;
               for (const draft of drafts.values()) draft.element.closest('li')?.remove();
               drafts.clear();
               break;
@@ -325,7 +329,7 @@ export function chatPage(root, app) {
               break;
             case 'done':
               done = data;
-              if (bubble === null && data.text && transcript.querySelectorAll('.message.assistant').length === 0) textBubble().append(data.text);
+              if (!sawText && data.text) textBubble().append(data.text); // a model that does not stream
               break;
           }
           scroll();
@@ -344,6 +348,7 @@ export function chatPage(root, app) {
     } finally {
       bubble?.classList.remove('streaming');
       for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
+      transcript.removeAttribute('aria-busy');
       running = null;
       updateComposer();
       void loadSessions();

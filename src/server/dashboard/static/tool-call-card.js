@@ -48,7 +48,7 @@ export function toolCallCard({ tool, callId }) {
       element.dataset.state = ok ? 'success' : 'failure';
       settle(status, ok ? 'ok' : 'bad', ok ? 'succeeded' : 'failed');
       duration.textContent = result.durationMs === undefined ? '' : formatDuration(result.durationMs);
-      const text = ok ? pretty(result.data ?? '') : [result.code ? `[${result.code}] ` : '', result.error ?? result.data ?? ''].join('');
+      const text = outcomeText(result);
       delete preview.dataset.i18n;
       preview.textContent = text.replace(/\s+/g, ' ').slice(0, 160);
       setText(resultHead, ok ? 'result' : 'error');
@@ -75,4 +75,10 @@ function settle(status, kind, key) {
   status.removeAttribute('aria-label');
   delete status.dataset.i18nAriaLabel;
   setText(status, key);
+}
+
+/** What a call gave back, as shown: its data, or its error with the error's code. */
+export function outcomeText(result) {
+  if (result.success === true) return pretty(result.data ?? '');
+  return [result.code ? `[${result.code}] ` : '', result.error ?? result.data ?? ''].join('');
 }

@@ -2,12 +2,13 @@
 // diagnostics, an on/off switch, and a form built from its parameters to run it by hand. Files that
 // failed to load are listed first. Reloads on disk arrive as `tools-changed` and update in place.
 import { api, ApiError } from './api.js';
-import { h, pretty, replace, setText, toast, translate } from './dom.js';
+import { h, replace, setText, toast, translate } from './dom.js';
 import { formatDuration, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { schemaForm } from './schema-form.js';
+import { outcomeText } from './tool-call-card.js';
 
-export function toolsPage(root, app) {
+export function toolsPage(root) {
   const cards = new Map(); // tool name → { view, element, update(view) }
   const failures = h('div', { class: 'failures' });
   const list = h('div', { class: 'tool-list', 'aria-live': 'polite' });
@@ -120,8 +121,8 @@ export function toolsPage(root, app) {
         const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, { method: 'POST', body: { params: read.params } });
         replace(
           result,
-          h('div', { class: 'tool-head' }, h('span', { class: `badge ${outcome.success ? 'ok' : 'bad'}`, i18n: outcome.success ? 'succeeded' : 'failed' }), h('span', { class: 'muted', text: formatDuration(outcome.durationMs) }), outcome.code ? h('code', { text: outcome.code }) : null),
-          h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcome.success ? pretty(outcome.data ?? '') : (outcome.error ?? outcome.data ?? '') }),
+          h('div', { class: 'tool-head' }, h('span', { class: `badge ${outcome.success ? 'ok' : 'bad'}`, i18n: outcome.success ? 'succeeded' : 'failed' }), h('span', { class: 'muted', text: formatDuration(outcome.durationMs) })),
+          h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcomeText(outcome) }),
         );
       } catch (error) {
         replace(result, h('p', { class: 'notice error', role: 'alert', text: error.message }));

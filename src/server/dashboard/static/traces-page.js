@@ -3,10 +3,11 @@
 import { api, ApiError } from './api.js';
 import { h, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
+import { outcomeText } from './tool-call-card.js';
 
 const LIMIT = 200;
 
-export function tracesPage(root, app) {
+export function tracesPage(root) {
   const toolSelect = h('select', { id: 'trace-tool', name: 'tool' }, h('option', { value: '', i18n: 'allTools' }));
   const outcomeSelect = h(
     'select',
@@ -68,7 +69,7 @@ export function tracesPage(root, app) {
 
   function traceItem(trace) {
     const ok = trace.success === true;
-    const output = ok ? pretty(trace.data ?? '') : [trace.code ? `[${trace.code}] ` : '', trace.error ?? trace.data ?? ''].join('');
+    const output = outcomeText(trace);
     return h(
       'li',
       {},
