@@ -1,0 +1,394 @@
+// The dashboard in a real browser: Debian's Chromium driven by playwright-core, against the real
+// service (real store and tool files in a temp folder) and the scripted OpenAI-protocol model
+// server. A person chats and watches a tool card, switches a tool off and on, runs one from its
+// form, reads the traces, switches the language, signs in with the token, and downloads the
+// default model (from a stand-in for the model hub) with a progress bar. Screenshots of each page
+// go to test-artifacts/.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { installCommand } from '../../models/local-llama-install.ts';
+import { hasNodeLlamaCpp } from '../../models/local-llama-runtime.ts';
+import { DEFAULT_LOCAL_MODEL } from '../../models/resolve-model.ts';
+import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
+import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
+import { startTestService } from '../server-test-support.ts';
+import { startFakeModelHub } from '../testing/fake-model-hub.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const missing = !existsSync(CHROMIUM);
+// In CI a missing browser is a failure (.ci/run installs it); elsewhere the test says why it skips.
+const skip = missing && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)` : false;
+
+const WEATHER_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class WeatherReportTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'weather_report',
+      description: 'Reports the weather of a city for the coming days',
+      parameters: {
+        city: { type: 'string', required: true, description: 'The city' },
+        unit: { type: 'string', enum: ['celsius', 'fahrenheit'], description: 'Temperature unit' },
+        days: { type: 'integer', description: 'How many days' },
+        hourly: { type: 'boolean', description: 'Hour by hour' },
+      },
+      examples: ['Weather in Oslo?', 'Will it rain in Kyoto tomorrow?'],
+    };
+  }
+
+  async execute(params) {
+    if (params.city === 'Atlantis') return ToolResult.fail('There is no city called Atlantis');
+    return ToolResult.ok(\`Sunny in \${params.city}, 21 \${params.unit ?? 'celsius'}, for \${params.days ?? 1} day(s)\${params.hourly ? ', hourly' : ''}\`);
+  }
+}
+`;
+
+const UNAVAILABLE_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class StockQuoteTool extends BaseTool {
+  manifest() {
+    return { name: 'stock_quote', description: 'Looks up a stock price', parameters: { symbol: 'The ticker' }, examples: ['Price of ACME?', 'How is ACME doing?'] };
+  }
+  isAvailable() {
+    return false;
+  }
+  async execute() {
+    return ToolResult.ok('');
+  }
+}
+`;
+
+/** The slice of the page's globals the functions run in it use (this project's types have no DOM). */
+type PageGlobals = {
+  document: {
+    documentElement: { scrollWidth: number };
+    querySelector(selector: string): { value: number; max: number; hasAttribute(name: string): boolean } | null;
+  };
+};
+
+const ECHO_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class EchoTextTool extends BaseTool {
+  manifest() {
+    return { name: 'echo_text', description: 'Says the text back', parameters: { text: { type: 'string', required: true, description: 'What to say' } }, examples: ['Echo hello', 'Say it back'] };
+  }
+  async execute(params) {
+    return ToolResult.ok(params.text);
+  }
+}
+`;
+
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/** Chromium with a fresh profile; closed and removed when the test ends. */
+async function openBrowser(t: TestContext): Promise<BrowserContext> {
+  if (missing) throw new Error(`${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`);
+  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport: { width: 1280, height: 860 }, locale: 'en-US', timeout: 60_000 });
+  t.after(async () => {
+    await browser.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+  browser.setDefaultTimeout(15_000);
+  return browser;
+}
+
+/** A new tab that records what the page complains about (script errors, CSP refusals, missing messages). */
+async function openPage(browser: BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // A refused request is the page's business (it shows it); script errors and CSP refusals are bugs.
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(message.text());
+  });
+  await page.goto(url);
+  return { page, problems };
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
+}
+
+test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
+  // Asked about a city, the model calls the weather tool; given its result, it answers.
+  const modelServer = await startOpenAITestServer((request) => {
+    const messages = request.body.messages as { role: string; content?: unknown }[];
+    const last = messages.at(-1);
+    if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is sunny in Oslo today.' };
+    const city = String(last?.content ?? '').includes('Atlantis') ? 'Atlantis' : 'Oslo';
+    return { toolCalls: [{ name: 'weather_report', arguments: { city, days: 2 } }] };
+  });
+  t.after(() => modelServer.close());
+  const model = createOpenAICompatibleModel({ model: 'test-model', baseUrl: modelServer.url, maxRetries: 0 });
+  const service = await startTestService(t, { files: { 'weather.ts': WEATHER_TOOL, 'stock.ts': UNAVAILABLE_TOOL }, model, watch: true });
+  const browser = await openBrowser(t);
+  const { page, problems } = await openPage(browser, `${service.url}#/chat`);
+
+  await t.test('chat: the reply streams in, with a card for the tool call and its result', async () => {
+    await page.locator('#chat-input').fill('What is the weather in Oslo?');
+    await page.locator('#chat-input').press('Enter');
+    const card = page.locator('.tool-card[data-state="success"]');
+    await card.waitFor();
+    assert.equal(await card.locator('.tool-name').textContent(), 'weather_report');
+    await card.locator('summary').click();
+    assert.match((await card.locator('.tool-result').textContent()) ?? '', /Sunny in Oslo, 21 celsius, for 2 day/);
+    assert.match((await card.locator('.tool-params').textContent()) ?? '', /"city": "Oslo"/);
+    assert.match((await card.locator('.duration').textContent()) ?? '', /\d+(\.\d+)? m?s/);
+    await page.locator('.message.assistant', { hasText: 'It is sunny in Oslo today.' }).waitFor();
+    await page.locator('.session-item').first().waitFor();
+    assert.match(page.url(), /#\/chat\/.+/, 'the new session is in the address');
+    await screenshot(page, 'chat');
+  });
+
+  let sessionUrl = '';
+  await t.test('chat: a session is resumed with its history and tool cards', async () => {
+    sessionUrl = page.url();
+    await page.locator('[data-action="new-chat"]').click();
+    await page.locator('.welcome').waitFor();
+    await page.goto(sessionUrl);
+    await page.reload();
+    const card = page.locator('.tool-card[data-state="success"]');
+    await card.waitFor();
+    assert.match((await card.locator('.tool-result').textContent()) ?? '', /Sunny in Oslo/);
+    await page.locator('.message.user', { hasText: 'What is the weather in Oslo?' }).waitFor();
+    await page.locator('.message.assistant', { hasText: 'It is sunny in Oslo today.' }).waitFor();
+  });
+
+  await t.test('chat: a tool call that fails shows its error; the new chat is a second session', async () => {
+    await page.locator('[data-action="new-chat"]').click();
+    await page.locator('#chat-input').fill('And the weather in Atlantis?');
+    await page.locator('button[type="submit"]', { hasText: 'Send' }).click();
+    const card = page.locator('.tool-card[data-state="failure"]');
+    await card.waitFor();
+    await card.locator('summary').click();
+    assert.equal(await card.locator('h4').nth(1).textContent(), 'Error');
+    assert.match((await card.locator('.tool-result').textContent()) ?? '', /There is no city called Atlantis/);
+    await page.locator('.message.assistant', { hasText: 'I could not find Atlantis.' }).waitFor();
+    await page.locator('.session-item').nth(1).waitFor();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'chat-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  await t.test('tools: each tool with its file and availability; switched off and on again', async () => {
+    await page.locator('.nav a[data-page="tools"]').click();
+    const weather = page.locator('article[data-tool="weather_report"]');
+    await weather.waitFor();
+    assert.equal(await weather.locator('.badge').first().textContent(), 'Available');
+    assert.match((await weather.locator('.tool-meta').textContent()) ?? '', /weather\.ts/);
+    const stock = page.locator('article[data-tool="stock_quote"]');
+    assert.equal(await stock.locator('.badge').first().textContent(), 'Unavailable');
+
+    const toggle = weather.getByRole('switch');
+    await toggle.click();
+    await weather.locator('.badge', { hasText: 'Switched off' }).waitFor();
+    assert.equal(await toggle.isChecked(), false);
+    const off = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as { available: boolean };
+    assert.equal(off.available, false);
+    await toggle.click();
+    await weather.locator('.badge', { hasText: 'Available' }).waitFor();
+    assert.equal(await toggle.isChecked(), true);
+  });
+
+  await t.test('tools: a tool file saved on disk shows up live, without a reload', async () => {
+    await writeFile(join(service.tools, 'echo.ts'), ECHO_TOOL);
+    await page.locator('article[data-tool="echo_text"] .badge', { hasText: 'Available' }).waitFor({ timeout: 30_000 });
+    await rm(join(service.tools, 'echo.ts'));
+    await page.locator('article[data-tool="echo_text"]').waitFor({ state: 'detached', timeout: 30_000 });
+  });
+
+  await t.test('tools: a tool run from its form, its types checked before sending', async () => {
+    const weather = page.locator('article[data-tool="weather_report"]');
+    await weather.locator('.run-panel summary').click();
+    const form = weather.locator('form.tool-form');
+    assert.equal(await form.locator('select[name="unit"] option').count(), 3, 'the enum is a choice');
+    assert.equal(await form.locator('input[name="hourly"]').getAttribute('type'), 'checkbox');
+    assert.equal(await form.locator('input[name="days"]').getAttribute('type'), 'number');
+    await form.locator('button[type="submit"]').click();
+    await form.locator('.field-error', { hasText: 'This field is required.' }).waitFor();
+    assert.equal(await form.locator('input[name="city"]').getAttribute('aria-invalid'), 'true');
+    await form.locator('input[name="city"]').fill('Kyoto');
+    await form.locator('input[name="days"]').fill('2.5');
+    await form.locator('button[type="submit"]').click();
+    await form.locator('.field-error', { hasText: 'Enter a whole number.' }).waitFor();
+    await form.locator('input[name="days"]').fill('3');
+    await form.locator('select[name="unit"]').selectOption({ label: 'fahrenheit' });
+    await form.locator('input[name="hourly"]').check();
+    await form.locator('button[type="submit"]').click();
+    await form.locator('.run-result .badge', { hasText: 'Succeeded' }).waitFor();
+    assert.equal(await form.locator('.run-output').textContent(), 'Sunny in Kyoto, 21 fahrenheit, for 3 day(s), hourly');
+    await screenshot(page, 'tools');
+  });
+
+  await t.test('traces: recent calls, filtered by tool and outcome, each opening its parameters and result', async () => {
+    await page.locator('.nav a[data-page="traces"]').click();
+    const oslo = page.locator('details.trace[data-outcome="success"]', { hasText: 'weather_report' }).first();
+    await oslo.waitFor();
+    await oslo.locator('summary').click();
+    assert.match((await oslo.locator('.trace-body').textContent()) ?? '', /"city": "Oslo"[\s\S]*Sunny in Oslo/);
+    await page.locator('#trace-outcome').selectOption('failure');
+    const atlantis = page.locator('details.trace[data-outcome="failure"]');
+    await atlantis.waitFor();
+    await page.locator('details.trace[data-outcome="success"]').waitFor({ state: 'detached' });
+    await atlantis.locator('summary').click();
+    assert.match((await atlantis.locator('.trace-body').textContent()) ?? '', /"city": "Atlantis"[\s\S]*There is no city called Atlantis/);
+    await page.locator('#trace-outcome').selectOption('success');
+    await page.locator('#trace-tool').selectOption('stock_quote');
+    await page.locator('.trace-list .empty').waitFor();
+    await page.locator('#trace-tool').selectOption('weather_report');
+    await oslo.waitFor();
+    assert.equal(await page.locator('details.trace[data-outcome="failure"]').count(), 0);
+    await screenshot(page, 'traces');
+  });
+
+  await t.test('sessions: one renamed, then deleted after asking (its traces with it)', async () => {
+    await page.locator('.nav a[data-page="chat"]').click();
+    await page.locator('.session-item', { hasText: 'Atlantis' }).locator('.session-open').click();
+    await page.locator('.tool-card[data-state="failure"]').waitFor();
+    const item = page.locator('.session-item.current');
+    await item.getByRole('button', { name: /^Rename / }).click();
+    const field = page.locator('.session-rename');
+    await field.fill('Atlantis trip');
+    await field.press('Enter');
+    await page.locator('.session-item.current .session-name', { hasText: 'Atlantis trip' }).waitFor();
+    assert.match(page.url(), /#\/chat\/Atlantis%20trip$/);
+    assert.equal(await page.locator('#conversation-title').textContent(), 'Atlantis trip');
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.locator('.session-item.current').getByRole('button', { name: /^Delete / }).click();
+    await page.locator('.welcome').waitFor();
+    assert.match(asked[0] ?? '', /Atlantis trip/);
+    await page.locator('.session-item', { hasText: 'Atlantis trip' }).waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.session-item').count(), 1);
+    await page.goto(sessionUrl);
+    await page.locator('.tool-card[data-state="success"]').waitFor();
+  });
+
+  await t.test('language: zh and ja from the switch, remembered, with the lang attribute set', async () => {
+    await page.locator('#language-select').selectOption('zh');
+    assert.equal(await page.locator('html').getAttribute('lang'), 'zh');
+    assert.equal(await page.locator('.nav a[data-page="tools"]').textContent(), '工具');
+    assert.equal(await page.locator('#page-traces h1').textContent(), '调用记录');
+    await page.locator('.nav a[data-page="tools"]').click();
+    await page.locator('article[data-tool="weather_report"] .badge', { hasText: '可用' }).waitFor();
+    await screenshot(page, 'tools-zh');
+    await page.locator('#language-select').selectOption('ja');
+    assert.equal(await page.locator('.nav a[data-page="chat"]').textContent(), 'チャット');
+    await page.reload();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'ja');
+    assert.equal(await page.locator('.nav a[data-page="tools"]').textContent(), 'ツール');
+    await page.locator('article[data-tool="weather_report"] .badge', { hasText: '使用可能' }).waitFor();
+    await screenshot(page, 'tools-ja');
+    await page.locator('#language-select').selectOption('en');
+    assert.equal(await page.locator('.nav a[data-page="tools"]').textContent(), 'Tools');
+  });
+
+  await t.test('phone width: the nav folds into a menu, nothing is wider than the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(sessionUrl);
+    const menu = page.locator('.menu-button');
+    assert.equal(await menu.isVisible(), true);
+    assert.equal(await page.locator('.nav').isVisible(), false);
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await page.locator('.nav a[data-page="tools"]').waitFor({ state: 'visible' });
+    await screenshot(page, 'phone-menu');
+    await page.locator('.nav a[data-page="chat"]').click();
+    assert.equal(await page.locator('.nav').isVisible(), false, 'choosing a page closes the menu');
+    await page.locator('.tool-card').first().waitFor();
+    assert.ok(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+    await screenshot(page, 'phone-chat');
+    await page.locator('.nav a[data-page="tools"]').evaluate((link: { click(): void }) => link.click()); // hidden behind the menu at this width
+    await page.locator('article[data-tool="weather_report"]').waitFor();
+    assert.ok(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390), 'no sideways scrolling on the tools page');
+    await screenshot(page, 'phone-tools');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  await t.test('the token: taken from #token= and out of the address, or asked for on 401', async (tt) => {
+    const guarded = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL }, server: { token: 'open-sesame' } });
+    const asked = await openPage(browser, `${guarded.url}#/tools`);
+    const dialog = asked.page.locator('#sign-in');
+    await dialog.waitFor({ state: 'visible' });
+    await asked.page.locator('#sign-in-token').fill('open-sesame');
+    await asked.page.locator('#sign-in-token').press('Enter');
+    await asked.page.locator('article[data-tool="weather_report"]').waitFor();
+    assert.equal(await dialog.isVisible(), false);
+    await asked.page.evaluate(() => localStorage.removeItem('riverse.token'));
+    await asked.page.close();
+
+    const linked = await openPage(browser, `${guarded.url}#token=open-sesame`);
+    await linked.page.locator('.nav a[data-page="chat"][aria-current="page"]').waitFor();
+    assert.doesNotMatch(linked.page.url(), /open-sesame/);
+    await linked.page.locator('.nav a[data-page="tools"]').click();
+    await linked.page.locator('article[data-tool="weather_report"]').waitFor();
+    assert.equal(await linked.page.locator('#sign-in').isVisible(), false);
+    assert.equal(await linked.page.evaluate(() => localStorage.getItem('riverse.token')), 'open-sesame');
+    assert.deepEqual([...asked.problems, ...linked.problems], []);
+    await linked.page.close();
+  });
+
+  await t.test('no model: how to connect one, and the default model downloaded with a progress bar', async (tt) => {
+    const file = DEFAULT_LOCAL_MODEL.split('/').pop()!;
+    const hub = await startFakeModelHub(file, new TextEncoder().encode('this is not a GGUF model '.repeat(4000)), { holdHalf: true });
+    const previous = process.env.HF_ENDPOINT;
+    process.env.HF_ENDPOINT = hub.url;
+    tt.after(async () => {
+      if (previous === undefined) delete process.env.HF_ENDPOINT;
+      else process.env.HF_ENDPOINT = previous;
+      await hub.close();
+    });
+    const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
+    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
+    const panel = fresh.locator('[data-panel="connect"]');
+    await panel.waitFor();
+    assert.match((await panel.locator('.connect-hint').textContent()) ?? '', /RIVERSE_MODEL/);
+    assert.equal(await fresh.locator('#chat-input').isDisabled(), true);
+    await fresh.locator('#language-select').selectOption('zh');
+    await panel.locator('.connect-hint', { hasText: '尚未连接模型' }).waitFor(); // the server's hint, asked for in zh
+    await fresh.locator('#language-select').selectOption('en');
+    await panel.locator('.connect-hint', { hasText: 'No model is connected' }).waitFor();
+
+    if (!(await hasNodeLlamaCpp())) {
+      assert.equal((await panel.locator('.notice.warn pre').textContent())?.trim(), installCommand());
+      assert.equal(await panel.locator('[data-action="download-model"]').isDisabled(), true);
+      await screenshot(fresh, 'download');
+      tt.diagnostic('node-llama-cpp is not installed: the page shows how to install it; the download itself needs it');
+      assert.deepEqual(freshProblems, []);
+      return;
+    }
+    await panel.locator('[data-action="download-model"]').click();
+    // The hub holds the second half back: the bar stands part-way until it is let go.
+    const bar = panel.locator('progress');
+    await fresh.waitForFunction(() => {
+      const progress = (globalThis as unknown as PageGlobals).document.querySelector('[data-panel="connect"] progress');
+      return progress !== null && progress.hasAttribute('value') && progress.value > 0 && progress.value < progress.max;
+    });
+    assert.match((await panel.locator('.download-progress').textContent()) ?? '', /KB of \d+(\.\d)? KB \(\d+%\)/);
+    assert.equal(await panel.locator('[data-action="download-model"]').isDisabled(), true);
+    await screenshot(fresh, 'download');
+    hub.release();
+    const problem = panel.locator('.notice.error');
+    await problem.waitFor();
+    assert.match((await problem.textContent()) ?? '', /could not be set up.*could not load .* as a GGUF model/s);
+    assert.equal(await panel.locator('[data-action="download-model"]').textContent(), 'Try the download again');
+    assert.equal(await bar.isVisible(), false);
+    await screenshot(fresh, 'download-failed');
+    assert.deepEqual(freshProblems, []);
+    await fresh.close();
+  });
+
+  assert.deepEqual(problems, [], 'the page logged no errors');
+});
