@@ -416,6 +416,187 @@ lyrics: 歌詞 歌词
 playlist: プレイリスト 播放列表 歌单
 speaker: スピーカー 音箱 扬声器
 headphone: ヘッドホン イヤホン 耳机
+internship: インターンシップ インターン 实习
+command: コマンド 命令 指令
+execute run: 実行 执行 运行
+process: プロセス 処理 进程 处理
+script: スクリプト 脚本
+terminal: ターミナル 终端
+window: ウィンドウ 窗口
+browser: ブラウザ 浏览器
+keyboard: キーボード 键盘
+mouse click: マウス クリック 鼠标 点击
+software: ソフトウェア ソフト 软件
+hardware: ハードウェア 硬件
+computer: コンピューター パソコン 电脑 计算机
+phone smartphone: スマホ スマートフォン 携帯 手机
+tablet: タブレット 平板
+printer: プリンター 打印机
+memory: メモリ メモリー 内存 记忆
+cpu: CPU
+disk: ディスク 磁盘 硬盘
+api: API
+json: JSON
+query: クエリ クエリー 查询
+request: リクエスト 依頼 要求 请求
+response: レスポンス 応答 响应 回复
+error: エラー 错误 报错
+log: ログ 日志
+test: テスト 测试
+debug: デバッグ 调试
+deploy: デプロイ 部署
+repository: リポジトリ 仓库
+branch: ブランチ 分支
+commit: コミット 提交
+issue: イシュー 課題 问题
+cluster: クラスター 集群
+node: ノード 节点
+container: コンテナ 容器
+instance: インスタンス 实例
+image: イメージ 镜像
+key: キー 鍵 密钥 键
+token: トークン 令牌
+session: セッション 会话
+cache: キャッシュ 缓存
+filter: フィルター フィルタ 絞り込み 筛选 过滤
+sort: ソート 並べ替え 並び替え 排序
+category classify: カテゴリ カテゴリー 分類 分类 类别
+tag label: タグ ラベル 标签
+rank ranking: ランキング 順位 排名 排行
+trend: トレンド 傾向 趋势
+popular: 人気 流行 热门 受欢迎
+latest new: 最新 新しい 新 最新
+cheap cheapest: 安い 最安 便宜 最便宜
+expensive: 高い 高価 贵
+free: 無料 タダ 免费
+open hours: 営業時間 营业时间
+menu: メニュー 菜单
+cafe coffee: カフェ コーヒー 咖啡 咖啡馆
+bar: バー 酒吧
+pizza: ピザ 披萨
+sushi: 寿司
+beer wine: ビール ワイン 啤酒 葡萄酒
+vegetarian vegan: ベジタリアン ビーガン 素食
+gluten: グルテン 麸质
+allergy: アレルギー 过敏
+pharmacy: 薬局 ドラッグストア 药店
+gym: ジム 健身房
+yoga: ヨガ 瑜伽
+running jogging: ランニング ジョギング 跑步 慢跑
+bicycle bike: 自転車 バイク 自行车
+walk walking: 散歩 歩く 徒歩 步行 散步
+hiking: ハイキング 登山 徒步 爬山
+camping: キャンプ 露营
+beach: ビーチ 海岸 海滩
+mountain: 山 山
+river lake: 川 湖 河 湖泊
+island: 島 岛
+temple shrine: 寺 神社 寺庙
+castle: 城 城堡
+festival: 祭り フェスティバル 节日 节
+ticket price: チケット代 票价
+seat reservation: 座席予約 订座
+cinema theater: 映画館 电影院
+stadium: スタジアム 競技場 体育场
+soccer football: サッカー フットボール 足球
+baseball: 野球 棒球
+basketball: バスケットボール バスケ 篮球
+tennis: テニス 网球
+golf: ゴルフ 高尔夫
+olympics: オリンピック 奥运会
+champion: チャンピオン 優勝 冠军
+tournament: トーナメント 大会 锦标赛
+schedule fixture: 日程表 赛程
+statistic stats: スタッツ 成績 数据 战绩
+chess: チェス 国际象棋
+puzzle: パズル 谜题 拼图
+quiz trivia: クイズ 雑学 测验 问答
+card game: カードゲーム 纸牌
+character: キャラクター 人物 角色
+anime: アニメ 动漫
+manga comic: マンガ 漫画 コミック 漫画
+novel: 小説 小说
+author writer: 著者 作家 作者 作家
+publisher: 出版社 出版社
+title: タイトル 題名 标题 题目
+chapter: 章 章节
+page: ページ 页 页面
+paragraph: 段落 段落
+essay article: 記事 エッセイ 论文 文章
+research paper: 論文 研究 论文 研究
+university college: 大学 大学
+professor teacher: 教授 先生 教師 老师 教授
+lesson class: 授業 レッスン クラス 课 课程
+homework: 宿題 作业
+grade: 成績 学年 成绩 年级
+scholarship: 奨学金 奖学金
+degree: 学位 学位
+experience: 経験 経歴 经验 经历
+education: 教育 学歴 教育 学历
+skill: スキル 技能 技能
+career: キャリア 職歴 职业
+hire recruit: 採用 雇用 招聘 雇佣
+freelance: フリーランス 自由职业
+customer support: カスタマーサポート 客服
+feedback: フィードバック 反馈
+survey: アンケート 調査 调查 问卷
+vote poll: 投票 世論調査 投票 民意调查
+donation: 寄付 捐款 捐赠
+charity: チャリティー 慈善
+pet: ペット 宠物
+dog: 犬 狗
+cat: 猫 猫
+veterinarian vet: 獣医 兽医
+baby child: 赤ちゃん 子供 子ども 婴儿 孩子 儿童
+family: 家族 家庭
+wedding: 結婚式 婚礼
+marriage: 結婚 结婚
+divorce: 離婚 离婚
+funeral: 葬式 葬礼
+birthday party: 誕生日パーティー 生日派对
+party: パーティー 派对 聚会
+clothes fashion: 服 ファッション 衣服 时尚 服装
+shoe: 靴 シューズ 鞋
+bag: バッグ 鞄 包
+watch: 腕時計 手表
+jewelry: ジュエリー 宝石 珠宝
+furniture: 家具 家具
+appliance: 家電 家电
+kitchen: キッチン 台所 厨房
+bathroom: 浴室 トイレ 浴室 卫生间
+garden: 庭 ガーデン 花园
+cleaning: 掃除 クリーニング 清洁 打扫
+laundry: 洗濯 ランドリー 洗衣
+repair: 修理 修繕 修理 维修
+plumber: 配管工 水管工
+electrician: 電気工事 电工
+moving: 引っ越し 搬家
+storage unit: 倉庫 仓库
+warehouse: 倉庫 仓库
+inventory stock: 在庫 库存
+supplier vendor: 仕入先 業者 供应商
+shipment: 出荷 发货
+logistics: 物流 物流
+import export: 輸入 輸出 进口 出口
+customs: 税関 海关
+tariff: 関税 关税
+economy: 経済 经济
+inflation: インフレ 通胀 通货膨胀
+gdp: GDP
+unemployment: 失業 失业
+population growth: 人口増加 人口增长
+climate: 気候 气候
+carbon emission: 炭素 排出 碳排放 排放
+solar: 太陽光 ソーラー 太阳能
+wind power: 風力 风能 风力
+battery electric vehicle: 電気自動車 电动车 电动汽车
+recycle: リサイクル 回收
+waste garbage: ゴミ 廃棄物 垃圾 废物
+disaster: 災害 灾害
+flood: 洪水 洪水
+typhoon hurricane: 台風 ハリケーン 台风 飓风
+volcano: 火山 火山
+tsunami: 津波 海啸
 `;
 
 let table: Map<string, string[]> | undefined;
