@@ -61,6 +61,7 @@ export interface HelpText {
   benchJson: string;
   eval: string;
   evalK: string;
+  evalModel: string;
   evalJson: string;
   positiveInteger: string;
   /** A word where a command was expected: the close one, else the commands there are. */
@@ -137,6 +138,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     benchJson: 'print the figures as one JSON object',
     eval: "replay every tool's examples through the router and list those that miss their tool (exit 1 on a miss)",
     evalK: 'an example passes when its tool is in the top k',
+    evalModel: 'also send each example to the configured model, with the tools a turn would offer, and check it calls the tool (nothing is run)',
     evalJson: 'print the misses as JSON',
     positiveInteger: 'expected a positive whole number of milliseconds',
     unknownCommand: (word, near, commands) => `unknown command '${word}'; ${near === undefined ? `the commands are ${commands.map((name) => `'${name}'`).join(', ')}` : `did you mean '${near}'?`}`,
@@ -206,6 +208,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     benchJson: '以一个 JSON 对象输出数据',
     eval: '用路由器重放每个工具的示例，列出没有到达自己工具的示例（有遗漏时退出码为 1）',
     evalK: '工具排在前 k 名内即算通过',
+    evalModel: '同时把每条示例连同回合会提供的工具发给配置的模型，检查它是否调用该工具（不会执行任何工具）',
     evalJson: '以 JSON 输出遗漏',
     positiveInteger: '应为正整数（毫秒）',
     unknownCommand: (word, near, commands) => `没有 '${word}' 这个命令；${near === undefined ? `可用的命令有 ${commands.map((name) => `'${name}'`).join('、')}` : `你是想输入 '${near}' 吗？`}`,
@@ -275,6 +278,7 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     benchJson: '数値を 1 つの JSON オブジェクトとして出力する',
     eval: '各ツールの例をルーターで再生し、自分のツールに届かない例を一覧にする（届かない例があれば終了コード 1）',
     evalK: 'ツールが上位 k 以内なら合格',
+    evalModel: '各例を、ターンが提供するツールとともに設定されたモデルにも送り、そのツールを呼ぶか確かめる（何も実行しない）',
     evalJson: '届かなかった例を JSON で出力する',
     positiveInteger: '正の整数（ミリ秒）を指定してください',
     unknownCommand: (word, near, commands) => `'${word}' というコマンドはありません。${near === undefined ? `使えるコマンド：${commands.map((name) => `'${name}'`).join('、')}` : `'${near}' のことですか？`}`,

@@ -106,6 +106,7 @@ tools
   .addOption(json())
   .addOption(lang())
   .option('--k <k>', text.evalK, positiveInteger)
+  .option('--model', text.evalModel)
   .action(run(async (options) => (await import('./tools-eval.ts')).toolsEval({ ...globals(), ...options })));
 
 program

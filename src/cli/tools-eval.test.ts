@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { startOpenAITestServer, type OpenAITestServer } from '../models/testing/openai-wire.ts';
 import { createProject, ECHO_TOOL, parseJson, show, type TempProject } from './cli-test-support.ts';
 
 const tool = (className: string, name: string, description: string, examples: string[]) => `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
@@ -62,5 +63,52 @@ describe('riverse tools eval', () => {
     const result = await clean.run(['tools', 'eval', '--lang', 'ja']);
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /2 個のツールの例 4 件すべてが上位 3 以内で自分のツールに届きます。/);
+  });
+});
+
+describe('riverse tools eval --model', () => {
+  let project: TempProject;
+  let server: OpenAITestServer;
+  before(async () => {
+    // A model that calls the weather tool for what sounds like weather, and answers anything else itself.
+    server = await startOpenAITestServer((request) => {
+      const said = String(request.body.messages.at(-1)?.content ?? '');
+      return /forecast|temperature/i.test(said) ? { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] } : { text: 'I can do that myself.' };
+    });
+    project = await createProject({
+      'agent/tools/weather.ts': WEATHER,
+      'agent/tools/translate.ts': TRANSLATE,
+      'riverse.yaml': `model: openai:test-model\nmodel_options:\n  base_url: ${server.url}\n  api_key: k\n  max_retries: 0\n`,
+    });
+  });
+  after(async () => {
+    await project?.remove();
+    await server?.close();
+  });
+
+  test("sends each example to the model with the tools a turn offers, and lists those it does not answer with the example's tool", async () => {
+    const result = await project.run(['tools', 'eval', '--model', '--json']);
+    assert.equal(result.code, 1, show(result));
+    const report = parseJson(result);
+    assert.deepEqual(report.misses, [], 'the router reaches every tool');
+    assert.equal(report.model.model, 'openai:test-model');
+    assert.equal(report.model.examples, 4);
+    assert.deepEqual(
+      report.model.misses.map((miss: { tool: string; reached: string[] }) => [miss.tool, miss.reached]),
+      [
+        ['translate', []],
+        ['translate', []],
+      ],
+    );
+    // One request per example, each with the tools and the example as the user's message, not streamed.
+    assert.equal(server.requests.length, 4);
+    for (const request of server.requests) {
+      assert.deepEqual((request.body.tools ?? []).map((tool) => tool.function.name).sort(), ['get_weather', 'translate']);
+      assert.equal(request.body.messages.at(-1)?.role, 'user');
+    }
+    const text = await project.run(['tools', 'eval', '--model']);
+    assert.equal(text.code, 1, show(text));
+    assert.match(text.stdout, /✗ translate: "Translate this into French" — the model called no tool/);
+    assert.match(text.stdout, /openai:test-model does not call the example's tool for 2 of 4 examples\./);
   });
 });
