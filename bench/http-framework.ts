@@ -7,10 +7,7 @@
 // BENCH_CONNECTIONS (10).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-
-/** The part of autocannon's API used here (it ships no types). */
-type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }>;
-const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default;
+import autocannon from 'autocannon';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

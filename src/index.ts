@@ -51,6 +51,7 @@ export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } 
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 export type { RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
+export type { ServerConfig, ServerSettings } from './server/server-config.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
@@ -77,6 +78,6 @@ export { createLocalModel, type LocalModelOptions } from './models/local-llama.t
 export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelConfig, type ModelOptions } from './models/resolve-model.ts';
 
 // Sessions.
-export { SessionStore, type SessionInfo, type SessionSummary, type ToolCallQuery } from './store/session-store.ts';
+export { SessionNameTakenError, SessionStore, type SessionInfo, type SessionSummary, type StoredTrace, type ToolCallQuery, type TraceQuery } from './store/session-store.ts';
 export type { ToolCallTrace } from './store/tool-call-trace.ts';
 export { defaultDataDir } from './store/data-dir.ts';

@@ -44,7 +44,7 @@ describe('riverse serve', () => {
     assert.match(zh.stderr, /没有访问令牌时拒绝在 0\.0\.0\.0 上监听/);
   });
 
-  it('takes the token from RIVERSE_TOKEN, and a bad port is a usage error', async () => {
+  it('is what bare `riverse` runs; takes the token from RIVERSE_TOKEN; a bad port is a usage error', async () => {
     const bad = await project.run(['serve', '--port', '70000'], { env: env() });
     assert.equal(bad.code, 2, show(bad));
     assert.match(bad.stderr, /port number from 0 to 65535/);

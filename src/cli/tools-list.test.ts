@@ -61,14 +61,6 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     assert.equal(output.diagnostics[0].line, 6);
   });
 
-  test('bare `riverse` lists the tools too, and points at --help', async () => {
-    const result = await project.run([]);
-    assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /^NAME\s+SOURCE\s+STATUS$/m);
-    assert.match(result.stdout, /^echo\s+agent\/tools\/echo\.ts\s+available$/m);
-    assert.match(result.stdout, /Run `npx riverse --help`/);
-  });
-
   test('a project without tools says how to create one', async () => {
     const empty = await createProject();
     try {

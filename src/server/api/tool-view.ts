@@ -6,17 +6,8 @@ import { localizeReason } from '../../tools/phrase.ts';
 import { localize, localizeList, type Language } from '../../tools/tool-manifest.ts';
 import type { ToolRegistry } from '../../tools/tool-registry.ts';
 
-/** A diagnostic as the API shows it: in the reader's language, its file relative to the project. */
-export interface DiagnosticView {
-  severity: Diagnostic['severity'];
-  code: string;
-  file: string;
-  line?: number;
-  column?: number;
-  tool?: string;
-  message: string;
-  hint?: string;
-}
+/** A diagnostic as the API shows it: in the reader's language (no phrases), its file relative to the project. */
+export type DiagnosticView = Omit<Diagnostic, 'text'>;
 
 /** One tool as `/api/tools` shows it (docs/server-api.md). */
 export interface ToolView {
