@@ -172,14 +172,20 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
   if (turnedOff(toolSection(config, name))) return off(phrase('reason.turned-off', { name }));
-  // Cleared in `finally`: an isAvailable() that throws synchronously must not leave the timer
-  // running, or its rejection goes unhandled and ends the process 5 s later.
+  // Cleared in `finally`: an isAvailable() that rejects must not leave the timer running, or its
+  // rejection goes unhandled and ends the process 5 s later. An answer given at once (the default
+  // isAvailable() gives one) needs no timer: a thousand files load without a thousand timers.
   let timer: NodeJS.Timeout | undefined;
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)), AVAILABILITY_TIMEOUT_MS);
-    });
-    const available = await Promise.race([tool.isAvailable(), timeout]);
+    const answer: unknown = tool.isAvailable();
+    const available = !isThenable(answer)
+      ? answer
+      : await Promise.race([
+          answer,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)), AVAILABILITY_TIMEOUT_MS);
+          }),
+        ]);
     if (available === true) return undefined;
     // Text only: the reason is sent from the loader as data and shown to people and models.
     const reason: unknown = tool.unavailableReason;
@@ -192,6 +198,10 @@ async function unavailableReason(tool: BaseTool, name: string, config: AppConfig
   } finally {
     clearTimeout(timer);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 /** A manifest problem as a diagnostic's text: at its path, with what to do when it is an error. */

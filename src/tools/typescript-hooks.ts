@@ -8,6 +8,7 @@ let stripped = false;
 
 /** `.ts` in a checkout, `.js` in the package (compiled, decision 007): the entries are this file's siblings. */
 const OWN_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const OWN_FORMAT = OWN_EXTENSION === '.ts' ? 'module-typescript' : 'module';
 const FULL_ENTRY = new URL(`../index${OWN_EXTENSION}`, import.meta.url).href;
 /** The contract alone (decision 004): what tool files get in a worker, where start-up time counts. */
 const TOOL_API_ENTRY = new URL(`../tool-api${OWN_EXTENSION}`, import.meta.url).href;
@@ -95,7 +96,7 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
   process.setSourceMapsEnabled(true);
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      if (specifier === 'riverse') return { url: entryFor(context.parentURL), format: 'module', shortCircuit: true };
+      if (specifier === 'riverse') return { url: entryFor(context.parentURL), format: OWN_FORMAT, shortCircuit: true };
       try {
         const resolved = freshWithParent(nextResolve(specifier, context), context.parentURL);
         recordImport(context.parentURL, resolved.url);
@@ -116,7 +117,9 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
       }
     },
     load(url, context, nextLoad) {
-      if (!url.startsWith('file:')) return nextLoad(url, context);
+      // Riverse's own files are erasable TypeScript (or JavaScript): Node strips them itself, and
+      // keeps the result in its compile cache, which a tool host starting up reads instead.
+      if (!url.startsWith('file:') || url.startsWith(OWN_SOURCE)) return nextLoad(url, context);
       const filename = fileURLToPath(url);
       const ready = readyJavaScript.get(filename);
       if (ready !== undefined) {

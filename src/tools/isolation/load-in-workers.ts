@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
 import { said, type Diagnostic } from '../diagnostic.ts';
-import { phrase } from '../phrase.ts';
+import { phrase, type Phrase } from '../phrase.ts';
 import { checkFileReport } from './check-host-report.ts';
 import { startHost, type HostKind, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
@@ -28,10 +28,13 @@ const STALL_MS = 250;
 const MAX_LOADERS = 16;
 /** A loader compares what files share after this many files (and after a loader's first, and any file tried again). */
 const CHECK_EVERY = 16;
+/** Files sent to a loader before it reports the first of them, so that it never waits for Riverse between files. */
+const IN_FLIGHT = 4;
 /** Loaders send manifests, which are small; a larger message stops the loader. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-type Outcome = { info: FileInfo; changed: boolean } | { failure: Diagnostic };
+/** `notStarted`: a file sent ahead that the loader never got to (it ended, or gave the file back). */
+type Outcome = { info: FileInfo; changed: boolean } | { failure: Diagnostic } | { notStarted: true };
 
 interface Job extends SourceFile {
   index: number;
@@ -39,13 +42,23 @@ interface Job extends SourceFile {
   retried: boolean;
 }
 
+/** A file sent to a loader: `check` if the loader compares what files share after it. */
+interface Sent {
+  job: Job;
+  seq: number;
+  check: boolean;
+  first: boolean;
+  outcome: Promise<Outcome>;
+}
+
 /**
  * Imports tool files in loaders (worker threads or child processes, as tools will run), several
  * at once, and returns what each file holds, in order. No tool code runs in this thread. A file
  * whose top-level code hangs, exits or crashes takes down only its loader and gets a diagnostic;
  * one that changes what files share (built-ins, globals) ends its loader, so the files after it
- * load in a fresh one. A loader stuck on a file stops holding up the rest after 250 ms, and every
- * file must be done by one deadline, so N hanging files cost one time limit, not N.
+ * load in a fresh one. A loader stuck on a file stops holding up the rest after 250 ms (the files
+ * sent to it after that one go to others), and every file must be done by one deadline, so N
+ * hanging files cost one time limit, not N.
  */
 export async function loadInWorkers(files: readonly SourceFile[], config: AppConfig, version: number, options: LoadInWorkersOptions): Promise<FileInfo[]> {
   const results: FileInfo[] = new Array(files.length);
@@ -62,6 +75,8 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   };
   const moving = () => [...loaders].filter((loader) => !loader.stalled).length;
   const pump = () => {
+    // Past the deadline no file can load: those still waiting fail at once, without a loader each.
+    if (performance.now() >= deadline) for (const job of queue.splice(0)) record(job, { file: job.file, tools: [], diagnostics: [timedOut(job.file, options.fileTimeoutMs)] });
     while (queue.length > 0 && moving() < concurrency && loaders.size < MAX_LOADERS) startLoader();
   };
   const startLoader = () => {
@@ -69,6 +84,8 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
     loaders.add(loader);
     // Loaded, but not yet known to have left what files share as it was: kept until the next check.
     let unchecked: Array<{ job: Job; info: FileInfo; first: boolean }> = [];
+    // Sent and not yet reported, in the order the loader takes them: the first is the one it is loading.
+    const sent: Sent[] = [];
     /** After a check: keeps the files since the last one, or sends them to fresh loaders to be loaded one by one. Returns whether the loader can go on. */
     const settleUnchecked = (changed: boolean): boolean => {
       const batch = unchecked;
@@ -81,27 +98,53 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
       }
       return !changed;
     };
+    /** Files loaded, or to be, since the last check. */
+    const sinceCheck = () => sent.reduce((count, entry) => (entry.check ? 0 : count + 1), unchecked.length);
+    /** Sends files while there is room: a file tried again only where nothing unchecked comes before it. */
+    const fill = () => {
+      while (sent.length < IN_FLIGHT && !loader.stalled && queue.length > 0 && moving() <= concurrency) {
+        if (queue[0]!.retried && (sent.length > 0 || unchecked.length > 0)) return;
+        const job = queue.shift()!;
+        const first = loader.sent === 0;
+        // Comparing costs about 0.3 ms, so it is done once per batch (and after the last file); a file tried again is checked alone.
+        const check = job.retried || first || sinceCheck() + 1 >= CHECK_EVERY || queue.length === 0;
+        const { seq, outcome } = loader.load(job, deadline, options.fileTimeoutMs, check);
+        sent.push({ job, seq, check, first, outcome });
+      }
+    };
+    /** The files sent after the one loading go back to the queue, in order, for any loader. */
+    const giveBack = () => {
+      const rest = sent.splice(1);
+      loader.drop(rest.map((entry) => entry.seq));
+      queue.unshift(...rest.map((entry) => entry.job));
+    };
     void (async () => {
-      for (let job = queue.shift(); job !== undefined; job = moving() <= concurrency ? queue.shift() : undefined) {
-        // A file tried again must load where nothing unchecked came before it.
-        if (job.retried && unchecked.length > 0 && !settleUnchecked(await loader.check(deadline))) {
-          queue.unshift(job);
-          break;
+      for (;;) {
+        if (sent.length === 0) {
+          // A file tried again must load where nothing unchecked came before it.
+          if (queue[0]?.retried === true && unchecked.length > 0 && moving() <= concurrency && !settleUnchecked(await loader.check(deadline))) break;
+          fill();
+          if (sent.length === 0) break;
         }
+        const current = sent[0]!;
         const stopWatching = loader.onStall(STALL_MS, () => {
           loader.stalled = true;
+          giveBack();
           pump();
         });
-        const first = loader.loaded === 0;
-        // Comparing costs about 0.3 ms, so it is done once per batch; a file tried again is checked alone.
-        const check = job.retried || first || unchecked.length + 1 >= CHECK_EVERY;
-        const outcome = await loader.load(job, deadline, options.fileTimeoutMs, check);
+        const outcome = await current.outcome;
         stopWatching();
         loader.stalled = false;
+        sent.shift();
+        if ('notStarted' in outcome) {
+          queue.unshift(current.job);
+          break;
+        }
         if ('info' in outcome) {
           loader.loaded++;
-          unchecked.push({ job, info: first ? outcome.info : withoutJavaScript(outcome.info), first });
-          if (check && !settleUnchecked(outcome.changed)) break;
+          unchecked.push({ job: current.job, info: current.first ? outcome.info : withoutJavaScript(outcome.info), first: current.first });
+          if (current.check && !settleUnchecked(outcome.changed)) break;
+          fill();
           continue;
         }
         // What loaded before it here was never checked: it goes to fresh loaders too — unless the
@@ -111,10 +154,12 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
         unchecked = [];
         // A crash may come from a file this loader imported earlier (a timer or a promise of its
         // top-level code): the file is tried again in a new loader, and blamed only if it crashes that one too.
-        if (!first && !job.retried && outcome.failure.code === 'load-crashed') queue.unshift({ ...job, retried: true });
-        else record(job, { file: job.file, tools: [], diagnostics: [outcome.failure] });
+        if (!current.first && !current.job.retried && outcome.failure.code === 'load-crashed') queue.unshift({ ...current.job, retried: true });
+        else record(current.job, { file: current.job.file, tools: [], diagnostics: [outcome.failure] });
         break; // this loader is gone
       }
+      // Files sent after one that ended the loader, or after a check that found a change, load elsewhere.
+      queue.unshift(...sent.splice(0).map((entry) => entry.job));
       // The last batch: checked before it counts (at the deadline, it counts as loaded).
       if (unchecked.length > 0) settleUnchecked(await loader.check(deadline));
       loaders.delete(loader);
@@ -130,14 +175,25 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   return results;
 }
 
-/** One loader host and the file it is loading. */
+/** A file the loader was sent: reported in the order sent. */
+interface Pending {
+  seq: number;
+  file: string;
+  settle: (outcome: Outcome) => void;
+}
+
+/** One loader host and the files sent to it. */
 class Loader {
   stalled = false;
-  /** Files loaded so far. */
+  /** Files sent so far, and loaded so far. */
+  sent = 0;
   loaded = 0;
   readonly #host: ToolHost;
-  #waiting: ((outcome: Outcome) => void) | undefined;
-  #file = '';
+  /** Sent and not yet reported, in order: the first is the one loading. */
+  readonly #pending: Pending[] = [];
+  /** Files given back: their reports, if the loader had already begun them, are not used. */
+  readonly #dropped = new Set<number>();
+  #deadlineTimer: NodeJS.Timeout | undefined;
   #exit: string | undefined;
   readonly #version: number;
   readonly #ready = Promise.withResolvers<void>();
@@ -149,39 +205,54 @@ class Loader {
       message: (message: FromWorker) => {
         if (message.type === 'ready') this.#ready.resolve();
         if (message.type === 'checked') this.#checked?.(message.changed !== undefined);
-        if (message.type !== 'loaded') return;
-        const info = checkFileReport(message.info, this.#file);
+        if (message.type !== 'loaded' || this.#dropped.delete(message.seq)) return;
+        const head = this.#pending[0];
+        const checked = head === undefined ? 'its loader sent a report for a file it was not loading' : checkFileReport(message.info, head.file);
+        const info = typeof checked !== 'string' && message.seq !== head!.seq ? 'its loader sent a report for a file it was not loading' : checked;
         if (typeof info === 'string') {
-          this.#settle({ failure: { severity: 'error', code: 'load-crashed', file: this.#file, ...said(phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint')) } });
+          this.#fail(crashed(head?.file ?? '', phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint')));
           void this.#host.terminate();
-        } else this.#settle({ info, changed: message.changed !== undefined });
+        } else this.#settleHead({ info, changed: message.changed !== undefined });
       },
       exit: (why) => {
         this.#exit = why;
         this.#ready.resolve();
         this.#checked?.(false);
-        this.#settle({ failure: crashDiagnostic(this.#file, why) });
+        this.#fail(crashDiagnostic(this.#pending[0]?.file ?? '', why));
       },
     });
   }
 
-  /** Loads the file, or fails it with `load-timeout` at the deadline (`limitMs` is what the message names). */
-  load(job: Job, deadline: number, limitMs: number, check: boolean): Promise<Outcome> {
-    return new Promise<Outcome>((resolve) => {
-      if (this.#exit !== undefined) return resolve({ failure: crashDiagnostic(job.file, this.#exit) });
-      this.#file = job.file;
-      const timer = setTimeout(() => {
-        this.#settle({
-          failure: { severity: 'error', code: 'load-timeout', file: job.file, ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')) },
-        });
-        void this.#host.terminate();
-      }, Math.max(0, deadline - performance.now()));
-      this.#waiting = (outcome) => {
-        clearTimeout(timer);
-        resolve(outcome);
-      };
-      this.#host.post({ type: 'load', file: job.file, version: this.#version, source: job.source, check });
-    });
+  /**
+   * Sends a file to load after those already sent. Its outcome: what it holds, or a failure when the
+   * loader ends while on it (`load-timeout` at the deadline; `limitMs` is what the message names),
+   * or `notStarted` when the loader ends, or gives it back, before it began.
+   */
+  load(job: SourceFile, deadline: number, limitMs: number, check: boolean): { seq: number; outcome: Promise<Outcome> } {
+    const seq = this.sent++;
+    const { promise, resolve } = Promise.withResolvers<Outcome>();
+    if (this.#exit !== undefined) {
+      resolve(this.#pending.length === 0 ? { failure: crashDiagnostic(job.file, this.#exit) } : { notStarted: true });
+      return { seq, outcome: promise };
+    }
+    this.#pending.push({ seq, file: job.file, settle: resolve });
+    this.#deadlineTimer ??= setTimeout(() => {
+      this.#fail(timedOut(this.#pending[0]?.file ?? job.file, limitMs));
+      void this.#host.terminate();
+    }, Math.max(0, deadline - performance.now()));
+    this.#host.post({ type: 'load', seq, file: job.file, version: this.#version, source: job.source, check });
+    return { seq, outcome: promise };
+  }
+
+  /** Takes back files sent but not begun: the loader skips them, and what it reports of them is not used. */
+  drop(seqs: number[]): void {
+    if (seqs.length === 0) return;
+    for (const seq of seqs) {
+      const index = this.#pending.findIndex((pending) => pending.seq === seq);
+      if (index > 0) this.#pending.splice(index, 1)[0]!.settle({ notStarted: true });
+      this.#dropped.add(seq);
+    }
+    this.#host.post({ type: 'drop', seqs });
   }
 
   /** Whether what files share changed since the loader began; false when it cannot answer by the deadline (it ended, or hangs). */
@@ -219,11 +290,30 @@ class Loader {
     return this.#host.terminate();
   }
 
-  #settle(outcome: Outcome): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.(outcome);
+  #settleHead(outcome: Outcome): void {
+    this.#pending.shift()?.settle(outcome);
+    if (this.#pending.length === 0) {
+      clearTimeout(this.#deadlineTimer);
+      this.#deadlineTimer = undefined;
+    }
   }
+
+  /** The loader is done for: the file it was loading fails with `failure`, the ones after it were not begun. */
+  #fail(failure: Diagnostic): void {
+    clearTimeout(this.#deadlineTimer);
+    this.#deadlineTimer = undefined;
+    const [head, ...rest] = this.#pending.splice(0);
+    head?.settle({ failure });
+    for (const pending of rest) pending.settle({ notStarted: true });
+  }
+}
+
+function timedOut(file: string, limitMs: number): Diagnostic {
+  return { severity: 'error', code: 'load-timeout', file, ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')) };
+}
+
+function crashed(file: string, message: Phrase, hint: Phrase): Diagnostic {
+  return { severity: 'error', code: 'load-crashed', file, ...said(message, hint) };
 }
 
 function crashDiagnostic(file: string, why: string): Diagnostic {

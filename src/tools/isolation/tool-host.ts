@@ -1,6 +1,6 @@
 // A tool host: where isolated tool code runs — a worker thread, or a child process that holds
 // against more (decision 006). Both speak the same messages; this is the one place that starts them.
-import { startProcessHost } from './process-host.ts';
+import { LOADER_V8_FLAGS, startProcessHost } from './process-host.ts';
 import { startThreadHost } from './thread-host.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
@@ -44,7 +44,8 @@ export async function waitForStop(stopped: Promise<unknown>): Promise<void> {
 
 /** A host started and told what to be. */
 export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
-  const host = spawnHost(kind, limits, events);
+  // A loader process is known to be one from its start: it gets the V8 settings of a short life.
+  const host = kind === 'process' && data.role === 'load' ? startProcessHost(limits, events, LOADER_V8_FLAGS) : spawnHost(kind, limits, events);
   host.init(data);
   return host;
 }

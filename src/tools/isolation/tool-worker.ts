@@ -36,13 +36,17 @@ if (port.kind === 'process') {
 if (data.role === 'load') {
   // Taken after the hooks and the contract are in place, which every file shares by design.
   const shared = captureSharedState();
-  port.onMessage(async (message: ToWorker) => {
+  // Riverse sends the next files before this one is done, so that no file waits for a round trip:
+  // they are loaded one at a time, in the order sent, and those it takes back are skipped.
+  const inbox: Array<ToWorker & { type: 'load' | 'check' }> = [];
+  const dropped = new Set<number>();
+  let draining = false;
+  const handle = async (message: ToWorker & { type: 'load' | 'check' }) => {
     if (message.type === 'check') {
       const changed = changesSince(shared);
       port.send({ type: 'checked', ...(changed.length === 0 ? {} : { changed }) });
       return;
     }
-    if (message.type !== 'load') return;
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
     const changed = message.check ? changesSince(shared) : [];
@@ -50,7 +54,21 @@ if (data.role === 'load') {
     // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
     const javascript = javaScriptOf(message.file);
     if (javascript !== undefined && loaded.tools.some((tool) => toolIsolation(data.config, tool.name, port.kind) === 'none')) info.javascript = javascript;
-    port.send({ type: 'loaded', info, ...(changed.length === 0 ? {} : { changed }) });
+    port.send({ type: 'loaded', seq: message.seq, info, ...(changed.length === 0 ? {} : { changed }) });
+  };
+  const drain = async () => {
+    draining = true;
+    for (let next = inbox.shift(); next !== undefined; next = inbox.shift()) {
+      if (next.type === 'load' && dropped.delete(next.seq)) continue;
+      await handle(next);
+    }
+    draining = false;
+  };
+  port.onMessage((message: ToWorker) => {
+    if (message.type === 'drop') for (const seq of message.seqs) dropped.add(seq);
+    if (message.type !== 'load' && message.type !== 'check') return;
+    inbox.push(message);
+    if (!draining) void drain();
   });
   // From now on a file that takes long is the file's doing, not the loader's start.
   port.send({ type: 'ready', tools: [] });

@@ -27,8 +27,10 @@ export interface FileInfo {
 
 /** Riverse → tool host. */
 export type ToWorker =
-  /** `check`: compare what files share after this one (else only when asked, with `check`). */
-  | { type: 'load'; file: string; version: number; source: string; check: boolean }
+  /** `check`: compare what files share after this one (else only when asked, with `check`). `seq`: the load's number in this loader. */
+  | { type: 'load'; seq: number; file: string; version: number; source: string; check: boolean }
+  /** A loader: skip these loads if not started yet (Riverse gave them to another loader). */
+  | { type: 'drop'; seqs: number[] }
   /** A loader: compare what files share now with what it was before the first file. */
   | { type: 'check' }
   | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
@@ -42,7 +44,7 @@ export type FromWorker =
   /** A child process, about to end: what its code threw that nothing caught. */
   | { type: 'uncaught'; error: ThrownError }
   /** `changed`: what of the loader's shared state (built-ins, globals) the file's code changed; the loader is not reused. */
-  | { type: 'loaded'; info: FileInfo; changed?: string[] }
+  | { type: 'loaded'; seq: number; info: FileInfo; changed?: string[] }
   /** The answer to `check`. */
   | { type: 'checked'; changed?: string[] }
   | { type: 'ready'; tools: string[] }
