@@ -41,25 +41,42 @@ export class OfferedTools {
   readonly #router: ToolRouter | undefined;
   readonly #offered = new Set<string>();
   readonly #maxFound: number;
+  readonly #catalog: Priced[];
+  readonly #budget: Budget;
   #found = 0;
   #definitions = new Map<string, ToolDefinition[]>();
 
-  constructor(registry: ToolRegistry, language: Language, routing: TurnRouting | undefined, conversation: { latest: string; earlier: readonly string[] }) {
+  /**
+   * The tools for a turn: the whole catalog, or (routed) those `conversation` calls for — ranked
+   * lexically, and fused with the semantic stage when the router has one.
+   */
+  static async choose(registry: ToolRegistry, language: Language, routing: TurnRouting | undefined, conversation: { latest: string; earlier: readonly string[] }, signal?: AbortSignal): Promise<OfferedTools> {
+    const offered = new OfferedTools(registry, language, routing);
+    if (offered.routed) await offered.#choose(conversation, signal);
+    return offered;
+  }
+
+  private constructor(registry: ToolRegistry, language: Language, routing: TurnRouting | undefined) {
     this.#registry = registry;
     this.#language = language;
     const settings = routing?.settings ?? {};
     const budget: Budget = { maxTokens: settings.max_tool_tokens ?? DEFAULT_MAX_TOOL_TOKENS, maxTools: settings.max_tools ?? DEFAULT_MAX_TOOLS, pinned: settings.pinned ?? [] };
     this.#maxFound = budget.maxTools;
-    const catalog = routing === undefined ? [] : pricedCatalog(registry, language);
+    this.#budget = budget;
+    this.#catalog = routing === undefined ? [] : pricedCatalog(registry, language);
     // A tool of the catalog named find_tools keeps its name; the catalog is then offered whole.
-    this.routed = routing !== undefined && !fitsWhole(catalog, budget) && registry.get(FIND_TOOLS) === undefined;
+    this.routed = routing !== undefined && !fitsWhole(this.#catalog, budget) && registry.get(FIND_TOOLS) === undefined;
     if (!this.routed) return;
     this.#router = routing!.router;
     this.#router.sync(catalogTools(registry));
+  }
+
+  async #choose(conversation: { latest: string; earlier: readonly string[] }, signal: AbortSignal | undefined): Promise<void> {
+    const budget = this.#budget;
     const findCost = estimateTokens(JSON.stringify(this.#findDefinition(undefined)));
-    const ranked = this.#router.rank(conversation.latest, conversation.earlier, budget.maxTools).map((hit) => hit.name);
+    const ranked = (await this.#router!.rankFused(conversation.latest, conversation.earlier, budget.maxTools, signal)).map((hit) => hit.name);
     const room: Budget = { ...budget, maxTokens: Math.max(0, budget.maxTokens - findCost), maxTools: Math.max(1, budget.maxTools - 1) };
-    for (const name of selectTools(catalog, ranked, room)) this.#offered.add(name);
+    for (const name of selectTools(this.#catalog, ranked, room)) this.#offered.add(name);
   }
 
   /** The definitions to send, the same array for every round until find_tools adds to it. */
@@ -84,14 +101,14 @@ export class OfferedTools {
    * Runs a find_tools call: the whole catalog searched, the best tools not yet offered added from
    * the next round on (at most FOUND_PER_CALL a call, and max_tools in a turn).
    */
-  find(params: unknown): ToolResult {
+  async find(params: unknown, signal?: AbortSignal): Promise<ToolResult> {
     const text = ASSISTANT_TEXT[this.#language];
     const query = typeof params === 'object' && params !== null ? (params as { query?: unknown }).query : undefined;
     if (typeof query !== 'string' || query.trim() === '') return { success: false, data: '', error: text.findToolsNeedsQuery, code: 'invalid-params' };
     const room = Math.min(FOUND_PER_CALL, this.#maxFound - this.#found);
     const found: RegisteredTool[] = [];
     if (room > 0) {
-      for (const hit of this.#router!.search(query.slice(0, MAX_QUERY_CHARS), this.#offered.size + room)) {
+      for (const hit of await this.#router!.searchFused(query.slice(0, MAX_QUERY_CHARS), this.#offered.size + room, signal)) {
         const tool = this.#registry.get(hit.name);
         if (tool === undefined || this.#offered.has(hit.name)) continue;
         found.push(tool);

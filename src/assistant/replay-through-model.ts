@@ -36,8 +36,8 @@ export async function replayThroughModel(model: ChatModel, registry: ToolRegistr
     for (const example of examplesOf(tool.manifest.examples)) {
       examples++;
       const language = detectLanguage(example);
-      const offered = new OfferedTools(registry, language, routing, { latest: example, earlier: [] });
       try {
+        const offered = await OfferedTools.choose(registry, language, routing, { latest: example, earlier: [] }, signal);
         const reached = await calledTools(model, offered, language, example, signal);
         if (!reached.includes(tool.name)) misses.push({ tool: tool.name, example, reached });
       } catch (error) {

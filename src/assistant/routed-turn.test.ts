@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
 import type { RecordedRequest } from '../models/testing/openai-wire.ts';
+import { createOpenAIEmbeddings } from '../routing/embeddings/openai-embeddings.ts';
+import { SemanticIndex } from '../routing/embeddings/semantic-index.ts';
+import { startEmbeddingsTestServer } from '../routing/testing/embeddings-server.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { FIND_TOOLS } from './offered-tools.ts';
@@ -184,6 +187,23 @@ describe('a routed turn', () => {
     const offered = offeredIn(server.requests.at(-1)!);
     assert.ok(offered.length <= 3 + 3, offered.join(' '));
     assert.ok(result.toolCalls.some((call) => /No more tools can be added/.test(call.result.data)), JSON.stringify(result.toolCalls.map((call) => call.result.data)));
+  });
+});
+
+describe('a routed turn with the semantic stage', () => {
+  it('offers the tool the embeddings find when the request shares no word with it', async (t) => {
+    const embeddings = await startEmbeddingsTestServer();
+    t.after(() => embeddings.close());
+    const router = new ToolRouter({ semantic: new SemanticIndex(createOpenAIEmbeddings({ baseUrl: embeddings.url, model: 'test-embed' })) });
+    router.sync(catalog.tools());
+    await router.semanticReady();
+    const server = await modelServer(t, replies([{ text: 'ok' }]));
+    // "cash" is no word of convert_currency's; to the embeddings it is money, as currency is.
+    await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'I need cash for my trip', language: 'en', routing: { router, settings: { max_tools: 5 } } });
+    assert.ok(offeredIn(server.requests[0]!).includes('convert_currency'), offeredIn(server.requests[0]!).join(' '));
+    const lexical = await modelServer(t, replies([{ text: 'ok' }]));
+    await runTurn({ model: testModel(lexical), registry: catalog, history: [], input: 'I need cash for my trip', language: 'en', routing: routed() });
+    assert.ok(!offeredIn(lexical.requests[0]!).includes('convert_currency'), offeredIn(lexical.requests[0]!).join(' '));
   });
 });
 

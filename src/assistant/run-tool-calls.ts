@@ -59,7 +59,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
     : offered !== undefined && !offered.offers(call.name) && context.registry.get(call.name) !== undefined
       ? failure('not-offered', text.notOffered(call.name))
     : offered?.routed === true && call.name === FIND_TOOLS
-      ? offered.find(parsed.value)
+      ? await offered.find(parsed.value, context.execute.signal)
     : failures >= MAX_IDENTICAL_FAILURES
       ? failure('repeated', text.repeatedCall(call.name, failures))
       : await context.registry.execute(call.name, parsed.value, context.execute).catch((error: unknown) =>

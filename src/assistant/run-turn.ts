@@ -193,7 +193,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const cancelled = () => finish('aborted', text.cancelled, { code: 'aborted', message: text.cancelled });
   const clientToolsRefused = () => finish('error', text.clientToolsNeedNative, { code: 'client-tools-unsupported', message: `${model.id} is used without native tool calling, which the client's tools need` });
   try {
-    offered = new OfferedTools(registry, language, options.routing, conversationQuery(options));
+    offered = await OfferedTools.choose(registry, language, options.routing, conversationQuery(options), signal);
     definitions = offeredDefinitions = offered.definitions(dialectFor(mode));
     if (clientTools.length > 0) {
       const clashes = clientToolClashes(clientTools, registry);

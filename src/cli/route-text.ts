@@ -21,6 +21,8 @@ export interface RouteText {
   /** `tools eval --model`: `reached` empty, the model answered without a tool; `error`, it could not be asked. */
   evalModelMiss: (tool: string, example: string, reached: string[], error: string | undefined) => string;
   evalModelSummary: (model: string, examples: number, misses: number) => string;
+  /** The embeddings endpoint failed: tools are chosen by words alone meanwhile. */
+  semanticFailed: (detail: string) => string;
 }
 
 const EXPECTED_EN = { string: 'a string', 'non-empty-string': 'a non-empty string', strings: 'a list of strings', names: 'a non-empty list of tool names' } as const;
@@ -56,6 +58,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
       misses === 0 ? `All ${examples} examples of ${tools} tools reach their tool in the top ${k}.` : `${misses} of ${examples} examples do not reach their tool in the top ${k}.`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: "${example}" — ${error !== undefined ? `the model could not be asked: ${error}` : reached.length === 0 ? 'the model called no tool' : `the model called ${reached.join(', ')}`}`,
+    semanticFailed: (detail) => `riverse: the embeddings for choosing tools failed (${detail}); tools are chosen by their words alone until they work (routing.embeddings in riverse.yaml).`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0 ? `${model} calls the right tool for all ${examples} examples.` : `${model} does not call the example's tool for ${misses} of ${examples} examples.`,
   },
@@ -87,6 +90,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
       misses === 0 ? `${tools} 个工具的全部 ${examples} 条示例都在前 ${k} 名内到达了自己的工具。` : `${examples} 条示例中有 ${misses} 条没有在前 ${k} 名内到达自己的工具。`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}：“${example}” — ${error !== undefined ? `无法询问模型：${error}` : reached.length === 0 ? '模型没有调用工具' : `模型调用了 ${reached.join('、')}`}`,
+    semanticFailed: (detail) => `riverse：用于挑选工具的向量嵌入失败（${detail}）；在恢复之前只按文字挑选工具（riverse.yaml 的 routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0 ? `${model} 对全部 ${examples} 条示例都调用了正确的工具。` : `${examples} 条示例中有 ${misses} 条 ${model} 没有调用示例的工具。`,
   },
@@ -118,6 +122,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
       misses === 0 ? `${tools} 個のツールの例 ${examples} 件すべてが上位 ${k} 以内で自分のツールに届きます。` : `例 ${examples} 件のうち ${misses} 件が上位 ${k} 以内で自分のツールに届きません。`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: 「${example}」 — ${error !== undefined ? `モデルに問い合わせられません: ${error}` : reached.length === 0 ? 'モデルはツールを呼びませんでした' : `モデルは ${reached.join('、')} を呼びました`}`,
+    semanticFailed: (detail) => `riverse: ツール選択用の埋め込みに失敗しました（${detail}）。復旧するまで単語だけでツールを選びます（riverse.yaml の routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0 ? `${model} は例 ${examples} 件すべてで正しいツールを呼びます。` : `例 ${examples} 件のうち ${misses} 件で ${model} は例のツールを呼びません。`,
   },

@@ -18,7 +18,8 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('routing: its budget and pinned tools are checked, each problem where it is', () => {
-    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'] } }), []);
+    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'], embeddings: { model: 'text-embedding-3-small', base_url: 'http://127.0.0.1:11434/v1', timeout_ms: 5000 } } }), []);
+    assert.deepEqual(validateConfig({ routing: { embeddings: { model: 3 } } }), [{ path: ['routing', 'embeddings', 'model'], message: 'expected text, got number 3' }]);
     assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 0, max_tools: 2.5, pinned: 'weather' } }), [
       { path: ['routing', 'max_tool_tokens'], message: 'expected a whole number of tokens, at least 1, got number 0' },
       { path: ['routing', 'max_tools'], message: 'expected a whole number of tools, at least 1, got number 2.5' },

@@ -1,7 +1,7 @@
 import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
 import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
-import type { RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
+import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
 import { checkFields, choice, describe, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
@@ -67,7 +67,12 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     max_tool_call_chars: whole(1),
   }),
   assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout() }),
-  routing: section<RoutingSettings>({ max_tool_tokens: whole(1, 'tokens'), max_tools: whole(1, 'tools'), pinned: texts('tool names') }),
+  routing: section<RoutingSettings>({
+    max_tool_tokens: whole(1, 'tokens'),
+    max_tools: whole(1, 'tools'),
+    pinned: texts('tool names'),
+    embeddings: section<EmbeddingsSettings>({ model: text(), base_url: text(), api_key: text(), timeout_ms: timeout() }),
+  }),
   tools: TOOLS,
   server: section<ServerSettings>({
     host: text(),

@@ -9,6 +9,18 @@ export interface RoutingSettings {
   max_tools?: number;
   /** Tools offered in every turn whatever the request, when they are available. */
   pinned?: string[];
+  /** The semantic stage: an OpenAI-compatible embeddings endpoint, fused with the lexical ranking. */
+  embeddings?: EmbeddingsSettings | null;
+}
+
+export interface EmbeddingsSettings {
+  /** The embedding model's name at the endpoint. */
+  model?: string;
+  /** Up to `/v1` (default https://api.openai.com/v1). */
+  base_url?: string;
+  api_key?: string;
+  /** Per request, in ms (default 30 000). */
+  timeout_ms?: number;
 }
 
 /** What of riverse.yaml the router reads. */
