@@ -70,6 +70,7 @@ type PageGlobals = {
   document: {
     documentElement: { scrollWidth: number };
     querySelector(selector: string): { value: number; max: number; hasAttribute(name: string): boolean } | null;
+    querySelectorAll(selector: string): Iterable<{ id: string; textContent: string | null; outerHTML: string; getAttribute(name: string): string | null; closest(selector: string): object | null }>;
   };
 };
 
@@ -124,6 +125,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     const messages = request.body.messages as { role: string; content?: unknown }[];
     const last = messages.at(-1);
     if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is sunny in Oslo today.' };
+    if (String(last?.content ?? '').includes('take your time')) return { hang: true };
     const city = String(last?.content ?? '').includes('Atlantis') ? 'Atlantis' : 'Oslo';
     return { toolCalls: [{ name: 'weather_report', arguments: { city, days: 2 } }] };
   });
@@ -204,6 +206,12 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await page.locator('article[data-tool="echo_text"] .badge', { hasText: 'Available' }).waitFor({ timeout: 30_000 });
     await rm(join(service.tools, 'echo.ts'));
     await page.locator('article[data-tool="echo_text"]').waitFor({ state: 'detached', timeout: 30_000 });
+    await writeFile(join(service.tools, 'broken.ts'), 'export class Broken extends {');
+    const failure = page.locator('article[data-failure$="broken.ts"]');
+    await failure.locator('.badge', { hasText: 'Failed to load' }).waitFor({ timeout: 30_000 });
+    await failure.locator('.diagnostic.error').first().waitFor();
+    await rm(join(service.tools, 'broken.ts'));
+    await failure.waitFor({ state: 'detached', timeout: 30_000 });
   });
 
   await t.test('tools: a tool run from its form, its types checked before sending', async () => {
@@ -250,10 +258,26 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await screenshot(page, 'traces');
   });
 
+  await t.test('chat: Stop ends a reply that is taking too long', async () => {
+    await page.locator('.nav a[data-page="chat"]').click();
+    await page.locator('[data-action="new-chat"]').click();
+    await page.locator('#chat-input').fill('Think hard, take your time');
+    await page.locator('#chat-input').press('Enter');
+    const stop = page.locator('.composer button', { hasText: 'Stop' });
+    await stop.waitFor();
+    assert.equal(await page.locator('.transcript').getAttribute('aria-busy'), 'true');
+    await stop.click();
+    await page.locator('.message.note', { hasText: 'Stopped.' }).waitFor();
+    await page.locator('.composer button', { hasText: 'Send' }).waitFor();
+    assert.equal(await page.locator('.transcript').getAttribute('aria-busy'), null);
+    assert.equal(await page.locator('#chat-input').isDisabled(), false);
+  });
+
   await t.test('sessions: one renamed, then deleted after asking (its traces with it)', async () => {
     await page.locator('.nav a[data-page="chat"]').click();
     await page.locator('.session-item', { hasText: 'Atlantis' }).locator('.session-open').click();
     await page.locator('.tool-card[data-state="failure"]').waitFor();
+    const sessions = await page.locator('.session-item').count();
     const item = page.locator('.session-item.current');
     await item.getByRole('button', { name: /^Rename / }).click();
     const field = page.locator('.session-rename');
@@ -271,7 +295,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await page.locator('.welcome').waitFor();
     assert.match(asked[0] ?? '', /Atlantis trip/);
     await page.locator('.session-item', { hasText: 'Atlantis trip' }).waitFor({ state: 'detached' });
-    assert.equal(await page.locator('.session-item').count(), 1);
+    assert.equal(await page.locator('.session-item').count(), sessions - 1);
     await page.goto(sessionUrl);
     await page.locator('.tool-card[data-state="success"]').waitFor();
   });
@@ -293,6 +317,29 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await screenshot(page, 'tools-ja');
     await page.locator('#language-select').selectOption('en');
     assert.equal(await page.locator('.nav a[data-page="tools"]').textContent(), 'Tools');
+  });
+
+  await t.test('accessibility: every control has a name, and the keyboard works the switches and forms', async () => {
+    const unnamed = await page.evaluate(() =>
+      [...(globalThis as unknown as PageGlobals).document.querySelectorAll('button, input, select, textarea, summary, a[href]')]
+        .filter((el) => el.getAttribute('aria-label') === null && (el.textContent ?? '').trim() === '' && (el.id === '' || (globalThis as unknown as PageGlobals).document.querySelector(`label[for="${el.id}"]`) === null) && el.closest('label') === null)
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    assert.deepEqual(unnamed, []);
+    await page.locator('.nav a[data-page="tools"]').click();
+    const toggle = page.locator('article[data-tool="weather_report"]').getByRole('switch');
+    await toggle.press('Space');
+    await page.locator('article[data-tool="weather_report"] .badge', { hasText: 'Switched off' }).waitFor();
+    await toggle.press('Space');
+    await page.locator('article[data-tool="weather_report"] .badge', { hasText: 'Available' }).waitFor();
+    const outline = await toggle.evaluate((el: object) => (globalThis as unknown as { getComputedStyle(el: object): { outlineStyle: string } }).getComputedStyle(el).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible, and stays on the switch');
+    await page.locator('article[data-tool="weather_report"] .run-panel summary').press('Enter');
+    const form = page.locator('article[data-tool="weather_report"] form.tool-form');
+    await form.locator('input[name="city"]').fill('Lima');
+    await form.locator('input[name="days"]').fill('1');
+    await form.locator('input[name="city"]').press('Enter');
+    await form.locator('.run-output', { hasText: 'Sunny in Lima' }).waitFor();
   });
 
   await t.test('phone width: the nav folds into a menu, nothing is wider than the screen', async () => {

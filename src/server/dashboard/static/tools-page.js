@@ -97,9 +97,16 @@ export function toolsPage(root) {
     let fields = null;
     let schemaText = '';
 
+    // Busy, not disabled, while a switch or a run is sent: a disabled control would lose the keyboard's focus.
+    let switching = false;
+    let running = false;
+    toggle.addEventListener('click', (event) => {
+      if (switching) event.preventDefault();
+    });
     toggle.addEventListener('change', async () => {
       const enabled = toggle.checked;
-      toggle.disabled = true;
+      switching = true;
+      toggle.setAttribute('aria-busy', 'true');
       try {
         update(await api(`/api/tools/${encodeURIComponent(view.name)}/enabled`, { method: 'PUT', body: { enabled } }));
         toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
@@ -107,15 +114,18 @@ export function toolsPage(root) {
         toggle.checked = !enabled;
         toast(t('switchFailed', { name: view.name, reason: error.message }), 'error');
       } finally {
-        toggle.disabled = false;
+        switching = false;
+        toggle.removeAttribute('aria-busy');
       }
     });
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
+      if (running) return;
       const read = fields?.read();
       if (read === undefined) return;
-      runButton.disabled = true;
+      running = true;
+      runButton.setAttribute('aria-disabled', 'true');
       replace(result, h('p', { class: 'muted' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', h('span', { i18n: 'runningCall' })));
       try {
         const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, { method: 'POST', body: { params: read.params } });
@@ -127,7 +137,8 @@ export function toolsPage(root) {
       } catch (error) {
         replace(result, h('p', { class: 'notice error', role: 'alert', text: error.message }));
       } finally {
-        runButton.disabled = false;
+        running = false;
+        runButton.removeAttribute('aria-disabled');
       }
     });
 
