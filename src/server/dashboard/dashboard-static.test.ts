@@ -40,10 +40,10 @@ describe('the message catalogs', () => {
     for (const name of await readdir(STATIC_DIR)) {
       if (!/\.(js|html)$/.test(name) || name === 'messages.js') continue;
       const text = await readFile(join(STATIC_DIR, name), 'utf8');
-      const patterns = [/\bi18n(?:Aria|Placeholder|Title)?: '(\w+)'/g, /data-i18n(?:-aria-label)?="(\w+)"/g, /setText\([^,]+, '(\w+)'/g, /\bt\('(\w+)'/g, /\bnote\('(\w+)'/g, /error: '(\w+)'/g];
+      const patterns = [/\bi18n(?:Aria|Placeholder|Title)?: '(\w+)'/g, /data-i18n(?:-aria-label)?="(\w+)"/g, /setText\([^,]+, '(\w+)'/g, /\bt\('(\w+)'/g, /\b(?:note|say)\('(\w+)'/g, /error: '(\w+)'/g];
       for (const pattern of patterns) for (const match of text.matchAll(pattern)) used.add(match[1]!);
       // Keys chosen by a condition.
-      for (const match of text.matchAll(/(?:i18n\w*: |setText\(\w+, |note\()[^,'?]*\? '(\w+)' : '(\w+)'/g)) used.add(match[1]!).add(match[2]!);
+      for (const match of text.matchAll(/(?:i18n\w*: |setText\(\w+, |(?:note|say)\()[^,?]*\? '(\w+)' : '(\w+)'/g)) used.add(match[1]!).add(match[2]!);
     }
     assert.ok(used.size > 80, `found ${used.size} keys`);
     assert.deepEqual([...used].filter((key) => !(key in MESSAGES.en!)), []);

@@ -38,7 +38,7 @@ export function chatPage(root, app) {
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      composer.requestSubmit();
+      if (running === null) composer.requestSubmit(); // while a reply streams, only the Stop button stops it
     }
   });
   input.addEventListener('input', () => {
@@ -144,6 +144,8 @@ export function chatPage(root, app) {
         }
       }
       await loadSessions();
+      const kept = save && name !== '' ? name : session.name;
+      sessionList.querySelector(`[data-session="${CSS.escape(kept)}"] .session-open`)?.focus(); // the keyboard's place
     };
     field.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') void finish(true);
@@ -231,6 +233,10 @@ export function chatPage(root, app) {
   }
 
   async function send(message) {
+    const shown = loadToken; // another session opened meanwhile: this turn's last words are not for it
+    const say = (key, vars, kind) => {
+      if (shown === loadToken) note(key, vars, kind);
+    };
     transcript.querySelector('.welcome')?.remove();
     transcript.append(h('li', { class: 'message user', text: message }));
     scroll();
@@ -321,7 +327,7 @@ export function chatPage(root, app) {
               drafts.clear();
               break;
             case 'model-retry':
-              note('modelRetry', { attempt: data.attempt, seconds: Math.round((data.delayMs ?? 0) / 100) / 10, error: data.error?.message ?? data.error?.code ?? '' });
+              say('modelRetry', { attempt: data.attempt, seconds: Math.round((data.delayMs ?? 0) / 100) / 10, error: data.error?.message ?? data.error?.code ?? '' });
               break;
             case 'model-waiting':
               if (waiting === null) waiting = note('modelWaiting', { seconds: data.seconds });
@@ -335,16 +341,16 @@ export function chatPage(root, app) {
           scroll();
         },
       });
-      if (done === null) note('turnCut', {}, 'error');
-      else if (done.error !== undefined && done.stopReason !== 'aborted') note('turnFailed', { reason: done.error.message ?? done.error.code ?? '' }, 'error');
-      else if (done.stopReason === 'aborted') note('turnStopped');
-      else if (done.stopReason === 'round-limit' || done.stopReason === 'loop-stopped') note(done.stopReason === 'round-limit' ? 'roundLimit' : 'loopStopped');
+      if (done === null) say('turnCut', {}, 'error');
+      else if (done.error !== undefined && done.stopReason !== 'aborted') say('turnFailed', { reason: done.error.message ?? done.error.code ?? '' }, 'error');
+      else if (done.stopReason === 'aborted') say('turnStopped');
+      else if (done.stopReason === 'round-limit' || done.stopReason === 'loop-stopped') say(done.stopReason === 'round-limit' ? 'roundLimit' : 'loopStopped');
     } catch (error) {
-      if (error?.name === 'AbortError') note('turnStopped');
+      if (error?.name === 'AbortError') say('turnStopped');
       else if (error instanceof ApiError && error.code === 'no-model') {
-        note('noModelYet', {}, 'error');
+        say('noModelYet', {}, 'error');
         void app.refreshStatus();
-      } else note('turnFailed', { reason: error.message }, 'error');
+      } else say('turnFailed', { reason: error.message }, 'error');
     } finally {
       bubble?.classList.remove('streaming');
       for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
