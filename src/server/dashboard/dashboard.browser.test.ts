@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { tinyGguf } from '../../models/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../../models/local-llama-install.ts';
 import { hasNodeLlamaCpp } from '../../models/local-llama-runtime.ts';
 import { DEFAULT_LOCAL_MODEL } from '../../models/resolve-model.ts';
@@ -433,6 +434,26 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     assert.equal(await panel.locator('[data-action="download-model"]').textContent(), 'Try the download again');
     assert.equal(await bar.isVisible(), false);
     await screenshot(fresh, 'download-failed');
+    assert.deepEqual(freshProblems, []);
+    await fresh.close();
+  });
+
+  await t.test('no model: a download that loads becomes the model, and the chat opens', { skip: (await hasNodeLlamaCpp()) ? false : 'node-llama-cpp is not installed' }, async (tt) => {
+    const hub = await startFakeModelHub(DEFAULT_LOCAL_MODEL.split('/').pop()!, tinyGguf());
+    const previous = process.env.HF_ENDPOINT;
+    process.env.HF_ENDPOINT = hub.url;
+    tt.after(async () => {
+      if (previous === undefined) delete process.env.HF_ENDPOINT;
+      else process.env.HF_ENDPOINT = previous;
+      await hub.close();
+    });
+    const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
+    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
+    const panel = fresh.locator('[data-panel="connect"]');
+    await panel.locator('[data-action="download-model"]').click();
+    await panel.waitFor({ state: 'hidden' });
+    assert.match((await fresh.locator('#model-badge').textContent()) ?? '', /local:qwen2\.5-1\.5b-instruct-q4_k_m\.gguf/);
+    assert.equal(await fresh.locator('#chat-input').isDisabled(), false);
     assert.deepEqual(freshProblems, []);
     await fresh.close();
   });
