@@ -19,6 +19,8 @@ const { readField, readParams, fieldKind } = await load<{
 }>('schema-values.js');
 const { readEvents } = await load<{ readEvents: (body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void) => Promise<void> }>('sse.js');
 
+const { pickLanguage } = await load<{ pickLanguage: (preferred: string[]) => string }>('i18n.js');
+
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe('the message catalogs', () => {
@@ -47,6 +49,16 @@ describe('the message catalogs', () => {
     }
     assert.ok(used.size > 80, `found ${used.size} keys`);
     assert.deepEqual([...used].filter((key) => !(key in MESSAGES.en!)), []);
+  });
+});
+
+describe('the page language', () => {
+  it('is the first of the browser languages that we speak, else English', () => {
+    assert.equal(pickLanguage(['ja-JP', 'en-US']), 'ja');
+    assert.equal(pickLanguage(['fr-FR', 'zh-TW', 'en']), 'zh');
+    assert.equal(pickLanguage(['ZH']), 'zh');
+    assert.equal(pickLanguage(['de', 'fr']), 'en');
+    assert.equal(pickLanguage([]), 'en');
   });
 });
 

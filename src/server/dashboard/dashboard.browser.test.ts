@@ -341,6 +341,12 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await form.locator('input[name="days"]').fill('1');
     await form.locator('input[name="city"]').press('Enter');
     await form.locator('.run-output', { hasText: 'Sunny in Lima' }).waitFor();
+    // What a tool returns is text, never markup.
+    const markup = '<img src=x onerror="document.title=1"><b>bold</b>';
+    await form.locator('input[name="city"]').fill(markup);
+    await form.locator('input[name="city"]').press('Enter');
+    await form.locator('.run-output', { hasText: `Sunny in ${markup}` }).waitFor();
+    assert.equal(await page.locator('main img, main b').count(), 0);
   });
 
   await t.test('phone width: the nav folds into a menu, nothing is wider than the screen', async () => {
