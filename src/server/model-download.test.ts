@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { tinyGguf } from '../models/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../models/local-llama-install.ts';
 import { hasNodeLlamaCpp } from '../models/local-llama-runtime.ts';
 import { DEFAULT_LOCAL_MODEL } from '../models/resolve-model.ts';
 import type { ServerContext } from './server-context.ts';
 import { raw, startTestService } from './server-test-support.ts';
-import { startFakeModelHub, type FakeModelHub } from './testing/fake-model-hub.ts';
+import { useFakeModelHub } from './testing/fake-model-hub.ts';
 
 const installed = await hasNodeLlamaCpp();
 const FILE = DEFAULT_LOCAL_MODEL.split('/').pop()!;
@@ -42,27 +42,11 @@ function downloadEvent(context: ServerContext, test: (state: Download) => boolea
   });
 }
 
-function withHub(body: Uint8Array, options: { holdHalf?: boolean } = {}): { hub: () => FakeModelHub } {
-  let hub: FakeModelHub | undefined;
-  const previous = process.env.HF_ENDPOINT;
-  before(async () => {
-    hub = await startFakeModelHub(FILE, body, options);
-    process.env.HF_ENDPOINT = hub.url;
-  });
-  after(async () => {
-    if (previous === undefined) delete process.env.HF_ENDPOINT;
-    else process.env.HF_ENDPOINT = previous;
-    await hub?.close();
-  });
-  return { hub: () => hub! };
-}
-
 describe('downloading the default model', { skip: installed ? false : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}` }, () => {
   describe('a model file', () => {
-    const body = tinyGguf();
-    const { hub } = withHub(body, { holdHalf: true });
-
     it('shows progress, refuses a second download while it runs, and uses the model once it loads', async (t) => {
+      const body = tinyGguf();
+      const hub = await useFakeModelHub(t, body, { holdHalf: true });
       const { port, context, dir } = await startTestService(t);
       assert.equal((await raw(port, '/api/status')).json.model, null);
       const halfway = downloadEvent(context, (state) => state.state === 'downloading' && state.receivedBytes > 0 && state.receivedBytes < state.totalBytes);
@@ -79,21 +63,20 @@ describe('downloading the default model', { skip: installed ? false : `node-llam
       assert.equal(second.json.error.code, 'download-running');
 
       const done = downloadEvent(context, (state) => state.state === 'done' || state.state === 'failed');
-      hub().release();
+      hub.release();
       const end = await done;
       assert.equal(end.state, 'done', end.error);
       assert.equal(end.receivedBytes, body.byteLength);
       assert.equal((await raw(port, '/api/status')).json.model.id, `local:${FILE}`);
       const files = await readdir(join(dir, 'data', 'models'));
       assert.ok(files.some((name) => name.endsWith(FILE)), files.join(', '));
-      assert.ok(hub().requests.some((request) => request.startsWith('GET /Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/')), hub().requests.join(', '));
+      assert.ok(hub.requests.some((request) => request.startsWith('GET /Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/')), hub.requests.join(', '));
     });
   });
 
   describe('a file that is not a model', () => {
-    withHub(new TextEncoder().encode('not a gguf file '.repeat(1000)));
-
     it('says the download worked but the file could not be loaded, and sets no model', async (t) => {
+      await useFakeModelHub(t, new TextEncoder().encode('not a gguf file '.repeat(1000)));
       const { port, context } = await startTestService(t);
       const end = downloadEvent(context, (state) => state.state === 'done' || state.state === 'failed');
       assert.equal((await raw(port, '/api/model/download', { method: 'POST' })).status, 202);

@@ -15,11 +15,10 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { tinyGguf } from '../../models/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../../models/local-llama-install.ts';
 import { hasNodeLlamaCpp } from '../../models/local-llama-runtime.ts';
-import { DEFAULT_LOCAL_MODEL } from '../../models/resolve-model.ts';
 import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { startTestService } from '../server-test-support.ts';
-import { startFakeModelHub } from '../testing/fake-model-hub.ts';
+import { useFakeModelHub } from '../testing/fake-model-hub.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -395,15 +394,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   });
 
   await t.test('no model: how to connect one, and the default model downloaded with a progress bar', async (tt) => {
-    const file = DEFAULT_LOCAL_MODEL.split('/').pop()!;
-    const hub = await startFakeModelHub(file, new TextEncoder().encode('this is not a GGUF model '.repeat(4000)), { holdHalf: true });
-    const previous = process.env.HF_ENDPOINT;
-    process.env.HF_ENDPOINT = hub.url;
-    tt.after(async () => {
-      if (previous === undefined) delete process.env.HF_ENDPOINT;
-      else process.env.HF_ENDPOINT = previous;
-      await hub.close();
-    });
+    const hub = await useFakeModelHub(tt, new TextEncoder().encode('this is not a GGUF model '.repeat(4000)), { holdHalf: true });
     const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
     const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
     const panel = fresh.locator('[data-panel="connect"]');
@@ -445,14 +436,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   });
 
   await t.test('no model: a download that loads becomes the model, and the chat opens', { skip: (await hasNodeLlamaCpp()) ? false : 'node-llama-cpp is not installed' }, async (tt) => {
-    const hub = await startFakeModelHub(DEFAULT_LOCAL_MODEL.split('/').pop()!, tinyGguf());
-    const previous = process.env.HF_ENDPOINT;
-    process.env.HF_ENDPOINT = hub.url;
-    tt.after(async () => {
-      if (previous === undefined) delete process.env.HF_ENDPOINT;
-      else process.env.HF_ENDPOINT = previous;
-      await hub.close();
-    });
+    await useFakeModelHub(tt, tinyGguf());
     const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
     const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
     const panel = fresh.locator('[data-panel="connect"]');

@@ -4,6 +4,8 @@
 // in the middle without timing anything. For tests only.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_LOCAL_MODEL } from '../../models/resolve-model.ts';
+import type { Cleanup } from '../../tools/test-support.ts';
 
 export interface FakeModelHub {
   /** For HF_ENDPOINT. */
@@ -48,4 +50,20 @@ export async function startFakeModelHub(file: string, body: Uint8Array, options:
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The hub serving `body` as the default model's file, with HF_ENDPOINT pointing at it for the rest
+ * of the test (the downloader reads it on every download); both undone when the test ends.
+ */
+export async function useFakeModelHub(t: Cleanup, body: Uint8Array, options: { holdHalf?: boolean } = {}): Promise<FakeModelHub> {
+  const hub = await startFakeModelHub(DEFAULT_LOCAL_MODEL.split('/').pop()!, body, options);
+  const previous = process.env.HF_ENDPOINT;
+  process.env.HF_ENDPOINT = hub.url;
+  t.after(async () => {
+    if (previous === undefined) delete process.env.HF_ENDPOINT;
+    else process.env.HF_ENDPOINT = previous;
+    await hub.close();
+  });
+  return hub;
 }
