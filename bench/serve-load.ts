@@ -4,7 +4,9 @@
 // very bytes the service sent) straight to the same model server. Prints requests/s, p50 and p99
 // latency of each, the latency the service adds (service minus bare), errors, and the service's
 // RSS (its own process: `riverse serve` is a child, read from /proc/PID/status) after warm-up and
-// at the end. Past one connection, each side is also run paced, at half the rate the service kept
+// at the end; beside them the core alone (bench/serve-load-core.ts: the same turn through
+// Assistant.complete in a process of its own, no HTTP in front), so that what the service layer
+// costs per turn shows apart from what the turn costs. Past one connection, each side is also run paced, at half the rate the service kept
 // up unpaced: at full load a closed loop's latency is mostly its queue (connections ÷ throughput),
 // while paced it is the time each request takes, which is what the service adds to.
 // It is not a test. Run with `npm run bench:serve`.
@@ -122,7 +124,7 @@ async function drive(connections: number, seconds: number, rate: number | undefi
         const at = slot;
         slot += 1000 / rate;
         if (at >= end) break;
-        if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+        if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
       }
       const start = performance.now();
       try {
@@ -166,6 +168,28 @@ async function service(serviceUrl: string, connections: number, seconds: number)
     });
   });
   return figures(latencies, result.duration, result.errors + result.timeouts + result.non2xx);
+}
+
+interface CoreFigures {
+  turns: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  cpuMs: number;
+}
+
+/** The core alone in a child process; what it measured. */
+async function runCore(modelUrl: string, tools: string, connections: number, seconds: number): Promise<CoreFigures> {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/serve-load-core.ts')], {
+    env: { ...process.env, BENCH_MODEL_URL: modelUrl, BENCH_TOOLS: tools, BENCH_CONNECTIONS: String(connections), BENCH_DURATION_S: String(seconds) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`bench/serve-load-core.ts exited with ${code}: ${out}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as CoreFigures;
 }
 
 /** One completion, checked: the service answers with the tool's turn, not an error that would be fast. */
@@ -230,8 +254,17 @@ try {
     const servicePerTurn = (cpuMs(pid) - serviceCpu) / s.requests;
     rows.push({ connections, bare: b, service: s });
     rssAfter.push(rssMb(pid));
-    cpuRows.push(`${String(connections).padStart(3)} conn | CPU per turn: the service ${servicePerTurn.toFixed(3)} ms (its tool hosts not counted), the model server ${modelPerTurn.toFixed(3)} ms`);
     print(rows.at(-1)!);
+    const core = await runCore(modelUrl, join(project, 'agent', 'tools'), connections, DURATION_S);
+    const corePerTurn = core.cpuMs / core.turns;
+    console.log(
+      `${String(connections).padStart(3)} conn | core alone: ${(core.turns / core.seconds).toFixed(0).padStart(6)} turns/s p50 ${ms(core.p50)} p99 ${ms(core.p99)} errors ${core.errors}` +
+        ` | service minus core: p50 ${ms(s.p50 - core.p50)} p99 ${ms(s.p99 - core.p99)} (ms)`,
+    );
+    cpuRows.push(
+      `${String(connections).padStart(3)} conn | CPU per turn: the service ${servicePerTurn.toFixed(3)} ms, the core alone ${corePerTurn.toFixed(3)} ms ` +
+        `(the HTTP layer ${(servicePerTurn - corePerTurn).toFixed(3)} ms; tool hosts not counted), the model server ${modelPerTurn.toFixed(3)} ms`,
+    );
     if (PACED && connections > 1) {
       const rate = Math.max(1, Math.round(s.rps / 2));
       const pb = await bare(modelUrl, bodies, connections, DURATION_S, rate);
