@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ServeRefusedError, startServer } from './serve.ts';
 import { serverOptions } from './server-config.ts';
-import { raw, startTestService } from './server-test-support.ts';
+import { modelServer, testModel } from '../assistant/turn-test-support.ts';
+import { raw, sseMessages, startTestService } from './server-test-support.ts';
 
 describe('the Host rule', () => {
   it('refuses a name that rebinds to 127.0.0.1, and accepts loopback names and IP addresses', async (t) => {
@@ -167,10 +168,54 @@ describe('routes that are not there', () => {
   });
 });
 
+/** `promise`, or a failure naming `what` if it is not settled within 10 s. */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not come within 10 s`)), 10_000)));
+  return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
+}
+
+describe('failures inside the service', () => {
+  it('are a 500 with a stable code, the stack in the log and never in the answer', async (t) => {
+    const { port, context } = await startTestService(t);
+    context.store.close(); // every store call now throws
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    try {
+      const response = await raw(port, '/api/sessions');
+      assert.equal(response.status, 500);
+      assert.equal(response.json.error.code, 'internal');
+      assert.doesNotMatch(response.text, /\bat |\.ts:\d+|database/i);
+      assert.match(logged.join('\n'), /GET \/api\/sessions: .*\n\s+at /);
+    } finally {
+      console.error = original;
+    }
+  });
+});
+
 describe('binding', () => {
   it('refuses a non-loopback address without a token, before listening', async (t) => {
     const { context } = await startTestService(t);
     await assert.rejects(startServer(context, serverOptions(undefined, { host: '0.0.0.0', port: 0 }, {})), (error: unknown) => error instanceof ServeRefusedError && /without an access token/.test(error.message));
+  });
+
+  it('closes with a chat still streaming: after the grace its connection is cut and its turn cancelled', async (t) => {
+    const model = await modelServer(t, { hang: true });
+    const { server, url } = await startTestService(t, { model: testModel(model) });
+    const response = await fetch(`${url}api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hello', session: 's' }) });
+    const messages = sseMessages(response);
+    assert.equal((await messages.next()).value?.event, 'session');
+    const ended = (async () => {
+      try {
+        for (;;) if ((await messages.next()).done === true) return 'ended';
+      } catch {
+        return 'cut';
+      }
+    })();
+    // Bounds, not timings: a close that waited for the model would never come.
+    await within(server.close(), 'the close');
+    assert.match(await within(ended, 'the end of the chat stream'), /^(ended|cut)$/);
   });
 
   it('closes idle keep-alive connections when it closes, and listens no more', async (t) => {
