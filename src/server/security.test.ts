@@ -89,6 +89,9 @@ describe('the Origin rule', () => {
       assert.equal(passed.status, 404, JSON.stringify(headers));
       assert.equal(passed.json.error.code, 'not-found');
     }
+    const openai = await raw(port, '/v1/chat/completions', { method: 'POST', body: {}, headers: { origin: 'https://evil.example' } });
+    assert.equal(openai.status, 403);
+    assert.deepEqual({ type: openai.json.error.type, code: openai.json.error.code }, { type: 'permission_error', code: 'origin-not-allowed' });
     // A read from a foreign page changes nothing; CORS keeps its answer from the page.
     assert.equal((await raw(port, '/api/status', { headers: { origin: 'https://evil.example' } })).status, 200);
   });
