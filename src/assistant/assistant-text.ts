@@ -14,6 +14,8 @@ export interface AssistantText {
   findToolsLimit: string;
   /** A call to a tool of the catalog that was not offered this turn. */
   notOffered: (tool: string) => string;
+  /** A call to a name no tool has, in a routed turn: the tools offered, not the whole catalog. */
+  unknownInRoutedTurn: (tool: string, offered: string[]) => string;
   loopStopped: string;
   unparsableCall: (error: string) => string;
   modelFailed: (message: string) => string;
@@ -56,6 +58,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     findToolsNone: 'No other tool matches that. Answer with the tools you have, or without tools.',
     findToolsLimit: 'No more tools can be added in this turn. Answer with the tools you have.',
     notOffered: (tool) => `${tool} is not among the tools offered in this turn. Call find_tools to look for a tool that does this; it is offered in the next step if found.`,
+    unknownInRoutedTurn: (tool, offered) => `There is no tool named ${tool}. The tools offered now: ${offered.join(', ')}. Call find_tools to look for another.`,
     repeatedCall: (tool, failures) =>
       `This exact call to ${tool} has already failed ${failures} times in this turn and was not run again. Change the arguments, use another tool, or answer the user without it.`,
     loopStopped: '(The same tool call kept failing, so no more tools will run in this turn; tell the user what failed.)',
@@ -90,6 +93,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     findToolsNone: '没有其他工具符合。请用现有的工具回答，或不借助工具直接回答。',
     findToolsLimit: '本轮不能再添加工具了。请用现有的工具回答。',
     notOffered: (tool) => `${tool} 不在本轮提供的工具中。请调用 find_tools 查找能做这件事的工具；找到后会在下一步提供。`,
+    unknownInRoutedTurn: (tool, offered) => `没有名为 ${tool} 的工具。当前提供的工具：${offered.join('、')}。如需其他工具，请调用 find_tools 查找。`,
     repeatedCall: (tool, failures) => `对 ${tool} 的这个相同调用在本轮已失败 ${failures} 次，未再执行。请修改参数、换用其他工具，或不借助它直接回答用户。`,
     loopStopped: '（同一个工具调用反复失败，本轮不再执行工具；请告诉用户哪里失败了。）',
     unparsableCall: (error) => `模型试图调用工具，但其请求无法解析：${error}`,
@@ -123,6 +127,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     findToolsNone: 'ほかに合うツールはありません。今あるツールで、またはツールなしで答えてください。',
     findToolsLimit: 'このターンではこれ以上ツールを追加できません。今あるツールで答えてください。',
     notOffered: (tool) => `${tool} はこのターンで提供されたツールに含まれていません。これをするツールを find_tools で探してください。見つかれば次のステップで提供されます。`,
+    unknownInRoutedTurn: (tool, offered) => `${tool} という名前のツールはありません。今提供されているツール: ${offered.join('、')}。ほかのツールは find_tools で探してください。`,
     repeatedCall: (tool, failures) =>
       `${tool} へのまったく同じ呼び出しはこのターンですでに ${failures} 回失敗したため、再実行しませんでした。引数を変えるか、別のツールを使うか、ツールなしで回答してください。`,
     loopStopped: '（同じツール呼び出しが失敗し続けたため、このターンではこれ以上ツールを実行しません。何が失敗したかをユーザーに伝えてください。）',

@@ -92,6 +92,11 @@ export class OfferedTools {
     return definitions;
   }
 
+  /** The tools offered now, in catalog order, find_tools last (a routed turn). */
+  names(): string[] {
+    return this.definitions(undefined).map((definition) => definition.name);
+  }
+
   /** Whether the model may call `name` now. */
   offers(name: string): boolean {
     return !this.routed || name === FIND_TOOLS || this.#offered.has(name);

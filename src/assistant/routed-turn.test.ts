@@ -168,16 +168,19 @@ describe('a routed turn', () => {
     assert.equal(result.toolCalls[3]!.result.code, 'invalid-params');
   });
 
-  it('a call to a tool of the catalog that was not offered is refused, pointing at find_tools; find_tools needs a query', async (t) => {
+  it('a call to a tool of the catalog that was not offered is refused, pointing at find_tools; an unknown one is told what is offered; find_tools needs a query', async (t) => {
     const server = await modelServer(
       t,
-      replies([{ toolCalls: [{ name: 'horoscope', arguments: { value: 'Leo' } }, { name: FIND_TOOLS, arguments: {} }] }, { text: 'done' }]),
+      replies([{ toolCalls: [{ name: 'horoscope', arguments: { value: 'Leo' } }, { name: FIND_TOOLS, arguments: {} }, { name: 'no_such_tool', arguments: {} }] }, { text: 'done' }]),
     );
     const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', routing: routed() });
-    const [refused, noQuery] = result.toolCalls;
+    const [refused, noQuery, unknown] = result.toolCalls;
     assert.equal(refused!.result.code, 'not-offered');
     assert.match(refused!.result.error!, /find_tools/);
     assert.equal(noQuery!.result.code, 'invalid-params');
+    // An unknown name is told the tools offered, not the thirty of the catalog.
+    assert.equal(unknown!.result.code, 'unknown-tool');
+    assert.equal(unknown!.result.error, `There is no tool named no_such_tool. The tools offered now: ${offeredIn(server.requests[0]!).join(', ')}. Call find_tools to look for another.`);
   });
 
   it('find_tools adds at most max_tools in a turn, then says so', async (t) => {

@@ -56,8 +56,11 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const offered = context.offered;
   const result = !parsed.ok
     ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))
-    : offered !== undefined && !offered.offers(call.name) && context.registry.get(call.name) !== undefined
-      ? failure('not-offered', text.notOffered(call.name))
+    : offered !== undefined && !offered.offers(call.name)
+      ? // In a routed turn the catalog may hold thousands: the model is told of what it was shown, not all of them.
+        context.registry.get(call.name) !== undefined
+        ? failure('not-offered', text.notOffered(call.name))
+        : failure('unknown-tool', text.unknownInRoutedTurn(call.name, offered.names()))
     : offered?.routed === true && call.name === FIND_TOOLS
       ? await offered.find(parsed.value, context.execute.signal)
     : failures >= MAX_IDENTICAL_FAILURES
