@@ -40,7 +40,6 @@ export class OfferedTools {
   readonly #language: Language;
   readonly #router: ToolRouter | undefined;
   readonly #offered = new Set<string>();
-  readonly #maxFound: number;
   readonly #catalog: Priced[];
   readonly #budget: Budget;
   #found = 0;
@@ -61,7 +60,6 @@ export class OfferedTools {
     this.#language = language;
     const settings = routing?.settings ?? {};
     const budget: Budget = { maxTokens: settings.max_tool_tokens ?? DEFAULT_MAX_TOOL_TOKENS, maxTools: settings.max_tools ?? DEFAULT_MAX_TOOLS, pinned: settings.pinned ?? [] };
-    this.#maxFound = budget.maxTools;
     this.#budget = budget;
     this.#catalog = routing === undefined ? [] : pricedCatalog(registry, language);
     // A tool of the catalog named find_tools keeps its name; the catalog is then offered whole.
@@ -74,7 +72,8 @@ export class OfferedTools {
   async #choose(conversation: { latest: string; earlier: readonly string[] }, signal: AbortSignal | undefined): Promise<void> {
     const budget = this.#budget;
     const findCost = estimateTokens(JSON.stringify(this.#findDefinition(undefined)));
-    const ranked = (await this.#router!.rankFused(conversation.latest, conversation.earlier, budget.maxTools, signal)).map((hit) => hit.name);
+    // Deeper than the budget: a tool too large for what is left is passed over for the next.
+    const ranked = (await this.#router!.rankFused(conversation.latest, conversation.earlier, 2 * budget.maxTools, signal)).map((hit) => hit.name);
     const room: Budget = { ...budget, maxTokens: Math.max(0, budget.maxTokens - findCost), maxTools: Math.max(1, budget.maxTools - 1) };
     for (const name of selectTools(this.#catalog, ranked, room)) this.#offered.add(name);
   }
@@ -110,7 +109,7 @@ export class OfferedTools {
     const text = ASSISTANT_TEXT[this.#language];
     const query = typeof params === 'object' && params !== null ? (params as { query?: unknown }).query : undefined;
     if (typeof query !== 'string' || query.trim() === '') return { success: false, data: '', error: text.findToolsNeedsQuery, code: 'invalid-params' };
-    const room = Math.min(FOUND_PER_CALL, this.#maxFound - this.#found);
+    const room = Math.min(FOUND_PER_CALL, this.#budget.maxTools - this.#found);
     const found: RegisteredTool[] = [];
     if (room > 0) {
       for (const hit of await this.#router!.searchFused(query.slice(0, MAX_QUERY_CHARS), this.#offered.size + room, signal)) {

@@ -1,16 +1,7 @@
 import { tokenize } from './tokenize.ts';
 
-/** Term → count (a document's field) or weight (a request). */
+/** Term → weight in a request. */
 export type WeightedTerms = Map<string, number>;
-
-/** The terms of a tool's field. */
-export function docTerms(texts: readonly string[]): WeightedTerms {
-  const terms: WeightedTerms = new Map();
-  const tokens: string[] = [];
-  for (const text of texts) tokenize(text, tokens);
-  for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
-  return terms;
-}
 
 /**
  * The terms of a request, each weighted by how often it is said (saturating: a word said five
