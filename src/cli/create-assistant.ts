@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import { createToolRouter } from '../routing/create-router.ts';
+import { createLocalEmbeddings } from '../models/local-embeddings.ts';
 import { ROUTE_TEXT } from './route-text.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
@@ -36,10 +37,14 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
   const { tools, store } = await finishSetup(setup, options);
   // The routing index follows every reload at once, tool by tool, rather than at the next turn.
   let warned = false;
-  const router = createToolRouter(setup.config.config.routing, setup.dataDir, (error) => {
-    // Said once: the turns go on with the lexical ranking alone.
-    if (!warned) process.stderr.write(`${ROUTE_TEXT[options.language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`);
-    warned = true;
+  const router = createToolRouter(setup.config.config.routing, {
+    dataDir: setup.dataDir,
+    localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
+    onSemanticError: (error) => {
+      // Said once: the turns go on with the lexical ranking alone.
+      if (!warned) process.stderr.write(`${ROUTE_TEXT[options.language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`);
+      warned = true;
+    },
   });
   tools.onChange((_, registry) => router.sync(registry.tools()));
   const assistant = new Assistant({

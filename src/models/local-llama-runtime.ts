@@ -33,6 +33,12 @@ export interface LlamaContext {
 export interface LlamaModel {
   readonly trainContextSize: number;
   createContext(options: { contextSize?: number | { max: number }; threads?: number }): Promise<LlamaContext>;
+  createEmbeddingContext(options: { contextSize?: number | { max: number }; threads?: number }): Promise<LlamaEmbeddingContext>;
+}
+
+export interface LlamaEmbeddingContext {
+  getEmbeddingFor(text: string): Promise<{ readonly vector: readonly number[] }>;
+  dispose(): Promise<void>;
 }
 
 export type LlamaGrammar = object;
