@@ -50,7 +50,7 @@ export { toolSignature } from './tools/tool-signature.ts';
 export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
-export type { RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
+export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
 export type { ServerConfig, ServerSettings } from './server/server-config.ts';
 
 // The assistant: one turn, sessions, languages.
@@ -61,7 +61,11 @@ export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assist
 export { detectLanguage } from './assistant/detect-language.ts';
 
 // Routing: choosing the few relevant tools out of many.
-export { ToolRouter, type RoutableTool } from './routing/tool-router.ts';
+export { ToolRouter, type RoutableTool, type ToolRouterOptions } from './routing/tool-router.ts';
+export { SemanticIndex } from './routing/embeddings/semantic-index.ts';
+export { EmbeddingCache } from './routing/embeddings/embedding-cache.ts';
+export { EmbeddingError, type EmbeddingModel } from './routing/embeddings/embedding-model.ts';
+export { createOpenAIEmbeddings, type OpenAIEmbeddingsOptions } from './routing/embeddings/openai-embeddings.ts';
 export { ToolIndex, type RankingOptions, type RouteHit } from './routing/tool-index.ts';
 export { routeDocOf, type RouteDoc } from './routing/route-doc.ts';
 export type { WeightedTerms } from './routing/route-terms.ts';
