@@ -67,8 +67,8 @@ describe('the semantic stage', () => {
     const router = new ToolRouter({ semantic: new SemanticIndex(model()) });
     router.sync(TOOLS);
     await router.semanticReady();
-    assert.deepEqual(router.rank('automobile rental', [], 3), [], 'no word in common');
-    assert.equal((await router.rankFused('automobile rental', [], 3))[0]?.name, 'car_hire');
+    assert.deepEqual(router.rank('a jalopy to borrow', [], 3), [], 'no word in common');
+    assert.equal((await router.rankFused('a jalopy to borrow', [], 3))[0]?.name, 'car_hire');
     assert.equal((await router.searchFused('a tune to dance to', 1))[0]?.name, 'play_song');
     // Lexical hits stay: fusion adds, it does not replace.
     assert.equal((await router.rankFused('convert currency', [], 1))[0]?.name, 'exchange');
@@ -89,7 +89,7 @@ describe('the semantic stage', () => {
     // Tried again at the next sync, though nothing changed.
     router.sync(TOOLS);
     await router.semanticReady();
-    assert.equal((await router.rankFused('automobile rental', [], 1))[0]?.name, 'car_hire');
+    assert.equal((await router.rankFused('a jalopy to borrow', [], 1))[0]?.name, 'car_hire');
     server.failWith(503);
     try {
       // The request's own embedding fails: the lexical ranking alone.

@@ -15,7 +15,7 @@ export interface EmbeddingsTestServer {
 }
 
 const CONCEPTS: string[][] = [
-  ['car', 'automobile', 'vehicle', 'auto', 'cars'],
+  ['car', 'automobile', 'vehicle', 'auto', 'cars', 'jalopy', 'wheels'],
   ['rent', 'rental', 'hire', 'lease'],
   ['song', 'music', 'tune', 'melody', 'songs'],
   ['money', 'cash', 'currency', 'funds'],
