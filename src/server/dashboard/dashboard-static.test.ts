@@ -21,6 +21,9 @@ const { readEvents } = await load<{ readEvents: (body: ReadableStream<Uint8Array
 
 const { pickLanguage } = await load<{ pickLanguage: (preferred: string[]) => string }>('i18n.js');
 
+type Piece = { type: string; text: string; lang?: string };
+const { replyBlocks, inlinePieces } = await load<{ replyBlocks: (text: string) => Piece[]; inlinePieces: (text: string) => Piece[] }>('reply-text.js');
+
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe('the message catalogs', () => {
@@ -109,6 +112,31 @@ describe('the run form checks', () => {
     assert.deepEqual(readField({ type: 'boolean' }, false, true), { value: false });
     // Enum values keep their JSON type.
     assert.deepEqual(readField({ enum: [1, 2, null] }, '2', true), { value: null });
+  });
+});
+
+describe('a reply as shown', () => {
+  it('has fenced code as code blocks, a fence still open running to the end', () => {
+    assert.deepEqual(replyBlocks('Run this:\n```sh\nnpm start\n```\nThen open it.'), [
+      { type: 'text', text: 'Run this:' },
+      { type: 'code', text: 'npm start', lang: 'sh' },
+      { type: 'text', text: 'Then open it.' },
+    ]);
+    assert.deepEqual(replyBlocks('```js\nconst a = 1;'), [{ type: 'code', text: 'const a = 1;', lang: 'js' }]);
+    assert.deepEqual(replyBlocks('plain\ntwo lines'), [{ type: 'text', text: 'plain\ntwo lines' }]);
+  });
+
+  it('has inline code, bold and web links; anything else, markup included, is text', () => {
+    assert.deepEqual(inlinePieces('Use `tools list` — **now**: see https://example.com/a?b=1.'), [
+      { type: 'text', text: 'Use ' },
+      { type: 'code', text: 'tools list' },
+      { type: 'text', text: ' — ' },
+      { type: 'strong', text: 'now' },
+      { type: 'text', text: ': see ' },
+      { type: 'link', text: 'https://example.com/a?b=1' },
+      { type: 'text', text: '.' },
+    ]);
+    assert.deepEqual(inlinePieces('<img src=x onerror=alert(1)> javascript:alert(1)'), [{ type: 'text', text: '<img src=x onerror=alert(1)> javascript:alert(1)' }]);
   });
 });
 

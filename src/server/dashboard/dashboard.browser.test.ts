@@ -124,7 +124,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   const modelServer = await startOpenAITestServer((request) => {
     const messages = request.body.messages as { role: string; content?: unknown }[];
     const last = messages.at(-1);
-    if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is sunny in Oslo today.' };
+    if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is **sunny** in Oslo today.\n```\nOslo 21°\n```' };
     if (String(last?.content ?? '').includes('take your time')) return { hang: true };
     const city = String(last?.content ?? '').includes('Atlantis') ? 'Atlantis' : 'Oslo';
     return { toolCalls: [{ name: 'weather_report', arguments: { city, days: 2 } }] };
@@ -145,7 +145,10 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     assert.match((await card.locator('.tool-result').textContent()) ?? '', /Sunny in Oslo, 21 celsius, for 2 day/);
     assert.match((await card.locator('.tool-params').textContent()) ?? '', /"city": "Oslo"/);
     assert.match((await card.locator('.duration').textContent()) ?? '', /\d+(\.\d+)? m?s/);
-    await page.locator('.message.assistant', { hasText: 'It is sunny in Oslo today.' }).waitFor();
+    const answer = page.locator('.message.assistant', { hasText: 'It is sunny in Oslo today.' });
+    await answer.waitFor();
+    assert.equal(await answer.locator('strong').textContent(), 'sunny');
+    assert.equal(await answer.locator('pre code').textContent(), 'Oslo 21°');
     await page.locator('.session-item').first().waitFor();
     assert.match(page.url(), /#\/chat\/.+/, 'the new session is in the address');
     await screenshot(page, 'chat');

@@ -5,6 +5,7 @@ import { h, icon, replace, setText, toast, translate } from './dom.js';
 import { downloadPanel } from './download-panel.js';
 import { formatTime, language, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
+import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
 
 export function chatPage(root, app) {
@@ -71,6 +72,12 @@ export function chatPage(root, app) {
     sendButton.classList.toggle('danger', running !== null);
     sendButton.disabled = !hasModel && running === null;
     connect.update(app.status);
+  }
+
+  function reply(text) {
+    const item = h('li', { class: 'message assistant' });
+    renderReply(item, text);
+    return item;
   }
 
   function welcome() {
@@ -213,7 +220,7 @@ export function chatPage(root, app) {
     for (const message of messages) {
       if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
       else if (message.role === 'assistant') {
-        if (message.content) items.push(h('li', { class: 'message assistant', text: message.content }));
+        if (message.content) items.push(reply(message.content));
         for (const call of message.toolCalls ?? []) {
           const card = toolCallCard({ tool: call.name, callId: call.id });
           card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
@@ -245,20 +252,38 @@ export function chatPage(root, app) {
     transcript.setAttribute('aria-busy', 'true'); // read out once the reply is whole, not word by word
     updateComposer();
     let bubble = null; // the assistant's text being streamed
+    let bubbleText = '';
+    let drawing = 0;
+    const draw = () => {
+      drawing = 0;
+      if (bubble !== null) renderReply(bubble, bubbleText);
+    };
     const drafts = new Map(); // tool-call-delta index → card, until its tool-call event
     const cards = new Map(); // callId → card
     let waiting = null;
     const textBubble = () => {
       if (bubble === null) {
         bubble = h('li', { class: 'message assistant streaming' });
+        bubbleText = '';
         transcript.append(bubble);
       }
       return bubble;
     };
-    const cardItem = (card) => {
-      transcript.append(h('li', {}, card.element));
-      bubble?.classList.remove('streaming');
+    // Drawn once a frame at most, however many pieces arrive.
+    const addText = (text) => {
+      textBubble();
+      bubbleText += text;
+      drawing ||= requestAnimationFrame(draw);
+    };
+    const endBubble = () => {
+      if (bubble === null) return;
+      draw();
+      bubble.classList.remove('streaming');
       bubble = null;
+    };
+    const cardItem = (card) => {
+      endBubble();
+      transcript.append(h('li', {}, card.element));
     };
     let done = null;
     let sawText = false;
@@ -283,7 +308,7 @@ export function chatPage(root, app) {
               }
               break;
             case 'text-delta':
-              textBubble().append(data.text);
+              addText(data.text);
               sawText = true;
               break;
             case 'tool-call-delta':
@@ -322,6 +347,7 @@ export function chatPage(root, app) {
             case 'retry':
               bubble?.remove();
               bubble = null;
+              bubbleText = '';
               sawText = false;
               for (const draft of drafts.values()) draft.element.closest('li')?.remove();
               drafts.clear();
@@ -335,7 +361,7 @@ export function chatPage(root, app) {
               break;
             case 'done':
               done = data;
-              if (!sawText && data.text) textBubble().append(data.text); // a model that does not stream
+              if (!sawText && data.text) addText(data.text); // a model that does not stream
               break;
           }
           scroll();
@@ -352,7 +378,7 @@ export function chatPage(root, app) {
         void app.refreshStatus();
       } else say('turnFailed', { reason: error.message }, 'error');
     } finally {
-      bubble?.classList.remove('streaming');
+      endBubble();
       for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
       transcript.removeAttribute('aria-busy');
       running = null;

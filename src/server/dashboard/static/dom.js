@@ -85,7 +85,7 @@ export function toast(message, kind = 'info') {
   box.append(item);
   while (box.children.length > 3) box.firstElementChild?.remove();
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => box.replaceChildren(), 6000);
+  toastTimer = setTimeout(() => box.replaceChildren(), 5000);
 }
 
 const ICONS = {
