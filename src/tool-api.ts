@@ -3,6 +3,7 @@
 export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
 export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
 export type { ToolContext, ToolLogger } from './tools/tool-context.ts';
+export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export {
   localize,

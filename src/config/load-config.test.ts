@@ -211,6 +211,15 @@ describe('assistant settings', () => {
     assert.deepEqual(parseConfig('tools:\n  isolation: none\n  memory_mb: 128\n  weather:\n    trusted: true\n', PATH, {}).tools, { isolation: 'none', memory_mb: 128, weather: { trusted: true } });
   });
 
+  test('tools.<name>.approval: always, never or a rule on a parameter, with the place of a wrong one', () => {
+    const good = 'tools:\n  shell:\n    approval:\n      when: { param: command, matches: "^rm" }\n  clock:\n    approval: never\n';
+    assert.deepEqual(parseConfig(good, PATH, {}).tools, { shell: { approval: { when: { param: 'command', matches: '^rm' } } }, clock: { approval: 'never' } });
+    const { problems } = configError(() => parseConfig('tools:\n  shell:\n    approval: ask\n  web:\n    approval: { when: { param: url, matches: "(" } }\n', PATH, {}));
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /:3: tools\.shell\.approval: tools\.shell\.approval is wrong: an approval setting is "always", "never" or \{ when: \{ param, matches \} \}.*got "ask"/);
+    assert.match(problems[1]!, /:5: tools\.web\.approval: tools\.web\.approval\.when\.matches is not a valid regular expression/);
+  });
+
   test('tools.timeout_ms beyond what a timer can wait is rejected', () => {
     const { problems } = configError(() => parseConfig('tools:\n  timeout_ms: 9999999999\n', PATH, {}));
     assert.match(problems[0]!, /tools\.timeout_ms: at most 2147483647 ms/);

@@ -1,5 +1,6 @@
 import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
 import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
+import { approvalSettingProblem, describeApprovalProblem, type ApprovalSetting } from '../tools/approval-policy.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
@@ -20,8 +21,16 @@ const ISOLATION = choice(['process', 'worker', 'none']);
 /** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */
 const MEMORY_MB = whole(16, 'megabytes');
 
+/** `always`, `never` or `{ when: { param, matches } }` (approval-policy.ts). */
+const APPROVAL: Field<ApprovalSetting> = {
+  check(value, path, problem) {
+    const found = approvalSettingProblem(value, path.join('.'));
+    if (found !== undefined) problem(path, describeApprovalProblem(found));
+  },
+};
+
 const TOOL_SECTION: Field<ToolSection> = section<ToolSection>(
-  { enabled: flag(), trusted: flag(), isolation: ISOLATION, memory_mb: MEMORY_MB },
+  { enabled: flag(), trusted: flag(), isolation: ISOLATION, memory_mb: MEMORY_MB, approval: APPROVAL },
   "the tool's section (a mapping such as \"enabled: false\")",
 );
 

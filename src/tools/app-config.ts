@@ -1,3 +1,5 @@
+import type { ApprovalSetting } from './approval-policy.ts';
+
 /**
  * The application config as tools see it (parsed from riverse.yaml). Tools receive the whole
  * object in their constructor, as in the seed, and their own section as `context.config`.
@@ -37,6 +39,8 @@ export interface ToolSection {
   isolation?: Isolation;
   /** Memory limit of this tool's process or worker in MB. */
   memory_mb?: number;
+  /** Whether a person must approve each call (`always`, `never`, or a rule on a parameter); overrides the manifest's `approval`. */
+  approval?: ApprovalSetting;
   [key: string]: unknown;
 }
 

@@ -27,6 +27,10 @@ const en = {
     `${a.count === 0 ? 'no examples' : 'only one example'}: add 2–3 messages a user would send that should trigger this tool; models and routing use them`,
   'manifest.timeout-invalid': (a: { got: string }) => `timeoutMs must be a positive number of milliseconds, got ${a.got}`,
   'manifest.exclusive-invalid': (a: { got: string }) => `exclusive must be true or false, got ${a.got}`,
+  'manifest.approval-invalid': (a: { at: string; got: string }) =>
+    `${a.at} is wrong: approval is "always", "never" or { when: { param, matches } } (ask when that parameter's value matches the regular expression), got ${a.got}`,
+  'manifest.approval-regex': (a: { at: string; error: string }) => `${a.at} is not a valid regular expression: ${a.error}`,
+  'manifest.approval-unknown-param': (a: { param: string; near?: string }) => `approval names the parameter "${a.param}", which this tool does not have${did(a.near)}: the rule never holds, so calls run without asking`,
   'manifest.parameter-name-invalid': (a: { name: string }) => `parameter name "${a.name}" is invalid: use 1–64 letters, digits, "_", "." or "-"`,
   'manifest.parameter-name-internal': (a: { name: string; instead: string }) =>
     `parameter name "${a.name}" is a property every JavaScript object has, so \`params.${a.name}\` is never missing and the call cannot leave it out: rename it, e.g. "${a.instead}_value"`,
@@ -78,6 +82,9 @@ const zh: typeof en = {
   'manifest.examples-few': (a) => `${a.count === 0 ? '没有示例' : '只有一个示例'}：请添加 2–3 条应当触发此工具的用户消息；模型和路由都会用到它们`,
   'manifest.timeout-invalid': (a) => `timeoutMs 必须是正数（毫秒），实际是 ${a.got}`,
   'manifest.exclusive-invalid': (a) => `exclusive 必须是 true 或 false，实际是 ${a.got}`,
+  'manifest.approval-invalid': (a) => `${a.at} 有误：approval 应为 "always"、"never" 或 { when: { param, matches } }（该参数的值匹配正则表达式时询问），实际是 ${a.got}`,
+  'manifest.approval-regex': (a) => `${a.at} 不是有效的正则表达式：${a.error}`,
+  'manifest.approval-unknown-param': (a) => `approval 指定的参数 "${a.param}" 不是这个工具的参数${zhDid(a.near)}：规则永远不成立，调用将不经询问直接运行`,
   'manifest.parameter-name-invalid': (a) => `参数名 "${a.name}" 无效：只能用 1–64 个字母、数字、"_"、"." 或 "-"`,
   'manifest.parameter-name-internal': (a) => `参数名 "${a.name}" 是每个 JavaScript 对象都有的属性，\`params.${a.name}\` 永远不会缺失，调用也就无法省略它：请改名，例如 "${a.instead}_value"`,
   'manifest.spec-wrong-type': (a) => `${a.at} 必须是一段描述文字或一个规格 { type, description, required, … }，实际是 ${a.got}`,
@@ -124,6 +131,9 @@ const ja: typeof en = {
   'manifest.examples-few': (a) => `${a.count === 0 ? '例がありません' : '例が 1 つしかありません'}。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います`,
   'manifest.timeout-invalid': (a) => `timeoutMs は正のミリ秒数でなければなりませんが、${a.got} です`,
   'manifest.exclusive-invalid': (a) => `exclusive は true か false でなければなりませんが、${a.got} です`,
+  'manifest.approval-invalid': (a) => `${a.at} が正しくありません：approval は "always"、"never"、または { when: { param, matches } }（そのパラメーターの値が正規表現に一致したら確認）です。実際は ${a.got} です`,
+  'manifest.approval-regex': (a) => `${a.at} は正しい正規表現ではありません：${a.error}`,
+  'manifest.approval-unknown-param': (a) => `approval が指すパラメーター "${a.param}" はこのツールにありません${jaDid(a.near)}：規則が成り立たないため、呼び出しは確認なしで実行されます`,
   'manifest.parameter-name-invalid': (a) => `パラメーター名 "${a.name}" は使えません：英数字・"_"・"."・"-" の 1〜64 文字にしてください`,
   'manifest.parameter-name-internal': (a) =>
     `パラメーター名 "${a.name}" はすべての JavaScript オブジェクトが持つプロパティなので、\`params.${a.name}\` が欠けることはなく、呼び出しで省略できません。名前を変えてください。例："${a.instead}_value"`,

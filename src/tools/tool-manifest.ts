@@ -1,3 +1,5 @@
+import type { ApprovalSetting } from './approval-policy.ts';
+
 /** Languages the assistant speaks; manifests may carry text for each. */
 export const LANGUAGES = ['en', 'zh', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -40,6 +42,13 @@ export interface ToolManifest {
   timeoutMs?: number;
   /** True when the tool must not run at the same time as any other call of the same round. */
   exclusive?: boolean;
+  /**
+   * Whether a person must say yes before a call runs: `always`, `never` (the default), or
+   * `{ when: { param, matches } }` — when that parameter's value matches the regular expression.
+   * Tools that write, run commands or send data out say `always`. `tools.<name>.approval` in
+   * riverse.yaml overrides it.
+   */
+  approval?: ApprovalSetting;
 }
 
 /** Picks the text for `language`, falling back to English, then to any language given. */

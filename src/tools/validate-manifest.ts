@@ -1,4 +1,5 @@
 import { TOOLS_SETTINGS } from './app-config.ts';
+import { approvalSettingProblem } from './approval-policy.ts';
 import { closestWord } from './closest-word.ts';
 import { defaultMisfit } from './default-fit.ts';
 import { english, phrase, type Phrase } from './phrase.ts';
@@ -25,7 +26,7 @@ const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
  * tool file's top-level code could add to Object.prototype.
  */
 const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive'];
+const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
 /**
@@ -59,7 +60,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const chars = jsonLength(manifest);
   if (chars > MAX_MANIFEST_CHARS) error('', phrase('manifest.too-large', { chars, max: MAX_MANIFEST_CHARS }));
 
-  const { name, description, parameters, examples, timeoutMs, exclusive } = manifest;
+  const { name, description, parameters, examples, timeoutMs, exclusive, approval } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', phrase('manifest.name-invalid', { name: String(JSON.stringify(name)) }));
   } else if ((TOOLS_SETTINGS as readonly string[]).includes(name)) {
@@ -79,10 +80,26 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
     error('timeoutMs', phrase('manifest.timeout-invalid', { got: String(JSON.stringify(timeoutMs)) }));
   }
   if (exclusive !== undefined && typeof exclusive !== 'boolean') error('exclusive', phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(exclusive)) }));
+  if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
   return problems;
 }
 
 type Report = (path: string, text: Phrase) => void;
+
+function checkApproval(approval: unknown, parameters: Record<string, unknown>, error: Report, warn: Report): void {
+  const problem = approvalSettingProblem(approval, 'approval');
+  if (problem !== undefined) {
+    if (problem.regexError !== undefined) error(problem.at, phrase('manifest.approval-regex', { at: problem.at, error: problem.regexError }));
+    else error(problem.at, phrase('manifest.approval-invalid', { at: problem.at, got: problem.got }));
+    return;
+  }
+  if (typeof approval !== 'object' || approval === null) return;
+  const when = (approval as { when: unknown }).when;
+  for (const condition of (Array.isArray(when) ? when : [when]) as Array<{ param: string }>) {
+    // A rule on a parameter the tool does not have never holds: the call would run unasked.
+    if (!Object.hasOwn(parameters, condition.param)) warn('approval', phrase('manifest.approval-unknown-param', { param: condition.param, near: closestWord(condition.param, Object.keys(parameters)) }));
+  }
+}
 
 function checkText(value: unknown, path: string, error: Report, required = true): void {
   if (typeof value === 'string') {
