@@ -18,6 +18,7 @@ import { hasNodeLlamaCpp } from '../../models/local-llama-runtime.ts';
 import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { startTestService } from '../server-test-support.ts';
+import { createProbe, probeRef } from '../../tools/test-support.ts';
 import { useFakeModelHub } from '../testing/fake-model-hub.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -74,6 +75,20 @@ type PageGlobals = {
   };
 };
 
+/** Waits for the test to let it go (the probe's `release`), so that the page can be seen while it runs. */
+const GATED_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class SlowLookupTool extends BaseTool {
+  manifest() {
+    return { name: 'slow_lookup', description: 'Looks something up, slowly', parameters: { topic: 'What to look up' }, examples: ['Look up tides slowly', 'Slowly find the tides'] };
+  }
+  async execute(params) {
+    await ${probeRef('dashboard-gate')}.released;
+    return ToolResult.ok('Found: ' + params.topic);
+  }
+}
+`;
+
 const ECHO_TOOL = `import { BaseTool, ToolResult } from 'riverse';
 
 export class EchoTextTool extends BaseTool {
@@ -124,14 +139,20 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   const modelServer = await startOpenAITestServer((request) => {
     const messages = request.body.messages as { role: string; content?: unknown }[];
     const last = messages.at(-1);
+    if (last?.role === 'tool' && String(last.content).includes('Found')) return { text: 'The tides are in.' };
     if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is **sunny** in Oslo today.\n```\nOslo 21°\n```' };
     if (String(last?.content ?? '').includes('take your time')) return { hang: true };
+    if (String(last?.content ?? '').includes('slowly')) return { toolCalls: [{ name: 'slow_lookup', arguments: { topic: 'tides' } }] };
     const city = String(last?.content ?? '').includes('Atlantis') ? 'Atlantis' : 'Oslo';
     return { toolCalls: [{ name: 'weather_report', arguments: { city, days: 2 } }] };
   });
   t.after(() => modelServer.close());
   const model = createOpenAICompatibleModel({ model: 'test-model', baseUrl: modelServer.url, maxRetries: 0 });
-  const service = await startTestService(t, { files: { 'weather.ts': WEATHER_TOOL, 'stock.ts': UNAVAILABLE_TOOL }, model, watch: true });
+  const gate = createProbe('dashboard-gate');
+  let release = () => {};
+  gate.released = new Promise<void>((resolve) => (release = resolve));
+  t.after(() => release());
+  const service = await startTestService(t, { files: { 'weather.ts': WEATHER_TOOL, 'stock.ts': UNAVAILABLE_TOOL, 'slow.ts': GATED_TOOL }, model, watch: true });
   const browser = await openBrowser(t);
   const { page, problems } = await openPage(browser, `${service.url}#/chat`);
 
@@ -259,6 +280,21 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await oslo.waitFor();
     assert.equal(await page.locator('details.trace[data-outcome="failure"]').count(), 0);
     await screenshot(page, 'traces');
+  });
+
+  await t.test('chat: a card shows a spinner while its tool runs, then its result', async () => {
+    await page.locator('.nav a[data-page="chat"]').click();
+    await page.locator('[data-action="new-chat"]').click();
+    await page.locator('#chat-input').fill('Look up the tides, slowly');
+    await page.locator('#chat-input').press('Enter');
+    const card = page.locator('.tool-card', { hasText: 'slow_lookup' });
+    await card.locator('.spinner').waitFor();
+    assert.equal(await card.getAttribute('data-state'), 'running');
+    assert.equal(await card.locator('.spinner').getAttribute('aria-label'), 'Running');
+    release();
+    await card.locator('.badge', { hasText: 'Succeeded' }).waitFor();
+    assert.equal(await card.locator('.spinner').count(), 0);
+    await page.locator('.message.assistant', { hasText: 'The tides are in.' }).waitFor();
   });
 
   await t.test('chat: Stop ends a reply that is taking too long', async () => {
