@@ -35,6 +35,8 @@ interface Watched {
   prototype: object | null;
   extensible: boolean;
   properties: Descriptors;
+  /** The same keys in the order the object lists them: while that order holds, each is compared in place. */
+  keys: PropertyKey[];
 }
 
 export interface SharedState {
@@ -52,7 +54,8 @@ export function captureSharedState(): SharedState {
   const watch = (label: string, target: unknown) => {
     if ((typeof target !== 'object' && typeof target !== 'function') || target === null || seen.has(target)) return;
     seen.add(target);
-    objects.push({ label, target, prototype: Object.getPrototypeOf(target), extensible: Object.isExtensible(target), properties: descriptorsOf(target) });
+    const properties = descriptorsOf(target);
+    objects.push({ label, target, prototype: Object.getPrototypeOf(target), extensible: Object.isExtensible(target), properties, keys: [...properties.keys()] });
   };
   for (const key of WATCHED_GLOBALS) {
     const value = (globalThis as Record<string, unknown>)[key];
@@ -73,6 +76,8 @@ export function changesSince(before: SharedState): string[] {
   for (const watched of before.objects) {
     if (Object.getPrototypeOf(watched.target) !== watched.prototype) changes.push(`the prototype of ${watched.label}`);
     if (Object.isExtensible(watched.target) !== watched.extensible) changes.push(`${watched.label} (frozen or sealed)`);
+    // Checked about 60 times per thousand files: the common case, nothing changed, allocates no map.
+    if (unchanged(watched)) continue;
     const now = descriptorsOf(watched.target);
     for (const [key, descriptor] of now) {
       const old = watched.properties.get(key);
@@ -92,6 +97,19 @@ export function changesSince(before: SharedState): string[] {
 /** Symbol-keyed globals are left out: Node keeps caches there (undici's dispatcher, on the first fetch). */
 function globalNames(): Set<string> {
   return new Set(Object.getOwnPropertyNames(globalThis));
+}
+
+/** True when the object has the same keys, in the same order, with the same descriptors as when watched. */
+function unchanged(watched: Watched): boolean {
+  const keys = Reflect.ownKeys(watched.target);
+  if (keys.length !== watched.keys.length) return false;
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    if (key !== watched.keys[index]) return false;
+    const descriptor = Reflect.getOwnPropertyDescriptor(watched.target, key);
+    if (descriptor === undefined || !sameDescriptor(watched.properties.get(key)!, descriptor)) return false;
+  }
+  return true;
 }
 
 function descriptorsOf(target: object): Descriptors {
