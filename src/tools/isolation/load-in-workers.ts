@@ -3,7 +3,7 @@ import type { AppConfig } from '../app-config.ts';
 import { said, type Diagnostic } from '../diagnostic.ts';
 import { phrase, type Phrase } from '../phrase.ts';
 import { checkFileReport } from './check-host-report.ts';
-import { startHost, type HostKind, type ToolHost } from './tool-host.ts';
+import { spawnHost, startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
 
 /** A file and the text it held when it was read: what the loader (and later its executor) imports. */
@@ -63,7 +63,7 @@ interface Sent {
 export async function loadInWorkers(files: readonly SourceFile[], config: AppConfig, version: number, options: LoadInWorkersOptions): Promise<FileInfo[]> {
   const results: FileInfo[] = new Array(files.length);
   const queue: Job[] = files.map((file, index) => ({ ...file, index, retried: false }));
-  const concurrency = Math.max(1, Math.min(availableParallelism(), 4, files.length));
+  const concurrency = loaderCount(files.length);
   const loaders = new Set<Loader>();
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
   const deadline = performance.now() + options.fileTimeoutMs;
@@ -175,6 +175,54 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   return results;
 }
 
+/** A loader host started ahead of a load (`startEarlyLoaders`), and whether it has ended unused. */
+interface EarlyLoader {
+  kind: HostKind;
+  memoryMb: number;
+  host: ToolHost;
+  events: HostEvents;
+  ended: boolean;
+}
+
+let early: EarlyLoader[] = [];
+
+/**
+ * Starts loaders before anything has asked for them, as many as a load would run side by side: the
+ * CLI does on a cold start (no load cache yet), before its own modules load, so that the loaders
+ * start on the core Riverse leaves idle meanwhile. The next load of the same kind and memory limit
+ * takes them; those left unused keep nothing alive and end with Riverse.
+ */
+export function startEarlyLoaders(kind: HostKind, memoryMb: number): void {
+  early = early.filter((loader) => !loader.ended);
+  while (early.length < loaderCount(Infinity)) {
+    const loader: EarlyLoader = { kind, memoryMb, ended: false, events: { message: () => {}, exit: () => (loader.ended = true) }, host: undefined as unknown as ToolHost };
+    loader.host = spawnHost(kind, loaderLimits(memoryMb), loader.events, 'load');
+    loader.host.unref();
+    early.push(loader);
+  }
+}
+
+/** Stops the early loaders no load has taken. */
+export async function stopEarlyLoaders(): Promise<void> {
+  const left = early;
+  early = [];
+  await Promise.all(left.map((loader) => loader.host.terminate()));
+}
+
+/** An early loader of this kind and memory limit, if one is still there. */
+function takeEarlyLoader(kind: HostKind, memoryMb: number): EarlyLoader | undefined {
+  const index = early.findIndex((loader) => !loader.ended && loader.kind === kind && loader.memoryMb === memoryMb);
+  return index === -1 ? undefined : early.splice(index, 1)[0];
+}
+
+function loaderCount(files: number): number {
+  return Math.max(1, Math.min(availableParallelism(), 4, files));
+}
+
+function loaderLimits(memoryMb: number): HostLimits {
+  return { memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES };
+}
+
 /** A file the loader was sent: reported in the order sent. */
 interface Pending {
   seq: number;
@@ -201,7 +249,7 @@ class Loader {
 
   constructor(options: LoadInWorkersOptions, config: AppConfig, version: number) {
     this.#version = version;
-    this.#host = startHost(options.kind, { role: 'load', config, hostPid: process.pid, maxResultChars: 0 }, { memoryMb: options.memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES }, {
+    const events: HostEvents = {
       message: (message: FromWorker) => {
         if (message.type === 'ready') this.#ready.resolve();
         if (message.type === 'checked') this.#checked?.(message.changed !== undefined);
@@ -220,7 +268,16 @@ class Loader {
         this.#checked?.(false);
         this.#fail(crashDiagnostic(this.#pending[0]?.file ?? '', why));
       },
-    });
+    };
+    const data = { role: 'load' as const, config, hostPid: process.pid, maxResultChars: 0 };
+    const ready = takeEarlyLoader(options.kind, options.memoryMb);
+    if (ready === undefined) this.#host = startHost(options.kind, data, loaderLimits(options.memoryMb), events);
+    else {
+      this.#host = ready.host;
+      Object.assign(ready.events, events);
+      this.#host.ref();
+      this.#host.init(data);
+    }
   }
 
   /**

@@ -44,8 +44,7 @@ export async function waitForStop(stopped: Promise<unknown>): Promise<void> {
 
 /** A host started and told what to be. */
 export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, events: HostEvents): ToolHost {
-  // A loader process is known to be one from its start: it gets the V8 settings of a short life.
-  const host = kind === 'process' && data.role === 'load' ? startProcessHost(limits, events, LOADER_V8_FLAGS) : spawnHost(kind, limits, events);
+  const host = spawnHost(kind, limits, events, data.role);
   host.init(data);
   return host;
 }
@@ -53,7 +52,9 @@ export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, 
 /**
  * A host started but not yet told what to be: it loads Riverse's side of the host meanwhile, so
  * that `init` later costs only the tool file's own import. `events` may be changed until then.
+ * A loader process is known to be one from its start: it gets the V8 settings of a short life.
  */
-export function spawnHost(kind: HostKind, limits: HostLimits, events: HostEvents): ToolHost {
-  return kind === 'process' ? startProcessHost(limits, events) : startThreadHost(limits, events);
+export function spawnHost(kind: HostKind, limits: HostLimits, events: HostEvents, role: WorkerData['role'] = 'execute'): ToolHost {
+  if (kind === 'worker') return startThreadHost(limits, events);
+  return startProcessHost(limits, events, role === 'load' ? LOADER_V8_FLAGS : []);
 }

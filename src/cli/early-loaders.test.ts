@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { stopEarlyLoaders } from '../tools/isolation/load-in-workers.ts';
+import { tempDir, toolFolder, toolNames, toolSource } from '../tools/test-support.ts';
+import { ToolRegistry } from '../tools/tool-registry.ts';
+import { startLoadersOnColdStart } from './early-loaders.ts';
+
+/** This process's living children that run the tool host script: its loaders, among others. */
+async function hostChildren(): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
+      if (Number(fields[1]) === process.pid && fields[0] !== 'Z' && cmdline.includes('tool-worker')) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+test('only a command that loads tools, with no load cache yet, starts loaders early', async (t) => {
+  t.after(stopEarlyLoaders);
+  const cache = await tempDir(t);
+  const env = { RIVERSE_CACHE_DIR: cache };
+  assert.equal(startLoadersOnColdStart(['tools', 'new', 'x'], env), false);
+  assert.equal(startLoadersOnColdStart(['--help'], env), false);
+  assert.equal(startLoadersOnColdStart([], env), false);
+  await mkdir(join(cache, 'tools'));
+  assert.equal(startLoadersOnColdStart(['tools', 'list'], env), false, 'a cache is there: most files need no loader');
+  assert.deepEqual(await hostChildren(), []);
+});
+
+test('loaders started early are the ones the next load uses; none is left behind', async (t) => {
+  t.after(stopEarlyLoaders);
+  const cache = await tempDir(t);
+  assert.equal(startLoadersOnColdStart(['-c', 'riverse.yaml', 'tools', 'list', '--json'], { RIVERSE_CACHE_DIR: cache }), true);
+  const started = await hostChildren();
+  assert.ok(started.length >= 1, 'loaders are running before any load');
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6; i++) files[`t${i}.ts`] = toolSource(`tool_${i}`);
+  const dir = await toolFolder(t, files);
+  const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir });
+  assert.equal(toolNames(registry).length, 6);
+  assert.deepEqual(registry.diagnostics, []);
+  const left = await hostChildren();
+  assert.deepEqual(left.filter((pid) => started.includes(pid)), [], 'every early loader was taken by the load, and ended with it');
+});
+
+test('a load with another memory limit does not take them (they were started for the default)', async (t) => {
+  t.after(stopEarlyLoaders);
+  const cache = await tempDir(t);
+  assert.equal(startLoadersOnColdStart(['ask', 'hello'], { RIVERSE_CACHE_DIR: cache }), true);
+  const started = await hostChildren();
+  const dir = await toolFolder(t, { 'a.ts': toolSource('only_a') });
+  const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, config: { tools: { memory_mb: 128 } } });
+  assert.deepEqual(toolNames(registry), ['only_a']);
+  assert.deepEqual((await hostChildren()).filter((pid) => started.includes(pid)).sort(), [...started].sort(), 'the early loaders are still waiting');
+  await stopEarlyLoaders();
+  assert.deepEqual(await hostChildren(), []);
+});
