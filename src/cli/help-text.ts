@@ -44,6 +44,8 @@ export interface HelpText {
   dir: string;
   chat: string;
   serve: string;
+  mcp: string;
+  mcpList: string;
   host: string;
   port: string;
   token: string;
@@ -121,6 +123,8 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     dir: 'folder to write into (default: the first tool folder)',
     chat: 'chat in the terminal; the assistant uses the drop-in tools',
     serve: 'run the assistant as a service: a dashboard in the browser, an HTTP API and an OpenAI-compatible endpoint',
+    mcp: 'serve the drop-in tools to an MCP client (Claude Desktop, Cursor, VS Code…) over stdio; `mcp list` shows the MCP servers Riverse uses',
+    mcpList: 'each MCP server of riverse.yaml: its transport, whether it is connected (or why not) and its tools',
     host: 'address to listen on (default: server.host in riverse.yaml, else 127.0.0.1; anything else needs a token)',
     port: 'port to listen on (default: server.port in riverse.yaml, else 8400)',
     token: 'access token every request must bring (default: server.token in riverse.yaml, else $RIVERSE_TOKEN)',
@@ -191,6 +195,8 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     dir: '写入的文件夹（默认：第一个工具文件夹）',
     chat: '在终端里对话；助理会使用这些工具',
     serve: '以服务方式运行助理：浏览器里的控制台、HTTP API 和兼容 OpenAI 的接口',
+    mcp: '通过 stdio 把工具提供给 MCP 客户端（Claude Desktop、Cursor、VS Code 等）；`mcp list` 显示 Riverse 使用的 MCP 服务器',
+    mcpList: 'riverse.yaml 中的每个 MCP 服务器：传输方式、是否已连接（未连接的原因）及其工具数',
     host: '监听的地址（默认：riverse.yaml 中的 server.host，否则为 127.0.0.1；其他地址需要访问令牌）',
     port: '监听的端口（默认：riverse.yaml 中的 server.port，否则为 8400）',
     token: '每个请求都必须带上的访问令牌（默认：riverse.yaml 中的 server.token，否则为 $RIVERSE_TOKEN）',
@@ -261,6 +267,8 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     dir: '書き込むフォルダー（既定：最初のツールフォルダー）',
     chat: 'ターミナルでチャットする。アシスタントはツールを使います',
     serve: 'アシスタントをサービスとして動かす：ブラウザーのダッシュボード、HTTP API、OpenAI 互換のエンドポイント',
+    mcp: 'ツールを stdio で MCP クライアント（Claude Desktop、Cursor、VS Code など）に提供する。`mcp list` は Riverse が使う MCP サーバーを表示',
+    mcpList: 'riverse.yaml の各 MCP サーバー：トランスポート、接続しているか（していない理由）、ツールの数',
     host: '待ち受けるアドレス（既定：riverse.yaml の server.host、なければ 127.0.0.1。それ以外はアクセストークンが必要）',
     port: '待ち受けるポート（既定：riverse.yaml の server.port、なければ 8400）',
     token: 'すべてのリクエストに必要なアクセストークン（既定：riverse.yaml の server.token、なければ $RIVERSE_TOKEN）',

@@ -20,7 +20,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.equal(sub.stderr, "error: unknown command 'lsit'; did you mean 'list'?\nRun `npx riverse tools --help` for its usage.\n");
     const question = await project.run(['What is the weather in Tokyo?']);
     assert.equal(question.code, 2, show(question));
-    assert.match(question.stderr, /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'bench', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/);
+    assert.match(question.stderr, /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'bench', 'mcp', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/);
     const far = await project.run(['tools', 'frobnicate']);
     assert.match(far.stderr, /^error: unknown command 'frobnicate'; the commands are 'list', 'show', 'run', 'check', 'new', 'eval'\n/);
   });

@@ -121,6 +121,16 @@ program
   .addOption(new Option('--json', text.benchJson))
   .action(run(async (options) => (await import('./bench-route.ts')).benchRoute({ ...globals(), ...options })));
 
+const mcp = program
+  .command('mcp')
+  .description(text.mcp)
+  .action(run(async () => (await import('./mcp.ts')).mcpServe(globals())));
+mcp
+  .command('list')
+  .description(text.mcpList)
+  .addOption(json())
+  .action(run(async (options) => (await import('./mcp-list.ts')).mcpList({ ...globals(), ...options })));
+
 const serveOptions = <C extends Command>(command: C): C =>
   command
     .option('--host <address>', text.host)
@@ -158,6 +168,9 @@ try {
     process.exitCode = 2;
   } else throw error;
 }
+
+// MCP servers the command started are stopped (a stdio server is a child process of ours).
+await (await import('./open-mcp.ts')).closeMcp();
 
 // The command is done, but a tool may not be: one stopped at its time limit, or cancelled, can run on
 // (ignoring its signal) and would keep the process alive. Do not wait for it once the output is out.

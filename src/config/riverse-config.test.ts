@@ -14,7 +14,35 @@ describe('the riverse.yaml schema', () => {
     assert.deepEqual(validateConfig({ model_options: 'fast' }), [
       { path: ['model_options'], message: 'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"' },
     ]);
-    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'routing', 'tools', 'server']);
+    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'routing', 'tools', 'server', 'mcp']);
+  });
+
+  test('mcp: servers in the shape of Claude Desktop\'s mcpServers, each problem where it is', () => {
+    assert.deepEqual(
+      validateConfig({
+        mcp: {
+          startup_timeout_ms: 2000,
+          servers: {
+            files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, allow_tools: ['read_file'] },
+            remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, timeout_ms: 5000, type: 'http' },
+            off: null,
+          },
+        },
+      }),
+      [],
+    );
+    const problems = validateConfig({
+      mcp: { enabled: 'yes', servers: { a: {}, b: { command: 'x', url: 'http://h/mcp' }, c: { url: 'ftp://h' }, d: { command: 'x', env: { N: 1 }, args: 'x' }, e: { type: 'sse', url: 'http://h' }, f: { type: 'http', command: 'x' } } },
+    });
+    const at = (path: string) => problems.filter((problem) => problem.path.join('.') === path).map((problem) => problem.message);
+    assert.deepEqual(at('mcp.enabled'), ['expected true or false, got string "yes"']);
+    assert.match(at('mcp.servers.a')[0]!, /expected "command" .* or "url"/);
+    assert.match(at('mcp.servers.b')[0]!, /both "command" and "url"/);
+    assert.match(at('mcp.servers.c.url')[0]!, /http:\/\/ or https:\/\//);
+    assert.match(at('mcp.servers.d.env.N')[0]!, /expected text/);
+    assert.match(at('mcp.servers.d.args')[0]!, /list of arguments/);
+    assert.match(at('mcp.servers.e.type')[0]!, /one of stdio, http, streamable-http/);
+    assert.match(at('mcp.servers.f')[0]!, /takes a url, not a command/);
   });
 
   test('routing: its budget and pinned tools are checked, each problem where it is', () => {

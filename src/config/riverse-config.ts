@@ -4,6 +4,7 @@ import { approvalSettingProblem, describeApprovalProblem, type ApprovalSetting }
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
+import { MCP_TRANSPORTS, transportOf, type McpConfig, type McpServerSettings, type McpSettings } from '../mcp/mcp-settings.ts';
 import { checkFields, choice, describe, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
 /**
@@ -12,7 +13,7 @@ import { checkFields, choice, describe, flag, folders, isMapping, origins, port,
  * and where data is kept.
  * Tool sections and keys Riverse does not know stay free-form, as tools see them (AppConfig).
  */
-export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, RoutingConfig, ServerConfig {
+export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, RoutingConfig, ServerConfig, McpConfig {
   /** Where sessions and downloaded models are kept, relative to the config file's folder. */
   data_dir?: string;
 }
@@ -56,6 +57,65 @@ const TOOLS: Field<ToolsConfig> = {
   },
 };
 
+/** Names to their values, all text (an MCP server's `env` or `headers`). */
+function textMap(what: string): Field<Record<string, string>> {
+  return {
+    check(value, path, problem) {
+      if (!isMapping(value)) return problem(path, `expected a mapping of ${what} to their values, got ${describe(value)}`);
+      for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') problem([...path, key], `expected text (quote it), got ${describe(item)}`);
+    },
+  };
+}
+
+function strings(what: string): Field<string[]> {
+  return { check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string')) && problem(path, `expected a list of ${what}, got ${describe(value)}`) };
+}
+
+const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
+  type: choice(MCP_TRANSPORTS),
+  command: text(),
+  args: strings('arguments'),
+  env: textMap('environment variables'),
+  cwd: text(),
+  url: {
+    check(value, path, problem) {
+      let url: URL | undefined;
+      try {
+        url = typeof value === 'string' ? new URL(value) : undefined;
+      } catch {}
+      if (url === undefined || !['http:', 'https:'].includes(url.protocol)) problem(path, `expected an http:// or https:// address of a streamable HTTP MCP endpoint, got ${describe(value)}`);
+    },
+  },
+  headers: textMap('header names'),
+  enabled: flag(),
+  timeout_ms: timeout(),
+  allow_tools: texts('tool names'),
+  deny_tools: texts('tool names'),
+};
+
+/** One server: stdio (command) or streamable HTTP (url), as Claude Desktop's and Cursor's `mcpServers` write it. */
+const MCP_SERVER: Field<McpServerSettings> = {
+  check(value, path, problem) {
+    if (!isMapping(value)) return problem(path, `expected a server's settings (command and args, or url), got ${describe(value)}`);
+    checkFields(value, MCP_SERVER_FIELDS as Record<string, Field<unknown>>, path, problem);
+    const transport = transportOf(value as McpServerSettings);
+    if (transport === 'stdio' && value.command === undefined) problem(path, value.url !== undefined ? `type ${String(value.type)} takes a command, not a url` : 'expected "command" (a program to start, speaking MCP on stdio) or "url" (a streamable HTTP endpoint)');
+    if (transport === 'http' && value.url === undefined) problem(path, value.command !== undefined ? `type ${String(value.type)} takes a url, not a command` : 'expected "url", the streamable HTTP endpoint (such as https://example.com/mcp)');
+    if (value.command !== undefined && value.url !== undefined) problem(path, 'has both "command" and "url": a server is either started here (command) or reached at an address (url)');
+  },
+};
+
+const MCP: Field<McpSettings> = section<McpSettings>({
+  enabled: flag(),
+  startup_timeout_ms: timeout(),
+  servers: {
+    check(value, path, problem) {
+      if (!isMapping(value)) return problem(path, `expected a mapping of server names to their settings (as Claude Desktop's "mcpServers"), got ${describe(value)}`);
+      for (const [name, server] of Object.entries(value)) if (server !== null) MCP_SERVER.check(server, [...path, name], problem);
+    },
+  },
+});
+
 /**
  * The one description of riverse.yaml: every key Riverse reads, with its check. Typed against
  * RiverseConfig, so a setting added to a room's type without a check here (or checked as another
@@ -91,4 +151,5 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     cors_origins: origins(),
     max_body_bytes: whole(1, 'bytes'),
   }),
+  mcp: MCP,
 };

@@ -42,7 +42,9 @@ export type DiagnosticCode =
   | 'load-crashed'
   | 'type-error'
   | 'type-check-failed'
-  | 'unknown-tool-section';
+  | 'unknown-tool-section'
+  /** A configured MCP server that is not connected (yet): its tools are missing or unavailable. */
+  | 'mcp-server-unavailable';
 
 /** `message`, `hint` and `text` of a diagnostic, from its phrases. */
 export function said(message: Phrase, hint?: Phrase): Pick<Diagnostic, 'message' | 'hint' | 'text'> {

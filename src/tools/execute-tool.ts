@@ -8,7 +8,7 @@ import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
 import type { ToolContext, ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
-import { checkToolResult, InvalidToolResult, TRUNCATION_MARKER_CHARS, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
+import { checkToolResult, InvalidToolResult, ToolFailure, TRUNCATION_MARKER_CHARS, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
 export interface ExecuteOptions {
   /** Cancels the call: the tool's own signal fires and a failed result comes back at once. */
@@ -90,6 +90,7 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
       return typeof result === 'string' ? invalidResult(entry.name, result) : result;
     } catch (error) {
       if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.message);
+      if (error instanceof ToolFailure) return failure(error.code, error.message);
       if (error instanceof ToolCrash) return failure('crashed', `${entry.name} was stopped: ${error.message}.`);
       context.logger.debug('threw', error);
       return failure('threw', `${entry.name} failed: ${describeToolError(toolErrorOrigin(error))}`);

@@ -56,6 +56,10 @@ export class LiveToolRegistry {
   #pending = false;
   #forceAll = false;
   #version = 0;
+  /** What the last reload put in the registry, kept to compose again when a tool source changes. */
+  #inUse: FileLoad[] = [];
+  #folderDiagnostics: Diagnostic[] = [];
+  #stopSources: Array<() => void> = [];
 
   private constructor(setup: RegistrySetup) {
     this.setup = setup;
@@ -65,6 +69,7 @@ export class LiveToolRegistry {
   static async open(options: ToolRegistryOptions & { watch?: boolean } = {}): Promise<LiveToolRegistry> {
     const live = new LiveToolRegistry(registrySetup(options));
     live.initial = await live.reload();
+    live.#stopSources = live.setup.sources.map((source) => source.onChange((file) => live.#sourceChanged(file)));
     if (options.watch !== false) {
       live.#watching = true;
       live.#syncWatchers();
@@ -122,6 +127,7 @@ export class LiveToolRegistry {
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
     this.#listeners.clear();
+    for (const stop of this.#stopSources) stop();
     await this.setup.workers.close();
   }
 
@@ -161,6 +167,8 @@ export class LiveToolRegistry {
     // that was working (whichever sorts first).
     const holders = new Map((this.#current?.list() ?? []).map((tool) => [tool.name, tool.file]));
     const outNamed = new Set((this.#current?.diagnostics ?? []).filter((diagnostic) => diagnostic.code === 'duplicate-name').map((diagnostic) => diagnostic.file));
+    this.#inUse = inUse;
+    this.#folderDiagnostics = diagnostics;
     this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics, holders);
     // A file that lost a name and now has it (its rival was renamed or removed) is fixed, unchanged itself.
     for (const file of outNamed) {
@@ -179,6 +187,26 @@ export class LiveToolRegistry {
     if (this.#watching) this.#syncWatchers();
     if (!first && changes.length > 0) for (const listener of this.#listeners) listener(changes, this.#current);
     return changes;
+  }
+
+  /**
+   * A tool source's tools changed (an MCP server connected, went away, or changed its list): the
+   * files stay as they are, the registry is composed again, and listeners hear of it as of a file.
+   */
+  #sourceChanged(file: string): void {
+    if (this.#current === undefined) return;
+    const before = this.#current;
+    const holders = new Map(before.list().map((tool) => [tool.name, tool.file]));
+    this.#current = ToolRegistry.compose(this.setup, this.#inUse, this.#folderDiagnostics, holders);
+    const toolsOf = (registry: ToolRegistry) => registry.tools().filter((tool) => tool.file === file).map((tool) => tool.name);
+    const errorsOf = (registry: ToolRegistry) => registry.diagnostics.filter((diagnostic) => diagnostic.file === file);
+    const [was, now] = [toolsOf(before), toolsOf(this.#current)];
+    const diagnostics = errorsOf(this.#current);
+    const broken = diagnostics.some((diagnostic) => diagnostic.severity === 'error');
+    const wasBroken = errorsOf(before).some((diagnostic) => diagnostic.severity === 'error');
+    const event: ToolChangeEvent = broken ? 'broken' : wasBroken ? 'fixed' : was.length === 0 ? 'added' : now.length === 0 ? 'removed' : 'changed';
+    const change: ToolChange = { event, file, tools: event === 'removed' ? was : now, diagnostics };
+    for (const listener of this.#listeners) listener([change], this.#current);
   }
 
   /**

@@ -38,6 +38,10 @@ const en = {
   'reason.returned-false': () => 'isAvailable() returned false',
   'reason.not-true': (a: { value: string }) => `isAvailable() returned ${a.value}, not true`,
   'load.folder-missing': () => 'the tool folder does not exist',
+  'load.mcp-server-unavailable': (a: { server: string; starting: boolean; why: string }) =>
+    a.starting ? `MCP server "${a.server}" has not finished starting; its tools join when it has` : `MCP server "${a.server}" is not connected: ${a.why}; it is tried again, and its tools join when it answers`,
+  'load.mcp-server-unavailable.hint': (a: { server: string }) => `check mcp.servers.${a.server} in riverse.yaml (command and args, or url); \`riverse mcp list\` shows each server's state`,
+  'reason.mcp-server': (a: { server: string; why: string }) => `its MCP server "${a.server}" is not connected (${a.why})`,
   'load.folder-missing.hint': () => 'create it, or change tools.dirs in the config',
   'load.folder-unreadable': (a: { error: string }) => `the tool folder cannot be read: ${a.error}`,
   'load.folder-unreadable.hint': () => 'give Riverse permission to read it, or change tools.dirs in the config',
@@ -106,6 +110,10 @@ const zh: typeof en = {
   'reason.returned-false': () => 'isAvailable() 返回了 false',
   'reason.not-true': (a) => `isAvailable() 返回了 ${a.value}，而不是 true`,
   'load.folder-missing': () => '工具文件夹不存在',
+  'load.mcp-server-unavailable': (a) =>
+    a.starting ? `MCP 服务器 "${a.server}" 还没有启动完成；完成后它的工具会加入` : `MCP 服务器 "${a.server}" 未连接：${a.why}；会再次尝试，连上后它的工具会加入`,
+  'load.mcp-server-unavailable.hint': (a) => `请检查 riverse.yaml 中的 mcp.servers.${a.server}（command 和 args，或 url）；\`riverse mcp list\` 显示每个服务器的状态`,
+  'reason.mcp-server': (a) => `它的 MCP 服务器 "${a.server}" 未连接（${a.why}）`,
   'load.folder-missing.hint': () => '请创建它，或修改配置中的 tools.dirs',
   'load.folder-unreadable': (a) => `无法读取工具文件夹：${a.error}`,
   'load.folder-unreadable.hint': () => '请授予 Riverse 读取它的权限，或修改配置中的 tools.dirs',
@@ -173,6 +181,10 @@ const ja: typeof en = {
   'reason.returned-false': () => 'isAvailable() が false を返しました',
   'reason.not-true': (a) => `isAvailable() が true ではなく ${a.value} を返しました`,
   'load.folder-missing': () => 'ツールフォルダーがありません',
+  'load.mcp-server-unavailable': (a) =>
+    a.starting ? `MCP サーバー "${a.server}" はまだ起動中です。起動するとそのツールが加わります` : `MCP サーバー "${a.server}" に接続していません：${a.why}。再試行し、応答があればツールが加わります`,
+  'load.mcp-server-unavailable.hint': (a) => `riverse.yaml の mcp.servers.${a.server}（command と args、または url）を確認してください。\`riverse mcp list\` で各サーバーの状態がわかります`,
+  'reason.mcp-server': (a) => `MCP サーバー "${a.server}" に接続していません（${a.why}）`,
   'load.folder-missing.hint': () => 'フォルダーを作るか、設定の tools.dirs を変えてください',
   'load.folder-unreadable': (a) => `ツールフォルダーを読めません：${a.error}`,
   'load.folder-unreadable.hint': () => 'Riverse に読む権限を与えるか、設定の tools.dirs を変えてください',

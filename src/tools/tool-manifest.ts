@@ -49,6 +49,26 @@ export interface ToolManifest {
    * riverse.yaml overrides it.
    */
   approval?: ApprovalSetting;
+  /**
+   * What clients that show or gate tools may assume (MCP tool annotations; `riverse mcp` sends them):
+   * hints, not guarantees. Left out, a client assumes the worst (may write, may reach the world).
+   */
+  annotations?: ToolAnnotations;
+}
+
+export const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+export interface ToolAnnotations {
+  /** A name for people to read in a client's list. */
+  title?: string;
+  /** It changes nothing. */
+  readOnlyHint?: boolean;
+  /** What it changes may be lost (deleted, overwritten); meaningful when not read-only. */
+  destructiveHint?: boolean;
+  /** Calling it twice with the same arguments does no more than once. */
+  idempotentHint?: boolean;
+  /** It reaches things outside Riverse (the web, other services). */
+  openWorldHint?: boolean;
 }
 
 /** Picks the text for `language`, falling back to English, then to any language given. */

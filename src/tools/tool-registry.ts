@@ -11,6 +11,7 @@ import { loadFiles, type FileLoad } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
+import type { ToolSource } from './tool-source.ts';
 import { closestWord } from './closest-word.ts';
 import { localizeReason, phrase, renderPhrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
@@ -32,6 +33,8 @@ export interface ToolRegistryOptions {
    * (the CLI uses `defaultCacheDir()`); no cache when left out.
    */
   cacheDir?: string;
+  /** Tools from elsewhere (MCP servers), taken into every snapshot beside the files' tools. */
+  sources?: readonly ToolSource[];
 }
 
 /** What every registry of one set-up shares: where tools come from, and how they run. */
@@ -43,6 +46,8 @@ export interface RegistrySetup {
   workers: ToolWorkers;
   /** What earlier loads found, when a cache folder was given. */
   cache?: LoadCache;
+  /** Tools from elsewhere (ToolSource), beside the files' tools. */
+  sources: readonly ToolSource[];
 }
 
 /** One row of `riverse tools list`. */
@@ -84,8 +89,25 @@ export class ToolRegistry {
     this.diagnostics = diagnostics;
     const byFile = new Map(files.map((load) => [load.file, load]));
     const hosts = hostChoices(setup, tools);
-    this.#available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]));
-    this.#unavailable = tools.filter((tool) => !tool.available);
+    const available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]));
+    const unavailable: ToolInfo[] = tools.filter((tool) => !tool.available);
+    // A source's tool whose name a file holds is left out (the source names its tools so that this is rare).
+    const holder = (name: string) => available.get(name)?.file ?? unavailable.find((tool) => tool.name === name)?.file;
+    const admit = (tool: { name: string; file: string }) => {
+      const file = holder(tool.name);
+      if (file === undefined) return true;
+      const where = relative(setup.baseDir, file) || file;
+      diagnostics.push({ severity: 'error', code: 'duplicate-name', file: tool.file, tool: tool.name, ...said(phrase('load.name-taken', { name: tool.name, holder: where }), phrase('load.name-taken.hint', { holder: where, first: true })) });
+      return false;
+    };
+    for (const source of setup.sources) {
+      const found = source.snapshot();
+      for (const tool of found.tools) if (admit(tool)) available.set(tool.name, tool);
+      for (const tool of found.unavailable) if (admit(tool)) unavailable.push(tool);
+      diagnostics.push(...found.diagnostics);
+    }
+    this.#available = available;
+    this.#unavailable = unavailable;
     this.#limits = executionLimits(setup.config);
     this.#workers = setup.workers;
   }
@@ -264,6 +286,7 @@ export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
     workers:
       options.workers ??
       new ToolWorkers(config, ToolWorkers.optionsFor(config)),
+    sources: options.sources ?? [],
     ...(options.cacheDir === undefined ? {} : { cache: LoadCache.open(options.cacheDir, folders, config, isolation) }),
   };
 }

@@ -24,7 +24,13 @@ export type ToolErrorCode =
   /** The same call already failed repeatedly in this turn, so it was not run again. */
   | 'repeated'
   /** A tool of the catalog that the turn did not offer the model (a routed turn; see find_tools). */
-  | 'not-offered';
+  | 'not-offered'
+  /** An MCP server's tool answered with `isError`: the tool itself reports the failure. */
+  | 'mcp-tool-error'
+  /** An MCP server answered the call with a protocol error, or with a result that is not one. */
+  | 'mcp-protocol-error'
+  /** The MCP server went away during the call (exited, or its connection closed). */
+  | 'mcp-disconnected';
 
 /** Helpers: `ToolResult.ok(data)` and `ToolResult.fail(error)`. */
 export const ToolResult = {
@@ -58,6 +64,19 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * @internal Thrown by a runner that knows why its call failed (an MCP server's answer): the call's
+ * result is a failure with this code and message. Tools never see it (results they return lose any code).
+ */
+export class ToolFailure extends Error {
+  override name = 'ToolFailure';
+  readonly code: ToolErrorCode;
+  constructor(code: ToolErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
 }
 
 /** Thrown by a runner whose tool returned something that is not a ToolResult (the message says why). */

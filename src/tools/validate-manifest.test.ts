@@ -35,6 +35,16 @@ describe('validateManifest', () => {
     );
   });
 
+  test('annotations take a title and the four MCP hints, as booleans', () => {
+    const base = { name: 'files', description: 'Reads files.', examples: ['read a.txt', 'show b.txt'] };
+    assert.deepEqual(validateManifest({ ...base, annotations: { title: 'Files', readOnlyHint: true, openWorldHint: false } }), []);
+    const problems = validateManifest({ ...base, annotations: { readOnlyHnt: true, destructiveHint: 'no' } });
+    assert.deepEqual(problems.map((problem) => [problem.path, problem.message]), [
+      ['annotations.readOnlyHnt', 'annotations must be an object with only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint (did you mean "readOnlyHint"?)'],
+      ['annotations.destructiveHint', 'annotations.destructiveHint must be true or false, got "no"'],
+    ]);
+  });
+
   test('a value that is not an object is one error at the top', () => {
     for (const value of [null, undefined, 'weather', 42, []]) {
       const problem = oneError(value);

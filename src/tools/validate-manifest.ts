@@ -3,7 +3,7 @@ import { approvalSettingProblem } from './approval-policy.ts';
 import { closestWord } from './closest-word.ts';
 import { defaultMisfit } from './default-fit.ts';
 import { english, phrase, type Phrase } from './phrase.ts';
-import { LANGUAGES, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from './tool-manifest.ts';
+import { ANNOTATION_HINTS, LANGUAGES, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from './tool-manifest.ts';
 
 export interface ManifestProblem {
   severity: 'error' | 'warning';
@@ -26,7 +26,7 @@ const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
  * tool file's top-level code could add to Object.prototype.
  */
 const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval'];
+const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval', 'annotations'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
 /**
@@ -60,7 +60,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const chars = jsonLength(manifest);
   if (chars > MAX_MANIFEST_CHARS) error('', phrase('manifest.too-large', { chars, max: MAX_MANIFEST_CHARS }));
 
-  const { name, description, parameters, examples, timeoutMs, exclusive, approval } = manifest;
+  const { name, description, parameters, examples, timeoutMs, exclusive, approval, annotations } = manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', phrase('manifest.name-invalid', { name: String(JSON.stringify(name)) }));
   } else if ((TOOLS_SETTINGS as readonly string[]).includes(name)) {
@@ -81,6 +81,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   }
   if (exclusive !== undefined && typeof exclusive !== 'boolean') error('exclusive', phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(exclusive)) }));
   if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
+  if (annotations !== undefined) checkAnnotations(annotations, error);
   return problems;
 }
 
@@ -98,6 +99,18 @@ function checkApproval(approval: unknown, parameters: Record<string, unknown>, e
   for (const condition of (Array.isArray(when) ? when : [when]) as Array<{ param: string }>) {
     // A rule on a parameter the tool does not have never holds: the call would run unasked.
     if (!Object.hasOwn(parameters, condition.param)) warn('approval', phrase('manifest.approval-unknown-param', { param: condition.param, near: closestWord(condition.param, Object.keys(parameters)) }));
+  }
+}
+
+function checkAnnotations(annotations: unknown, error: Report): void {
+  const keys = ['title', ...ANNOTATION_HINTS];
+  if (!isPlainObject(annotations)) return error('annotations', phrase('manifest.annotations-invalid', { keys: keys.join(', ') }));
+  for (const [key, value] of Object.entries(annotations)) {
+    const path = `annotations.${key}`;
+    if (!keys.includes(key)) error(path, phrase('manifest.annotations-invalid', { keys: keys.join(', '), near: closestWord(key, keys) }));
+    else if (key === 'title' ? typeof value !== 'string' || value.trim() === '' : typeof value !== 'boolean') {
+      error(path, key === 'title' ? phrase('manifest.text-not-string', { path }) : phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(value)), key: path }));
+    }
   }
 }
 

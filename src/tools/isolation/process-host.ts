@@ -13,6 +13,14 @@ const MEMORY_CHECK_MS = 100;
 const STDERR_TAIL_CHARS = 2_000;
 const PAGE_BYTES = 4096;
 
+/** Where a host's stdout goes: Riverse's, unless Riverse's stdout carries a protocol (`riverse mcp`). */
+let hostStdout: 'inherit' | 2 = 'inherit';
+
+/** @internal Sends what tools print to stderr from now on: stdout is for the MCP messages alone. */
+export function sendToolOutputToStderr(): void {
+  hostStdout = 2;
+}
+
 /**
  * V8 settings for a loader process, which lives for one load: each file's code runs once there,
  * so compiling hot code with the optimizing compilers (TurboFan for the type stripper's
@@ -33,7 +41,7 @@ export const LOADER_V8_FLAGS: readonly string[] = (() => {
 export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags: readonly string[] = []): ToolHost {
   const cache = getCompileCacheDir();
   const child = spawn(process.execPath, [`--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...v8Flags, ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)], {
-    stdio: ['ignore', 'inherit', 'pipe', 'pipe'],
+    stdio: ['ignore', hostStdout, 'pipe', 'pipe'],
     detached: true,
     env: cache === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: cache },
   });

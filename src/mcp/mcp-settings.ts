@@ -1,0 +1,55 @@
+/**
+ * `mcp:` in riverse.yaml: the MCP servers whose tools join the registry. `servers` takes the shape of
+ * Claude Desktop's and Cursor's `mcpServers` (a stdio `command` with `args`, `env`, `cwd`; or a
+ * streamable HTTP `url` with `headers`), so that a user can paste theirs; `${ENV}` works in every
+ * value, as everywhere in the file.
+ */
+export interface McpConfig {
+  mcp?: McpSettings | null;
+}
+
+export interface McpSettings {
+  /** False: no server is started (default true). */
+  enabled?: boolean;
+  /** How long start-up waits for the servers, together, before going on without the slow ones (default 5 s). */
+  startup_timeout_ms?: number;
+  servers?: Record<string, McpServerSettings | null>;
+}
+
+export const MCP_TRANSPORTS = ['stdio', 'http', 'streamable-http'] as const;
+
+export interface McpServerSettings {
+  /** Left out: `stdio` with a `command`, `http` with a `url`. `streamable-http` is another name for `http`. */
+  type?: (typeof MCP_TRANSPORTS)[number];
+  command?: string;
+  args?: string[];
+  /** Added to the environment the server starts with (Riverse's own minus secrets-free defaults: see stdio-transport). */
+  env?: Record<string, string>;
+  /** The server's working folder, relative to the config file's folder. */
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  /** False: this server is not started (default true). */
+  enabled?: boolean;
+  /** Each call's time limit (default: tools.timeout_ms, else 30 s). */
+  timeout_ms?: number;
+  /** Only these of its tools (by the server's names) join the registry. */
+  allow_tools?: string[];
+  /** These of its tools (by the server's names) do not. */
+  deny_tools?: string[];
+}
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 5_000;
+
+/** A server's transport as its settings say. */
+export function transportOf(settings: McpServerSettings): 'stdio' | 'http' {
+  if (settings.type === 'http' || settings.type === 'streamable-http') return 'http';
+  if (settings.type === 'stdio') return 'stdio';
+  return settings.url !== undefined ? 'http' : 'stdio';
+}
+
+/** The servers to start: every one of `mcp.servers` not switched off, none when `mcp.enabled` is false. */
+export function enabledServers(config: McpConfig): Array<[string, McpServerSettings]> {
+  if (config.mcp?.enabled === false) return [];
+  return Object.entries(config.mcp?.servers ?? {}).filter((entry): entry is [string, McpServerSettings] => entry[1] !== null && entry[1].enabled !== false);
+}

@@ -1,0 +1,168 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { AppConfig } from '../tools/app-config.ts';
+import { said, type Diagnostic } from '../tools/diagnostic.ts';
+import type { ToolInfo } from '../tools/load-tool-file.ts';
+import type { JsonSchema } from '../tools/parameter-schema.ts';
+import { phrase, renderPhrase } from '../tools/phrase.ts';
+import { registerTool, type RegisteredTool } from '../tools/registered-tool.ts';
+import type { ToolManifest } from '../tools/tool-manifest.ts';
+import type { SourceTools, ToolSource } from '../tools/tool-source.ts';
+import { DEFAULT_LIMITS } from '../tools/execute-tool.ts';
+import { toToolResult } from './call-result.ts';
+import { DEFAULT_STARTUP_TIMEOUT_MS, enabledServers, type McpConfig } from './mcp-settings.ts';
+import { schemaParameters } from './schema-parameters.ts';
+import { ServerConnection, type ServerStatus } from './server-connection.ts';
+import { registryToolName } from './tool-names.ts';
+
+/** Where a server's tools and diagnostics say they come from. */
+export function serverFile(server: string): string {
+  return `mcp:${server}`;
+}
+
+export interface McpToolsOptions {
+  config: AppConfig & McpConfig;
+  /** The config file's folder: a server's relative `cwd` is resolved from it. */
+  baseDir: string;
+}
+
+/**
+ * The configured MCP servers as a ToolSource: each server's tools, named `<server>__<tool>`, with
+ * the server's JSON Schema, checked and run like any drop-in tool. Servers start together; a server
+ * that is down keeps its last known tools as unavailable, with the reason.
+ */
+export class McpTools implements ToolSource {
+  readonly #config: AppConfig & McpConfig;
+  readonly #connections: ServerConnection[];
+  readonly #listeners = new Set<(file: string) => void>();
+  #snapshot: SourceTools | undefined;
+  /** Registry names given so far, by server and tool: a tool keeps its name while the process runs. */
+  readonly #names = new Map<string, string>();
+
+  private constructor(options: McpToolsOptions) {
+    this.#config = options.config;
+    this.#connections = enabledServers(options.config)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, settings]) => {
+        const connection: ServerConnection = new ServerConnection(name, settings, { baseDir: options.baseDir, onChange: () => this.#changed(connection) });
+        return connection;
+      });
+  }
+
+  /**
+   * Starts every configured server at once and waits for them, but no longer than
+   * `mcp.startup_timeout_ms` (5 s): a slow one joins the registry when it is ready.
+   */
+  static async start(options: McpToolsOptions): Promise<McpTools> {
+    const tools = new McpTools(options);
+    if (tools.#connections.length === 0) return tools;
+    const bound = options.config.mcp?.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(tools.#connections.map((connection) => connection.start())), new Promise((resolve) => (timer = setTimeout(resolve, bound)))]);
+    clearTimeout(timer);
+    return tools;
+  }
+
+  statuses(): ServerStatus[] {
+    return this.#connections.map((connection) => connection.status());
+  }
+
+  onChange(listener: (file: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  snapshot(): SourceTools {
+    return (this.#snapshot ??= this.#build());
+  }
+
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    await Promise.all(this.#connections.map((connection) => connection.close()));
+  }
+
+  #changed(connection: ServerConnection): void {
+    this.#snapshot = undefined;
+    for (const listener of this.#listeners) listener(serverFile(connection.name));
+  }
+
+  #build(): SourceTools {
+    const tools: RegisteredTool[] = [];
+    const unavailable: ToolInfo[] = [];
+    const diagnostics: Diagnostic[] = [];
+    const taken = new Set(this.#names.values());
+    for (const connection of this.#connections) {
+      const file = serverFile(connection.name);
+      const connected = connection.state === 'connected';
+      for (const tool of connection.tools) {
+        const key = `${connection.name}\0${tool.name}`;
+        let name = this.#names.get(key);
+        if (name === undefined) {
+          name = registryToolName(connection.name, tool.name, taken);
+          taken.add(name);
+          this.#names.set(key, name);
+        }
+        const manifest = toolManifest(name, tool, connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs);
+        if (connected) tools.push(mcpTool(connection, tool, { name, file, manifest }, this.#config));
+        else {
+          const why = phrase('reason.mcp-server', { server: connection.name, why: connection.reason ?? connection.state });
+          unavailable.push({ name, file, manifest, available: false, reason: renderPhrase(why, 'en')!, reasonText: why });
+        }
+      }
+      if (!connected) {
+        const starting = connection.state === 'starting';
+        diagnostics.push({
+          severity: starting ? 'warning' : 'error',
+          code: 'mcp-server-unavailable',
+          file,
+          ...said(phrase('load.mcp-server-unavailable', { server: connection.name, starting, why: connection.reason ?? '' }), phrase('load.mcp-server-unavailable.hint', { server: connection.name })),
+        });
+      }
+    }
+    return { tools, unavailable, diagnostics };
+  }
+}
+
+/** A server's tool as a manifest: its description, its parameters summarized from the schema, its annotations. */
+function toolManifest(name: string, tool: Tool, timeoutMs: number): ToolManifest {
+  const annotations = tool.annotations ?? {};
+  const hints = Object.fromEntries(Object.entries(annotations).filter(([key, value]) => key === 'title' ? typeof value === 'string' : typeof value === 'boolean'));
+  const title = tool.title ?? (typeof annotations.title === 'string' ? annotations.title : undefined);
+  return {
+    name,
+    description: tool.description ?? title ?? tool.name,
+    parameters: schemaParameters(tool.inputSchema),
+    timeoutMs,
+    ...(Object.keys(hints).length === 0 ? {} : { annotations: hints }),
+  };
+}
+
+/** The schema arguments are checked against: the server's, whole, minus `$schema` (the validator takes the draft it knows). */
+function inputSchema(tool: Tool): JsonSchema {
+  const { $schema: _draft, ...schema } = (tool.inputSchema ?? {}) as Record<string, unknown>;
+  return { ...schema, type: 'object' } as JsonSchema;
+}
+
+function mcpTool(connection: ServerConnection, tool: Tool, entry: { name: string; file: string; manifest: ToolManifest }, config: AppConfig): RegisteredTool {
+  const timeoutMs = entry.manifest.timeoutMs!;
+  const registered = registerTool(
+    entry,
+    config,
+    async (params, context) => toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
+    // It runs in the server's process (or across the network), not in one of Riverse's hosts.
+    'none',
+    inputSchema(tool),
+  );
+  const check = registered.checkParams;
+  return {
+    ...registered,
+    // A schema the validator cannot compile is the server's fault: the call fails, the registry does not.
+    checkParams: (params) => {
+      try {
+        return check(params);
+      } catch (error) {
+        const message = `${entry.name}'s input schema (from MCP server "${connection.name}") cannot be used to check arguments: ${error instanceof Error ? error.message : String(error)}`;
+        return { ok: false, error: message, problems: [message] };
+      }
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import { resolve } from 'node:path';
+import { Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { ToolFailure } from '../tools/tool-result.ts';
+import { transportOf, type McpServerSettings } from './mcp-settings.ts';
+
+export type ServerState = 'starting' | 'connected' | 'retrying' | 'closed';
+
+/** One server as `riverse mcp list` shows it. */
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  /** Why it is not connected (the last failure), in English. */
+  reason?: string;
+  /** Its tools as it lists them, after allow_tools and deny_tools. */
+  tools: number;
+  /** The negotiated protocol revision, once connected. */
+  protocolVersion?: string;
+  /** Failed attempts in a row. */
+  failures: number;
+}
+
+/** One connection attempt's limit: a server that does not answer the handshake by then is tried again later. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** Reconnection back-off: 1 s, doubling, at most 30 s. */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+/** The last lines a stdio server wrote to stderr, kept to say why it stopped. */
+const STDERR_LINES = 5;
+const STDERR_LINE_CHARS = 300;
+
+export interface ConnectionOptions {
+  /** Where a relative `cwd` is resolved from: the config file's folder. */
+  baseDir: string;
+  /** Called whenever its state or tools change. */
+  onChange: () => void;
+}
+
+/**
+ * One configured MCP server, kept connected: started, its tools listed (and listed again when it
+ * says they changed), reconnected with back-off when it fails to start, exits or stops answering
+ * the handshake. Nothing it does can throw into the host: every failure becomes its state and reason,
+ * or a failed call.
+ */
+export class ServerConnection {
+  readonly name: string;
+  readonly settings: McpServerSettings;
+  readonly #options: ConnectionOptions;
+  #state: ServerState = 'starting';
+  #reason: string | undefined;
+  #failures = 0;
+  #tools: Tool[] = [];
+  #client: Client | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  #stderr: string[] = [];
+  /** Re-initialising a forgotten HTTP session: shared by the calls that found it forgotten. */
+  #renewing: Promise<void> | undefined;
+  #firstAttempt: Promise<void> | undefined;
+  /** The connection attempt under way, closed with the rest when Riverse closes. */
+  #pending: { transport: Transport; client: Client } | undefined;
+
+  constructor(name: string, settings: McpServerSettings, options: ConnectionOptions) {
+    this.name = name;
+    this.settings = settings;
+    this.#options = options;
+  }
+
+  /** Read through a getter: the state changes while a connection attempt awaits. */
+  get #closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  get reason(): string | undefined {
+    return this.#reason;
+  }
+
+  /** The tools it lists (after allow_tools and deny_tools); the last known ones while it is away. */
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  status(): ServerStatus {
+    const version = this.#state === 'connected' ? this.#client?.getNegotiatedProtocolVersion() : undefined;
+    return {
+      name: this.name,
+      transport: transportOf(this.settings),
+      state: this.#state,
+      ...(this.#reason === undefined || this.#state === 'connected' ? {} : { reason: this.#reason }),
+      tools: this.#tools.length,
+      ...(version === undefined ? {} : { protocolVersion: version }),
+      failures: this.#failures,
+    };
+  }
+
+  /** Starts connecting; resolves after the first attempt, connected or not (never rejects). */
+  start(): Promise<void> {
+    return (this.#firstAttempt ??= this.#connect());
+  }
+
+  async close(): Promise<void> {
+    this.#state = 'closed';
+    clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = undefined;
+    const pending = this.#pending;
+    await Promise.all([client?.close().catch(() => {}), pending?.client.close().catch(() => {}), pending?.transport.close().catch(() => {})]);
+  }
+
+  /** Calls one of its tools by the server's name. Failures are ToolFailures with a stable code. */
+  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+    try {
+      return await this.#call(tool, args, signal, timeoutMs);
+    } catch (error) {
+      if (!isForgottenSession(error) || signal.aborted) throw this.#failure(error);
+    }
+    // An HTTP server that forgot our session (restarted, or expired it) answers 404: begin a new
+    // session once and send the call again. A second 404 is a failure, not a loop.
+    await this.#renewSession();
+    try {
+      return await this.#call(tool, args, signal, timeoutMs);
+    } catch (error) {
+      if (isForgottenSession(error)) throw new ToolFailure('mcp-protocol-error', `${this.name} forgot the session again right after it was begun anew (HTTP 404); the call was not sent a third time.`);
+      throw this.#failure(error);
+    }
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+    const client = this.#client;
+    if (client === undefined || this.#state !== 'connected') throw new ToolFailure('mcp-disconnected', `${this.name} is not connected${this.#reason === undefined ? '' : `: ${this.#reason}`}.`);
+    // The SDK's own limit stays behind the registry's, which answers the call first.
+    return (await client.callTool({ name: tool, arguments: args }, { signal, timeout: timeoutMs + 1_000 })) as CallToolResult;
+  }
+
+  #renewSession(): Promise<void> {
+    this.#renewing ??= (async () => {
+      const old = this.#client;
+      this.#client = undefined;
+      this.#state = 'starting';
+      // Closing the old client must not count as the server going away.
+      await old?.close().catch(() => {});
+      await this.#connect();
+    })().finally(() => (this.#renewing = undefined));
+    return this.#renewing;
+  }
+
+  #failure(error: unknown): ToolFailure {
+    if (error instanceof ToolFailure) return error;
+    if (error instanceof ProtocolError) return new ToolFailure('mcp-protocol-error', `${this.name} refused the call: ${error.message}`);
+    if (error instanceof SdkError) {
+      if (error.code === SdkErrorCode.RequestTimeout) return new ToolFailure('timeout', `${this.name} did not answer in time: ${error.message}`);
+      if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed) {
+        return new ToolFailure('mcp-disconnected', `${this.name} went away during the call${this.#stderrNote()}: ${error.message}`);
+      }
+      return new ToolFailure('mcp-protocol-error', `${this.name}: ${error.message}`);
+    }
+    return new ToolFailure('mcp-protocol-error', `${this.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#state === 'closed') return;
+    let transport: Transport | undefined;
+    let client: Client | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      transport = this.#transport();
+      const created = new Client(
+        { name: 'riverse', version: '0.1.0' },
+        {
+          // The newest revision when the server speaks it; the 2025 handshake otherwise.
+          versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5_000 } },
+          listChanged: { tools: { onChanged: (error, tools) => this.#listed(created, error, tools) } },
+        },
+      );
+      client = created;
+      this.#pending = { transport, client };
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer to the handshake within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+      });
+      timedOut.catch(() => {}); // only raced: it must not become an unhandled rejection once the race is over
+      await Promise.race([created.connect(transport), timedOut]);
+      const { tools } = await Promise.race([created.listTools(), timedOut]);
+      if (this.#closed) return void (await created.close().catch(() => {}));
+      this.#client = created;
+      this.#tools = this.#allowed(tools);
+      this.#state = 'connected';
+      this.#reason = undefined;
+      this.#failures = 0;
+      // Set after connect: the client's own handlers are in place by then. Called when a stdio server exits, an HTTP stream ends for good, or we close.
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        closed?.();
+        if (this.#client === created) this.#lost(`it stopped${this.#stderrNote()}`);
+      };
+      this.#options.onChange();
+    } catch (error) {
+      await client?.close().catch(() => {});
+      await transport?.close().catch(() => {});
+      if (!this.#closed) this.#lost(`${describeError(error)}${this.#stderrNote()}`);
+    } finally {
+      clearTimeout(timer);
+      this.#pending = undefined;
+    }
+  }
+
+  /** The tools the server listed again (tools/list_changed): the registry follows at once. */
+  #listed(client: Client, error: Error | null, tools: Tool[] | null): void {
+    if (this.#client !== client || this.#state !== 'connected') return;
+    if (error !== null || tools === null) return; // the last good list stays; the next change lists again
+    this.#tools = this.#allowed(tools);
+    this.#options.onChange();
+  }
+
+  /** Gone (or never came): its tools stay known but unavailable, and it is tried again after a pause that grows. */
+  #lost(reason: string): void {
+    if (this.#state === 'closed') return;
+    this.#client = undefined;
+    this.#state = 'retrying';
+    this.#reason = reason;
+    const delay = Math.min(FIRST_RETRY_MS * 2 ** this.#failures, MAX_RETRY_MS);
+    this.#failures++;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => void this.#connect(), delay);
+    this.#retry.unref();
+    this.#options.onChange();
+  }
+
+  #transport(): Transport {
+    const { settings } = this;
+    if (transportOf(settings) === 'http') {
+      return new StreamableHTTPClientTransport(new URL(settings.url!), { requestInit: { headers: settings.headers ?? {} } });
+    }
+    this.#stderr = [];
+    const transport = new StdioClientTransport({
+      command: settings.command!,
+      args: settings.args ?? [],
+      // Claude Desktop's rule: the server gets a plain environment (PATH, HOME…) plus its own env, not Riverse's secrets.
+      env: { ...getDefaultEnvironment(), ...settings.env },
+      ...(settings.cwd === undefined ? {} : { cwd: resolve(this.#options.baseDir, settings.cwd) }),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.#stderr.push(line.slice(0, STDERR_LINE_CHARS));
+      this.#stderr.splice(0, Math.max(0, this.#stderr.length - STDERR_LINES));
+    });
+    return transport;
+  }
+
+  #stderrNote(): string {
+    const last = this.#stderr.at(-1);
+    return last === undefined ? '' : ` (its last words on stderr: ${last.trim()})`;
+  }
+
+  #allowed(tools: Tool[]): Tool[] {
+    const { allow_tools: allow, deny_tools: deny } = this.settings;
+    return tools.filter((tool) => (allow === undefined || allow.includes(tool.name)) && !(deny ?? []).includes(tool.name));
+  }
+}
+
+function isForgottenSession(error: unknown): boolean {
+  return error instanceof SdkHttpError && error.status === 404;
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return `its command was not found (${message})`;
+  return message;
+}

@@ -1,0 +1,60 @@
+import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import type { RegisteredTool } from '../tools/registered-tool.ts';
+import { localize, localizeList } from '../tools/tool-manifest.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+
+/** What the server serves: the registry in use now, and word of each change (a LiveToolRegistry). */
+export interface ServedTools {
+  readonly current: ToolRegistry;
+  onChange(listener: () => void): () => void;
+}
+
+export const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
+
+/**
+ * One MCP server session over the registry: `tools/list` lists the available tools (manifest →
+ * MCP tool), `tools/call` runs one as the assistant would (validation, limits, isolation), and
+ * every failure — unknown tool, refused arguments, a tool that threw or timed out — comes back as
+ * an `isError` result the client's model can read and correct, never as a protocol error.
+ * It tells the client `notifications/tools/list_changed` when the registry changes; the caller
+ * stops that with `close()`.
+ */
+export function createToolServer(tools: ServedTools): { server: Server; close: () => Promise<void> } {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions: 'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
+  });
+  server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
+  server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
+    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, { signal: context.mcpReq.signal, sessionId: `mcp:${context.sessionId ?? 'stdio'}` });
+    if (result.success) return { content: [{ type: 'text', text: result.data }] };
+    const text = result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
+    return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
+  });
+  const stop = tools.onChange(() => {
+    // A client that is gone, or never finished initializing, has nothing to be told.
+    server.sendToolListChanged().catch(() => {});
+  });
+  return {
+    server,
+    close: async () => {
+      stop();
+      await server.close().catch(() => {});
+    },
+  };
+}
+
+/** A registered tool as MCP lists it: its schema as models are given it, its examples in the description. */
+export function mcpTool(tool: RegisteredTool): Tool {
+  const { manifest } = tool;
+  const examples = localizeList(manifest.examples);
+  const description = [localize(manifest.description), ...(examples.length === 0 ? [] : ['', 'Examples:', ...examples.map((example) => `- ${example}`)])].join('\n');
+  const { title, ...hints } = manifest.annotations ?? {};
+  return {
+    name: tool.name,
+    ...(title === undefined ? {} : { title }),
+    description,
+    inputSchema: tool.schema as Tool['inputSchema'],
+    ...(manifest.annotations === undefined ? {} : { annotations: { ...(title === undefined ? {} : { title }), ...hints } }),
+  };
+}
