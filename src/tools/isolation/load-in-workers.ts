@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
 import { said, type Diagnostic } from '../diagnostic.ts';
-import { phrase, type Phrase } from '../phrase.ts';
+import { phrase } from '../phrase.ts';
 import { checkFileReport } from './check-host-report.ts';
 import { spawnHost, startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
@@ -195,8 +195,8 @@ let early: EarlyLoader[] = [];
 export function startEarlyLoaders(kind: HostKind, memoryMb: number): void {
   early = early.filter((loader) => !loader.ended);
   while (early.length < loaderCount(Infinity)) {
-    const loader: EarlyLoader = { kind, memoryMb, ended: false, events: { message: () => {}, exit: () => (loader.ended = true) }, host: undefined as unknown as ToolHost };
-    loader.host = spawnHost(kind, loaderLimits(memoryMb), loader.events, 'load');
+    const events: HostEvents = { message: () => {}, exit: () => (loader.ended = true) };
+    const loader: EarlyLoader = { kind, memoryMb, ended: false, events, host: spawnHost(kind, loaderLimits(memoryMb), events, 'load') };
     loader.host.unref();
     early.push(loader);
   }
@@ -255,10 +255,11 @@ class Loader {
         if (message.type === 'checked') this.#checked?.(message.changed !== undefined);
         if (message.type !== 'loaded' || this.#dropped.delete(message.seq)) return;
         const head = this.#pending[0];
-        const checked = head === undefined ? 'its loader sent a report for a file it was not loading' : checkFileReport(message.info, head.file);
-        const info = typeof checked !== 'string' && message.seq !== head!.seq ? 'its loader sent a report for a file it was not loading' : checked;
+        const notLoading = 'its loader sent a report for a file it was not loading';
+        const checked = head === undefined ? notLoading : checkFileReport(message.info, head.file);
+        const info = typeof checked === 'string' || message.seq === head?.seq ? checked : notLoading;
         if (typeof info === 'string') {
-          this.#fail(crashed(head?.file ?? '', phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint')));
+          this.#fail(crashed(head?.file ?? '', said(phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint'))));
           void this.#host.terminate();
         } else this.#settleHead({ info, changed: message.changed !== undefined });
       },
@@ -369,8 +370,8 @@ function timedOut(file: string, limitMs: number): Diagnostic {
   return { severity: 'error', code: 'load-timeout', file, ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')) };
 }
 
-function crashed(file: string, message: Phrase, hint: Phrase): Diagnostic {
-  return { severity: 'error', code: 'load-crashed', file, ...said(message, hint) };
+function crashed(file: string, text: Pick<Diagnostic, 'message' | 'hint' | 'text'>): Diagnostic {
+  return { severity: 'error', code: 'load-crashed', file, ...text };
 }
 
 function crashDiagnostic(file: string, why: string): Diagnostic {
@@ -380,7 +381,7 @@ function crashDiagnostic(file: string, why: string): Diagnostic {
     : exitCode !== undefined
       ? said(phrase('load.exited', { code: exitCode }), phrase('load.exited.hint'))
       : said(phrase('load.crashed', { why }), phrase('load.crashed.hint'));
-  return { severity: 'error', code: 'load-crashed', file, ...text };
+  return crashed(file, text);
 }
 
 /**
