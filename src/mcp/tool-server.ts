@@ -16,10 +16,10 @@ export const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
  * MCP tool), `tools/call` runs one as the assistant would (validation, limits, isolation), and
  * every failure — unknown tool, refused arguments, a tool that threw or timed out — comes back as
  * an `isError` result the client's model can read and correct, never as a protocol error.
- * It tells the client `notifications/tools/list_changed` when the registry changes; the caller
- * stops that with `close()`.
+ * It tells the client `notifications/tools/list_changed` when the registry changes (unless
+ * `listChanged` is false); the caller stops that with `close()`.
  */
-export function createToolServer(tools: ServedTools): { server: Server; close: () => Promise<void> } {
+export function createToolServer(tools: ServedTools, options: { listChanged?: boolean } = {}): { server: Server; close: () => Promise<void> } {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: 'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
@@ -31,10 +31,14 @@ export function createToolServer(tools: ServedTools): { server: Server; close: (
     const text = result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
     return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
   });
-  const stop = tools.onChange(() => {
-    // A client that is gone, or never finished initializing, has nothing to be told.
-    server.sendToolListChanged().catch(() => {});
-  });
+  // A server made for one request (the stateless 2026 revision) is told of changes another way.
+  const stop =
+    options.listChanged === false
+      ? () => {}
+      : tools.onChange(() => {
+          // A client that is gone, or never finished initializing, has nothing to be told.
+          server.sendToolListChanged().catch(() => {});
+        });
   return {
     server,
     close: async () => {

@@ -7,6 +7,7 @@ import { bodySizeRule } from './body-size-rule.ts';
 import { ApiError, errorResponse } from './api-error.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { hostRule } from './host-rule.ts';
+import { mcpRoute } from '../mcp/mcp-route.ts';
 import { openaiRoutes } from './openai/openai-routes.ts';
 import { originRule } from './origin-rule.ts';
 import type { ServerOptions } from './server-config.ts';
@@ -37,6 +38,7 @@ export function createServerApp(context: ServerContext, options: Pick<ServerOpti
   app.use(bodySizeRule(options.maxBodyBytes));
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
+  app.all('/mcp', mcpRoute(context.tools));
   app.route('/', dashboardRoutes(context));
   app.notFound((c) => errorResponse(c, new ApiError(404, 'not-found', `There is no ${c.req.method} ${c.req.path.slice(0, 200)} here; docs/server-api.md lists the routes.`)));
   app.onError((error, c) => {

@@ -4,7 +4,7 @@ import { ApiError, errorResponse, isOpenAIPath } from './api-error.ts';
 
 /** The routes behind the token: the API, the OpenAI-compatible endpoint, and anything but a read. */
 function needsToken(method: string, path: string): boolean {
-  if (path === '/api' || path.startsWith('/api/') || isOpenAIPath(path)) return true;
+  if (path === '/api' || path.startsWith('/api/') || path === '/mcp' || isOpenAIPath(path)) return true;
   return method !== 'GET' && method !== 'HEAD'; // the dashboard's static files are open: the page reads the token from its address
 }
 

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createToolServer, type ServedTools } from './tool-server.ts';
+
+/** Sessions open at once; the oldest idle one is closed to make room. */
+const MAX_SESSIONS = 64;
+/** A session not used for this long is closed (its client begins a new one). */
+const IDLE_MS = 30 * 60_000;
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  close: () => Promise<void>;
+  lastUsed: number;
+}
+
+/**
+ * The registry served over streamable HTTP, as `(request) => response`: the 2025 revisions with
+ * sessions (each with its own server, told of every reload by `notifications/tools/list_changed`),
+ * and the stateless 2026-07-28 revision through the SDK's own handler. Riverse's rules (Host,
+ * token, Origin, body size) run before it, in `riverse serve`.
+ */
+export function mcpHttpEndpoint(tools: ServedTools): { handle: (request: Request) => Promise<Response>; close: () => Promise<void> } {
+  const sessions = new Map<string, Session>();
+  const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false }).server, { legacy: 'reject' });
+  const stopNotices = tools.onChange(() => modern.notify.toolsChanged());
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    await session?.close();
+  };
+  const makeRoom = async () => {
+    const now = Date.now();
+    for (const [id, session] of sessions) if (now - session.lastUsed > IDLE_MS) await closeSession(id);
+    if (sessions.size >= MAX_SESSIONS) await closeSession([...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]![0]);
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    let body: unknown;
+    if (request.method === 'POST') {
+      try {
+        body = await request.json();
+      } catch {
+        return rpcError(400, -32700, 'Parse error: the body is not JSON.');
+      }
+    }
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (session === undefined) return rpcError(404, -32001, 'Session not found: it ended or the service restarted; initialize a new one.');
+      session.lastUsed = Date.now();
+      const response = await session.transport.handleRequest(request, { parsedBody: body });
+      if (request.method === 'DELETE') sessions.delete(id);
+      return response;
+    }
+    if (request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)) && (await isLegacyRequest(request, body))) {
+      await makeRoom();
+      const server = createToolServer(tools);
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, close: server.close, lastUsed: Date.now() }),
+        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+      });
+      transport.onclose = () => void server.close();
+      await server.server.connect(transport);
+      return transport.handleRequest(request, { parsedBody: body });
+    }
+    if (request.method === 'POST' && !(await isLegacyRequest(request, body))) return modern.fetch(request, { parsedBody: body });
+    return rpcError(400, -32000, 'Bad request: no valid session. Begin with an initialize request, then send its Mcp-Session-Id header.');
+  };
+
+  return {
+    handle,
+    close: async () => {
+      stopNotices();
+      await Promise.all([...sessions.keys()].map(closeSession));
+      await modern.close();
+    },
+  };
+}
+
+function rpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
