@@ -83,8 +83,8 @@ export function createModelDownloader(context: ServerContext, options: ModelDown
       // keeps it loaded for the first turn, which would load the same file).
       const model = resolveModel({ model: `local:${reference}` }, {}, { modelsDirectory: directory });
       await loadModelFile(path);
+      context.setModel(model); // before "done": a page that asks for the status then finds the model
       set({ state: 'done', loading: undefined });
-      context.setModel(model);
     } catch (error) {
       set({ state: 'failed', loading: undefined, error: error instanceof Error ? error.message : String(error) });
     } finally {
