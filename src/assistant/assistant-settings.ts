@@ -8,6 +8,8 @@ export interface AssistantSettings {
   history_tokens?: number;
   /** How long a turn may take, model requests and tools together, in ms (300 000). */
   turn_timeout_ms?: number;
+  /** How long a call waits for a person's approval before it counts as a denial, in ms (120 000). */
+  approval_timeout_ms?: number;
 }
 
 /** What of riverse.yaml the assistant reads. */
@@ -18,10 +20,11 @@ export interface AssistantConfig {
 }
 
 /** The turn limits `assistant:` sets, as Assistant options (those left out keep their defaults). */
-export function assistantLimits(settings: AssistantSettings | null | undefined): { maxRounds?: number; historyTokens?: number; turnTimeoutMs?: number } {
+export function assistantLimits(settings: AssistantSettings | null | undefined): { maxRounds?: number; historyTokens?: number; turnTimeoutMs?: number; approvalTimeoutMs?: number } {
   return {
     ...(settings?.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
     ...(settings?.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
     ...(settings?.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: settings.turn_timeout_ms }),
+    ...(settings?.approval_timeout_ms === undefined ? {} : { approvalTimeoutMs: settings.approval_timeout_ms }),
   };
 }

@@ -7,6 +7,8 @@ import type { SessionStore } from '../store/session-store.ts';
 import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
+import type { TurnApprovals } from './approval-gate.ts';
+import { Approvals } from './approvals.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import type { CallMemory } from './call-memory.ts';
 import type { ClientTool } from './client-tools.ts';
@@ -41,6 +43,13 @@ export interface AssistantOptions {
   routing?: RoutingSettings | null;
   /** The index routed turns use; give one to keep it up to date as tools change (ToolRouter.sync). */
   router?: ToolRouter;
+  /**
+   * Where calls wait for a person's approval (and tools' questions), shared by every channel that
+   * answers; by default one kept in `store` (or in memory), with `approvalTimeoutMs`.
+   */
+  approvals?: Approvals;
+  /** How long a call waits for approval before it counts as a denial (default 120 s; `assistant.approval_timeout_ms`). */
+  approvalTimeoutMs?: number;
 }
 
 export interface TurnRequest {
@@ -48,6 +57,8 @@ export interface TurnRequest {
   session?: string;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
+  /** `ask` (default): calls that need approval wait for an answer through `assistant.approvals`; `deny`: they are refused; `allow`: they run. */
+  approvals?: TurnApprovals['mode'];
 }
 
 /** A turn whose conversation the caller keeps (an OpenAI client): nothing of it is stored but the traces of its tool calls. */
@@ -75,6 +86,8 @@ export interface CompletionRequest {
   stream?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
+  /** Calls that need approval: `deny` (default: the caller cannot show a person the call), `allow`, or `ask` (an answer through `assistant.approvals`, from the dashboard or the API). */
+  approvals?: TurnApprovals['mode'];
 }
 
 /** The assistant: sessions, languages and persistence around `runTurn`. */
@@ -82,10 +95,20 @@ export class Assistant {
   readonly #options: AssistantOptions;
   readonly #memory = new Map<string, { messages: ChatMessage[]; language?: Language }>();
   readonly #router: ToolRouter;
+  /** Where calls wait for a person's answer; the channels (chat, dashboard, API) answer here. */
+  readonly approvals: Approvals;
 
   constructor(options: AssistantOptions) {
     this.#options = options;
     this.#router = options.router ?? new ToolRouter();
+    const registry = options.registry;
+    this.approvals =
+      options.approvals ??
+      new Approvals({
+        ...(options.store === undefined ? {} : { store: options.store }),
+        registry: typeof registry === 'function' ? registry : () => registry,
+        ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }),
+      });
   }
 
   get model(): ChatModel {
@@ -132,10 +155,12 @@ export class Assistant {
     return runTurn({
       ...this.#turnSettings(request.signal),
       registry,
-      history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - estimateTokens(message)), text.cutNote),
+      history: trimHistory(closeOpenToolCalls(history, store === undefined || info === undefined ? undefined : lateResults(store, info.id, history)), Math.max(0, budget - 4 - estimateTokens(message)), text.cutNote),
       input: message,
       language,
       sessionId,
+      turnId,
+      approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
       onEvent: savingListener(save, request.onEvent),
     });
   }
@@ -180,6 +205,8 @@ export class Assistant {
       ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
       language,
       sessionId,
+      turnId,
+      approvals: { desk: this.approvals, mode: request.approvals ?? 'deny' },
       onEvent: savingListener(save, request.onEvent),
     });
     // The caller keeps only the reply with its calls: ours before it are kept here for its next request.
@@ -222,6 +249,23 @@ export class Assistant {
     // A message without letters ("ok", "👍", "3") keeps the session's language.
     return detected === 'en' && !/[a-z]/i.test(input) && previous !== undefined ? previous : detected;
   }
+}
+
+/**
+ * The results of the calls the last stored round left open (Riverse stopped while they waited, or
+ * ran them after an approval given once the turn was gone): their traces, by call id.
+ */
+function lateResults(store: SessionStore, sessionId: string, history: readonly ChatMessage[]): Map<string, { content: string; isError?: boolean }> | undefined {
+  const last = history.findLast((message) => message.role === 'assistant' && message.toolCalls !== undefined);
+  if (last === undefined || last.role !== 'assistant' || last.toolCalls === undefined) return undefined;
+  const answered = new Set(history.filter((message) => message.role === 'tool').map((message) => (message.role === 'tool' ? message.toolCallId : '')));
+  const open = new Set(last.toolCalls.map((call) => call.id).filter((id) => !answered.has(id)));
+  if (open.size === 0) return undefined;
+  const results = new Map<string, { content: string; isError?: boolean }>();
+  for (const trace of storeCall('Reading tool calls', () => store.toolCalls(sessionId, { limit: 256 }))) {
+    if (open.has(trace.callId)) results.set(trace.callId, trace.success ? { content: trace.data } : { content: `Error: ${trace.error ?? 'the tool failed'}`, isError: true });
+  }
+  return results;
 }
 
 /** Saves each event, then tells the caller of it — even when saving failed; the store's failure is the one reported. */

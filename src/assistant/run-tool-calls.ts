@@ -4,6 +4,7 @@ import type { ExecuteOptions } from '../tools/execute-tool.ts';
 import { failure } from '../tools/execute-tool.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
+import { approvalGate, type TurnApprovals } from './approval-gate.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
@@ -20,6 +21,10 @@ export interface ToolCallsContext {
   emit: (event: TurnEvent) => void;
   /** The tools offered this turn: a call to another is refused, and find_tools is run here. */
   offered?: OfferedTools;
+  /** Who approves the calls that need it; without it they are refused (approval-gate.ts). */
+  approvals?: TurnApprovals;
+  /** The turn's id, which approvals are recorded under. */
+  turnId: string;
 }
 
 /**
@@ -65,7 +70,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
       ? await offered.find(parsed.value, context.execute.signal)
     : failures >= MAX_IDENTICAL_FAILURES
       ? failure('repeated', text.repeatedCall(call.name, failures))
-      : await context.registry.execute(call.name, parsed.value, context.execute).catch((error: unknown) =>
+      : await context.registry.execute(call.name, parsed.value, { ...context.execute, approve: approvalGate(context.approvals, { callId: call.id, sessionId: context.execute.sessionId ?? 'default', turnId: context.turnId, emit: context.emit, ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }) }) }).catch((error: unknown) =>
           // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
           failure('threw', `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`),
         );

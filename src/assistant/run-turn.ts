@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { ChatModel, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
+import type { TurnApprovals } from './approval-gate.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { clientToolClashes, clientToolSet, type ClientTool, type ClientToolSet } from './client-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
@@ -57,6 +59,13 @@ export interface TurnOptions {
   routing?: TurnRouting;
   /** How often a silent model is reported with `model-waiting` (default 5 s). */
   waitNoticeMs?: number;
+  /**
+   * Who approves the calls that need it (`approval-request` events; see TurnApprovals). Without it
+   * no one can be asked, and those calls are refused (`approval-unavailable`).
+   */
+  approvals?: TurnApprovals;
+  /** The turn's id, as its messages and traces are stored (a random one by default). */
+  turnId?: string;
 }
 
 /**
@@ -128,6 +137,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   let hasTools = false;
   let client: ClientToolSet | undefined;
   const clientTools = options.clientTools ?? [];
+  const turnId = options.turnId ?? randomUUID();
+  const unsettled = new Set<string>();
 
   const conversation: ChatMessage[] = [...options.history];
   const added: ChatMessage[] = [];
@@ -280,6 +291,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
         failures,
         emit,
         offered,
+        turnId,
+        ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled } }),
         execute: {
           language,
           ...(dialectFor(mode) === undefined ? {} : { dialect: dialectFor(mode)! }),
@@ -291,7 +304,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       if (mode === 'text') {
         commit({ role: 'user', content: formatToolResultsForText(records.map((record) => toolOutput(record)), language) });
       } else {
-        commit(...records.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
+        // A call still waiting for approval when the turn stopped keeps no result here: its approval
+        // can still be answered, and the next turn reads what then happened from the call's trace.
+        const settled = unsettled.size === 0 ? records : records.filter((record) => !unsettled.has(record.callId));
+        commit(...settled.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
       }
       if (signal.aborted) return cancelled(); // or halted: finish says which
       if (forClient.length > 0) return finish('tool-calls', answer, undefined, calls.filter((call) => client!.has(call.name)));

@@ -110,13 +110,14 @@ export const INTERRUPTED_CALL = 'Error: this call was interrupted (Riverse stopp
 /**
  * The conversation with a result right after every tool call, as providers require: a turn cut
  * off while a tool ran (the process was killed) left its calls unanswered in the store. Missing
- * results are filled in as failures; a result without its call is dropped.
+ * results are taken from `late` (a call's trace: it ran, or was denied, after its turn was gone),
+ * else filled in as failures; a result without its call is dropped.
  */
-export function closeOpenToolCalls(messages: readonly ChatMessage[]): ChatMessage[] {
+export function closeOpenToolCalls(messages: readonly ChatMessage[], late?: ReadonlyMap<string, { content: string; isError?: boolean }>): ChatMessage[] {
   const out: ChatMessage[] = [];
   let open: ToolCallRequest[] = [];
   const close = () => {
-    for (const call of open) out.push({ role: 'tool', toolCallId: call.id, name: call.name, content: INTERRUPTED_CALL, isError: true });
+    for (const call of open) out.push({ role: 'tool', toolCallId: call.id, name: call.name, ...(late?.get(call.id) ?? { content: INTERRUPTED_CALL, isError: true }) });
     open = [];
   };
   for (const message of messages) {

@@ -19,6 +19,15 @@ export type TurnEvent =
   | { type: 'tool-call-delta'; index: number; name?: string; argumentsDelta: string }
   | { type: 'tool-call'; callId: string; tool: string; params: unknown }
   | { type: 'tool-result'; call: ToolCallRecord }
+  /**
+   * A call waits for a person's approval: answer with `Approvals.answer(approvalId, …)` (the
+   * terminal's prompt, the dashboard's card, `POST /api/approvals/:id`) before `expiresAt`.
+   */
+  | { type: 'approval-request'; approvalId: string; callId: string; tool: string; params: Record<string, unknown>; expiresAt: string }
+  /** How the approval ended: the call runs (`approved`, `always`) or not (`denied`, `approval-timeout`, `aborted`). */
+  | { type: 'approval-answered'; approvalId: string; callId: string; decision: 'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'; reason?: string }
+  /** A running tool asks the person something (ask_user): answer with `Approvals.reply(questionId, text)`. */
+  | { type: 'question'; questionId: string; callId: string; tool: string; question: string; choices?: string[]; expiresAt: string }
   /** Messages that are now part of the conversation (for storing as the turn goes). */
   | { type: 'messages'; messages: ChatMessage[] }
   /** The model's reply so far is discarded (a broken stream being retried, or a text-protocol repair). */

@@ -135,7 +135,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     max_reply_chars: whole(1),
     max_tool_call_chars: whole(1),
   }),
-  assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout() }),
+  assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout(), approval_timeout_ms: timeout() }),
   routing: section<RoutingSettings>({
     max_tool_tokens: whole(1, 'tokens'),
     max_tools: whole(1, 'tools'),
@@ -150,6 +150,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     allowed_hosts: texts('host names'),
     cors_origins: origins(),
     max_body_bytes: whole(1, 'bytes'),
+    v1_approvals: choice(['deny', 'allow', 'ask']),
   }),
   mcp: MCP,
 };

@@ -12,6 +12,12 @@ export interface ServerSettings {
   cors_origins?: string[];
   /** Request bodies over this many bytes are refused with 413 (1 MiB). */
   max_body_bytes?: number;
+  /**
+   * Calls of Riverse's own tools that need approval, made in a `/v1` turn: `deny` (default: refused
+   * with `approval-unavailable`, which the model reads), `allow` (they run: the client vouches for
+   * them), or `ask` (they wait for an answer through `/api/approvals`, from the dashboard, say).
+   */
+  v1_approvals?: 'deny' | 'allow' | 'ask';
 }
 
 /** What of riverse.yaml the server reads. */

@@ -1,5 +1,6 @@
 import { Assistant } from '../assistant/assistant.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
+import { Approvals } from '../assistant/approvals.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
@@ -44,6 +45,8 @@ export interface ServerContext {
   assistant(): Assistant | undefined;
   setModel(model: ChatModel): void;
   events: ServerEvents;
+  /** Where calls wait for a person's approval, the same across a change of model (`/api/approvals`). */
+  approvals: Approvals;
   language: Language | 'auto';
   dataDir: string;
   version: string;
@@ -62,11 +65,14 @@ export interface ServerContextOptions {
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
   let assistant: Assistant | undefined;
+  const limits = assistantLimits(options.config.config.assistant);
+  const approvals = new Approvals({ store: options.store, registry: () => options.tools.current, ...(limits.approvalTimeoutMs === undefined ? {} : { timeoutMs: limits.approvalTimeoutMs }) });
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,
     config: options.config,
     events: new ServerEvents(),
+    approvals,
     language: options.language ?? options.config.config.language ?? 'auto',
     dataDir: options.dataDir,
     version: options.version,
@@ -78,6 +84,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         registry: () => context.tools.current,
         store: context.store,
         language: context.language,
+        approvals,
         ...assistantLimits(context.config.config.assistant),
       });
       context.events.publish('model', { id: model.id });

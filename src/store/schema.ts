@@ -48,6 +48,32 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX tool_calls_by_tool ON tool_calls (tool, id);
   `,
+  // 3: approvals a person gives or refuses, bound to one call (src/store/approval-store.ts), and the
+  // tools a session approved "always".
+  `
+  CREATE TABLE approvals (
+    id         TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn_id    TEXT NOT NULL,
+    call_id    TEXT NOT NULL,
+    tool       TEXT NOT NULL,
+    params     TEXT NOT NULL,          -- JSON: the checked parameters the person is shown
+    status     TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'timed-out')),
+    always     INTEGER NOT NULL,
+    reason     TEXT,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    decided_at TEXT,
+    run        TEXT NOT NULL CHECK (run IN ('not-started', 'started', 'done'))
+  );
+  CREATE INDEX approvals_by_status ON approvals (status, created_at);
+  CREATE TABLE session_approvals (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    tool       TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (session_id, tool)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

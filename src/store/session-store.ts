@@ -5,6 +5,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import { LANGUAGES, type Language } from '../tools/tool-manifest.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
+import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
@@ -81,10 +82,13 @@ export class SessionStore {
   readonly #db: DatabaseSync;
   // Prepared once per store, keyed by their SQL: these run on every turn.
   readonly #statements = new Map<string, StatementSync>();
+  /** Approvals of calls made in these sessions, in the same file. */
+  readonly approvals: ApprovalStore;
 
   private constructor(db: DatabaseSync, file: string) {
     this.#db = db;
     this.file = file;
+    this.approvals = new ApprovalStore(db);
   }
 
   /** Opens (creating if needed) `riverse.db` in `dataDir`, and brings its schema up to date. */

@@ -24,7 +24,15 @@ export interface ExecuteOptions {
    * JSON text parsed) before the usual check. Without it, they are checked as they come.
    */
   dialect?: Dialect;
+  /**
+   * Asked once the arguments are checked, before the call starts (its time limit too): the
+   * parameters are exactly those the tool would get. `{ run: false, result }` stops the call with
+   * that result (a denial); `finished` is told when an allowed call is over.
+   */
+  approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
 }
+
+export type ApprovalGateAnswer = { run: false; result: ToolResult } | { run: true; finished?: () => void };
 
 export interface ExecutionLimits {
   defaultTimeoutMs: number;
@@ -58,6 +66,18 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   const checked = entry.checkParams(input);
   if (!checked.ok) return failure('invalid-params', checked.error);
   if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
+  if (options.approve === undefined) return runChecked(entry, checked.params, options, limits);
+  const gate = await options.approve(entry, checked.params);
+  if (!gate.run) return gate.result;
+  try {
+    return await runChecked(entry, checked.params, options, limits);
+  } finally {
+    gate.finished?.();
+  }
+}
+
+async function runChecked(entry: RegisteredTool, params: Record<string, unknown>, options: ExecuteOptions, limits: ExecutionLimits): Promise<ToolResult> {
+  if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
   // The tool's signal carries a DOMException reason (TimeoutError / AbortError), as fetch expects;
@@ -85,7 +105,7 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   };
   const run = (async (): Promise<ToolResult> => {
     try {
-      const value = await entry.run(checked.params, context);
+      const value = await entry.run(params, context);
       const result = checkToolResult(value);
       return typeof result === 'string' ? invalidResult(entry.name, result) : result;
     } catch (error) {

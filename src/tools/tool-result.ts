@@ -30,7 +30,13 @@ export type ToolErrorCode =
   /** An MCP server answered the call with a protocol error, or with a result that is not one. */
   | 'mcp-protocol-error'
   /** The MCP server went away during the call (exited, or its connection closed). */
-  | 'mcp-disconnected';
+  | 'mcp-disconnected'
+  /** A person said no to this call (their reason is in the error); it did not run. */
+  | 'denied'
+  /** The call needed a person's approval and none came within `assistant.approval_timeout_ms`; it did not run. */
+  | 'approval-timeout'
+  /** The call needed a person's approval and this channel has no one to ask (`server.v1_approvals: deny`); it did not run. */
+  | 'approval-unavailable';
 
 /** Helpers: `ToolResult.ok(data)` and `ToolResult.fail(error)`. */
 export const ToolResult = {

@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import { jsonText } from '../models/json-text.ts';
+import { memoryApprovals, type ApprovalRecord, type ApprovalRecords } from '../store/approval-store.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolResult } from '../tools/tool-result.ts';
+
+/** Two minutes: long enough to read a call and decide, short enough that a turn nobody watches ends. */
+export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
+
+export type ApprovalDecision = 'approve' | 'always' | 'deny';
+
+/** A person's answer to an approval. `callId`, `tool` and `params`, when given, must be the approval's: an answer meant for another call is refused. */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  reason?: string;
+  callId?: string;
+  tool?: string;
+  params?: unknown;
+}
+
+/** How an approval ended for the call that waited: run it, or not (and why). */
+export type ApprovalOutcome =
+  | { approved: true; always: boolean }
+  | { approved: false; code: 'denied' | 'approval-timeout' | 'aborted'; reason?: string };
+
+/** A question a tool asks the person (`context.ask`, the ask_user tool), waiting in memory only: it lives as long as its call. */
+export interface PendingQuestion {
+  kind: 'question';
+  id: string;
+  sessionId: string;
+  callId: string;
+  tool: string;
+  question: string;
+  choices?: string[];
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type PendingApproval = Pick<ApprovalRecord, 'id' | 'sessionId' | 'callId' | 'tool' | 'params' | 'createdAt' | 'expiresAt'> & { kind: 'approval' };
+export type PendingRequest = PendingApproval | PendingQuestion;
+
+/** The result of answering, for the channel that answered. */
+export type AnswerOutcome =
+  | { ok: true; approval: ApprovalRecord; result?: ToolResult }
+  | { ok: false; code: 'not-found' | 'not-pending' | 'approval-mismatch'; message: string };
+
+export interface ApprovalsOptions {
+  /** Where approvals are kept (its `approvals`, and the traces of calls run outside their turn); in memory without one. */
+  store?: SessionStore;
+  /** The tools, for a call approved after its turn is gone (Riverse restarted, the turn was cancelled). */
+  registry?: () => ToolRegistry;
+  /** How long an approval waits before it counts as a denial (`assistant.approval_timeout_ms`). */
+  timeoutMs?: number;
+}
+
+interface Waiter {
+  settle: (outcome: ApprovalOutcome) => void;
+}
+
+/**
+ * Where calls wait for a person and where the answers arrive, whatever the channel (terminal,
+ * dashboard, API). Each approval is bound to one call (its id, tool and checked parameters) and
+ * stored before anyone is asked; an answer is stored before the call it allows runs. A turn
+ * waiting on an approval is woken by its answer; an approval whose turn is gone (a restart, a
+ * cancelled turn) can still be answered: the call then runs at once, outside any turn, and its
+ * result is recorded as the call's trace, which the conversation gets when it goes on.
+ */
+export class Approvals {
+  readonly timeoutMs: number;
+  readonly #records: ApprovalRecords;
+  readonly #store: SessionStore | undefined;
+  readonly #registry: (() => ToolRegistry) | undefined;
+  readonly #waiters = new Map<string, Waiter>();
+  readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: string | undefined) => void }>();
+
+  constructor(options: ApprovalsOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+    this.#store = options.store;
+    this.#records = options.store?.approvals ?? memoryApprovals();
+    this.#registry = options.registry;
+  }
+
+  alwaysAllowed(sessionId: string, tool: string): boolean {
+    return this.#records.alwaysAllowed(sessionId, tool);
+  }
+
+  /**
+   * Stores a pending approval for this call, tells `announce` of it, and waits for the answer, the
+   * time limit (a denial, `approval-timeout`) or `signal` (`aborted`; the approval stays pending).
+   */
+  async request(call: { sessionId: string; turnId: string; callId: string; tool: string; params: Record<string, unknown> }, signal: AbortSignal | undefined, announce: (pending: PendingApproval) => void): Promise<ApprovalOutcome & { approvalId: string }> {
+    const now = Date.now();
+    const record = { id: randomUUID(), ...call, params: structuredClone(call.params), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + this.timeoutMs).toISOString() };
+    this.#records.add(record);
+    if (signal?.aborted) return { approved: false, code: 'aborted', approvalId: record.id };
+    return new Promise((resolve) => {
+      const settle = (outcome: ApprovalOutcome) => {
+        this.#waiters.delete(record.id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve({ ...outcome, approvalId: record.id });
+      };
+      const onAbort = () => settle({ approved: false, code: 'aborted' });
+      const timer = setTimeout(() => {
+        // An answer may have been stored a moment before: the stored state wins.
+        if (this.#records.decide(record.id, 'timed-out')) settle({ approved: false, code: 'approval-timeout' });
+        else settle(outcomeOf(this.#records.get(record.id)));
+      }, Math.min(this.timeoutMs, 2 ** 31 - 1));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.set(record.id, { settle });
+      try {
+        announce({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt });
+      } catch (error) {
+        settle({ approved: false, code: 'aborted' });
+        throw error;
+      }
+    });
+  }
+
+  /** Marks the run of an approved call as begun, then done: a call approved before a restart is run after it only if it never began. */
+  running(approvalId: string): void {
+    this.#records.setRun(approvalId, 'started');
+  }
+
+  ran(approvalId: string): void {
+    this.#records.setRun(approvalId, 'done');
+  }
+
+  /** Approvals and questions waiting for an answer, oldest first (approvals past their time are settled as timed out first). */
+  async pending(): Promise<PendingRequest[]> {
+    await this.#expireOrphans();
+    const approvals: PendingRequest[] = this.#records.pending().map((record) => ({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt }));
+    return [...approvals, ...[...this.#questions.values()].map((entry) => entry.question)].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * Answers an approval. The answer is stored first; then a waiting turn goes on, or — its turn
+   * being gone — an approved call runs now and its result comes back here.
+   */
+  async answer(id: string, answer: ApprovalAnswer): Promise<AnswerOutcome> {
+    const record = this.#records.get(id);
+    if (record === undefined) return { ok: false, code: 'not-found', message: `There is no approval ${JSON.stringify(id)}.` };
+    const mismatch = mismatchOf(record, answer);
+    if (mismatch !== undefined) return { ok: false, code: 'approval-mismatch', message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.` };
+    const waiter = this.#waiters.get(id);
+    if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now()) await this.#expireOrphans();
+    const status = answer.decision === 'deny' ? 'denied' : 'approved';
+    const always = answer.decision === 'always';
+    if (!this.#records.decide(id, status, { always, ...(answer.reason === undefined || answer.reason === '' ? {} : { reason: answer.reason }) })) {
+      const now = this.#records.get(id)!;
+      return { ok: false, code: 'not-pending', message: `Approval ${id} is no longer pending: it was ${now.status === 'timed-out' ? 'timed out' : now.status}.` };
+    }
+    if (always) this.#records.allowAlways(record.sessionId, record.tool);
+    const decided = this.#records.get(id)!;
+    if (waiter !== undefined) {
+      waiter.settle(outcomeOf(decided));
+      return { ok: true, approval: decided };
+    }
+    const result = await this.#settleOrphan(decided);
+    return { ok: true, approval: this.#records.get(id)!, ...(result === undefined ? {} : { result }) };
+  }
+
+  /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
+  async resume(): Promise<void> {
+    for (const record of this.#records.approvedNotRun()) if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
+  }
+
+  /** Asks the person a question for a running call and waits for the text of the answer (undefined: no answer in time, or cancelled). */
+  ask(call: { sessionId: string; callId: string; tool: string }, question: string, choices: readonly string[] | undefined, timeoutMs: number, signal: AbortSignal | undefined, announce: (pending: PendingQuestion) => void): Promise<string | undefined> {
+    const now = Date.now();
+    const pending: PendingQuestion = { kind: 'question', id: randomUUID(), ...call, question, ...(choices === undefined ? {} : { choices: [...choices] }), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString() };
+    if (signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const settle = (text: string | undefined) => {
+        this.#questions.delete(pending.id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(text);
+      };
+      const onAbort = () => settle(undefined);
+      const timer = setTimeout(() => settle(undefined), Math.min(timeoutMs, 2 ** 31 - 1));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#questions.set(pending.id, { question: pending, settle });
+      announce(pending);
+    });
+  }
+
+  /** Answers a question; false when no question with this id waits. */
+  reply(id: string, text: string): boolean {
+    const entry = this.#questions.get(id);
+    if (entry === undefined) return false;
+    entry.settle(text);
+    return true;
+  }
+
+  /** Whether `id` is a waiting question (not an approval). */
+  isQuestion(id: string): boolean {
+    return this.#questions.has(id);
+  }
+
+  /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */
+  async #expireOrphans(): Promise<void> {
+    const now = Date.now();
+    for (const record of this.#records.pending()) {
+      if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now) continue;
+      if (this.#records.decide(record.id, 'timed-out')) await this.#settleOrphan(this.#records.get(record.id)!);
+    }
+  }
+
+  /** A decided approval whose turn is gone: an approved call runs now; either way its result is the call's trace. */
+  async #settleOrphan(record: ApprovalRecord): Promise<ToolResult | undefined> {
+    const started = new Date().toISOString();
+    const t0 = performance.now();
+    let result: ToolResult;
+    if (record.status === 'approved') {
+      const registry = this.#registry?.();
+      if (registry === undefined || !this.#records.setRun(record.id, 'started')) return undefined;
+      result = await registry.execute(record.tool, record.params, { sessionId: record.sessionId }).catch((error: unknown) => ({ success: false, data: '', error: String(error), code: 'threw' as const }));
+      this.#records.setRun(record.id, 'done');
+    } else {
+      result = deniedResult(outcomeOf(record) as Extract<ApprovalOutcome, { approved: false }>, record.tool);
+    }
+    this.#store?.recordToolCall({ sessionId: record.sessionId, turnId: record.turnId, callId: record.callId, tool: record.tool, params: record.params, success: result.success, data: result.data, ...(result.error === undefined ? {} : { error: result.error }), ...(result.code === undefined ? {} : { code: result.code }), durationMs: Math.round((performance.now() - t0) * 10) / 10, startedAt: started });
+    return result;
+  }
+}
+
+/** What a settled record means for the call. */
+function outcomeOf(record: ApprovalRecord | undefined): ApprovalOutcome {
+  if (record?.status === 'approved') return { approved: true, always: record.always };
+  if (record?.status === 'timed-out') return { approved: false, code: 'approval-timeout' };
+  return { approved: false, code: 'denied', ...(record?.reason === undefined ? {} : { reason: record.reason }) };
+}
+
+/** The failed result a call not approved gets: the model reads it (in English, like every tool error). */
+export function deniedResult(outcome: Extract<ApprovalOutcome, { approved: false }>, tool: string): ToolResult {
+  const error =
+    outcome.code === 'denied'
+      ? `The person denied this call to ${tool}; it did not run.${outcome.reason === undefined ? '' : ` Their reason: ${outcome.reason}`} Do not try it again unless they ask; answer them without it.`
+      : outcome.code === 'approval-timeout'
+        ? `This call to ${tool} needed the person's approval, and no answer came in time; it did not run.`
+        : `The turn was stopped while this call to ${tool} waited for approval; it did not run.`;
+  return { success: false, data: '', error, code: outcome.code };
+}
+
+function mismatchOf(record: ApprovalRecord, answer: ApprovalAnswer): string | undefined {
+  if (answer.callId !== undefined && answer.callId !== record.callId) return 'call id';
+  if (answer.tool !== undefined && answer.tool !== record.tool) return 'tool';
+  if (answer.params !== undefined && jsonText(sorted(answer.params)) !== jsonText(sorted(record.params))) return 'parameters';
+  return undefined;
+}
+
+/** A value with its object keys in order, so that two spellings of the same parameters compare equal. */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+}

@@ -1,0 +1,174 @@
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { jsonText } from '../models/json-text.ts';
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timed-out';
+
+/** Where the run of an approved call is: not begun, begun (Riverse may have stopped during it), finished. */
+export type ApprovalRun = 'not-started' | 'started' | 'done';
+
+/** One call waiting for (or given) a person's answer, bound to the exact call: tool, checked parameters, call id. */
+export interface ApprovalRecord {
+  id: string;
+  sessionId: string;
+  turnId: string;
+  callId: string;
+  tool: string;
+  /** The parameters as the tool will get them (checked and coerced): what the person is shown. */
+  params: Record<string, unknown>;
+  status: ApprovalStatus;
+  /** Approved for every call of this tool in this session from now on. */
+  always: boolean;
+  /** The person's reason, with a denial. */
+  reason?: string;
+  createdAt: string;
+  /** When a pending approval counts as a denial (`timed-out`). */
+  expiresAt: string;
+  decidedAt?: string;
+  run: ApprovalRun;
+}
+
+interface ApprovalRow {
+  id: string;
+  session_id: string;
+  turn_id: string;
+  call_id: string;
+  tool: string;
+  params: string;
+  status: ApprovalStatus;
+  always: number;
+  reason: string | null;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  run: ApprovalRun;
+}
+
+/**
+ * Approvals in the session database (table `approvals`, schema step 3), so that a pending one
+ * outlives the process that asked, and an answer is on disk before the call it allows runs.
+ * Answering is one conditional UPDATE: of two answers to one approval, only the first counts.
+ */
+export class ApprovalStore {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  add(record: Omit<ApprovalRecord, 'status' | 'always' | 'run' | 'reason' | 'decidedAt'>): void {
+    this.#run(
+      `INSERT INTO approvals (id, session_id, turn_id, call_id, tool, params, status, always, created_at, expires_at, run)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, 'not-started')`,
+      record.id,
+      record.sessionId,
+      record.turnId,
+      record.callId,
+      record.tool,
+      jsonText(record.params),
+      record.createdAt,
+      record.expiresAt,
+    );
+  }
+
+  get(id: string): ApprovalRecord | undefined {
+    const row = this.#prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** Pending approvals, oldest first. */
+  pending(): ApprovalRecord[] {
+    return (this.#prepare("SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid").all() as unknown as ApprovalRow[]).map(toRecord);
+  }
+
+  /** Approved calls whose run never began (Riverse stopped first), oldest first. */
+  approvedNotRun(): ApprovalRecord[] {
+    return (this.#prepare("SELECT * FROM approvals WHERE status = 'approved' AND run = 'not-started' ORDER BY created_at, rowid").all() as unknown as ApprovalRow[]).map(toRecord);
+  }
+
+  /** Settles a pending approval; false when it was no longer pending (answered, or timed out, already). */
+  decide(id: string, status: Exclude<ApprovalStatus, 'pending'>, options: { always?: boolean; reason?: string } = {}): boolean {
+    const changed = this.#run(
+      "UPDATE approvals SET status = ?, always = ?, reason = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+      status,
+      options.always === true ? 1 : 0,
+      options.reason ?? null,
+      new Date().toISOString(),
+      id,
+    );
+    return Number(changed.changes) === 1;
+  }
+
+  /** Records where the approved call's run is; `started` only from `not-started`, so a call is begun once. */
+  setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): boolean {
+    const from = run === 'started' ? 'not-started' : 'started';
+    return Number(this.#run('UPDATE approvals SET run = ? WHERE id = ? AND run = ?', run, id, from).changes) === 1;
+  }
+
+  /** "Always for this tool in this session". */
+  allowAlways(sessionId: string, tool: string): void {
+    this.#run('INSERT INTO session_approvals (session_id, tool, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', sessionId, tool, new Date().toISOString());
+  }
+
+  alwaysAllowed(sessionId: string, tool: string): boolean {
+    return this.#prepare('SELECT 1 AS yes FROM session_approvals WHERE session_id = ? AND tool = ?').get(sessionId, tool) !== undefined;
+  }
+
+  #prepare(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    return statement;
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]) {
+    return this.#prepare(sql).run(...params);
+  }
+}
+
+function toRecord(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    callId: row.call_id,
+    tool: row.tool,
+    params: JSON.parse(row.params) as Record<string, unknown>,
+    status: row.status,
+    always: row.always === 1,
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    ...(row.decided_at === null ? {} : { decidedAt: row.decided_at }),
+    run: row.run,
+  };
+}
+
+/** What the assistant needs of approvals: the SQLite store, or the memory one when there is no store. */
+export type ApprovalRecords = Pick<ApprovalStore, 'add' | 'get' | 'pending' | 'approvedNotRun' | 'decide' | 'setRun' | 'allowAlways' | 'alwaysAllowed'>;
+
+/** Approvals kept in memory, for an assistant without a store: the same rules, gone with the process. */
+export function memoryApprovals(): ApprovalRecords {
+  const records = new Map<string, ApprovalRecord>();
+  const always = new Set<string>();
+  const byAge = (status: ApprovalStatus, run?: ApprovalRun) => [...records.values()].filter((record) => record.status === status && (run === undefined || record.run === run)).map((record) => structuredClone(record));
+  return {
+    add: (record) => void records.set(record.id, { ...structuredClone(record), status: 'pending', always: false, run: 'not-started' }),
+    get: (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
+    pending: () => byAge('pending'),
+    approvedNotRun: () => byAge('approved', 'not-started'),
+    decide(id, status, options = {}) {
+      const record = records.get(id);
+      if (record === undefined || record.status !== 'pending') return false;
+      Object.assign(record, { status, always: options.always === true, decidedAt: new Date().toISOString() }, options.reason === undefined ? {} : { reason: options.reason });
+      return true;
+    },
+    setRun(id, run) {
+      const record = records.get(id);
+      if (record === undefined || record.run !== (run === 'started' ? 'not-started' : 'started')) return false;
+      record.run = run;
+      return true;
+    },
+    allowAlways: (sessionId, tool) => void always.add(`${sessionId}\u0000${tool}`),
+    alwaysAllowed: (sessionId, tool) => always.has(`${sessionId}\u0000${tool}`),
+  };
+}
