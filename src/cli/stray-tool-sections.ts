@@ -5,13 +5,17 @@ import { closestWord } from '../tools/closest-word.ts';
 import { said, type Diagnostic } from '../tools/diagnostic.ts';
 import { phrase } from '../tools/phrase.ts';
 
+/** Sections that several built-in tools read together: `tools.files.roots` confines every file tool. */
+const SHARED_SECTIONS: Record<string, readonly string[]> = { files: ['file_read', 'file_list', 'grep', 'file_write'] };
+
 /**
  * The sections of `tools:` in the config that name no tool found. Nothing reads them, so a typo
  * there (`tools.wether.base_url`) leaves the tool running without its setting, and
  * `tools.wether.enabled: false` turns nothing off: a warning at the key's line.
  */
 export function strayToolSections(config: AppConfig, configPath: string | undefined, names: readonly string[]): Diagnostic[] {
-  const stray = Object.keys(config.tools ?? {}).filter((key) => !(TOOLS_SETTINGS as readonly string[]).includes(key) && !names.includes(key));
+  const read = (key: string) => names.includes(key) || (SHARED_SECTIONS[key]?.some((name) => names.includes(name)) ?? false);
+  const stray = Object.keys(config.tools ?? {}).filter((key) => !(TOOLS_SETTINGS as readonly string[]).includes(key) && !read(key));
   if (stray.length === 0 || configPath === undefined) return [];
   const lines = keyLines(configPath);
   return stray.map((key) => ({

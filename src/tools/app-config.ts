@@ -44,6 +44,15 @@ export interface ToolSection {
   [key: string]: unknown;
 }
 
+/**
+ * The config as tools get it: with `base_dir`, the folder relative paths of the config are
+ * resolved from (the config file's folder, else the folder Riverse started in), so that a tool
+ * resolves its own relative paths as Riverse does. Always Riverse's: a `base_dir` in the file is replaced.
+ */
+export function withBaseDir(config: AppConfig, baseDir: string): AppConfig {
+  return { ...config, base_dir: baseDir };
+}
+
 /** The `tools.<name>` section, or an empty one. */
 export function toolSection(config: AppConfig, name: string): ToolSection {
   if ((TOOLS_SETTINGS as readonly string[]).includes(name)) return {};

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AppConfig } from './app-config.ts';
+import { withBaseDir, type AppConfig } from './app-config.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { isToolFileName } from './find-tool-files.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
@@ -112,6 +112,7 @@ export class LiveToolRegistry {
    */
   async reconfigure(config: AppConfig): Promise<ToolChange[]> {
     const { cache: _stale, ...setup } = this.setup;
+    config = withBaseDir(config, setup.baseDir);
     this.setup = { ...setup, config };
     setup.workers.reconfigure(config);
     this.#forceAll = true;

@@ -232,9 +232,9 @@ describe('availability', () => {
     assert.equal((await registry.execute('plain', {})).code, 'unavailable');
   });
 
-  test("the tool's own section reaches context.config; the whole config reaches the constructor", async (t) => {
+  test("the tool's own section reaches context.config; the whole config reaches the constructor, with base_dir", async (t) => {
     const config = { assistant: { name: 'Riv' }, tools: { timeout_ms: 5000, echo: { greeting: 'hey', count: 2 } } };
-    const { registry } = await loadTools(
+    const { dir, registry } = await loadTools(
       t,
       {
         'echo.ts': toolSource('echo', {
@@ -245,8 +245,9 @@ describe('availability', () => {
       },
       config,
     );
-    const echoed = JSON.parse((await registry.execute('echo', {})).data) as unknown;
-    assert.deepEqual(echoed, { section: { greeting: 'hey', count: 2 }, constructed: config });
+    const echoed = JSON.parse((await registry.execute('echo', {})).data) as { constructed: { base_dir?: unknown } };
+    // With the folder relative paths start from, which the registry adds (the config file's folder).
+    assert.deepEqual(echoed, { section: { greeting: 'hey', count: 2 }, constructed: { ...config, base_dir: dir } });
     assert.equal((await registry.execute('bare', {})).data, '{}');
   });
 });

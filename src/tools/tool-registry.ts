@@ -1,5 +1,5 @@
 import { basename, extname, relative, resolve } from 'node:path';
-import { DEFAULT_ISOLATION, toolIsolation, toolSection, type AppConfig, type Isolation } from './app-config.ts';
+import { DEFAULT_ISOLATION, toolIsolation, toolSection, withBaseDir, type AppConfig, type Isolation } from './app-config.ts';
 import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
@@ -274,8 +274,8 @@ function nameKey(name: string): string {
 
 /** The set-up from options and config: folders resolved, isolation chosen, workers created. */
 export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
-  const config = options.config ?? {};
   const baseDir = options.baseDir ?? process.cwd();
+  const config = withBaseDir(options.config ?? {}, baseDir);
   const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder));
   const isolation = options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION;
   return {

@@ -1,0 +1,27 @@
+// Telling text from binary, for the file tools: a model gets text, or a description of what is there.
+import { extname } from 'node:path';
+
+/** True when the bytes look like binary: a NUL in the first 8 KB, or not valid UTF-8. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 8192);
+  if (head.includes(0)) return true;
+  try {
+    // A multi-byte character cut at the end of the sample is not a sign of binary.
+    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, Math.max(0, head.length - 4)) : head);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+const KINDS: Record<string, string> = {
+  '.png': 'a PNG image', '.jpg': 'a JPEG image', '.jpeg': 'a JPEG image', '.gif': 'a GIF image', '.webp': 'a WebP image',
+  '.pdf': 'a PDF document', '.zip': 'a ZIP archive', '.gz': 'a gzip archive', '.mp3': 'MP3 audio', '.wav': 'WAV audio',
+  '.mp4': 'an MP4 video', '.sqlite': 'a SQLite database', '.db': 'a database file',
+};
+
+/** One line about a binary file, instead of its bytes. */
+export function describeBinary(path: string, size: number): string {
+  const kind = KINDS[extname(path).toLowerCase()] ?? 'binary data';
+  return `${path} is ${kind} (${size.toLocaleString('en')} bytes), not text; it is not shown.`;
+}
