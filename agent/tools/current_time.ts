@@ -29,6 +29,7 @@ export class CurrentTimeTool extends BaseTool<Params> {
         zh: ['现在东京几点？', '今天是几号？'],
         ja: ['ニューヨークは今何時？', '今日は何日？'],
       },
+      annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
     };
   }
 

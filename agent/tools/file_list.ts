@@ -31,6 +31,7 @@ export class FileListTool extends BaseTool<Params> {
         zh: ['我的项目文件夹里有哪些文件？', '列出 notes 文件夹的内容'],
         ja: ['プロジェクトのフォルダにはどんなファイルがある？', 'notes フォルダの中身を一覧して'],
       },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     };
   }
 

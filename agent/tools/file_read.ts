@@ -31,6 +31,7 @@ export class FileReadTool extends BaseTool<Params> {
         zh: ['给我看看 notes/todo.md 里写了什么', '读一下 README 文件'],
         ja: ['notes/todo.md の中身を見せて', 'README ファイルを読んで'],
       },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     };
   }
 

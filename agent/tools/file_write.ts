@@ -36,6 +36,9 @@ export class FileWriteTool extends BaseTool<Params> {
         zh: ['把这个清单保存到 notes/shopping.md', '在我的待办文件末尾加上“给银行打电话”'],
         ja: ['このリストを notes/shopping.md に保存して', 'TODO ファイルに「銀行に電話」を追記して'],
       },
+      // It changes files: a person says yes to each call (tools.file_write.approval: never lifts it).
+      approval: 'always',
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     };
   }
 

@@ -39,6 +39,7 @@ export class GrepTool extends BaseTool<Params> {
         zh: ['我的哪些笔记提到了“发票”？', '在项目文件中查找 TODO 出现的位置'],
         ja: ['「請求書」に触れているメモはどれ？', 'プロジェクトのファイルで TODO がある場所を探して'],
       },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     };
   }
 

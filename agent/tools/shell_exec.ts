@@ -41,6 +41,9 @@ export class ShellExecTool extends BaseTool<Params> {
         zh: ['在我的项目里运行 git status', '用 git log 显示最近 5 次提交'],
         ja: ['プロジェクトで git status を実行して', 'git log で直近 5 件のコミットを見せて'],
       },
+      // It runs programs: a person says yes to each call (tools.shell_exec.approval overrides it).
+      approval: 'always',
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
       timeoutMs: 60_000,
     };
   }
