@@ -217,6 +217,7 @@ describe('ToolRouter.sync', () => {
     assert.equal(router.sync(tools), tools.length);
     assert.equal(router.sync(tools), 0);
     assert.equal(router.sync([...tools]), 0, 'the same manifests in a new list');
+    assert.equal(router.sync(tools.map((tool) => ({ name: tool.name, manifest: { ...tool.manifest } }))), 0, 'new manifest objects that say the same (an MCP server listing again)');
     const renamed = { name: 'weather_now', manifest: { ...tools[0]!.manifest, name: 'weather_now' } };
     const changed = { name: 'qr_code', manifest: { name: 'qr_code', description: 'Turn any text into a barcode picture' } };
     const next = [...tools.filter((tool) => tool.name !== 'qr_code' && tool.name !== 'air_quality'), changed, renamed];

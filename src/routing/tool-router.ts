@@ -35,7 +35,7 @@ export interface ToolRouterOptions {
  */
 export class ToolRouter {
   readonly #index = new ToolIndex();
-  readonly #manifests = new Map<string, ToolManifest>();
+  readonly #manifests = new Map<string, { manifest: ToolManifest; text: string }>();
   readonly #semantic: SemanticIndex | undefined;
   readonly #onSemanticError: (error: unknown) => void;
   #synced: readonly RoutableTool[] | undefined;
@@ -60,9 +60,15 @@ export class ToolRouter {
     const names = new Set<string>();
     for (const tool of tools) {
       names.add(tool.name);
-      if (this.#manifests.get(tool.name) === tool.manifest) continue;
-      this.#index.set(routeDocOf({ ...tool.manifest, name: tool.name }));
-      this.#manifests.set(tool.name, tool.manifest);
+      const known = this.#manifests.get(tool.name);
+      if (known?.manifest === tool.manifest) continue;
+      // A new manifest object may say the same (an MCP server lists all its tools again when one
+      // changed): only a tool whose texts changed is indexed again.
+      const doc = routeDocOf({ ...tool.manifest, name: tool.name });
+      const text = JSON.stringify(doc);
+      this.#manifests.set(tool.name, { manifest: tool.manifest, text });
+      if (known?.text === text) continue;
+      this.#index.set(doc);
       changed++;
     }
     for (const name of this.#manifests.keys()) {
