@@ -131,6 +131,8 @@ async function openPage(browser: BrowserContext, url: string): Promise<{ page: P
 
 async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
+  // From the top: a full-page shot of a scrolled page draws the sticky bar where the scroll left it.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await page.screenshot({ path: join(ARTIFACTS, `dashboard-${name}.png`), fullPage: true });
 }
 
