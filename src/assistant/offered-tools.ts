@@ -143,13 +143,24 @@ function catalogTools(registry: ToolRegistry): RegisteredTool[] {
   return tools;
 }
 
-/** What each tool's definition costs in tokens, worked out once per registry and language. */
+const toolPrices = new WeakMap<object, Map<Language, number>>();
+
+/**
+ * What each tool's definition costs in tokens, listed once per registry and language, and worked
+ * out once per manifest: after a reload only the tools that changed are priced again.
+ */
 function pricedCatalog(registry: ToolRegistry, language: Language): Priced[] {
   let byLanguage = prices.get(registry);
   if (byLanguage === undefined) prices.set(registry, (byLanguage = new Map()));
   let priced = byLanguage.get(language);
   if (priced === undefined) {
-    priced = catalogTools(registry).map((tool) => ({ name: tool.name, tokens: estimateTokens(JSON.stringify(toolDefinition(tool, language))) }));
+    priced = catalogTools(registry).map((tool) => {
+      let known = toolPrices.get(tool.manifest);
+      if (known === undefined) toolPrices.set(tool.manifest, (known = new Map()));
+      let tokens = known.get(language);
+      if (tokens === undefined) known.set(language, (tokens = estimateTokens(JSON.stringify(toolDefinition(tool, language)))));
+      return { name: tool.name, tokens };
+    });
     byLanguage.set(language, priced);
   }
   return priced;
