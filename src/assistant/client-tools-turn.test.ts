@@ -8,11 +8,13 @@ import type { ChatMessage } from '../models/chat-message.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import { Assistant } from './assistant.ts';
+import { ToolRouter } from '../routing/tool-router.ts';
 import { CallMemory } from './call-memory.ts';
 import type { ClientTool } from './client-tools.ts';
+import { FIND_TOOLS } from './offered-tools.ts';
 import { runTurn } from './run-turn.ts';
 import { join } from 'node:path';
-import { assertWellFormed, eventually, loadRegistry, logLines, messagesOf, modelServer, sharedCleanup, tempDir, testModel, toolMessagesOf, WAIT_FOR_CANCEL_TOOL } from './turn-test-support.ts';
+import { assertWellFormed, eventually, loadRegistry, logLines, messagesOf, modelServer, napTool, sharedCleanup, tempDir, testModel, toolMessagesOf, WAIT_FOR_CANCEL_TOOL } from './turn-test-support.ts';
 
 const LOOKUP_TOOL = `import { BaseTool, ToolResult } from 'riverse';
 
@@ -105,6 +107,15 @@ describe('runTurn with client tools', () => {
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'tool-name-clash');
     assert.match(result.error!.message, /"lookup"/);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('refuses a client tool named like one the turn offers besides the registry’s (find_tools, when it routes)', async (t) => {
+    const two = await loadRegistry(t, { files: { 'lookup.ts': LOOKUP_TOOL, 'nap.ts': napTool('nap') } });
+    const server = await modelServer(t, { text: 'never' });
+    const routing = { router: new ToolRouter(), settings: { max_tools: 1 } };
+    const result = await runTurn({ model: testModel(server), registry: two, history: [], input: 'Look up river', language: 'en', routing, clientTools: [{ name: FIND_TOOLS }] });
+    assert.equal(result.error?.code, 'tool-name-clash');
     assert.equal(server.requests.length, 0);
   });
 

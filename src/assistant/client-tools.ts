@@ -66,8 +66,8 @@ export function clientToolSet(tools: readonly ClientTool[], dialect: Dialect | u
 }
 
 /** The names of the caller's tools that one of ours already has: two tools cannot answer to one name. */
-export function clientToolClashes(tools: readonly ClientTool[], ours: { get(name: string): unknown }): string[] {
-  return tools.filter((tool) => ours.get(tool.name) !== undefined).map((tool) => tool.name);
+export function clientToolClashes(tools: readonly ClientTool[], ours: (name: string) => boolean): string[] {
+  return tools.filter((tool) => ours(tool.name)).map((tool) => tool.name);
 }
 
 /**

@@ -207,7 +207,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     offered = await OfferedTools.choose(registry, language, options.routing, conversationQuery(options), signal);
     definitions = offeredDefinitions = offered.definitions(dialectFor(mode));
     if (clientTools.length > 0) {
-      const clashes = clientToolClashes(clientTools, registry);
+      // Ours are the registry's tools and what the turn offers besides (find_tools, when it routes).
+      const offeredNames = new Set(definitions.map((definition) => definition.name));
+      const clashes = clientToolClashes(clientTools, (name) => registry.get(name) !== undefined || offeredNames.has(name));
       if (clashes.length > 0) return finish('error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
       if (mode === 'text') return clientToolsRefused();
       try {

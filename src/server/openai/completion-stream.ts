@@ -32,7 +32,7 @@ export function streamCompletion(c: Context, assistant: Assistant, request: Comp
         chunk = writer.role() + chunk;
         resolve(new Response(body, { headers: SSE_HEADERS }));
       }
-      if (!cancel.signal.aborted) controller.enqueue(encoder.encode(chunk));
+      if (chunk !== '' && !cancel.signal.aborted) controller.enqueue(encoder.encode(chunk));
     };
     const signal = request.signal === undefined ? cancel.signal : AbortSignal.any([request.signal, cancel.signal]);
     const turn = assistant.complete({
