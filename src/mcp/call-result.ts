@@ -3,7 +3,8 @@ import { ToolFailure, type ToolResult } from '../tools/tool-result.ts';
 
 /**
  * An MCP tool's answer as a ToolResult: text content becomes `data` (parts joined by lines),
- * structured content is kept as JSON beside it (unless a text part already is that JSON), and
+ * structured content is kept as JSON beside it (unless a text part already is that JSON, or the
+ * text already holds its every value and they are all text: a file's contents are not sent twice), and
  * other content — images, audio, resources — is described, not dropped. `isError` makes the call
  * fail with code `mcp-tool-error` and that text as the error, for the model to read.
  */
@@ -12,7 +13,7 @@ export function toToolResult(tool: string, result: CallToolResult): ToolResult {
   const structured = result.structuredContent;
   if (structured !== undefined && structured !== null) {
     const json = JSON.stringify(structured);
-    if (!parts.some((part) => sameJson(part, structured))) parts.push(json);
+    if (!parts.some((part) => sameJson(part, structured)) && !saidAlready(structured, parts.join('\n'))) parts.push(json);
   }
   const text = parts.join('\n');
   if (result.isError === true) throw new ToolFailure('mcp-tool-error', text === '' ? `${tool} reported an error without saying what went wrong.` : text);
@@ -50,4 +51,17 @@ function sameJson(text: string, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** True when every leaf of `value` is a string the text holds already. */
+function saidAlready(value: unknown, text: string): boolean {
+  const leaves: unknown[] = [];
+  const walk = (item: unknown, depth: number): void => {
+    if (depth > 8) return void leaves.push(undefined);
+    if (Array.isArray(item)) item.forEach((entry) => walk(entry, depth + 1));
+    else if (typeof item === 'object' && item !== null) Object.values(item).forEach((entry) => walk(entry, depth + 1));
+    else leaves.push(item);
+  };
+  walk(value, 0);
+  return leaves.length > 0 && leaves.every((leaf) => typeof leaf === 'string' && text.includes(leaf));
 }

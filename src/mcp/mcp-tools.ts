@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { AppConfig } from '../tools/app-config.ts';
+import { createParamsChecker, type ParamsChecker } from '../tools/check-params.ts';
 import { said, type Diagnostic } from '../tools/diagnostic.ts';
 import type { ToolInfo } from '../tools/load-tool-file.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
@@ -136,30 +137,28 @@ function toolManifest(name: string, tool: Tool, timeoutMs: number): ToolManifest
   };
 }
 
-/** The schema arguments are checked against: the server's, whole, minus `$schema` (the validator takes the draft it knows). */
-function inputSchema(tool: Tool): JsonSchema {
-  const { $schema: _draft, ...schema } = (tool.inputSchema ?? {}) as Record<string, unknown>;
-  return { ...schema, type: 'object' } as JsonSchema;
-}
-
 function mcpTool(connection: ServerConnection, tool: Tool, entry: { name: string; file: string; manifest: ToolManifest }, config: AppConfig): RegisteredTool {
   const timeoutMs = entry.manifest.timeoutMs!;
+  // The schema as the server wrote it ($schema and $defs included): what models and `riverse mcp` are given.
+  const schema = { ...(tool.inputSchema ?? {}), type: 'object' } as JsonSchema;
   const registered = registerTool(
     entry,
     config,
     async (params, context) => toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.
     'none',
-    inputSchema(tool),
+    schema,
   );
-  const check = registered.checkParams;
+  let check: ParamsChecker | undefined;
   return {
     ...registered,
-    // A schema the validator cannot compile is the server's fault: the call fails, the registry does not.
     checkParams: (params) => {
       try {
-        return check(params);
+        // Checked without `$schema`: the validator takes the draft it knows rather than refusing another's name.
+        const { $schema: _draft, ...checked } = schema as Record<string, unknown>;
+        return (check ??= createParamsChecker(entry.manifest, checked as JsonSchema))(params);
       } catch (error) {
+        // A schema the validator cannot compile is the server's fault: the call fails, the registry does not.
         const message = `${entry.name}'s input schema (from MCP server "${connection.name}") cannot be used to check arguments: ${error instanceof Error ? error.message : String(error)}`;
         return { ok: false, error: message, problems: [message] };
       }
