@@ -20,10 +20,11 @@ export function toolDefinitions(tools: readonly RegisteredTool[], language: Lang
  * One tool's definition; a registered tool's English schema comes from the registry's cache (the
  * very object its arguments are checked against), anything else is compiled here.
  */
-export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<Pick<RegisteredTool, 'schema' | 'schemaFor'>>, language: Language, dialect?: Dialect): ToolDefinition {
+export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<Pick<RegisteredTool, 'schema' | 'schemaFor' | 'schemaGiven'>>, language: Language, dialect?: Dialect): ToolDefinition {
   const description = localize(tool.manifest.description, language);
   const examples = localizeList(tool.manifest.examples, language);
-  const cached = language === 'en' ? tool : undefined;
+  // An MCP server's schema is the one in every language (compiling its manifest summary would lose what it says).
+  const cached = language === 'en' || tool.schemaGiven === true ? tool : undefined;
   const schema = cached?.schema ?? parametersSchema(tool.manifest, language);
   return {
     name: tool.name,

@@ -26,10 +26,11 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
     process.stderr.write(`${text.error}${registry.unknownToolMessage(name, language)}\n`);
     return 1;
   }
-  const schema = parametersSchema(found.manifest, language);
+  const registered = registry.get(name);
+  const schema = registered?.schemaGiven === true ? registered.schema : parametersSchema(found.manifest, language);
   if (options.dialect !== undefined) {
     const wire = PROVIDER_WIRES[options.dialect];
-    const sent = wire.toolText(toolDefinition(found, language, wire.dialect));
+    const sent = wire.toolText(toolDefinition(registered ?? found, language, wire.dialect));
     if (wire.format === 'json' && options.json !== true) printJson(JSON.parse(sent));
     else process.stdout.write(`${sent}\n`);
     return 0;

@@ -24,6 +24,8 @@ export interface RegisteredTool {
   readonly isolation: Isolation;
   /** The parameters' JSON Schema (English descriptions), as models are given it. */
   readonly schema: JsonSchema;
+  /** @internal True when the schema was given whole (an MCP server's), not compiled from the manifest: it is the same in every language. */
+  readonly schemaGiven?: boolean;
   /** @internal The parameters' schema as a provider's dialect takes it (see compileSchema); compiled once per dialect. */
   schemaFor(dialect: Dialect): SchemaNode;
   /** @internal Validates and coerces arguments; compiled on first use so that loading stays fast. */
@@ -61,6 +63,7 @@ export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunne
     get schema() {
       return schemaOf();
     },
+    ...(given === undefined ? {} : { schemaGiven: true }),
     schemaFor: (dialect) => {
       let compiled = dialects.get(dialect);
       if (compiled === undefined) dialects.set(dialect, (compiled = compileSchema(schemaOf(), dialect)));
