@@ -17,3 +17,4 @@ export {
   type ParameterType,
   type ToolManifest,
 } from './tools/tool-manifest.ts';
+export { safeFetch, safeFetchSettings, SafeFetchError, type SafeFetchOptions, type SafeResponse } from './tools/safe-fetch.ts';

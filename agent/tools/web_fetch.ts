@@ -1,0 +1,72 @@
+import { BaseTool, safeFetch, SafeFetchError, safeFetchSettings, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+import { readableText } from './_readable-text.ts';
+
+type Params = { url: string };
+
+/**
+ * The readable text of a web page (http and https only). Private, loopback, link-local and cloud
+ * metadata addresses are refused on every hop, redirects included, unless allowed. Config
+ * (tools.web_fetch): allow_private (false), allow_hosts ([]: names, `*.lan`, addresses or CIDRs),
+ * hosts ({ name: address }), max_bytes (2097152), timeout_ms (15000), max_redirects (5),
+ * user_agent.
+ */
+export class WebFetchTool extends BaseTool<Params> {
+  manifest(): ToolManifest {
+    return {
+      name: 'web_fetch',
+      description: {
+        en: 'Fetch a web page by its URL and return its readable text',
+        zh: '按网址获取网页并返回其正文文本',
+        ja: 'URL を指定してウェブページを取得し、本文のテキストを返す',
+      },
+      parameters: {
+        url: { type: 'string', required: true, description: { en: 'The page address, starting with http:// or https://', zh: '网页地址，以 http:// 或 https:// 开头', ja: 'ページのアドレス（http:// または https:// で始まる）' } },
+      },
+      examples: {
+        en: ['Read https://example.com/article and summarize it', 'What does this page say: https://nodejs.org/en/about'],
+        zh: ['读一下 https://example.com/article 并总结', '这个网页写了什么：https://nodejs.org/zh-cn/about'],
+        ja: ['https://example.com/article を読んで要約して', 'このページには何が書いてある？ https://nodejs.org/ja/about'],
+      },
+      timeoutMs: 30_000,
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    };
+  }
+
+  async execute(params: Params, context: ToolContext): Promise<ToolResult> {
+    const section = context.config;
+    let response;
+    try {
+      response = await safeFetch(params.url.trim(), {
+        ...safeFetchSettings(section, 'tools.web_fetch'),
+        signal: context.signal,
+        timeoutMs: Number(section.timeout_ms ?? 15_000),
+        maxBytes: Number(section.max_bytes ?? 2 * 1024 * 1024),
+        maxRedirects: Number(section.max_redirects ?? 5),
+        headers: { 'user-agent': String(section.user_agent ?? 'Riverse/0.1 (+web_fetch)'), accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1' },
+      });
+    } catch (error) {
+      if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
+      throw error;
+    }
+    if (response.status >= 400) return ToolResult.fail(`${response.url} answered HTTP ${response.status} ${response.statusText}.`);
+    const type = String(response.headers['content-type'] ?? '').toLowerCase();
+    const cut = response.truncated ? `\n…[the page is longer than ${response.body.length.toLocaleString('en')} bytes; the rest was not read]` : '';
+    const text = decode(response.body, type);
+    if (text === undefined) return ToolResult.ok(`${response.url} is ${type || 'binary data'} (${response.body.length.toLocaleString('en')} bytes${response.truncated ? ' or more' : ''}), not text; it is not shown.`);
+    if (!/html|xml/.test(type) && !/^\s*<(!doctype html|html)/i.test(text)) return ToolResult.ok(`URL: ${response.url}\n\n${text}${cut}`);
+    const page = readableText(text);
+    return ToolResult.ok(`${page.title === '' ? '' : `Title: ${page.title}\n`}URL: ${response.url}\n\n${page.text}${cut}`);
+  }
+}
+
+/** The body as text in its declared charset, or undefined when it is not text. */
+function decode(body: Buffer, type: string): string | undefined {
+  const textual = type === '' || /^text\/|json|xml|javascript|html/.test(type);
+  if (!textual || body.subarray(0, 8192).includes(0)) return undefined;
+  const charset = /charset="?([\w-]+)/.exec(type)?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(charset).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
