@@ -92,6 +92,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     download: () => ({ state: 'idle' }),
   };
   if (options.model !== undefined) context.setModel(options.model);
+  // A call approved just before the service stopped, whose run never began, runs now (its answer was stored).
+  approvals.resume().catch((error: unknown) => console.error(`riverse: could not run the calls approved before the restart: ${error instanceof Error ? error.message : String(error)}`));
   // Every reload reaches the open event streams (the files and diagnostics as each page reads them).
   options.tools.onChange((changes) => context.events.publish('tools-changed', { changes }));
   return context;

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { ServerContext } from '../server-context.ts';
+import { approvalRoutes } from './approval-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
 import { eventRoutes } from './event-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
@@ -12,6 +13,7 @@ export function apiRoutes(context: ServerContext): Hono {
   const api = new Hono();
   api.route('/', statusRoutes(context));
   api.route('/', chatRoutes(context));
+  api.route('/', approvalRoutes(context));
   api.route('/', sessionRoutes(context));
   api.route('/', toolRoutes(context));
   api.route('/', traceRoutes(context));

@@ -45,6 +45,8 @@ export function openaiRoutes(context: ServerContext): Hono {
       ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
       memory,
       session,
+      // No person takes part in a /v1 request: our calls that need approval are refused, unless the config says otherwise (decision 017).
+      approvals: context.config.config.server?.v1_approvals ?? 'deny',
       signal: c.req.raw.signal,
     };
     if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage);
