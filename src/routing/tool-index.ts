@@ -116,7 +116,7 @@ export class ToolIndex {
     for (const [term, perField] of counts) {
       const posting = postingOf(this.#postings, term);
       posting.ids.push(slot);
-      posting.counts.push(...perField);
+      posting.counts.push(perField[0]!, perField[1]!, perField[2]!, perField[3]!);
       posting.weights = undefined;
     }
     for (let field = 0; field < FIELDS; field++) this.#lengthSums[field]! += lengths[field]!;
