@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import { createToolRouter } from '../routing/create-router.ts';
+import type { ToolRouter } from '../routing/tool-router.ts';
 import { createLocalEmbeddings } from '../models/local-embeddings.ts';
 import { ROUTE_TEXT } from './route-text.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
@@ -35,19 +36,7 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
       ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
       : {}),
   });
-  const { tools, store } = await finishSetup(setup, options);
-  // The routing index follows every reload at once, tool by tool, rather than at the next turn.
-  let warned = false;
-  const router = createToolRouter(setup.config.config.routing, {
-    dataDir: setup.dataDir,
-    localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
-    onSemanticError: (error) => {
-      // Said once: the turns go on with the lexical ranking alone.
-      if (!warned) process.stderr.write(`${ROUTE_TEXT[options.language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`);
-      warned = true;
-    },
-  });
-  tools.onChange((_, registry) => router.sync(registry.tools()));
+  const { tools, store, router } = await finishSetup(setup, options);
   const assistant = new Assistant({
     model,
     registry: () => tools.current,
@@ -75,10 +64,10 @@ export async function createService(options: GlobalOptions & { lang?: Language }
     if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
     noModel = error.message;
   }
-  const { tools, store } = await finishSetup(setup, { persist: true, watch: true });
+  const { tools, store, router } = await finishSetup(setup, { persist: true, watch: true, language: options.language });
   // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
   const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
-  return { model, noModel, tools, store: store!, config: { ...setup.config, file }, dataDir: setup.dataDir, language: setup.language };
+  return { model, noModel, tools, router, store: store!, config: { ...setup.config, file }, dataDir: setup.dataDir, language: setup.language };
 }
 
 interface Setup {
@@ -99,13 +88,29 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
 }
 
 /** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
-async function finishSetup(setup: Setup, options: { persist: boolean; watch: boolean }) {
+async function finishSetup(setup: Setup, options: { persist: boolean; watch: boolean; language: Language }) {
   const { config, baseDir } = setup.config;
   const mcp = await startMcp(config, baseDir);
   const tools = await LiveToolRegistry.open({ config, baseDir, watch: options.watch, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) });
   tools.current.prewarm(); // takes the spare started early
   const store = options.persist ? SessionStore.open(setup.dataDir) : undefined;
-  return { tools, store };
+  return { tools, store, router: routerFor(setup, tools, options.language) };
+}
+
+/** The routing index (routing: in riverse.yaml), following every reload at once, tool by tool, rather than at the next turn. */
+function routerFor(setup: Setup, tools: LiveToolRegistry, language: Language): ToolRouter {
+  let warned = false;
+  const router = createToolRouter(setup.config.config.routing, {
+    dataDir: setup.dataDir,
+    localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
+    onSemanticError: (error) => {
+      // Said once: the turns go on with the lexical ranking alone.
+      if (!warned) process.stderr.write(`${ROUTE_TEXT[language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`);
+      warned = true;
+    },
+  });
+  tools.onChange((_, registry) => router.sync(registry.tools()));
+  return router;
 }
 
 /** A yes/no question on the terminal; anything but y/yes is no. */

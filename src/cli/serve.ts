@@ -40,6 +40,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     store: service.store,
     config: { config: service.config.config, baseDir: service.config.baseDir, file: service.config.file },
     model: service.model,
+    router: service.router,
     language: service.language,
     dataDir: service.dataDir,
     version: packageJson.version,

@@ -1,3 +1,4 @@
+import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
 import { Approvals } from '../assistant/approvals.ts';
@@ -58,6 +59,8 @@ export interface ServerContextOptions {
   store: SessionStore;
   config: ServiceConfig;
   model?: ChatModel | undefined;
+  /** The routing index and its budget (riverse.yaml `routing:`); without them the catalog is offered whole. */
+  router?: ToolRouter;
   language?: Language | 'auto';
   dataDir: string;
   version: string;
@@ -83,6 +86,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         // Asked at the start of every turn: a reload or a switched tool is in the next turn.
         registry: () => context.tools.current,
         store: context.store,
+        ...(options.router === undefined ? {} : { router: options.router }),
+        routing: context.config.config.routing ?? null,
         language: context.language,
         approvals,
         ...assistantLimits(context.config.config.assistant),

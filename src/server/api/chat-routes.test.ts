@@ -153,3 +153,25 @@ describe('POST /api/chat', () => {
     assert.equal(again?.status, 200);
   });
 });
+
+describe('POST /api/chat with routing', () => {
+  it('a catalog past routing.max_tools offers the relevant tools and find_tools, as chat does', async (t) => {
+    const seen: string[][] = [];
+    const server = await modelServer(t, (request) => {
+      seen.push((request.body.tools ?? []).map((tool) => tool.function.name));
+      return { text: 'done' };
+    });
+    const files: Record<string, string> = { 'echo.ts': ECHO };
+    for (const topic of ['stock', 'recipe', 'flight']) {
+      files[`${topic}.ts`] = toolSource(`${topic}_lookup`, { manifest: `description: 'Looks up a ${topic}',`, execute: "return ToolResult.ok('');" });
+    }
+    const yaml = 'tools:\n  isolation: none\nrouting:\n  max_tools: 2\n';
+    const { url } = await startTestService(t, { files, yaml, model: testModel(server) });
+    const reply = await chat(url, { message: 'Please echo hello for me' });
+    assert.equal(reply.status, 200);
+    assert.equal(seen.length, 1);
+    assert.ok(seen[0]!.includes('echo'), `echo offered: ${seen[0]}`);
+    assert.ok(seen[0]!.includes('find_tools'), `find_tools offered: ${seen[0]}`);
+    assert.ok(seen[0]!.length <= 3, `at most 2 tools and find_tools: ${seen[0]}`);
+  });
+});
