@@ -42,7 +42,7 @@ export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCa
     if (approvals === undefined || approvals.mode === 'deny') {
       return {
         run: false,
-        result: { success: false, data: '', code: 'approval-unavailable', error: `This call to ${tool.name} needs a person's approval, and no one can be asked here (server.v1_approvals: deny); it did not run. Tell the user it needs their approval in the Riverse chat or dashboard.` },
+        result: { success: false, data: '', code: 'approval-unavailable', error: `This call to ${tool.name} needs a person's approval, and no one can be asked here (a /v1 request, or riverse ask); it did not run. Tell the user it needs their approval: in riverse chat or the dashboard, or with tools.${tool.name}.approval in riverse.yaml.` },
       };
     }
     const { desk } = approvals;
@@ -53,10 +53,10 @@ export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCa
     const { approvalId } = outcome;
     if (!outcome.approved && outcome.code === 'aborted') approvals.unsettled?.add(call.callId);
     if (!outcome.approved) {
-      call.emit({ type: 'approval-answered', approvalId, callId: call.callId, decision: outcome.code, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+      call.emit({ type: 'approval-answered', approvalId, callId: call.callId, tool: tool.name, decision: outcome.code, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
       return { run: false, result: deniedResult(outcome, tool.name) };
     }
-    call.emit({ type: 'approval-answered', approvalId, callId: call.callId, decision: outcome.always ? 'always' : 'approved' });
+    call.emit({ type: 'approval-answered', approvalId, callId: call.callId, tool: tool.name, decision: outcome.always ? 'always' : 'approved' });
     // The answer is on disk already; marking the run begun means a restart will not run it twice.
     desk.running(approvalId);
     return { run: true, finished: () => desk.ran(approvalId) };

@@ -82,7 +82,7 @@ describe('approvals in a turn', () => {
     assert.deepEqual(logLines(log), []);
     assert.equal(result.toolCalls[0]!.result.code, 'denied');
     const sent = toolMessagesOf(server.requests[1]!)[0]!;
-    assert.match(String(sent.content), /denied this call to write_note; it did not run\. Their reason: not today/);
+    assert.match(String(sent.content), /denied this call to write_note; it did not run\. Their reason: "not today"/);
   });
 
   it('no answer within assistant.approval_timeout_ms: a denial with code approval-timeout; a late answer is refused', async (t) => {
@@ -204,7 +204,7 @@ describe('approvals in a turn', () => {
     await assistant.turn('thanks', {});
     const sent = toolMessagesOf(server.requests.at(-1)!).map((message) => String(message.content));
     assert.equal(sent[0], 'written: survivor');
-    assert.match(sent[1]!, /denied .* Their reason: only one/);
+    assert.match(sent[1]!, /denied .* Their reason: "only one"/);
   });
 
   it('an approval given before a restart whose run never began runs once at resume()', async (t) => {

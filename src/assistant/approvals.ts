@@ -237,7 +237,7 @@ function outcomeOf(record: ApprovalRecord | undefined): ApprovalOutcome {
 export function deniedResult(outcome: Extract<ApprovalOutcome, { approved: false }>, tool: string): ToolResult {
   const error =
     outcome.code === 'denied'
-      ? `The person denied this call to ${tool}; it did not run.${outcome.reason === undefined ? '' : ` Their reason: ${outcome.reason}`} Do not try it again unless they ask; answer them without it.`
+      ? `The person denied this call to ${tool}; it did not run.${outcome.reason === undefined ? '' : ` Their reason: ${JSON.stringify(outcome.reason)}.`} Do not try it again unless they ask; answer them without it.`
       : outcome.code === 'approval-timeout'
         ? `This call to ${tool} needed the person's approval, and no answer came in time; it did not run.`
         : `The turn was stopped while this call to ${tool} waited for approval; it did not run.`;

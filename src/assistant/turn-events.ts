@@ -25,9 +25,11 @@ export type TurnEvent =
    */
   | { type: 'approval-request'; approvalId: string; callId: string; tool: string; params: Record<string, unknown>; expiresAt: string }
   /** How the approval ended: the call runs (`approved`, `always`) or not (`denied`, `approval-timeout`, `aborted`). */
-  | { type: 'approval-answered'; approvalId: string; callId: string; decision: 'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'; reason?: string }
+  | { type: 'approval-answered'; approvalId: string; callId: string; tool: string; decision: 'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'; reason?: string }
   /** A running tool asks the person something (ask_user): answer with `Approvals.reply(questionId, text)`. */
   | { type: 'question'; questionId: string; callId: string; tool: string; question: string; choices?: string[]; expiresAt: string }
+  /** The question was answered, or ended without an answer (`answered: false`: its time limit, or the call stopped). */
+  | { type: 'question-ended'; questionId: string; callId: string; tool: string; answered: boolean }
   /** Messages that are now part of the conversation (for storing as the turn goes). */
   | { type: 'messages'; messages: ChatMessage[] }
   /** The model's reply so far is discarded (a broken stream being retried, or a text-protocol repair). */

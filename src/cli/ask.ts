@@ -14,7 +14,7 @@ export async function ask(question: string, options: GlobalOptions & { session?:
     const { assistant, store, tools } = await createAssistant({ ...options, persist: options.session !== undefined, watch: false });
     try {
       const signal = interrupts.begin();
-      const result = await assistant.turn(question, { signal, ...(options.session === undefined ? {} : { session: options.session }) });
+      const result = await assistant.turn(question, { signal, approvals: 'deny', ...(options.session === undefined ? {} : { session: options.session }) });
       interrupts.end();
       if (options.json === true) printJson({ model: assistant.model.id, ...result });
       else if (turnFailed(result)) process.stderr.write(`${result.text}\n`);

@@ -9,6 +9,7 @@ import { createAssistant } from './create-assistant.ts';
 import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from './interrupt.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { shortPath } from './format.ts';
+import { lineReader, terminalPrompts } from './person-prompt.ts';
 import { renderToolCall } from './render-tool-call.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
 import { toolChangeNews } from './tool-change-news.ts';
@@ -38,7 +39,8 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
   const rl = createInterface({ input: process.stdin, output: out, terminal: process.stdin.isTTY === true });
   // Lines are queued from the start: piped input (or typing ahead) arrives while a reply is being
   // written, and a line read when no question was pending would be lost.
-  const lines = rl[Symbol.asyncIterator]();
+  // The chat and the approval prompts read the same lines (person-prompt.ts).
+  const lines = lineReader(rl[Symbol.asyncIterator]());
   rl.setPrompt(text.prompt);
   // Piped input may end while lines are still queued; readline refuses to prompt once closed.
   let inputClosed = false;
@@ -65,8 +67,8 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
       atPrompt = true;
       const next = await lines.next();
       atPrompt = false;
-      if (next.done === true) break; // input closed (Ctrl+D, end of piped input, or Ctrl+C at the prompt)
-      const line = next.value.trim();
+      if (next === undefined) break; // input closed (Ctrl+D, end of piped input, or Ctrl+C at the prompt)
+      const line = next.trim();
       if (line === '') continue;
       // The chat's own commands are answered here; the model never sees them.
       const command = chatCommand(line, { language: options.language, registry: tools.current, session, store, width: width() });
@@ -77,7 +79,15 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
         continue;
       }
       const printer = createPrinter(out, text);
-      const result = await assistant.turn(line, { session, signal: interrupts.begin(), onEvent: printer });
+      const prompts = terminalPrompts({ approvals: assistant.approvals, reader: lines, write: printer.write, language: options.language, echoes: rl.terminal });
+      const result = await assistant.turn(line, {
+        session,
+        signal: interrupts.begin(),
+        onEvent: (event) => {
+          printer(event);
+          prompts(event);
+        },
+      });
       interrupts.end();
       printer.end();
       if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
@@ -143,10 +153,17 @@ function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language
       if (running.size === 0) lastTold = 0;
       line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
     }
+    else if (event.type === 'approval-request' || event.type === 'question') {
+      // Waiting for the person is not running: no "still running" notice over the prompt.
+      running.delete(event.callId);
+      if (!atLineStart) write('\n');
+    } else if (event.type === 'approval-answered' && (event.decision === 'approved' || event.decision === 'always')) running.set(event.callId, { tool: event.tool, since: performance.now() });
+    else if (event.type === 'question-ended') running.set(event.callId, { tool: event.tool, since: performance.now() });
     else if (event.type === 'retry') line(text.retrying);
     else if (event.type === 'model-waiting') waiting(text.modelWaiting(Math.round(event.seconds)));
     else if (event.type === 'model-retry') line(text.modelRetry(event.error.code, event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000)));
   };
+  printer.write = write;
   printer.end = () => {
     clearInterval(ticker);
     if (status) write('');

@@ -106,7 +106,7 @@ describe('approvals over the API', () => {
     assert.equal((await post(port, `/api/approvals/${request.approvalId}`, { decision: 'deny', reason: 'looks dangerous' })).status, 200);
     const result = (await chat.until('tool-result')).data;
     assert.equal(result.code, 'denied');
-    assert.match(result.error, /Their reason: looks dangerous/);
+    assert.match(result.error, /Their reason: "looks dangerous"/);
     await chat.until('done');
     assert.deepEqual(logLines(log), []);
   });
