@@ -10,8 +10,12 @@
 // up unpaced: at full load a closed loop's latency is mostly its queue (connections ÷ throughput),
 // while paced it is the time each request takes, which is what the service adds to.
 // It is not a test. Run with `npm run bench:serve`.
+// The model answers each request after BENCH_MODEL_DELAY_MS (default 50: quicker than any hosted
+// model's first token), on both sides, so that what the service adds to a turn is measured below
+// saturation; BENCH_MODEL_DELAY_MS=0 makes it a test of throughput, where a closed loop's latency is
+// mostly its queue.
 // Knobs: BENCH_DURATION_S (60 per run), BENCH_CONNECTIONS ("1,32"), BENCH_WARMUP_S (10),
-// BENCH_PACED=0 (no paced runs),
+// BENCH_PACED=0 (no paced runs; the default when the model has a delay),
 // BENCH_STREAM=1 (streamed /v1 answers), BENCH_ISOLATION (the tool's isolation; default: the default),
 // BENCH_SERVICE_NODE_ARGS (Node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -25,7 +29,8 @@ import autocannon from 'autocannon';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,32').split(',').map(Number);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 10);
-const PACED = process.env.BENCH_PACED !== '0';
+const MODEL_DELAY_MS = Number(process.env.BENCH_MODEL_DELAY_MS ?? 50);
+const PACED = (process.env.BENCH_PACED ?? (MODEL_DELAY_MS > 0 ? '0' : '1')) !== '0';
 const STREAM = process.env.BENCH_STREAM === '1';
 const ISOLATION = process.env.BENCH_ISOLATION;
 const ANSWER = 'It is 16 °C and partly cloudy in Tokyo.';
@@ -214,7 +219,7 @@ const dir = mkdtempSync(join(tmpdir(), 'riverse-serve-load-'));
 const children: ChildProcess[] = [];
 try {
   const capture = join(dir, 'captured.json');
-  const model = await startChild([join(ROOT, 'bench/serve-load-model.ts')], { env: { BENCH_CAPTURE: capture } }, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+  const model = await startChild([join(ROOT, 'bench/serve-load-model.ts')], { env: { BENCH_CAPTURE: capture, BENCH_MODEL_DELAY_MS: String(MODEL_DELAY_MS) } }, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
   children.push(model.child);
   const modelUrl = model.match[1]!;
   const modelPid = model.child.pid!;
@@ -232,7 +237,7 @@ try {
   const serviceUrl = served.match[1]!;
   const pid = served.child.pid!;
   await checkAnswer(serviceUrl);
-  console.log(`riverse serve (pid ${pid}) at ${serviceUrl}, model server at ${modelUrl}; ${STREAM ? 'streamed' : 'plain'} answers, ${DURATION_S} s per run, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`riverse serve (pid ${pid}) at ${serviceUrl}, model server at ${modelUrl}; ${STREAM ? 'streamed' : 'plain'} answers, the model ${MODEL_DELAY_MS} ms per request, ${DURATION_S} s per run, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)}`);
 
   // Warm-up at the highest concurrency: the tool host, the validators, the JIT and a heap grown to
   // what that load keeps, before the RSS of the start is read (growth after that would be a leak).
