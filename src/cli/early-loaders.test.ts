@@ -28,18 +28,18 @@ test('only a command that loads tools, with no load cache yet, starts loaders ea
   t.after(stopEarlyLoaders);
   const cache = await tempDir(t);
   const env = { RIVERSE_CACHE_DIR: cache };
-  assert.equal(startLoadersOnColdStart(['tools', 'new', 'x'], env), false);
-  assert.equal(startLoadersOnColdStart(['--help'], env), false);
-  assert.equal(startLoadersOnColdStart([], env), false);
+  assert.equal(await startLoadersOnColdStart(['tools', 'new', 'x'], env), false);
+  assert.equal(await startLoadersOnColdStart(['--help'], env), false);
+  assert.equal(await startLoadersOnColdStart([], env), false);
   await mkdir(join(cache, 'tools'));
-  assert.equal(startLoadersOnColdStart(['tools', 'list'], env), false, 'a cache is there: most files need no loader');
+  assert.equal(await startLoadersOnColdStart(['tools', 'list'], env), false, 'a cache is there: most files need no loader');
   assert.deepEqual(await hostChildren(), []);
 });
 
 test('loaders started early are the ones the next load uses; none is left behind', async (t) => {
   t.after(stopEarlyLoaders);
   const cache = await tempDir(t);
-  assert.equal(startLoadersOnColdStart(['-c', 'riverse.yaml', 'tools', 'list', '--json'], { RIVERSE_CACHE_DIR: cache }), true);
+  assert.equal(await startLoadersOnColdStart(['-c', 'riverse.yaml', 'tools', 'list', '--json'], { RIVERSE_CACHE_DIR: cache }), true);
   const started = await hostChildren();
   assert.ok(started.length >= 1, 'loaders are running before any load');
   const files: Record<string, string> = {};
@@ -55,7 +55,7 @@ test('loaders started early are the ones the next load uses; none is left behind
 test('a load with another memory limit does not take them (they were started for the default)', async (t) => {
   t.after(stopEarlyLoaders);
   const cache = await tempDir(t);
-  assert.equal(startLoadersOnColdStart(['ask', 'hello'], { RIVERSE_CACHE_DIR: cache }), true);
+  assert.equal(await startLoadersOnColdStart(['ask', 'hello'], { RIVERSE_CACHE_DIR: cache }), true);
   const started = await hostChildren();
   const dir = await toolFolder(t, { 'a.ts': toolSource('only_a') });
   const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, config: { tools: { memory_mb: 128 } } });

@@ -1,9 +1,8 @@
 // On a cold start of a command that loads tools, the loaders start before the program's own
 // modules load (decision 013): Riverse's start leaves a core idle, which their start can use.
+// Every command passes here, so it imports the loaders' code only when it starts them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEarlyLoaders } from '../tools/isolation/load-in-workers.ts';
-import { DEFAULT_WORKER_OPTIONS } from '../tools/isolation/tool-workers.ts';
 import { defaultCacheDir } from '../tools/load-cache.ts';
 
 /** The commands that load the tool files before doing anything else. */
@@ -14,9 +13,10 @@ const LOADING = [['tools', 'list'], ['tools', 'show'], ['tools', 'run'], ['tools
  * no load cache at all yet, so every file will be imported. With the defaults (process isolation,
  * 256 MB): a config that asks for others gets loaders of its own, and these end unused.
  */
-export function startLoadersOnColdStart(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
+export async function startLoadersOnColdStart(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!LOADING.some((command) => command.every((word, index) => commandWords(argv)[index] === word))) return false;
   if (existsSync(join(defaultCacheDir(env), 'tools'))) return false;
+  const [{ startEarlyLoaders }, { DEFAULT_WORKER_OPTIONS }] = await Promise.all([import('../tools/isolation/load-in-workers.ts'), import('../tools/isolation/tool-workers.ts')]);
   startEarlyLoaders('process', DEFAULT_WORKER_OPTIONS.memoryMb);
   return true;
 }

@@ -5,5 +5,5 @@ import { enableCompileCache } from 'node:module';
 
 enableCompileCache();
 // A cold start: the tool loaders start now, while the program loads (decision 013).
-(await import('./early-loaders.ts')).startLoadersOnColdStart(process.argv.slice(2));
+await (await import('./early-loaders.ts')).startLoadersOnColdStart(process.argv.slice(2));
 await import('./program.ts');
