@@ -1,10 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const TOOL_FILE = /\.(ts|mts|js|mjs)$/;
+/** Code, or tools declared in YAML (`*.tools.yaml`, `*.tools.yml`; other YAML in the folder is data). */
+const TOOL_FILE = /(\.(ts|mts|js|mjs)|\.tools\.ya?ml)$/;
 const NOT_A_TOOL_FILE = /(\.d\.[mc]?ts|[.-](test|spec)\.[mc]?[jt]s)$/;
 
-/** True for a file name the drop-in folder loads: code, not `_`-prefixed, not a test or declaration file. */
+/** True for a file name the drop-in folder loads: code or a tools YAML file, not `_`-prefixed, not a test or declaration file. */
 export function isToolFileName(name: string): boolean {
   return TOOL_FILE.test(name) && !name.startsWith('_') && !name.startsWith('.') && !NOT_A_TOOL_FILE.test(name);
 }

@@ -7,6 +7,7 @@ import { loadInWorkers, type SourceFile } from './isolation/load-in-workers.ts';
 import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
+import { isDeclaredToolFile, loadDeclaredToolFile } from './declarative/declared-tool-file.ts';
 import { withJavaScriptSnapshot } from './typescript-hooks.ts';
 
 
@@ -35,7 +36,12 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
   const sources = read.filter((entry): entry is SourceFile => entry.source !== undefined);
   // A file that cannot be read as a tool file (a link to a device, a pipe; too large) is reported, not loaded.
   const unreadable: FileLoad[] = read.flatMap((entry) => (entry.problem === undefined ? [] : [{ file: entry.file, version, source: '', tools: [], diagnostics: [entry.problem] }]));
-  return [...unreadable, ...(await loadSources(sources, config, isolation, version, cache))];
+  // Declared tools run no code of their author's, so they are read here, not imported in loaders.
+  const declared = Promise.all(sources.filter(({ file }) => isDeclaredToolFile(file)).map(async ({ file, source }) => ({ version, source, ...(await loadDeclaredToolFile(file, source, config)) })));
+  const code = loadSources(sources.filter(({ file }) => !isDeclaredToolFile(file)), config, isolation, version, cache);
+  // In the order of `files` (folder, then name), which decides who keeps a name claimed twice.
+  const order = new Map(files.map((file, index) => [file, index]));
+  return [...unreadable, ...(await declared), ...(await code)].sort((a, b) => order.get(a.file)! - order.get(b.file)!);
 }
 
 async function loadSources(sources: SourceFile[], config: AppConfig, isolation: Isolation, version: number, cache: LoadCache | undefined): Promise<FileLoad[]> {

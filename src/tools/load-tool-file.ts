@@ -112,7 +112,7 @@ function classNameOf(toolClass: unknown): string {
   }
 }
 
-type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
+export type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
 
 /**
  * One class as a tool, or undefined with its diagnostics reported. Whatever its members do (a
@@ -168,7 +168,7 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
 }
 
 /** Why the tool is off (ours as a phrase too; the tool's own words as they are), or undefined when it is available. */
-async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
+export async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
   if (turnedOff(toolSection(config, name))) return off(phrase('reason.turned-off', { name }));
@@ -205,7 +205,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** A manifest problem as a diagnostic's text: at its path, with what to do when it is an error. */
-function manifestProblemText(problem: ManifestProblem): Pick<Diagnostic, 'message' | 'hint' | 'text'> {
+export function manifestProblemText(problem: ManifestProblem): Pick<Diagnostic, 'message' | 'hint' | 'text'> {
   const hint = problem.severity === 'error' ? phrase('load.fix-manifest') : undefined;
   // A problem made without a phrase (by a check that has none yet) keeps its English text.
   if (problem.text === undefined) {

@@ -3,6 +3,7 @@ import { DEFAULT_ISOLATION, toolIsolation, toolSection, withBaseDir, type AppCon
 import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
+import { isDeclaredToolFile } from './declarative/declared-tool-file.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
 import { ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
 import { warmParamsCheckers } from './check-params.ts';
@@ -318,7 +319,8 @@ function hostChoices(setup: RegistrySetup, tools: FileLoad['tools']): Map<string
   const hosts = new Map<string, HostChoice>();
   for (const tool of tools) {
     const isolation = toolIsolation(setup.config, tool.name, setup.isolation);
-    if (isolation === 'none') continue;
+    // A declared tool (*.tools.yaml) runs no user code: its instance runs here.
+    if (isolation === 'none' || isDeclaredToolFile(tool.file)) continue;
     const limit = toolSection(setup.config, tool.name).memory_mb;
     const host = hosts.get(tool.file) ?? { kind: isolation };
     if (isolation === 'process') host.kind = 'process';

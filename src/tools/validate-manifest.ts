@@ -26,7 +26,7 @@ const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
  * tool file's top-level code could add to Object.prototype.
  */
 const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval', 'annotations'];
+export const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval', 'annotations'];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
 /**
