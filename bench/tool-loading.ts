@@ -7,7 +7,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToolLogger, type ToolContext } from '../src/tools/tool-context.ts';
+import { createToolLogger, NO_ONE_TO_ASK, type ToolContext } from '../src/tools/tool-context.ts';
 import { LiveToolRegistry } from '../src/tools/live-registry.ts';
 import { ToolRegistry } from '../src/tools/tool-registry.ts';
 import { writeTools } from './generated-tools.ts';
@@ -167,7 +167,7 @@ async function benchExecute(folder: string): Promise<void> {
   // isolation "none"), and the instance's execute() called directly (the floor).
   const isolated = await ToolRegistry.load({ folders: [folder] });
   const inProcess = await ToolRegistry.load({ folders: [folder], isolation: 'none' });
-  const context: ToolContext = { signal: new AbortController().signal, sessionId: 'bench', language: 'en', logger: createToolLogger('bench'), config: {} };
+  const context: ToolContext = { signal: new AbortController().signal, sessionId: 'bench', language: 'en', logger: createToolLogger('bench'), config: {}, ask: NO_ONE_TO_ASK };
   const cases = [
     { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },
     { label: '3 params (coerced)', name: 'noop_params', file: 'noop-params.ts', sent: { count: '3', mode: 'fast', verbose: 'true' }, checked: { count: 3, mode: 'fast', verbose: true } },

@@ -20,6 +20,9 @@ export {
   type ApprovalCondition,
   type ApprovalRule,
   type ApprovalSetting,
+  type AskAnswer,
+  type AskOptions,
+  type AskPerson,
   type Language,
   type LocalizedList,
   type LocalizedText,
@@ -44,7 +47,7 @@ export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChang
 export type { Isolation } from './tools/app-config.ts';
 export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';
-export type { ExecuteOptions } from './tools/execute-tool.ts';
+export type { ApprovalGateAnswer, ExecuteOptions } from './tools/execute-tool.ts';
 export type { Dialect } from './schema/dialect.ts';
 export { compileSchema } from './schema/compile-schema.ts';
 export type { SchemaNode, JsonType } from './schema/schema-node.ts';
@@ -64,6 +67,19 @@ export type { ServerConfig, ServerSettings } from './server/server-config.ts';
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
 export { CallMemory, type CallMemoryOptions } from './assistant/call-memory.ts';
+export {
+  Approvals,
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  type AnswerOutcome,
+  type ApprovalAnswer,
+  type ApprovalDecision,
+  type ApprovalOutcome,
+  type ApprovalsOptions,
+  type PendingApproval,
+  type PendingQuestion,
+  type PendingRequest,
+} from './assistant/approvals.ts';
+export type { TurnApprovals } from './assistant/approval-gate.ts';
 export type { ClientTool } from './assistant/client-tools.ts';
 export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
 export { detectLanguage } from './assistant/detect-language.ts';
@@ -92,4 +108,5 @@ export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer,
 // Sessions.
 export { SessionNameTakenError, SessionStore, type SessionInfo, type SessionSummary, type StoredTrace, type ToolCallQuery, type TraceQuery } from './store/session-store.ts';
 export type { ToolCallTrace } from './store/tool-call-trace.ts';
+export { ApprovalStore, type ApprovalRecord, type ApprovalRecords, type ApprovalRun, type ApprovalStatus } from './store/approval-store.ts';
 export { defaultDataDir } from './store/data-dir.ts';

@@ -1,5 +1,5 @@
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
-import type { ApprovalGateAnswer } from '../tools/execute-tool.ts';
+import type { ApprovalGateAnswer, ExecuteOptions } from '../tools/execute-tool.ts';
 import type { RegisteredTool } from '../tools/registered-tool.ts';
 import { deniedResult, type Approvals } from './approvals.ts';
 import type { TurnEvent } from './turn-events.ts';
@@ -60,5 +60,24 @@ export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCa
     // The answer is on disk already; marking the run begun means a restart will not run it twice.
     desk.running(approvalId);
     return { run: true, finished: () => desk.ran(approvalId) };
+  };
+}
+
+/**
+ * How a call's `context.ask` reaches the person: through the same desk and channel as approvals
+ * (a `question` event, answered with `desk.reply`). Undefined where no one can be asked.
+ */
+export function questionChannel(approvals: TurnApprovals | undefined, call: GatedCall & { tool: string }): ExecuteOptions['ask'] {
+  if (approvals === undefined || approvals.mode !== 'ask') return undefined;
+  const { desk } = approvals;
+  return async (question, signal) => {
+    let questionId = '';
+    const text = await desk.ask({ sessionId: call.sessionId, callId: call.callId, tool: call.tool }, question.question, question.choices, question.timeoutMs ?? desk.timeoutMs, signal, (pending) => {
+      questionId = pending.id;
+      call.emit({ type: 'question', questionId: pending.id, callId: pending.callId, tool: pending.tool, question: pending.question, ...(pending.choices === undefined ? {} : { choices: pending.choices }), expiresAt: pending.expiresAt });
+    });
+    call.emit({ type: 'question-ended', questionId, callId: call.callId, tool: call.tool, answered: text !== undefined });
+    if (text !== undefined) return { answered: true, text };
+    return { answered: false, reason: signal.aborted ? 'cancelled' : 'timeout' };
   };
 }

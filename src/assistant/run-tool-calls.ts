@@ -4,7 +4,7 @@ import type { ExecuteOptions } from '../tools/execute-tool.ts';
 import { failure } from '../tools/execute-tool.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
-import { approvalGate, type TurnApprovals } from './approval-gate.ts';
+import { approvalGate, questionChannel, type TurnApprovals } from './approval-gate.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
@@ -70,7 +70,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
       ? await offered.find(parsed.value, context.execute.signal)
     : failures >= MAX_IDENTICAL_FAILURES
       ? failure('repeated', text.repeatedCall(call.name, failures))
-      : await context.registry.execute(call.name, parsed.value, { ...context.execute, approve: approvalGate(context.approvals, { callId: call.id, sessionId: context.execute.sessionId ?? 'default', turnId: context.turnId, emit: context.emit, ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }) }) }).catch((error: unknown) =>
+      : await context.registry.execute(call.name, parsed.value, withPerson(call, context)).catch((error: unknown) =>
           // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
           failure('threw', `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`),
         );
@@ -79,6 +79,13 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const record: ToolCallRecord = { callId: call.id, tool: call.name, params, result, durationMs: tenthOfMs(performance.now() - started), startedAt };
   context.emit({ type: 'tool-result', call: record });
   return record;
+}
+
+/** The call's options: the turn's, with the approval gate and the question channel bound to this call. */
+function withPerson(call: ToolCallRequest, context: ToolCallsContext): ExecuteOptions {
+  const bound = { callId: call.id, tool: call.name, sessionId: context.execute.sessionId ?? 'default', turnId: context.turnId, emit: context.emit, ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }) };
+  const ask = questionChannel(context.approvals, bound);
+  return { ...context.execute, approve: approvalGate(context.approvals, bound), ...(ask === undefined ? {} : { ask }) };
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

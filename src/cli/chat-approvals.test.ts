@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
+import { join } from 'node:path';
+import { writeFiles } from '../tools/test-support.ts';
 import { cliSetup, runRiverse } from './assistant-cli-test-support.ts';
 import { show } from './cli-test-support.ts';
 import { readDecision } from './person-prompt.ts';
@@ -37,6 +39,27 @@ describe('approvals in riverse chat', { concurrency: true }, () => {
     assert.match(result.stdout, /\[需要批准\] weather 要以 \{"city":"东京"\} 运行\n {2}y = 同意（仅此一次）· a = 本会话中始终允许 weather · n = 拒绝/);
     assert.deepEqual(setup.wttr.requests.map((request) => request.city), ['东京']);
     assert.match(result.stdout, /weather \{"city":"伦敦"\} ✗ .*no answer: the input ended/);
+  });
+});
+
+describe('questions in riverse chat', () => {
+  it('a tool asks (context.ask, in its own process): the question is printed, the next line is the answer', async (t) => {
+    const setup = await cliSetup(t, (request) => (request.body.messages.at(-1)?.role === 'tool' ? { text: `Said: ${String(request.body.messages.at(-1)?.content)}` } : { toolCalls: [{ name: 'pick', arguments: {} }] }));
+    await writeFiles(join(setup.project, 'agent', 'tools'), {
+      'pick.ts': `import { BaseTool, ToolResult } from 'riverse';
+export class PickTool extends BaseTool {
+  manifest() { return { name: 'pick', description: 'Asks for a colour', examples: ['pick a colour', 'choose'] }; }
+  async execute(params, context) {
+    const answer = await context.ask('Which colour?', { choices: ['red', 'blue'] });
+    return ToolResult.ok(answer.answered ? 'picked ' + answer.text : 'no answer: ' + answer.reason);
+  }
+}
+`,
+    });
+    const result = await runRiverse(['chat', '--lang', 'ja'], { cwd: setup.project, env: setup.env, input: '色を選んで\n青\n/exit\n' });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /\[pick からの質問\] Which colour\?（red \/ blue）\n {2}> \n/);
+    assert.match(result.stdout, /Said: picked 青\n/);
   });
 });
 

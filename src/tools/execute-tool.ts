@@ -6,7 +6,7 @@ import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
-import type { ToolContext, ToolLogger } from './tool-context.ts';
+import { checkQuestion, NO_ONE_TO_ASK, type AskAnswer, type AskPerson, type ToolContext, type ToolLogger } from './tool-context.ts';
 import type { Language } from './tool-manifest.ts';
 import { checkToolResult, InvalidToolResult, ToolFailure, TRUNCATION_MARKER_CHARS, truncateResult, type ToolErrorCode, type ToolResult } from './tool-result.ts';
 
@@ -30,6 +30,8 @@ export interface ExecuteOptions {
    * that result (a denial); `finished` is told when an allowed call is over.
    */
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
+  /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
+  ask?: (question: { question: string; choices?: string[]; timeoutMs?: number }, signal: AbortSignal) => Promise<AskAnswer>;
 }
 
 export type ApprovalGateAnswer = { run: false; result: ToolResult } | { run: true; finished?: () => void };
@@ -102,6 +104,7 @@ async function runChecked(entry: RegisteredTool, params: Record<string, unknown>
     language: options.language ?? 'en',
     logger: options.logger ?? entry.logger,
     config: toolSection(entry.config, entry.name),
+    ask: askFor(options, controller.signal),
   };
   const run = (async (): Promise<ToolResult> => {
     try {
@@ -124,6 +127,16 @@ async function runChecked(entry: RegisteredTool, params: Record<string, unknown>
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
+  const ask = options.ask;
+  if (ask === undefined) return NO_ONE_TO_ASK;
+  return async (question, askOptions) => {
+    const checked = checkQuestion(question, askOptions);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    return ask(checked, signal);
+  };
 }
 
 function invalidResult(name: string, why: string): ToolResult {

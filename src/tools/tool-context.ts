@@ -12,7 +12,44 @@ export interface ToolContext {
   logger: ToolLogger;
   /** This tool's own section of the config (`tools.<name>`), `{}` when there is none. */
   config: ToolSection;
+  /**
+   * Asks the person in this call's channel (the terminal chat, the dashboard, the API) and waits
+   * for the answer, at most `timeoutMs` (default: `assistant.approval_timeout_ms`). Where no one can
+   * be asked (`riverse ask`, a /v1 request, `tools run`) it answers `unavailable` at once.
+   */
+  ask: AskPerson;
 }
+
+export interface AskOptions {
+  /** Answers to offer (at most 10, each at most 200 characters); the person may still write another. */
+  choices?: readonly string[];
+  timeoutMs?: number;
+}
+
+export type AskAnswer = { answered: true; text: string } | { answered: false; reason: 'timeout' | 'unavailable' | 'cancelled' };
+export type AskPerson = (question: string, options?: AskOptions) => Promise<AskAnswer>;
+
+export const MAX_QUESTION_CHARS = 2_000;
+const MAX_CHOICES = 10;
+const MAX_CHOICE_CHARS = 200;
+/** An hour: a question is a conversation, not a job to leave waiting overnight. */
+export const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
+
+/** A question as it may be asked, or what is wrong with it (it crosses from tool code, isolated or not). */
+export function checkQuestion(question: unknown, options: unknown): { question: string; choices?: string[]; timeoutMs?: number } | string {
+  if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_CHARS) return `context.ask() takes a question: non-empty text of at most ${MAX_QUESTION_CHARS} characters`;
+  if (options === undefined) return { question };
+  if (typeof options !== 'object' || options === null) return 'context.ask() options must be an object { choices?, timeoutMs? }';
+  const { choices, timeoutMs } = options as { choices?: unknown; timeoutMs?: unknown };
+  if (choices !== undefined && !(Array.isArray(choices) && choices.length <= MAX_CHOICES && choices.every((choice) => typeof choice === 'string' && choice !== '' && choice.length <= MAX_CHOICE_CHARS))) {
+    return `context.ask() choices must be at most ${MAX_CHOICES} non-empty texts of at most ${MAX_CHOICE_CHARS} characters`;
+  }
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_QUESTION_TIMEOUT_MS)) return `context.ask() timeoutMs must be a whole number of milliseconds from 1 to ${MAX_QUESTION_TIMEOUT_MS}`;
+  return { question, ...(choices === undefined ? {} : { choices: [...(choices as string[])] }), ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }) };
+}
+
+/** `context.ask` where no one can be asked. */
+export const NO_ONE_TO_ASK: AskPerson = async () => ({ answered: false, reason: 'unavailable' });
 
 export interface ToolLogger {
   debug(message: string, ...details: unknown[]): void;

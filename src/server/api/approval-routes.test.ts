@@ -153,6 +153,23 @@ describe('approvals over the API', () => {
   });
 });
 
+describe('questions over the API', () => {
+  it('a tool\'s question (context.ask) is a question event, listed, and answered by POST /api/approvals/:id { answer }', async (t) => {
+    const ASK = toolSource('pick', { execute: "const answer = await context.ask('Which one?', { choices: ['red', 'blue'] }); return ToolResult.ok(answer.answered ? 'picked ' + answer.text : 'no answer');" });
+    const model = await startOpenAITestServer((request) => (request.body.messages.some((message) => message.role === 'tool') ? { text: 'ok' } : { toolCalls: [{ name: 'pick', arguments: {} }] }));
+    t.after(() => model.close());
+    const { url, port } = await startTestService(t, { files: { 'pick.ts': ASK }, model: createOpenAICompatibleModel({ model: 'm', baseUrl: model.url, apiKey: 'k', maxRetries: 0 }) });
+    const chat = await openChat(t, url, { message: 'pick one' });
+    const question = (await chat.until('question')).data;
+    assert.deepEqual({ tool: question.tool, question: question.question, choices: question.choices }, { tool: 'pick', question: 'Which one?', choices: ['red', 'blue'] });
+    assert.deepEqual((await raw(port, '/api/approvals')).json.approvals.map((entry: any) => [entry.kind, entry.id]), [['question', question.questionId]]);
+    assert.equal((await post(port, `/api/approvals/${question.questionId}`, { decision: 'approve' })).json.error.code, 'invalid-request', 'a question takes an answer');
+    assert.equal((await post(port, `/api/approvals/${question.questionId}`, { answer: 'blue' })).status, 200);
+    assert.equal((await chat.until('tool-result')).data.data, 'picked blue');
+    await chat.until('done');
+  });
+});
+
 describe('approvals over /v1', () => {
   const v1 = async (t: Cleanup, extra: string) => {
     const dir = await tempDir(t);

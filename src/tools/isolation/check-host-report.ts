@@ -1,5 +1,6 @@
 // What a host sends is checked again here: tool code can reach its channel (a worker's parent
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
+import { checkQuestion } from '../tool-context.ts';
 import { checkToolResult, type ToolResult } from '../tool-result.ts';
 import { validateManifest } from '../validate-manifest.ts';
 import type { FileInfo, ThrownError, WorkerResult } from './worker-messages.ts';
@@ -29,6 +30,13 @@ export function checkCallReport(result: unknown): WorkerResult {
   if (isRecord(result) && 'invalid' in result) return { invalid: String(result.invalid) };
   const checked = checkToolResult(result);
   return typeof checked === 'string' ? { invalid: checked } : (checked satisfies ToolResult);
+}
+
+/** A question a host sends for one of its calls (`context.ask`), or undefined when it is not one. */
+export function checkAskReport(message: unknown): { id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number } | undefined {
+  if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
+  const question = checkQuestion(message.question, { ...(message.choices === undefined ? {} : { choices: message.choices }), ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }) });
+  return typeof question === 'string' ? undefined : { id: message.id as number, seq: message.seq as number, ...question };
 }
 
 function checkThrown(thrown: unknown): ThrownError {

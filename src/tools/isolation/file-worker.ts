@@ -1,6 +1,7 @@
 import type { AppConfig } from '../app-config.ts';
+import { NO_ONE_TO_ASK, type AskPerson } from '../tool-context.ts';
 import type { Language } from '../tool-manifest.ts';
-import { checkCallReport } from './check-host-report.ts';
+import { checkAskReport, checkCallReport } from './check-host-report.ts';
 import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
 import type { FromWorker, WorkerResult } from './worker-messages.ts';
@@ -18,6 +19,8 @@ export interface WorkerCall {
   sessionId: string;
   language: Language;
   signal: AbortSignal;
+  /** The call's `context.ask`, which the tool reaches from its host by message. */
+  ask?: AskPerson;
 }
 
 /** A host started ahead, and the events object it reports to (filled in by whoever takes it). */
@@ -27,6 +30,7 @@ export interface SpareHost {
 }
 
 interface Pending {
+  ask: AskPerson;
   resolve: (result: WorkerResult) => void;
   reject: (error: ToolCrash) => void;
   /** Set once the call is cancelled: settles when it has stopped, by itself or with its host. */
@@ -77,7 +81,7 @@ export class FileWorker {
     for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
     const host = this.#start();
     const id = ++this.#nextId;
-    const done = new Promise<WorkerResult>((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    const done = new Promise<WorkerResult>((resolve, reject) => this.#pending.set(id, { resolve, reject, ask: call.ask ?? NO_ONE_TO_ASK }));
     host.ref(); // an idle host must not keep the process alive; a busy one must
     const abort = () => {
       const pending = this.#pending.get(id);
@@ -128,6 +132,7 @@ export class FileWorker {
           this.#isReady = true;
           resolve();
         } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
+        else if (message.type === 'ask') this.#ask(host, message);
       },
       exit: (why) => {
         if (this.#host === host) this.#host = undefined;
@@ -154,6 +159,22 @@ export class FileWorker {
     }
     this.#host = host;
     return host;
+  }
+
+  /** A question from a call's tool, put to the person; the answer goes back to the host if the call still runs there. */
+  #ask(host: ToolHost, message: unknown): void {
+    const checked = checkAskReport(message);
+    const pending = checked === undefined ? undefined : this.#pending.get(checked.id);
+    if (checked === undefined || pending === undefined) return;
+    const { id, seq, ...question } = checked;
+    void pending.ask(question.question, question).then(
+      (answer) => {
+        if (this.#host === host && this.#pending.has(id)) host.post({ type: 'answer', id, seq, answer });
+      },
+      () => {
+        if (this.#host === host && this.#pending.has(id)) host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
+      },
+    );
   }
 
   #settle(id: number, result: WorkerResult): void {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { NO_ONE_TO_ASK } from '../tool-context.ts';
 import type { AppConfig } from '../app-config.ts';
 import { diagnosticsFor, tempDir, toolNames, toolSource, writeFiles, type Cleanup } from '../test-support.ts';
 import { registrySetup, ToolRegistry } from '../tool-registry.ts';
@@ -156,7 +157,7 @@ for (const kind of ['process', 'worker'] as const) {
     const source = toolSource('dial', { className: 'DialTool', members, execute: `class DialError extends Error { name = 'DialError'; }\n    if (params.custom) throw new DialError('custom failure');\n    this.helper();`, manifest: `parameters: { custom: { type: 'boolean', description: 'throw the custom class' } },` });
     const { dir, registry } = await load(t, { 'dial.ts': source }, { tools: { isolation: kind } });
     const tool = registry.get('dial')!;
-    const context = { signal: new AbortController().signal, sessionId: 't', language: 'en' as const, logger: tool.logger, config: {} };
+    const context = { signal: new AbortController().signal, sessionId: 't', language: 'en' as const, logger: tool.logger, config: {}, ask: NO_ONE_TO_ASK };
     const error = await Promise.resolve(tool.run({}, context)).then(() => assert.fail('it throws'), (thrown: unknown) => thrown as Error);
     assert.ok(error instanceof RangeError, `a RangeError: ${String(error)}`);
     assert.equal(error.message, 'the dial only goes to 11');

@@ -5,7 +5,7 @@
 import type { BaseTool } from '../base-tool.ts';
 import { toolIsolation, toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
-import { createToolLogger } from '../tool-context.ts';
+import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../tool-context.ts';
 import { importedFiles, javaScriptOf, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
@@ -77,8 +77,24 @@ if (data.role === 'load') {
   const loaded = await loadToolFile(data.file, data.config, data.version, { checkAvailability: false });
   const tools = new Map<string, BaseTool>(loaded.tools.map((tool) => [tool.name, tool.tool]));
   const running = new Map<number, AbortController>();
+  // A question crosses to Riverse as a message, and its answer comes back the same way.
+  const questions = new Map<number, (answer: AskAnswer) => void>();
+  let nextQuestion = 0;
+  const askAcross = (id: number): AskPerson => async (question, options) => {
+    const checked = checkQuestion(question, options);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    const seq = ++nextQuestion;
+    const answer = new Promise<AskAnswer>((resolve) => questions.set(seq, resolve));
+    port.send({ type: 'ask', id, seq, ...checked });
+    return answer;
+  };
 
   port.onMessage(async (message: ToWorker) => {
+    if (message.type === 'answer') {
+      questions.get(message.seq)?.(message.answer);
+      questions.delete(message.seq);
+      return;
+    }
     if (message.type === 'abort') {
       running.get(message.id)?.abort(new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'));
       return;
@@ -99,6 +115,7 @@ if (data.role === 'load') {
         language: message.language,
         logger: createToolLogger(message.tool),
         config: toolSection(data.config, message.tool),
+        ask: askAcross(message.id),
       });
       const checked = checkToolResult(value);
       // Cut here, before it crosses: a tool that returns 500 MB must not cost Riverse 500 MB.

@@ -2,6 +2,7 @@ import type { AppConfig } from '../app-config.ts';
 import type { Diagnostic } from '../diagnostic.ts';
 import type { ToolInfo } from '../load-tool-file.ts';
 import type { Language } from '../tool-manifest.ts';
+import type { AskAnswer } from '../tool-context.ts';
 import type { ToolResult } from '../tool-result.ts';
 
 /** What a tool host (thread or process) is started with. */
@@ -35,7 +36,9 @@ export type ToWorker =
   | { type: 'check' }
   | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
   /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
-  | { type: 'abort'; id: number; reason?: { name: string; message: string } };
+  | { type: 'abort'; id: number; reason?: { name: string; message: string } }
+  /** The person's answer to question `seq` of call `id` (`context.ask`). */
+  | { type: 'answer'; id: number; seq: number; answer: AskAnswer };
 
 /** Tool host → Riverse. */
 export type FromWorker =
@@ -48,7 +51,9 @@ export type FromWorker =
   /** The answer to `check`. */
   | { type: 'checked'; changed?: string[] }
   | { type: 'ready'; tools: string[] }
-  | { type: 'result'; id: number; result: WorkerResult };
+  | { type: 'result'; id: number; result: WorkerResult }
+  /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
+  | { type: 'ask'; id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number };
 
 /** What a tool threw, as it crosses into Riverse: its class name, message and stack (tool frames, source-mapped). */
 export interface ThrownError {
