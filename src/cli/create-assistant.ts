@@ -20,7 +20,7 @@ import { ToolWorkers } from '../tools/isolation/tool-workers.ts';
 import { DEFAULT_ISOLATION } from '../tools/app-config.ts';
 import { LiveToolRegistry } from '../tools/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
-import { startMcp } from './open-mcp.ts';
+import { openMcp } from './open-mcp.ts';
 
 type SetupOptions = GlobalOptions & { lang?: Language; persist: boolean; watch: boolean };
 
@@ -90,8 +90,9 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
 /** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
 async function finishSetup(setup: Setup, options: { persist: boolean; watch: boolean; language: Language }) {
   const { config, baseDir } = setup.config;
-  const mcp = await startMcp(config, baseDir);
-  const tools = await LiveToolRegistry.open({ config, baseDir, watch: options.watch, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) });
+  // The MCP servers start while the tool files load; the live registry takes each one in as it connects.
+  const mcp = await openMcp(config, baseDir);
+  const [tools] = await Promise.all([LiveToolRegistry.open({ config, baseDir, watch: options.watch, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) }), mcp?.ready()]);
   tools.current.prewarm(); // takes the spare started early
   const store = options.persist ? SessionStore.open(setup.dataDir) : undefined;
   return { tools, store, router: routerFor(setup, tools, options.language) };

@@ -5,7 +5,7 @@ import { defaultCacheDir } from '../tools/load-cache.ts';
 import { loadCliConfig } from './cli-config.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';
-import { startMcp } from './open-mcp.ts';
+import { openMcp } from './open-mcp.ts';
 
 /**
  * `riverse mcp`: the registry served over stdio to an MCP client (Claude Desktop, Cursor, VS Code…),
@@ -17,8 +17,8 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   sendToolOutputToStderr();
   const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../mcp/tool-server.ts')]);
   const loaded = await loadCliConfig(options.config);
-  const mcp = await startMcp(loaded.config, loaded.baseDir);
-  const tools = await LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) });
+  const mcp = await openMcp(loaded.config, loaded.baseDir);
+  const [tools] = await Promise.all([LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) }), mcp?.ready()]);
   const { server, close } = createToolServer({ get current() { return tools.current; }, onChange: (listener) => tools.onChange(() => listener()) });
   const transport = new StdioServerTransport(process.stdin, protocol);
   const ended = new Promise<void>((resolve) => {

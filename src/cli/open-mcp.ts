@@ -5,14 +5,21 @@ import type { McpTools } from '../mcp/mcp-tools.ts';
 const opened = new Set<McpTools>();
 
 /**
- * The MCP servers of the config, started (waiting `mcp.startup_timeout_ms` at most), as a tool
- * source; undefined when none is configured, so that commands without servers never load the SDK.
+ * The MCP servers of the config, starting, as a tool source (`ready()` waits for them, within the
+ * bound); undefined when none is configured, so that commands without servers never load the SDK.
  */
-export async function startMcp(config: RiverseConfig, baseDir: string): Promise<McpTools | undefined> {
+export async function openMcp(config: RiverseConfig, baseDir: string): Promise<McpTools | undefined> {
   if (enabledServers(config).length === 0) return undefined;
   const { McpTools } = await import('../mcp/mcp-tools.ts');
-  const tools = await McpTools.start({ config, baseDir });
+  const tools = McpTools.open({ config, baseDir });
   opened.add(tools);
+  return tools;
+}
+
+/** openMcp, waited for (`mcp.startup_timeout_ms` at most): for the commands that take one snapshot of the tools. */
+export async function startMcp(config: RiverseConfig, baseDir: string): Promise<McpTools | undefined> {
+  const tools = await openMcp(config, baseDir);
+  await tools?.ready();
   return tools;
 }
 

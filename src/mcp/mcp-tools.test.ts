@@ -193,3 +193,15 @@ test('an HTTP server that forgot the session gets a new one once, and is not ask
     delete process.env.RIVERSE_TEST_MCP_TOKEN;
   }
 });
+
+test('an MCP tool is switched off in riverse.yaml like any tool', async () => {
+  const tools = await McpTools.start({ config: { mcp: { servers: { fx: fixture({ allow_tools: ['echo', 'fail'] }) } } }, baseDir: dir });
+  try {
+    const registry = await ToolRegistry.load({ folders: [join(dir, 'no-tools')], sources: [tools], config: { tools: { fx__fail: { enabled: false } } } });
+    assert.deepEqual(registry.tools().map((tool) => tool.name), ['fx__echo']);
+    assert.equal(registry.find('fx__fail')?.available, false);
+    assert.match(registry.unavailableMessage('fx__fail')!, /turned off in the config \(tools\.fx__fail\.enabled: false\)/);
+  } finally {
+    await tools.close();
+  }
+});

@@ -36,6 +36,7 @@ export class McpTools implements ToolSource {
   readonly #connections: ServerConnection[];
   readonly #listeners = new Set<(file: string) => void>();
   #snapshot: SourceTools | undefined;
+  #ready: Promise<void> = Promise.resolve();
   /** Registry names given so far, by server and tool: a tool keeps its name while the process runs. */
   readonly #names = new Map<string, string>();
 
@@ -49,18 +50,29 @@ export class McpTools implements ToolSource {
       });
   }
 
-  /**
-   * Starts every configured server at once and waits for them, but no longer than
-   * `mcp.startup_timeout_ms` (5 s): a slow one joins the registry when it is ready.
-   */
-  static async start(options: McpToolsOptions): Promise<McpTools> {
+  /** Starts every configured server at once, without waiting for them (see ready()). */
+  static open(options: McpToolsOptions): McpTools {
     const tools = new McpTools(options);
-    if (tools.#connections.length === 0) return tools;
-    const bound = options.config.mcp?.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(tools.#connections.map((connection) => connection.start())), new Promise((resolve) => (timer = setTimeout(resolve, bound)))]);
-    clearTimeout(timer);
+    tools.#ready = Promise.all(tools.#connections.map((connection) => connection.start())).then(() => {});
     return tools;
+  }
+
+  /** open() and ready(): the servers started and waited for, within the bound. */
+  static async start(options: McpToolsOptions): Promise<McpTools> {
+    const tools = McpTools.open(options);
+    await tools.ready();
+    return tools;
+  }
+
+  /**
+   * Resolves once every server has answered or failed its first attempt, but after
+   * `mcp.startup_timeout_ms` (5 s) at most: a slow one joins the registry when it is ready.
+   */
+  async ready(): Promise<void> {
+    if (this.#connections.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#ready, new Promise((resolve) => (timer = setTimeout(resolve, this.#config.mcp?.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS)))]);
+    clearTimeout(timer);
   }
 
   statuses(): ServerStatus[] {

@@ -1,5 +1,5 @@
 import { basename, extname, relative, resolve } from 'node:path';
-import { DEFAULT_ISOLATION, toolIsolation, toolSection, withBaseDir, type AppConfig, type Isolation } from './app-config.ts';
+import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, withBaseDir, type AppConfig, type Isolation } from './app-config.ts';
 import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
@@ -14,7 +14,7 @@ import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import type { ToolResult } from './tool-result.ts';
 import type { ToolSource } from './tool-source.ts';
 import { closestWord } from './closest-word.ts';
-import { localizeReason, phrase, renderPhrase } from './phrase.ts';
+import { english, localizeReason, phrase, renderPhrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
 
 export const DEFAULT_TOOL_FOLDER = 'agent/tools';
@@ -103,7 +103,13 @@ export class ToolRegistry {
     };
     for (const source of setup.sources) {
       const found = source.snapshot();
-      for (const tool of found.tools) if (admit(tool)) available.set(tool.name, tool);
+      for (const tool of found.tools) {
+        if (!admit(tool)) continue;
+        // Switched off in riverse.yaml like any tool (the dashboard's switch included).
+        const off = turnedOff(setup.config.tools) ? phrase('reason.all-off') : turnedOff(toolSection(setup.config, tool.name)) ? phrase('reason.turned-off', { name: tool.name }) : undefined;
+        if (off === undefined) available.set(tool.name, tool);
+        else unavailable.push({ name: tool.name, file: tool.file, manifest: tool.manifest, available: false, reason: english(off), reasonText: off });
+      }
       for (const tool of found.unavailable) if (admit(tool)) unavailable.push(tool);
       diagnostics.push(...found.diagnostics);
     }
