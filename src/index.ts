@@ -35,6 +35,7 @@ export {
   type ToolContext,
   type ToolErrorCode,
   type ToolLogger,
+  type ToolAnnotations,
   type ToolManifest,
   type ToolsConfig,
   type ToolSection,
@@ -44,6 +45,10 @@ export { runTool, type RunToolOptions } from './tools/run-tool.ts';
 // Discovery, registry and execution: what a host embedding Riverse uses.
 export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
 export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tools/live-registry.ts';
+export type { SourceTools, ToolSource } from './tools/tool-source.ts';
+// riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
+// 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
+export type { McpConfig, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
 export type { Isolation } from './tools/app-config.ts';
 export type { ToolInfo } from './tools/load-tool-file.ts';
 export type { RegisteredTool } from './tools/registered-tool.ts';

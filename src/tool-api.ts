@@ -15,6 +15,7 @@ export {
   type Parameter,
   type ParameterSpec,
   type ParameterType,
+  type ToolAnnotations,
   type ToolManifest,
 } from './tools/tool-manifest.ts';
 export { safeFetch, safeFetchSettings, SafeFetchError, type SafeFetchOptions, type SafeResponse } from './tools/safe-fetch.ts';

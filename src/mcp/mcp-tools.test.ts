@@ -205,3 +205,19 @@ test('an MCP tool is switched off in riverse.yaml like any tool', async () => {
     await tools.close();
   }
 });
+
+test('an HTTP server that goes down fails the call as disconnected; its tools are unavailable while it is tried again', async () => {
+  const server = await startHttpFixture();
+  const { tools, registry } = await open({ remote: { url: server.url } });
+  try {
+    assert.equal((await (await registry()).execute('remote__greet', { who: 'ada' })).data, 'hello ada');
+    await server.close();
+    const down = await (await registry()).execute('remote__greet', { who: 'bob' });
+    assert.equal(down.code, 'mcp-disconnected');
+    assert.match(down.error!, /remote could not be reached/);
+    assert.equal(tools.statuses()[0]!.state, 'retrying');
+    assert.equal((await registry()).find('remote__greet')?.available, false);
+  } finally {
+    await tools.close();
+  }
+});

@@ -158,7 +158,14 @@ export class ServerConnection {
       }
       return new ToolFailure('mcp-protocol-error', `${this.name}: ${error.message}`);
     }
-    return new ToolFailure('mcp-protocol-error', `${this.name}: ${error instanceof Error ? error.message : String(error)}`);
+    // Not the protocol's: the network's (an HTTP server that went down). It is reconnected like a stdio server that exited.
+    const why = `${this.name} could not be reached: ${describeError(error)}`;
+    const client = this.#client;
+    if (client !== undefined) {
+      this.#lost(why);
+      void client.close().catch(() => {});
+    }
+    return new ToolFailure('mcp-disconnected', why);
   }
 
   async #connect(): Promise<void> {
@@ -266,7 +273,8 @@ function isForgottenSession(error: unknown): boolean {
 }
 
 function describeError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const cause = (error as { cause?: unknown })?.cause;
+  const message = error instanceof Error ? `${error.message}${cause instanceof Error ? ` (${cause.message})` : ''}` : String(error);
   if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return `its command was not found (${message})`;
   return message;
 }
