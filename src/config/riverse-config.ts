@@ -91,6 +91,7 @@ const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
   timeout_ms: timeout(),
   allow_tools: texts('tool names'),
   deny_tools: texts('tool names'),
+  approval: APPROVAL,
 };
 
 /** One server: stdio (command) or streamable HTTP (url), as Claude Desktop's and Cursor's `mcpServers` write it. */

@@ -1,3 +1,5 @@
+import type { ApprovalSetting } from '../tools/approval-policy.ts';
+
 /**
  * `mcp:` in riverse.yaml: the MCP servers whose tools join the registry. `servers` takes the shape of
  * Claude Desktop's and Cursor's `mcpServers` (a stdio `command` with `args`, `env`, `cwd`; or a
@@ -37,6 +39,12 @@ export interface McpServerSettings {
   allow_tools?: string[];
   /** These of its tools (by the server's names) do not. */
   deny_tools?: string[];
+  /**
+   * Whether a person must approve each call of its tools (`always`, `never`, or a rule on a
+   * parameter). Left out: a tool the server marks `destructiveHint: true` needs approval, the rest
+   * do not. `tools.<server>__<tool>.approval` overrides it for one tool.
+   */
+  approval?: ApprovalSetting;
 }
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 5_000;

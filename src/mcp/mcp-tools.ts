@@ -6,6 +6,7 @@ import type { ToolInfo } from '../tools/load-tool-file.ts';
 import type { JsonSchema } from '../tools/parameter-schema.ts';
 import { phrase, renderPhrase } from '../tools/phrase.ts';
 import { registerTool, type RegisteredTool } from '../tools/registered-tool.ts';
+import type { ApprovalSetting } from '../tools/approval-policy.ts';
 import type { ToolManifest } from '../tools/tool-manifest.ts';
 import type { SourceTools, ToolSource } from '../tools/tool-source.ts';
 import { DEFAULT_LIMITS } from '../tools/execute-tool.ts';
@@ -114,7 +115,7 @@ export class McpTools implements ToolSource {
           taken.add(name);
           this.#names.set(key, name);
         }
-        const manifest = toolManifest(name, tool, connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs);
+        const manifest = toolManifest(name, tool, connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs, connection.settings.approval);
         if (connected) tools.push(mcpTool(connection, tool, { name, file, manifest }, this.#config));
         else {
           const why = phrase('reason.mcp-server', { server: connection.name, why: connection.reason ?? connection.state });
@@ -136,7 +137,7 @@ export class McpTools implements ToolSource {
 }
 
 /** A server's tool as a manifest: its description, its parameters summarized from the schema, its annotations. */
-function toolManifest(name: string, tool: Tool, timeoutMs: number): ToolManifest {
+function toolManifest(name: string, tool: Tool, timeoutMs: number, serverApproval: ApprovalSetting | undefined): ToolManifest {
   const annotations = tool.annotations ?? {};
   const hints = Object.fromEntries(Object.entries(annotations).filter(([key, value]) => key === 'title' ? typeof value === 'string' : typeof value === 'boolean'));
   const title = tool.title ?? (typeof annotations.title === 'string' ? annotations.title : undefined);
@@ -146,6 +147,8 @@ function toolManifest(name: string, tool: Tool, timeoutMs: number): ToolManifest
     parameters: schemaParameters(tool.inputSchema),
     timeoutMs,
     ...(Object.keys(hints).length === 0 ? {} : { annotations: hints }),
+    // The server's approval setting, else its own word that the tool destroys something (a hint, trusted only to ask more).
+    ...(serverApproval !== undefined ? { approval: serverApproval } : annotations.destructiveHint === true ? { approval: 'always' as const } : {}),
   };
 }
 
