@@ -7,6 +7,7 @@ import { formatTime, language, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
+import { approvalCard, questionCard } from './approval-card.js';
 
 export function chatPage(root, app) {
   let sessions = [];
@@ -260,6 +261,7 @@ export function chatPage(root, app) {
     };
     const drafts = new Map(); // tool-call-delta index → card, until its tool-call event
     const cards = new Map(); // callId → card
+    const asks = new Map(); // approval or question id → its card (approval-card.js)
     let waiting = null;
     const textBubble = () => {
       if (bubble === null) {
@@ -344,6 +346,19 @@ export function chatPage(root, app) {
               card.finish(data);
               break;
             }
+            case 'approval-request':
+            case 'question': {
+              const card = type === 'question' ? questionCard(data) : approvalCard(data);
+              asks.set(type === 'question' ? data.questionId : data.approvalId, card);
+              cardItem(card);
+              break;
+            }
+            case 'approval-answered':
+              asks.get(data.approvalId)?.settle(data);
+              break;
+            case 'question-ended':
+              asks.get(data.questionId)?.settle(data);
+              break;
             case 'retry':
               bubble?.remove();
               bubble = null;

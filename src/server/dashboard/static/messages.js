@@ -1,6 +1,8 @@
 // Everything the dashboard says, in English, Chinese and Japanese. `{name}` is a placeholder;
 // every language has every key with the same placeholders (dashboard-messages.test.ts).
 
+import { APPROVAL_MESSAGES } from './approval-messages.js';
+
 export const LANGUAGES = ['en', 'zh', 'ja'];
 
 const en = {
@@ -381,4 +383,4 @@ const ja = {
   traceWhere: 'セッション {session} · {when} · 呼び出し {call}',
 };
 
-export const MESSAGES = { en, zh, ja };
+export const MESSAGES = { en: { ...en, ...APPROVAL_MESSAGES.en }, zh: { ...zh, ...APPROVAL_MESSAGES.zh }, ja: { ...ja, ...APPROVAL_MESSAGES.ja } };

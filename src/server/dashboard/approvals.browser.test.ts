@@ -1,0 +1,105 @@
+// The approval card in a real browser: Debian's Chromium driven by playwright-core, against the
+// real service and the scripted OpenAI-protocol model. A tool that appends to a file says whether
+// it ran: approved once, denied with a reason, always for the session, and in another language.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
+import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
+import { tempDir, toolSource } from '../../tools/test-support.ts';
+import { startTestService } from '../server-test-support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium)` : false;
+const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+const NOTE = toolSource('write_note', {
+  header: "import { appendFileSync } from 'node:fs';",
+  manifest: "parameters: { text: { type: 'string', required: true, description: 'the note' } }, approval: 'always',",
+  execute: "appendFileSync(context.config.log_file, params.text + '\\n'); return ToolResult.ok('written: ' + params.text);",
+});
+
+test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
+  // "note X" → write_note { text: X }; given its result, the model says so.
+  const modelServer = await startOpenAITestServer((request) => {
+    const last = request.body.messages.at(-1)!;
+    if (last.role === 'tool') return { text: `Tool said: ${String(last.content)}` };
+    return { toolCalls: [{ name: 'write_note', arguments: { text: String(last.content).replace(/^note /, '') } }] };
+  });
+  t.after(() => modelServer.close());
+  const dir = await tempDir(t);
+  const log = join(dir, 'notes.log');
+  const notes = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line !== '') : []);
+  const service = await startTestService(t, { files: { 'note.ts': NOTE }, yaml: `tools:\n  isolation: none\n  write_note:\n    log_file: ${JSON.stringify(log)}\n`, model: createOpenAICompatibleModel({ model: 'm', baseUrl: modelServer.url, maxRetries: 0 }) });
+
+  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, locale: 'en-US', timeout: 60_000 });
+  t.after(async () => {
+    await browser.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+  browser.setDefaultTimeout(15_000);
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => void (message.type() === 'error' && !/Failed to load resource/.test(message.text()) && problems.push(message.text())));
+  await page.goto(`${service.url}#/chat`);
+  const send = async (text: string) => {
+    await page.locator('#chat-input').fill(text);
+    await page.locator('#chat-input').press('Enter');
+  };
+
+  await t.test('approve once: the card shows the call, nothing runs before the click, then it runs', async () => {
+    await send('note milk');
+    const card = page.locator('.approval-card[data-state="pending"]');
+    await card.waitFor();
+    assert.equal(await card.locator('h3').textContent(), 'write_note asks to run');
+    assert.match((await card.locator('.tool-params').textContent()) ?? '', /"text": "milk"/);
+    assert.deepEqual(notes(), []);
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await page.locator('.approval-card[data-state="approved"]').waitFor();
+    await page.locator('.tool-card[data-state="success"]').waitFor();
+    await page.locator('.message.assistant', { hasText: 'Tool said: written: milk' }).waitFor();
+    assert.deepEqual(notes(), ['milk']);
+  });
+
+  await t.test('deny with a reason: it does not run, and the model reads the reason', async () => {
+    await send('note beer');
+    const card = page.locator('.approval-card[data-state="pending"]');
+    await card.waitFor();
+    await card.getByRole('textbox', { name: 'Reason (optional, the assistant reads it)' }).fill('no beer today');
+    await card.getByRole('button', { name: 'Deny' }).click();
+    await page.locator('.approval-card[data-state="denied"]').waitFor();
+    await page.locator('.message.assistant', { hasText: 'Their reason: "no beer today"' }).waitFor();
+    assert.deepEqual(notes(), ['milk']);
+  });
+
+  await t.test('always for this session: this call and the next run, the next without a card', async () => {
+    await send('note bread');
+    await page.locator('.approval-card[data-state="pending"]').getByRole('button', { name: 'Always for this session' }).click();
+    await page.locator('.message.assistant', { hasText: 'written: bread' }).waitFor();
+    await send('note eggs');
+    await page.locator('.message.assistant', { hasText: 'written: eggs' }).waitFor();
+    assert.equal(await page.locator('.approval-card').count(), 3, 'no card for eggs');
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
+  });
+
+  await t.test('in Japanese: the card and its buttons', async () => {
+    await page.locator('[data-action="new-chat"]').click();
+    await page.locator('#language-select').selectOption('ja');
+    await send('note 牛乳');
+    const card = page.locator('.approval-card[data-state="pending"]');
+    await card.waitFor();
+    assert.equal(await card.locator('h3').textContent(), 'write_note が実行の許可を求めています');
+    await card.getByRole('button', { name: '今回だけ許可' }).click();
+    await page.locator('.message.assistant', { hasText: 'written: 牛乳' }).waitFor();
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', '牛乳']);
+    await page.locator('#language-select').selectOption('en');
+  });
+
+  assert.deepEqual(problems, []);
+});

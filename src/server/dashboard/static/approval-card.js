@@ -1,0 +1,97 @@
+// A call waiting for the person's approval, as a card in the chat: the tool, its parameters exactly
+// as they will run, and three answers (once, always for this session, deny with a reason). The
+// answer names the call and its parameters, so the service refuses it if they are not the
+// approval's. A question a tool asks (ask_user) is a card of the same kind.
+import { api } from './api.js';
+import { h, pretty, setText } from './dom.js';
+
+export function approvalCard(request) {
+  const status = h('p', { class: 'approval-status', role: 'status' });
+  const reason = h('input', { type: 'text', class: 'approval-reason', maxlength: '2000', i18nPlaceholder: 'denyReason', i18nAria: 'denyReason' });
+  const buttons = [
+    h('button', { type: 'button', class: 'primary', 'data-decision': 'approve', i18n: 'approveOnce', onclick: () => answer('approve') }),
+    h('button', { type: 'button', 'data-decision': 'always', i18n: 'approveAlways', i18nVars: { tool: request.tool }, onclick: () => answer('always') }),
+    h('button', { type: 'button', class: 'danger', 'data-decision': 'deny', i18n: 'deny', onclick: () => answer('deny') }),
+  ];
+  const element = h(
+    'section',
+    { class: 'approval-card', 'data-state': 'pending', 'data-approval-id': request.approvalId, 'data-call-id': request.callId, role: 'group', i18nAria: 'approvalTitle', i18nVars: { tool: request.tool } },
+    h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } }),
+    h('p', { i18n: 'approvalText' }),
+    h('pre', { class: 'tool-params', text: pretty(request.params ?? {}) }),
+    h('div', { class: 'approval-actions' }, reason, ...buttons),
+    status,
+  );
+  const close = (state, key, vars) => {
+    element.dataset.state = state;
+    for (const button of buttons) button.disabled = true;
+    reason.disabled = true;
+    setText(status, key, vars);
+  };
+
+  async function answer(decision) {
+    if (element.dataset.state !== 'pending') return;
+    element.dataset.state = 'sending';
+    for (const button of buttons) button.disabled = true;
+    setText(status, 'approvalSending');
+    const text = reason.value.trim();
+    try {
+      await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
+        method: 'POST',
+        body: { decision, callId: request.callId, tool: request.tool, params: request.params, ...(decision === 'deny' && text !== '' ? { reason: text } : {}) },
+      });
+      close(decision === 'deny' ? 'denied' : 'approved', decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved', { tool: request.tool });
+    } catch (error) {
+      close('stale', 'approvalStale', { reason: error.message });
+    }
+  }
+
+  return {
+    element,
+    /** The service says how it ended (approval-answered): a timeout or a stopped turn closes the card. */
+    settle(event) {
+      if (event.decision === 'approval-timeout') close('timed-out', 'approvalTimedOut');
+      else if (event.decision === 'aborted') close('stopped', 'approvalStopped');
+      else if (element.dataset.state === 'pending' || element.dataset.state === 'sending') close(event.decision === 'denied' ? 'denied' : 'approved', event.decision === 'denied' ? 'approvalDenied' : event.decision === 'always' ? 'approvalAlways' : 'approvalApproved', { tool: request.tool });
+    },
+  };
+}
+
+export function questionCard(request) {
+  const status = h('p', { class: 'approval-status', role: 'status' });
+  const input = h('input', { type: 'text', class: 'question-answer', maxlength: '10000', i18nAria: 'questionAnswer', i18nPlaceholder: 'questionAnswer' });
+  const choices = (request.choices ?? []).map((choice) => h('button', { type: 'button', class: 'choice', text: choice, onclick: () => send(choice) }));
+  const submit = h('button', { type: 'submit', class: 'primary', i18n: 'questionSend' });
+  const form = h('form', { class: 'approval-actions', onsubmit: (event) => (event.preventDefault(), send(input.value)) }, ...choices, input, submit);
+  const element = h(
+    'section',
+    { class: 'approval-card question-card', 'data-state': 'pending', 'data-question-id': request.questionId, role: 'group', i18nAria: 'questionTitle', i18nVars: { tool: request.tool } },
+    h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
+    h('p', { class: 'question-text', text: request.question }),
+    form,
+    status,
+  );
+  const close = (state, key, vars) => {
+    element.dataset.state = state;
+    for (const control of [...choices, input, submit]) control.disabled = true;
+    setText(status, key, vars);
+  };
+
+  async function send(text) {
+    if (element.dataset.state !== 'pending') return;
+    element.dataset.state = 'sending';
+    try {
+      await api(`/api/approvals/${encodeURIComponent(request.questionId)}`, { method: 'POST', body: { answer: text } });
+      close('answered', 'questionAnswered');
+    } catch (error) {
+      close('stale', 'approvalStale', { reason: error.message });
+    }
+  }
+
+  return {
+    element,
+    settle(event) {
+      if (element.dataset.state === 'pending' || element.dataset.state === 'sending') close(event.answered ? 'answered' : 'closed', event.answered ? 'questionAnswered' : 'questionEnded');
+    },
+  };
+}
