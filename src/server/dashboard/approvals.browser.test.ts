@@ -88,6 +88,21 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
     assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
   });
 
+  await t.test('a reload while a call waits: the card is back from GET /api/approvals, and approving it runs the call', async () => {
+    await page.locator('[data-action="new-chat"]').click();
+    await send('note tea');
+    await page.locator('.approval-card[data-state="pending"]').waitFor();
+    await page.waitForURL(/#\/chat\/.+/);
+    await page.reload();
+    const card = page.locator('.approval-card[data-state="pending"]');
+    await card.waitFor();
+    assert.match((await card.locator('.tool-params').textContent()) ?? '', /"text": "tea"/);
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
+    await card.getByRole('button', { name: 'Approve once' }).click();
+    await page.locator('.approval-card[data-state="approved"]').waitFor();
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea']);
+  });
+
   await t.test('in Japanese: the card and its buttons', async () => {
     await page.locator('[data-action="new-chat"]').click();
     await page.locator('#language-select').selectOption('ja');
@@ -97,7 +112,7 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
     assert.equal(await card.locator('h3').textContent(), 'write_note が実行の許可を求めています');
     await card.getByRole('button', { name: '今回だけ許可' }).click();
     await page.locator('.message.assistant', { hasText: 'written: 牛乳' }).waitFor();
-    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', '牛乳']);
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea', '牛乳']);
     await page.locator('#language-select').selectOption('en');
   });
 

@@ -57,6 +57,11 @@ export function approvalCard(request) {
   };
 }
 
+/** Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals). */
+export function pendingApprovalCards(pending, sessionId) {
+  return pending.filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId).map((entry) => approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }));
+}
+
 export function questionCard(request) {
   const status = h('p', { class: 'approval-status', role: 'status' });
   const input = h('input', { type: 'text', class: 'question-answer', maxlength: '10000', i18nAria: 'questionAnswer', i18nPlaceholder: 'questionAnswer' });

@@ -7,7 +7,7 @@ import { formatTime, language, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
-import { approvalCard, questionCard } from './approval-card.js';
+import { approvalCard, pendingApprovalCards, questionCard } from './approval-card.js';
 
 export function chatPage(root, app) {
   let sessions = [];
@@ -196,9 +196,15 @@ export function chatPage(root, app) {
       title.textContent = name;
       replace(transcript, h('li', { class: 'message note', i18n: 'loading' }));
       try {
-        const [session, traces] = await Promise.all([api(`/api/sessions/${encodeURIComponent(name)}`), api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`).catch(() => ({ traces: [] }))]);
+        const [session, traces, pending] = await Promise.all([
+          api(`/api/sessions/${encodeURIComponent(name)}`),
+          api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`).catch(() => ({ traces: [] })),
+          api('/api/approvals').catch(() => ({ approvals: [] })),
+        ]);
         if (ticket !== loadToken) return;
         renderHistory(session.messages ?? [], traces.traces ?? []);
+        // Calls of this session still waiting for an answer (the page was reloaded, the service restarted).
+        for (const card of pendingApprovalCards(pending.approvals ?? [], session.session?.id)) transcript.append(h('li', {}, card.element));
       } catch (error) {
         if (ticket !== loadToken) return;
         replace(transcript);
