@@ -127,3 +127,36 @@ test('/mcp speaks the newest revision too (2026-07-28, stateless) to a client th
   assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['add']);
   assert.deepEqual((await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).content, [{ type: 'text', text: '2' }]);
 });
+
+const GUARDED = `import { BaseTool, ToolResult } from 'riverse';
+export class WipeTool extends BaseTool {
+  manifest() { return { name: 'wipe', description: 'Deletes the notes.', examples: ['wipe my notes', 'delete everything'], approval: 'always' }; }
+  execute() { return ToolResult.ok('wiped'); }
+}
+`;
+
+test('a tool that needs approval is asked about through the client (elicitation), and does not run unasked', async (t) => {
+  const service = await startTestService(t, { files: { 'wipe.ts': GUARDED } });
+  const url = new URL('/mcp', service.url);
+  const plain = new Client({ name: 'no-elicitation', version: '1.0.0' });
+  await plain.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => plain.close());
+  const refused = await plain.callTool({ name: 'wipe', arguments: {} });
+  assert.equal(refused.isError, true);
+  assert.match((refused.content as Array<{ text: string }>)[0]!.text, /cannot ask them[\s\S]*\(approval-unavailable\)/);
+
+  const answers: boolean[] = [true, false];
+  const asked: string[] = [];
+  const asking = new Client({ name: 'elicits', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  asking.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { approve: answers.shift()! } };
+  });
+  await asking.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => asking.close());
+  assert.deepEqual((await asking.callTool({ name: 'wipe', arguments: {} })).content, [{ type: 'text', text: 'wiped' }]);
+  const denied = await asking.callTool({ name: 'wipe', arguments: {} });
+  assert.equal(denied.isError, true);
+  assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
+  assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
+});

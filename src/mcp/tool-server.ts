@@ -1,4 +1,6 @@
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
+import { failure, type ApprovalGateAnswer } from '../tools/execute-tool.ts';
 import type { RegisteredTool } from '../tools/registered-tool.ts';
 import { localize, localizeList } from '../tools/tool-manifest.ts';
 import type { ToolRegistry } from '../tools/tool-registry.ts';
@@ -26,7 +28,8 @@ export function createToolServer(tools: ServedTools, options: { listChanged?: bo
   });
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
   server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
-    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, { signal: context.mcpReq.signal, sessionId: `mcp:${context.sessionId ?? 'stdio'}` });
+    const signal = context.mcpReq.signal;
+    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, { signal, sessionId: `mcp:${context.sessionId ?? 'stdio'}`, approve: (tool, params) => approve(server, tool, params, signal) });
     if (result.success) return { content: [{ type: 'text', text: result.data }] };
     const text = result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
     return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
@@ -46,6 +49,35 @@ export function createToolServer(tools: ServedTools, options: { listChanged?: bo
       await server.close().catch(() => {});
     },
   };
+}
+
+/** How long a person has to answer the client's question about a call that needs approval. */
+const APPROVAL_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * A call that needs a person's approval (the tool's `approval`, or tools.<name>.approval) is put to
+ * the person through the client (elicitation); a client that cannot ask, an answer other than yes,
+ * or no answer in time, and the call does not run. No route around the approvals.
+ */
+async function approve(server: Server, tool: RegisteredTool, params: Record<string, unknown>, signal: AbortSignal): Promise<ApprovalGateAnswer> {
+  if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
+  const unasked = `${tool.name} asks a person before it runs (its approval setting), and this MCP client cannot ask them (it offers no elicitation): the call did not run. To let MCP clients run it unasked, set tools.${tool.name}.approval: never in riverse.yaml.`;
+  if (server.getClientCapabilities()?.elicitation === undefined) return { run: false, result: failure('approval-unavailable', unasked) };
+  try {
+    const answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: `Riverse: run ${tool.name} with ${JSON.stringify(params).slice(0, 2_000)}?`,
+        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Yes runs the call once; anything else refuses it.' } }, required: ['approve'] },
+      },
+      { signal, timeout: APPROVAL_TIMEOUT_MS },
+    );
+    if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
+    return { run: false, result: failure('denied', `The person did not approve this call to ${tool.name}; it did not run. Do not try it again unless they ask.`) };
+  } catch (error) {
+    if (signal.aborted) return { run: false, result: failure('aborted', `Call to ${tool.name} was cancelled while it waited for approval.`) };
+    return { run: false, result: failure('approval-timeout', `${tool.name} needed the person's approval, and none came (${error instanceof Error ? error.message : String(error)}); it did not run.`) };
+  }
 }
 
 /** A registered tool as MCP lists it: its schema as models are given it, its examples in the description. */
