@@ -58,7 +58,9 @@ export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCa
     }
     call.emit({ type: 'approval-answered', approvalId, callId: call.callId, tool: tool.name, decision: outcome.always ? 'always' : 'approved' });
     // The answer is on disk already; marking the run begun means a restart will not run it twice.
-    desk.running(approvalId);
+    if (!desk.running(approvalId)) {
+      return { run: false, result: { success: false, data: '', code: 'aborted', error: `This call to ${tool.name} was approved and run by another Riverse process sharing the store; it did not run again here.` } };
+    }
     return { run: true, finished: () => desk.ran(approvalId) };
   };
 }

@@ -207,6 +207,24 @@ describe('approvals in a turn', () => {
     assert.match(sent[1]!, /denied .* Their reason: "only one"/);
   });
 
+  it('two processes on one store: the answer given through the other runs the call there, and the waiting turn does not run it again', async (t) => {
+    const dir = await tempDir(t);
+    const { log, registry } = await setUp(t);
+    const server = await modelServer(t, (request) => (request.body.messages.some((message) => message.role === 'tool') ? { text: 'ok' } : { toolCalls: [call('once')] }));
+    const here = SessionStore.open(join(dir, 'data'));
+    const there = SessionStore.open(join(dir, 'data'));
+    t.after(() => (here.close(), there.close()));
+    const seen = watch();
+    const turn = new Assistant({ model: testModel(server), registry, store: here, approvalTimeoutMs: 300 }).turn('write', { onEvent: seen.onEvent });
+    const { approvalId } = await seen.next(1);
+    const other = new Assistant({ model: testModel(server), registry, store: there });
+    const answered = await other.approvals.answer(approvalId, { decision: 'approve' });
+    assert.equal(answered.ok && answered.result?.data, 'written: once');
+    const result = await turn;
+    assert.match(result.toolCalls[0]!.result.error ?? '', /approved and run by another Riverse process/);
+    assert.deepEqual(logLines(log), ['once'], 'run once, not twice');
+  });
+
   it('an approval given before a restart whose run never began runs once at resume()', async (t) => {
     const dir = await tempDir(t);
     const { log, registry } = await setUp(t);

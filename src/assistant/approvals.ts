@@ -109,18 +109,17 @@ export class Approvals {
       }, Math.min(this.timeoutMs, 2 ** 31 - 1));
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.set(record.id, { settle });
-      try {
-        announce({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt });
-      } catch (error) {
-        settle({ approved: false, code: 'aborted' });
-        throw error;
-      }
+      announce({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt });
     });
   }
 
-  /** Marks the run of an approved call as begun, then done: a call approved before a restart is run after it only if it never began. */
-  running(approvalId: string): void {
-    this.#records.setRun(approvalId, 'started');
+  /**
+   * Marks the run of an approved call as begun (then done, with `ran`): a call approved before a
+   * restart is run after it only if it never began. False when it has begun already — elsewhere:
+   * another Riverse process on the same store took the answer — and must not run again here.
+   */
+  running(approvalId: string): boolean {
+    return this.#records.setRun(approvalId, 'started');
   }
 
   ran(approvalId: string): void {
