@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { jsonText } from '../models/json-text.ts';
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timed-out';
@@ -49,11 +49,11 @@ interface ApprovalRow {
  * Answering is one conditional UPDATE: of two answers to one approval, only the first counts.
  */
 export class ApprovalStore {
-  readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #prepare: (sql: string) => StatementSync;
 
-  constructor(db: DatabaseSync) {
-    this.#db = db;
+  /** `prepare`: the session store's statements, prepared once per SQL text. */
+  constructor(prepare: (sql: string) => StatementSync) {
+    this.#prepare = prepare;
   }
 
   add(record: Omit<ApprovalRecord, 'status' | 'always' | 'run' | 'reason' | 'decidedAt'>): void {
@@ -112,12 +112,6 @@ export class ApprovalStore {
 
   alwaysAllowed(sessionId: string, tool: string): boolean {
     return this.#prepare('SELECT 1 AS yes FROM session_approvals WHERE session_id = ? AND tool = ?').get(sessionId, tool) !== undefined;
-  }
-
-  #prepare(sql: string): StatementSync {
-    let statement = this.#statements.get(sql);
-    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
-    return statement;
   }
 
   #run(sql: string, ...params: SQLInputValue[]) {

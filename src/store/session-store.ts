@@ -88,7 +88,7 @@ export class SessionStore {
   private constructor(db: DatabaseSync, file: string) {
     this.#db = db;
     this.file = file;
-    this.approvals = new ApprovalStore(db);
+    this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
   }
 
   /** Opens (creating if needed) `riverse.db` in `dataDir`, and brings its schema up to date. */
