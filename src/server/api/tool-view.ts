@@ -1,4 +1,4 @@
-import { dirname, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, type AppConfig, type Isolation } from '../../tools/app-config.ts';
 import { localizeDiagnostic, type Diagnostic } from '../../tools/diagnostic.ts';
 import { parametersSchema, type JsonSchema } from '../../tools/parameter-schema.ts';
@@ -15,7 +15,7 @@ export interface ToolView {
   description: string;
   /** The tool's file, relative to the project folder. */
   file: string;
-  /** The drop-in folder it was found in, relative to the project folder. */
+  /** The drop-in folder it was found in, relative to the project folder; `mcp:<server>` for an MCP server's tool. */
   source: string;
   available: boolean;
   /** Why not, when it is unavailable: switched off, or its isAvailable() said no. */
@@ -34,8 +34,9 @@ export interface ViewOptions {
   language: Language;
 }
 
-/** A path as the project's people write it: relative to its folder (absolute when outside it). */
+/** A path as the project's people write it: relative to its folder (absolute when outside it); a source that is no path (`mcp:<server>`) as it is. */
 export function projectPath(file: string, baseDir: string): string {
+  if (!isAbsolute(file)) return file;
   const path = relative(baseDir, file);
   return path === '' || path.startsWith('..') ? file : path;
 }
@@ -51,16 +52,19 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
   if (found === undefined) return undefined;
   const { language, baseDir } = options;
   const reason = found.available ? undefined : localizeReason(found, language);
+  // An MCP server's tool has its schema whole, the same in every language, and no folder.
+  const registered = registry.get(name);
+  const fromFile = isAbsolute(found.file);
   return {
     name,
     description: localize(found.manifest.description, language),
     file: projectPath(found.file, baseDir),
-    source: projectPath(registry.folders.find((folder) => found.file.startsWith(`${folder}/`) || found.file.startsWith(`${folder}\\`)) ?? dirname(found.file), baseDir),
+    source: !fromFile ? found.file : projectPath(registry.folders.find((folder) => found.file.startsWith(`${folder}/`) || found.file.startsWith(`${folder}\\`)) ?? dirname(found.file), baseDir),
     available: found.available,
     ...(reason === undefined ? {} : { reason }),
     enabled: !turnedOff(toolSection(options.config, name)),
     isolation: toolIsolation(options.config, name, options.config.tools?.isolation ?? DEFAULT_ISOLATION),
-    parameters: parametersSchema(found.manifest, language),
+    parameters: registered?.schemaGiven === true ? registered.schema : parametersSchema(found.manifest, language),
     examples: localizeList(found.manifest.examples, language),
     diagnostics: registry.diagnostics.filter((diagnostic) => diagnostic.file === found.file && (diagnostic.tool === undefined || diagnostic.tool === name)).map((diagnostic) => diagnosticView(diagnostic, options)),
   };
