@@ -15,13 +15,13 @@ export class CurrentTimeTool extends BaseTool<Params> {
       name: 'current_time',
       description: {
         en: 'Get the current date and time, in a given time zone',
-        zh: '获取当前日期和时间，可指定时区',
-        ja: '現在の日付と時刻を取得する（タイムゾーン指定可）',
+        zh: '获取当前日期和时间：现在几点、今天几号，可指定城市的时区',
+        ja: '現在の日付と時刻を調べる：今何時か、今日は何日か。都市のタイムゾーンも指定できる',
       },
       parameters: {
         time_zone: {
           type: 'string',
-          description: { en: `IANA time zone, e.g. ${SAMPLES}`, zh: `IANA 时区，例如 ${SAMPLES}`, ja: `IANA タイムゾーン。例：${SAMPLES}` },
+          description: { en: `IANA time zone, e.g. ${SAMPLES}`, zh: `IANA 时区，例如东京是 Asia/Tokyo，纽约是 America/New_York（${SAMPLES}）`, ja: `IANA タイムゾーン。例：東京は Asia/Tokyo、ニューヨークは America/New_York（${SAMPLES}）` },
         },
       },
       examples: {
