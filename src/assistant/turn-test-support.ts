@@ -146,12 +146,17 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
 }
 
 /**
- * Tools loaded from real files: the seed's agent/tools (the weather tool, pointed at `wttrUrl`)
- * and/or `files` written to a temp folder.
+ * Tools loaded from real files: the seed's weather tool from agent/tools (pointed at `wttrUrl`,
+ * alone: the other built-ins there are not what these turns are about) and/or `files` written to
+ * a temp folder.
  */
 export async function loadRegistry(t: Cleanup, options: { wttrUrl?: string; files?: Record<string, string>; config?: AppConfig } = {}): Promise<ToolRegistry> {
   const folders: string[] = [];
-  if (options.wttrUrl !== undefined) folders.push(AGENT_TOOLS);
+  if (options.wttrUrl !== undefined) {
+    const seed = await tempDir(t, 'riverse-turn-weather-');
+    await writeFile(join(seed, 'weather.ts'), readFileSync(join(AGENT_TOOLS, 'weather.ts')));
+    folders.push(seed);
+  }
   if (options.files !== undefined) {
     const dir = await tempDir(t, 'riverse-turn-tools-');
     await writeFiles(dir, options.files);
