@@ -1,4 +1,5 @@
 // Telling text from binary, for the file tools: a model gets text, or a description of what is there.
+import { readSync } from 'node:fs';
 import { extname } from 'node:path';
 
 /** True when the bytes look like binary: a NUL in the first 8 KB, or not valid UTF-8. */
@@ -24,4 +25,16 @@ const KINDS: Record<string, string> = {
 export function describeBinary(path: string, size: number): string {
   const kind = KINDS[extname(path).toLowerCase()] ?? 'binary data';
   return `${path} is ${kind} (${size.toLocaleString('en')} bytes), not text; it is not shown.`;
+}
+
+/** Up to `length` bytes from the start of an open file. */
+export function readStart(fd: number, length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  let filled = 0;
+  while (filled < length) {
+    const read = readSync(fd, bytes, filled, length - filled, filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return bytes.subarray(0, filled);
 }

@@ -4,11 +4,17 @@
 // paths and whole path components, and is made again on what was actually opened.
 import { closeSync, constants, fstatSync, openSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { toolSection, type AppConfig } from 'riverse';
+import { ToolResult, toolSection, type AppConfig } from 'riverse';
 
 /** A path the tools refuse, with a message the model can act on. */
 export class RootError extends Error {
   override name = 'RootError';
+}
+
+/** A refused path as the tool's failure; anything else is thrown on. */
+export function refusal(error: unknown): ToolResult {
+  if (error instanceof RootError) return ToolResult.fail(error.message);
+  throw error;
 }
 
 /**

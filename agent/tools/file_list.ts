@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { confinedPath, fileRoots, RootError } from './_roots.ts';
+import { confinedPath, fileRoots, refusal } from './_roots.ts';
 
 type Params = { path: string; depth: number };
 
@@ -42,8 +42,7 @@ export class FileListTool extends BaseTool<Params> {
     try {
       top = confinedPath(params.path, roots);
     } catch (error) {
-      if (error instanceof RootError) return ToolResult.fail(error.message);
-      throw error;
+      return refusal(error);
     }
     if (!lstatSync(top).isDirectory()) return ToolResult.fail(`${params.path} is a file, not a folder; use file_read to read it.`);
     const lines: string[] = [];

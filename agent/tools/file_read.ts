@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { describeBinary, looksBinary } from './_file-text.ts';
-import { fileRoots, openConfinedForRead, RootError } from './_roots.ts';
+import { describeBinary, looksBinary, readStart } from './_file-text.ts';
+import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { path: string; offset: number; limit?: number };
 
@@ -42,21 +42,13 @@ export class FileReadTool extends BaseTool<Params> {
     try {
       opened = openConfinedForRead(params.path, roots);
     } catch (error) {
-      if (error instanceof RootError) return ToolResult.fail(error.message);
-      throw error;
+      return refusal(error);
     }
     try {
       const stats = fstatSync(opened.fd);
       if (stats.isDirectory()) return ToolResult.fail(`${params.path} is a folder; use file_list to see what it holds.`);
       if (!stats.isFile()) return ToolResult.fail(`${params.path} is not a regular file (a device, a pipe or a socket), so it is not read.`);
-      const bytes = Buffer.alloc(Math.min(stats.size, maxBytes));
-      let filled = 0;
-      while (filled < bytes.length) {
-        const read = readSync(opened.fd, bytes, filled, bytes.length - filled, filled);
-        if (read === 0) break;
-        filled += read;
-      }
-      const head = bytes.subarray(0, filled);
+      const head = readStart(opened.fd, Math.min(stats.size, maxBytes));
       if (looksBinary(head)) return ToolResult.ok(describeBinary(params.path, stats.size));
       const lines = head.toString('utf8').split('\n');
       const first = Math.max(1, params.offset ?? 1);

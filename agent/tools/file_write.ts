@@ -1,6 +1,6 @@
 import { closeSync, ftruncateSync, fstatSync, writeSync } from 'node:fs';
 import { BaseTool, ToolResult, toolSection, type ToolContext, type ToolManifest } from 'riverse';
-import { fileRoots, openConfinedForWrite, RootError } from './_roots.ts';
+import { fileRoots, openConfinedForWrite, refusal } from './_roots.ts';
 
 type Params = { path: string; content: string; mode: 'create' | 'overwrite' | 'append' };
 
@@ -55,8 +55,7 @@ export class FileWriteTool extends BaseTool<Params> {
     try {
       opened = openConfinedForWrite(params.path, fileRoots(this.config));
     } catch (error) {
-      if (error instanceof RootError) return ToolResult.fail(error.message);
-      throw error;
+      return refusal(error);
     }
     try {
       if (!fstatSync(opened.fd).isFile()) return ToolResult.fail(`${params.path} is not a regular file.`);

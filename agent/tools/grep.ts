@@ -1,8 +1,8 @@
-import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { looksBinary } from './_file-text.ts';
-import { confinedPath, fileRoots, openConfinedForRead, RootError } from './_roots.ts';
+import { looksBinary, readStart } from './_file-text.ts';
+import { confinedPath, fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { pattern: string; path: string; regex: boolean; ignore_case: boolean };
 
@@ -58,8 +58,7 @@ export class GrepTool extends BaseTool<Params> {
     try {
       top = confinedPath(params.path, roots);
     } catch (error) {
-      if (error instanceof RootError) return ToolResult.fail(error.message);
-      throw error;
+      return refusal(error);
     }
     const matches: string[] = [];
     let files = 0;
@@ -76,15 +75,9 @@ export class GrepTool extends BaseTool<Params> {
       try {
         const stats = fstatSync(opened.fd);
         if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return;
-        const bytes = Buffer.alloc(stats.size);
-        let filled = 0;
-        while (filled < bytes.length) {
-          const read = readSync(opened.fd, bytes, filled, bytes.length - filled, filled);
-          if (read === 0) break;
-          filled += read;
-        }
-        if (looksBinary(bytes.subarray(0, filled))) return;
-        const lines = bytes.subarray(0, filled).toString('utf8').split('\n');
+        const bytes = readStart(opened.fd, stats.size);
+        if (looksBinary(bytes)) return;
+        const lines = bytes.toString('utf8').split('\n');
         for (const [index, line] of lines.entries()) {
           if (!matcher.test(line)) continue;
           if (matches.length >= maxMatches) {

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
 import { configuredEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
-import { fileRoots, openConfinedForRead, RootError } from './_roots.ts';
+import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { image: string; question: string };
 
@@ -57,8 +57,7 @@ export class ImageDescribeTool extends BaseTool<Params> {
       try {
         opened = openConfinedForRead(params.image, fileRoots(this.config));
       } catch (error) {
-        if (error instanceof RootError) return ToolResult.fail(error.message);
-        throw error;
+        return refusal(error);
       }
       try {
         const size = fstatSync(opened.fd).size;

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
 import { configuredEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
-import { fileRoots, openConfinedForRead, RootError } from './_roots.ts';
+import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { audio: string; language?: string };
 
@@ -51,8 +51,7 @@ export class VoiceTranscribeTool extends BaseTool<Params> {
     try {
       opened = openConfinedForRead(params.audio, fileRoots(this.config));
     } catch (error) {
-      if (error instanceof RootError) return ToolResult.fail(error.message);
-      throw error;
+      return refusal(error);
     }
     let audio: Buffer;
     try {
