@@ -70,6 +70,20 @@ describe('approvals in a turn', () => {
     });
   }
 
+  it('a model without native tool calling (the text protocol): asked, and a denial keeps the tool from running', async (t) => {
+    const { log, registry } = await setUp(t);
+    const server = await modelServer(t, replies([{ text: '```json\n{"tool": "write_note", "arguments": {"text": "typed"}}\n```' }, { text: 'Not written.' }]));
+    const assistant = new Assistant({ model: testModel(server), registry, toolCalling: 'text' });
+    const seen = watch();
+    const turn = assistant.turn('Write it', { onEvent: seen.onEvent });
+    const request = await seen.next(1);
+    assert.deepEqual(request.params, { text: 'typed' });
+    await assistant.approvals.answer(request.approvalId, { decision: 'deny' });
+    const result = await turn;
+    assert.equal(result.toolCalls[0]!.result.code, 'denied');
+    assert.deepEqual(logLines(log), []);
+  });
+
   it('denied with a reason: never runs, and the model reads the denial and the reason (code denied)', async (t) => {
     const { log, registry } = await setUp(t);
     const server = await modelServer(t, replies([{ toolCalls: [call('rm everything')] }, { text: 'All right, I will not.' }]));
