@@ -50,9 +50,11 @@ export class FileListTool extends BaseTool<Params> {
     const walk = (folder: string, level: number): void => {
       let entries;
       try {
+        // Checked again as it is listed: a subfolder swapped for a link out since its parent was read leads nowhere.
+        confinedPath(folder, roots);
         entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
       } catch (error) {
-        lines.push(`${relative(top, folder) || '.'}/: cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+        lines.push(`${relative(top, folder) || '.'}/: cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'it now leads outside the allowed folders'})`);
         return;
       }
       for (const entry of entries) {

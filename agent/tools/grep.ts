@@ -94,6 +94,8 @@ export class GrepTool extends BaseTool<Params> {
     const walk = (folder: string): void => {
       let entries;
       try {
+        // Checked again as it is listed: a subfolder swapped for a link out since its parent was read leads nowhere.
+        confinedPath(folder, roots);
         entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
       } catch {
         return;
