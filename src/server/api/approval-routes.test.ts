@@ -65,6 +65,7 @@ describe('approvals over the API', () => {
     const dir = await tempDir(t);
     const log = join(dir, 'notes.log');
     const { url, port } = await startTestService(t, { files: { 'note.ts': NOTE }, yaml: yamlFor(log), model: createOpenAICompatibleModel({ model: 'm', baseUrl: model.url, apiKey: 'k', maxRetries: 0 }) });
+    assert.equal((await raw(port, '/api/tools/write_note')).json.approval, 'always', 'the tool view says it asks first');
     const chat = await openChat(t, url, { message: 'note: buy milk', session: 'notes' });
     const request = (await chat.until('approval-request')).data;
     assert.deepEqual({ callId: request.callId, tool: request.tool, params: request.params }, { callId: 'call_note', tool: 'write_note', params: { text: 'buy milk' } });

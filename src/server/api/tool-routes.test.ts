@@ -32,7 +32,7 @@ describe('GET /api/tools', () => {
     const weather = json.tools[1];
     assert.deepEqual(
       { ...weather, parameters: undefined },
-      { name: 'weather', description: 'Get the weather for a city', file: join('agent', 'tools', 'weather.ts'), source: join('agent', 'tools'), available: true, enabled: true, isolation: 'none', parameters: undefined, examples: ['weather in Tokyo?'], diagnostics: weather.diagnostics },
+      { name: 'weather', description: 'Get the weather for a city', file: join('agent', 'tools', 'weather.ts'), source: join('agent', 'tools'), available: true, enabled: true, isolation: 'none', approval: 'never', parameters: undefined, examples: ['weather in Tokyo?'], diagnostics: weather.diagnostics },
     );
     // Its own diagnostics: one example only is a warning, its file relative to the project.
     assert.deepEqual(weather.diagnostics.map(({ severity, code, file, tool }: Record<string, string>) => ({ severity, code, file, tool })), [{ severity: 'warning', code: 'manifest-warning', file: join('agent', 'tools', 'weather.ts'), tool: 'weather' }]);

@@ -1,4 +1,5 @@
 import { dirname, isAbsolute, relative } from 'node:path';
+import { approvalSetting, type ApprovalSetting } from '../../tools/approval-policy.ts';
 import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, type AppConfig, type Isolation } from '../../tools/app-config.ts';
 import { localizeDiagnostic, type Diagnostic } from '../../tools/diagnostic.ts';
 import { parametersSchema, type JsonSchema } from '../../tools/parameter-schema.ts';
@@ -23,6 +24,8 @@ export interface ToolView {
   /** `tools.<name>.enabled` (default true). */
   enabled: boolean;
   isolation: Isolation;
+  /** Whether a person is asked before its calls run: the manifest's `approval` or `tools.<name>.approval` (decision 017). */
+  approval: ApprovalSetting;
   parameters: JsonSchema;
   examples: string[];
   diagnostics: DiagnosticView[];
@@ -64,6 +67,7 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
     ...(reason === undefined ? {} : { reason }),
     enabled: !turnedOff(toolSection(options.config, name)),
     isolation: toolIsolation(options.config, name, options.config.tools?.isolation ?? DEFAULT_ISOLATION),
+    approval: approvalSetting(found.manifest, options.config),
     parameters: registered?.schemaGiven === true ? registered.schema : parametersSchema(found.manifest, language),
     examples: localizeList(found.manifest.examples, language),
     diagnostics: registry.diagnostics.filter((diagnostic) => diagnostic.file === found.file && (diagnostic.tool === undefined || diagnostic.tool === name)).map((diagnostic) => diagnosticView(diagnostic, options)),
