@@ -50,6 +50,23 @@ export class FineTool extends BaseTool {
     assert.match(result.diagnostics[2]!.hint ?? '', /--no-types/);
   });
 
+  test('in a package of ES modules ("type": "module", as in this repository and in apps that say so): riverse is the contract', async (t) => {
+    const root = await tempDir(t);
+    await writeFiles(root, {
+      'package.json': '{ "type": "module" }\n',
+      'agent/tools/fine.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+export class FineTool extends BaseTool {
+  manifest(): ToolManifest { return { name: 'fine', description: 'Fine', examples: ['a', 'b'] }; }
+  async execute() { return ToolResult.okk('x'); }
+}
+`,
+    });
+    const dir = join(root, 'agent', 'tools');
+    const result = await typeCheckToolFiles([join(dir, 'fine.ts')], { folders: [dir], baseDir: root });
+    // The one mistake is found, and nothing says that 'riverse' could not be found.
+    assert.deepEqual(result.diagnostics.map((diagnostic) => [diagnostic.line, /okk/.test(diagnostic.message)]), [[4, true]]);
+  });
+
   test('a manifest() without its return type: the hint says to write `manifest(): ToolManifest`', async (t) => {
     const dir = await tempDir(t);
     await writeFiles(dir, {

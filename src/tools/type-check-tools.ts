@@ -11,8 +11,12 @@ import { phrase, type Phrase } from './phrase.ts';
 /** How long the type check may take; past it, `tools check` reports it as not done and goes on. */
 export const TYPE_CHECK_TIMEOUT_MS = 30_000;
 
-/** What a tool file imports as 'riverse' in a worker, and so what it is checked against. No extension: `.ts` here, `.d.ts` once built. */
-const CONTRACT = fileURLToPath(new URL('../tool-api', import.meta.url));
+/**
+ * What a tool file imports as 'riverse' in a worker, and so what it is checked against: `.ts` here,
+ * `.d.ts` once built. With its extension: in a `"type": "module"` package tsc resolves a `paths`
+ * target as an ES module would, trying no extensions, and 'riverse' would not be found at all.
+ */
+const CONTRACT = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../tool-api.ts' : '../tool-api.d.ts', import.meta.url));
 const OWN_TYPES = fileURLToPath(new URL('../../node_modules/@types', import.meta.url));
 
 export interface TypeCheckResult {
