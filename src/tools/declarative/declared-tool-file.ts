@@ -93,8 +93,10 @@ function buildTool(name: string, spec: unknown, document: Document): { manifest:
   const fields = spec as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (!TOOL_KEYS.includes(key)) at([key], `unknown field "${key}"${suggest(key, TOOL_KEYS)}; a declared tool has ${TOOL_KEYS.join(', ')}`);
   const { http, command, ...manifestFields } = fields;
-  // A command runs a program: a person says yes to each call unless the file says approval: never.
-  const manifest = { name, ...(command !== undefined && manifestFields.approval === undefined ? { approval: 'always' } : {}), ...manifestFields } as unknown as ToolManifest;
+  // A command runs a program, and an HTTP call other than GET or HEAD sends data out or changes
+  // something: a person says yes to each call unless the file says approval: never.
+  const acts = command !== undefined || (typeof http === 'object' && http !== null && !['GET', 'HEAD'].includes(String((http as { method?: unknown }).method ?? 'GET').toUpperCase()));
+  const manifest = { name, ...(acts && manifestFields.approval === undefined ? { approval: 'always' } : {}), ...manifestFields } as unknown as ToolManifest;
   const declaredParams = new Map(Object.entries((typeof fields.parameters === 'object' && fields.parameters !== null ? fields.parameters : {}) as Record<string, unknown>));
   for (const param of declaredParams.keys()) if (param.startsWith('config.')) at(['parameters', param], 'a parameter name may not start with "config.": {config.x} in a template is the setting tools.<name>.x');
   const typeOf = (param: string) => {

@@ -157,6 +157,28 @@ list_file:
     assert.match(dashed.error ?? '', /ls exited with code 2: .*'?-la'?.*No such file/);
   });
 
+  test('what asks a person first by default: a command and an HTTP call that sends (POST…), not a GET; approval: never in the file says otherwise', async () => {
+    const yaml = `
+read_it:
+  description: Read a thing
+  examples: [Read it, Fetch it]
+  http: { url: 'https://api.test/thing' }
+post_it:
+  description: Send a thing
+  parameters: { text: What to send }
+  examples: [Send it, Post it]
+  http: { url: 'https://api.test/thing', method: post, json: { text: '{text}' } }
+quiet_post:
+  description: Ping a thing
+  approval: never
+  examples: [Ping it, Poke it]
+  http: { url: 'https://api.test/ping', method: POST }
+`;
+    const registry = await ToolRegistry.load({ folders: [folder('approvals', { 'approvals.tools.yaml': yaml })], baseDir: dir, config: {} });
+    assert.deepEqual(registry.diagnostics, []);
+    assert.deepEqual(['read_it', 'post_it', 'quiet_post'].map((name) => registry.get(name)?.manifest.approval), [undefined, 'always', 'never']);
+  });
+
   test('diagnostics at their line: YAML errors, unknown fields, unknown placeholders, manifest problems', async () => {
     const broken = 'good:\n  description: x\n  http: { url: "http://a.test/" }\n bad indentation: [\n';
     const problems = `
