@@ -116,5 +116,12 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
     await page.locator('#language-select').selectOption('en');
   });
 
+  await t.test('the tools page says which tool asks first', async () => {
+    await page.goto(`${service.url}#/tools`);
+    const card = page.locator('article[data-tool="write_note"]');
+    await card.locator('.badge', { hasText: 'Asks first' }).waitFor();
+    assert.equal(await card.locator('.badge', { hasText: 'Asks first' }).isVisible(), true);
+  });
+
   assert.deepEqual(problems, []);
 });

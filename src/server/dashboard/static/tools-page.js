@@ -81,6 +81,8 @@ export function toolsPage(root) {
     let view = initial;
     const id = `tool-${initial.name.replace(/[^\w-]/g, '_')}`;
     const badge = h('span', { class: 'badge' });
+    // A person is asked before each call (approval: always), or before the calls a rule picks.
+    const asks = h('span', { class: 'badge warn', hidden: true });
     const toggle = h('input', { type: 'checkbox', role: 'switch', id: `${id}-enabled`, i18nAria: 'toolSwitch', i18nVars: { name: initial.name } });
     const switchLabel = h('label', { class: 'switch', for: `${id}-enabled` }, h('span', { i18n: 'enabled' }), toggle);
     const description = h('p', { class: 'tool-description' });
@@ -93,7 +95,7 @@ export function toolsPage(root) {
     const runButton = h('button', { type: 'submit', class: 'primary', i18n: 'run' });
     const form = h('form', { class: 'tool-form', novalidate: true }, formBox, h('div', { class: 'form-actions' }, runButton), result);
     const runPanel = h('details', { class: 'run-panel' }, h('summary', { i18n: 'runByHand' }), form);
-    const element = h('article', { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` }, h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, switchLabel), description, reason, meta, diagnostics, examples, runPanel);
+    const element = h('article', { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` }, h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, asks, switchLabel), description, reason, meta, diagnostics, examples, runPanel);
     let fields = null;
     let schemaText = '';
 
@@ -147,6 +149,8 @@ export function toolsPage(root) {
       card.view = next;
       badge.className = `badge ${next.available ? 'ok' : next.enabled === false ? 'muted' : 'bad'}`;
       setText(badge, next.available ? 'available' : next.enabled === false ? 'switchedOff' : 'unavailable');
+      asks.hidden = next.approval === undefined || next.approval === 'never';
+      setText(asks, next.approval === 'always' ? 'asksFirst' : 'asksFirstSometimes');
       toggle.checked = next.enabled !== false;
       description.textContent = next.description ?? '';
       reason.hidden = next.available || !next.reason;
