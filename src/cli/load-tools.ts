@@ -1,6 +1,6 @@
 import type { LoadedConfig } from '../config/load-config.ts';
 import { loadCliConfig } from './cli-config.ts';
-import { startMcp } from './open-mcp.ts';
+import { openMcp } from './open-mcp.ts';
 import { defaultCacheDir } from '../tools/load-cache.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
@@ -14,7 +14,8 @@ export interface GlobalOptions {
 /** Loads the config and the tool registry (drop-in files and MCP servers, loaded side by side) the way every `riverse tools` command does. */
 export async function loadTools(options: GlobalOptions): Promise<{ loaded: LoadedConfig; registry: ToolRegistry }> {
   const loaded = await loadCliConfig(options.config);
-  const mcp = await startMcp(loaded.config, loaded.baseDir);
+  // The servers start now; the registry waits for them once the files are loaded.
+  const mcp = await openMcp(loaded.config, loaded.baseDir);
   const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) });
   return { loaded, registry };
 }

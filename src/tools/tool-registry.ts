@@ -124,6 +124,7 @@ export class ToolRegistry {
     const { files, diagnostics } = await scanFolders(setup.folders);
     const loads = await loadFiles(files, setup.config, setup.isolation, ++loadCount, setup.cache);
     setup.cache?.save(files);
+    await Promise.all(setup.sources.map((source) => source.ready?.()));
     return ToolRegistry.compose(setup, loads, diagnostics);
   }
 

@@ -22,4 +22,9 @@ export interface ToolSource {
   snapshot(): SourceTools;
   /** Calls `listener` with the `file` whose tools changed; returns a function that stops it. */
   onChange(listener: (file: string) => void): () => void;
+  /**
+   * Resolves once the source has its first tools, within its own bound. `ToolRegistry.load`, which
+   * takes one snapshot, waits for it after the files are loaded, so the two happen side by side.
+   */
+  ready?(): Promise<void>;
 }
