@@ -14,7 +14,7 @@ import type { CallMemory } from './call-memory.ts';
 import type { ClientTool } from './client-tools.ts';
 import { detectLanguage } from './detect-language.ts';
 import { eventStream } from './event-stream.ts';
-import { runTurn, type TurnOptions } from './run-turn.ts';
+import { resultContent, runTurn, type TurnOptions } from './run-turn.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 
@@ -263,7 +263,7 @@ function lateResults(store: SessionStore, sessionId: string, history: readonly C
   if (open.size === 0) return undefined;
   const results = new Map<string, { content: string; isError?: boolean }>();
   for (const trace of storeCall('Reading tool calls', () => store.toolCalls(sessionId, { limit: 256 }))) {
-    if (open.has(trace.callId)) results.set(trace.callId, trace.success ? { content: trace.data } : { content: `Error: ${trace.error ?? 'the tool failed'}`, isError: true });
+    if (open.has(trace.callId)) results.set(trace.callId, resultContent(trace));
   }
   return results;
 }

@@ -342,8 +342,12 @@ function listenerHalt(error: unknown, text: (typeof ASSISTANT_TEXT)[Language]): 
 }
 
 function toolOutput(record: ToolCallRecord): { name: string; content: string; isError?: boolean } {
-  const { result } = record;
-  return result.success ? { name: record.tool, content: result.data } : { name: record.tool, content: `Error: ${result.error ?? 'the tool failed'}`, isError: true };
+  return { name: record.tool, ...resultContent(record.result) };
+}
+
+/** A call's result as the model reads it in the conversation: its data, or its error marked as one. */
+export function resultContent(result: { success: boolean; data: string; error?: string | undefined }): { content: string; isError?: boolean } {
+  return result.success ? { content: result.data } : { content: `Error: ${result.error ?? 'the tool failed'}`, isError: true };
 }
 
 function systemPrompt(base: string, caller: string | undefined, toolSection: string | undefined, note: string | undefined): string {
