@@ -77,13 +77,23 @@ describe('the turn deadline', () => {
   });
 
   it('stops a tool still running at the deadline through its signal', async (t) => {
+    // The file's host is started first: cold, under load, its start can take longer than the
+    // deadline, and then no call would be running when it passes.
+    const warm = new AbortController();
+    const warming = tools.execute('wait_for_cancel', {}, { signal: warm.signal });
+    await eventually(() => logLines(waitLog).includes('started'), 'the tool started once');
+    warm.abort();
+    await warming;
+    await eventually(() => logLines(waitLog).includes('aborted'), 'the first call saw its abort');
+    const before = logLines(waitLog).length;
     const server = await modelServer(t, replies([{ toolCalls: [{ name: 'wait_for_cancel', arguments: {} }] }, { text: 'never asked' }]));
     const started = performance.now();
     const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Do the long job', language: 'en', timeoutMs: 1_500 });
     assert.equal(result.stopReason, 'timeout');
     assert.match(result.text, /^Stopped: this turn took longer than 1\.5 s \(assistant\.turn_timeout_ms in riverse\.yaml sets this limit\)\.$/);
     assert.ok(performance.now() - started < 1_500 + 1_000);
-    await eventually(() => logLines(waitLog).includes('aborted'), 'the tool saw its signal abort');
+    await eventually(() => logLines(waitLog).slice(before).includes('aborted'), 'the tool saw its signal abort');
+    assert.deepEqual(logLines(waitLog).slice(before), ['started', 'aborted'], 'it was running at the deadline');
     assert.equal(server.requests.length, 1, 'no request after the deadline');
   });
 
