@@ -1,6 +1,7 @@
 // Messages between Riverse and a tool process: each a V8-serialized value behind a 4-byte length.
 // Our own framing (not Node's IPC channel) so that Riverse can refuse a message before it holds it:
 // a tool process that writes a frame larger than the cap is stopped, and nothing of it is kept.
+import type { Writable } from 'node:stream';
 import { deserialize, serialize } from 'node:v8';
 
 const HEADER_BYTES = 4;
@@ -11,6 +12,27 @@ export function encodeFrame(value: unknown): Buffer {
   frame.writeUInt32BE(body.length, 0);
   body.copy(frame, HEADER_BYTES);
   return frame;
+}
+
+/**
+ * Writes values as frames to `socket`; those written in one tick go out together, in one system
+ * call, when it ends (Riverse sends a loader a few files at a time; one write each cost a wake-up
+ * each). Riverse's side only: in a host, the tool code that runs next may spin before the tick ends.
+ */
+export function frameWriter(socket: Writable): (value: unknown) => void {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
+  return (value) => {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(uncork);
+    }
+    socket.write(encodeFrame(value));
+  };
 }
 
 export class FrameTooLarge extends Error {

@@ -3,6 +3,7 @@
 import { Socket } from 'node:net';
 import { parentPort, Worker } from 'node:worker_threads';
 import { encodeFrame, FrameReader } from './frame-codec.ts';
+import { PARENT_DEATH_ENV } from './parent-death.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
 export interface HostPort {
@@ -40,10 +41,15 @@ export async function connectToHost(): Promise<HostPort> {
   // Riverse is gone (it exited or was killed): a tool process must not outlive it.
   socket.on('close', () => process.exit(0));
   socket.on('error', () => process.exit(0));
-  watchParent();
+  // Where the kernel ends this process with its parent (parent-death.ts), no thread is needed.
+  if (process.env[PARENT_DEATH_ENV] !== '1') watchParent();
   const reader = new FrameReader(MAX_INCOMING_BYTES, receive);
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
-  return { kind: 'process', data: await started, send: (message) => void socket.write(encodeFrame(message)), onMessage };
+  const startData = await started;
+  // Riverse may have died before that was set up (or before the thread started).
+  if (process.ppid !== startData.hostPid) process.exit(0);
+  // Each message is written at once, never held for later: the tool code that runs next may spin.
+  return { kind: 'process', data: startData, send: (message) => void socket.write(encodeFrame(message)), onMessage };
 }
 
 /**

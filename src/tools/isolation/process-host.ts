@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { encodeFrame, FrameReader, FrameTooLarge } from './frame-codec.ts';
+import { FrameReader, FrameTooLarge, frameWriter } from './frame-codec.ts';
+import { PARENT_DEATH_ENV, parentDeathPrefix } from './parent-death.ts';
 import { TOOL_HOST_SCRIPT, waitForStop, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
@@ -36,15 +37,14 @@ export const LOADER_V8_FLAGS: readonly string[] = (() => {
 /**
  * A child process: its own memory (limited as a whole, Buffers included), file descriptors and
  * signals. It runs in its own process group, so that Ctrl-C in the terminal reaches Riverse only,
- * and it exits when Riverse does (its channel closes). `v8Flags`: for a loader, LOADER_V8_FLAGS.
+ * and it exits when Riverse does (its channel closes, or the kernel ends it: parent-death.ts). `v8Flags`: for a loader, LOADER_V8_FLAGS.
  */
 export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags: readonly string[] = []): ToolHost {
   const cache = getCompileCacheDir();
-  const child = spawn(process.execPath, [`--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...v8Flags, ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)], {
-    stdio: ['ignore', hostStdout, 'pipe', 'pipe'],
-    detached: true,
-    env: cache === undefined ? process.env : { ...process.env, NODE_COMPILE_CACHE: cache },
-  });
+  const through = parentDeathPrefix();
+  const argv = [...through, process.execPath, `--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...v8Flags, ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }), ...(through.length === 0 ? {} : { [PARENT_DEATH_ENV]: '1' }) };
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', hostStdout, 'pipe', 'pipe'], detached: true, env });
   if (child.pid !== undefined) live.add(child.pid);
   const channel = child.stdio[3] as Socket;
   const stderr = child.stdio[2] as Socket;
@@ -110,13 +110,14 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
     else if (signal !== null) finish(`its process was ended by ${signal}${lastLine(tail)}`);
     else finish(`its process exited with code ${code} (process.exit?)${lastLine(tail)}`);
   });
+  const write = frameWriter(channel);
   return {
     kind: 'process',
     init(data: WorkerData) {
-      if (!ended) channel.write(encodeFrame(data));
+      if (!ended) write(data);
     },
     post(message: ToWorker) {
-      if (!ended) channel.write(encodeFrame(message));
+      if (!ended) write(message);
     },
     ref() {
       child.ref();
