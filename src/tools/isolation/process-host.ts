@@ -31,7 +31,7 @@ export function sendToolOutputToStderr(): void {
  */
 export const LOADER_V8_FLAGS: readonly string[] = (() => {
   const major = Number(process.versions.v8.split('.')[0]);
-  return major >= 11 && major <= 14 ? ['--liftoff-only', '--max-opt=1'] : [];
+  return major >= 11 && major <= 14 ? ['--liftoff-only', '--max-opt=1', '--wasm-lazy-validation'] : [];
 })();
 
 /**
