@@ -26,8 +26,10 @@ export function sendToolOutputToStderr(): void {
  * V8 settings for a loader process, which lives for one load: each file's code runs once there,
  * so compiling hot code with the optimizing compilers (TurboFan for the type stripper's
  * WebAssembly; Maglev and TurboFan for JavaScript) costs more, on background threads, than it
- * saves — about a fifth of a loader's CPU for 500 files (decision 013). Given only to the V8
- * versions known to have both flags: an unknown flag stops Node before it starts.
+ * saves — about a fifth of a loader's CPU for 500 files (decision 013). The stripper's
+ * WebAssembly (Node's own) is validated function by function as it is first compiled, not all at
+ * the start (~10 ms of each loader's start; decision 018). Given only to the V8 versions known to
+ * have these flags: an unknown flag stops Node before it starts.
  */
 export const LOADER_V8_FLAGS: readonly string[] = (() => {
   const major = Number(process.versions.v8.split('.')[0]);
