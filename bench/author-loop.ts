@@ -18,7 +18,8 @@ import { writeTools } from './generated-tools.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
-const MAIN = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+/** What `npx riverse` runs. */
+const MAIN = fileURLToPath(new URL('../bin/riverse.js', import.meta.url));
 const WEATHER = fileURLToPath(new URL('../agent/tools/weather.ts', import.meta.url));
 const TIME = '/usr/bin/time';
 
