@@ -7,7 +7,7 @@ import { loadInWorkers, type SourceFile } from './isolation/load-in-workers.ts';
 import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
 import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
-import { isDeclaredToolFile, loadDeclaredToolFile } from './declarative/declared-tool-file.ts';
+import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
 import { withJavaScriptSnapshot } from './typescript-hooks.ts';
 
 
@@ -37,7 +37,9 @@ export async function loadFiles(files: readonly string[], config: AppConfig, iso
   // A file that cannot be read as a tool file (a link to a device, a pipe; too large) is reported, not loaded.
   const unreadable: FileLoad[] = read.flatMap((entry) => (entry.problem === undefined ? [] : [{ file: entry.file, version, source: '', tools: [], diagnostics: [entry.problem] }]));
   // Declared tools run no code of their author's, so they are read here, not imported in loaders.
-  const declared = Promise.all(sources.filter(({ file }) => isDeclaredToolFile(file)).map(async ({ file, source }) => ({ version, source, ...(await loadDeclaredToolFile(file, source, config)) })));
+  const declaredFiles = sources.filter(({ file }) => isDeclaredToolFile(file));
+  // The YAML parser is loaded only where there is YAML to read.
+  const declared = declaredFiles.length === 0 ? [] : import('./declarative/declared-tool-file.ts').then(({ loadDeclaredToolFile }) => Promise.all(declaredFiles.map(async ({ file, source }) => ({ version, source, ...(await loadDeclaredToolFile(file, source, config)) }))));
   const code = loadSources(sources.filter(({ file }) => !isDeclaredToolFile(file)), config, isolation, version, cache);
   // In the order of `files` (folder, then name), which decides who keeps a name claimed twice.
   const order = new Map(files.map((file, index) => [file, index]));

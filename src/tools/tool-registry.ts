@@ -3,7 +3,7 @@ import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, withBaseDir, 
 import { errorMessage, formatDiagnostic, said, type Diagnostic } from './diagnostic.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
 import { findToolFiles } from './find-tool-files.ts';
-import { isDeclaredToolFile } from './declarative/declared-tool-file.ts';
+import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
 import { ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
 import { warmParamsCheckers } from './check-params.ts';

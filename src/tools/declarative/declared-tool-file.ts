@@ -11,11 +11,6 @@ import { MANIFEST_KEYS, suggest } from '../validate-manifest.ts';
 import { DeclaredTool, JsonString, type CommandSpec, type HttpSpec, type JsonTemplate } from './declared-tool.ts';
 import { paramsOf, parseTemplate, type Piece } from './template.ts';
 
-/** True for a file that declares tools in YAML. */
-export function isDeclaredToolFile(path: string): boolean {
-  return /\.tools\.ya?ml$/.test(path);
-}
-
 const TOOL_KEYS = [...MANIFEST_KEYS.filter((key) => key !== 'name'), 'http', 'command'];
 const HTTP_KEYS = ['url', 'method', 'headers', 'query', 'json', 'form', 'result'];
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
