@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fetchPost, readText, undiciPost, undiciTransport, type HttpPost } from './http-transport.ts';
+import { defaultPost, fetchPost, nodeHttpTransport, readText, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 import { networkError } from './request-errors.ts';
 import { startOpenAITestServer } from './testing/openai-wire.ts';
@@ -60,7 +60,8 @@ async function readAll(post: HttpPost, url: string): Promise<{ pieces: string[];
 }
 
 const transports: [string, HttpPost][] = [
-  ['undici (the default)', undiciPost],
+  ['node:http (the default)', defaultPost],
+  ['undici (through a proxy; here with none set)', undiciTransport({})],
   ['a given fetch', fetchPost(fetch)],
 ];
 
@@ -140,6 +141,54 @@ for (const [name, post] of transports) {
     });
   });
 }
+
+describe('HTTP transport: node:http and connections the server closes', () => {
+  it('a request on a kept connection that the server drops unanswered is sent again once, on a new connection', async () => {
+    // The server answers the first request of each connection and drops the connection at the
+    // second, as one whose idle timeout fires just as the next request arrives.
+    const served = new WeakMap<Socket, number>();
+    let connections = 0;
+    const server = createServer((request, response) => {
+      const count = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, count);
+      request.resume();
+      if (count > 1) return void request.socket.destroy();
+      response.end(`answer ${count} on connection ${connections}`);
+    });
+    server.on('connection', () => connections++);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const post = nodeHttpTransport();
+      const first = await post(url, {}, '{}', new AbortController().signal);
+      assert.equal((await readText(first, 1 << 20)).text, 'answer 1 on connection 1');
+      await new Promise((resolve) => setImmediate(resolve)); // the connection goes back to the pool
+      const second = await post(url, {}, '{}', new AbortController().signal);
+      assert.equal((await readText(second, 1 << 20)).text, 'answer 1 on connection 2', 'sent again, on a new connection');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('a new connection that the server drops is an error, not sent again', async () => {
+    let requests = 0;
+    const server = createServer((request) => {
+      requests++;
+      request.socket.destroy();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      await assert.rejects(nodeHttpTransport()(url, {}, '{}', new AbortController().signal), { code: 'ECONNRESET' });
+      assert.equal(requests, 1);
+    } finally {
+      server.close();
+    }
+  });
+});
 
 /** A forward proxy on 127.0.0.1 that sends every host it is asked for to `target` and notes the URLs. */
 async function startProxy(target: string): Promise<{ url: string; seen: string[]; close: () => void }> {

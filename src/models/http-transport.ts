@@ -1,11 +1,14 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 import { ModelError } from './model-error.ts';
 
 /**
  * The one HTTP call every model adapter makes: POST a JSON body, then read the answer whole or
- * piece by piece. By default it goes through undici's `request` on a keep-alive pool, which costs
- * about half of what global `fetch` costs per request (see decision 005); a `fetch` given in the
- * adapter's options is used instead, e.g. one that records traffic.
+ * piece by piece. By default it goes through `node:http`/`node:https` on keep-alive agents (decision
+ * 020: less CPU per request than undici, and none of its ~20 MB); through a proxy from the
+ * environment, through undici's proxy agent. A `fetch` given in the adapter's options is used
+ * instead, e.g. one that records traffic.
  */
 export type HttpPost = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<HttpResponse>;
 
@@ -22,9 +25,83 @@ export interface HttpResponse {
 }
 
 /**
- * undici's `request` on one keep-alive pool, made at the first request. With `HTTPS_PROXY` or
- * `HTTP_PROXY` (or their lowercase forms) set, requests go through that proxy, except for hosts in
- * `NO_PROXY` and loopback addresses (a local Ollama or llama.cpp server).
+ * The transport for this environment: with `HTTPS_PROXY` or `HTTP_PROXY` (or their lowercase forms)
+ * set, undici's proxy agent (requests go through that proxy, except for hosts in `NO_PROXY` and
+ * loopback addresses: a local Ollama or llama.cpp server); else `node:http` (nodeHttpTransport).
+ * The environment is read at the first request, and a setting that is not a URL is an error then.
+ */
+export function defaultTransport(env: NodeJS.ProcessEnv = process.env): HttpPost {
+  let chosen: HttpPost | undefined;
+  return (url, headers, body, signal) => {
+    if (chosen === undefined) {
+      const proxied = proxySetting(env, 'http_proxy') !== '' || proxySetting(env, 'https_proxy') !== '';
+      chosen = proxied ? undiciTransport(env) : nodeHttpTransport();
+    }
+    return chosen(url, headers, body, signal);
+  };
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * `node:http` (and `node:https`, loaded for the first https URL) on one keep-alive agent each. A
+ * request sent on a kept connection that the server closed meanwhile (ECONNRESET or EPIPE before any
+ * answer: the server's idle timeout raced it) is sent again once, on a fresh connection.
+ */
+export function nodeHttpTransport(): HttpPost {
+  const plain = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
+  let secure: typeof plain | undefined;
+  const clientFor = (protocol: string) => {
+    if (protocol !== 'https:') return plain;
+    if (secure === undefined) {
+      const https = require('node:https') as typeof import('node:https');
+      secure = { request: https.request, agent: new https.Agent({ keepAlive: true }) };
+    }
+    return secure;
+  };
+  const send = (target: URL, headers: Record<string, string>, body: string, signal: AbortSignal, retried: boolean): Promise<HttpResponse> =>
+    new Promise((resolve, reject) => {
+      const { request: client, agent } = clientFor(target.protocol);
+      const request = client(target, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+      request.once('response', (response) => resolve(nodeResponse(response)));
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if (stale && !retried && !signal.aborted) resolve(send(target, headers, body, signal, true));
+        else reject(error);
+      });
+      request.end(body);
+    });
+  return (url, headers, body, signal) => send(new URL(url), headers, body, signal, false);
+}
+
+function nodeResponse(response: IncomingMessage): HttpResponse {
+  // A body nobody reads may still fail (the connection reset): that must not be an uncaught error.
+  response.on('error', () => {});
+  let pieces: AsyncIterator<Uint8Array> | undefined;
+  const next = () => (pieces ??= response[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
+  return {
+    status: response.statusCode ?? 0,
+    header(name) {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    async read() {
+      const piece = await next();
+      return piece.done === true ? undefined : piece.value;
+    },
+    async drain() {
+      while ((await next()).done !== true);
+    },
+    cancel() {
+      response.destroy();
+    },
+  };
+}
+
+/**
+ * undici's `request` on one keep-alive pool, made at the first request: through the proxy that
+ * `HTTPS_PROXY` or `HTTP_PROXY` (or their lowercase forms) names, except for hosts in `NO_PROXY` and
+ * loopback addresses; with neither set, direct.
  */
 export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost {
   // undici is loaded at the first model request: commands that make none (`tools …`) start without it.
@@ -64,7 +141,7 @@ export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost 
 }
 
 /** The default transport, shared by every model of the process. */
-export const undiciPost: HttpPost = undiciTransport();
+export const defaultPost: HttpPost = defaultTransport();
 
 // The adapters time requests themselves (`timeoutMs`, any length): undici's own 300 s header and
 // body timeouts would cut a slow local model short with a misleading error, so they are off.

@@ -1,5 +1,5 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
-import { fetchPost, readText, undiciPost, type HttpPost, type HttpResponse } from './http-transport.ts';
+import { defaultPost, fetchPost, readText, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
 import { abortedError, networkError, redirectError, replyTooLargeError, streamCutError, timeoutError, type ErrorContext } from './request-errors.ts';
 import { DEFAULT_MAX_REPLY_CHARS, DEFAULT_MAX_TOOL_CALL_CHARS, REPLY_SETTING, ReplyMeter, wireLimit, type ReplyCaps } from './reply-limits.ts';
@@ -41,7 +41,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** The policy from the options; `headers` are the adapter's, the caller's `options.headers` merged in. */
 export function requestPolicy(options: RequestOptions, headers: Record<string, string>): RequestPolicy {
   return {
-    post: options.fetch === undefined ? undiciPost : fetchPost(options.fetch),
+    post: options.fetch === undefined ? defaultPost : fetchPost(options.fetch),
     headers,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? 2,
