@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { interpolateEnv } from './interpolate-env.ts';
 import type { RiverseConfig } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
@@ -47,8 +47,12 @@ export async function loadConfig(options: { path?: string; cwd?: string; env?: N
   return { config: parseConfig(text, path, env), path, baseDir: dirname(path) };
 }
 
+const require = createRequire(import.meta.url);
+
 /** Parses, interpolates and validates config text; `path` is used in messages. */
 export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv = process.env): RiverseConfig {
+  // The YAML parser (~14 MB, ~10 ms) is loaded only where there is a config file to read.
+  const { LineCounter, parseDocument } = require('yaml') as typeof import('yaml');
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {
