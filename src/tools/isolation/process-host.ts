@@ -45,7 +45,10 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
   const cache = getCompileCacheDir();
   const through = parentDeathPrefix();
   const argv = [...through, process.execPath, `--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...v8Flags, ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)];
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }), ...(through.length === 0 ? {} : { [PARENT_DEATH_ENV]: '1' }) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }) };
+  // Set only where setpriv set the signal up (a Riverse started by a tool inherits its host's environment).
+  if (through.length === 0) delete env[PARENT_DEATH_ENV];
+  else env[PARENT_DEATH_ENV] = '1';
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', hostStdout, 'pipe', 'pipe'], detached: true, env });
   if (child.pid !== undefined) live.add(child.pid);
   const channel = child.stdio[3] as Socket;
