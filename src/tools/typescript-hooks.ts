@@ -163,30 +163,35 @@ const OWN_SOURCE = new URL('..', import.meta.url).href;
 const folderFormats = new Map<string, { extension: string; format: string | null | undefined }>();
 const SNAPSHOT_ENTRY = /^(file:\/\/.*\/)[^/?#]*(\.[^./?#]+)\?v=\d+$/;
 
+/** A specifier that is the entry of a file this host was given the text of (`import(file?v=N)`): its folder, extension and path. */
+function snapshotEntry(specifier: string): { folder: string; extension: string; filename: string } | undefined {
+  const match = SNAPSHOT_ENTRY.exec(specifier);
+  if (match === null) return undefined;
+  const filename = fileURLToPath(specifier.slice(0, specifier.indexOf('?')));
+  return snapshots.has(filename) ? { folder: match[1]!, extension: match[2]!, filename } : undefined;
+}
+
 /**
- * The entry of a tool file this host was given the text of (`import(file?v=N)`), resolved without
- * Node's search (a stat, a real path and a package.json lookup per file, about a tenth of a
- * loader's time): its folder was resolved once, and the file itself is not a link. Else undefined.
+ * Such an entry resolved without Node's search (a stat, a real path and a package.json lookup per
+ * file, about a tenth of a loader's time): when its folder was resolved once and the file itself
+ * is not a link. Else undefined.
  */
 function resolveSnapshot(specifier: string): { url: string; format?: string | null; shortCircuit: true } | undefined {
-  const match = SNAPSHOT_ENTRY.exec(specifier);
-  const folder = match === null ? undefined : folderFormats.get(match[1]!);
-  if (folder === undefined || folder.extension !== match![2]) return undefined;
-  const filename = fileURLToPath(specifier.slice(0, specifier.indexOf('?')));
-  if (!snapshots.has(filename)) return undefined;
+  const entry = snapshotEntry(specifier);
+  const folder = entry === undefined ? undefined : folderFormats.get(entry.folder);
+  if (entry === undefined || folder === undefined || folder.extension !== entry.extension) return undefined;
   try {
-    if (lstatSync(filename).isSymbolicLink()) return undefined;
+    if (lstatSync(entry.filename).isSymbolicLink()) return undefined;
   } catch {
     return undefined; // gone since it was read: Node says so
   }
   return { url: specifier, format: folder.format, shortCircuit: true };
 }
 
-/** Remembers how Node resolved a snapshot's entry, for the next files of its folder. */
+/** Remembers how Node resolved such an entry, for the next files of its folder. */
 function learnFolder(specifier: string, resolved: { url: string; format?: string | null }): void {
-  const match = SNAPSHOT_ENTRY.exec(specifier);
-  if (match === null || resolved.url !== specifier || !snapshots.has(fileURLToPath(specifier.slice(0, specifier.indexOf('?'))))) return;
-  folderFormats.set(match[1]!, { extension: match[2]!, format: resolved.format });
+  const entry = resolved.url === specifier ? snapshotEntry(specifier) : undefined;
+  if (entry !== undefined) folderFormats.set(entry.folder, { extension: entry.extension, format: resolved.format });
 }
 
 /**
