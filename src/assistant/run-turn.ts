@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/tool-registry.ts';
 import type { Language } from '../tools/tool-manifest.ts';
 import type { TurnApprovals } from './approval-gate.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
+import { followSignal } from './follow-signal.ts';
 import { clientToolClashes, clientToolSet, type ClientTool, type ClientToolSet } from './client-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
 import { runToolCalls } from './run-tool-calls.ts';
@@ -100,7 +101,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const text = ASSISTANT_TEXT[language];
   const listener = options.onEvent;
   // One controller stops everything the turn started (model request, retries, tool calls) when the
-  // deadline passes or a listener fails; the caller's signal joins it.
+  // deadline passes, a listener fails or the caller's signal aborts.
   const stop = new AbortController();
   let halted: Halt | undefined;
   const halt = (cause: Halt) => {
@@ -124,7 +125,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     const s = Math.round(timeoutMs / 100) / 10;
     halt({ stopReason: 'timeout', code: 'turn-timeout', message: `the turn took longer than ${s} s (assistant.turn_timeout_ms)`, text: text.turnTimedOut(s) });
   }, Math.min(timeoutMs, 2 ** 31 - 1));
-  const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const unfollow = followSignal(options.signal, stop);
+  const signal = stop.signal;
   let mode: ToolCallingMode = textOnlyModels.has(model.id) ? 'text' : (options.toolCalling ?? model.toolCalling);
   const maxRounds = options.maxRounds ?? 6;
   const maxCalls = options.maxCallsPerRound ?? DEFAULT_MAX_CALLS_PER_ROUND;
@@ -324,6 +326,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     return finish('error', reply, { code: error.code, message });
   } finally {
     clearTimeout(timer);
+    unfollow();
   }
 }
 

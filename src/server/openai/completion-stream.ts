@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
+import { followSignal } from '../../assistant/follow-signal.ts';
 import { errorBody } from '../api-error.ts';
 import { ChunkWriter, finishReason, SSE_DONE, SSE_KEEP_ALIVE, sseData, type CompletionIdentity } from './completion-chunks.ts';
 import { ReplyText } from './reply-text.ts';
@@ -34,10 +35,11 @@ export function streamCompletion(c: Context, assistant: Assistant, request: Comp
       }
       if (chunk !== '' && !cancel.signal.aborted) controller.enqueue(encoder.encode(chunk));
     };
-    const signal = request.signal === undefined ? cancel.signal : AbortSignal.any([request.signal, cancel.signal]);
+    // The request going away cancels the turn as the client closing the stream does.
+    const unfollow = followSignal(request.signal, cancel);
     const turn = assistant.complete({
       ...request,
-      signal,
+      signal: cancel.signal,
       onEvent: (event) => {
         const piece = text.follow(event);
         if (piece !== '') send(writer.content(piece));
@@ -46,6 +48,7 @@ export function streamCompletion(c: Context, assistant: Assistant, request: Comp
       },
     });
     void turn
+      .finally(unfollow)
       .then((result) => {
         const failure = turnFailure(result);
         if (failure !== undefined && !started) return resolve(refuse(c, failure));
