@@ -22,7 +22,7 @@ export async function startLoadersOnColdStart(argv: readonly string[], env: Node
 }
 
 /** The words before the first option, past the global `-c/--config <file>`. */
-function commandWords(argv: readonly string[]): string[] {
+export function commandWords(argv: readonly string[]): string[] {
   const words: string[] = [];
   for (let index = 0; index < argv.length && words.length < 2; index++) {
     const arg = argv[index]!;

@@ -1,7 +1,9 @@
 // `riverse serve` as a user runs it: a separate process in a project folder, without a model.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createProject, ECHO_TOOL, show, type TempProject } from './cli-test-support.ts';
+import { SERVICE_SEMI_SPACE_MB } from './service-heap.ts';
 
 describe('riverse serve', () => {
   let project: TempProject;
@@ -33,6 +35,20 @@ describe('riverse serve', () => {
     assert.equal(status?.status, 200);
     assert.equal(status?.body.model, null);
     assert.deepEqual(status?.body.tools, { total: 1, available: 1 });
+  });
+
+  it('runs in the process it was started as, with the young generation of a long-running service (decision 019)', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    let cmdline: string[] | undefined;
+    const result = await project.run(['serve', '--port', '0'], {
+      env: env(),
+      onStdout: (stdout, child) => {
+        if (cmdline !== undefined || !stdout.includes('Ctrl+C')) return;
+        cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+        child.kill('SIGINT');
+      },
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.ok(cmdline?.includes(`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`), String(cmdline));
   });
 
   it('refuses to listen beyond loopback without a token, in the person\'s language', async () => {

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SERVICE_SEMI_SPACE_MB, serviceRestartArgs } from './service-heap.ts';
+
+const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({ execPath: '/bin/node', execArgv, argv: ['/bin/node', '/app/riverse.js', '-c', 'x.yaml', 'serve', '--port', '0'], env });
+
+test('serve starts again with the service young generation, keeping the Node flags and arguments it had', () => {
+  assert.deepEqual(serviceRestartArgs(['-c', 'x.yaml', 'serve', '--port', '0'], node(['--enable-source-maps'])), [
+    '/bin/node',
+    `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`,
+    '--enable-source-maps',
+    '/app/riverse.js',
+    '-c',
+    'x.yaml',
+    'serve',
+    '--port',
+    '0',
+  ]);
+});
+
+test('a young generation chosen on the command line or in NODE_OPTIONS is kept, and other commands run as they are', () => {
+  assert.equal(serviceRestartArgs(['serve'], node(['--max-semi-space-size=64'])), undefined);
+  assert.equal(serviceRestartArgs(['serve'], node([], { NODE_OPTIONS: '--inspect --max-semi-space-size=4' })), undefined);
+  assert.equal(serviceRestartArgs(['serve'], node(['--max-heap-size=512'])), undefined);
+  assert.equal(serviceRestartArgs(['chat'], node()), undefined);
+  assert.equal(serviceRestartArgs(['tools', 'list'], node()), undefined);
+});
