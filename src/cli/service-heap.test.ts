@@ -18,10 +18,18 @@ test('serve starts again with the service young generation, keeping the Node fla
   ]);
 });
 
+test('the bare command is the service too (npm start), with its own options', () => {
+  for (const argv of [[], ['--port', '9000'], ['-c', 'x.yaml', '--host', '127.0.0.1', '--token', 't', '--lang', 'ja']]) {
+    assert.equal(serviceRestartArgs(argv, node())?.[1], `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`, JSON.stringify(argv));
+  }
+});
+
 test('a young generation chosen on the command line or in NODE_OPTIONS is kept, and other commands run as they are', () => {
   assert.equal(serviceRestartArgs(['serve'], node(['--max-semi-space-size=64'])), undefined);
   assert.equal(serviceRestartArgs(['serve'], node([], { NODE_OPTIONS: '--inspect --max-semi-space-size=4' })), undefined);
   assert.equal(serviceRestartArgs(['serve'], node(['--max-heap-size=512'])), undefined);
   assert.equal(serviceRestartArgs(['chat'], node()), undefined);
+  assert.equal(serviceRestartArgs(['--help'], node()), undefined);
+  assert.equal(serviceRestartArgs(['-c', 'x.yaml', 'ask', 'hi'], node()), undefined);
   assert.equal(serviceRestartArgs(['tools', 'list'], node()), undefined);
 });

@@ -14,10 +14,24 @@ const FLAG = '--max-semi-space-size';
  * NODE_OPTIONS (theirs is kept).
  */
 export function serviceRestartArgs(argv: readonly string[], process: Pick<NodeJS.Process, 'execPath' | 'execArgv' | 'argv' | 'env'>): string[] | undefined {
-  if (commandWords(argv)[0] !== 'serve') return undefined;
+  if (!serves(argv)) return undefined;
   const chosen = (arg: string) => arg === FLAG || arg.startsWith(`${FLAG}=`) || arg === '--max-heap-size' || arg.startsWith('--max-heap-size=');
   if (process.execArgv.some(chosen) || (process.env.NODE_OPTIONS ?? '').split(/\s+/).some(chosen)) return undefined;
   return [process.execPath, `${FLAG}=${SERVICE_SEMI_SPACE_MB}`, ...process.execArgv, ...process.argv.slice(1)];
+}
+
+/** Options of the bare command (`riverse`, `npm start`: the service) that take a value. */
+const VALUED = new Set(['-c', '--config', '--host', '--port', '--token', '--lang']);
+
+/** `serve`, or the bare command with only its own options (and not asking for help or the version). */
+function serves(argv: readonly string[]): boolean {
+  if (commandWords(argv)[0] === 'serve') return true;
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (['-h', '--help', '-V', '--version'].includes(arg) || !arg.startsWith('-')) return false;
+    if (VALUED.has(arg)) index++;
+  }
+  return true;
 }
 
 /**
