@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ModelError } from './model-error.ts';
 
@@ -77,12 +78,17 @@ export function nodeHttpTransport(): HttpPost {
 function nodeResponse(response: IncomingMessage): HttpResponse {
   // A body nobody reads may still fail (the connection reset): that must not be an uncaught error.
   response.on('error', () => {});
+  return streamedResponse(response.statusCode ?? 0, response.headers, response);
+}
+
+/** A response whose body is a Node stream (node:http's, undici's), read piece by piece. */
+function streamedResponse(status: number, headers: Record<string, string | string[] | undefined>, body: Readable): HttpResponse {
   let pieces: AsyncIterator<Uint8Array> | undefined;
-  const next = () => (pieces ??= response[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
+  const next = () => (pieces ??= body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
   return {
-    status: response.statusCode ?? 0,
+    status,
     header(name) {
-      const value = response.headers[name];
+      const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
     async read() {
@@ -93,7 +99,7 @@ function nodeResponse(response: IncomingMessage): HttpResponse {
       while ((await next()).done !== true);
     },
     cancel() {
-      response.destroy();
+      body.destroy();
     },
   };
 }
@@ -117,26 +123,7 @@ export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost 
     });
     const { send, pool } = await ready;
     const response = await send(url, { method: 'POST', headers, body, signal, dispatcher: pool });
-    const stream = response.body;
-    let pieces: AsyncIterator<Uint8Array> | undefined;
-    const next = () => (pieces ??= stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
-    return {
-      status: response.statusCode,
-      header(name) {
-        const value = response.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-      async read() {
-        const piece = await next();
-        return piece.done === true ? undefined : piece.value;
-      },
-      async drain() {
-        while ((await next()).done !== true);
-      },
-      cancel() {
-        stream.destroy();
-      },
-    };
+    return streamedResponse(response.statusCode, response.headers, response.body);
   };
 }
 
