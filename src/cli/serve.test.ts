@@ -51,7 +51,7 @@ describe('riverse serve', () => {
     });
     assert.equal(result.code, 0, show(result));
     assert.ok(cmdline?.includes(`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`), String(cmdline));
-    for (const setting of ['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072', 'MALLOC_MMAP_THRESHOLD_=131072']) assert.ok(environ?.includes(setting), `and ${setting}`);
+    assert.ok(environ?.includes('MALLOC_ARENA_MAX=2'), 'and two malloc arenas');
   });
 
   it('refuses to listen beyond loopback without a token, in the person\'s language', async () => {
