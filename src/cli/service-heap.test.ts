@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SERVICE_SEMI_SPACE_MB, serviceEnv, serviceRestartArgs } from './service-heap.ts';
+import { SERVICE_SEMI_SPACE_MB, serviceRestartArgs } from './service-heap.ts';
 
 const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({ execPath: '/bin/node', execArgv, argv: ['/bin/node', '/app/riverse.js', '-c', 'x.yaml', 'serve', '--port', '0'], env });
 
@@ -32,10 +32,4 @@ test('a young generation chosen on the command line or in NODE_OPTIONS is kept, 
   assert.equal(serviceRestartArgs(['--help'], node()), undefined);
   assert.equal(serviceRestartArgs(['-c', 'x.yaml', 'ask', 'hi'], node()), undefined);
   assert.equal(serviceRestartArgs(['tools', 'list'], node()), undefined);
-});
-
-test('the service keeps malloc to two arenas, unless the person chose a number', () => {
-  assert.equal(serviceEnv({ PATH: '/bin' }).MALLOC_ARENA_MAX, '2');
-  assert.equal(serviceEnv({ PATH: '/bin' }).PATH, '/bin');
-  assert.equal(serviceEnv({ MALLOC_ARENA_MAX: '8' }).MALLOC_ARENA_MAX, '8');
 });

@@ -35,22 +35,11 @@ function serves(argv: readonly string[]): boolean {
 }
 
 /**
- * The environment to restart with: this one, and glibc's malloc kept to two arenas unless the person
- * chose a number. By default glibc gives threads (libuv's pool, V8's helpers) up to 8 arenas per core,
- * each keeping what was freed in it: the Buffers a busy service frees between full GCs stayed in the
- * process (+13 % RSS over a 30 s run at 32 connections, against -15 % with two; same latency,
- * decision 019). Other C libraries ignore the variable.
- */
-export function serviceEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' };
-}
-
-/**
- * For `serve`, replaces this process (same pid and stdio) by one with the service's young
- * generation and malloc arenas. Where `process.execve` does not exist (Windows; Node before 22.15)
- * it goes on with the defaults.
+ * For `serve`, replaces this process (same pid, stdio and environment) by one with the service's
+ * young generation. Where `process.execve` does not exist (Windows; Node before 22.15) it goes on
+ * with V8's default.
  */
 export function restartForService(argv: readonly string[]): void {
   const args = serviceRestartArgs(argv, process);
-  if (args !== undefined && typeof process.execve === 'function') process.execve(process.execPath, args, serviceEnv(process.env));
+  if (args !== undefined && typeof process.execve === 'function') process.execve(process.execPath, args, process.env);
 }
