@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { defaultPost, fetchPost, nodeHttpTransport, readText, undiciTransport, type HttpPost } from './http-transport.ts';
+import { defaultPost, defaultTransport, fetchPost, nodeHttpTransport, readText, undiciTransport, type HttpPost } from './http-transport.ts';
 import { createOpenAICompatibleModel } from './openai-compatible.ts';
 import { networkError } from './request-errors.ts';
 import { startOpenAITestServer } from './testing/openai-wire.ts';
@@ -253,6 +253,13 @@ describe('HTTP transport: proxies from the environment', () => {
     const context = { provider: 'openai', model: 'm', baseUrl: 'http://model.invalid', url: 'http://model.invalid', hasApiKey: false, apiKeyEnv: 'OPENAI_API_KEY' };
     assert.match(networkError(error, context).message, /host model\.invalid not found/);
     assert.equal(proxy.seen.length, seen);
+  });
+
+  it('the default transport goes through the proxy the environment names, and refuses one that is not a URL', async () => {
+    const url = `http://model.invalid:${port()}/json`;
+    assert.deepEqual(await ask(defaultTransport({ HTTP_PROXY: proxy.url }), url), { status: 200, body: JSON.stringify({ got: { q: 1 } }) });
+    assert.equal(proxy.seen.at(-1), url, 'the proxy was asked for the model\'s URL');
+    await assert.rejects(defaultTransport({ HTTPS_PROXY: 'proxy.corp:8080' })(url, {}, '{}', new AbortController().signal), { name: 'ModelError', code: 'not-configured' });
   });
 
   it('a proxy setting that is not a URL is a clear configuration error', async () => {

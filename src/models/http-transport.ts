@@ -33,7 +33,8 @@ export interface HttpResponse {
  */
 export function defaultTransport(env: NodeJS.ProcessEnv = process.env): HttpPost {
   let chosen: HttpPost | undefined;
-  return (url, headers, body, signal) => {
+  // async: a setting that is not a URL rejects the request, as every other failure does, not throws.
+  return async (url, headers, body, signal) => {
     if (chosen === undefined) {
       const proxied = proxySetting(env, 'http_proxy') !== '' || proxySetting(env, 'https_proxy') !== '';
       chosen = proxied ? undiciTransport(env) : nodeHttpTransport();
