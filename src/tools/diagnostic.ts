@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { english, renderPhrase, type Phrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
+import { originalStack } from './typescript-hooks.ts';
 
 /** Something wrong (or worth fixing) with a tool file, found while loading it. */
 export interface Diagnostic {
@@ -94,7 +95,7 @@ export function errorLocation(error: unknown, file: string): { line?: number; co
 /** The file frames of a stack, top first: path (without a `?v=N` query), line and column. */
 export function stackFrames(stack: string): Array<{ path: string; line: number; column?: number }> {
   // A path starts the stack, a line, or follows "(": not "/process/…" inside "node:internal/process/…".
-  return [...stack.matchAll(/(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)(?:\?[^\s():]*)?:(\d+)(?::(\d+))?/g)].map((match) => ({
+  return [...originalStack(stack).matchAll(/(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)(?:\?[^\s():]*)?:(\d+)(?::(\d+))?/g)].map((match) => ({
     path: match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!,
     line: Number(match[2]),
     ...(match[3] === undefined ? {} : { column: Number(match[3]) }),

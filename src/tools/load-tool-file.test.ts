@@ -249,6 +249,27 @@ describe('load faults', () => {
   });
 });
 
+describe('load faults in a loader process', () => {
+  // A loader maps stack positions back to the TypeScript only when it reads them (Node's source map
+  // support is off there): the lines must be the ones the in-process load gives, above.
+  test('each fault is at the TypeScript line of the throw', async (t) => {
+    const names = ['top-level-throw.ts', 'constructor-throws.ts', 'manifest-throws.ts', 'available-throws.ts'];
+    const dir = await toolFolder(t, Object.fromEntries(names.map((name) => [name, FILES[name]!])));
+    const { workers } = registrySetup({});
+    t.after(() => workers.close());
+    const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, workers, isolation: 'process' });
+    assert.deepEqual(
+      names.map((name) => [name, onlyDiagnostic(registry, join(dir, name)).line]),
+      [
+        ['top-level-throw.ts', 6],
+        ['constructor-throws.ts', 5],
+        ['manifest-throws.ts', 5],
+        ['available-throws.ts', 5],
+      ],
+    );
+  });
+});
+
 describe('two classes with one name, in worker isolation', () => {
   test('the loader and the file\'s worker agree: the first class is checked and runs', async (t) => {
     const dir = await toolFolder(t, { 'twins.ts': FILES['twins.ts']! });

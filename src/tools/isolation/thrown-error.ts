@@ -1,5 +1,6 @@
 // A tool's thrown error crosses from its host into Riverse as plain data, and is rebuilt there with
 // the same class name, message and stack, so that a failure points at the tool file's own line.
+import { originalStack } from '../typescript-hooks.ts';
 import type { ThrownError } from './worker-messages.ts';
 
 const MAX_MESSAGE_CHARS = 4_000;
@@ -19,7 +20,7 @@ export function describeThrown(error: unknown): ThrownError {
   } catch {
     stack = undefined;
   }
-  if (typeof stack === 'string') described.stack = cap(cleanStack(stack), MAX_STACK_CHARS);
+  if (typeof stack === 'string') described.stack = cap(cleanStack(originalStack(stack)), MAX_STACK_CHARS);
   return described;
 }
 

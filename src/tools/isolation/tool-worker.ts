@@ -8,7 +8,7 @@ import type { BaseTool } from '../base-tool.ts';
 import { toolIsolation, toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../tool-context.ts';
-import { importedFiles, javaScriptOf, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
+import { importedFiles, javaScriptOf, mapStacksOnDemand, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -39,6 +39,7 @@ if (port.kind === 'process') {
 }
 
 if (data.role === 'load') {
+  mapStacksOnDemand();
   // Taken after the hooks and the contract are in place, which every file shares by design.
   const shared = captureSharedState();
   // Riverse sends the next files before this one is done, so that no file waits for a round trip:
