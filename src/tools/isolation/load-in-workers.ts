@@ -27,7 +27,7 @@ const STALL_MS = 250;
 /** At most this many loaders at once, however many files hang. */
 const MAX_LOADERS = 16;
 /** A loader compares what files share after this many files (and after a loader's first, and any file tried again). */
-const CHECK_EVERY = 16;
+const CHECK_EVERY = 32;
 /** Files sent to a loader before it reports the first of them, so that it never waits for Riverse between files. */
 const IN_FLIGHT = 4;
 /** Loaders send manifests, which are small; a larger message stops the loader. */
