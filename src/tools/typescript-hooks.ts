@@ -208,8 +208,8 @@ function freshWithParent<T extends { url: string }>(resolved: T, parentURL: stri
 }
 
 /**
- * Types are removed by oxc's transformer (native: ~25 µs for a tool file against ~250 µs for Node's
- * WebAssembly stripper, and ~5 ms to load against ~20; decision 021), with a source map for lines
+ * Types are removed by oxc's transformer (native: tens of µs for a tool file where Node's WebAssembly
+ * stripper takes 100–300, and ~5 ms to load against ~20; decision 021), with a source map for lines
  * and columns. Where oxc cannot load (a platform without its binary) or finds the file wrong, Node's
  * own stripper takes over: it strips types in place (lines and columns stay put); a file with syntax
  * that must be rewritten (enums, parameter properties, namespaces) is transformed by the amaro
