@@ -52,8 +52,10 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
       }
       const object: Record<string, unknown> = {};
       for (const key of Object.keys(item)) {
-        // defineProperty, not `object[key] =`: an own "__proto__" key stays a key (and is reported by the check).
-        Object.defineProperty(object, key, { value: read(item, key, path === '' ? key : `${path}.${key}`), enumerable: true, writable: true, configurable: true });
+        const value = read(item, key, path === '' ? key : `${path}.${key}`);
+        // An own "__proto__" key stays a key (and is reported by the check): `object[key] =` would set the prototype.
+        if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+        else object[key] = value;
       }
       return object;
     } catch (error) {
