@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { stopEarlyLoaders } from '../tools/isolation/load-in-workers.ts';
+import { stopEarlyLoaders } from '../tools/isolation/loader-pool.ts';
 import { tempDir, toolFolder, toolNames, toolSource } from '../tools/test-support.ts';
 import { ToolRegistry } from '../tools/tool-registry.ts';
 import { startLoadersOnColdStart } from './early-loaders.ts';

@@ -16,8 +16,9 @@ const LOADING = [['tools', 'list'], ['tools', 'show'], ['tools', 'run'], ['tools
 export async function startLoadersOnColdStart(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!LOADING.some((command) => command.every((word, index) => commandWords(argv)[index] === word))) return false;
   if (existsSync(join(defaultCacheDir(env), 'tools'))) return false;
-  const [{ startEarlyLoaders }, { DEFAULT_WORKER_OPTIONS }] = await Promise.all([import('../tools/isolation/load-in-workers.ts'), import('../tools/isolation/tool-workers.ts')]);
-  startEarlyLoaders('process', DEFAULT_WORKER_OPTIONS.memoryMb);
+  // The pool and the hosts only: the rest of the loading machinery loads with the program, meanwhile.
+  const [{ startEarlyLoaders }, { DEFAULT_HOST_MEMORY_MB }] = await Promise.all([import('../tools/isolation/loader-pool.ts'), import('../tools/isolation/tool-host.ts')]);
+  startEarlyLoaders('process', DEFAULT_HOST_MEMORY_MB);
   return true;
 }
 

@@ -1,9 +1,9 @@
-import { availableParallelism } from 'node:os';
 import type { AppConfig } from '../app-config.ts';
 import { said, type Diagnostic } from '../diagnostic.ts';
 import { phrase } from '../phrase.ts';
 import { checkFileReport } from './check-host-report.ts';
-import { spawnHost, startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
+import { loaderCount, loaderLimits, takeEarlyLoader } from './loader-pool.ts';
+import { startHost, type HostEvents, type HostKind, type ToolHost } from './tool-host.ts';
 import type { FileInfo, FromWorker } from './worker-messages.ts';
 
 /** A file and the text it held when it was read: what the loader (and later its executor) imports. */
@@ -30,8 +30,6 @@ const MAX_LOADERS = 16;
 const CHECK_EVERY = 32;
 /** Files sent to a loader before it reports the first of them, so that it never waits for Riverse between files. */
 const IN_FLIGHT = 4;
-/** Loaders send manifests, which are small; a larger message stops the loader. */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** `notStarted`: a file sent ahead that the loader never got to (it ended, or gave the file back). */
 type Outcome = { info: FileInfo; changed: boolean } | { failure: Diagnostic } | { notStarted: true };
@@ -173,54 +171,6 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   await finished;
   await Promise.all([...loaders].map((loader) => loader.close()));
   return results;
-}
-
-/** A loader host started ahead of a load (`startEarlyLoaders`), and whether it has ended unused. */
-interface EarlyLoader {
-  kind: HostKind;
-  memoryMb: number;
-  host: ToolHost;
-  events: HostEvents;
-  ended: boolean;
-}
-
-let early: EarlyLoader[] = [];
-
-/**
- * Starts loaders before anything has asked for them, as many as a load would run side by side: the
- * CLI does on a cold start (no load cache yet), before its own modules load, so that the loaders
- * start on the core Riverse leaves idle meanwhile. The next load of the same kind and memory limit
- * takes them; those left unused keep nothing alive and end with Riverse.
- */
-export function startEarlyLoaders(kind: HostKind, memoryMb: number): void {
-  early = early.filter((loader) => !loader.ended);
-  while (early.length < loaderCount(Infinity)) {
-    const events: HostEvents = { message: () => {}, exit: () => (loader.ended = true) };
-    const loader: EarlyLoader = { kind, memoryMb, ended: false, events, host: spawnHost(kind, loaderLimits(memoryMb), events, 'load') };
-    loader.host.unref();
-    early.push(loader);
-  }
-}
-
-/** Stops the early loaders no load has taken. */
-export async function stopEarlyLoaders(): Promise<void> {
-  const left = early;
-  early = [];
-  await Promise.all(left.map((loader) => loader.host.terminate()));
-}
-
-/** An early loader of this kind and memory limit, if one is still there. */
-function takeEarlyLoader(kind: HostKind, memoryMb: number): EarlyLoader | undefined {
-  const index = early.findIndex((loader) => !loader.ended && loader.kind === kind && loader.memoryMb === memoryMb);
-  return index === -1 ? undefined : early.splice(index, 1)[0];
-}
-
-function loaderCount(files: number): number {
-  return Math.max(1, Math.min(availableParallelism(), 4, files));
-}
-
-function loaderLimits(memoryMb: number): HostLimits {
-  return { memoryMb, maxMessageBytes: MAX_MESSAGE_BYTES };
 }
 
 /** A file the loader was sent: reported in the order sent. */

@@ -6,6 +6,9 @@ import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
 export type HostKind = 'process' | 'worker';
 
+/** A host's memory limit where the config sets none (`tools.memory_mb`), in MB. */
+export const DEFAULT_HOST_MEMORY_MB = 256;
+
 /** The script every tool host runs. */
 export const TOOL_HOST_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
 

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../app-config.ts';
 import { FileWorker, type FileWorkerLimits, type SpareHost, type WorkerCall } from './file-worker.ts';
 import type { SourceFile } from './load-in-workers.ts';
-import { spawnHost, type HostEvents, type HostKind, type HostLimits } from './tool-host.ts';
+import { DEFAULT_HOST_MEMORY_MB, spawnHost, type HostEvents, type HostKind, type HostLimits } from './tool-host.ts';
 import type { WorkerResult } from './worker-messages.ts';
 
 export interface ToolWorkersOptions extends FileWorkerLimits {
@@ -9,7 +9,7 @@ export interface ToolWorkersOptions extends FileWorkerLimits {
   idleMs: number;
 }
 
-export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: 256, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
+export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: DEFAULT_HOST_MEMORY_MB, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
 
 /** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
 function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {
