@@ -146,7 +146,9 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
         if (loaded.source === undefined || loaded.source === null) return loaded;
         source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
       }
-      const javascript = toJavaScript(source, filename);
+      const ahead = preparedJavaScript.get(filename);
+      if (ahead !== undefined) preparedJavaScript.delete(filename);
+      const javascript = ahead?.source === source ? ahead.javascript : toJavaScript(source, filename);
       if (snapshot !== undefined) madeJavaScript.set(filename, javascript);
       return { format: format.replace('-typescript', ''), source: `${javascript}\n//# sourceURL=${url}`, shortCircuit: true };
     },
@@ -283,6 +285,22 @@ export function originalStack(stack: string): string {
     if (!('lineNumber' in origin)) return whole;
     return `${path}${query}:${origin.lineNumber}${column === undefined ? '' : `:${origin.columnNumber}`}`;
   });
+}
+
+/** JavaScript made ahead of an import (`prepareJavaScript`), by file, with the text it was made from. */
+const preparedJavaScript = new Map<string, { source: string; javascript: string }>();
+
+/**
+ * Makes the JavaScript of `file` from `source` now, for its import to come: a loader does so for
+ * each file as it arrives, so that files that arrive together are transformed one after another.
+ */
+export function prepareJavaScript(file: string, source: string): void {
+  if (!/\.[mc]?ts$/.test(file)) return;
+  try {
+    preparedJavaScript.set(file, { source, javascript: toJavaScript(source, file) });
+  } catch {
+    // its import says what is wrong
+  }
 }
 
 /** Makes the type stripper ready (its first use loads it) before a tool file is waiting for it. */

@@ -8,7 +8,7 @@ import type { BaseTool } from '../base-tool.ts';
 import { toolIsolation, toolSection } from '../app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../tool-context.ts';
-import { importedFiles, javaScriptOf, mapStacksOnDemand, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
+import { importedFiles, javaScriptOf, mapStacksOnDemand, prepareJavaScript, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -73,6 +73,7 @@ if (data.role === 'load') {
   port.onMessage((message: ToWorker) => {
     if (message.type === 'drop') for (const seq of message.seqs) dropped.add(seq);
     if (message.type !== 'load' && message.type !== 'check') return;
+    if (message.type === 'load') prepareJavaScript(message.file, message.source);
     inbox.push(message);
     if (!draining) void drain();
   });
