@@ -185,7 +185,10 @@ function killGroup(pid: number | undefined): void {
 function residentBytes(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    return Number(readFileSync(`/proc/${pid}/statm`, 'latin1').split(' ')[1]) * PAGE_BYTES;
+    // 'utf8' is read straight into a string. Any other encoding goes through two 8 KB Buffers a read
+    // (a /proc file has no size), malloc'd and freed only at the next GC: 160 KB/s per host, which an
+    // idle service held for minutes, in a malloc heap that stays grown after (+4.5 MB over 60 s idle).
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
   } catch {
     return undefined;
   }
