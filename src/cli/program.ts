@@ -164,7 +164,7 @@ try {
     // Already printed by commander; --help and --version exit 0.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof UsageError || error instanceof ConfigError || (error instanceof ModelError && error.code === 'not-configured')) {
-    console.error(`riverse: ${error.message}`);
+    console.error(`riverse: ${error instanceof ConfigError ? error.localized(language) : error.message}`);
     process.exitCode = 2;
   } else throw error;
 }

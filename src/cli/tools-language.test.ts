@@ -76,4 +76,21 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
       await app.remove();
     }
   });
+
+  it('a riverse.yaml with mistakes: every problem in the language of the command, where stays as it is', async () => {
+    const broken = await createProject({ 'agent/tools/echo.ts': ECHO_TOOL, 'riverse.yaml': 'tools:\n  enabled: "yes"\n  isolation: procss\n  memory_mb: 4\n' });
+    try {
+      const zh = await broken.run(['tools', 'list', '--lang', 'zh']);
+      assert.equal(zh.code, 2, show(zh));
+      assert.match(zh.stderr, /riverse\.yaml:2: tools\.enabled: 应为 true 或 false，实际是 string "yes"\n/);
+      assert.match(zh.stderr, /riverse\.yaml:3: tools\.isolation: 应为 process, worker, none 之一，实际是 string "procss"\n/);
+      assert.match(zh.stderr, /riverse\.yaml:4: tools\.memory_mb: 应为 整数（兆字节），不小于 16，实际是 number 4\n/);
+      const ja = await broken.run(['tools', 'list'], { env: { LANG: 'ja_JP.UTF-8' } });
+      assert.match(ja.stderr, /riverse\.yaml:2: tools\.enabled: true か false が必要ですが、実際は string "yes" です\n/);
+      const en = await broken.run(['tools', 'list', '--lang', 'en']);
+      assert.match(en.stderr, /riverse\.yaml:3: tools\.isolation: expected one of process, worker, none, got string "procss"\n/);
+    } finally {
+      await broken.remove();
+    }
+  });
 });

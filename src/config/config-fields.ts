@@ -4,8 +4,13 @@
  * reads, so that a key cannot be read without being checked, or checked as another type.
  */
 
+import { phrase, type Phrase } from '../tools/phrase.ts';
+
 export type ConfigPath = (string | number)[];
-export type ReportProblem = (path: ConfigPath, message: string) => void;
+export type ReportProblem = (path: ConfigPath, text: Phrase) => void;
+
+/** "expected …, got …": what a setting must be, and a description of what it is (`describe`). */
+export const expected = (kind: Phrase, value: unknown): Phrase => phrase('config.expected', { expected: kind, got: describe(value) });
 
 /** One setting's check. `T` is the type a valid value has; it ties the table to the settings types. */
 export interface Field<T> {
@@ -25,21 +30,21 @@ export type Fields<T> = { [K in DeclaredKeys<T>]-?: Field<Exclude<T[K], undefine
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export function text(): Field<string> {
-  return { check: (value, path, problem) => (typeof value !== 'string' || value === '') && problem(path, `expected text, got ${describe(value)}`) };
+  return { check: (value, path, problem) => (typeof value !== 'string' || value === '') && problem(path, expected(phrase('config.kind.text'), value)) };
 }
 
 export function flag(): Field<boolean> {
-  return { check: (value, path, problem) => typeof value !== 'boolean' && problem(path, `expected true or false, got ${describe(value)}`) };
+  return { check: (value, path, problem) => typeof value !== 'boolean' && problem(path, expected(phrase('config.kind.flag'), value)) };
 }
 
 export function choice<const V extends string>(values: readonly V[]): Field<V> {
-  const expected = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
-  return { check: (value, path, problem) => !(values as readonly unknown[]).includes(value) && problem(path, `expected ${expected}, got ${describe(value)}`) };
+  const kind = values.length === 2 ? phrase('config.kind.either', { first: values[0]!, second: values[1]! }) : phrase('config.kind.one-of', { values: values.join(', ') });
+  return { check: (value, path, problem) => !(values as readonly unknown[]).includes(value) && problem(path, expected(kind, value)) };
 }
 
-export function whole(min: number, unit?: string): Field<number> {
-  const expected = unit === undefined ? `a whole number of at least ${min}` : `a whole number of ${unit}, at least ${min}`;
-  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= min) && problem(path, `expected ${expected}, got ${describe(value)}`) };
+export function whole(min: number, unit?: Phrase): Field<number> {
+  const kind = unit === undefined ? phrase('config.kind.whole', { min }) : phrase('config.kind.whole-of', { unit, min });
+  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= min) && problem(path, expected(kind, value)) };
 }
 
 /** Milliseconds a timer waits: at least 1, and no longer than setTimeout can. */
@@ -48,32 +53,32 @@ export function timeout(): Field<number> {
   return {
     check(value, path, problem) {
       base.check(value, path, problem);
-      if (typeof value === 'number' && value > MAX_TIMEOUT_MS) problem(path, `at most ${MAX_TIMEOUT_MS} ms (about 24 days)`);
+      if (typeof value === 'number' && value > MAX_TIMEOUT_MS) problem(path, phrase('config.at-most-ms', { max: MAX_TIMEOUT_MS }));
     },
   };
 }
 
 /** A TCP port; 0 lets the system pick a free one. */
 export function port(): Field<number> {
-  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535) && problem(path, `expected a port number from 0 to 65535, got ${describe(value)}`) };
+  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535) && problem(path, expected(phrase('config.kind.port'), value)) };
 }
 
 /** A list of non-empty texts; `what` names one item in the message. */
-export function texts(what: string): Field<string[]> {
+export function texts(what: Phrase): Field<string[]> {
   return {
-    check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) && problem(path, `expected a list of ${what}, got ${describe(value)}`),
+    check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) && problem(path, expected(phrase('config.kind.list', { what }), value)),
   };
 }
 
 /** Web origins, each `scheme://host[:port]` with no path, as a browser sends them in `Origin`. */
 export function origins(): Field<string[]> {
-  const list = texts('origins (such as "https://app.example")');
+  const list = texts(phrase('config.what.origins'));
   return {
     check(value, path, problem) {
       list.check(value, path, problem);
       if (!Array.isArray(value)) return;
       value.forEach((item, index) => {
-        if (typeof item === 'string' && item !== '' && originOf(item) !== item) problem([...path, index], `expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got ${describe(item)}`);
+        if (typeof item === 'string' && item !== '' && originOf(item) !== item) problem([...path, index], expected(phrase('config.kind.origin'), item));
       });
     },
   };
@@ -88,10 +93,7 @@ function originOf(text: string): string | undefined {
 }
 
 export function folders(): Field<string[]> {
-  return {
-    check: (value, path, problem) =>
-      !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) && problem(path, `expected a list of folder paths, got ${describe(value)}`),
-  };
+  return texts(phrase('config.what.folders'));
 }
 
 /**
@@ -99,11 +101,11 @@ export function folders(): Field<string[]> {
  * a setting a newer Riverse knows is no error for this one). Empty (null) is no section.
  * `what` describes it in the message; by default its keys.
  */
-export function section<T>(fields: Fields<T>, what = `a mapping (${Object.keys(fields).join(', ')})`): Field<T> {
+export function section<T>(fields: Fields<T>, what: Phrase = phrase('config.kind.mapping', { keys: Object.keys(fields).join(', ') })): Field<T> {
   return {
     check(value, path, problem) {
       if (value === null) return;
-      if (!isMapping(value)) return problem(path, `expected ${what}, got ${describe(value)}`);
+      if (!isMapping(value)) return problem(path, expected(what, value));
       checkFields(value, fields as Record<string, Field<unknown>>, path, problem);
     },
   };
@@ -119,9 +121,9 @@ export function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 /** A value as the messages name it: `string "yes"`, `a list`, `nothing`. */
-export function describe(value: unknown): string {
-  if (Array.isArray(value)) return 'a list';
-  if (value === null) return 'nothing';
-  if (typeof value === 'object') return 'a mapping';
-  return `${typeof value} ${JSON.stringify(value)}`;
+export function describe(value: unknown): Phrase {
+  if (Array.isArray(value)) return phrase('config.got.list');
+  if (value === null) return phrase('config.got.nothing');
+  if (typeof value === 'object') return phrase('config.got.mapping');
+  return phrase('config.got.value', { type: typeof value, value: String(JSON.stringify(value)) });
 }

@@ -1,4 +1,6 @@
-type Problem = (keyPath: (string | number)[], message: string) => void;
+import { phrase, type Phrase } from '../tools/phrase.ts';
+
+type Problem = (keyPath: (string | number)[], text: Phrase) => void;
 
 const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -15,7 +17,7 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: 
       const found = env[name];
       if (found !== undefined && found !== '') return found;
       if (fallback !== undefined) return fallback;
-      problem(keyPath, `environment variable ${name} is not set (write \${${name}:-default} to give a default)`);
+      problem(keyPath, phrase('config.env-unset', { name }));
       return match;
     });
     return whole ? scalar(text) : text;

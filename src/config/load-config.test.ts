@@ -216,7 +216,7 @@ describe('assistant settings', () => {
     assert.deepEqual(parseConfig(good, PATH, {}).tools, { shell: { approval: { when: { param: 'command', matches: '^rm' } } }, clock: { approval: 'never' } });
     const { problems } = configError(() => parseConfig('tools:\n  shell:\n    approval: ask\n  web:\n    approval: { when: { param: url, matches: "(" } }\n', PATH, {}));
     assert.equal(problems.length, 2);
-    assert.match(problems[0]!, /:3: tools\.shell\.approval: tools\.shell\.approval is wrong: an approval setting is "always", "never" or \{ when: \{ param, matches \} \}.*got "ask"/);
+    assert.match(problems[0]!, /:3: tools\.shell\.approval: tools\.shell\.approval is wrong: approval is "always", "never" or \{ when: \{ param, matches \} \}.*got "ask"/);
     assert.match(problems[1]!, /:5: tools\.web\.approval: tools\.web\.approval\.when\.matches is not a valid regular expression/);
   });
 

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { english, phrase, renderPhrase, type Phrase } from '../tools/phrase.ts';
+import type { Language } from '../tools/tool-manifest.ts';
 import { interpolateEnv } from './interpolate-env.ts';
 import type { RiverseConfig } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
@@ -16,14 +18,29 @@ export interface LoadedConfig {
   baseDir: string;
 }
 
+/** One thing wrong with a config file: where (file, line, key) and what, as a phrase. */
+export interface ConfigFault {
+  where: string;
+  text: Phrase;
+}
+
 /** A config file that cannot be used; the message lists every problem with file, line and key. */
 export class ConfigError extends Error {
   readonly code = 'invalid-config';
+  /** Each problem in English, "file:line: key: what". */
   readonly problems: string[];
-  constructor(problems: string[]) {
+  readonly faults: readonly ConfigFault[];
+  constructor(faults: ConfigFault[]) {
+    const problems = faults.map((fault) => `${fault.where}: ${english(fault.text)}`);
     super(problems.join('\n'));
     this.name = 'ConfigError';
     this.problems = problems;
+    this.faults = faults;
+  }
+
+  /** The problems in `language`, one per line. */
+  localized(language: Language): string {
+    return this.faults.map((fault) => `${fault.where}: ${renderPhrase(fault.text, language) ?? english(fault.text)}`).join('\n');
   }
 }
 
@@ -40,8 +57,8 @@ export async function loadConfig(options: { path?: string; cwd?: string; env?: N
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError([`${path}: cannot be read: ${(error as Error).message}`]);
-    if (named !== undefined) throw new ConfigError([`${path}: no such config file (named by ${options.path !== undefined ? '--config' : `$${CONFIG_ENV}`})`]);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError([{ where: path, text: phrase('config.cannot-read', { error: (error as Error).message }) }]);
+    if (named !== undefined) throw new ConfigError([{ where: path, text: phrase('config.not-found', { by: options.path !== undefined ? '--config' : `$${CONFIG_ENV}` }) }]);
     return { config: {}, baseDir: cwd };
   }
   return { config: parseConfig(text, path, env), path, baseDir: dirname(path) };
@@ -57,17 +74,17 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {
     // `error.linePos` is only filled in with prettyErrors, so the line comes from the offset.
-    throw new ConfigError(document.errors.map((error) => `${path}:${lines.linePos(error.pos[0]).line}: invalid YAML: ${error.message.split('\n')[0]}`));
+    throw new ConfigError(document.errors.map((error) => ({ where: `${path}:${lines.linePos(error.pos[0]).line}`, text: phrase('config.invalid-yaml', { error: error.message.split('\n')[0]! }) })));
   }
   const lineOf = (keyPath: readonly (string | number)[]) => {
     const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
     return node?.range === undefined ? '' : `:${lines.linePos(node.range[0]).line}`;
   };
   const value = document.toJS() ?? {};
-  const problems: string[] = [];
-  const config = interpolateEnv(value, env, (keyPath, message) => problems.push(`${path}${lineOf(keyPath)}: ${keyPath.join('.')}: ${message}`));
-  for (const problem of validateConfig(config)) problems.push(`${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}: ${problem.message}`);
-  if (problems.length > 0) throw new ConfigError(problems);
+  const faults: ConfigFault[] = [];
+  const config = interpolateEnv(value, env, (keyPath, text) => faults.push({ where: `${path}${lineOf(keyPath)}: ${keyPath.join('.')}`, text }));
+  for (const problem of validateConfig(config)) faults.push({ where: `${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}`, text: problem.text });
+  if (faults.length > 0) throw new ConfigError(faults);
   // Checked against CONFIG_FIELDS just above, which is typed against RiverseConfig.
   return config as RiverseConfig;
 }

@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TOOLS_SETTINGS } from '../tools/app-config.ts';
+import { english } from '../tools/phrase.ts';
 import { CONFIG_FIELDS, TOOLS_FIELDS } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
+
+/** The problems with their English text, as `problems` of a ConfigError shows them. */
+const plainProblems = (config: unknown) => validateConfig(config).map(({ path, text }) => ({ path, message: english(text) }));
 
 describe('the riverse.yaml schema', () => {
   test('the tools: settings it checks are the ones the tool contract treats as settings, not tool sections', () => {
@@ -11,7 +15,7 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('a mapping message lists the keys of its table', () => {
-    assert.deepEqual(validateConfig({ model_options: 'fast' }), [
+    assert.deepEqual(plainProblems({ model_options: 'fast' }), [
       { path: ['model_options'], message: 'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"' },
     ]);
     assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'routing', 'tools', 'server', 'mcp']);
@@ -34,7 +38,7 @@ describe('the riverse.yaml schema', () => {
     const problems = validateConfig({
       mcp: { enabled: 'yes', servers: { a: {}, b: { command: 'x', url: 'http://h/mcp' }, c: { url: 'ftp://h' }, d: { command: 'x', env: { N: 1 }, args: 'x' }, e: { type: 'sse', url: 'http://h' }, f: { type: 'http', command: 'x' } } },
     });
-    const at = (path: string) => problems.filter((problem) => problem.path.join('.') === path).map((problem) => problem.message);
+    const at = (path: string) => problems.filter((problem) => problem.path.join('.') === path).map((problem) => english(problem.text));
     assert.deepEqual(at('mcp.enabled'), ['expected true or false, got string "yes"']);
     assert.match(at('mcp.servers.a')[0]!, /expected "command" .* or "url"/);
     assert.match(at('mcp.servers.b')[0]!, /both "command" and "url"/);
@@ -46,9 +50,9 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('routing: its budget and pinned tools are checked, each problem where it is', () => {
-    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'], embeddings: { model: 'text-embedding-3-small', base_url: 'http://127.0.0.1:11434/v1', timeout_ms: 5000 } } }), []);
-    assert.deepEqual(validateConfig({ routing: { embeddings: { model: 3 } } }), [{ path: ['routing', 'embeddings', 'model'], message: 'expected text, got number 3' }]);
-    assert.deepEqual(validateConfig({ routing: { max_tool_tokens: 0, max_tools: 2.5, pinned: 'weather' } }), [
+    assert.deepEqual(plainProblems({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'], embeddings: { model: 'text-embedding-3-small', base_url: 'http://127.0.0.1:11434/v1', timeout_ms: 5000 } } }), []);
+    assert.deepEqual(plainProblems({ routing: { embeddings: { model: 3 } } }), [{ path: ['routing', 'embeddings', 'model'], message: 'expected text, got number 3' }]);
+    assert.deepEqual(plainProblems({ routing: { max_tool_tokens: 0, max_tools: 2.5, pinned: 'weather' } }), [
       { path: ['routing', 'max_tool_tokens'], message: 'expected a whole number of tokens, at least 1, got number 0' },
       { path: ['routing', 'max_tools'], message: 'expected a whole number of tools, at least 1, got number 2.5' },
       { path: ['routing', 'pinned'], message: 'expected a list of tool names, got string "weather"' },
@@ -56,8 +60,8 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('server: its port, host lists, origins and body limit are checked, each problem where it is', () => {
-    assert.deepEqual(validateConfig({ server: { host: '127.0.0.1', port: 8400, token: 't', allowed_hosts: ['riverse.example'], cors_origins: ['https://app.example', 'http://127.0.0.1:3000'], max_body_bytes: 1024 } }), []);
-    assert.deepEqual(validateConfig({ server: { port: 70000, token: '', allowed_hosts: 'riverse.example', cors_origins: ['https://app.example/', 'app.example'], max_body_bytes: 0 } }), [
+    assert.deepEqual(plainProblems({ server: { host: '127.0.0.1', port: 8400, token: 't', allowed_hosts: ['riverse.example'], cors_origins: ['https://app.example', 'http://127.0.0.1:3000'], max_body_bytes: 1024 } }), []);
+    assert.deepEqual(plainProblems({ server: { port: 70000, token: '', allowed_hosts: 'riverse.example', cors_origins: ['https://app.example/', 'app.example'], max_body_bytes: 0 } }), [
       { path: ['server', 'port'], message: 'expected a port number from 0 to 65535, got number 70000' },
       { path: ['server', 'token'], message: 'expected text, got string ""' },
       { path: ['server', 'allowed_hosts'], message: 'expected a list of host names, got string "riverse.example"' },
@@ -68,6 +72,6 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('keys it does not know, empty sections and tool sections pass', () => {
-    assert.deepEqual(validateConfig({ source: 'env', model_options: null, assistant: { name: 'Riv' }, tools: { weather: { key: 'k', enabled: true }, clock: null } }), []);
+    assert.deepEqual(plainProblems({ source: 'env', model_options: null, assistant: { name: 'Riv' }, tools: { weather: { key: 'k', enabled: true }, clock: null } }), []);
   });
 });

@@ -1,11 +1,12 @@
 import type { AssistantConfig, AssistantSettings } from '../assistant/assistant-settings.ts';
 import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
-import { approvalSettingProblem, describeApprovalProblem, type ApprovalSetting } from '../tools/approval-policy.ts';
+import { approvalSettingProblem, type ApprovalSetting } from '../tools/approval-policy.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
 import { MCP_TRANSPORTS, transportOf, type McpConfig, type McpServerSettings, type McpSettings } from '../mcp/mcp-settings.ts';
-import { checkFields, choice, describe, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
+import { phrase, type Phrase } from '../tools/phrase.ts';
+import { checkFields, choice, expected, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
 /**
  * riverse.yaml as Riverse reads it: what each room reads (the tool contract's `tools:`, the model's
@@ -20,19 +21,20 @@ export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, 
 
 const ISOLATION = choice(['process', 'worker', 'none']);
 /** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */
-const MEMORY_MB = whole(16, 'megabytes');
+const MEMORY_MB = whole(16, phrase('config.unit.megabytes'));
 
 /** `always`, `never` or `{ when: { param, matches } }` (approval-policy.ts). */
 const APPROVAL: Field<ApprovalSetting> = {
   check(value, path, problem) {
     const found = approvalSettingProblem(value, path.join('.'));
-    if (found !== undefined) problem(path, describeApprovalProblem(found));
+    if (found === undefined) return;
+    problem(path, found.regexError !== undefined ? phrase('manifest.approval-regex', { at: found.at, error: found.regexError }) : phrase('manifest.approval-invalid', { at: found.at, got: found.got }));
   },
 };
 
 const TOOL_SECTION: Field<ToolSection> = section<ToolSection>(
   { enabled: flag(), trusted: flag(), isolation: ISOLATION, memory_mb: MEMORY_MB, approval: APPROVAL },
-  "the tool's section (a mapping such as \"enabled: false\")",
+  phrase('config.kind.tool-section'),
 );
 
 /** The settings of `tools:` (TOOLS_SETTINGS); every other key is one tool's section. */
@@ -49,7 +51,7 @@ export const TOOLS_FIELDS: Fields<ToolsConfig> = {
 const TOOLS: Field<ToolsConfig> = {
   check(value, path, problem) {
     if (value === null) return;
-    if (!isMapping(value)) return problem(path, `expected a mapping (enabled, dirs, and one section per tool), got ${describe(value)}`);
+    if (!isMapping(value)) return problem(path, expected(phrase('config.kind.tools'), value));
     checkFields(value, TOOLS_FIELDS as Record<string, Field<unknown>>, path, problem);
     for (const [name, tool] of Object.entries(value)) {
       if (!(TOOLS_SETTINGS as readonly string[]).includes(name) && tool !== null) TOOL_SECTION.check(tool, [...path, name], problem);
@@ -58,24 +60,24 @@ const TOOLS: Field<ToolsConfig> = {
 };
 
 /** Names to their values, all text (an MCP server's `env` or `headers`). */
-function textMap(what: string): Field<Record<string, string>> {
+function textMap(what: Phrase): Field<Record<string, string>> {
   return {
     check(value, path, problem) {
-      if (!isMapping(value)) return problem(path, `expected a mapping of ${what} to their values, got ${describe(value)}`);
-      for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') problem([...path, key], `expected text (quote it), got ${describe(item)}`);
+      if (!isMapping(value)) return problem(path, expected(phrase('config.kind.text-map', { what }), value));
+      for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') problem([...path, key], expected(phrase('config.kind.quoted-text'), item));
     },
   };
 }
 
-function strings(what: string): Field<string[]> {
-  return { check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string')) && problem(path, `expected a list of ${what}, got ${describe(value)}`) };
+function strings(what: Phrase): Field<string[]> {
+  return { check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string')) && problem(path, expected(phrase('config.kind.list', { what }), value)) };
 }
 
 const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
   type: choice(MCP_TRANSPORTS),
   command: text(),
-  args: strings('arguments'),
-  env: textMap('environment variables'),
+  args: strings(phrase('config.what.arguments')),
+  env: textMap(phrase('config.what.env')),
   cwd: text(),
   url: {
     check(value, path, problem) {
@@ -83,26 +85,26 @@ const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
       try {
         url = typeof value === 'string' ? new URL(value) : undefined;
       } catch {}
-      if (url === undefined || !['http:', 'https:'].includes(url.protocol)) problem(path, `expected an http:// or https:// address of a streamable HTTP MCP endpoint, got ${describe(value)}`);
+      if (url === undefined || !['http:', 'https:'].includes(url.protocol)) problem(path, expected(phrase('config.kind.mcp-url'), value));
     },
   },
-  headers: textMap('header names'),
+  headers: textMap(phrase('config.what.headers')),
   enabled: flag(),
   timeout_ms: timeout(),
-  allow_tools: texts('tool names'),
-  deny_tools: texts('tool names'),
+  allow_tools: texts(phrase('config.what.tool-names')),
+  deny_tools: texts(phrase('config.what.tool-names')),
   approval: APPROVAL,
 };
 
 /** One server: stdio (command) or streamable HTTP (url), as Claude Desktop's and Cursor's `mcpServers` write it. */
 const MCP_SERVER: Field<McpServerSettings> = {
   check(value, path, problem) {
-    if (!isMapping(value)) return problem(path, `expected a server's settings (command and args, or url), got ${describe(value)}`);
+    if (!isMapping(value)) return problem(path, expected(phrase('config.kind.mcp-server'), value));
     checkFields(value, MCP_SERVER_FIELDS as Record<string, Field<unknown>>, path, problem);
     const transport = transportOf(value as McpServerSettings);
-    if (transport === 'stdio' && value.command === undefined) problem(path, value.url !== undefined ? `type ${String(value.type)} takes a command, not a url` : 'expected "command" (a program to start, speaking MCP on stdio) or "url" (a streamable HTTP endpoint)');
-    if (transport === 'http' && value.url === undefined) problem(path, value.command !== undefined ? `type ${String(value.type)} takes a url, not a command` : 'expected "url", the streamable HTTP endpoint (such as https://example.com/mcp)');
-    if (value.command !== undefined && value.url !== undefined) problem(path, 'has both "command" and "url": a server is either started here (command) or reached at an address (url)');
+    if (transport === 'stdio' && value.command === undefined) problem(path, value.url !== undefined ? phrase('config.mcp.takes-command', { type: String(value.type) }) : phrase('config.mcp.needs-command'));
+    if (transport === 'http' && value.url === undefined) problem(path, value.command !== undefined ? phrase('config.mcp.takes-url', { type: String(value.type) }) : phrase('config.mcp.needs-url'));
+    if (value.command !== undefined && value.url !== undefined) problem(path, phrase('config.mcp.both'));
   },
 };
 
@@ -111,7 +113,7 @@ const MCP: Field<McpSettings> = section<McpSettings>({
   startup_timeout_ms: timeout(),
   servers: {
     check(value, path, problem) {
-      if (!isMapping(value)) return problem(path, `expected a mapping of server names to their settings (as Claude Desktop's "mcpServers"), got ${describe(value)}`);
+      if (!isMapping(value)) return problem(path, expected(phrase('config.kind.mcp-servers'), value));
       for (const [name, server] of Object.entries(value)) if (server !== null) MCP_SERVER.check(server, [...path, name], problem);
     },
   },
@@ -138,9 +140,9 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   }),
   assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout(), approval_timeout_ms: timeout() }),
   routing: section<RoutingSettings>({
-    max_tool_tokens: whole(1, 'tokens'),
-    max_tools: whole(1, 'tools'),
-    pinned: texts('tool names'),
+    max_tool_tokens: whole(1, phrase('config.unit.tokens')),
+    max_tools: whole(1, phrase('config.unit.tools')),
+    pinned: texts(phrase('config.what.tool-names')),
     embeddings: section<EmbeddingsSettings>({ model: text(), base_url: text(), api_key: text(), timeout_ms: timeout() }),
   }),
   tools: TOOLS,
@@ -148,9 +150,9 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     host: text(),
     port: port(),
     token: text(),
-    allowed_hosts: texts('host names'),
+    allowed_hosts: texts(phrase('config.what.host-names')),
     cors_origins: origins(),
-    max_body_bytes: whole(1, 'bytes'),
+    max_body_bytes: whole(1, phrase('config.unit.bytes')),
     v1_approvals: choice(['deny', 'allow', 'ask']),
   }),
   mcp: MCP,

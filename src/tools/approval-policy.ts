@@ -51,12 +51,6 @@ export function approvalSettingProblem(value: unknown, where: string): ApprovalS
   return undefined;
 }
 
-/** The problem in English, as config validation says it. */
-export function describeApprovalProblem(problem: ApprovalSettingProblem): string {
-  if (problem.regexError !== undefined) return `${problem.at} is not a valid regular expression (${problem.regexError})`;
-  return `${problem.at} is wrong: an approval setting is "always", "never" or { when: { param, matches } } (approval when the parameter's value matches the regular expression; a list of them: when any does), got ${problem.got}`;
-}
-
 /**
  * The setting that holds for a tool: `tools.<name>.approval` in the config, else the manifest's,
  * else `never`. A setting in the config that is not valid (config validation reports it) counts

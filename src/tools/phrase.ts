@@ -1,3 +1,4 @@
+import { CONFIG_TEXT } from '../config/config-text.ts';
 import { LOAD_TEXT } from './load-text.ts';
 import { MANIFEST_TEXT } from './manifest-text.ts';
 import { PARAMS_TEXT } from './params-text.ts';
@@ -8,9 +9,9 @@ import type { Language } from './tool-manifest.ts';
 // processes, sent back as data, kept, and only then printed, in the language of the command.
 
 const CATALOG = {
-  en: { ...MANIFEST_TEXT.en, ...LOAD_TEXT.en, ...PARAMS_TEXT.en },
-  zh: { ...MANIFEST_TEXT.zh, ...LOAD_TEXT.zh, ...PARAMS_TEXT.zh },
-  ja: { ...MANIFEST_TEXT.ja, ...LOAD_TEXT.ja, ...PARAMS_TEXT.ja },
+  en: { ...MANIFEST_TEXT.en, ...LOAD_TEXT.en, ...PARAMS_TEXT.en, ...CONFIG_TEXT.en },
+  zh: { ...MANIFEST_TEXT.zh, ...LOAD_TEXT.zh, ...PARAMS_TEXT.zh, ...CONFIG_TEXT.zh },
+  ja: { ...MANIFEST_TEXT.ja, ...LOAD_TEXT.ja, ...PARAMS_TEXT.ja, ...CONFIG_TEXT.ja },
 } satisfies Record<Language, object>;
 
 type Catalog = typeof CATALOG.en;
