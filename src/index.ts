@@ -63,7 +63,7 @@ export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';
 export { toolSignature } from './tools/tool-signature.ts';
 
 // Config.
-export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type LoadedConfig } from './config/load-config.ts';
+export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type ConfigFault, type LoadedConfig } from './config/load-config.ts';
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
