@@ -156,8 +156,9 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     const { size } = await stat(tarball);
     // About 390 kB with the dashboard, 450 kB with the router (its lexicon, the semantic stage, three guides' sections) and the service;
     // MCP both ways (src/mcp and the guides' sections) about 20 kB more; approvals (the desk, the prompt, the
-    // dashboard's cards, the guides' sections) about 15 kB more.
-    assert.ok(size < 550_000, `the tarball is ${size} bytes`);
+    // dashboard's cards, the guides' sections) about 15 kB more; riverse.yaml's problems in three languages, oxc as
+    // the type stripper and the loader pool about 5 kB more (553 kB).
+    assert.ok(size < 575_000, `the tarball is ${size} bytes`);
   });
 
   for (const kind of ['commonjs', 'module'] as const) {
