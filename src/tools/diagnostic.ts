@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { english, renderPhrase, type Phrase } from './phrase.ts';
 import type { Language } from './tool-manifest.ts';
-import { originalStack } from './typescript-hooks.ts';
+import { originalStack, STACK_POSITION } from './typescript-hooks.ts';
 
 /** Something wrong (or worth fixing) with a tool file, found while loading it. */
 export interface Diagnostic {
@@ -94,11 +94,10 @@ export function errorLocation(error: unknown, file: string): { line?: number; co
 
 /** The file frames of a stack, top first: path (without a `?v=N` query), line and column. */
 export function stackFrames(stack: string): Array<{ path: string; line: number; column?: number }> {
-  // A path starts the stack, a line, or follows "(": not "/process/…" inside "node:internal/process/…".
-  return [...originalStack(stack).matchAll(/(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)(?:\?[^\s():]*)?:(\d+)(?::(\d+))?/g)].map((match) => ({
+  return [...originalStack(stack).matchAll(STACK_POSITION)].map((match) => ({
     path: match[1]!.startsWith('file:') ? fileURLToPath(match[1]!) : match[1]!,
-    line: Number(match[2]),
-    ...(match[3] === undefined ? {} : { column: Number(match[3]) }),
+    line: Number(match[3]),
+    ...(match[4] === undefined ? {} : { column: Number(match[4]) }),
   }));
 }
 

@@ -275,10 +275,16 @@ export function mapStacksOnDemand(): void {
   process.setSourceMapsEnabled(false);
 }
 
+/**
+ * A file position in a stack: path (a file URL or an absolute path), query (`?v=N`), line, column.
+ * A path starts the stack, a line, or follows "(": not "/process/…" inside "node:internal/process/…".
+ */
+export const STACK_POSITION = /(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)((?:\?[^\s():]*)?):(\d+)(?::(\d+))?/g;
+
 /** `stack` with each position in JavaScript made here (where Node left it unmapped) put back where it was in the source. */
 export function originalStack(stack: string): string {
   if (lazyMaps === undefined || lazyMaps.size === 0) return stack;
-  return stack.replace(/(?<![^\s(])(file:\/\/[^\s():]+|\/[^\s():]+)((?:\?[^\s():]*)?):(\d+)(?::(\d+))?/g, (whole, path: string, query: string, line: string, column?: string) => {
+  return stack.replace(STACK_POSITION, (whole, path: string, query: string, line: string, column?: string) => {
     const map = lazyMaps!.get(path.startsWith('file:') ? fileURLToPath(path) : path);
     if (map === undefined) return whole;
     const origin = new SourceMap(JSON.parse(map) as SourceMapPayload).findOrigin(Number(line), Number(column ?? 1));
