@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startOpenAITestServer } from '../src/models/testing/openai-wire.ts';
-import { registrySetup, ToolRegistry } from '../src/tools/tool-registry.ts';
+import { registrySetup, ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 import { writeTools } from './generated-tools.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -11,7 +11,7 @@ import { runTurn, DEFAULT_TURN_TIMEOUT_MS } from '../src/assistant/run-turn.ts';
 import { DEFAULT_TIMEOUT_MS } from '../src/models/model-request.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../src/models/openai-compatible.ts';
 import type { FloodMode } from '../src/models/testing/flood-server.ts';
-import { ToolRegistry } from '../src/tools/tool-registry.ts';
+import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 
 const MB = 1024 * 1024;
 const BYTES = Number(process.env.BENCH_MB ?? 100) * MB;

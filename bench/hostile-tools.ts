@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../src/tools/app-config.ts';
 import type { Isolation } from '../src/tools/app-config.ts';
-import { registrySetup, ToolRegistry } from '../src/tools/tool-registry.ts';
+import { registrySetup, ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Assistant } from '../src/assistant/assistant.ts';
 import { createOpenAICompatibleModel } from '../src/models/openai-compatible.ts';
 import { SessionStore } from '../src/store/session-store.ts';
-import { ToolRegistry } from '../src/tools/tool-registry.ts';
+import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 
 const env = (name: string) => process.env[name] ?? (process.stderr.write(`${name} is not set: run through bench/serve-load.ts\n`), process.exit(2));
 const connections = Number(env('BENCH_CONNECTIONS'));

@@ -8,8 +8,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createToolLogger, NO_ONE_TO_ASK, type ToolContext } from '../src/tools/tool-context.ts';
-import { LiveToolRegistry } from '../src/tools/live-registry.ts';
-import { ToolRegistry } from '../src/tools/tool-registry.ts';
+import { LiveToolRegistry } from '../src/tool-runtime/live-registry.ts';
+import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 import { writeTools } from './generated-tools.ts';
 
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);

@@ -40,27 +40,27 @@ export {
   type ToolsConfig,
   type ToolSection,
 } from './tool-api.ts';
-export { runTool, type RunToolOptions } from './tools/run-tool.ts';
+export { runTool, type RunToolOptions } from './tool-runtime/run-tool.ts';
 
 // Discovery, registry and execution: what a host embedding Riverse uses.
-export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tools/tool-registry.ts';
-export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tools/live-registry.ts';
-export type { SourceTools, ToolSource } from './tools/tool-source.ts';
+export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tool-runtime/tool-registry.ts';
+export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tool-runtime/live-registry.ts';
+export type { SourceTools, ToolSource } from './tool-runtime/tool-source.ts';
 // riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
 // 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
 export type { McpConfig, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
 export type { Isolation } from './tools/app-config.ts';
-export type { ToolInfo } from './tools/load-tool-file.ts';
-export type { RegisteredTool } from './tools/registered-tool.ts';
-export type { ApprovalGateAnswer, ExecuteOptions } from './tools/execute-tool.ts';
+export type { ToolInfo } from './tool-runtime/load-tool-file.ts';
+export type { RegisteredTool } from './tool-runtime/registered-tool.ts';
+export type { ApprovalGateAnswer, ExecuteOptions } from './tool-runtime/execute-tool.ts';
 export type { Dialect } from './schema/dialect.ts';
 export { compileSchema } from './schema/compile-schema.ts';
 export type { SchemaNode, JsonType } from './schema/schema-node.ts';
-export { formatDiagnostic, localizeDiagnostic, type Diagnostic, type DiagnosticCode } from './tools/diagnostic.ts';
-export { localizeReason, renderPhrase, type Phrase, type PhraseArg } from './tools/phrase.ts';
-export { validateManifest, type ManifestProblem } from './tools/validate-manifest.ts';
-export { parametersSchema, type JsonSchema } from './tools/parameter-schema.ts';
-export { toolSignature } from './tools/tool-signature.ts';
+export { formatDiagnostic, localizeDiagnostic, type Diagnostic, type DiagnosticCode } from './core/diagnostic.ts';
+export { localizeReason, renderPhrase, type Phrase, type PhraseArg } from './core/phrase.ts';
+export { validateManifest, type ManifestProblem } from './tool-runtime/validate-manifest.ts';
+export { parametersSchema, type JsonSchema } from './tool-runtime/parameter-schema.ts';
+export { toolSignature } from './tool-runtime/tool-signature.ts';
 
 // Config.
 export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type ConfigFault, type LoadedConfig } from './config/load-config.ts';

@@ -148,7 +148,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     const listed = await run('tar', ['-tzf', tarball], work);
     assert.equal(listed.code, 0, show(listed));
     const files = listed.stdout.trim().split('\n').map((line) => line.replace(/^package\//, ''));
-    for (const file of ['bin/riverse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/register.js', 'dist/tool-api.js', 'dist/tool-api.d.ts', 'dist/cli/main.js', 'dist/tools/isolation/tool-worker.js', 'dist/server/dashboard/static/index.html', 'dist/server/dashboard/static/app.js', 'README.md']) {
+    for (const file of ['bin/riverse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/register.js', 'dist/tool-api.js', 'dist/tool-api.d.ts', 'dist/cli/main.js', 'dist/tool-runtime/isolation/tool-worker.js', 'dist/server/dashboard/static/index.html', 'dist/server/dashboard/static/app.js', 'README.md']) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
     }
     assert.deepEqual(files.filter((file) => /(?<!\.d)\.[mc]?ts$/.test(file)), [], 'TypeScript sources in the package');

@@ -1,5 +1,5 @@
 // `node --import riverse/register …`: load TypeScript tool files the way the registry does
 // (enums and parameter properties included) outside Riverse, e.g. in a tool's own tests.
-import { registerTypeScriptHooks } from './tools/typescript-hooks.ts';
+import { registerTypeScriptHooks } from './tool-runtime/typescript-hooks.ts';
 
 registerTypeScriptHooks();

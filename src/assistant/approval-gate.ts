@@ -1,6 +1,6 @@
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
-import type { ApprovalGateAnswer, ExecuteOptions } from '../tools/execute-tool.ts';
-import type { RegisteredTool } from '../tools/registered-tool.ts';
+import type { ApprovalGateAnswer, ExecuteOptions } from '../tool-runtime/execute-tool.ts';
+import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
 import { deniedResult, type Approvals } from './approvals.ts';
 import type { TurnEvent } from './turn-events.ts';
 

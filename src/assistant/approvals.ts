@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jsonText } from '../models/json-text.ts';
 import { memoryApprovals, type ApprovalRecord, type ApprovalRecords } from '../store/approval-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 
 /** Two minutes: long enough to read a call and decide, short enough that a turn nobody watches ends. */

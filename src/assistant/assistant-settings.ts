@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** `assistant:` in riverse.yaml: AssistantOptions in the file's spelling. */
 export interface AssistantSettings {

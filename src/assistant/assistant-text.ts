@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** Everything the assistant itself says, in each language it speaks. */
 export interface AssistantText {

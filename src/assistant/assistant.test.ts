@@ -7,7 +7,7 @@ import type { ChatMessage } from '../models/chat-message.ts';
 import { type ReplyHandler } from '../models/testing/openai-wire.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { estimateTokens } from './trim-history.ts';
 import { assertWellFormed, loadRegistry, messagesOf, modelServer, sharedCleanup, systemOf, tempDir, testModel, toolDescription, wttrServer, type Cleanup } from './turn-test-support.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
 import { CallMemory } from './call-memory.ts';

@@ -4,7 +4,7 @@ import type { ToolDefinition } from '../models/chat-model.ts';
 import { compileSchema } from '../schema/compile-schema.ts';
 import type { Dialect } from '../schema/dialect.ts';
 import { normalizeArguments } from '../schema/normalize-arguments.ts';
-import type { JsonSchema } from '../tools/parameter-schema.ts';
+import type { JsonSchema } from '../tool-runtime/parameter-schema.ts';
 
 /**
  * A tool the caller runs itself (an OpenAI client's `tools`): offered to the model beside ours; a

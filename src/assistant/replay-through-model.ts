@@ -1,7 +1,7 @@
 import type { ChatModel, ModelRequest } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
-import { LANGUAGES, type Language, type LocalizedList } from '../tools/tool-manifest.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import { LANGUAGES, type Language, type LocalizedList } from '../core/language.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { detectLanguage } from './detect-language.ts';
 import { OfferedTools, type TurnRouting } from './offered-tools.ts';

@@ -9,7 +9,7 @@ import { createOpenAIEmbeddings } from '../routing/embeddings/openai-embeddings.
 import { SemanticIndex } from '../routing/embeddings/semantic-index.ts';
 import { startEmbeddingsTestServer } from '../routing/testing/embeddings-server.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { FIND_TOOLS } from './offered-tools.ts';
 import { runTurn, type TurnOptions } from './run-turn.ts';
 import { loadRegistry, modelServer, sharedCleanup, testModel, toolMessagesOf } from './turn-test-support.ts';

@@ -1,9 +1,9 @@
 import type { ToolCallRequest } from '../models/chat-message.ts';
 import { jsonText } from '../models/json-text.ts';
-import type { ExecuteOptions } from '../tools/execute-tool.ts';
-import { failure } from '../tools/execute-tool.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
+import { failure } from '../tool-runtime/execute-tool.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { Language } from '../core/language.ts';
 import { approvalGate, questionChannel, type TurnApprovals } from './approval-gate.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';

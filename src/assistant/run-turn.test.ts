@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
 import type { TurnEvent } from './turn-events.ts';

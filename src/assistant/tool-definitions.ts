@@ -1,9 +1,9 @@
 import type { ToolDefinition } from '../models/chat-model.ts';
 import { compileSchema } from '../schema/compile-schema.ts';
 import type { Dialect } from '../schema/dialect.ts';
-import { parametersSchema, type JsonSchema } from '../tools/parameter-schema.ts';
-import type { RegisteredTool } from '../tools/registered-tool.ts';
-import { localize, localizeList, type Language } from '../tools/tool-manifest.ts';
+import { parametersSchema, type JsonSchema } from '../tool-runtime/parameter-schema.ts';
+import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
+import { localize, localizeList, type Language } from '../core/language.ts';
 
 const EXAMPLES_LABEL: Record<Language, string> = { en: 'Examples', zh: '示例', ja: '例' };
 

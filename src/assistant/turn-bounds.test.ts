@@ -10,7 +10,7 @@ import { createOpenAICompatibleModel } from '../models/openai-compatible.ts';
 import { startFloodServer } from '../models/testing/flood-server.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
 import { estimateTokens } from './trim-history.ts';

@@ -14,8 +14,8 @@ import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../mo
 import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-wire.ts';
 import type { WireMessage } from '../models/openai-wire-types.ts';
 import type { AppConfig } from '../tools/app-config.ts';
-import type { Language } from '../tools/tool-manifest.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import type { Language } from '../core/language.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { TurnEvent } from './turn-events.ts';
 
 /** Anything with `after()`: the TestContext of `test()`/`it()`. */

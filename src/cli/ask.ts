@@ -1,5 +1,5 @@
 import { turnFailed } from '../assistant/turn-events.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
 import { listenForInterrupts } from './interrupt.ts';

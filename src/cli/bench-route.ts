@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { estimateTokens } from '../assistant/trim-history.ts';
 import { BenchFormatError, parseBenchQueries, parseBenchTools, runRouteBenchmark, type BenchTool, type RouteBenchmark } from '../routing/route-benchmark.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { printJson, table } from './format.ts';
 import { ROUTE_TEXT } from './route-text.ts';
 import { UsageError } from './usage-error.ts';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
 import { join } from 'node:path';
-import { writeFiles } from '../tools/test-support.ts';
+import { writeFiles } from '../tool-runtime/test-support.ts';
 import { cliSetup, runRiverse } from './assistant-cli-test-support.ts';
 import { show } from './cli-test-support.ts';
 import { readDecision } from './person-prompt.ts';

@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 
 /** What the chat's own commands (`/help`, `/tools`, `/session`, `/exit`) and its session recap say. */

@@ -1,8 +1,8 @@
 import type { SessionStore } from '../store/session-store.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { CHAT_COMMAND_TEXT, type ChatCommandText } from './chat-command-text.ts';
 import { shownListing, table } from './format.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
 
 /** What a chat command does: end the chat, or print something (and perhaps switch the session). */

@@ -3,7 +3,7 @@ import { writeAbovePrompt } from './above-prompt.ts';
 import { CHAT_COMMAND_TEXT } from './chat-command-text.ts';
 import { chatCommand } from './chat-commands.ts';
 import { turnFailed, type TurnEvent } from '../assistant/turn-events.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { createAssistant } from './create-assistant.ts';
 import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from './interrupt.ts';

@@ -1,5 +1,5 @@
-import type { ToolChangeEvent } from '../tools/live-registry.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { ToolChangeEvent } from '../tool-runtime/live-registry.ts';
+import type { Language } from '../core/language.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 
 /** What `riverse chat` (and, for Ctrl-C, `ask` and `tools run`) itself prints, in each language. */

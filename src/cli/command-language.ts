@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { interfaceLanguage } from './cli-text.ts';
 

@@ -13,12 +13,12 @@ import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../mod
 import { CLI_TEXT } from './cli-text.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { SessionStore } from '../store/session-store.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { loadCliConfig } from './cli-config.ts';
-import { defaultCacheDir } from '../tools/load-cache.ts';
-import { ToolWorkers } from '../tools/isolation/tool-workers.ts';
+import { defaultCacheDir } from '../tool-runtime/load-cache.ts';
+import { ToolWorkers } from '../tool-runtime/isolation/tool-workers.ts';
 import { DEFAULT_ISOLATION } from '../tools/app-config.ts';
-import { LiveToolRegistry } from '../tools/live-registry.ts';
+import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { openMcp } from './open-mcp.ts';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { stopEarlyLoaders } from '../tools/isolation/loader-pool.ts';
-import { tempDir, toolFolder, toolNames, toolSource } from '../tools/test-support.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { stopEarlyLoaders } from '../tool-runtime/isolation/loader-pool.ts';
+import { tempDir, toolFolder, toolNames, toolSource } from '../tool-runtime/test-support.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { startLoadersOnColdStart } from './early-loaders.ts';
 
 /** This process's living children that run the tool host script: its loaders, among others. */

@@ -3,7 +3,7 @@
 // Every command passes here, so it imports the loaders' code only when it starts them.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultCacheDir } from '../tools/load-cache.ts';
+import { defaultCacheDir } from '../tool-runtime/load-cache.ts';
 
 /** The commands that load the tool files before doing anything else. */
 const LOADING = [['tools', 'list'], ['tools', 'show'], ['tools', 'run'], ['tools', 'check'], ['ask'], ['chat']];
@@ -17,7 +17,7 @@ export async function startLoadersOnColdStart(argv: readonly string[], env: Node
   if (!LOADING.some((command) => command.every((word, index) => commandWords(argv)[index] === word))) return false;
   if (existsSync(join(defaultCacheDir(env), 'tools'))) return false;
   // The pool and the hosts only: the rest of the loading machinery loads with the program, meanwhile.
-  const [{ startEarlyLoaders }, { DEFAULT_HOST_MEMORY_MB }] = await Promise.all([import('../tools/isolation/loader-pool.ts'), import('../tools/isolation/tool-host.ts')]);
+  const [{ startEarlyLoaders }, { DEFAULT_HOST_MEMORY_MB }] = await Promise.all([import('../tool-runtime/isolation/loader-pool.ts'), import('../tool-runtime/isolation/tool-host.ts')]);
   startEarlyLoaders('process', DEFAULT_HOST_MEMORY_MB);
   return true;
 }

@@ -1,8 +1,8 @@
 import { jsonText } from '../models/json-text.ts';
 import { relative } from 'node:path';
-import { localizeReason } from '../tools/phrase.ts';
-import type { Language } from '../tools/tool-manifest.ts';
-import type { ToolListing, ToolRegistry } from '../tools/tool-registry.ts';
+import { localizeReason } from '../core/phrase.ts';
+import type { Language } from '../core/language.ts';
+import type { ToolListing, ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
 /** A path as the user would type it from here. */
 export function shortPath(path: string): string {

@@ -1,9 +1,9 @@
 import type { LoadedConfig } from '../config/load-config.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { openMcp } from './open-mcp.ts';
-import { defaultCacheDir } from '../tools/load-cache.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import { defaultCacheDir } from '../tool-runtime/load-cache.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { Language } from '../core/language.ts';
 
 export interface GlobalOptions {
   config?: string;

@@ -1,5 +1,5 @@
 import { Command, Help, type Option } from 'commander';
-import { closestWord } from '../tools/closest-word.ts';
+import { closestWord } from '../core/closest-word.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 import type { HelpText } from './help-text.ts';
 

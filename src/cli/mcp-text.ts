@@ -1,5 +1,5 @@
 import type { ServerState } from '../mcp/server-connection.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** What `riverse mcp` and `riverse mcp list` print. */
 export interface McpText {

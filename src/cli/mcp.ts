@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { sendToolOutputToStderr } from '../tools/isolation/process-host.ts';
-import { LiveToolRegistry } from '../tools/live-registry.ts';
-import { defaultCacheDir } from '../tools/load-cache.ts';
+import { sendToolOutputToStderr } from '../tool-runtime/isolation/process-host.ts';
+import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
+import { defaultCacheDir } from '../tool-runtime/load-cache.ts';
 import { loadCliConfig } from './cli-config.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';

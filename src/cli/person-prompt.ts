@@ -1,7 +1,7 @@
 import type { ApprovalDecision, Approvals } from '../assistant/approvals.ts';
 import type { TurnEvent } from '../assistant/turn-events.ts';
 import { jsonText } from '../models/json-text.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** What the terminal asks a person: approvals of calls, and the questions tools ask (ask_user). */
 export const PERSON_TEXT: Record<Language, {

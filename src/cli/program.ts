@@ -5,7 +5,7 @@ import { ModelError } from '../models/model-error.ts';
 import { commandLanguage } from './command-language.ts';
 import { PROVIDER_WIRE_NAMES } from '../models/provider-wire-names.ts';
 import { HELP_TEXT } from './help-text.ts';
-import { LANGUAGES } from '../tools/tool-manifest.ts';
+import { LANGUAGES } from '../core/language.ts';
 import { LocalizedCommand } from './localized-command.ts';
 import { UsageError } from './usage-error.ts';
 

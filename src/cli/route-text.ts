@@ -1,5 +1,5 @@
 import type { BenchProblem } from '../routing/route-benchmark.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** What `riverse bench route` and `riverse tools eval` print, in each language. */
 export interface RouteText {

@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** What `riverse serve` prints, in each language. */
 export const SERVE_TEXT: Record<Language, {

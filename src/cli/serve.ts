@@ -2,7 +2,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { serverOptions, isLoopbackHost } from '../server/server-config.ts';
 import { createServerContext } from '../server/server-context.ts';
 import { startServer } from '../server/serve.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 import { createService } from './create-assistant.ts';
 import type { GlobalOptions } from './load-tools.ts';
 import { SERVE_TEXT } from './serve-text.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { TOOLS_SETTINGS, type AppConfig } from '../tools/app-config.ts';
-import { closestWord } from '../tools/closest-word.ts';
-import { said, type Diagnostic } from '../tools/diagnostic.ts';
-import { phrase } from '../tools/phrase.ts';
+import { closestWord } from '../core/closest-word.ts';
+import { said, type Diagnostic } from '../core/diagnostic.ts';
+import { phrase } from '../tool-runtime/runtime-phrases.ts';
 
 /** Sections that several built-in tools read together: `tools.files.roots` confines every file tool. */
 const SHARED_SECTIONS: Record<string, readonly string[]> = { files: ['file_read', 'file_list', 'grep', 'file_write'] };

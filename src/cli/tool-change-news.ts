@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { ToolChange } from '../tools/live-registry.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import type { ToolChange } from '../tool-runtime/live-registry.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
 /**
  * Keeps only the changes worth telling: a file whose text, tools or diagnostics differ from what

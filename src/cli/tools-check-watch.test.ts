@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { realpath, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { toolSource } from '../tools/test-support.ts';
+import { toolSource } from '../tool-runtime/test-support.ts';
 import { CLI, createProject, type TempProject } from './cli-test-support.ts';
 
 /** How long one change may take to be printed (the target is under 1 s on an idle machine). */

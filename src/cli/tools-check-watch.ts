@@ -1,5 +1,5 @@
-import { formatDiagnostic, localizeDiagnostic } from '../tools/diagnostic.ts';
-import { LiveToolRegistry, type ToolChange } from '../tools/live-registry.ts';
+import { formatDiagnostic, localizeDiagnostic } from '../core/diagnostic.ts';
+import { LiveToolRegistry, type ToolChange } from '../tool-runtime/live-registry.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';

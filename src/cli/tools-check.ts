@@ -1,7 +1,7 @@
-import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../tools/diagnostic.ts';
-import { phrase } from '../tools/phrase.ts';
-import { typeCheckToolFiles } from '../tools/type-check-tools.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../core/diagnostic.ts';
+import { phrase } from '../tool-runtime/runtime-phrases.ts';
+import { typeCheckToolFiles } from '../tool-runtime/type-check-tools.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { printJson, shortPath, shownListing } from './format.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';

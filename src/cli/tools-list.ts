@@ -1,4 +1,4 @@
-import { formatDiagnostic, localizeDiagnostic } from '../tools/diagnostic.ts';
+import { formatDiagnostic, localizeDiagnostic } from '../core/diagnostic.ts';
 import { printJson, shortPath, shownListing, table } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';

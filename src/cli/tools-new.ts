@@ -1,8 +1,8 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { loadCliConfig } from './cli-config.ts';
-import { DEFAULT_TOOL_FOLDER } from '../tools/tool-registry.ts';
-import { PORTABLE_TOOL_NAME_PATTERN } from '../tools/validate-manifest.ts';
+import { DEFAULT_TOOL_FOLDER } from '../tool-runtime/tool-registry.ts';
+import { PORTABLE_TOOL_NAME_PATTERN } from '../tool-runtime/validate-manifest.ts';
 import { RIVERSE_COMMAND, testCommand } from './command-hints.ts';
 import { shortPath } from './format.ts';
 import type { GlobalOptions } from './load-tools.ts';

@@ -2,7 +2,7 @@
 // fails its call with exit code 1 and a message, and the command itself neither dies nor hangs.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { toolSource } from '../tools/test-support.ts';
+import { toolSource } from '../tool-runtime/test-support.ts';
 import { createProject, show, type TempProject } from './cli-test-support.ts';
 
 describe('riverse tools run with a hostile tool', { concurrency: 2 }, () => {

@@ -1,7 +1,7 @@
-import { readArguments } from '../tools/argument-limits.ts';
-import { explainInvalidParams, type ParamsCheck } from '../tools/check-params.ts';
-import type { Language } from '../tools/tool-manifest.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import { readArguments } from '../tool-runtime/argument-limits.ts';
+import { explainInvalidParams, type ParamsCheck } from '../tool-runtime/check-params.ts';
+import type { Language } from '../core/language.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import { setField } from '../schema/schema-node.ts';
 import { CLI_TEXT } from './cli-text.ts';

@@ -1,10 +1,10 @@
 import { toolDefinition } from '../assistant/tool-definitions.ts';
 import type { ProviderWireName } from '../models/provider-wire-names.ts';
 import { PROVIDER_WIRES } from '../models/provider-wires.ts';
-import { parametersSchema } from '../tools/parameter-schema.ts';
-import { localizeReason } from '../tools/phrase.ts';
-import { toolSignature, describeParameters } from '../tools/tool-signature.ts';
-import { localize, localizeList } from '../tools/tool-manifest.ts';
+import { parametersSchema } from '../tool-runtime/parameter-schema.ts';
+import { localizeReason } from '../core/phrase.ts';
+import { toolSignature, describeParameters } from '../tool-runtime/tool-signature.ts';
+import { localize, localizeList } from '../core/language.ts';
 import { printJson, shortPath } from './format.ts';
 import { loadTools, type GlobalOptions } from './load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';

@@ -1,8 +1,8 @@
-import type { ToolChangeEvent } from '../tools/live-registry.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { ToolChangeEvent } from '../tool-runtime/live-registry.ts';
+import type { Language } from '../core/language.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 
-/** What the `riverse tools` commands themselves print (diagnostics are phrases: src/tools/phrase.ts). */
+/** What the `riverse tools` commands themselves print (diagnostics are phrases: src/core/phrase.ts). */
 export interface ToolsText {
   /** Before an error on stderr. */
   error: string;

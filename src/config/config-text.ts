@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 // What Riverse says about riverse.yaml (load-config.ts, interpolate-env.ts, config-fields.ts,
 // riverse-config.ts), in each language. Keyed by a stable id; the English text is also each

@@ -1,4 +1,5 @@
-import { phrase, type Phrase } from '../tools/phrase.ts';
+import { type Phrase } from '../core/phrase.ts';
+import { phrase } from './config-phrases.ts';
 
 type Problem = (keyPath: (string | number)[], text: Phrase) => void;
 

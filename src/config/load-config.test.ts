@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { tempDir, toolFolder, toolSource, writeFiles } from '../tools/test-support.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { tempDir, toolFolder, toolSource, writeFiles } from '../tool-runtime/test-support.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { CONFIG_FILE, ConfigError, loadConfig, parseConfig } from './load-config.ts';
 
 const PATH = '/conf/riverse.yaml';

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { english, phrase, renderPhrase, type Phrase } from '../tools/phrase.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import { english, renderPhrase, type Phrase } from '../core/phrase.ts';
+import { phrase } from './config-phrases.ts';
+import type { Language } from '../core/language.ts';
 import { interpolateEnv } from './interpolate-env.ts';
 import type { RiverseConfig } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TOOLS_SETTINGS } from '../tools/app-config.ts';
-import { english } from '../tools/phrase.ts';
+import { english } from '../core/phrase.ts';
 import { CONFIG_FIELDS, TOOLS_FIELDS } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
 

@@ -5,7 +5,10 @@ import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } fr
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
 import { MCP_TRANSPORTS, transportOf, type McpConfig, type McpServerSettings, type McpSettings } from '../mcp/mcp-settings.ts';
-import { phrase, type Phrase } from '../tools/phrase.ts';
+import { type Phrase } from '../core/phrase.ts';
+import { phrase } from './config-phrases.ts';
+import { phrase as manifestPhrase } from '../tool-runtime/runtime-phrases.ts';
+import { LANGUAGES } from '../core/language.ts';
 import { checkFields, choice, expected, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
 
 /**
@@ -28,7 +31,7 @@ const APPROVAL: Field<ApprovalSetting> = {
   check(value, path, problem) {
     const found = approvalSettingProblem(value, path.join('.'));
     if (found === undefined) return;
-    problem(path, found.regexError !== undefined ? phrase('manifest.approval-regex', { at: found.at, error: found.regexError }) : phrase('manifest.approval-invalid', { at: found.at, got: found.got }));
+    problem(path, found.regexError !== undefined ? manifestPhrase('manifest.approval-regex', { at: found.at, error: found.regexError }) : manifestPhrase('manifest.approval-invalid', { at: found.at, got: found.got }));
   },
 };
 
@@ -127,7 +130,7 @@ const MCP: Field<McpSettings> = section<McpSettings>({
 export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   model: text(),
   data_dir: text(),
-  language: choice(['auto', 'en', 'zh', 'ja']),
+  language: choice(['auto', ...LANGUAGES]),
   model_options: section<ModelOptions>({
     base_url: text(),
     api_key: text(),

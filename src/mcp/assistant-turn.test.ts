@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Assistant } from '../assistant/assistant.ts';
 import { modelServer, tempDir, testModel } from '../assistant/turn-test-support.ts';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
 const FIXTURE = new URL(import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js', import.meta.url).pathname;

@@ -2,7 +2,7 @@
 // "node src/mcp/conformance-client.ts"`): it appends the server's URL and names the scenario in
 // MCP_CONFORMANCE_SCENARIO. The server is reached the way riverse.yaml's servers are — McpTools
 // and the registry — so the suite judges Riverse's client, not the SDK alone.
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
 const url = process.argv.at(-1) ?? '';

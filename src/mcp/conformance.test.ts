@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { startTestService } from '../server/server-test-support.ts';
-import { tempDir, writeFiles } from '../tools/test-support.ts';
+import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;

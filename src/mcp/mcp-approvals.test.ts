@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Assistant } from '../assistant/assistant.ts';
 import { modelServer, testModel } from '../assistant/turn-test-support.ts';
 import type { TurnEvent } from '../assistant/turn-events.ts';
-import { LiveToolRegistry } from '../tools/live-registry.ts';
+import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
 const FIXTURE = new URL(import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js', import.meta.url).pathname;

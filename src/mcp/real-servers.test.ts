@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from '../tools/test-support.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { tempDir } from '../tool-runtime/test-support.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
 const packages = new URL('../../node_modules/@modelcontextprotocol/', import.meta.url).pathname;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startTestService } from '../server/server-test-support.ts';
-import { tempDir, writeFiles } from '../tools/test-support.ts';
+import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
 
 const ADD = `import { BaseTool, ToolResult } from 'riverse';
 export class AddTool extends BaseTool {

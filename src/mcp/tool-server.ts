@@ -1,9 +1,9 @@
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
-import { failure, type ApprovalGateAnswer } from '../tools/execute-tool.ts';
-import type { RegisteredTool } from '../tools/registered-tool.ts';
-import { localize, localizeList } from '../tools/tool-manifest.ts';
-import type { ToolRegistry } from '../tools/tool-registry.ts';
+import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
+import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
+import { localize, localizeList } from '../core/language.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
 /** What the server serves: the registry in use now, and word of each change (a LiveToolRegistry). */
 export interface ServedTools {

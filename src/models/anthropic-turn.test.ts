@@ -25,7 +25,7 @@ import {
   type WttrServer,
 } from '../assistant/turn-test-support.ts';
 import type { TurnEvent } from '../assistant/turn-events.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import type { AnthropicBlock } from './anthropic-wire-types.ts';
 import type { ChatModel } from './chat-model.ts';

@@ -1,5 +1,5 @@
 import type { Dialect } from '../schema/dialect.ts';
-import type { JsonSchema } from '../tools/parameter-schema.ts';
+import type { JsonSchema } from '../tool-runtime/parameter-schema.ts';
 import type { ChatMessage, ToolCallRequest } from './chat-message.ts';
 import type { ModelError } from './model-error.ts';
 

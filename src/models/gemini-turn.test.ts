@@ -25,7 +25,7 @@ import {
   wttrServer,
   type WttrServer,
 } from '../assistant/turn-test-support.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { ChatModel } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';
 import type { GeminiContent, GeminiPart } from './gemini-wire-types.ts';

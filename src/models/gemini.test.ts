@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { compileSchema } from '../schema/compile-schema.ts';
-import type { JsonSchema } from '../tools/parameter-schema.ts';
+import type { JsonSchema } from '../tool-runtime/parameter-schema.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ToolDefinition } from './chat-model.ts';
 import { createGeminiModel, type GeminiOptions } from './gemini.ts';

@@ -2,7 +2,7 @@
 // of the tools with arguments that fit its schema, or the answer. The grammar makes the JSON valid
 // token by token, so even a small model cannot send a malformed call.
 import type { ToolDefinition } from './chat-model.ts';
-import type { JsonSchema } from '../tools/parameter-schema.ts';
+import type { JsonSchema } from '../tool-runtime/parameter-schema.ts';
 
 /** A schema in node-llama-cpp's JSON-schema-for-grammars dialect. */
 type GrammarSchema = Record<string, unknown>;

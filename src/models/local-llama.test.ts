@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { runTurn } from '../assistant/run-turn.ts';
-import { ToolRegistry } from '../tools/tool-registry.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { ChatModel, ModelEvent, ModelRequest, ToolDefinition } from './chat-model.ts';
 import { writeTinyGguf } from './gguf/write-tiny-gguf.ts';
 import { installCommand } from './local-llama-install.ts';

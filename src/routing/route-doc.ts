@@ -1,4 +1,5 @@
-import type { LocalizedList, LocalizedText, Parameter, ToolManifest } from '../tools/tool-manifest.ts';
+import type { Parameter, ToolManifest } from '../tools/tool-manifest.ts';
+import type { LocalizedList, LocalizedText } from '../core/language.ts';
 
 /** What the router reads of a tool: its texts by field, every language's together. */
 export interface RouteDoc {

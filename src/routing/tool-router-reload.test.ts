@@ -5,7 +5,7 @@ import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LiveToolRegistry } from '../tools/live-registry.ts';
+import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import { ToolRouter } from './tool-router.ts';
 
 const toolFile = (name: string, description: string) => `import { BaseTool, ToolResult } from 'riverse';

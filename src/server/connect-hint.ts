@@ -1,4 +1,4 @@
-import type { Language } from '../tools/tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /**
  * How to connect a model, for a person who has none yet (the chat page, the start-up lines of

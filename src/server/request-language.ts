@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { LANGUAGES, type Language } from '../tools/tool-manifest.ts';
+import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
 
-const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 
 /**
  * The language to answer a request in: `?lang=` (en, zh, ja), else the first of ours that

@@ -5,8 +5,8 @@ import { Approvals } from '../assistant/approvals.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
-import type { LiveToolRegistry } from '../tools/live-registry.ts';
-import type { Language } from '../tools/tool-manifest.ts';
+import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
+import type { Language } from '../core/language.ts';
 import { ServerEvents } from './server-events.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
-import { LANGUAGES, type Language } from '../tools/tool-manifest.ts';
+import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
@@ -398,9 +398,6 @@ function text(value: string | Uint8Array): string {
   return typeof value === 'string' ? value : utf8.decode(value);
 }
 
-function isLanguage(value: string): value is Language {
-  return (LANGUAGES as readonly string[]).includes(value);
-}
 
 function noSession(sessionId: string): Error {
   return new Error(`No session with id ${JSON.stringify(sessionId)}.`);

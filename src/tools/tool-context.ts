@@ -1,5 +1,5 @@
 import type { ToolSection } from './app-config.ts';
-import type { Language } from './tool-manifest.ts';
+import type { Language } from '../core/language.ts';
 
 /** What `execute()` receives besides its parameters. */
 export interface ToolContext {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { localize, localizeList } from './tool-manifest.ts';
+import { localize, localizeList } from '../core/language.ts';
 
 describe('localize', () => {
   test('a plain string is used for every language', () => {

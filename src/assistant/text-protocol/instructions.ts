@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../../models/chat-model.ts';
-import type { JsonSchema } from '../../tools/parameter-schema.ts';
-import type { Language } from '../../tools/tool-manifest.ts';
+import type { JsonSchema } from '../../tool-runtime/parameter-schema.ts';
+import type { Language } from '../../core/language.ts';
 import { CALL_EXAMPLE, WORDING } from './wording.ts';
 
 // What a model without native function calling is told about the tools, in its system prompt.

@@ -1,4 +1,4 @@
-import type { Language } from '../../tools/tool-manifest.ts';
+import type { Language } from '../../core/language.ts';
 import { WORDING } from './wording.ts';
 
 /** The user message for the one repair round after an `invalid` parse. */

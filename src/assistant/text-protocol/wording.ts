@@ -1,4 +1,4 @@
-import type { Language } from '../../tools/tool-manifest.ts';
+import type { Language } from '../../core/language.ts';
 
 /** What the text protocol says to the model, per language; the instructions, the repair message and the results share it. */
 export interface Wording {

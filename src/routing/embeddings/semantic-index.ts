@@ -1,4 +1,4 @@
-import { localize, localizeList, LANGUAGES } from '../../tools/tool-manifest.ts';
+import { localize, localizeList, LANGUAGES } from '../../core/language.ts';
 import { splitIdentifiers } from '../tokenize.ts';
 import type { RouteHit } from '../tool-index.ts';
 import type { RoutableTool } from '../tool-router.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelServer, testModel } from '../../assistant/turn-test-support.ts';
-import { createProbe, probeRef, toolSource } from '../../tools/test-support.ts';
+import { createProbe, probeRef, toolSource } from '../../tool-runtime/test-support.ts';
 import { chat, raw, sseMessages, startTestService } from '../server-test-support.ts';
 
 const ECHO = toolSource('echo', {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { LANGUAGES, type Language } from '../../tools/tool-manifest.ts';
+import { isLanguage, LANGUAGES, type Language } from '../../core/language.ts';
 import { ApiError } from '../api-error.ts';
 import { CONNECT_HINT } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
@@ -21,7 +21,7 @@ export function chatRoutes(context: ServerContext): Hono {
   routes.post('/chat', async (c) => {
     const body = await readJsonObject(c);
     if (typeof body.message !== 'string' || body.message.trim() === '') throw new ApiError(400, 'invalid-request', '"message" must be a non-empty string', 'message');
-    if (body.lang !== undefined && !(LANGUAGES as readonly unknown[]).includes(body.lang)) throw new ApiError(400, 'invalid-request', `"lang" must be one of ${LANGUAGES.join(', ')}`, 'lang');
+    if (body.lang !== undefined && !isLanguage(body.lang)) throw new ApiError(400, 'invalid-request', `"lang" must be one of ${LANGUAGES.join(', ')}`, 'lang');
     const language = (body.lang as Language | undefined) ?? requestLanguage(c);
     const message = body.message;
     const assistant = context.assistant();

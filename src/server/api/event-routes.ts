@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import type { ToolChange } from '../../tools/live-registry.ts';
+import type { ToolChange } from '../../tool-runtime/live-registry.ts';
 import { ApiError } from '../api-error.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { ServerContext } from '../server-context.ts';

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { modelServer, testModel } from '../../assistant/turn-test-support.ts';
-import { toolSource } from '../../tools/test-support.ts';
+import { toolSource } from '../../tool-runtime/test-support.ts';
 import { chat, raw, startTestService } from '../server-test-support.ts';
 
 const WEATHER = toolSource('weather', {

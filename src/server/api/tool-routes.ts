@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { TOOLS_SETTINGS } from '../../tools/app-config.ts';
-import { explainInvalidParams } from '../../tools/check-params.ts';
-import type { Language } from '../../tools/tool-manifest.ts';
-import type { ToolRegistry } from '../../tools/tool-registry.ts';
+import { explainInvalidParams } from '../../tool-runtime/check-params.ts';
+import type { Language } from '../../core/language.ts';
+import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 import { ApiError } from '../api-error.ts';
 import { readJsonObject } from '../read-json.ts';

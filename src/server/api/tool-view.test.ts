@@ -1,9 +1,9 @@
 // The view /api/tools gives of a tool that comes from a source rather than a file (an MCP server's).
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { registerTool } from '../../tools/registered-tool.ts';
-import type { ToolSource } from '../../tools/tool-source.ts';
-import { ToolRegistry } from '../../tools/tool-registry.ts';
+import { registerTool } from '../../tool-runtime/registered-tool.ts';
+import type { ToolSource } from '../../tool-runtime/tool-source.ts';
+import { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import { toolView } from './tool-view.ts';
 
 it("an MCP server's tool: its source named as the server, and its schema as the server wrote it", async () => {

@@ -1,11 +1,11 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { approvalSetting, type ApprovalSetting } from '../../tools/approval-policy.ts';
 import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, type AppConfig, type Isolation } from '../../tools/app-config.ts';
-import { localizeDiagnostic, type Diagnostic } from '../../tools/diagnostic.ts';
-import { parametersSchema, type JsonSchema } from '../../tools/parameter-schema.ts';
-import { localizeReason } from '../../tools/phrase.ts';
-import { localize, localizeList, type Language } from '../../tools/tool-manifest.ts';
-import type { ToolRegistry } from '../../tools/tool-registry.ts';
+import { localizeDiagnostic, type Diagnostic } from '../../core/diagnostic.ts';
+import { parametersSchema, type JsonSchema } from '../../tool-runtime/parameter-schema.ts';
+import { localizeReason } from '../../core/phrase.ts';
+import { localize, localizeList, type Language } from '../../core/language.ts';
+import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 
 /** A diagnostic as the API shows it: in the reader's language (no phrases), its file relative to the project. */
 export type DiagnosticView = Omit<Diagnostic, 'text'>;

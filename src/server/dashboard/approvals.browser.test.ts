@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
-import { tempDir, toolSource } from '../../tools/test-support.ts';
+import { tempDir, toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

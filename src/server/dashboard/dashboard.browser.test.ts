@@ -18,7 +18,7 @@ import { hasNodeLlamaCpp } from '../../models/local-llama-runtime.ts';
 import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { startTestService } from '../server-test-support.ts';
-import { createProbe, probeRef } from '../../tools/test-support.ts';
+import { createProbe, probeRef } from '../../tool-runtime/test-support.ts';
 import { useFakeModelHub } from '../testing/fake-model-hub.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -3,7 +3,7 @@
 import OpenAI from 'openai';
 import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
 import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from '../../models/testing/openai-wire.ts';
-import type { Cleanup } from '../../tools/test-support.ts';
+import type { Cleanup } from '../../tool-runtime/test-support.ts';
 import { startTestService, type TestService, type TestServiceOptions } from '../server-test-support.ts';
 
 /** `lookup(word)`: answers "found: <word>". */

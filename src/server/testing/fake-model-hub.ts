@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_LOCAL_MODEL } from '../../models/resolve-model.ts';
-import type { Cleanup } from '../../tools/test-support.ts';
+import type { Cleanup } from '../../tool-runtime/test-support.ts';
 
 export interface FakeModelHub {
   /** For HF_ENDPOINT. */

@@ -1,0 +1,49 @@
+// What a host sends is checked again here: tool code can reach its channel (a worker's parent
+// port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
+import { checkQuestion } from '../../tools/tool-context.ts';
+import { checkToolResult, type ToolResult } from '../../tools/tool-result.ts';
+import { validateManifest } from '../validate-manifest.ts';
+import type { FileInfo, ThrownError, WorkerResult } from './worker-messages.ts';
+
+const DIAGNOSTIC_KEYS = ['severity', 'code', 'file', 'message'] as const;
+
+/** A loader's report for `file`, or why it cannot be used. */
+export function checkFileReport(info: unknown, file: string): FileInfo | string {
+  if (!isRecord(info) || info.file !== file || !Array.isArray(info.tools) || !Array.isArray(info.diagnostics)) return 'its loader sent a malformed report';
+  for (const tool of info.tools) {
+    if (!isRecord(tool) || typeof tool.name !== 'string' || tool.file !== file || typeof tool.available !== 'boolean') return 'its loader sent a malformed report';
+    if (tool.reason !== undefined && typeof tool.reason !== 'string') return 'its loader sent a malformed report';
+    const problems = validateManifest(tool.manifest).filter((problem) => problem.severity === 'error');
+    if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name) return 'its loader sent a manifest that does not pass the manifest check';
+  }
+  if (info.dependencies !== undefined && !(Array.isArray(info.dependencies) && info.dependencies.every((path) => typeof path === 'string'))) return 'its loader sent a malformed report';
+  if (info.javascript !== undefined && typeof info.javascript !== 'string') return 'its loader sent a malformed report';
+  for (const diagnostic of info.diagnostics) {
+    if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string')) return 'its loader sent a malformed report';
+  }
+  return info as unknown as FileInfo;
+}
+
+/** A call's outcome as the host reported it, rebuilt from checked parts. */
+export function checkCallReport(result: unknown): WorkerResult {
+  if (isRecord(result) && 'threw' in result) return { threw: checkThrown(result.threw) };
+  if (isRecord(result) && 'invalid' in result) return { invalid: String(result.invalid) };
+  const checked = checkToolResult(result);
+  return typeof checked === 'string' ? { invalid: checked } : (checked satisfies ToolResult);
+}
+
+/** A question a host sends for one of its calls (`context.ask`), or undefined when it is not one. */
+export function checkAskReport(message: unknown): { id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number } | undefined {
+  if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
+  const question = checkQuestion(message.question, { ...(message.choices === undefined ? {} : { choices: message.choices }), ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }) });
+  return typeof question === 'string' ? undefined : { id: message.id as number, seq: message.seq as number, ...question };
+}
+
+function checkThrown(thrown: unknown): ThrownError {
+  if (!isRecord(thrown)) return { name: 'Error', message: String(thrown) };
+  return { name: String(thrown.name), message: String(thrown.message), ...(typeof thrown.stack === 'string' ? { stack: thrown.stack } : {}) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

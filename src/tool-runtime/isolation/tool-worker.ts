@@ -1,0 +1,139 @@
+// The code inside a tool host — a worker thread or a child process. As a loader it imports tool
+// files one by one and reports what it found; as an executor it imports one file and runs its
+// tools' calls. Whatever a tool does here — spin, exit, throw later, eat memory — Riverse survives
+// it (decisions 004 and 006).
+import { flushCompileCache } from 'node:module';
+import { isMainThread } from 'node:worker_threads';
+import type { BaseTool } from '../../tools/base-tool.ts';
+import { toolIsolation, toolSection } from '../../tools/app-config.ts';
+import { loadToolFile } from '../load-tool-file.ts';
+import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../../tools/tool-context.ts';
+import { importedFiles, javaScriptOf, mapStacksOnDemand, prepareJavaScript, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
+import { checkToolResult, truncateResult } from '../../tools/tool-result.ts';
+import { guardProcess } from './guard-process.ts';
+import { connectToHost } from './host-port.ts';
+import { captureSharedState, changesSince } from './shared-state.ts';
+import { describeThrown } from './thrown-error.ts';
+import type { FileInfo, FromWorker, ToWorker } from './worker-messages.ts';
+
+// Riverse's side of the host gets ready before the host knows its file (a spare waits here, warm):
+// the hooks, the tool contract, and the type stripper, whose first use costs tens of milliseconds.
+registerTypeScriptHooks({ contractOnly: true });
+await import('riverse');
+warmTypeStripper();
+// A process host is killed, never ended, so Node would not write what it compiled of Riverse's
+// side (types stripped, V8 code): written now, the next host reads it instead (~50 ms of CPU each).
+if (isMainThread) flushCompileCache();
+const port = await connectToHost();
+const data = port.data;
+guardProcess(data.hostPid);
+if (port.kind === 'process') {
+  port.send({ type: 'started', rss: process.memoryUsage.rss() });
+  // What a worker thread reports by its 'error' event, a process says before it ends.
+  const report = (error: unknown) => {
+    port.send({ type: 'uncaught', error: describeThrown(error) });
+    setImmediate(() => process.exit(1));
+  };
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+}
+
+if (data.role === 'load') {
+  mapStacksOnDemand();
+  // Taken after the hooks and the contract are in place, which every file shares by design.
+  const shared = captureSharedState();
+  // Riverse sends the next files before this one is done, so that no file waits for a round trip:
+  // they are loaded one at a time, in the order sent, and those it takes back are skipped.
+  const inbox: Array<ToWorker & { type: 'load' | 'check' }> = [];
+  const dropped = new Set<number>();
+  let draining = false;
+  const handle = async (message: ToWorker & { type: 'load' | 'check' }) => {
+    if (message.type === 'check') {
+      const changed = changesSince(shared);
+      port.send({ type: 'checked', ...(changed.length === 0 ? {} : { changed }) });
+      return;
+    }
+    useSourceSnapshot(message.file, message.source);
+    const loaded = await loadToolFile(message.file, data.config, message.version);
+    const changed = message.check ? changesSince(shared) : [];
+    const info: FileInfo = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
+    // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
+    const javascript = javaScriptOf(message.file);
+    if (javascript !== undefined && loaded.tools.some((tool) => toolIsolation(data.config, tool.name, port.kind) === 'none')) info.javascript = javascript;
+    port.send({ type: 'loaded', seq: message.seq, info, ...(changed.length === 0 ? {} : { changed }) });
+  };
+  const drain = async () => {
+    draining = true;
+    for (let next = inbox.shift(); next !== undefined; next = inbox.shift()) {
+      if (next.type === 'load' && dropped.delete(next.seq)) continue;
+      await handle(next);
+    }
+    draining = false;
+  };
+  port.onMessage((message: ToWorker) => {
+    if (message.type === 'drop') for (const seq of message.seqs) dropped.add(seq);
+    if (message.type !== 'load' && message.type !== 'check') return;
+    if (message.type === 'load') prepareJavaScript(message.file, message.source);
+    inbox.push(message);
+    if (!draining) void drain();
+  });
+  // From now on a file that takes long is the file's doing, not the loader's start.
+  port.send({ type: 'ready', tools: [] });
+} else {
+  useSourceSnapshot(data.file, data.source);
+  const loaded = await loadToolFile(data.file, data.config, data.version, { checkAvailability: false });
+  const tools = new Map<string, BaseTool>(loaded.tools.map((tool) => [tool.name, tool.tool]));
+  const running = new Map<number, AbortController>();
+  // A question crosses to Riverse as a message, and its answer comes back the same way.
+  const questions = new Map<number, (answer: AskAnswer) => void>();
+  let nextQuestion = 0;
+  const askAcross = (id: number): AskPerson => async (question, options) => {
+    const checked = checkQuestion(question, options);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    const seq = ++nextQuestion;
+    const answer = new Promise<AskAnswer>((resolve) => questions.set(seq, resolve));
+    port.send({ type: 'ask', id, seq, ...checked });
+    return answer;
+  };
+
+  port.onMessage(async (message: ToWorker) => {
+    if (message.type === 'answer') {
+      questions.get(message.seq)?.(message.answer);
+      questions.delete(message.seq);
+      return;
+    }
+    if (message.type === 'abort') {
+      running.get(message.id)?.abort(new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'));
+      return;
+    }
+    if (message.type !== 'call') return;
+    const tool = tools.get(message.tool);
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    let result: FromWorker & { type: 'result' };
+    try {
+      if (tool === undefined) {
+        const problems = loaded.diagnostics.map((diagnostic) => diagnostic.message).join('; ');
+        throw new Error(`the file no longer defines the tool "${message.tool}"${problems === '' ? '' : ` (${problems})`}`);
+      }
+      const value = await tool.execute(message.params, {
+        signal: controller.signal,
+        sessionId: message.sessionId,
+        language: message.language,
+        logger: createToolLogger(message.tool),
+        config: toolSection(data.config, message.tool),
+        ask: askAcross(message.id),
+      });
+      const checked = checkToolResult(value);
+      // Cut here, before it crosses: a tool that returns 500 MB must not cost Riverse 500 MB.
+      result = { type: 'result', id: message.id, result: typeof checked === 'string' ? { invalid: checked } : truncateResult(checked, data.maxResultChars) };
+    } catch (error) {
+      // Sent as a thrown value: Riverse rebuilds it and words it like an in-process exception.
+      result = { type: 'result', id: message.id, result: { threw: describeThrown(error) } };
+    } finally {
+      running.delete(message.id);
+    }
+    port.send(result);
+  });
+  port.send({ type: 'ready', tools: [...tools.keys()] });
+}

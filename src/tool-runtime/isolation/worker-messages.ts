@@ -1,0 +1,66 @@
+import type { AppConfig } from '../../tools/app-config.ts';
+import type { Diagnostic } from '../../core/diagnostic.ts';
+import type { ToolInfo } from '../load-tool-file.ts';
+import type { Language } from '../../core/language.ts';
+import type { AskAnswer } from '../../tools/tool-context.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+
+/** What a tool host (thread or process) is started with. */
+export type WorkerData = (
+  | { role: 'load'; config: AppConfig }
+  | { role: 'execute'; config: AppConfig; file: string; version: number; source: string }
+) & {
+  /** The Riverse process, which a tool may not signal. */
+  hostPid: number;
+  /** Longest `data` and `error` a result may carry out of the host; the rest is cut there. */
+  maxResultChars: number;
+};
+
+export interface FileInfo {
+  file: string;
+  tools: ToolInfo[];
+  diagnostics: Diagnostic[];
+  /** The project files it imported, directly or not (its helpers): what its load depended on besides its own text. */
+  dependencies?: string[];
+  /** The file as JavaScript (its types stripped), when a tool of it is to run in Riverse's own process. */
+  javascript?: string;
+}
+
+/** Riverse → tool host. */
+export type ToWorker =
+  /** `check`: compare what files share after this one (else only when asked, with `check`). `seq`: the load's number in this loader. */
+  | { type: 'load'; seq: number; file: string; version: number; source: string; check: boolean }
+  /** A loader: skip these loads if not started yet (Riverse gave them to another loader). */
+  | { type: 'drop'; seqs: number[] }
+  /** A loader: compare what files share now with what it was before the first file. */
+  | { type: 'check' }
+  | { type: 'call'; id: number; tool: string; params: Record<string, unknown>; sessionId: string; language: Language }
+  /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
+  | { type: 'abort'; id: number; reason?: { name: string; message: string } }
+  /** The person's answer to question `seq` of call `id` (`context.ask`). */
+  | { type: 'answer'; id: number; seq: number; answer: AskAnswer };
+
+/** Tool host → Riverse. */
+export type FromWorker =
+  /** A child process, before any tool code: its resident memory then, from which its memory limit counts. */
+  | { type: 'started'; rss: number }
+  /** A child process, about to end: what its code threw that nothing caught. */
+  | { type: 'uncaught'; error: ThrownError }
+  /** `changed`: what of the loader's shared state (built-ins, globals) the file's code changed; the loader is not reused. */
+  | { type: 'loaded'; seq: number; info: FileInfo; changed?: string[] }
+  /** The answer to `check`. */
+  | { type: 'checked'; changed?: string[] }
+  | { type: 'ready'; tools: string[] }
+  | { type: 'result'; id: number; result: WorkerResult }
+  /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
+  | { type: 'ask'; id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number };
+
+/** What a tool threw, as it crosses into Riverse: its class name, message and stack (tool frames, source-mapped). */
+export interface ThrownError {
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+/** A checked ToolResult, a value that is not one (why), or what the tool threw. */
+export type WorkerResult = ToolResult | { invalid: string } | { threw: ThrownError };

@@ -1,0 +1,94 @@
+// The load cache: an unchanged file is not imported again at the next start; a change to the file,
+// a helper it imports, or the config is; a tool whose availability is its own code runs it every
+// time; hangs and crashes are not remembered. Real files, real loader processes, a real cache folder.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { AppConfig } from '../tools/app-config.ts';
+import { tempDir, toolNames, toolSource, writeFiles, type Cleanup } from './test-support.ts';
+import { registrySetup, ToolRegistry } from './tool-registry.ts';
+
+
+/** A tool file that appends a line to `log` each time its top-level code runs (each import). */
+function counted(name: string, log: string, options: Parameters<typeof toolSource>[1] = {}): string {
+  return toolSource(name, { ...options, header: `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${name}\n`)});\n${options.header ?? ''}` });
+}
+
+async function load(t: Cleanup, dir: string, cacheDir: string, config: AppConfig = {}): Promise<ToolRegistry> {
+  const { workers } = registrySetup({ config });
+  t.after(() => workers.close());
+  return ToolRegistry.load({ folders: [dir], config, baseDir: dir, workers, cacheDir });
+}
+
+const imports = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : []);
+
+test('an unchanged file is not imported at the next load; an edited one is, and only it', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  await writeFiles(dir, { 'a.ts': counted('alpha', log), 'b.ts': counted('bravo', log) });
+  const first = await load(t, dir, cache);
+  assert.deepEqual(toolNames(first), ['alpha', 'bravo']);
+  assert.deepEqual(imports(log).sort(), ['alpha', 'bravo']);
+  assert.ok((await readdir(join(cache, 'tools'))).length === 1, 'one cache file for this folder');
+
+  const second = await load(t, dir, cache);
+  assert.deepEqual(toolNames(second), ['alpha', 'bravo']);
+  assert.deepEqual(imports(log).sort(), ['alpha', 'bravo'], 'nothing imported again');
+  // A cached tool still runs: its host imports the file then.
+  assert.deepEqual(await second.execute('alpha', {}), { success: true, data: 'alpha' });
+
+  await writeFile(join(dir, 'b.ts'), counted('bravo', log, { execute: `return ToolResult.ok('bravo v2');` }));
+  const third = await load(t, dir, cache);
+  assert.deepEqual(await third.execute('bravo', {}), { success: true, data: 'bravo v2' });
+  assert.equal(imports(log).filter((line) => line === 'alpha').length, 2, 'alpha: its first load and the call above');
+});
+
+test('a change to a helper the file imports, or to the config, makes the file load again', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  await writeFiles(dir, {
+    'lib/_words.ts': `export const word = 'one';\n`,
+    'helped.ts': counted('helped', log, { header: `import { word } from './lib/_words.ts';`, manifest: `description: 'Says the word ' + word,` }),
+  });
+  assert.equal((await load(t, dir, cache)).get('helped')?.manifest.description, 'Says the word one');
+  await load(t, dir, cache);
+  assert.equal(imports(log).length, 1);
+  await writeFiles(dir, { 'lib/_words.ts': `export const word = 'two';\n` });
+  assert.equal((await load(t, dir, cache)).get('helped')?.manifest.description, 'Says the word two');
+  assert.equal(imports(log).length, 2, 'the helper changed');
+  const off = await load(t, dir, cache, { tools: { helped: { enabled: false } } });
+  assert.deepEqual(
+    off.list().map(({ name, available, reason }) => ({ name, available, reason })),
+    [{ name: 'helped', available: false, reason: 'turned off in the config (tools.helped.enabled: false)' }],
+  );
+  assert.equal(imports(log).length, 3, 'the config changed');
+});
+
+test('a tool with its own isAvailable() is imported at every load, so its answer is never stale', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  const flag = join(dir, 'flag');
+  await writeFiles(dir, { 'own.ts': counted('own', log, { header: `import { existsSync } from 'node:fs';`, members: `isAvailable() { return existsSync(${JSON.stringify(flag)}); }` }) });
+  assert.equal((await load(t, dir, cache)).list()[0]?.available, false);
+  await writeFile(flag, '1');
+  assert.equal((await load(t, dir, cache)).list()[0]?.available, true);
+  assert.equal(imports(log).length, 2);
+});
+
+test('a file that hung while loading is tried again at the next load, not remembered as hanging', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const marker = join(dir, 'hung-once');
+  // Hangs the first time only (it leaves a marker before hanging).
+  const header = `import { existsSync, writeFileSync } from 'node:fs';\nif (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, '1'); await new Promise(() => setInterval(() => {}, 1000)); }`;
+  await writeFiles(dir, { 'moody.ts': toolSource('moody', { header }) });
+  const first = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
+  assert.equal(first.diagnostics[0]?.code, 'load-timeout');
+  const second = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
+  assert.deepEqual(toolNames(second), ['moody']);
+});
