@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runTurn, DEFAULT_TURN_TIMEOUT_MS } from '../src/assistant/run-turn.ts';
 import { DEFAULT_TIMEOUT_MS } from '../src/models/model-request.ts';
-import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../src/models/openai-compatible.ts';
+import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../src/models/providers/openai/openai-compatible.ts';
 import type { FloodMode } from '../src/models/testing/flood-server.ts';
 import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Assistant } from '../src/assistant/assistant.ts';
-import { createOpenAICompatibleModel } from '../src/models/openai-compatible.ts';
+import { createOpenAICompatibleModel } from '../src/models/providers/openai/openai-compatible.ts';
 import { SessionStore } from '../src/store/session-store.ts';
 import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 

@@ -104,10 +104,10 @@ export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
 export type { ChatModel, FinishReason, ModelEvent, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
 export { ModelError, type ModelErrorCode, type ModelLimit } from './models/model-error.ts';
 export type { RequestOptions } from './models/model-request.ts';
-export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './models/openai-compatible.ts';
-export { createAnthropicModel, type AnthropicOptions } from './models/anthropic.ts';
-export { createGeminiModel, type GeminiOptions } from './models/gemini.ts';
-export { createLocalModel, type LocalModelOptions } from './models/local-llama.ts';
+export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './models/providers/openai/openai-compatible.ts';
+export { createAnthropicModel, type AnthropicOptions } from './models/providers/anthropic/anthropic.ts';
+export { createGeminiModel, type GeminiOptions } from './models/providers/gemini/gemini.ts';
+export { createLocalModel, type LocalModelOptions } from './models/providers/local/local-llama.ts';
 export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelConfig, type ModelOptions } from './models/resolve-model.ts';
 
 // Sessions.

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
-import { createOpenAICompatibleModel } from '../models/openai-compatible.ts';
+import { createOpenAICompatibleModel } from '../models/providers/openai/openai-compatible.ts';
 import { startFloodServer } from '../models/testing/flood-server.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import { createToolRouter } from '../routing/create-router.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
-import { createLocalEmbeddings } from '../models/local-embeddings.ts';
+import { createLocalEmbeddings } from '../models/providers/local/local-embeddings.ts';
 import { ROUTE_TEXT } from './route-text.ts';
 import { assistantLimits } from '../assistant/assistant-settings.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';

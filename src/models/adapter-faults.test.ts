@@ -4,12 +4,12 @@
 // provider does (its error bodies, its key checks, its retry hints) is tested in its own file.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { createAnthropicModel } from './anthropic.ts';
+import { createAnthropicModel } from './providers/anthropic/anthropic.ts';
 import type { ChatMessage } from './chat-message.ts';
 import type { ChatModel, ModelRequest, RetryNotice } from './chat-model.ts';
-import { createGeminiModel } from './gemini.ts';
+import { createGeminiModel } from './providers/gemini/gemini.ts';
 import type { RequestOptions } from './model-request.ts';
-import { createOpenAICompatibleModel } from './openai-compatible.ts';
+import { createOpenAICompatibleModel } from './providers/openai/openai-compatible.ts';
 import { startAnthropicTestServer, type ReplySpec as AnthropicReplySpec } from './testing/anthropic-wire.ts';
 import { chunk, startGeminiTestServer, type GeminiReplySpec } from './testing/gemini-wire.ts';
 import { collect, failure, textOf } from './testing/model-events.ts';

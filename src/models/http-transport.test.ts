@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { defaultPost, defaultTransport, fetchPost, nodeHttpTransport, readText, undiciTransport, type HttpPost } from './http-transport.ts';
-import { createOpenAICompatibleModel } from './openai-compatible.ts';
+import { createOpenAICompatibleModel } from './providers/openai/openai-compatible.ts';
 import { networkError } from './request-errors.ts';
 import { startOpenAITestServer } from './testing/openai-wire.ts';
 

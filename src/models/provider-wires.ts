@@ -1,7 +1,7 @@
-import { ANTHROPIC_TOOLS } from './anthropic-request.ts';
-import { GEMINI_TOOLS } from './gemini-request.ts';
-import { LOCAL_TOOLS } from './local-llama-prompt.ts';
-import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS } from './openai-request.ts';
+import { ANTHROPIC_TOOLS } from './providers/anthropic/anthropic-request.ts';
+import { GEMINI_TOOLS } from './providers/gemini/gemini-request.ts';
+import { LOCAL_TOOLS } from './providers/local/local-llama-prompt.ts';
+import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS } from './providers/openai/openai-request.ts';
 import type { ProviderWireName } from './provider-wire-names.ts';
 import type { ToolsWire } from './tools-wire.ts';
 

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from './chat-message.ts';
-import { anthropicRequestBody } from './anthropic-request.ts';
-import { createAnthropicModel } from './anthropic.ts';
-import { GeminiCallMemory } from './gemini-call-memory.ts';
-import { requestBody as geminiRequestBody } from './gemini-request.ts';
-import { createGeminiModel } from './gemini.ts';
-import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible.ts';
+import { anthropicRequestBody } from './providers/anthropic/anthropic-request.ts';
+import { createAnthropicModel } from './providers/anthropic/anthropic.ts';
+import { GeminiCallMemory } from './providers/gemini/gemini-call-memory.ts';
+import { requestBody as geminiRequestBody } from './providers/gemini/gemini-request.ts';
+import { createGeminiModel } from './providers/gemini/gemini.ts';
+import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './providers/openai/openai-compatible.ts';
 import { DEFAULT_MAX_REPLY_CHARS, wireLimit } from './reply-limits.ts';
 import { startAnthropicTestServer } from './testing/anthropic-wire.ts';
 import { startFloodServer, type FloodMode, type FloodServer } from './testing/flood-server.ts';

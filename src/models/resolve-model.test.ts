@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { ModelError } from './model-error.ts';
-import { hasNodeLlamaCpp } from './local-llama-runtime.ts';
+import { hasNodeLlamaCpp } from './providers/local/local-llama-runtime.ts';
 import { chooseModel, ollamaHost, resolveModel, type DownloadOffer } from './resolve-model.ts';
 
 const HAS_LLAMA = await hasNodeLlamaCpp();

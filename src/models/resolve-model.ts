@@ -1,11 +1,11 @@
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { ModelError } from './model-error.ts';
-import { ANTHROPIC_BASE_URL, createAnthropicModel } from './anthropic.ts';
-import { createGeminiModel, GEMINI_BASE_URL } from './gemini.ts';
-import { createLocalModel } from './local-llama.ts';
-import { installCommand } from './local-llama-install.ts';
-import { hasNodeLlamaCpp, resolveModelReference } from './local-llama-runtime.ts';
-import { createOpenAICompatibleModel } from './openai-compatible.ts';
+import { ANTHROPIC_BASE_URL, createAnthropicModel } from './providers/anthropic/anthropic.ts';
+import { createGeminiModel, GEMINI_BASE_URL } from './providers/gemini/gemini.ts';
+import { createLocalModel } from './providers/local/local-llama.ts';
+import { installCommand } from './providers/local/local-llama-install.ts';
+import { hasNodeLlamaCpp, resolveModelReference } from './providers/local/local-llama-runtime.ts';
+import { createOpenAICompatibleModel } from './providers/openai/openai-compatible.ts';
 
 /** `model_options` in riverse.yaml: settings for whichever model `model` names. */
 export interface ModelOptions {

@@ -3,8 +3,8 @@
 // progress published as `model-download` events, then loaded once to prove it works and made the
 // service's model. One download at a time.
 import { join } from 'node:path';
-import { installCommand } from '../models/local-llama-install.ts';
-import { hasNodeLlamaCpp, loadModelFile, resolveModelReference } from '../models/local-llama-runtime.ts';
+import { installCommand } from '../models/providers/local/local-llama-install.ts';
+import { hasNodeLlamaCpp, loadModelFile, resolveModelReference } from '../models/providers/local/local-llama-runtime.ts';
 import { DEFAULT_LOCAL_MODEL, resolveModel } from '../models/resolve-model.ts';
 import { ApiError } from './api-error.ts';
 import type { DownloadState, ServerContext } from './server-context.ts';

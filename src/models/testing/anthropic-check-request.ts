@@ -1,4 +1,4 @@
-import type { AnthropicBlock, AnthropicRequestBody } from '../anthropic-wire-types.ts';
+import type { AnthropicBlock, AnthropicRequestBody } from '../providers/anthropic/anthropic-wire-types.ts';
 
 /**
  * The rules Anthropic's Messages API enforces on a request body that a wrong translation would

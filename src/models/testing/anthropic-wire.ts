@@ -1,4 +1,4 @@
-import type { AnthropicRequestBody, AnthropicResponse, AnthropicStreamEvent, AnthropicUsage } from '../anthropic-wire-types.ts';
+import type { AnthropicRequestBody, AnthropicResponse, AnthropicStreamEvent, AnthropicUsage } from '../providers/anthropic/anthropic-wire-types.ts';
 import { checkAnthropicRequest } from './anthropic-check-request.ts';
 import { split, startWireServer, words, type NoRoute, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
 

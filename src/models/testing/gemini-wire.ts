@@ -1,4 +1,4 @@
-import type { GeminiErrorDetail, GeminiPart, GeminiRequestBody, GeminiResponse, GeminiUsage } from '../gemini-wire-types.ts';
+import type { GeminiErrorDetail, GeminiPart, GeminiRequestBody, GeminiResponse, GeminiUsage } from '../providers/gemini/gemini-wire-types.ts';
 import { startWireServer, words, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
 
 /**

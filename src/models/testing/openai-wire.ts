@@ -1,4 +1,4 @@
-import type { WireChunk, WireCompletion, WireRequestBody, WireToolCall, WireUsage } from '../openai-wire-types.ts';
+import type { WireChunk, WireCompletion, WireRequestBody, WireToolCall, WireUsage } from '../providers/openai/openai-wire-types.ts';
 import { split, startWireServer, words, type NoRoute, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
 
 /** OpenAI's Chat Completions on the test server (wire-server.ts): plain JSON and `stream: true` SSE. For tests only. */

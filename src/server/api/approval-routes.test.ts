@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseConfig } from '../../config/load-config.ts';
-import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
+import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer, type ReplyHandler } from '../../models/testing/openai-wire.ts';
 import { SessionStore } from '../../store/session-store.ts';
 import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';

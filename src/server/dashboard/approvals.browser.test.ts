@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
+import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { tempDir, toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';

@@ -1,7 +1,7 @@
 // Test support for the /v1 tests (not a test itself): the real local OpenAI-protocol server as the
 // model, the service with one drop-in tool in front of it, and an openai client pointed at it.
 import OpenAI from 'openai';
-import { createOpenAICompatibleModel } from '../../models/openai-compatible.ts';
+import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from '../../models/testing/openai-wire.ts';
 import type { Cleanup } from '../../tool-runtime/test-support.ts';
 import { startTestService, type TestService, type TestServiceOptions } from '../server-test-support.ts';

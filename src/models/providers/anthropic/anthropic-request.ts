@@ -1,0 +1,98 @@
+import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
+import type { ModelRequest } from '../../chat-model.ts';
+import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+
+/** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
+export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) => JSON.stringify({ name, description, input_schema: parameters }));
+
+/** The whole body, built as a string like the OpenAI body; `modelJson` is the model name already serialized. */
+export function anthropicRequestBody(modelJson: string, maxTokens: number, request: ModelRequest): string {
+  let body = `{"model":${modelJson},"max_tokens":${maxTokens}`;
+  if (request.system !== undefined && request.system !== '') body += `,"system":${JSON.stringify(request.system)}`;
+  const tools = request.tools;
+  const withTools = tools !== undefined && tools.length > 0;
+  body += `,"messages":${anthropicMessagesJson(request.messages, withTools)}`;
+  if (withTools) body += `,"tools":${ANTHROPIC_TOOLS.toolsText(tools)}`;
+  return request.stream === true ? `${body},"stream":true}` : `${body}}`;
+}
+
+/** One wire message being built: its content blocks as JSON, and its text when it is one text block. */
+interface Turn {
+  role: 'user' | 'assistant';
+  blocks: string[];
+  text: string | undefined;
+}
+
+/**
+ * ChatMessage[] in Anthropic's form. Anthropic wants user and assistant to alternate, so messages
+ * of the same role in a row become one: a round's tool results are one user message (with any
+ * user text after them), whatever the history looks like. It also refuses tool_use and
+ * tool_result blocks in a request without tools (the turn's last round, which must answer), so
+ * then past calls and results are told as text.
+ */
+export function anthropicMessagesJson(messages: readonly ChatMessage[], toolBlocks = true): string {
+  const turns: Turn[] = [];
+  const add = (role: Turn['role'], block: string, text?: string) => {
+    const last = turns[turns.length - 1];
+    if (last !== undefined && last.role === role) {
+      last.blocks.push(block);
+      last.text = undefined;
+    } else {
+      turns.push({ role, blocks: [block], text });
+    }
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        add('user', textBlock(message.content), message.content);
+        break;
+      case 'tool':
+        if (toolBlocks) add('user', toolResultBlock(message.toolCallId, message.content, message.isError === true));
+        else add('user', textBlock(`[${message.isError === true ? 'error from' : 'result of'} tool ${message.name}: ${message.content}]`));
+        break;
+      case 'assistant': {
+        // Anthropic rejects empty text blocks; an assistant message with nothing in it is left out.
+        const hasText = message.content.trim() !== '';
+        if (hasText) add('assistant', textBlock(message.content), message.content);
+        for (const call of message.toolCalls ?? []) add('assistant', toolBlocks ? toolUseBlock(call) : textBlock(`[called tool ${call.name} with ${call.arguments}]`));
+        break;
+      }
+    }
+  }
+  let json = '[';
+  for (let i = 0; i < turns.length; i++) {
+    const turn = turns[i]!;
+    if (i > 0) json += ',';
+    const content = turn.text !== undefined ? JSON.stringify(turn.text) : `[${turn.blocks.join(',')}]`;
+    json += `{"role":"${turn.role}","content":${content}}`;
+  }
+  return `${json}]`;
+}
+
+function textBlock(text: string): string {
+  return `{"type":"text","text":${JSON.stringify(text)}}`;
+}
+
+function toolResultBlock(id: string, content: string, isError: boolean): string {
+  return `{"type":"tool_result","tool_use_id":${JSON.stringify(id)},"content":${JSON.stringify(content)}${isError ? ',"is_error":true' : ''}}`;
+}
+
+function toolUseBlock(call: ToolCallRequest): string {
+  return `{"type":"tool_use","id":${JSON.stringify(call.id)},"name":${JSON.stringify(call.name)},"input":${inputJson(call.arguments)}}`;
+}
+
+/**
+ * The arguments as the JSON object `input` must be. Anything else (invalid JSON, an array) becomes
+ * `{}` rather than failing the request: the tool's error result, right after, tells the model what
+ * went wrong.
+ */
+export function inputJson(args: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(args);
+  } catch {
+    return '{}';
+  }
+  // The text itself, not the value written again: it is valid JSON, and may be nested deeper than JSON.stringify goes.
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? args : '{}';
+}

@@ -1,0 +1,109 @@
+import { hasProperties, type SchemaNode } from '../../../schema/schema-node.ts';
+import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
+import type { ModelRequest } from '../../chat-model.ts';
+import type { GeminiCallMemory } from './gemini-call-memory.ts';
+import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types.ts';
+import { jsonText } from '../../json-text.ts';
+import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+/**
+ * The signature Google documents for a function call the model did not just make (history from
+ * before a restart, or from another model): without any, Gemini 3 rejects the request.
+ */
+export const FOREIGN_SIGNATURE = 'skip_thought_signature_validator';
+
+/**
+ * Tools as Gemini takes them: one `functionDeclarations` list, parameters in the gemini dialect. A
+ * tool without parameters declares none (Gemini rejects an object without properties).
+ */
+export const GEMINI_TOOLS: ToolsWire = toolsWire(
+  'gemini',
+  ({ name, description, parameters }) => {
+    const schema = parameters as SchemaNode;
+    const declaration: GeminiFunctionDeclaration = hasProperties(schema) ? { name, description, parameters: schema } : { name, description };
+    return JSON.stringify(declaration);
+  },
+  'json',
+  (declarations) => `[{"functionDeclarations":[${declarations.join(',')}]}]`,
+);
+
+/** The whole body of a generateContent or streamGenerateContent request. */
+export function requestBody(request: ModelRequest, memory: GeminiCallMemory): string {
+  let body = `{"contents":${jsonText(geminiContents(request.messages, memory))}`;
+  const system = request.system;
+  if (system !== undefined && system !== '') body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
+  const tools = request.tools;
+  if (tools !== undefined && tools.length > 0) body += `,"tools":${GEMINI_TOOLS.toolsText(tools)}`;
+  return `${body}}`;
+}
+
+/**
+ * ChatMessage[] as Gemini turns: assistant → `model` with functionCall parts; the results of one
+ * round → a single `user` turn of functionResponse parts in the order of the calls (Gemini pairs
+ * them by position and name, as its calls carry no ids). Empty texts are left out: Gemini
+ * rejects empty parts.
+ */
+export function geminiContents(messages: readonly ChatMessage[], memory: GeminiCallMemory): GeminiContent[] {
+  const out: GeminiContent[] = [];
+  let calls: readonly ToolCallRequest[] = [];
+  let results: ToolMessage[] = [];
+  const flush = () => {
+    if (results.length === 0) return;
+    out.push({ role: 'user', parts: responseParts(results, calls, memory) });
+    results = [];
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      results.push(message);
+      continue;
+    }
+    flush();
+    if (message.role === 'user') {
+      calls = [];
+      if (message.content !== '') out.push({ role: 'user', parts: [{ text: message.content }] });
+      continue;
+    }
+    calls = message.toolCalls ?? [];
+    const parts: GeminiPart[] = message.content === '' ? [] : [{ text: message.content }];
+    for (let i = 0; i < calls.length; i++) parts.push(callPart(calls[i]!, i === 0, memory));
+    if (parts.length > 0) out.push({ role: 'model', parts });
+  }
+  flush();
+  return out;
+}
+
+function callPart(call: ToolCallRequest, first: boolean, memory: GeminiCallMemory): GeminiPart {
+  const functionCall: GeminiFunctionCall = { name: call.name, args: argsObject(call.arguments) };
+  if (memory.isServerId(call.id)) functionCall.id = call.id;
+  // Gemini signs only the first call of a step; a call it did not just send us gets the stand-in.
+  const signature = memory.has(call.id) ? memory.signature(call.id) : first ? FOREIGN_SIGNATURE : undefined;
+  return signature === undefined ? { functionCall } : { functionCall, thoughtSignature: signature };
+}
+
+function responseParts(results: readonly ToolMessage[], calls: readonly ToolCallRequest[], memory: GeminiCallMemory): GeminiPart[] {
+  const position = (id: string) => {
+    const index = calls.findIndex((call) => call.id === id);
+    return index === -1 ? calls.length : index;
+  };
+  const ordered = results.length > 1 ? [...results].sort((a, b) => position(a.toolCallId) - position(b.toolCallId)) : results;
+  return ordered.map((result) => {
+    const name = calls.find((call) => call.id === result.toolCallId)?.name ?? result.name;
+    const functionResponse: GeminiFunctionResponse = { name, response: result.isError === true ? { error: result.content } : { content: result.content } };
+    if (memory.isServerId(result.toolCallId)) functionResponse.id = result.toolCallId;
+    return { functionResponse };
+  });
+}
+
+/** Gemini takes arguments as an object; text that is not one (another model's broken JSON) is passed on as it is. */
+function argsObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  return { arguments: text };
+}
