@@ -1,4 +1,4 @@
-// Test support for src/cli/ask.test.ts and chat.test.ts (not a test itself): `riverse ask` and
+// Test support for src/cli/chat/ask.test.ts and chat.test.ts (not a test itself): `riverse ask` and
 // `riverse chat` run as a user runs them — a separate process with a clean environment, in a
 // project folder of its own, input piped in — against a real local OpenAI-protocol server and a
 // real local wttr.in-like server for the weather tool.

@@ -1,4 +1,4 @@
-// Test support for src/cli/*.test.ts (not a test itself): runs the `riverse` command the way a
+// Test support for src/cli/**/*.test.ts (not a test itself): runs the `riverse` command the way a
 // user runs it — a separate process, in a project folder of its own — and builds those folders.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';

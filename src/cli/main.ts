@@ -5,7 +5,7 @@ import { enableCompileCache } from 'node:module';
 
 enableCompileCache();
 // `serve` starts again in place with a young generation sized for a long-running service (decision 019).
-(await import('./service-heap.ts')).restartForService(process.argv.slice(2));
+(await import('./serve/service-heap.ts')).restartForService(process.argv.slice(2));
 // A cold start: the tool loaders start now, while the program loads (decision 013).
 await (await import('./early-loaders.ts')).startLoadersOnColdStart(process.argv.slice(2));
 await import('./program.ts');

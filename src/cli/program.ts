@@ -28,8 +28,8 @@ const globals = () => ({ ...program.opts<{ config?: string }>(), language });
 let exitCode = 0;
 // Each command's module is imported when it runs: `tools list` does not pay for the model adapters,
 // the store and the turn loop.
-const toolsList = async (options: Parameters<typeof import('./tools-list.ts').toolsList>[0]) => (await import('./tools-list.ts')).toolsList(options);
-const chat = async (options: Parameters<typeof import('./chat.ts').chat>[0]) => (await import('./chat.ts')).chat(options);
+const toolsList = async (options: Parameters<typeof import('./tools/tools-list.ts').toolsList>[0]) => (await import('./tools/tools-list.ts')).toolsList(options);
+const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) => (await import('./chat/chat.ts')).chat(options);
 const run = (action: (...args: any[]) => Promise<number>) => async (...args: any[]) => {
   exitCode = await action(...args);
 };
@@ -48,7 +48,7 @@ tools
   .addOption(json())
   .addOption(lang())
   .addOption(new Option('--dialect <dialect>', text.dialect).choices(PROVIDER_WIRE_NAMES))
-  .action(run(async (name, options) => (await import('./tools-show.ts')).toolsShow(name, { ...globals(), ...options })));
+  .action(run(async (name, options) => (await import('./tools/tools-show.ts')).toolsShow(name, { ...globals(), ...options })));
 
 tools
   .command('run')
@@ -59,7 +59,7 @@ tools
   .addOption(lang())
   .option('--timeout <ms>', text.timeout, positiveInteger)
   .addOption(new Option('--json', text.runJson))
-  .action(run(async (name, params, options) => (await import('./tools-run.ts')).toolsRun(name, params, { ...globals(), ...options })));
+  .action(run(async (name, params, options) => (await import('./tools/tools-run.ts')).toolsRun(name, params, { ...globals(), ...options })));
 
 tools
   .command('check')
@@ -72,7 +72,7 @@ tools
   .option('-w, --watch', text.watch)
   .action(
     run(async (options) =>
-      options.watch === true ? (await import('./tools-check-watch.ts')).toolsCheckWatch({ ...globals(), ...options }) : (await import('./tools-check.ts')).toolsCheck({ ...globals(), ...options }),
+      options.watch === true ? (await import('./tools/tools-check-watch.ts')).toolsCheckWatch({ ...globals(), ...options }) : (await import('./tools/tools-check.ts')).toolsCheck({ ...globals(), ...options }),
     ),
   );
 
@@ -82,7 +82,7 @@ tools
   .argument('<name>', text.newName)
   .addOption(lang())
   .option('--dir <folder>', text.dir)
-  .action(run(async (name, options) => (await import('./tools-new.ts')).toolsNew(name, { ...globals(), ...options })));
+  .action(run(async (name, options) => (await import('./tools/tools-new.ts')).toolsNew(name, { ...globals(), ...options })));
 
 program
   .command('chat')
@@ -98,7 +98,7 @@ program
   .option('-s, --session <name>', text.askSession)
   .addOption(lang())
   .addOption(new Option('--json', text.askJson))
-  .action(run(async (words: string[], options) => (await import('./ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
+  .action(run(async (words: string[], options) => (await import('./chat/ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
 
 tools
   .command('eval')
@@ -107,7 +107,7 @@ tools
   .addOption(lang())
   .option('--k <k>', text.evalK, positiveInteger)
   .option('--model', text.evalModel)
-  .action(run(async (options) => (await import('./tools-eval.ts')).toolsEval({ ...globals(), ...options })));
+  .action(run(async (options) => (await import('./tools/tools-eval.ts')).toolsEval({ ...globals(), ...options })));
 
 program
   .command('bench')
@@ -119,17 +119,17 @@ program
   .option('--k <list>', text.benchK, '1,3,5,10,20')
   .addOption(lang())
   .addOption(new Option('--json', text.benchJson))
-  .action(run(async (options) => (await import('./bench-route.ts')).benchRoute({ ...globals(), ...options })));
+  .action(run(async (options) => (await import('./bench/bench-route.ts')).benchRoute({ ...globals(), ...options })));
 
 const mcp = program
   .command('mcp')
   .description(text.mcp)
-  .action(run(async () => (await import('./mcp.ts')).mcpServe(globals())));
+  .action(run(async () => (await import('./mcp/mcp.ts')).mcpServe(globals())));
 mcp
   .command('list')
   .description(text.mcpList)
   .addOption(json())
-  .action(run(async (options) => (await import('./mcp-list.ts')).mcpList({ ...globals(), ...options })));
+  .action(run(async (options) => (await import('./mcp/mcp-list.ts')).mcpList({ ...globals(), ...options })));
 
 const serveOptions = <C extends Command>(command: C): C =>
   command
@@ -137,7 +137,7 @@ const serveOptions = <C extends Command>(command: C): C =>
     .option('--port <number>', text.port, portNumber)
     .option('--token <token>', text.token)
     .addOption(lang());
-const serve = async (options: Omit<Parameters<typeof import('./serve.ts').serve>[0], 'language'>) => (await import('./serve.ts')).serve({ ...globals(), ...options });
+const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').serve>[0], 'language'>) => (await import('./serve/serve.ts')).serve({ ...globals(), ...options });
 
 serveOptions(program.command('serve').description(text.serve)).action(run(serve));
 

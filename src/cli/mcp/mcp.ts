@@ -1,0 +1,44 @@
+import { Writable } from 'node:stream';
+import { sendToolOutputToStderr } from '../../tool-runtime/isolation/process-host.ts';
+import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';
+import { defaultCacheDir } from '../../tool-runtime/load-cache.ts';
+import { loadCliConfig } from '../cli-config.ts';
+import type { GlobalOptions } from '../load-tools.ts';
+import { MCP_TEXT } from './mcp-text.ts';
+import { openMcp } from '../open-mcp.ts';
+
+/**
+ * `riverse mcp`: the registry served over stdio to an MCP client (Claude Desktop, Cursor, VS Code…),
+ * kept up to date as tool files are saved. Stdout carries the protocol and nothing else: whatever
+ * Riverse or a tool prints goes to stderr. Ends when the client closes stdin, or on a signal.
+ */
+export async function mcpServe(options: GlobalOptions): Promise<number> {
+  const protocol = takeStdout();
+  sendToolOutputToStderr();
+  const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../../mcp/tool-server.ts')]);
+  const loaded = await loadCliConfig(options.config);
+  const mcp = await openMcp(loaded.config, loaded.baseDir);
+  const [tools] = await Promise.all([LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) }), mcp?.ready()]);
+  const { server, close } = createToolServer({ get current() { return tools.current; }, onChange: (listener) => tools.onChange(() => listener()) });
+  const transport = new StdioServerTransport(process.stdin, protocol);
+  const ended = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+    process.stdin.once('end', resolve);
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.connect(transport);
+  console.error(MCP_TEXT[options.language].serving(tools.current.tools().length));
+  await ended;
+  await close();
+  await tools.close();
+  return 0;
+}
+
+/** A stream to the real stdout, for the protocol; `process.stdout` itself now writes to stderr. */
+function takeStdout(): Writable {
+  const write = process.stdout.write.bind(process.stdout) as (chunk: Uint8Array | string, callback: (error?: Error | null) => void) => boolean;
+  const protocol = new Writable({ write: (chunk: Buffer, _encoding, callback) => void write(chunk, callback) });
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  return protocol;
+}

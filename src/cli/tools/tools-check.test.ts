@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { realpath } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import {
+  ADD_ONE_TOOL,
+  createProject,
+  ECHO_TOOL,
+  NO_EXAMPLES_TOOL,
+  parseJson,
+  show,
+  SYNTAX_ERROR_TOOL,
+  THROWING_TOOL,
+  type TempProject,
+} from '../cli-test-support.ts';
+
+describe('riverse tools check', { concurrency: 4 }, () => {
+  let clean: TempProject;
+  let messy: TempProject;
+  let messyRoot: string;
+  let warningsOnly: TempProject;
+  before(async () => {
+    [clean, messy, warningsOnly] = await Promise.all([
+      createProject({ 'agent/tools/echo.ts': ECHO_TOOL, 'agent/tools/add.ts': ADD_ONE_TOOL }),
+      createProject({
+        'agent/tools/echo.ts': ECHO_TOOL,
+        // Sorted after echo.ts, so this copy is the one left out.
+        'agent/tools/echo_copy.ts': ECHO_TOOL.replace('class EchoTool', 'class EchoCopyTool'),
+        'agent/tools/broken.ts': SYNTAX_ERROR_TOOL,
+        'agent/tools/lonely.ts': NO_EXAMPLES_TOOL,
+        'agent/tools/throws.ts': THROWING_TOOL,
+      }),
+      createProject({ 'agent/tools/echo.ts': ECHO_TOOL, 'agent/tools/lonely.ts': NO_EXAMPLES_TOOL }),
+    ]);
+    messyRoot = await realpath(messy.dir);
+  });
+  after(() => Promise.all([clean, messy, warningsOnly].map((project) => project?.remove())));
+
+  test('a clean folder: the summary line, exit 0 (with --strict too)', async () => {
+    const [plain, strict] = await Promise.all([clean.run(['tools', 'check']), clean.run(['tools', 'check', '--strict'])]);
+    for (const result of [plain, strict]) {
+      assert.equal(result.code, 0, show(result));
+      assert.equal(result.stdout, 'Checked agent/tools: 2 tools available, 0 unavailable; 0 errors, 0 warnings.\n');
+      assert.equal(result.stderr, '');
+    }
+  });
+
+  test('errors: each diagnostic with file:line where known and a hint, then the summary; exit 1', async () => {
+    const result = await messy.run(['tools', 'check']);
+    assert.equal(result.code, 1, show(result));
+    const blocks = result.stdout.trimEnd().split('\n\n');
+    const summary = blocks.pop();
+    assert.equal(summary, 'Checked agent/tools: 2 tools available, 0 unavailable; 3 errors, 1 warning.');
+    const expected = [
+      /^agent\/tools\/broken\.ts:6:\d+: error \[syntax-error\] syntax error: .+\n {2}→ fix the code at this line/,
+      /^agent\/tools\/echo_copy\.ts: error \[duplicate-name\] echo: the tool name "echo" is already taken by agent\/tools\/echo\.ts; this one is not registered\n {2}→ rename one of them/,
+      /^agent\/tools\/lonely\.ts: warning \[manifest-warning\] lonely: examples: no examples: add 2–3 messages/,
+      /^agent\/tools\/throws\.ts:6:\d+: error \[manifest-threw\] ThrowingTool: manifest\(\) of ThrowingTool threw: the manifest is not ready\n {2}→ /,
+    ];
+    assert.equal(blocks.length, expected.length, show(result));
+    for (const pattern of expected) {
+      assert.ok(
+        blocks.some((block) => pattern.test(block)),
+        `no diagnostic matches ${pattern} in:\n${result.stdout}`,
+      );
+    }
+  });
+
+  test('--json: ok, counts, tools and every diagnostic; exit 1', async () => {
+    const result = await messy.run(['tools', 'check', '--json']);
+    assert.equal(result.code, 1, show(result));
+    const output = parseJson(result);
+    assert.equal(output.ok, false);
+    assert.equal(output.errors, 3);
+    assert.equal(output.warnings, 1);
+    assert.deepEqual(
+      output.tools.map((tool: { name: string }) => tool.name),
+      ['echo', 'lonely'],
+    );
+    const byCode = new Map(output.diagnostics.map((diagnostic: { code: string }) => [diagnostic.code, diagnostic]));
+    assert.deepEqual([...byCode.keys()].sort(), ['duplicate-name', 'manifest-threw', 'manifest-warning', 'syntax-error']);
+    assert.deepEqual(
+      {
+        ...(byCode.get('syntax-error') as object),
+        message: undefined,
+        column: undefined,
+      },
+      {
+        severity: 'error',
+        code: 'syntax-error',
+        file: `${messyRoot}/agent/tools/broken.ts`,
+        line: 6,
+        column: undefined,
+        message: undefined,
+        hint: 'fix the code at this line; the other tool files load regardless',
+      },
+    );
+    assert.equal((byCode.get('manifest-threw') as { line?: number }).line, 6);
+    assert.equal((byCode.get('duplicate-name') as { file: string }).file, `${messyRoot}/agent/tools/echo_copy.ts`);
+    assert.equal((byCode.get('manifest-warning') as { severity: string }).severity, 'warning');
+  });
+
+  test('warnings alone pass; --strict makes them fail', async () => {
+    const [plain, strict, strictJson] = await Promise.all([
+      warningsOnly.run(['tools', 'check']),
+      warningsOnly.run(['tools', 'check', '--strict']),
+      warningsOnly.run(['tools', 'check', '--strict', '--json']),
+    ]);
+    assert.equal(plain.code, 0, show(plain));
+    assert.match(plain.stdout, /^agent\/tools\/lonely\.ts: warning \[manifest-warning\]/m);
+    assert.match(plain.stdout, /2 tools available, 0 unavailable; 0 errors, 1 warning\.$/m);
+    assert.equal(strict.code, 1, show(strict));
+    assert.match(strict.stdout, /0 errors, 1 warning\.$/m);
+    assert.equal(strictJson.code, 1, show(strictJson));
+    const output = parseJson(strictJson);
+    assert.equal(output.ok, false);
+    assert.equal(output.errors, 0);
+    assert.equal(output.warnings, 1);
+  });
+});
+
+describe('riverse tools check type-checks the tool files', { concurrency: 4 }, () => {
+  let project: TempProject;
+  before(async () => {
+    project = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      // Loads, registers and runs until the call: only the types show the typo.
+      'agent/tools/add.ts': ADD_ONE_TOOL.replace('params.n + 1', 'params.m + 1'),
+    });
+  });
+  after(() => project?.remove());
+
+  test('by default (TypeScript is installed): a type-error at file:line:column, exit 1', async () => {
+    const result = await project.run(['tools', 'check']);
+    assert.equal(result.code, 1, show(result));
+    assert.match(result.stdout, /^agent\/tools\/add\.ts:\d+:\d+: error \[type-error\] Property 'm' does not exist on type '\{ n: number; \}'\.( Did you mean 'n'\?)? \(TS\d+\)\n {2}→ fix the types/m);
+    assert.match(result.stdout, /2 tools available, 0 unavailable; 1 error, 0 warnings\.\n$/);
+    const json = parseJson(await project.run(['tools', 'check', '--json', '--types']));
+    assert.match(json.typescript, /^\d+\.\d+/);
+    assert.deepEqual(json.diagnostics.map((diagnostic: { code: string }) => diagnostic.code), ['type-error']);
+  });
+
+  test('--no-types skips it', async () => {
+    const result = await project.run(['tools', 'check', '--no-types']);
+    assert.equal(result.code, 0, show(result));
+    assert.equal(result.stdout, 'Checked agent/tools: 2 tools available, 0 unavailable; 0 errors, 0 warnings.\n');
+  });
+});
+
+describe('riverse tools check and the config', () => {
+  test('a tool section that names no tool is a warning at its line, with the near name; a broken tool keeps its section', async (t) => {
+    const project = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      'agent/tools/broken.ts': THROWING_TOOL,
+      'riverse.yaml': 'tools:\n  timeout_ms: 5000\n  echo:\n    enabled: true\n  eho:\n    base_url: http://example.test\n  ThrowingTool:\n    x: 1\n',
+    });
+    t.after(() => project.remove());
+    const result = await project.run(['tools', 'check', '--no-types']);
+    assert.equal(result.code, 1, show(result));
+    const [first] = result.stdout.split('\n\n');
+    assert.equal(first, 'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it');
+    assert.match(result.stdout, /; 1 error, 1 warning\.\n$/);
+  });
+});

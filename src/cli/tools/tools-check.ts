@@ -1,0 +1,63 @@
+import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../../core/diagnostic.ts';
+import { phrase } from '../../tool-runtime/runtime-phrases.ts';
+import { typeCheckToolFiles } from '../../tool-runtime/type-check-tools.ts';
+import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
+import { printJson, shortPath, shownListing } from '../format.ts';
+import { strayToolSections } from './stray-tool-sections.ts';
+import { loadTools, type GlobalOptions } from '../load-tools.ts';
+import { TOOLS_TEXT } from './tools-text.ts';
+
+export interface CheckOptions extends GlobalOptions {
+  json?: boolean;
+  strict?: boolean;
+  /** Type-check the tool files: true requires it, false skips it; by default, when TypeScript is installed. */
+  types?: boolean;
+}
+
+/**
+ * `riverse tools check`: loads everything and type-checks the TypeScript tool files against the
+ * contract, prints every diagnostic; exit 1 on errors (or warnings with --strict).
+ */
+export async function toolsCheck(options: CheckOptions): Promise<number> {
+  const { loaded, registry } = await loadTools(options);
+  const types = await typeDiagnostics(registry, loaded.baseDir, options.types);
+  // A tool that did not load still owns its section: its name is in its diagnostics.
+  const names = [...registry.list().map((tool) => tool.name), ...registry.diagnostics.flatMap((diagnostic) => (diagnostic.tool === undefined ? [] : [diagnostic.tool]))];
+  const stray = strayToolSections(loaded.config, loaded.path, names);
+  // Each file's type errors right after its load diagnostics (the sort is stable and files load in
+  // order): the config's and the folders' diagnostics first, a helper's type errors last.
+  const order = new Map(registry.files.map((load, index) => [load.file, index]));
+  const key = (fallback: number) => (diagnostic: Diagnostic) => ({ diagnostic, at: order.get(diagnostic.file) ?? fallback });
+  const diagnostics = [...stray.map(key(-2)), ...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
+  const tools = shownListing(registry, options.language);
+  const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const failed = errors > 0 || (options.strict === true && warnings > 0);
+  if (options.json === true) {
+    printJson({ ok: !failed, errors, warnings, typescript: types.version ?? null, tools, diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)) });
+    return failed ? 1 : 0;
+  }
+  for (const diagnostic of diagnostics) console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
+  const available = tools.filter((tool) => tool.available).length;
+  console.log(TOOLS_TEXT[options.language].checked(registry.folders.map(shortPath).join(', '), available, tools.length - available, errors, warnings));
+  return failed ? 1 : 0;
+}
+
+async function typeDiagnostics(registry: ToolRegistry, baseDir: string, wanted: boolean | undefined): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
+  if (wanted === false) return { diagnostics: [] };
+  // A file that does not parse already has its diagnostic; the compiler would only repeat it.
+  const unparsed = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.code === 'syntax-error').map((diagnostic) => diagnostic.file));
+  const files = registry.files.map((load) => load.file).filter((file) => !unparsed.has(file));
+  const result = await typeCheckToolFiles(files, { folders: registry.folders, baseDir });
+  if (result.version !== undefined || wanted !== true || !files.some((file) => /\.m?ts$/.test(file))) return result;
+  return {
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'type-check-failed',
+        file: registry.folders[0] ?? baseDir,
+        ...said(phrase('types.no-typescript'), phrase('types.no-typescript.hint')),
+      },
+    ],
+  };
+}

@@ -1,0 +1,28 @@
+import { formatDiagnostic, localizeDiagnostic } from '../../core/diagnostic.ts';
+import { printJson, shortPath, shownListing, table } from '../format.ts';
+import { loadTools, type GlobalOptions } from '../load-tools.ts';
+import { TOOLS_TEXT } from './tools-text.ts';
+
+/** `riverse tools list`: every tool found, available or why not. */
+export async function toolsList(options: GlobalOptions & { json?: boolean }): Promise<number> {
+  const { registry } = await loadTools(options);
+  const { language } = options;
+  const text = TOOLS_TEXT[language];
+  const rows = shownListing(registry, language);
+  if (options.json === true) {
+    printJson({ tools: rows, diagnostics: registry.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) });
+    return 0;
+  }
+  if (rows.length === 0) console.log(text.noTools(registry.folders.map(shortPath).join(', ')));
+  else {
+    const status = (row: (typeof rows)[number]) => (row.available ? text.available : text.unavailable(row.reason ?? ''));
+    console.log(table([text.columns, ...rows.map((row) => [row.name, shortPath(row.file), status(row)])]));
+  }
+  const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  if (errors.length > 0) {
+    console.error(`\n${text.keptFromLoading(errors.length)}`);
+    for (const error of errors) console.error(formatDiagnostic(error, process.cwd(), language));
+    console.error(text.runCheck);
+  }
+  return 0;
+}

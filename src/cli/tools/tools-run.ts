@@ -1,0 +1,92 @@
+import { readArguments } from '../../tool-runtime/argument-limits.ts';
+import { explainInvalidParams, type ParamsCheck } from '../../tool-runtime/check-params.ts';
+import type { Language } from '../../core/language.ts';
+import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
+import type { ToolResult } from '../../tools/tool-result.ts';
+import { setField } from '../../schema/schema-node.ts';
+import { CLI_TEXT } from '../cli-text.ts';
+import { listenForInterrupts } from '../interrupt.ts';
+import { loadTools, type GlobalOptions } from '../load-tools.ts';
+import { TOOLS_TEXT, type ToolsText } from './tools-text.ts';
+import { UsageError } from '../usage-error.ts';
+
+export interface RunOptions extends GlobalOptions {
+  params?: string;
+  timeout?: number;
+  json?: boolean;
+}
+
+/** `riverse tools run NAME key=value …`: runs one tool as the assistant would; exit 0 on success, 1 on failure. */
+export async function toolsRun(name: string, pairs: string[], options: RunOptions): Promise<number> {
+  const { language } = options;
+  const text = TOOLS_TEXT[language];
+  const params = { ...parseParamsJson(options.params, text), ...parsePairs(pairs, text) };
+  // Listening from the start: Ctrl-C while the tools load ends the command at once.
+  const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[language].stillStopping });
+  let started = 0;
+  const { registry, result } = await (async () => {
+    const { registry } = await loadTools(options);
+    started = performance.now();
+    const result = await registry.execute(name, params, {
+      signal: interrupts.begin(),
+      sessionId: 'cli',
+      language,
+      ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+    });
+    return { registry, result };
+  })().finally(() => interrupts.close());
+  // The check the call went through: what the tool received (coerced, with its defaults), or why not.
+  const checked = registry.get(name)?.checkParams(params);
+  if (options.json === true) {
+    // Arguments it refused are shown as given, unless their shape keeps them from even printing
+    // (nested past JSON.stringify's stack).
+    const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : text.notShown;
+    process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
+  } else if (result.success) {
+    process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
+  } else {
+    const error = failureText(result, name, registry, checked, language);
+    process.stderr.write(`${text.error}${error}\n`);
+  }
+  return result.success ? 0 : 1;
+}
+
+/**
+ * Why the call failed: in the person's language where Riverse says it (a name that is not a tool,
+ * a tool that is off, refused arguments); a tool's own error in its own words.
+ */
+function failureText(result: ToolResult, name: string, registry: ToolRegistry, checked: ParamsCheck | undefined, language: Language): string {
+  const entry = registry.get(name);
+  switch (result.code) {
+    case 'unknown-tool':
+      return registry.unknownToolMessage(name, language);
+    case 'unavailable':
+      return registry.unavailableMessage(name, language) ?? result.error ?? '';
+    case 'invalid-params':
+      if (entry !== undefined && checked?.ok === false) return explainInvalidParams(entry.manifest, checked.problems, language);
+  }
+  return result.error ?? TOOLS_TEXT[language].toolFailed;
+}
+
+function parseParamsJson(json: string | undefined, text: ToolsText): Record<string, unknown> {
+  if (json === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new UsageError(text.paramsNotJson((error as Error).message));
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(text.paramsNotObject);
+  return value as Record<string, unknown>;
+}
+
+/** `key=value` words; values stay strings and are coerced by the tool's parameter types. */
+function parsePairs(pairs: string[], text: ToolsText): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(text.notAParameter(pair));
+    setField(params, pair.slice(0, at), pair.slice(at + 1));
+  }
+  return params;
+}
