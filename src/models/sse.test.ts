@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { readSse, SseEventTooLarge, SseParser } from './sse.ts';
-import { startOpenAITestServer } from './testing/openai-wire.ts';
+import { describe, it } from 'node:test';
+import { SseEventTooLarge, SseParser } from './sse.ts';
 
 function parseAll(pieces: string[]): string[] {
   const parser = new SseParser();
   const out: string[] = [];
   for (const piece of pieces) out.push(...parser.push(piece));
   out.push(...parser.end());
-  return out;
-}
-
-function bytesStream(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      for (const piece of pieces) controller.enqueue(piece);
-      controller.close();
-    },
-  });
-}
-
-async function collect(iterable: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const item of iterable) out.push(item);
   return out;
 }
 
@@ -77,50 +61,5 @@ describe('SseParser', () => {
     assert.ok(pushed <= 10, `refused after ${pushed} pieces`);
     assert.throws(() => capped().push(`data: ${'z'.repeat(2000)}`), SseEventTooLarge, 'one push');
     assert.throws(() => capped().push('data: aaaaaaaaaa\n'.repeat(200)), SseEventTooLarge, 'many short data lines of one event');
-  });
-});
-
-describe('readSse', () => {
-  it('decodes UTF-8 split across byte chunks', async () => {
-    const bytes = new TextEncoder().encode('data: 東京 ☀️ 21 °C\n\ndata: [DONE]\n\n');
-    const pieces = [...bytes].map((byte) => Uint8Array.of(byte));
-    assert.deepEqual(await collect(readSse(bytesStream(pieces))), ['東京 ☀️ 21 °C', '[DONE]']);
-  });
-
-  it('cancels the body when the caller stops early', async () => {
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        controller.enqueue(new TextEncoder().encode('data: more\n\n'));
-      },
-      cancel() {
-        cancelled = true;
-      },
-    });
-    for await (const data of readSse(body)) {
-      assert.equal(data, 'more');
-      break;
-    }
-    assert.equal(cancelled, true);
-  });
-
-  describe('over a real HTTP stream', async () => {
-    const server = await startOpenAITestServer({ text: 'Hello from the stream' });
-    after(() => server.close());
-
-    it('reads an OpenAI chat.completion.chunk stream from fetch', async () => {
-      const response = await fetch(`${server.url}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true }),
-      });
-      const payloads = await collect(readSse(response.body!));
-      assert.equal(payloads.at(-1), '[DONE]');
-      const text = payloads
-        .slice(0, -1)
-        .map((data) => (JSON.parse(data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '')
-        .join('');
-      assert.equal(text, 'Hello from the stream');
-    });
   });
 });

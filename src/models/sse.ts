@@ -130,29 +130,3 @@ const LF = 10;
 const CR = 13;
 const COLON = 58;
 const SPACE = 32;
-const STREAM = { stream: true } as const;
-
-/**
- * The data of every event of a fetch body, `[DONE]` included (OpenAI's end marker is passed on so
- * the caller can tell a finished stream from a cut one). Stopping early cancels the body.
- */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<string, void, undefined> {
-  const decoder = new TextDecoder();
-  const parser = new SseParser();
-  const reader = body.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      for (const data of parser.push(decoder.decode(value, STREAM))) yield data;
-    }
-    finished = true;
-    const tail = decoder.decode();
-    if (tail !== '') yield* parser.push(tail);
-    yield* parser.end();
-  } finally {
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-}

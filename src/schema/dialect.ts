@@ -21,10 +21,6 @@ const DIALECT_RULES = {
 export type Dialect = keyof typeof DIALECT_RULES;
 export const DIALECTS = Object.keys(DIALECT_RULES) as readonly Dialect[];
 
-export function isDialect(value: unknown): value is Dialect {
-  return typeof value === 'string' && Object.hasOwn(DIALECT_RULES, value);
-}
-
 export function dialectRules(dialect: Dialect): DialectRules {
   return DIALECT_RULES[dialect];
 }
