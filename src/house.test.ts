@@ -29,8 +29,7 @@ export const FLOORS: ReadonlyArray<readonly string[]> = [
 
 /** Arrows between rooms of one floor, each with why. Everything else on a floor is a defect. */
 export const SIDEWAYS: Readonly<Record<string, string>> = {
-  'store -> models': 'sessions keep chat messages, in the models’ own types',
-  'routing -> models': 'the semantic stage embeds with a local GGUF model',
+  'store -> models': 'sessions keep chat messages in the models’ own shape (and its jsonText)',
 };
 
 /**
