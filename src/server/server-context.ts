@@ -1,7 +1,7 @@
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
-import { assistantLimits } from '../assistant/assistant-settings.ts';
-import { Approvals } from '../assistant/approvals.ts';
+import type { Approvals } from '../assistant/approvals.ts';
+import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
@@ -68,30 +68,21 @@ export interface ServerContextOptions {
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
   let assistant: Assistant | undefined;
-  const limits = assistantLimits(options.config.config.assistant);
-  const approvals = new Approvals({ store: options.store, registry: () => options.tools.current, ...(limits.approvalTimeoutMs === undefined ? {} : { timeoutMs: limits.approvalTimeoutMs }) });
+  const approvals = sharedApprovals(options.config.config, options);
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,
     config: options.config,
     events: new ServerEvents(),
     approvals,
-    language: options.language ?? options.config.config.language ?? 'auto',
+    language: assistantLanguage(options.config.config, options.language),
     dataDir: options.dataDir,
     version: options.version,
     assistant: () => assistant,
     setModel(model) {
-      assistant = new Assistant({
-        model,
-        // Asked at the start of every turn: a reload or a switched tool is in the next turn.
-        registry: () => context.tools.current,
-        store: context.store,
-        ...(options.router === undefined ? {} : { router: options.router }),
-        routing: context.config.config.routing ?? null,
-        language: context.language,
-        approvals,
-        ...assistantLimits(context.config.config.assistant),
-      });
+      // The config as it is now (the service may have rewritten it); the approvals outlive the model.
+      const parts = { model, tools: context.tools, store: context.store, router: options.router, language: context.language, approvals };
+      assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });
     },
     download: () => ({ state: 'idle' }),
