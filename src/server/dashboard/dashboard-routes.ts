@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import type { ServerContext } from '../server-context.ts';
 import { loadStaticFiles, type StaticFile } from './static-files.ts';
 
 /**
@@ -22,7 +21,7 @@ export const CONTENT_SECURITY_POLICY = [
  * the API's). Files are sent with their hash as ETag and `no-cache`, so a browser asks each time and
  * gets 304 until the service has other files.
  */
-export function dashboardRoutes(context: ServerContext): Hono {
+export function dashboardRoutes(): Hono {
   const files = loadStaticFiles();
   const routes = new Hono();
   const page = files.get('index.html');
