@@ -5,7 +5,7 @@ import { createToolRouter } from '../routing/create-router.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { createLocalEmbeddings } from '../models/providers/local/local-embeddings.ts';
 import { ROUTE_TEXT } from './route-text.ts';
-import { assistantLimits } from '../assistant/assistant-settings.ts';
+import { assistantLanguage, assistantOptions } from '../config/assistant-options.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
@@ -37,15 +37,8 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
       : {}),
   });
   const { tools, store, router } = await finishSetup(setup, options);
-  const assistant = new Assistant({
-    model,
-    registry: () => tools.current,
-    router,
-    routing: setup.config.config.routing ?? null,
-    language: setup.language,
-    ...(store === undefined ? {} : { store }),
-    ...assistantLimits(setup.config.config.assistant),
-  });
+  // No shared approvals: the assistant keeps its own (in the store, when there is one).
+  const assistant = new Assistant(assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language }));
   return { assistant, tools, store, config: setup.config, dataDir: setup.dataDir };
 }
 
@@ -84,7 +77,7 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
   const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
   if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
   const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
-  return { config: loaded, dataDir, language: options.lang ?? config.language ?? 'auto', modelOptions: { modelsDirectory: join(dataDir, 'models') } };
+  return { config: loaded, dataDir, language: assistantLanguage(config, options.lang), modelOptions: { modelsDirectory: join(dataDir, 'models') } };
 }
 
 /** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */

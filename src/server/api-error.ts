@@ -1,17 +1,19 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ApiErrorCode, TurnFailureCode } from './api-error-codes.ts';
 
 /**
- * A request the service refuses, with a stable `code` a client can branch on and a message that
- * says what to do. Thrown anywhere in a route; the app's error handler answers with it.
+ * A request the service refuses, with a stable `code` a client can branch on (API_ERROR_CODES, or
+ * on `/v1` a failed turn's own) and a message that says what to do. Thrown anywhere in a route;
+ * the app's error handler answers with it.
  */
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
-  readonly code: string;
+  readonly code: ApiErrorCode | TurnFailureCode;
   /** The request field at fault, when there is one (OpenAI's `param`). */
   readonly param: string | undefined;
 
-  constructor(status: ContentfulStatusCode, code: string, message: string, param?: string) {
+  constructor(status: ContentfulStatusCode, code: ApiErrorCode | TurnFailureCode, message: string, param?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;

@@ -39,7 +39,7 @@ export function createServerApp(context: ServerContext, options: Pick<ServerOpti
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
   app.all('/mcp', mcpRoute(context.tools));
-  app.route('/', dashboardRoutes(context));
+  app.route('/', dashboardRoutes());
   app.notFound((c) => errorResponse(c, new ApiError(404, 'not-found', `There is no ${c.req.method} ${c.req.path.slice(0, 200)} here; docs/server-api.md lists the routes.`)));
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);

@@ -1,12 +1,13 @@
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
-import { assistantLimits } from '../assistant/assistant-settings.ts';
-import { Approvals } from '../assistant/approvals.ts';
+import type { Approvals } from '../assistant/approvals.ts';
+import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
+import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
 import { ServerEvents } from './server-events.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
@@ -16,15 +17,6 @@ export interface ServiceConfig {
   baseDir: string;
   /** The riverse.yaml the service reads and writes (it may not exist yet). */
   file: string;
-}
-
-/** The default model's download: what `/api/status` and `model-download` events report. */
-export interface DownloadState {
-  state: 'idle' | 'downloading' | 'done' | 'failed';
-  file?: string;
-  receivedBytes?: number;
-  totalBytes?: number;
-  error?: string;
 }
 
 /**
@@ -37,7 +29,8 @@ export interface DownloadState {
  *   `/api/events` (`model` `{ id }`).
  * - `events`: what every open `/api/events` stream is sent (`publish(type, data)`).
  * - `language`: the assistant's language setting (a fixed one, or 'auto').
- * - `download()`: the default model's download state; the download module replaces it.
+ * - `download`: the default model's download (`POST /api/model/download`), its state for `/api/status`;
+ *   made with the context, one per service.
  */
 export interface ServerContext {
   tools: LiveToolRegistry;
@@ -51,7 +44,7 @@ export interface ServerContext {
   language: Language | 'auto';
   dataDir: string;
   version: string;
-  download: () => DownloadState;
+  download: ModelDownloader;
 }
 
 export interface ServerContextOptions {
@@ -68,33 +61,26 @@ export interface ServerContextOptions {
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
   let assistant: Assistant | undefined;
-  const limits = assistantLimits(options.config.config.assistant);
-  const approvals = new Approvals({ store: options.store, registry: () => options.tools.current, ...(limits.approvalTimeoutMs === undefined ? {} : { timeoutMs: limits.approvalTimeoutMs }) });
+  const approvals = sharedApprovals(options.config.config, options);
+  const events = new ServerEvents();
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,
     config: options.config,
-    events: new ServerEvents(),
+    events,
     approvals,
-    language: options.language ?? options.config.config.language ?? 'auto',
+    language: assistantLanguage(options.config.config, options.language),
     dataDir: options.dataDir,
     version: options.version,
     assistant: () => assistant,
     setModel(model) {
-      assistant = new Assistant({
-        model,
-        // Asked at the start of every turn: a reload or a switched tool is in the next turn.
-        registry: () => context.tools.current,
-        store: context.store,
-        ...(options.router === undefined ? {} : { router: options.router }),
-        routing: context.config.config.routing ?? null,
-        language: context.language,
-        approvals,
-        ...assistantLimits(context.config.config.assistant),
-      });
+      // The config as it is now (the service may have rewritten it); the approvals outlive the model.
+      const parts = { model, tools: context.tools, store: context.store, router: options.router, language: context.language, approvals };
+      assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });
     },
-    download: () => ({ state: 'idle' }),
+    // Once it loads, the downloaded model is the service's (setModel, below).
+    download: createModelDownloader({ events, dataDir: options.dataDir, setModel: (model) => context.setModel(model) }),
   };
   if (options.model !== undefined) context.setModel(options.model);
   // A call approved just before the service stopped, whose run never began, runs now (its answer was stored).

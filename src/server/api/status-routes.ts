@@ -16,7 +16,7 @@ export function statusRoutes(context: ServerContext): Hono {
       version: context.version,
       model: model === undefined ? null : { id: model.id },
       connectHint: model === undefined ? CONNECT_HINT[requestLanguage(c)] : null,
-      download: context.download(),
+      download: context.download.state(),
       language: context.language,
       tools: { total: registry.list().length, available: registry.tools().length },
     });

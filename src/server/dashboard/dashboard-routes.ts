@@ -1,6 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { modelDownloadRoutes } from '../model-download-routes.ts';
-import type { ServerContext } from '../server-context.ts';
 import { loadStaticFiles, type StaticFile } from './static-files.ts';
 
 /**
@@ -19,14 +17,13 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * The dashboard, mounted at `/`: the page at `/`, its files at `/assets/NAME`, and the default
- * model's download (`POST /api/model/download`). Files are sent with their hash as ETag and
- * `no-cache`, so a browser asks each time and gets 304 until the service has other files.
+ * The dashboard, mounted at `/`: the page at `/` and its files at `/assets/NAME` (what it calls is
+ * the API's). Files are sent with their hash as ETag and `no-cache`, so a browser asks each time and
+ * gets 304 until the service has other files.
  */
-export function dashboardRoutes(context: ServerContext): Hono {
+export function dashboardRoutes(): Hono {
   const files = loadStaticFiles();
   const routes = new Hono();
-  routes.route('/api/model', modelDownloadRoutes(context));
   const page = files.get('index.html');
   if (page === undefined) throw new Error("The dashboard's index.html is missing; a package build copies it (npm run build).");
   routes.get('/', (c) => send(c, page));

@@ -1,11 +1,12 @@
 import { turnFailed, type TurnResult } from '../../assistant/turn-events.ts';
 import type { Context } from 'hono';
+import type { TurnFailureCode } from '../api-error-codes.ts';
 import { ApiError, errorResponse } from '../api-error.ts';
 
 /** The turn refused what the request sent: its tools. */
-const REQUEST_FAULTS = new Set(['tool-name-clash', 'client-tools-unsupported', 'invalid-client-tool']);
+const REQUEST_FAULTS = new Set<TurnFailureCode>(['tool-name-clash', 'client-tools-unsupported', 'invalid-client-tool']);
 /** Riverse's own faults; anything else that ends a turn is the model's (a ModelError's code). */
-const SERVICE_FAULTS = new Set(['internal', 'store-failed', 'listener-failed']);
+const SERVICE_FAULTS = new Set<TurnFailureCode>(['internal', 'store-failed', 'listener-failed']);
 
 /**
  * A turn that ended without an answer, as the error `/v1` answers with: 400 for the request's
@@ -14,7 +15,7 @@ const SERVICE_FAULTS = new Set(['internal', 'store-failed', 'listener-failed']);
  */
 export function turnFailure(result: TurnResult): ApiError | undefined {
   if (!turnFailed(result)) return undefined;
-  const code = result.error?.code ?? 'internal';
+  const code: TurnFailureCode = result.error?.code ?? 'internal';
   const message = result.error?.message ?? result.text;
   if (REQUEST_FAULTS.has(code)) return new ApiError(400, code, `The request's tools cannot be used: ${message}.`, 'tools');
   if (code === 'turn-timeout') return new ApiError(504, code, `The turn was stopped: ${message}.`);

@@ -3,14 +3,16 @@
 // progress published as `model-download` events, then loaded once to prove it works and made the
 // service's model. One download at a time.
 import { join } from 'node:path';
-import { installCommand } from '../models/providers/local/local-llama-install.ts';
-import { hasNodeLlamaCpp, loadModelFile, resolveModelReference } from '../models/providers/local/local-llama-runtime.ts';
-import { DEFAULT_LOCAL_MODEL, resolveModel } from '../models/resolve-model.ts';
-import { ApiError } from './api-error.ts';
-import type { DownloadState, ServerContext } from './server-context.ts';
+import { installCommand } from '../../models/providers/local/local-llama-install.ts';
+import { hasNodeLlamaCpp, loadModelFile, resolveModelReference } from '../../models/providers/local/local-llama-runtime.ts';
+import { DEFAULT_LOCAL_MODEL, resolveModel } from '../../models/resolve-model.ts';
+import type { ChatModel } from '../../models/chat-model.ts';
+import { ApiError } from '../api-error.ts';
+import type { ServerEvents } from '../server-events.ts';
 
-/** What `/api/status` and the `model-download` events say of the download. */
-export interface ModelDownloadState extends DownloadState {
+/** What `/api/status` (`download`) and the `model-download` events say of the download. */
+export interface ModelDownloadState {
+  state: 'idle' | 'downloading' | 'done' | 'failed';
   file: string;
   receivedBytes: number;
   totalBytes: number;
@@ -20,6 +22,18 @@ export interface ModelDownloadState extends DownloadState {
   loading?: boolean;
   /** node-llama-cpp is not installed: the command that installs it. */
   installCommand?: string;
+  /** Why the download (or loading the file) failed. */
+  error?: string;
+}
+
+/** What of the service the download uses: where progress goes, the data folder, and the service's model. */
+export interface ModelDownloadService {
+  /** Where `model-download` events go; the service closing them stops the download. */
+  events: ServerEvents;
+  /** The data folder: the file goes to its `models/`, where `chooseModel` looks. */
+  dataDir: string;
+  /** Makes the loaded model the one the service uses. */
+  setModel(model: ChatModel): void;
 }
 
 export interface ModelDownloaderOptions {
@@ -38,7 +52,7 @@ export interface ModelDownloader {
 /** Progress events are sent at most this often (the last one always). */
 const PROGRESS_INTERVAL_MS = 200;
 
-export function createModelDownloader(context: ServerContext, options: ModelDownloaderOptions = {}): ModelDownloader {
+export function createModelDownloader(context: ModelDownloadService, options: ModelDownloaderOptions = {}): ModelDownloader {
   const reference = options.reference ?? DEFAULT_LOCAL_MODEL;
   const directory = options.directory ?? join(context.dataDir, 'models');
   let state: ModelDownloadState = { state: 'idle', file: reference.split('/').pop() ?? reference, receivedBytes: 0, totalBytes: 0, sizeGb: 1.1 };

@@ -1,0 +1,67 @@
+// The one way from riverse.yaml to an Assistant, for the CLI (chat, ask, tools eval) and the service
+// alike: a setting the assistant reads is wired here once. What is not in the file — the model, the
+// tools, the store, the router, a language fixed on the command line, a service's shared approvals —
+// the caller adds.
+import type { AssistantOptions } from '../assistant/assistant.ts';
+import { assistantLimits } from '../assistant/assistant-settings.ts';
+import { Approvals } from '../assistant/approvals.ts';
+import type { Language } from '../core/language.ts';
+import type { ChatModel } from '../models/chat-model.ts';
+import type { ToolRouter } from '../routing/tool-router.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { RiverseConfig } from './riverse-config.ts';
+
+/** The tools as the live registry holds them: `current` is read again at the start of every turn. */
+export interface CurrentTools {
+  readonly current: ToolRegistry;
+}
+
+/** What the caller adds to the config. */
+export interface AssistantParts {
+  model: ChatModel;
+  tools: CurrentTools;
+  /** Where sessions live; without one (`riverse ask` without `--session`), they last as long as the assistant. */
+  store?: SessionStore | undefined;
+  /** The routing index, kept up to date by the caller as tools change; without one, the assistant makes its own. */
+  router?: ToolRouter | undefined;
+  /** A language fixed by the caller (`--lang`); without one, riverse.yaml's (assistantLanguage). */
+  language?: Language | 'auto' | undefined;
+  /**
+   * Approvals shared beyond this assistant: the service keeps one set across a change of model and
+   * answers it on `/api/approvals` (sharedApprovals). Without, the assistant keeps its own in `store`.
+   */
+  approvals?: Approvals | undefined;
+}
+
+/** The language the assistant answers in: the caller's, else `language:` in riverse.yaml, else each message's own. */
+export function assistantLanguage(config: RiverseConfig, language?: Language | 'auto'): Language | 'auto' {
+  return language ?? config.language ?? 'auto';
+}
+
+/** The Assistant's options: `assistant:` (rounds, history budget, deadlines), `routing:`, `language:`, and the parts. */
+export function assistantOptions(config: RiverseConfig, parts: AssistantParts): AssistantOptions {
+  const { tools } = parts;
+  return {
+    model: parts.model,
+    // Asked at the start of every turn: a reload or a switched tool is in the next turn.
+    registry: () => tools.current,
+    ...(parts.store === undefined ? {} : { store: parts.store }),
+    ...(parts.router === undefined ? {} : { router: parts.router }),
+    routing: config.routing ?? null,
+    language: assistantLanguage(config, parts.language),
+    ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
+    ...assistantLimits(config.assistant),
+  };
+}
+
+/**
+ * The approvals a service shares across its assistants (a new model keeps the calls waiting) and
+ * answers on `/api/approvals`: kept in `store`, waiting `assistant.approval_timeout_ms`, as an
+ * assistant's own would.
+ */
+export function sharedApprovals(config: RiverseConfig, parts: { store: SessionStore; tools: CurrentTools }): Approvals {
+  const { approvalTimeoutMs } = assistantLimits(config.assistant);
+  const { tools } = parts;
+  return new Approvals({ store: parts.store, registry: () => tools.current, ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }) });
+}

@@ -1,0 +1,52 @@
+import type { TurnResult } from '../assistant/turn-events.ts';
+
+/**
+ * Every code of the service's own refusals (`error.code`, under `/api` and `/v1` alike): what a
+ * client can branch on. docs/server-api.md lists them ("The API's error codes"), and
+ * api-error-codes.test.ts holds that table to this list.
+ */
+export const API_ERROR_CODES = [
+  // The request itself (read-json.ts and each route's checks).
+  'invalid-request',
+  'invalid-json',
+  'body-too-large',
+  // The rules every request passes first.
+  'token-required',
+  'token-invalid',
+  'host-not-allowed',
+  'origin-not-allowed',
+  // No such route, or no such approval; Hono's own refusals; anything unexpected.
+  'not-found',
+  'http-error',
+  'internal',
+  // A model, for a chat or a completion.
+  'no-model',
+  'model_not_found',
+  // Sessions.
+  'session-not-found',
+  'session-exists',
+  'session-busy',
+  // Approvals and questions.
+  'not-pending',
+  'approval-mismatch',
+  // Tools, and switching them in riverse.yaml.
+  'tool-not-found',
+  'tool-unavailable',
+  'tool-name-reserved',
+  'config-invalid',
+  'config-unreadable',
+  'config-unwritable',
+  // Event streams.
+  'too-many-streams',
+  // The default model's download.
+  'download-running',
+  'local-runtime-missing',
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/**
+ * The code of a turn that failed, which `/v1` answers with as the turn gave it (turn-failure.ts):
+ * the turn's own codes, or the model's (ModelErrorCode).
+ */
+export type TurnFailureCode = NonNullable<TurnResult['error']>['code'];
