@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { ModelError } from './model-error.ts';
 import { hasNodeLlamaCpp } from './providers/local/local-llama-runtime.ts';
-import { chooseModel, ollamaHost, resolveModel, type DownloadOffer } from './resolve-model.ts';
+import { chooseModel, resolveModel, type DownloadOffer } from './resolve-model.ts';
 
 const HAS_LLAMA = await hasNodeLlamaCpp();
 
@@ -47,13 +47,6 @@ describe('resolveModel', () => {
   test('a changed base URL (a local OpenAI-compatible server) needs no key', () => {
     assert.equal(resolveModel({}, { RIVERSE_MODEL: 'openai:local', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).id, 'openai:local');
     assert.equal(resolveModel({ model: 'openai:x', model_options: { base_url: 'http://127.0.0.1:9/v1' } }, {}).id, 'openai:x');
-  });
-
-  test('OLLAMA_HOST is read as Ollama reads it', () => {
-    assert.equal(ollamaHost(undefined), 'http://127.0.0.1:11434');
-    assert.equal(ollamaHost('0.0.0.0'), 'http://127.0.0.1:11434');
-    assert.equal(ollamaHost('example.com:8080'), 'http://example.com:8080');
-    assert.equal(ollamaHost('https://ollama.example.com'), 'https://ollama.example.com');
   });
 });
 
