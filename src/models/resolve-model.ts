@@ -32,10 +32,11 @@ const DEFAULT_PREFIX = 'openai';
 /** What to set when no model can serve (built when needed: the local provider's hint reads the lock file). */
 export const noModelMessage = (): string => {
   const shown = PROVIDERS.filter((provider) => provider.setupHint !== undefined);
-  const width = Math.max(...shown.map((provider) => `${provider.name}:${provider.example}`.length));
+  const example = (provider: ProviderDescriptor): string => `${provider.name}:${provider.example}`;
+  const width = Math.max(...shown.map((provider) => example(provider).length));
   return [
     'No model is configured. Set RIVERSE_MODEL, for example:',
-    ...shown.map((provider) => `  RIVERSE_MODEL=${`${provider.name}:${provider.example}`.padEnd(width)}  ${provider.setupHint!()}`),
+    ...shown.map((provider) => `  RIVERSE_MODEL=${example(provider).padEnd(width)}  ${provider.setupHint?.()}`),
     `  other providers: ${providerNames()}`,
     'or write `model: openai:gpt-4.1-mini` in riverse.yaml. With only an API key set, its provider is used.',
   ].join('\n');
@@ -66,10 +67,13 @@ export async function chooseModel(config: ModelConfig, env: NodeJS.ProcessEnv = 
 }
 
 /** The model part a provider offers when nothing names one (its `discover`), if any. */
-async function offeredModel(provider: ProviderDescriptor, env: NodeJS.ProcessEnv, options: ChooseModelOptions): Promise<string | undefined> {
-  if (provider.discover === undefined) return undefined;
-  if (provider.discover === 'key') return provider.keyEnv !== undefined && env[provider.keyEnv] ? provider.example : undefined;
-  return provider.discover(env, options);
+async function offeredModel(
+  { discover, keyEnv, example }: ProviderDescriptor,
+  env: NodeJS.ProcessEnv,
+  options: ChooseModelOptions,
+): Promise<string | undefined> {
+  if (discover === 'key') return keyEnv !== undefined && env[keyEnv] ? example : undefined;
+  return discover?.(env, options);
 }
 
 function createNamedModel(name: string, config: ModelConfig, env: NodeJS.ProcessEnv, options: ChooseModelOptions): ChatModel {
@@ -77,8 +81,13 @@ function createNamedModel(name: string, config: ModelConfig, env: NodeJS.Process
   const prefix = at > 0 ? name.slice(0, at).toLowerCase() : DEFAULT_PREFIX;
   const model = at > 0 ? name.slice(at + 1) : name;
   const provider = providerNamed(prefix);
-  if (provider === undefined) throw new ModelError('not-configured', `Unknown model provider "${prefix}" in "${name}". Known providers: ${providerNames()}.`);
-  if (model === '') throw new ModelError('not-configured', `"${name}" ${provider.noModelNamed ?? `names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`}`);
+  if (provider === undefined) {
+    throw new ModelError('not-configured', `Unknown model provider "${prefix}" in "${name}". Known providers: ${providerNames()}.`);
+  }
+  if (model === '') {
+    const hint = provider.noModelNamed ?? `names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`;
+    throw new ModelError('not-configured', `"${name}" ${hint}`);
+  }
 
   const settings = config.model_options ?? {};
   const baseUrl = settings.base_url ?? environmentBaseUrl(provider, env);
@@ -105,5 +114,6 @@ function createNamedModel(name: string, config: ModelConfig, env: NodeJS.Process
 
 /** The API root the environment gives a provider: its variable, else what it reads itself, else its default. */
 function environmentBaseUrl(provider: ProviderDescriptor, env: NodeJS.ProcessEnv): string | undefined {
-  return (provider.baseUrlEnv === undefined ? undefined : env[provider.baseUrlEnv]) || provider.baseUrlFromEnv?.(env) || provider.defaultBaseUrl;
+  const own = provider.baseUrlEnv === undefined ? undefined : env[provider.baseUrlEnv];
+  return own || provider.baseUrlFromEnv?.(env) || provider.defaultBaseUrl;
 }

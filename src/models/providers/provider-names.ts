@@ -3,4 +3,17 @@
  * which is built before anything is loaded and must stay cheap: this file imports nothing. A test
  * keeps it equal to the descriptors.
  */
-export const PROVIDER_NAMES = ['openai', 'anthropic', 'gemini', 'ollama', 'deepseek', 'qwen', 'dashscope', 'groq', 'vllm', 'lmstudio', 'llamacpp', 'local'] as const;
+export const PROVIDER_NAMES = [
+  'openai',
+  'anthropic',
+  'gemini',
+  'ollama',
+  'deepseek',
+  'qwen',
+  'dashscope',
+  'groq',
+  'vllm',
+  'lmstudio',
+  'llamacpp',
+  'local',
+] as const;

@@ -11,10 +11,16 @@ export const DEFAULT_LOCAL_MODEL = 'hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1
  * The embedded default model when nothing names one: when node-llama-cpp is installed and the
  * model is downloaded already, or the user agrees to download it now.
  */
-export async function defaultLocalModel(_env: NodeJS.ProcessEnv, options: ChooseModelOptions): Promise<string | undefined> {
-  if (options.modelsDirectory === undefined || !(await hasNodeLlamaCpp())) return undefined;
-  const downloaded = await resolveModelReference(DEFAULT_LOCAL_MODEL, options.modelsDirectory, false).then(() => true, () => false);
-  const offer: DownloadOffer = { file: DEFAULT_LOCAL_MODEL.split('/').pop()!, sizeGb: 1.1, directory: options.modelsDirectory };
-  if (downloaded || (options.confirmDownload !== undefined && (await options.confirmDownload(offer)))) return DEFAULT_LOCAL_MODEL;
+export async function defaultLocalModel(
+  _env: NodeJS.ProcessEnv,
+  { modelsDirectory, confirmDownload }: ChooseModelOptions,
+): Promise<string | undefined> {
+  if (modelsDirectory === undefined || !(await hasNodeLlamaCpp())) return undefined;
+  const downloaded = await resolveModelReference(DEFAULT_LOCAL_MODEL, modelsDirectory, false).then(
+    () => true,
+    () => false,
+  );
+  const offer: DownloadOffer = { file: DEFAULT_LOCAL_MODEL.split('/').pop()!, sizeGb: 1.1, directory: modelsDirectory };
+  if (downloaded || (confirmDownload !== undefined && (await confirmDownload(offer)))) return DEFAULT_LOCAL_MODEL;
   return undefined;
 }

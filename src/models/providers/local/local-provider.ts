@@ -16,5 +16,6 @@ export const LOCAL_PROVIDER: ProviderDescriptor = {
   discover: defaultLocalModel,
   setupHint: () => `(or local:hf:user/repo/file.gguf) with node-llama-cpp installed:\n    ${installCommand()}`,
   noModelNamed: 'names no model file; write local:/path/to/model.gguf or local:hf:user/repo/file.gguf.',
-  create: (settings) => createLocalModel({ modelPath: settings.model, ...(settings.modelsDirectory === undefined ? {} : { modelsDirectory: settings.modelsDirectory }) }),
+  create: ({ model, modelsDirectory }) =>
+    createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) }),
 };
