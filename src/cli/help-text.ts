@@ -1,11 +1,9 @@
 import type { Language } from '../core/language.ts';
+import { PROVIDER_NAMES } from '../models/providers/provider-names.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 
-/**
- * The model providers `RIVERSE_MODEL=provider:model` takes, for the help. Written out here because
- * the help is built before anything is loaded, and must stay cheap.
- */
-const PROVIDERS = 'openai, anthropic, gemini, ollama, deepseek, qwen, groq, vllm, lmstudio, llamacpp, local';
+/** The model providers `RIVERSE_MODEL=provider:model` takes, for the help: the cheap list, no adapter is loaded. */
+const PROVIDERS = PROVIDER_NAMES.join(', ');
 
 /** The `riverse` command's help and usage errors, in each language. */
 export interface HelpText {

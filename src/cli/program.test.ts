@@ -3,6 +3,7 @@
 // both in the person's language (--lang, the config's language:, the locale).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PROVIDER_NAMES } from '../models/providers/provider-names.ts';
 import { createProject, show, type TempProject } from './cli-test-support.ts';
 
 describe('riverse command line', { concurrency: true }, () => {
@@ -42,6 +43,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.match(result.stdout, /With no command, npx riverse serves \(as `npx riverse serve` does\)/);
     assert.match(result.stdout, /RIVERSE_MODEL=provider:model .* or `model:` in riverse\.yaml/);
     assert.match(result.stdout, /Providers: openai, anthropic, gemini, ollama, .*local/);
+    assert.ok(result.stdout.includes(`Providers: ${PROVIDER_NAMES.join(', ')} (local:/path/to/model.gguf).`), 'every provider, dashscope too');
   });
 
   it('speaks Chinese and Japanese: --lang, the locale, the config', async () => {

@@ -3,7 +3,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
 import { commandLanguage } from './command-language.ts';
-import { PROVIDER_WIRE_NAMES } from '../models/provider-wire-names.ts';
+import { PROVIDER_WIRE_NAMES } from '../models/providers/provider-wire-names.ts';
 import { HELP_TEXT } from './help-text.ts';
 import { LANGUAGES } from '../core/language.ts';
 import { LocalizedCommand } from './localized-command.ts';

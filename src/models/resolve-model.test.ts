@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { ModelError } from './model-error.ts';
 import { hasNodeLlamaCpp } from './providers/local/local-llama-runtime.ts';
-import { chooseModel, ollamaHost, resolveModel, type DownloadOffer } from './resolve-model.ts';
+import { PROVIDER_NAMES } from './providers/provider-names.ts';
+import { chooseModel, noModelMessage, resolveModel, type DownloadOffer } from './resolve-model.ts';
+import { startAnthropicTestServer } from './testing/anthropic-wire.ts';
+import { startGeminiTestServer } from './testing/gemini-wire.ts';
+import { collect, textOf } from './testing/model-events.ts';
+import { startOpenAITestServer } from './testing/openai-wire.ts';
 
 const HAS_LLAMA = await hasNodeLlamaCpp();
 
@@ -48,12 +53,69 @@ describe('resolveModel', () => {
     assert.equal(resolveModel({}, { RIVERSE_MODEL: 'openai:local', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).id, 'openai:local');
     assert.equal(resolveModel({ model: 'openai:x', model_options: { base_url: 'http://127.0.0.1:9/v1' } }, {}).id, 'openai:x');
   });
+});
 
-  test('OLLAMA_HOST is read as Ollama reads it', () => {
-    assert.equal(ollamaHost(undefined), 'http://127.0.0.1:11434');
-    assert.equal(ollamaHost('0.0.0.0'), 'http://127.0.0.1:11434');
-    assert.equal(ollamaHost('example.com:8080'), 'http://example.com:8080');
-    assert.equal(ollamaHost('https://ollama.example.com'), 'https://ollama.example.com');
+/** Each provider's adapter, and the variables it reads; written out here, apart from the descriptors. */
+const EXPECTED: Record<(typeof PROVIDER_NAMES)[number], { adapter: 'openai' | 'anthropic' | 'gemini' | 'local'; keyEnv?: string; baseUrlEnv?: string }> = {
+  openai: { adapter: 'openai', keyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL' },
+  anthropic: { adapter: 'anthropic', keyEnv: 'ANTHROPIC_API_KEY', baseUrlEnv: 'ANTHROPIC_BASE_URL' },
+  gemini: { adapter: 'gemini', keyEnv: 'GEMINI_API_KEY', baseUrlEnv: 'GEMINI_BASE_URL' },
+  ollama: { adapter: 'openai' },
+  deepseek: { adapter: 'openai', keyEnv: 'DEEPSEEK_API_KEY' },
+  qwen: { adapter: 'openai', keyEnv: 'DASHSCOPE_API_KEY' },
+  dashscope: { adapter: 'openai', keyEnv: 'DASHSCOPE_API_KEY' },
+  groq: { adapter: 'openai', keyEnv: 'GROQ_API_KEY' },
+  vllm: { adapter: 'openai', baseUrlEnv: 'VLLM_BASE_URL' },
+  lmstudio: { adapter: 'openai', baseUrlEnv: 'LMSTUDIO_BASE_URL' },
+  llamacpp: { adapter: 'openai', baseUrlEnv: 'LLAMACPP_BASE_URL' },
+  local: { adapter: 'local' },
+};
+
+const START_SERVER = { openai: startOpenAITestServer, anthropic: startAnthropicTestServer, gemini: startGeminiTestServer } as const;
+/** The header each adapter carries the key in. */
+const KEY_HEADER = { openai: 'authorization', anthropic: 'x-api-key', gemini: 'x-goog-api-key' } as const;
+
+describe('every provider resolves to its adapter, with its key and base URL variables', () => {
+  test('the expectations cover the list', () => assert.deepEqual(Object.keys(EXPECTED), [...PROVIDER_NAMES]));
+
+  for (const [name, { adapter, keyEnv, baseUrlEnv }] of Object.entries(EXPECTED)) {
+    if (adapter === 'local') {
+      test(`${name}: a GGUF file, run in this process; no key, no server`, () => {
+        const model = resolveModel({}, { RIVERSE_MODEL: `${name}:/models/tiny.gguf` });
+        assert.equal(model.id, 'local:tiny.gguf');
+        assert.equal(model.dialect, 'json');
+      });
+      continue;
+    }
+    test(`${name}: the ${adapter} adapter${keyEnv === undefined ? ', no key' : `, ${keyEnv}`}${baseUrlEnv === undefined ? '' : `, ${baseUrlEnv}`}`, async (t) => {
+      const server = await START_SERVER[adapter]({ text: 'ok' });
+      t.after(() => server.close());
+      if (keyEnv !== undefined) notConfigured(() => resolveModel({}, { RIVERSE_MODEL: `${name}:m` }), new RegExp(`needs an API key: set ${keyEnv} `));
+      else assert.equal(resolveModel({}, { RIVERSE_MODEL: `${name}:m` }).id, `${name}:m`, 'no key asked for');
+      // Where the base URL comes from: its variable, OLLAMA_HOST for Ollama, else model_options.base_url.
+      const env: NodeJS.ProcessEnv = { RIVERSE_MODEL: `${name}:m`, ...(keyEnv === undefined ? {} : { [keyEnv]: 'k' }) };
+      const config = baseUrlEnv === undefined && name !== 'ollama' ? { model_options: { base_url: server.url } } : {};
+      if (baseUrlEnv !== undefined) env[baseUrlEnv] = server.url;
+      if (name === 'ollama') env.OLLAMA_HOST = new URL(server.url).host;
+      const model = resolveModel(config, env);
+      assert.equal(model.id, `${name}:m`);
+      assert.equal(model.dialect, adapter);
+      assert.equal(textOf(await collect(model.stream({ messages: [{ role: 'user', content: 'hi' }] }))), 'ok');
+      const header = server.requests[0]!.headers[KEY_HEADER[adapter]];
+      assert.equal(header === undefined ? undefined : String(header).replace(/^Bearer /, ''), keyEnv === undefined ? undefined : 'k');
+      if (baseUrlEnv !== undefined && keyEnv !== undefined) {
+        assert.equal(resolveModel({}, { RIVERSE_MODEL: `${name}:m`, [baseUrlEnv]: server.url }).id, `${name}:m`, `with ${baseUrlEnv} set, no key is needed`);
+      }
+    });
+  }
+
+  test('the no-model message shows how to set up the main ones and names every provider', () => {
+    const message = noModelMessage();
+    for (const shown of ['openai:gpt-4.1-mini', 'anthropic:claude-sonnet-4-5', 'gemini:gemini-2.5-flash', 'ollama:qwen3', 'local:/path/to/model.gguf']) {
+      assert.match(message, new RegExp(`^  RIVERSE_MODEL=${shown} `, 'm'));
+    }
+    assert.match(message, new RegExp(`^  other providers: ${PROVIDER_NAMES.join(', ')}$`, 'm'));
+    notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'local:' }), /"local:" names no model file; write local:\/path\/to\/model\.gguf or local:hf:/);
   });
 });
 

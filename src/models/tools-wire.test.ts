@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolDefinition } from './chat-model.ts';
-import { PROVIDER_WIRE_NAMES } from './provider-wire-names.ts';
-import { PROVIDER_WIRES } from './provider-wires.ts';
+import { PROVIDER_WIRE_NAMES } from './providers/provider-wire-names.ts';
+import { PROVIDER_WIRES } from './providers/provider-wires.ts';
 import { toolsWire } from './tools-wire.ts';
 
 const tool = (name: string): ToolDefinition => ({ name, description: `The ${name}`, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } });

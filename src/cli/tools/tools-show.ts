@@ -1,6 +1,6 @@
 import { toolDefinition } from '../../assistant/tool-definitions.ts';
-import type { ProviderWireName } from '../../models/provider-wire-names.ts';
-import { PROVIDER_WIRES } from '../../models/provider-wires.ts';
+import type { ProviderWireName } from '../../models/providers/provider-wire-names.ts';
+import { PROVIDER_WIRES } from '../../models/providers/provider-wires.ts';
 import { parametersSchema } from '../../tool-runtime/parameter-schema.ts';
 import { localizeReason } from '../../core/phrase.ts';
 import { toolSignature, describeParameters } from '../../tool-runtime/tool-signature.ts';

@@ -1,0 +1,17 @@
+import type { ProviderDescriptor } from '../provider-descriptor.ts';
+import { withoutStrictTools } from '../without-strict-tools.ts';
+import { ANTHROPIC_BASE_URL, createAnthropicModel } from './anthropic.ts';
+import { ANTHROPIC_TOOLS } from './anthropic-request.ts';
+
+/** Anthropic's Messages API, or a server that speaks it at ANTHROPIC_BASE_URL. */
+export const ANTHROPIC_PROVIDER: ProviderDescriptor = {
+  name: 'anthropic',
+  example: 'claude-sonnet-4-5',
+  keyEnv: 'ANTHROPIC_API_KEY',
+  baseUrlEnv: 'ANTHROPIC_BASE_URL',
+  defaultBaseUrl: ANTHROPIC_BASE_URL,
+  wires: { anthropic: ANTHROPIC_TOOLS },
+  discover: 'key',
+  setupHint: () => 'with ANTHROPIC_API_KEY',
+  create: (settings) => createAnthropicModel(withoutStrictTools('anthropic', settings)),
+};

@@ -1,0 +1,9 @@
+import { openAICompatibleProvider } from '../openai/openai-compatible-provider.ts';
+
+/** DeepSeek's API, OpenAI-compatible. */
+export const DEEPSEEK_PROVIDER = openAICompatibleProvider({
+  name: 'deepseek',
+  example: 'deepseek-chat',
+  keyEnv: 'DEEPSEEK_API_KEY',
+  defaultBaseUrl: 'https://api.deepseek.com/v1',
+});

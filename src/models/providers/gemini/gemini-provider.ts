@@ -1,0 +1,17 @@
+import type { ProviderDescriptor } from '../provider-descriptor.ts';
+import { withoutStrictTools } from '../without-strict-tools.ts';
+import { createGeminiModel, GEMINI_BASE_URL } from './gemini.ts';
+import { GEMINI_TOOLS } from './gemini-request.ts';
+
+/** Google's Gemini API, or a server that speaks it at GEMINI_BASE_URL. */
+export const GEMINI_PROVIDER: ProviderDescriptor = {
+  name: 'gemini',
+  example: 'gemini-2.5-flash',
+  keyEnv: 'GEMINI_API_KEY',
+  baseUrlEnv: 'GEMINI_BASE_URL',
+  defaultBaseUrl: GEMINI_BASE_URL,
+  wires: { gemini: GEMINI_TOOLS },
+  discover: 'key',
+  setupHint: () => 'with GEMINI_API_KEY',
+  create: (settings) => createGeminiModel(withoutStrictTools('gemini', settings)),
+};

@@ -1,0 +1,9 @@
+import { openAICompatibleProvider } from '../openai/openai-compatible-provider.ts';
+
+/** llama.cpp's llama-server (LLAMACPP_BASE_URL, else this machine's port 8080); no key. */
+export const LLAMACPP_PROVIDER = openAICompatibleProvider({
+  name: 'llamacpp',
+  example: 'default',
+  baseUrlEnv: 'LLAMACPP_BASE_URL',
+  defaultBaseUrl: 'http://127.0.0.1:8080/v1',
+});

@@ -1,0 +1,21 @@
+import type { ProviderDescriptor } from '../provider-descriptor.ts';
+import { defaultLocalModel } from './local-default-model.ts';
+import { createLocalModel } from './local-llama.ts';
+import { installCommand } from './local-llama-install.ts';
+import { LOCAL_TOOLS } from './local-llama-prompt.ts';
+
+/**
+ * A GGUF model run in this process by node-llama-cpp: `local:/path/model.gguf`, or
+ * `local:hf:user/repo/file.gguf` downloaded on first use. No server, so no key or base URL; the
+ * model_options of the HTTP adapters do not apply to it.
+ */
+export const LOCAL_PROVIDER: ProviderDescriptor = {
+  name: 'local',
+  example: '/path/to/model.gguf',
+  wires: { local: LOCAL_TOOLS },
+  discover: defaultLocalModel,
+  setupHint: () => `(or local:hf:user/repo/file.gguf) with node-llama-cpp installed:\n    ${installCommand()}`,
+  noModelNamed: 'names no model file; write local:/path/to/model.gguf or local:hf:user/repo/file.gguf.',
+  create: ({ model, modelsDirectory }) =>
+    createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) }),
+};

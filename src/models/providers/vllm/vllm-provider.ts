@@ -1,0 +1,9 @@
+import { openAICompatibleProvider } from '../openai/openai-compatible-provider.ts';
+
+/** A vLLM server (VLLM_BASE_URL, else this machine's port 8000); no key. */
+export const VLLM_PROVIDER = openAICompatibleProvider({
+  name: 'vllm',
+  example: 'Qwen/Qwen2.5-7B-Instruct',
+  baseUrlEnv: 'VLLM_BASE_URL',
+  defaultBaseUrl: 'http://127.0.0.1:8000/v1',
+});
