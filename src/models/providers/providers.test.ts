@@ -40,3 +40,14 @@ test('what a provider needs is stated consistently', () => {
     if (provider.baseUrlEnv !== undefined) assert.match(provider.baseUrlEnv, /^[A-Z][A-Z0-9_]*$/);
   }
 });
+
+test('the README names every provider with its key and base-URL variables', async () => {
+  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+  const paragraph = /^Providers: [\s\S]*?\n\n/m.exec(readme)?.[0] ?? '';
+  for (const provider of PROVIDERS) {
+    assert.ok(paragraph.includes(`\`${provider.name}\``), `README's "Providers:" names ${provider.name}`);
+    for (const variable of [provider.keyEnv, provider.baseUrlEnv]) {
+      if (variable !== undefined) assert.ok(paragraph.includes(`\`${variable}\``), `README's "Providers:" names ${variable}`);
+    }
+  }
+});
