@@ -20,8 +20,9 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   const textMode = turn.mode === 'text';
   const withTools = !last && tools.any;
   const note = last ? (turn.stopNote ?? text.roundLimit(turn.maxRounds)) : turn.roundNote;
+  const toolSection = textMode && withTools ? textProtocolInstructions(tools.definitions, options.language) : undefined;
   const request: ModelRequest = {
-    system: systemPrompt(text.systemPrompt(today(options.now)), options.system, textMode && withTools ? textProtocolInstructions(tools.definitions, options.language) : undefined, note),
+    system: systemPrompt(text.systemPrompt(today(options.now)), options.system, toolSection, note),
     messages: turn.conversation,
     stream: options.stream ?? true,
     ...(!textMode && withTools ? { tools: tools.definitions } : {}),
@@ -36,7 +37,8 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   let reply: ModelReply;
   try {
     // A text-protocol reply with tools is shown once it is read: it may be a call.
-    reply = await requestModel(turn.model, request, turn.emit, !textMode || !withTools, () => turn.requests++, options.waitNoticeMs);
+    const showText = !textMode || !withTools;
+    reply = await requestModel(turn.model, request, turn.emit, showText, () => turn.requests++, options.waitNoticeMs);
   } catch (error) {
     if (turn.mode !== 'native' || !rejectsNativeTools(error)) throw error;
     turn.textOnly.add(turn.model);

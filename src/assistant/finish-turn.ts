@@ -7,7 +7,13 @@ import type { TurnState } from './turn-state.ts';
  * The turn's last step: its result, told to the listener as `done`. A turn stopped from outside (a
  * store that failed while the answer was saved, say) has that for its outcome, whatever it was doing.
  */
-export function finishTurn(turn: TurnState, stopReason: StopReason, reply: string, error?: TurnResult['error'], clientCalls?: ToolCallRequest[]): TurnResult {
+export function finishTurn(
+  turn: TurnState,
+  stopReason: StopReason,
+  reply: string,
+  error?: TurnResult['error'],
+  clientCalls?: ToolCallRequest[],
+): TurnResult {
   const halted = turn.halted;
   if (halted !== undefined) {
     stopReason = halted.stopReason;
@@ -50,9 +56,10 @@ export function cancelTurn(turn: TurnState): TurnResult {
 /** What a step threw ends the turn: cancellation, a model's failure (its code), or Riverse's own fault (`internal`). */
 export function failTurn(turn: TurnState, error: unknown): TurnResult {
   if (turn.signal.aborted || (error instanceof ModelError && error.code === 'aborted')) return cancelTurn(turn);
-  const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof ModelError)) return finishTurn(turn, 'error', turn.text.internalError(message), { code: 'internal', message });
   const { text } = turn;
-  const reply = error.limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, error.limit.setting, error.limit.value);
+  const message = error instanceof Error ? error.message : String(error);
+  if (!(error instanceof ModelError)) return finishTurn(turn, 'error', text.internalError(message), { code: 'internal', message });
+  const limit = error.limit;
+  const reply = limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, limit.setting, limit.value);
   return finishTurn(turn, 'error', reply, { code: error.code, message });
 }

@@ -14,13 +14,16 @@ import { TurnTools } from './turn-tools.ts';
 export async function prepareTools(turn: TurnState): Promise<TurnTools | TurnResult> {
   const { options, text } = turn;
   const { registry } = options;
-  const offered = await OfferedTools.choose(registry, options.language, options.routing, conversationQuery(options), turn.signal);
+  const query = conversationQuery(options);
+  const offered = await OfferedTools.choose(registry, options.language, options.routing, query, turn.signal);
   const clientTools = options.clientTools ?? [];
   if (clientTools.length === 0) return new TurnTools(offered, turn.dialect(), undefined);
   // Ours are the registry's tools and what the turn offers besides (find_tools, when it routes).
   const offeredNames = new Set(offered.definitions(turn.dialect()).map((definition) => definition.name));
   const clashes = clientToolClashes(clientTools, (name) => registry.get(name) !== undefined || offeredNames.has(name));
-  if (clashes.length > 0) return finishTurn(turn, 'error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
+  if (clashes.length > 0) {
+    return finishTurn(turn, 'error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
+  }
   if (turn.mode === 'text') return refuseClientTools(turn);
   let client: ClientToolSet;
   try {

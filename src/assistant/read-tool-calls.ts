@@ -29,14 +29,18 @@ export function readToolCalls(turn: TurnState, tools: TurnTools, reply: ModelRep
   if (turn.mode === 'text' && !last && tools.any) {
     const parsed = parseTextToolCalls(reply.text);
     if (parsed.kind === 'invalid') {
-      const error = { code: 'unparsable-tool-call', message: parsed.error } as const;
-      if (turn.repaired) return end(finishTurn(turn, 'error', parsed.text || text.unparsableCall(parsed.error), error));
+      if (turn.repaired) {
+        const error = { code: 'unparsable-tool-call', message: parsed.error } as const;
+        return end(finishTurn(turn, 'error', parsed.text || text.unparsableCall(parsed.error), error));
+      }
       turn.repaired = true;
       turn.emit({ type: 'retry', reason: parsed.error });
-      turn.commit({ role: 'assistant', content: reply.text }, { role: 'user', content: textProtocolRepair(parsed.error, turn.options.language) });
+      const repair = textProtocolRepair(parsed.error, turn.options.language);
+      turn.commit({ role: 'assistant', content: reply.text }, { role: 'user', content: repair });
       return AGAIN;
     }
-    calls = parsed.kind === 'calls' ? parsed.calls.map((call, index) => ({ id: `text_${round}_${index}`, name: call.name, arguments: call.arguments })) : [];
+    const found = parsed.kind === 'calls' ? parsed.calls : [];
+    calls = found.map((call, index) => ({ id: `text_${round}_${index}`, name: call.name, arguments: call.arguments }));
     answer = parsed.text;
     // Held back while it might have been a call (ask-model.ts): shown now.
     if (calls.length === 0) turn.emit({ type: 'text-delta', text: answer });

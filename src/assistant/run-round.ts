@@ -15,7 +15,12 @@ import type { ReadCalls } from './read-tool-calls.ts';
  * when it was stopped meanwhile, or when the reply called the caller's tools (`tool-calls`: ours of
  * that reply ran first); otherwise undefined, for the next round.
  */
-export async function runRound(turn: TurnState, tools: TurnTools, reply: ModelReply, read: ReadCalls): Promise<TurnResult | undefined> {
+export async function runRound(
+  turn: TurnState,
+  tools: TurnTools,
+  reply: ModelReply,
+  read: ReadCalls,
+): Promise<TurnResult | undefined> {
   const { options } = turn;
   const client = tools.client;
   let calls = read.calls;
@@ -55,7 +60,9 @@ export async function runRound(turn: TurnState, tools: TurnTools, reply: ModelRe
     turn.commit(...settled.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
   }
   if (turn.signal.aborted) return cancelTurn(turn); // or halted: finishTurn says which
-  if (forClient.length > 0) return finishTurn(turn, 'tool-calls', read.answer, undefined, calls.filter((call) => client!.has(call.name)));
+  if (forClient.length > 0) {
+    return finishTurn(turn, 'tool-calls', read.answer, undefined, calls.filter((call) => client!.has(call.name)));
+  }
   // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
   if (records.every((record) => record.result.code === 'repeated')) turn.stopNote = turn.text.loopStopped;
   return undefined;

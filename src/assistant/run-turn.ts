@@ -34,10 +34,10 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       const last = round >= turn.maxRounds || turn.stopNote !== undefined;
       const asked = await askModel(turn, tools, last);
       if (asked.kind === 'end') return asked.result;
-      if (asked.kind === 'again') continue; // the same round, now in the text protocol
+      if (asked.kind === 'again') continue; // the same round in the text protocol (once: the mode is now text)
       const read = readToolCalls(turn, tools, asked.reply, round, last);
       if (read.kind === 'end') return read.result;
-      if (read.kind === 'again') continue; // the same round, after the repair message
+      if (read.kind === 'again') continue; // the same round after the repair message (once a turn)
       if (read.calls.length === 0 || last) return answerTurn(turn, read.answer, last);
       const ended = await runRound(turn, tools, asked.reply, read);
       if (ended !== undefined) return ended;
