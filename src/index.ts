@@ -87,6 +87,7 @@ export {
 export type { TurnApprovals } from './assistant/approval-gate.ts';
 export type { ClientTool } from './assistant/client-tools.ts';
 export type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './assistant/turn-events.ts';
+export { TURN_ERROR_CODES, type TurnErrorCode } from './assistant/turn-error-codes.ts';
 export { detectLanguage } from './assistant/detect-language.ts';
 
 // Routing: choosing the few relevant tools out of many.

@@ -14,7 +14,9 @@ import type { CallMemory } from './call-memory.ts';
 import type { ClientTool } from './client-tools.ts';
 import { detectLanguage } from './detect-language.ts';
 import { eventStream } from './event-stream.ts';
-import { resultContent, runTurn, type TurnOptions } from './run-turn.ts';
+import { runTurn, type TurnOptions } from './run-turn.ts';
+import { TextOnlyModels } from './text-only-models.ts';
+import { resultContent } from './tool-output.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 
@@ -26,6 +28,10 @@ export interface AssistantOptions {
   store?: SessionStore;
   /** A fixed language, or 'auto' (default): the language of each user message. */
   language?: Language | 'auto';
+  /**
+   * Default: the model's own mode, or the text protocol once the model has refused native tools in
+   * one of this assistant's turns. Set, it is kept (a refusal is then the turn's error).
+   */
   toolCalling?: ToolCallingMode;
   maxRounds?: number;
   /**
@@ -95,6 +101,8 @@ export class Assistant {
   readonly #options: AssistantOptions;
   readonly #memory = new Map<string, { messages: ChatMessage[]; language?: Language }>();
   readonly #router: ToolRouter;
+  /** The models this assistant found to refuse native tools (another assistant finds out for itself). */
+  readonly #textOnly = new TextOnlyModels();
   /** Where calls wait for a person's answer; the channels (chat, dashboard, API) answer here. */
   readonly approvals: Approvals;
 
@@ -228,10 +236,11 @@ export class Assistant {
   }
 
   /** The turn settings that come from the options, the same for every kind of turn. */
-  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'> {
+  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'textOnly' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'> {
     const options = this.#options;
     return {
       model: options.model,
+      textOnly: this.#textOnly,
       routing: { router: this.#router, settings: options.routing ?? null },
       ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),

@@ -132,7 +132,7 @@ describe('runTurn: falling back to the text protocol', () => {
       const turnReplies = [TOKYO_CALL, 'It is 16 °C in Tokyo.', 'Hello again.'];
       return { text: turnReplies[textReplies++] ?? 'unexpected' };
     });
-    // A model id of its own: the fallback is remembered per model id for the rest of the process.
+    // Without a `textOnly` of the caller's, the fallback is remembered with the model object, for its next turn.
     const model = testModel(server, { model: 'gemma:2b' });
     assert.equal(model.toolCalling, 'native');
 

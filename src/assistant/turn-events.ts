@@ -1,6 +1,7 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { Usage } from '../models/chat-model.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
+import type { TurnErrorCode } from './turn-error-codes.ts';
 
 /** One tool call as it ran in a turn: what was asked, what came back, how long it took. */
 export interface ToolCallRecord {
@@ -65,9 +66,7 @@ export interface TurnResult {
   clientCalls?: ToolCallRequest[];
   /**
    * What went wrong when `stopReason` is 'error', 'aborted' or 'timeout': a ModelError's code, or
-   * `turn-timeout`, `store-failed` (the conversation could not be saved), `listener-failed` (an
-   * `onEvent` threw), `unparsable-tool-call`, `internal`; for the caller's tools `tool-name-clash`,
-   * `client-tools-unsupported` (no native tool calling), `invalid-client-tool`.
+   * one of the turn's own (TURN_ERROR_CODES; the table of docs/server-api.md says what each means).
    */
-  error?: { code: string; message: string };
+  error?: { code: TurnErrorCode; message: string };
 }

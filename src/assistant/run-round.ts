@@ -1,0 +1,69 @@
+import type { ChatMessage } from '../models/chat-message.ts';
+import { cancelTurn, finishTurn } from './finish-turn.ts';
+import type { ModelReply } from './request-model.ts';
+import { runToolCalls } from './run-tool-calls.ts';
+import { formatToolResultsForText } from './text-protocol/tool-results.ts';
+import { toolOutput } from './tool-output.ts';
+import type { TurnResult } from './turn-events.ts';
+import type { TurnState } from './turn-state.ts';
+import type { TurnTools } from './turn-tools.ts';
+import type { ReadCalls } from './read-tool-calls.ts';
+
+/**
+ * One round of calls: the reply that asked for them joins the conversation, ours run (in parallel;
+ * run-tool-calls.ts) and every result goes back to the model, failures included. The turn ends here
+ * when it was stopped meanwhile, or when the reply called the caller's tools (`tool-calls`: ours of
+ * that reply ran first); otherwise undefined, for the next round.
+ */
+export async function runRound(
+  turn: TurnState,
+  tools: TurnTools,
+  reply: ModelReply,
+  read: ReadCalls,
+): Promise<TurnResult | undefined> {
+  const { options } = turn;
+  const client = tools.client;
+  let calls = read.calls;
+  // The caller's calls get ids of their own (unique across conversations) and its schema's arguments.
+  const forClient = client === undefined ? [] : calls.filter((call) => client.has(call.name));
+  if (forClient.length > 0) {
+    const given = new Map(forClient.map((call) => [call, client!.callForClient(call)]));
+    calls = calls.map((call) => given.get(call) ?? call);
+  }
+  const textMode = turn.mode === 'text';
+  turn.commit(textMode ? { role: 'assistant', content: reply.text } : { role: 'assistant', content: reply.text, toolCalls: calls });
+  const ours = forClient.length === 0 ? calls : calls.filter((call) => !client!.has(call.name));
+  const dialect = turn.dialect();
+  const records = await runToolCalls(ours, {
+    registry: options.registry,
+    language: options.language,
+    failures: turn.failures,
+    emit: turn.emit,
+    offered: tools.offered,
+    turnId: turn.turnId,
+    ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled: turn.unsettled } }),
+    execute: {
+      language: options.language,
+      ...(dialect === undefined ? {} : { dialect }),
+      signal: turn.signal,
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    },
+  });
+  turn.toolCalls.push(...records);
+  if (textMode) {
+    turn.commit({ role: 'user', content: formatToolResultsForText(records.map((record) => toolOutput(record)), options.language) });
+  } else {
+    // A call still waiting for approval when the turn stopped keeps no result here: its approval
+    // can still be answered, and the next turn reads what then happened from the call's trace.
+    const unsettled = turn.unsettled;
+    const settled = unsettled.size === 0 ? records : records.filter((record) => !unsettled.has(record.callId));
+    turn.commit(...settled.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
+  }
+  if (turn.signal.aborted) return cancelTurn(turn); // or halted: finishTurn says which
+  if (forClient.length > 0) {
+    return finishTurn(turn, 'tool-calls', read.answer, undefined, calls.filter((call) => client!.has(call.name)));
+  }
+  // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
+  if (records.every((record) => record.result.code === 'repeated')) turn.stopNote = turn.text.loopStopped;
+  return undefined;
+}

@@ -1,0 +1,78 @@
+import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
+import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { Language } from '../core/language.ts';
+import type { TurnApprovals } from './approval-gate.ts';
+import type { ClientTool } from './client-tools.ts';
+import type { TurnRouting } from './offered-tools.ts';
+import type { TextOnlyModels } from './text-only-models.ts';
+import type { TurnEvent } from './turn-events.ts';
+
+/** One turn's inputs (runTurn). */
+export interface TurnOptions {
+  model: ChatModel;
+  registry: ToolRegistry;
+  /** The conversation so far (already trimmed to the budget). */
+  history: readonly ChatMessage[];
+  /**
+   * The user's message. Absent, the history ends with the results of the caller's own tool calls
+   * (`clientTools`) and the turn continues from them.
+   */
+  input?: string;
+  /** Said to the model after our system prompt (an OpenAI client's system messages). */
+  system?: string;
+  /**
+   * Tools the caller runs itself, offered beside the registry's (native tool calling only; a name
+   * the registry has is refused). A reply that calls one ends the turn with `tool-calls`: the
+   * registry's calls of that reply run first, and the caller's are in `clientCalls`.
+   */
+  clientTools?: readonly ClientTool[];
+  language: Language;
+  /**
+   * Default: the model's own mode, or the text protocol once the model has refused native tools
+   * (`textOnly`). Set, it is kept: a refusal of native tools then ends the turn (`bad-request`).
+   */
+  toolCalling?: ToolCallingMode;
+  /**
+   * The models found to refuse native tools, by whoever owns this turn (an Assistant keeps its
+   * own). Default: the memory of the model object itself.
+   */
+  textOnly?: TextOnlyModels;
+  /** Rounds of tool calls before the model must answer with what it has (default 6). */
+  maxRounds?: number;
+  /** Tool calls run from one reply (default 32); the model is told of the ones left out. */
+  maxCallsPerRound?: number;
+  /** Stream model replies on the wire (default true). */
+  stream?: boolean;
+  signal?: AbortSignal;
+  sessionId?: string;
+  /** Told of every event as it happens. One that throws stops the turn (`listener-failed`, or `store-failed` for a StoreError). */
+  onEvent?: (event: TurnEvent) => void;
+  /** For the date in the system prompt. */
+  now?: Date;
+  /** The whole turn's deadline, model requests, retries and tool calls included (default 300 s). */
+  timeoutMs?: number;
+  /**
+   * Without it every tool is offered. With it a catalog larger than the budget is routed: the
+   * tools relevant to the conversation, chosen once for the turn, and find_tools (OfferedTools).
+   */
+  routing?: TurnRouting;
+  /** How often a silent model is reported with `model-waiting` (default 5 s). */
+  waitNoticeMs?: number;
+  /**
+   * Who approves the calls that need it (`approval-request` events; see TurnApprovals). Without it
+   * no one can be asked, and those calls are refused (`approval-unavailable`).
+   */
+  approvals?: TurnApprovals;
+  /** The turn's id, as its messages and traces are stored (a random one by default). */
+  turnId?: string;
+}
+
+/**
+ * A few minutes: room for a slow local model to write a long answer after a round or two of tools,
+ * while a turn that is stuck (a server that trickles, a loop of slow tools) still ends on its own.
+ */
+export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+
+/** More than a model asks for at once in earnest ("the weather in these 20 cities"). */
+export const DEFAULT_MAX_CALLS_PER_ROUND = 32;
