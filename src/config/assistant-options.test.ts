@@ -25,6 +25,12 @@ const first = {} as ToolRegistry;
 const second = {} as ToolRegistry;
 
 describe('assistantOptions', () => {
+  it('passes on a tool-calling mode the person chose, so that it wins over what the assistant learns of the model', () => {
+    assert.equal(assistantOptions({ model_options: { tool_calling: 'native' } }, { model, tools: { current: first } }).toolCalling, 'native');
+    assert.equal(assistantOptions({ model_options: { tool_calling: 'text' } }, { model, tools: { current: first } }).toolCalling, 'text');
+    assert.equal(assistantOptions({}, { model, tools: { current: first } }).toolCalling, undefined, 'left to the model');
+  });
+
   it('reads assistant:, routing: and language: from the config', () => {
     const options = assistantOptions(
       { language: 'ja', routing: { max_tools: 4 }, assistant: { max_rounds: 3, history_tokens: 900, turn_timeout_ms: 5_000, approval_timeout_ms: 7_000 } },

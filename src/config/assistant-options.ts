@@ -7,6 +7,7 @@ import { assistantLimits } from '../assistant/assistant-settings.ts';
 import { Approvals } from '../assistant/approvals.ts';
 import type { Language } from '../core/language.ts';
 import type { ChatModel } from '../models/chat-model.ts';
+import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -42,6 +43,7 @@ export function assistantLanguage(config: RiverseConfig, language?: Language | '
 /** The Assistant's options: `assistant:` (rounds, history budget, deadlines), `routing:`, `language:`, and the parts. */
 export function assistantOptions(config: RiverseConfig, parts: AssistantParts): AssistantOptions {
   const { tools } = parts;
+  const toolCalling = chosenToolCalling(config);
   return {
     model: parts.model,
     // Asked at the start of every turn: a reload or a switched tool is in the next turn.
@@ -50,6 +52,8 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
     ...(parts.router === undefined ? {} : { router: parts.router }),
     routing: config.routing ?? null,
     language: assistantLanguage(config, parts.language),
+    // A mode the person chose wins over what the assistant learns of the model (a refusal of native tools).
+    ...(toolCalling === undefined ? {} : { toolCalling }),
     ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
     ...assistantLimits(config.assistant),
   };

@@ -96,13 +96,13 @@ function createNamedModel(name: string, config: ModelConfig, env: NodeJS.Process
   if (provider.keyEnv !== undefined && !apiKey && !localServer) {
     throw new ModelError('not-configured', `${name} needs an API key: set ${provider.keyEnv} (or model_options.api_key in riverse.yaml).`);
   }
-  const toolCalling = (env.RIVERSE_TOOL_CALLING as ToolCallingMode | undefined) || settings.tool_calling;
+  const toolCalling = chosenToolCalling(config, env);
   return provider.create({
     model,
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey ? { apiKey } : {}),
     ...(provider.keyEnv === undefined ? {} : { apiKeyEnv: provider.keyEnv }),
-    ...(toolCalling === 'native' || toolCalling === 'text' ? { toolCalling } : {}),
+    ...(toolCalling === undefined ? {} : { toolCalling }),
     ...(settings.timeout_ms === undefined ? {} : { timeoutMs: settings.timeout_ms }),
     ...(settings.max_retries === undefined ? {} : { maxRetries: settings.max_retries }),
     ...(settings.max_reply_chars === undefined ? {} : { maxReplyChars: settings.max_reply_chars }),
@@ -110,6 +110,16 @@ function createNamedModel(name: string, config: ModelConfig, env: NodeJS.Process
     ...(settings.strict_tools === undefined ? {} : { strictTools: settings.strict_tools }),
     ...(options.modelsDirectory === undefined ? {} : { modelsDirectory: options.modelsDirectory }),
   });
+}
+
+/**
+ * How tools are offered when a person chose it ($RIVERSE_TOOL_CALLING, else
+ * `model_options.tool_calling`); undefined leaves it to the model (and to what the assistant learned
+ * of it: a model that refused native tools is then asked in text).
+ */
+export function chosenToolCalling(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ToolCallingMode | undefined {
+  const chosen = env.RIVERSE_TOOL_CALLING || config.model_options?.tool_calling;
+  return chosen === 'native' || chosen === 'text' ? chosen : undefined;
 }
 
 /** The API root the environment gives a provider: its variable, else what it reads itself, else its default. */
