@@ -14,13 +14,21 @@ import { h, pretty, setText } from './dom.js';
  */
 /**
  * A tool's question: the `question` chat event.
- * @typedef {{ questionId: string, callId?: string, tool: string, question: string, choices?: string[], expiresAt?: string }} QuestionRequest
+ * @typedef {{
+ *   questionId: string, callId?: string, tool: string, question: string, choices?: string[], expiresAt?: string
+ * }} QuestionRequest
  */
 /**
  * What GET /api/approvals lists: the approvals and questions still waiting.
- * @typedef {{ kind: 'approval' | 'question', id: string, sessionId: string, callId: string, tool: string, params?: unknown }} PendingRequest
+ * @typedef {{
+ *   kind: 'approval' | 'question', id: string, sessionId: string, callId: string, tool: string, params?: unknown
+ * }} PendingRequest
  */
-/** @typedef {'approve' | 'always' | 'deny'} Decision */
+/** What the person answers. @typedef {'approve' | 'always' | 'deny'} Decision */
+/**
+ * How an approval ended (`approval-answered`).
+ * @typedef {'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'} Settled
+ */
 
 /**
  * @param {ApprovalRequest} request
@@ -72,7 +80,7 @@ export function approvalCard(request) {
     element,
     /**
      * The service says how it ended (approval-answered): a timeout or a stopped turn closes the card.
-     * @param {{ decision: string }} event
+     * @param {{ decision: Settled }} event
      */
     settle(event) {
       if (event.decision === 'approval-timeout') close('timed-out', 'approvalTimedOut');

@@ -2,9 +2,9 @@
 // The chat page: sessions on the side (session-list.js), the conversation (transcript.js) with a
 // turn streaming in (chat-turn.js), the composer (composer.js) and — with no model — how to
 // connect one (download-panel.js). Here: which session is open, and whether a turn runs.
-import { h, replace, setText, translate } from './dom.js';
 import { chatTurn } from './chat-turn.js';
 import { composer } from './composer.js';
+import { h, replace, setText, translate } from './dom.js';
 import { downloadPanel } from './download-panel.js';
 import { onLiveEvent } from './live-events.js';
 import { sessionList } from './session-list.js';
@@ -23,12 +23,23 @@ export function chatPage(root, app) {
   let running = null; // while a turn streams
   let loadToken = 0;
 
-  const sessions = sessionList({ current: () => current, renamedCurrent: (name) => named(name), newChat });
+  const sessions = sessionList({ current: () => current, renamedCurrent: named, newChat });
   const title = h('h1', { id: 'conversation-title', i18n: 'newChat' });
   const log = transcript();
-  const input = composer({ running: () => running !== null, send: (message) => void send(message), stop: () => running?.abort() });
+  const input = composer({
+    running: () => running !== null,
+    send: (message) => void send(message),
+    stop: () => running?.abort(),
+  });
   const connect = downloadPanel(app);
-  const conversation = h('div', { class: 'conversation' }, h('div', { class: 'conversation-head' }, sessions.toggle, title), connect.element, log.element, input.element);
+  const conversation = h(
+    'div',
+    { class: 'conversation' },
+    h('div', { class: 'conversation-head' }, sessions.toggle, title),
+    connect.element,
+    log.element,
+    input.element,
+  );
   replace(root, sessions.element, conversation);
 
   /**

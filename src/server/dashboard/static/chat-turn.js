@@ -8,12 +8,13 @@ import { language } from './i18n.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
 
-/** @import { ApprovalRequest, QuestionRequest } from './approval-card.js' */
+/** @import { ApprovalRequest, QuestionRequest, Settled } from './approval-card.js' */
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
 /** @import { CallOutcome, ToolCallCard } from './tool-call-card.js' */
 /** @import { Transcript } from './transcript.js' */
 /** @typedef {{ message?: string, code?: string }} EventError */
+/** @typedef {'answer' | 'round-limit' | 'loop-stopped' | 'tool-calls' | 'error' | 'aborted' | 'timeout'} StopReason */
 /**
  * The events of POST /api/chat by type (docs/server-api.md, "Chat events").
  * @typedef {object} ChatEvents
@@ -26,10 +27,10 @@ import { toolCallCard } from './tool-call-card.js';
  * @property {{ attempt: number, delayMs?: number, error?: EventError }} model-retry
  * @property {{ seconds: number }} model-waiting
  * @property {ApprovalRequest} approval-request
- * @property {{ approvalId: string, decision: string }} approval-answered
+ * @property {{ approvalId: string, decision: Settled }} approval-answered
  * @property {QuestionRequest} question
  * @property {{ questionId: string, answered: boolean }} question-ended
- * @property {{ text?: string, stopReason?: string, error?: EventError }} done
+ * @property {{ text?: string, stopReason?: StopReason, error?: EventError }} done
  */
 /** @typedef {{ [K in keyof ChatEvents]: { type: K, data: ChatEvents[K] } }[keyof ChatEvents]} ChatEvent */
 

@@ -21,7 +21,10 @@ import { t } from './i18n.js';
  * @property {MessageKey} [i18nTitle]
  */
 /** What `h()` takes: the props above, and any attribute. @typedef {Listeners & TextProps & Record<string, unknown>} Props */
-/** What `append()` takes: nodes, text, arrays of them; empty values are skipped. @typedef {Node | string | number | boolean | null | undefined | readonly Child[]} Child */
+/**
+ * What `append()` takes: nodes, text, arrays of them; empty values are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | readonly Child[]} Child
+ */
 
 /**
  * An element: `props` are attributes, except `class`, `text`, `i18n` (a message key, kept in

@@ -8,7 +8,9 @@ import { ApiError, stream } from './api.js';
 /**
  * The events of GET /api/events the page listens to (docs/server-api.md), and `open` and `closed`
  * for the connection itself.
- * @typedef {{ model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, open: {}, closed: {} }} LiveEvents
+ * @typedef {{
+ *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, open: {}, closed: {}
+ * }} LiveEvents
  */
 
 /** @type {Map<string, Set<(data: any) => void>>} */

@@ -23,7 +23,10 @@
  * @property {number} [maxLength]
  * @property {string} [pattern]
  */
-/** What a field reads: its value, nothing (left out), or what is wrong. @typedef {{ value: unknown } | { omit: true } | FieldError} FieldResult */
+/**
+ * What a field reads: its value, nothing (left out), or what is wrong.
+ * @typedef {{ value: unknown } | { omit: true } | FieldError} FieldResult
+ */
 /** @typedef {{ error: MessageKey, vars?: MessageVars }} FieldError */
 /** @typedef {'enum' | 'boolean' | 'integer' | 'number' | 'string' | 'json'} FieldKind */
 
@@ -87,7 +90,8 @@ export function readField(schema, raw, required) {
  * Reads every property of an object schema: `{ params }` or `{ errors: { name: {error, vars} } }`.
  * @param {JsonSchema} schema
  * @param {Record<string, unknown>} raws
- * @returns {{ params: Record<string, unknown>, errors?: undefined } | { errors: Record<string, FieldError>, params?: undefined }}
+ * @returns {{ params: Record<string, unknown>, errors?: undefined }
+ *   | { errors: Record<string, FieldError>, params?: undefined }}
  */
 export function readParams(schema, raws) {
   const properties = schema?.properties ?? {};

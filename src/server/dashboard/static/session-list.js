@@ -7,7 +7,9 @@ import { formatTime, t } from './i18n.js';
 
 /**
  * A session as GET /api/sessions lists it.
- * @typedef {{ id: string, name: string, createdAt: string, updatedAt: string, language?: string, messageCount: number }} SessionSummary
+ * @typedef {{
+ *   id: string, name: string, createdAt: string, updatedAt: string, language?: string, messageCount: number
+ * }} SessionSummary
  */
 
 /**

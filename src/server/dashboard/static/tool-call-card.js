@@ -19,7 +19,9 @@ import { formatDuration } from './i18n.js';
  */
 /**
  * A call as it ran, as GET /api/traces gives it (newest first).
- * @typedef {CallOutcome & { id: number, session: string, sessionId: string, turnId: string, callId: string, tool: string, startedAt: string }} Trace
+ * @typedef {CallOutcome & {
+ *   id: number, session: string, sessionId: string, turnId: string, callId: string, tool: string, startedAt: string
+ * }} Trace
  */
 /** @typedef {ReturnType<typeof toolCallCard>} ToolCallCard */
 

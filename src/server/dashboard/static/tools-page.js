@@ -14,7 +14,10 @@ import { outcomeText } from './tool-call-card.js';
 /** @import { CallOutcome } from './tool-call-card.js' */
 /**
  * A diagnostic as the API shows it, in the page's language.
- * @typedef {{ severity: 'error' | 'warning', code: string, file: string, line?: number, column?: number, tool?: string, message: string, hint?: string }} Diagnostic
+ * @typedef {{
+ *   severity: 'error' | 'warning', code: string, file: string, line?: number, column?: number, tool?: string,
+ *   message: string, hint?: string
+ * }} Diagnostic
  */
 /**
  * One tool as /api/tools shows it (docs/server-api.md, `ToolView`).

@@ -18,6 +18,7 @@ import { toolCallCard } from './tool-call-card.js';
  *   | { role: 'assistant', content: string, toolCalls?: { id: string, name: string, arguments: string }[] }
  *   | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }} StoredMessage
  */
+/** A session as GET /api/sessions/:name gives it. @typedef {{ session?: { id: string }, messages?: StoredMessage[] }} SessionRead */
 /** @typedef {ReturnType<typeof transcript>} Transcript */
 
 export function transcript() {
@@ -54,7 +55,7 @@ export function transcript() {
   async function load(name, stillShown) {
     replace(element, h('li', { class: 'message note', i18n: 'loading' }));
     try {
-      /** @type {[{ session?: { id: string }, messages?: StoredMessage[] }, { traces?: Trace[] }, { approvals?: PendingRequest[] }]} */
+      /** @type {[SessionRead, { traces?: Trace[] }, { approvals?: PendingRequest[] }]} */
       const [session, traces, pending] = await Promise.all([
         api(`/api/sessions/${encodeURIComponent(name)}`),
         api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`).catch(() => ({ traces: [] })),
