@@ -102,8 +102,9 @@ async function send(path, { method = 'GET', body, signal } = {}) {
 }
 
 /**
- * A JSON request; resolves with the parsed body (undefined for 204), typed as the caller expects.
- * @template [T=any]
+ * A JSON request; resolves with the parsed body (undefined for 204): `unknown`, unless the caller
+ * declares the shape it reads (docs/server-api.md), which is trusted, not checked.
+ * @template [T=unknown]
  * @param {string} path
  * @param {RequestOptions} [options]
  * @returns {Promise<T>}

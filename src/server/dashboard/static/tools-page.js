@@ -66,6 +66,7 @@ export function toolsPage(root) {
   async function refresh() {
     refreshing ??= (async () => {
       try {
+        /** @type {{ tools?: ToolView[], failures?: Failure[] }} */
         const result = await api('/api/tools');
         render(result.tools ?? [], result.failures ?? []);
         loaded = true;

@@ -48,7 +48,10 @@ export function tracesPage(root) {
     if (toolSelect.value !== '') query.set('tool', toolSelect.value);
     if (outcomeSelect.value !== '') query.set('outcome', outcomeSelect.value);
     try {
-      const [result, tools] = await Promise.all([api(`/api/traces?${query}`), api('/api/tools').catch(() => ({ tools: [] }))]);
+      const [result, tools] = await Promise.all([
+        /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?${query}`)),
+        /** @type {Promise<{ tools?: { name: string }[] }>} */ (api('/api/tools')).catch(() => ({ tools: [] })),
+      ]);
       if (mine !== ticket) return;
       traces = result.traces ?? [];
       fillTools(tools.tools ?? []);

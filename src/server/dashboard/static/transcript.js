@@ -55,11 +55,10 @@ export function transcript() {
   async function load(name, stillShown) {
     replace(element, h('li', { class: 'message note', i18n: 'loading' }));
     try {
-      /** @type {[SessionRead, { traces?: Trace[] }, { approvals?: PendingRequest[] }]} */
       const [session, traces, pending] = await Promise.all([
-        api(`/api/sessions/${encodeURIComponent(name)}`),
-        api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`).catch(() => ({ traces: [] })),
-        api('/api/approvals').catch(() => ({ approvals: [] })),
+        /** @type {Promise<SessionRead>} */ (api(`/api/sessions/${encodeURIComponent(name)}`)),
+        /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)).catch(() => ({ traces: [] })),
+        /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({ approvals: [] })),
       ]);
       if (!stillShown()) return false;
       renderHistory(session.messages ?? [], traces.traces ?? []);
