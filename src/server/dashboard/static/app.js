@@ -1,3 +1,4 @@
+// @ts-check
 // The dashboard's start: the token from the address, the language, the pages (#/chat, #/tools,
 // #/traces) and what they share — the service's status and the live events.
 import { api, ApiError, onUnauthorized, setToken, takeTokenFromAddress } from './api.js';
@@ -8,8 +9,28 @@ import { onLiveEvent, reconnectNow, startLiveEvents } from './live-events.js';
 import { toolsPage } from './tools-page.js';
 import { tracesPage } from './traces-page.js';
 
+/** @import { DownloadState } from './download-panel.js' */
+/**
+ * What GET /api/status says (docs/server-api.md).
+ * @typedef {object} Status
+ * @property {string} version
+ * @property {{ id: string } | null} model
+ * @property {string | null} connectHint
+ * @property {DownloadState} [download]
+ * @property {string} language
+ * @property {{ total: number, available: number }} tools
+ */
+/**
+ * What the pages share: the service's status, and what to do when it or the traces change.
+ * @typedef {object} App
+ * @property {Status | null} status
+ * @property {() => Promise<void>} refreshStatus
+ * @property {() => void} tracesChanged
+ */
+
 setLanguage(initialLanguage()); // before the pages, which build their text in it
 
+/** @type {App} */
 const app = {
   status: null,
   async refreshStatus() {
@@ -29,11 +50,21 @@ const app = {
 
 takeTokenFromAddress();
 const pages = {
-  chat: chatPage(document.getElementById('page-chat'), app),
-  tools: toolsPage(document.getElementById('page-tools')),
-  traces: tracesPage(document.getElementById('page-traces')),
+  chat: chatPage(element('page-chat'), app),
+  tools: toolsPage(element('page-tools')),
+  traces: tracesPage(element('page-traces')),
 };
 let currentPage = '';
+
+/**
+ * An element of index.html: there, or the page cannot work at all.
+ * @param {string} id
+ */
+function element(id) {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`riverse dashboard: index.html has no #${id}`);
+  return found;
+}
 
 function route() {
   // A link with #token=… opened in a tab that is already here changes only the hash.
@@ -42,10 +73,10 @@ function route() {
     void app.refreshStatus();
   }
   const [, page = 'chat', ...rest] = (location.hash.replace(/^#/, '') || '/chat').split('/');
-  const name = page in pages ? page : 'chat';
+  const name = /** @type {keyof typeof pages} */ (page in pages ? page : 'chat');
   currentPage = name;
-  for (const section of document.querySelectorAll('.page')) section.hidden = section.dataset.page !== name;
-  for (const link of document.querySelectorAll('.nav a')) {
+  for (const section of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page'))) section.hidden = section.dataset.page !== name;
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('.nav a'))) {
     if (link.dataset.page === name) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
@@ -55,7 +86,7 @@ function route() {
 }
 
 function renderModelBadge() {
-  const badge = document.getElementById('model-badge');
+  const badge = element('model-badge');
   const model = app.status?.model;
   badge.classList.toggle('none', model == null);
   if (model == null) setText(badge, 'noModel');
@@ -63,8 +94,8 @@ function renderModelBadge() {
 }
 
 // The menu at phone widths.
-const menuButton = document.querySelector('.menu-button');
-const nav = document.getElementById('nav');
+const menuButton = /** @type {HTMLButtonElement} */ (document.querySelector('.menu-button'));
+const nav = element('nav');
 function closeMenu() {
   nav.classList.remove('open');
   menuButton.setAttribute('aria-expanded', 'false');
@@ -83,7 +114,7 @@ document.addEventListener('keydown', (event) => {
 });
 
 // Language: the switch remembers the choice; server texts are asked for again in it.
-const languageSelect = document.getElementById('language-select');
+const languageSelect = /** @type {HTMLSelectElement} */ (element('language-select'));
 languageSelect.addEventListener('change', () => setLanguage(languageSelect.value, true));
 onLanguageChange(() => {
   languageSelect.value = language();
@@ -94,9 +125,9 @@ onLanguageChange(() => {
 });
 
 // Sign-in: any 401 opens the box; a new token retries everything.
-const dialog = document.getElementById('sign-in');
-const tokenInput = document.getElementById('sign-in-token');
-const signInError = document.getElementById('sign-in-error');
+const dialog = /** @type {HTMLDialogElement} */ (element('sign-in'));
+const tokenInput = /** @type {HTMLInputElement} */ (element('sign-in-token'));
+const signInError = element('sign-in-error');
 let signInShown = false;
 onUnauthorized(() => {
   if (dialog.open) {
@@ -110,7 +141,7 @@ onUnauthorized(() => {
   dialog.showModal();
   tokenInput.focus();
 });
-document.getElementById('sign-in-form').addEventListener('submit', (event) => {
+element('sign-in-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const value = tokenInput.value.trim();
   if (value === '') return;

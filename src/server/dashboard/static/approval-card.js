@@ -1,10 +1,38 @@
+// @ts-check
 // A call waiting for the person's approval, as a card in the chat: the tool, its parameters exactly
 // as they will run, and three answers (once, always for this session, deny with a reason). The
 // answer names the call and its parameters, so the service refuses it if they are not the
 // approval's. A question a tool asks (ask_user) is a card of the same kind.
-import { api } from './api.js';
+import { api, errorMessage } from './api.js';
 import { h, pretty, setText } from './dom.js';
 
+/** @import { MessageKey } from './messages.js' */
+/** @import { MessageVars } from './i18n.js' */
+/**
+ * A call waiting for approval: the `approval-request` chat event.
+ * @typedef {{ approvalId: string, callId: string, tool: string, params?: unknown, expiresAt?: string }} ApprovalRequest
+ */
+/**
+ * A tool's question: the `question` chat event.
+ * @typedef {{
+ *   questionId: string, callId?: string, tool: string, question: string, choices?: string[], expiresAt?: string
+ * }} QuestionRequest
+ */
+/**
+ * What GET /api/approvals lists: the approvals and questions still waiting.
+ * @typedef {{
+ *   kind: 'approval' | 'question', id: string, sessionId: string, callId: string, tool: string, params?: unknown
+ * }} PendingRequest
+ */
+/** What the person answers. @typedef {'approve' | 'always' | 'deny'} Decision */
+/**
+ * How an approval ended (`approval-answered`).
+ * @typedef {'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'} Settled
+ */
+
+/**
+ * @param {ApprovalRequest} request
+ */
 export function approvalCard(request) {
   const status = h('p', { class: 'approval-status', role: 'status' });
   const reason = h('input', { type: 'text', class: 'approval-reason', maxlength: '2000', i18nPlaceholder: 'denyReason', i18nAria: 'denyReason' });
@@ -22,6 +50,7 @@ export function approvalCard(request) {
     h('div', { class: 'approval-actions' }, reason, ...buttons),
     status,
   );
+  /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
   const close = (state, key, vars) => {
     element.dataset.state = state;
     for (const button of buttons) button.disabled = true;
@@ -29,6 +58,7 @@ export function approvalCard(request) {
     setText(status, key, vars);
   };
 
+  /** @param {Decision} decision */
   async function answer(decision) {
     if (element.dataset.state !== 'pending') return;
     element.dataset.state = 'sending';
@@ -42,13 +72,16 @@ export function approvalCard(request) {
       });
       close(decision === 'deny' ? 'denied' : 'approved', decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved', { tool: request.tool });
     } catch (error) {
-      close('stale', 'approvalStale', { reason: error.message });
+      close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
   }
 
   return {
     element,
-    /** The service says how it ended (approval-answered): a timeout or a stopped turn closes the card. */
+    /**
+     * The service says how it ended (approval-answered): a timeout or a stopped turn closes the card.
+     * @param {{ decision: Settled }} event
+     */
     settle(event) {
       if (event.decision === 'approval-timeout') close('timed-out', 'approvalTimedOut');
       else if (event.decision === 'aborted') close('stopped', 'approvalStopped');
@@ -57,11 +90,16 @@ export function approvalCard(request) {
   };
 }
 
-/** Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals). */
+/**
+ * Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals).
+ * @param {PendingRequest[]} pending
+ * @param {string | undefined} sessionId
+ */
 export function pendingApprovalCards(pending, sessionId) {
   return pending.filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId).map((entry) => approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }));
 }
 
+/** @param {QuestionRequest} request */
 export function questionCard(request) {
   const status = h('p', { class: 'approval-status', role: 'status' });
   const input = h('input', { type: 'text', class: 'question-answer', maxlength: '10000', i18nAria: 'questionAnswer', i18nPlaceholder: 'questionAnswer' });
@@ -76,12 +114,14 @@ export function questionCard(request) {
     form,
     status,
   );
+  /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
   const close = (state, key, vars) => {
     element.dataset.state = state;
     for (const control of [...choices, input, submit]) control.disabled = true;
     setText(status, key, vars);
   };
 
+  /** @param {string} text */
   async function send(text) {
     if (element.dataset.state !== 'pending') return;
     element.dataset.state = 'sending';
@@ -89,12 +129,13 @@ export function questionCard(request) {
       await api(`/api/approvals/${encodeURIComponent(request.questionId)}`, { method: 'POST', body: { answer: text } });
       close('answered', 'questionAnswered');
     } catch (error) {
-      close('stale', 'approvalStale', { reason: error.message });
+      close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
   }
 
   return {
     element,
+    /** @param {{ answered: boolean }} event */
     settle(event) {
       if (element.dataset.state === 'pending' || element.dataset.state === 'sending') close(event.answered ? 'answered' : 'closed', event.answered ? 'questionAnswered' : 'questionEnded');
     },

@@ -1,3 +1,4 @@
+// @ts-check
 // What the approval and question cards say (approval-card.js), in English, Chinese and Japanese;
 // joined into messages.js. Same rules: every language has every key, with the same placeholders.
 

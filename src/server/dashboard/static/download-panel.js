@@ -1,10 +1,26 @@
+// @ts-check
 // With no model: how to connect one (the service's hint, in the page's language), and the
 // embedded default local model, downloaded with a progress bar (progress from /api/events).
-import { api } from './api.js';
+import { api, errorMessage } from './api.js';
 import { h, setText } from './dom.js';
 import { formatBytes } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 
+/** @import { App, Status } from './app.js' */
+/**
+ * The default model's download (docs/server-api.md, "Download state").
+ * @typedef {object} DownloadState
+ * @property {'idle' | 'downloading' | 'done' | 'failed'} state
+ * @property {string} [file]
+ * @property {number} [receivedBytes]
+ * @property {number} [totalBytes]
+ * @property {number} [sizeGb]
+ * @property {boolean} [loading]
+ * @property {string} [error]
+ * @property {string} [installCommand]
+ */
+
+/** @param {App} app */
 export function downloadPanel(app) {
   const hint = h('p', { class: 'connect-hint' });
   const button = h('button', { type: 'button', class: 'primary', i18n: 'downloadButton', 'data-action': 'download-model' });
@@ -26,7 +42,9 @@ export function downloadPanel(app) {
     progressBox,
     problem,
   );
+  /** @type {DownloadState} */
   let download = { state: 'idle' };
+  /** @type {Status | null} */
   let status = null;
 
   button.addEventListener('click', async () => {
@@ -38,12 +56,13 @@ export function downloadPanel(app) {
     } catch (error) {
       button.disabled = false;
       problem.hidden = false;
-      problem.textContent = error.message;
+      problem.textContent = errorMessage(error);
     }
   });
 
   onLiveEvent('model-download', (state) => render(state));
 
+  /** @param {DownloadState | undefined} state */
   function render(state) {
     const before = download.state;
     download = state ?? { state: 'idle' };
@@ -74,6 +93,7 @@ export function downloadPanel(app) {
 
   return {
     element,
+    /** @param {Status | null} next */
     update(next) {
       status = next;
       element.hidden = next === null || next.model != null;

@@ -1,31 +1,55 @@
+// @ts-check
 // The page's language: the one chosen in the switch (kept in localStorage), else the first of the
 // browser's languages we speak, else English. Every string the page shows comes from messages.js.
 import { MESSAGES, LANGUAGES } from './messages.js';
 
+/** @import { Language, MessageKey } from './messages.js' */
+/** A message's placeholders by name. @typedef {Record<string, unknown>} MessageVars */
+
 const STORAGE_KEY = 'riverse.language';
+/** @type {Language} */
 let current = 'en';
+/** @type {Set<(language: Language) => void>} */
 const listeners = new Set();
 
-/** The first of `preferred` (BCP 47 tags, as navigator.languages) that we speak. */
+/**
+ * Whether we speak `value`.
+ * @param {unknown} value
+ * @returns {value is Language}
+ */
+function isLanguage(value) {
+  return /** @type {readonly unknown[]} */ (LANGUAGES).includes(value);
+}
+
+/**
+ * The first of `preferred` (BCP 47 tags, as navigator.languages) that we speak.
+ * @param {readonly string[] | undefined} preferred
+ * @returns {Language}
+ */
 export function pickLanguage(preferred) {
   for (const tag of preferred ?? []) {
     const base = String(tag).toLowerCase().split('-')[0];
-    if (LANGUAGES.includes(base)) return base;
+    if (isLanguage(base)) return base;
   }
   return 'en';
 }
 
+/** @returns {Language} */
 export function initialLanguage() {
   const saved = safeStorage()?.getItem(STORAGE_KEY);
-  return LANGUAGES.includes(saved) ? saved : pickLanguage(navigator.languages ?? [navigator.language]);
+  return isLanguage(saved) ? saved : pickLanguage(navigator.languages ?? [navigator.language]);
 }
 
 export function language() {
   return current;
 }
 
+/**
+ * @param {string} next
+ * @param {boolean} [remember]
+ */
 export function setLanguage(next, remember = false) {
-  if (!LANGUAGES.includes(next)) return;
+  if (!isLanguage(next)) return;
   if (remember) safeStorage()?.setItem(STORAGE_KEY, next);
   if (next === current && document.documentElement.lang === next) return;
   current = next;
@@ -33,11 +57,16 @@ export function setLanguage(next, remember = false) {
   for (const listener of listeners) listener(next);
 }
 
+/** @param {(language: Language) => void} listener */
 export function onLanguageChange(listener) {
   listeners.add(listener);
 }
 
-/** The message `key` in the current language, `{name}` placeholders filled from `vars`. */
+/**
+ * The message `key` in the current language, `{name}` placeholders filled from `vars`.
+ * @param {MessageKey} key
+ * @param {MessageVars} [vars]
+ */
 export function t(key, vars = {}) {
   const text = MESSAGES[current]?.[key] ?? MESSAGES.en[key];
   if (text === undefined) {
@@ -47,6 +76,7 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
+/** @param {unknown} bytes */
 export function formatBytes(bytes) {
   const units = ['B', 'KB', 'MB', 'GB'];
   let value = Number(bytes) || 0;
@@ -58,11 +88,13 @@ export function formatBytes(bytes) {
   return `${new Intl.NumberFormat(current, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
+/** @param {unknown} ms */
 export function formatDuration(ms) {
   const value = Number(ms) || 0;
   return value < 1000 ? `${Math.round(value)} ms` : `${new Intl.NumberFormat(current, { maximumFractionDigits: 1 }).format(value / 1000)} s`;
 }
 
+/** @param {string} iso */
 export function formatTime(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso);

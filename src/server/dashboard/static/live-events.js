@@ -1,17 +1,38 @@
+// @ts-check
 // One connection to GET /api/events for as long as the page is open, opened again after a
 // break (waiting longer each time, up to 15 s); listeners get each event by type, and `open` on
 // every (re)connection, so a page can catch up on what it missed.
 import { ApiError, stream } from './api.js';
 
+/** @import { DownloadState } from './download-panel.js' */
+/**
+ * The events of GET /api/events the page listens to (docs/server-api.md), and `open` and `closed`
+ * for the connection itself.
+ * @typedef {{
+ *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, open: {}, closed: {}
+ * }} LiveEvents
+ */
+
+/** @type {Map<string, Set<(data: any) => void>>} */
 const listeners = new Map();
 let running = false;
 let wake = () => {};
 
+/**
+ * Calls `listener` with the data of every event of `type`.
+ * @template {keyof LiveEvents} K
+ * @param {K} type
+ * @param {(data: LiveEvents[K]) => void} listener
+ */
 export function onLiveEvent(type, listener) {
-  if (!listeners.has(type)) listeners.set(type, new Set());
-  listeners.get(type).add(listener);
+  const set = listeners.get(type) ?? new Set();
+  listeners.set(type, set.add(listener));
 }
 
+/**
+ * @param {string} type
+ * @param {unknown} data
+ */
 function emit(type, data) {
   for (const listener of listeners.get(type) ?? []) {
     try {
@@ -41,7 +62,7 @@ export function startLiveEvents() {
         if (error instanceof ApiError && error.status === 401) delay = 60_000; // until sign-in wakes it
       }
       emit('closed', {});
-      await new Promise((resolve) => {
+      await new Promise((/** @type {(value?: unknown) => void} */ resolve) => {
         const timer = setTimeout(resolve, delay);
         wake = () => {
           clearTimeout(timer);

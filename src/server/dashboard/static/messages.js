@@ -1,9 +1,13 @@
+// @ts-check
 // Everything the dashboard says, in English, Chinese and Japanese. `{name}` is a placeholder;
-// every language has every key with the same placeholders (dashboard-messages.test.ts).
+// every language has every key with the same placeholders (dashboard-static.test.ts; the keys are
+// checked by tsc too, through the types below).
 
 import { APPROVAL_MESSAGES } from './approval-messages.js';
 
-export const LANGUAGES = ['en', 'zh', 'ja'];
+export const LANGUAGES = /** @type {const} */ (['en', 'zh', 'ja']);
+
+/** @typedef {typeof LANGUAGES[number]} Language */
 
 const en = {
   skipToContent: 'Skip to content',
@@ -133,6 +137,7 @@ const en = {
   traceWhere: 'Session {session} · {when} · call {call}',
 };
 
+/** @type {Record<keyof typeof en, string>} */
 const zh = {
   skipToContent: '跳到正文',
   menu: '菜单',
@@ -261,6 +266,7 @@ const zh = {
   traceWhere: '会话 {session} · {when} · 调用 {call}',
 };
 
+/** @type {Record<keyof typeof en, string>} */
 const ja = {
   skipToContent: '本文へ移動',
   menu: 'メニュー',
@@ -389,4 +395,10 @@ const ja = {
   traceWhere: 'セッション {session} · {when} · 呼び出し {call}',
 };
 
+/**
+ * A message's key: what `t()`, `setText()` and the `i18n` props of `h()` take.
+ * @typedef {keyof typeof en | keyof typeof APPROVAL_MESSAGES.en} MessageKey
+ */
+
+/** @type {Record<Language, Record<MessageKey, string>>} */
 export const MESSAGES = { en: { ...en, ...APPROVAL_MESSAGES.en }, zh: { ...zh, ...APPROVAL_MESSAGES.zh }, ja: { ...ja, ...APPROVAL_MESSAGES.ja } };

@@ -1,13 +1,24 @@
+// @ts-check
 // A reply as people expect to read it: fenced code as code blocks, `inline code`, **bold** and
 // web links; everything else stays text (line breaks kept by the stylesheet). Built as elements,
 // never as HTML. A fence still open (a reply streaming in) runs to the end.
 import { h } from './dom.js';
 
-/** The blocks of a reply: `{ type: 'text' | 'code', text, lang? }`. */
+/** @typedef {{ type: 'text' | 'code', text: string, lang?: string }} Block */
+/** @typedef {{ type: 'text' | 'code' | 'strong' | 'link', text: string }} Piece */
+
+/**
+ * The blocks of a reply: `{ type: 'text' | 'code', text, lang? }`.
+ * @param {string} text
+ */
 export function replyBlocks(text) {
+  /** @type {Block[]} */
   const blocks = [];
+  /** @type {string[]} */
   let lines = [];
+  /** @type {string | null} */
   let code = null; // the open fence's language, while in one
+  /** @type {(type: Block['type'], extra?: { lang?: string }) => void} */
   const flush = (type, extra = {}) => {
     if (lines.length > 0 || type === 'code') blocks.push({ type, text: lines.join('\n'), ...extra });
     lines = [];
@@ -16,7 +27,7 @@ export function replyBlocks(text) {
     const fence = /^\s*```\s*([\w+#.-]*)\s*$/.exec(line);
     if (fence !== null && code === null) {
       flush('text');
-      code = fence[1];
+      code = fence[1] ?? '';
     } else if (fence !== null && code !== null && fence[1] === '') {
       flush('code', { lang: code });
       code = null;
@@ -27,8 +38,12 @@ export function replyBlocks(text) {
   return blocks;
 }
 
-/** The pieces of a line of text: `{ type: 'text' | 'code' | 'strong' | 'link', text }`. */
+/**
+ * The pieces of a line of text: `{ type: 'text' | 'code' | 'strong' | 'link', text }`.
+ * @param {string} text
+ */
 export function inlinePieces(text) {
+  /** @type {Piece[]} */
   const pieces = [];
   const pattern = /`([^`\n]+)`|\*\*([^*\n]+)\*\*|(https?:\/\/[^\s<>"'`]+[^\s<>"'`.,;:!?)\]])/g;
   let at = 0;
@@ -36,14 +51,18 @@ export function inlinePieces(text) {
     if (match.index > at) pieces.push({ type: 'text', text: text.slice(at, match.index) });
     if (match[1] !== undefined) pieces.push({ type: 'code', text: match[1] });
     else if (match[2] !== undefined) pieces.push({ type: 'strong', text: match[2] });
-    else pieces.push({ type: 'link', text: match[3] });
+    else pieces.push({ type: 'link', text: match[3] ?? '' });
     at = match.index + match[0].length;
   }
   if (at < text.length) pieces.push({ type: 'text', text: text.slice(at) });
   return pieces;
 }
 
-/** Puts `text` into `element` as a reply. */
+/**
+ * Puts `text` into `element` as a reply.
+ * @param {HTMLElement} element
+ * @param {string} text
+ */
 export function renderReply(element, text) {
   element.replaceChildren(
     ...replyBlocks(text).map((block) =>
@@ -54,6 +73,7 @@ export function renderReply(element, text) {
   );
 }
 
+/** @param {Piece} piece */
 function inlineElement(piece) {
   switch (piece.type) {
     case 'code':

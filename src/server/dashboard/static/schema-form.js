@@ -1,16 +1,24 @@
+// @ts-check
 // A form generated from a tool's parameters (a JSON Schema object): a select for an enum, a
 // checkbox for a boolean, a number input for numbers, a text input for strings, and a JSON text
 // area, checked in the page, for nested objects and arrays. Required fields are marked.
 import { h, setText } from './dom.js';
 import { fieldKind, mainType, readParams } from './schema-values.js';
 
+/** @import { FieldError, JsonSchema } from './schema-values.js' */
+/** @typedef {ReturnType<typeof buildField>} Field */
+
 let formCount = 0;
 
-/** `{ element, read() }`: read() marks wrong fields and returns `{ params }` or undefined. */
+/**
+ * `{ element, read() }`: read() marks wrong fields and returns `{ params }` or undefined.
+ * @param {JsonSchema | undefined} schema
+ */
 export function schemaForm(schema) {
   const prefix = `form${++formCount}`;
   const properties = Object.entries(schema?.properties ?? {});
   const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  /** @type {Map<string, Field>} */
   const fields = new Map();
   const element = h('div', { class: 'form-fields' });
   if (properties.length === 0) element.append(h('p', { class: 'muted', i18n: 'noParameters' }));
@@ -20,12 +28,13 @@ export function schemaForm(schema) {
     element.append(field.element);
   }
   const read = () => {
+    /** @type {Record<string, unknown>} */
     const raws = {};
     for (const [name, field] of fields) raws[name] = field.raw();
     const result = readParams(schema ?? {}, raws);
     for (const [name, field] of fields) field.showError(result.errors?.[name]);
     if (result.errors) {
-      const first = fields.get(Object.keys(result.errors)[0]);
+      const first = fields.get(Object.keys(result.errors)[0] ?? '');
       first?.input.focus();
       return undefined;
     }
@@ -34,6 +43,12 @@ export function schemaForm(schema) {
   return { element, read };
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {JsonSchema} schema
+ * @param {boolean} isRequired
+ */
 function buildField(id, name, schema, isRequired) {
   const kind = fieldKind(schema);
   const helpId = `${id}-help`;
@@ -41,15 +56,17 @@ function buildField(id, name, schema, isRequired) {
   const description = typeof schema.description === 'string' ? schema.description : '';
   const error = h('p', { class: 'field-error', id: errorId, hidden: true });
   const describedBy = [description === '' ? '' : helpId, errorId].filter(Boolean).join(' ');
+  /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */
   let input;
   if (kind === 'enum') {
+    const choices = schema.enum ?? []; // fieldKind saw them
     input = h(
       'select',
       { id, name, 'aria-describedby': describedBy, required: isRequired },
       h('option', { value: '', i18n: isRequired ? 'chooseOne' : 'notSet' }),
-      schema.enum.map((choice, index) => h('option', { value: String(index), text: typeof choice === 'string' ? choice : JSON.stringify(choice) })),
+      choices.map((choice, index) => h('option', { value: String(index), text: typeof choice === 'string' ? choice : JSON.stringify(choice) })),
     );
-    const initial = schema.default === undefined ? -1 : schema.enum.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(schema.default));
+    const initial = schema.default === undefined ? -1 : choices.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(schema.default));
     if (initial >= 0) input.value = String(initial);
   } else if (kind === 'boolean') {
     input = h('input', { id, name, type: 'checkbox', 'aria-describedby': describedBy, checked: schema.default === true });
@@ -96,7 +113,8 @@ function buildField(id, name, schema, isRequired) {
   return {
     element,
     input,
-    raw: () => (kind === 'boolean' ? input.checked : input.value),
+    raw: () => (kind === 'boolean' ? /** @type {HTMLInputElement} */ (input).checked : input.value),
+    /** @param {FieldError | undefined} result */
     showError(result) {
       if (result === undefined) {
         error.hidden = true;

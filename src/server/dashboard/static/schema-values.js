@@ -1,8 +1,40 @@
+// @ts-check
 // What a form field of a tool's parameter reads, checked against the parameter's JSON Schema
 // before anything is sent. Errors are message keys (messages.js) with their placeholders. No DOM
 // here: the tests run it in Node.
 
-/** The input a parameter gets: a choice, a checkbox, a number, a line of text, or JSON text. */
+/** @import { MessageKey } from './messages.js' */
+/** @import { MessageVars } from './i18n.js' */
+/**
+ * A tool's parameters as /api/tools gives them: JSON Schema, the parts the form reads. The checks
+ * below still look at each value's type: a schema is the tool author's, sent as it is.
+ * @typedef {object} JsonSchema
+ * @property {string | string[]} [type]
+ * @property {unknown[]} [enum]
+ * @property {unknown} [default]
+ * @property {string} [description]
+ * @property {Record<string, JsonSchema | undefined>} [properties]
+ * @property {string[]} [required]
+ * @property {number} [minimum]
+ * @property {number} [maximum]
+ * @property {number} [exclusiveMinimum]
+ * @property {number} [exclusiveMaximum]
+ * @property {number} [minLength]
+ * @property {number} [maxLength]
+ * @property {string} [pattern]
+ */
+/**
+ * What a field reads: its value, nothing (left out), or what is wrong.
+ * @typedef {{ value: unknown } | { omit: true } | FieldError} FieldResult
+ */
+/** @typedef {{ error: MessageKey, vars?: MessageVars }} FieldError */
+/** @typedef {'enum' | 'boolean' | 'integer' | 'number' | 'string' | 'json'} FieldKind */
+
+/**
+ * The input a parameter gets: a choice, a checkbox, a number, a line of text, or JSON text.
+ * @param {JsonSchema | undefined} schema
+ * @returns {FieldKind}
+ */
 export function fieldKind(schema) {
   if (Array.isArray(schema?.enum) && schema.enum.length > 0) return 'enum';
   const type = mainType(schema);
@@ -10,7 +42,10 @@ export function fieldKind(schema) {
   return 'json';
 }
 
-/** The schema's type, leaving out `null` (`["string", "null"]` is a string that may be left out). */
+/**
+ * The schema's type, leaving out `null` (`["string", "null"]` is a string that may be left out).
+ * @param {JsonSchema | undefined} schema
+ */
 export function mainType(schema) {
   const type = schema?.type;
   if (Array.isArray(type)) return type.find((item) => item !== 'null');
@@ -21,6 +56,10 @@ export function mainType(schema) {
  * The value of one field: `{ value }`, `{ omit: true }` for an optional field left empty, or
  * `{ error, vars }`. `raw` is the input's text, the chosen option's index for an enum, or a
  * boolean for a checkbox.
+ * @param {JsonSchema} schema
+ * @param {unknown} raw
+ * @param {boolean} required
+ * @returns {FieldResult}
  */
 export function readField(schema, raw, required) {
   const kind = fieldKind(schema);
@@ -33,8 +72,9 @@ export function readField(schema, raw, required) {
   switch (kind) {
     case 'enum': {
       const index = Number(text);
-      if (!Number.isInteger(index) || index < 0 || index >= schema.enum.length) return { error: 'fieldChoose' };
-      return { value: schema.enum[index] };
+      const choices = schema.enum ?? []; // fieldKind saw them
+      if (!Number.isInteger(index) || index < 0 || index >= choices.length) return { error: 'fieldChoose' };
+      return { value: choices[index] };
     }
     case 'integer':
     case 'number':
@@ -46,11 +86,19 @@ export function readField(schema, raw, required) {
   }
 }
 
-/** Reads every property of an object schema: `{ params }` or `{ errors: { name: {error, vars} } }`. */
+/**
+ * Reads every property of an object schema: `{ params }` or `{ errors: { name: {error, vars} } }`.
+ * @param {JsonSchema} schema
+ * @param {Record<string, unknown>} raws
+ * @returns {{ params: Record<string, unknown>, errors?: undefined }
+ *   | { errors: Record<string, FieldError>, params?: undefined }}
+ */
 export function readParams(schema, raws) {
   const properties = schema?.properties ?? {};
   const required = new Set(Array.isArray(schema?.required) ? schema.required : []);
+  /** @type {Record<string, unknown>} */
   const params = {};
+  /** @type {Record<string, FieldError>} */
   const errors = {};
   for (const [name, property] of Object.entries(properties)) {
     const result = readField(property ?? {}, raws[name], required.has(name));
@@ -60,6 +108,12 @@ export function readParams(schema, raws) {
   return Object.keys(errors).length > 0 ? { errors } : { params };
 }
 
+/**
+ * @param {JsonSchema} schema
+ * @param {string} text
+ * @param {'integer' | 'number'} kind
+ * @returns {FieldResult}
+ */
 function readNumber(schema, text, kind) {
   const value = Number(text);
   if (!Number.isFinite(value)) return { error: 'fieldNotNumber' };
@@ -71,6 +125,11 @@ function readNumber(schema, text, kind) {
   return { value };
 }
 
+/**
+ * @param {JsonSchema} schema
+ * @param {string} text
+ * @returns {FieldResult}
+ */
 function readString(schema, text) {
   const length = [...text].length;
   if (typeof schema.minLength === 'number' && length < schema.minLength) return { error: 'fieldTooShort', vars: { min: schema.minLength } };
@@ -87,6 +146,11 @@ function readString(schema, text) {
   return { value: text };
 }
 
+/**
+ * @param {JsonSchema} schema
+ * @param {string} text
+ * @returns {FieldResult}
+ */
 function readJson(schema, text) {
   let value;
   try {
@@ -99,6 +163,10 @@ function readJson(schema, text) {
   return { value };
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} type
+ */
 function hasType(value, type) {
   switch (type) {
     case 'array':

@@ -1,3 +1,4 @@
+// @ts-check
 // Server-sent events read from a fetch body (EventSource cannot send an Authorization header).
 
 /** The longest line kept while waiting for its end; a longer one ends the stream with an error. */
@@ -6,11 +7,14 @@ export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 /**
  * Calls `onEvent(type, data)` for every event of `body` (a ReadableStream of bytes), `data` parsed
  * as JSON when it is JSON. Comment lines (keep-alives) are skipped. Resolves when the stream ends.
+ * @param {ReadableStream<Uint8Array<ArrayBuffer>>} body
+ * @param {(type: string, data: unknown) => void} onEvent
  */
 export async function readEvents(body, onEvent) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   let type = '';
+  /** @type {string[]} */
   let data = [];
   const dispatch = () => {
     if (data.length > 0) onEvent(type || 'message', parseData(data.join('\n')));
@@ -44,6 +48,7 @@ export async function readEvents(body, onEvent) {
   }
 }
 
+/** @param {string} text */
 function parseData(text) {
   try {
     return JSON.parse(text);

@@ -1,8 +1,34 @@
+// @ts-check
 // One tool call as a card: the tool, its parameters, and its result or error with the time it
 // took; a spinner while it runs. Chat and the traces page both show calls this way.
 import { h, pretty, setText } from './dom.js';
 import { formatDuration } from './i18n.js';
 
+/** @import { MessageKey } from './messages.js' */
+
+/**
+ * How a call ended, as a `tool-result` chat event, a trace or a run by hand says it.
+ * @typedef {object} CallOutcome
+ * @property {boolean} [success]
+ * @property {unknown} [data]
+ * @property {string} [error]
+ * @property {string} [code]
+ * @property {string} [tool]
+ * @property {unknown} [params]
+ * @property {number} [durationMs]
+ */
+/**
+ * A call as it ran, as GET /api/traces gives it (newest first).
+ * @typedef {CallOutcome & {
+ *   id: number, session: string, sessionId: string, turnId: string, callId: string, tool: string, startedAt: string
+ * }} Trace
+ */
+/** @typedef {ReturnType<typeof toolCallCard>} ToolCallCard */
+
+/**
+ * The card of a call: its tool (`…` while the model is still naming it) and its id, when known.
+ * @param {{ tool?: string, callId?: string }} call
+ */
 export function toolCallCard({ tool, callId }) {
   const status = h('span', { class: 'spinner', role: 'img', i18nAria: 'running' });
   const name = h('span', { class: 'tool-name', text: tool ?? '…' });
@@ -28,7 +54,10 @@ export function toolCallCard({ tool, callId }) {
     get tool() {
       return name.textContent;
     },
-    /** The model has sent the whole call: it runs now. */
+    /**
+     * The model has sent the whole call: it runs now.
+     * @param {{ callId?: string, tool?: string, params?: unknown }} call
+     */
     start(call) {
       if (call.callId !== undefined) element.dataset.callId = call.callId;
       if (call.tool !== undefined) name.textContent = call.tool;
@@ -40,6 +69,7 @@ export function toolCallCard({ tool, callId }) {
         duration.textContent = formatDuration(performance.now() - started);
       }, 250);
     },
+    /** @param {CallOutcome} result */
     finish(result) {
       clearInterval(timer);
       if (result.tool !== undefined) name.textContent = result.tool;
@@ -68,7 +98,12 @@ export function toolCallCard({ tool, callId }) {
   };
 }
 
-/** The spinner becomes a badge saying how the call ended. */
+/**
+ * The spinner becomes a badge saying how the call ended.
+ * @param {HTMLElement} status
+ * @param {'ok' | 'bad' | 'muted'} kind
+ * @param {MessageKey} key
+ */
 function settle(status, kind, key) {
   status.className = `badge ${kind}`;
   status.removeAttribute('role');
@@ -77,7 +112,10 @@ function settle(status, kind, key) {
   setText(status, key);
 }
 
-/** What a call gave back, as shown: its data, or its error with the error's code. */
+/**
+ * What a call gave back, as shown: its data, or its error with the error's code.
+ * @param {CallOutcome} result
+ */
 export function outcomeText(result) {
   if (result.success === true) return pretty(result.data ?? '');
   return [result.code ? `[${result.code}] ` : '', result.error ?? result.data ?? ''].join('');

@@ -1,14 +1,46 @@
+// @ts-check
 // The tools page: every tool with its file, whether it is available (and why not), its
 // diagnostics, an on/off switch, and a form built from its parameters to run it by hand. Files that
 // failed to load are listed first. Reloads on disk arrive as `tools-changed` and update in place.
-import { api, ApiError } from './api.js';
+import { api, ApiError, errorMessage } from './api.js';
 import { h, replace, setText, toast, translate } from './dom.js';
 import { formatDuration, t } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { schemaForm } from './schema-form.js';
 import { outcomeText } from './tool-call-card.js';
 
+/** @import { MessageKey } from './messages.js' */
+/** @import { JsonSchema } from './schema-values.js' */
+/** @import { CallOutcome } from './tool-call-card.js' */
+/**
+ * A diagnostic as the API shows it, in the page's language.
+ * @typedef {{
+ *   severity: 'error' | 'warning', code: string, file: string, line?: number, column?: number, tool?: string,
+ *   message: string, hint?: string
+ * }} Diagnostic
+ */
+/**
+ * One tool as /api/tools shows it (docs/server-api.md, `ToolView`).
+ * @typedef {object} ToolView
+ * @property {string} name
+ * @property {string} description
+ * @property {string} file
+ * @property {string} source
+ * @property {boolean} available
+ * @property {string} [reason]
+ * @property {boolean} enabled
+ * @property {'process' | 'worker' | 'none'} isolation
+ * @property {'always' | 'never' | { when: unknown }} approval
+ * @property {JsonSchema} parameters
+ * @property {string[]} examples
+ * @property {Diagnostic[]} diagnostics
+ */
+/** A file that failed to load: no tool, its diagnostics. @typedef {{ file: string, diagnostics: Diagnostic[] }} Failure */
+/** @typedef {{ view: ToolView, element: HTMLElement, update(view: ToolView): void }} ToolCard */
+
+/** @param {HTMLElement} root */
 export function toolsPage(root) {
+  /** @type {Map<string, ToolCard>} */
   const cards = new Map(); // tool name → { view, element, update(view) }
   const failures = h('div', { class: 'failures' });
   const list = h('div', { class: 'tool-list', 'aria-live': 'polite' });
@@ -21,6 +53,7 @@ export function toolsPage(root) {
     list,
   );
   let loaded = false;
+  /** @type {Promise<void> | null} */
   let refreshing = null;
 
   filter.addEventListener('input', applyFilter);
@@ -33,11 +66,12 @@ export function toolsPage(root) {
   async function refresh() {
     refreshing ??= (async () => {
       try {
+        /** @type {{ tools?: ToolView[], failures?: Failure[] }} */
         const result = await api('/api/tools');
         render(result.tools ?? [], result.failures ?? []);
         loaded = true;
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 401)) replace(list, h('p', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: error.message } }));
+        if (!(error instanceof ApiError && error.status === 401)) replace(list, h('p', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: errorMessage(error) } }));
       } finally {
         refreshing = null;
       }
@@ -45,6 +79,10 @@ export function toolsPage(root) {
     return refreshing;
   }
 
+  /**
+   * @param {ToolView[]} tools
+   * @param {Failure[]} failed
+   */
   function render(tools, failed) {
     const available = tools.filter((tool) => tool.available).length;
     setText(summary, 'toolsSummary', { total: tools.length, available });
@@ -77,6 +115,10 @@ export function toolsPage(root) {
     applyFilter();
   }
 
+  /**
+   * @param {ToolView} initial
+   * @returns {ToolCard}
+   */
   function toolCard(initial) {
     let view = initial;
     const id = `tool-${initial.name.replace(/[^\w-]/g, '_')}`;
@@ -96,6 +138,7 @@ export function toolsPage(root) {
     const form = h('form', { class: 'tool-form', novalidate: true }, formBox, h('div', { class: 'form-actions' }, runButton), result);
     const runPanel = h('details', { class: 'run-panel' }, h('summary', { i18n: 'runByHand' }), form);
     const element = h('article', { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` }, h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, asks, switchLabel), description, reason, meta, diagnostics, examples, runPanel);
+    /** @type {ReturnType<typeof schemaForm> | null} */
     let fields = null;
     let schemaText = '';
 
@@ -114,7 +157,7 @@ export function toolsPage(root) {
         toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
       } catch (error) {
         toggle.checked = !enabled;
-        toast(t('switchFailed', { name: view.name, reason: error.message }), 'error');
+        toast(t('switchFailed', { name: view.name, reason: errorMessage(error) }), 'error');
       } finally {
         switching = false;
         toggle.removeAttribute('aria-busy');
@@ -130,6 +173,7 @@ export function toolsPage(root) {
       runButton.setAttribute('aria-disabled', 'true');
       replace(result, h('p', { class: 'muted' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', h('span', { i18n: 'runningCall' })));
       try {
+        /** @type {CallOutcome} */
         const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, { method: 'POST', body: { params: read.params } });
         replace(
           result,
@@ -137,13 +181,14 @@ export function toolsPage(root) {
           h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcomeText(outcome) }),
         );
       } catch (error) {
-        replace(result, h('p', { class: 'notice error', role: 'alert', text: error.message }));
+        replace(result, h('p', { class: 'notice error', role: 'alert', text: errorMessage(error) }));
       } finally {
         running = false;
         runButton.removeAttribute('aria-disabled');
       }
     });
 
+    /** @param {ToolView} next */
     function update(next) {
       view = next;
       card.view = next;
@@ -193,9 +238,13 @@ export function toolsPage(root) {
   };
 }
 
-/** Where a tool's code runs (tools.isolation), as people say it. */
+/**
+ * Where a tool's code runs (tools.isolation), as people say it.
+ * @type {Partial<Record<string, MessageKey>>}
+ */
 const ISOLATION = { process: 'isolationProcess', worker: 'isolationWorker', none: 'isolationNone' };
 
+/** @param {Diagnostic[]} diagnostics */
 function diagnosticsList(diagnostics) {
   if (diagnostics.length === 0) return null;
   return h(
@@ -216,6 +265,7 @@ function diagnosticsList(diagnostics) {
   );
 }
 
+/** @param {string} path */
 function baseName(path) {
   return String(path).split(/[\\/]/).pop() ?? String(path);
 }

@@ -1,12 +1,16 @@
+// @ts-check
 // The traces page: recent tool calls, newest first, filtered by tool and outcome; each opens to
 // its parameters and its result or error.
-import { api, ApiError } from './api.js';
+import { api, ApiError, errorMessage } from './api.js';
 import { h, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
 import { outcomeText } from './tool-call-card.js';
 
+/** @import { Trace } from './tool-call-card.js' */
+
 const LIMIT = 200;
 
+/** @param {HTMLElement} root */
 export function tracesPage(root) {
   const toolSelect = h('select', { id: 'trace-tool', name: 'tool' }, h('option', { value: '', i18n: 'allTools' }));
   const outcomeSelect = h(
@@ -27,6 +31,7 @@ export function tracesPage(root) {
   const count = h('p', { class: 'muted' });
   const list = h('ul', { class: 'trace-list' });
   replace(root, h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'tracesTitle' }), count)), filters, list);
+  /** @type {Trace[]} */
   let traces = [];
   let ticket = 0;
 
@@ -43,18 +48,24 @@ export function tracesPage(root) {
     if (toolSelect.value !== '') query.set('tool', toolSelect.value);
     if (outcomeSelect.value !== '') query.set('outcome', outcomeSelect.value);
     try {
-      const [result, tools] = await Promise.all([api(`/api/traces?${query}`), api('/api/tools').catch(() => ({ tools: [] }))]);
+      const [result, tools] = await Promise.all([
+        /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?${query}`)),
+        /** @type {Promise<{ tools?: { name: string }[] }>} */ (api('/api/tools')).catch(() => ({ tools: [] })),
+      ]);
       if (mine !== ticket) return;
       traces = result.traces ?? [];
       fillTools(tools.tools ?? []);
       render();
     } catch (error) {
       if (mine !== ticket || (error instanceof ApiError && error.status === 401)) return;
-      replace(list, h('li', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: error.message } }));
+      replace(list, h('li', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: errorMessage(error) } }));
     }
   }
 
-  /** Every tool there is, and any tool the traces name that is gone now. */
+  /**
+   * Every tool there is, and any tool the traces name that is gone now.
+   * @param {{ name: string }[]} tools
+   */
   function fillTools(tools) {
     const chosen = toolSelect.value;
     const names = [...new Set([...tools.map((tool) => tool.name), ...traces.map((trace) => trace.tool), ...(chosen === '' ? [] : [chosen])])].sort();
@@ -67,6 +78,7 @@ export function tracesPage(root) {
     replace(list, traces.length === 0 ? h('li', { class: 'empty', i18n: 'noTraces' }) : traces.map(traceItem));
   }
 
+  /** @param {Trace} trace */
   function traceItem(trace) {
     const ok = trace.success === true;
     const output = outcomeText(trace);

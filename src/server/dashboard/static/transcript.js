@@ -1,0 +1,138 @@
+// @ts-check
+// The chat page's conversation: a welcome for a new chat, or a session's history as it was (the
+// messages, a card per tool call with its trace, the approvals still waiting), and the page's notes.
+// A turn being answered adds to it (chat-turn.js).
+import { api, ApiError, errorMessage } from './api.js';
+import { pendingApprovalCards } from './approval-card.js';
+import { h, replace } from './dom.js';
+import { renderReply } from './reply-text.js';
+import { toolCallCard } from './tool-call-card.js';
+
+/** @import { MessageKey } from './messages.js' */
+/** @import { MessageVars } from './i18n.js' */
+/** @import { PendingRequest } from './approval-card.js' */
+/** @import { ToolCallCard, Trace } from './tool-call-card.js' */
+/**
+ * A message as the store keeps it (GET /api/sessions/:name).
+ * @typedef {{ role: 'user', content: string }
+ *   | { role: 'assistant', content: string, toolCalls?: { id: string, name: string, arguments: string }[] }
+ *   | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }} StoredMessage
+ */
+/** A session as GET /api/sessions/:name gives it. @typedef {{ session?: { id: string }, messages?: StoredMessage[] }} SessionRead */
+/** @typedef {ReturnType<typeof transcript>} Transcript */
+
+export function transcript() {
+  const element = h('ol', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'conversation-title' });
+
+  /**
+   * A line from the page itself (loading, stopped, failed…), at the end.
+   * @param {MessageKey} key
+   * @param {MessageVars} [vars]
+   * @param {string} [kind]
+   */
+  function note(key, vars, kind = '') {
+    const item = h('li', { class: `message note ${kind}`.trim(), i18n: key, i18nVars: vars });
+    element.append(item);
+    scroll();
+    return item;
+  }
+
+  function scroll() {
+    element.scrollTop = element.scrollHeight;
+  }
+
+  /** @param {HTMLLIElement[]} items */
+  function show(items) {
+    replace(element, items.length === 0 ? welcome() : items);
+  }
+
+  /**
+   * Shows the session called `name` as it was; false when `stillShown()` says another conversation
+   * was opened meanwhile (nothing is shown then).
+   * @param {string} name
+   * @param {() => boolean} stillShown
+   */
+  async function load(name, stillShown) {
+    replace(element, h('li', { class: 'message note', i18n: 'loading' }));
+    try {
+      const [session, traces, pending] = await Promise.all([
+        /** @type {Promise<SessionRead>} */ (api(`/api/sessions/${encodeURIComponent(name)}`)),
+        /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)).catch(() => ({ traces: [] })),
+        /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({ approvals: [] })),
+      ]);
+      if (!stillShown()) return false;
+      renderHistory(session.messages ?? [], traces.traces ?? []);
+      // Calls of this session still waiting for an answer (the page was reloaded, the service restarted).
+      for (const card of pendingApprovalCards(pending.approvals ?? [], session.session?.id)) element.append(h('li', {}, card.element));
+    } catch (error) {
+      if (!stillShown()) return false;
+      replace(element);
+      note(error instanceof ApiError && error.status === 404 ? 'sessionNotFound' : 'loadFailed', { name, reason: errorMessage(error) }, 'error');
+    }
+    return true;
+  }
+
+  /**
+   * @param {StoredMessage[]} messages
+   * @param {Trace[]} traces
+   */
+  function renderHistory(messages, traces) {
+    const byCall = new Map(traces.map((trace) => [trace.callId, trace]));
+    /** @type {Map<string, ToolCallCard>} */
+    const cards = new Map();
+    /** @type {HTMLLIElement[]} */
+    const items = [];
+    for (const message of messages) {
+      if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
+      else if (message.role === 'assistant') {
+        if (message.content) items.push(reply(message.content));
+        for (const call of message.toolCalls ?? []) {
+          const card = toolCallCard({ tool: call.name, callId: call.id });
+          card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
+          const trace = byCall.get(call.id);
+          if (trace !== undefined) card.finish(trace);
+          cards.set(call.id, card);
+          items.push(h('li', {}, card.element));
+        }
+      } else if (message.role === 'tool') {
+        const card = cards.get(message.toolCallId);
+        if (card !== undefined && card.element.dataset.state === 'running') card.finish({ success: message.isError !== true, data: message.content, error: message.isError === true ? message.content : undefined });
+      }
+    }
+    for (const card of cards.values()) card.abandon();
+    show(items);
+    scroll();
+  }
+
+  return {
+    element,
+    note,
+    scroll,
+    show,
+    load,
+    /** A new chat: the welcome. */
+    welcome() {
+      replace(element, welcome());
+    },
+  };
+}
+
+/** @param {string} text */
+function reply(text) {
+  const item = h('li', { class: 'message assistant' });
+  renderReply(item, text);
+  return item;
+}
+
+function welcome() {
+  return h('li', { class: 'welcome' }, h('h2', { i18n: 'welcomeTitle' }), h('p', { i18n: 'welcomeText' }));
+}
+
+/** @param {string} text */
+function parseArguments(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
