@@ -189,41 +189,40 @@ describe('runTurn: model faults', () => {
     assert.equal(server.requests.length, 2);
   });
 
-  it('a model that never answers times out', async (t) => {
+  it('a model that never answers times out', { timeout: 30_000 }, async (t) => {
     const server = await modelServer(t, { hang: true });
-    const started = performance.now();
     const result = await runTurn({ model: testModel(server, { timeoutMs: 150, maxRetries: 0 }), registry: tools, history: [], input: 'Hello', language: 'en' });
-    const elapsed = performance.now() - started;
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'timeout');
-    assert.ok(elapsed < 2_000, `gave up after ${Math.round(elapsed)} ms`);
+    assert.match(result.error!.message, /within 0\.15 s/, 'its own silence limit, not the test model’s 10 s');
+    assert.equal(server.requests.length, 1, 'no retry');
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Hello' }]);
   });
 });
 
+// In these the server never answers, or stops sending, and the test model's silence limit is 10 s (code
+// `timeout`): what ends them with `aborted` within the test's timeout is the abort.
 describe('runTurn: cancellation', () => {
-  it('aborting during the model request ends the turn at once', async (t) => {
-    const server = await modelServer(t, { hang: true });
+  it('aborting during the model request ends the turn at once', { timeout: 30_000 }, async (t) => {
     const controller = new AbortController();
-    let abortedAt = 0;
-    setTimeout(() => {
-      abortedAt = performance.now();
+    // Aborts once the server holds the request, before any header.
+    const server = await modelServer(t, () => {
       controller.abort();
-    }, 100);
+      return { hang: true };
+    });
     const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', signal: controller.signal });
-    const late = performance.now() - abortedAt;
     assert.equal(result.stopReason, 'aborted');
     assert.equal(result.error?.code, 'aborted');
     assert.equal(result.text, 'Cancelled.');
-    assert.ok(late < 1_000, `ended ${Math.round(late)} ms after the abort`);
     assert.equal(server.requests.length, 1);
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Hello' }]);
   });
 
-  it('aborting while a reply streams ends the turn at once', async (t) => {
-    const server = await modelServer(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', chunkDelayMs: 50 });
+  it('aborting while a reply streams ends the turn at once', { timeout: 30_000 }, async (t) => {
+    // The role chunk and the first word, then nothing.
+    const server = await modelServer(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', hangAfterChunks: 2 });
     const controller = new AbortController();
-    let abortedAt = 0;
+    let aborted = false;
     const result = await runTurn({
       model: testModel(server),
       registry: tools,
@@ -232,19 +231,20 @@ describe('runTurn: cancellation', () => {
       language: 'en',
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'text-delta' && abortedAt === 0) {
-          abortedAt = performance.now();
+        if (event.type === 'text-delta' && !aborted) {
+          aborted = true;
           controller.abort();
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
-    assert.ok(performance.now() - abortedAt < 1_000);
+    assert.equal(result.error?.code, 'aborted');
     assert.equal(server.requests.length, 1, 'a cancelled stream is not retried');
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Spell the alphabet' }]);
   });
 
-  it('aborting during a slow tool fires its signal and ends the turn at once, the history well-formed', async (t) => {
+  // The tool works until its signal fires (its own limit is 60 s).
+  it('aborting during a slow tool fires its signal and ends the turn at once, the history well-formed', { timeout: 30_000 }, async (t) => {
     const server = await modelServer(
       t,
       replies([
@@ -258,7 +258,6 @@ describe('runTurn: cancellation', () => {
       ]),
     );
     const controller = new AbortController();
-    let abortedAt = 0;
     const linesBefore = logLines(waitLog).length;
     const result = await runTurn({
       model: testModel(server),
@@ -270,17 +269,12 @@ describe('runTurn: cancellation', () => {
       onEvent: (event) => {
         if (event.type === 'tool-call' && event.tool === 'wait_for_cancel') {
           // Cancel once the tool is at work (it may run in a worker thread that takes a while to start).
-          void eventually(() => logLines(waitLog).length > linesBefore, 'the tool to start').then(() => {
-            abortedAt = performance.now();
-            controller.abort();
-          });
+          void eventually(() => logLines(waitLog).length > linesBefore, 'the tool to start').then(() => controller.abort());
         }
       },
     });
-    const late = performance.now() - abortedAt;
     assert.equal(result.stopReason, 'aborted');
-    assert.ok(late < 1_000, `ended ${Math.round(late)} ms after the abort`);
-    await eventually(() => logLines(waitLog).slice(linesBefore).includes('aborted'), "the tool's context.signal to fire", 2_000);
+    await eventually(() => logLines(waitLog).slice(linesBefore).includes('aborted'), "the tool's context.signal to fire");
     assert.deepEqual(logLines(waitLog).slice(linesBefore), ['started', 'aborted']);
     assert.equal(server.requests.length, 1, 'no request after the abort');
 

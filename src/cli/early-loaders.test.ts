@@ -24,10 +24,13 @@ async function hostChildren(): Promise<number[]> {
   return pids;
 }
 
-/** The host children still alive, once those that are ending have had a moment (at most 2 s) to be gone. */
+/**
+ * The host children still alive, once those that are ending have had time to be gone: up to 20 s, a
+ * safety bound for a loaded machine (they are gone within milliseconds on an idle one).
+ */
 async function hostChildrenLeft(among?: readonly number[]): Promise<number[]> {
   const left = async () => (await hostChildren()).filter((pid) => among === undefined || among.includes(pid));
-  for (const started = performance.now(); performance.now() - started < 2_000; await new Promise((resolve) => setTimeout(resolve, 20))) {
+  for (const started = performance.now(); performance.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 20))) {
     if ((await left()).length === 0) return [];
   }
   return left();

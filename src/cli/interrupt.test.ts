@@ -58,11 +58,10 @@ describe('listenForInterrupts', () => {
 });
 
 interface Run {
+  /** Null when the 30 s safety kill ended it: nothing else did. */
   code: number | null;
   stdout: string;
   stderr: string;
-  /** From the first SIGINT to the exit. */
-  afterSignalMs: number;
 }
 
 /** What to do once `when(stdout, stderr)` holds: send SIGINT, or type a line. Steps run in order. */
@@ -77,7 +76,6 @@ function interrupted(args: string[], options: { cwd: string; env: Record<string,
     const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    let signalledAt = 0;
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdin.on('error', () => {});
@@ -87,16 +85,14 @@ function interrupted(args: string[], options: { cwd: string; env: Record<string,
       const step = steps[0];
       if (step === undefined || !step.when(stdout, stderr)) return;
       steps.shift();
-      if (step.send === 'SIGINT') {
-        signalledAt ||= performance.now();
-        child.kill('SIGINT');
-      } else child.stdin.write(`${step.send.line}\n`);
+      if (step.send === 'SIGINT') child.kill('SIGINT');
+      else child.stdin.write(`${step.send.line}\n`);
     }, 10);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);
       clearInterval(driver);
-      resolve({ code, stdout, stderr, afterSignalMs: signalledAt === 0 ? Number.NaN : performance.now() - signalledAt });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -126,9 +122,15 @@ export class StuckTool extends BaseTool {
 }
 `;
 
-const HANGS_AT_LOAD = `await new Promise(() => setInterval(() => {}, 1000));
+/** Leaves the marker, then hangs in its loader. */
+const HANGS_AT_LOAD = `import { writeFileSync } from 'node:fs';
+writeFileSync(process.env.HANG_MARKER, '');
+await new Promise(() => setInterval(() => {}, 1000));
 export {};
 `;
+
+// In these nothing but Ctrl-C can end the command before the test's safety kill at 30 s: the model
+// never answers (its silence limit is 60 s), and the limits on loading and on calls are 10 minutes.
 
 describe('Ctrl-C in the commands', () => {
   it('riverse ask: the first Ctrl-C cancels a reply the model never sends, at once', async (t) => {
@@ -142,7 +144,7 @@ describe('Ctrl-C in the commands', () => {
     });
     assert.equal(run.code, 1, run.stderr);
     assert.equal(run.stderr, 'Cancelled.\n');
-    assert.ok(run.afterSignalMs < 1_000, `ended ${Math.round(run.afterSignalMs)} ms after Ctrl-C`);
+    assert.equal(model.requests.length, 1, 'no request after Ctrl-C');
   });
 
   it('riverse chat: Ctrl-C cancels a silent reply and the chat goes on; Ctrl-C at the prompt quits', async (t) => {
@@ -150,42 +152,39 @@ describe('Ctrl-C in the commands', () => {
     const project = await tempDir(t, 'riverse-interrupt-');
     await writeFiles(project, { 'agent/tools/echo.ts': ECHO });
     const env = { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) };
-    let pressedAt = 0;
-    let cancelledAt = 0;
     const run = await interrupted(['chat'], {
       cwd: project,
       env,
       steps: [
         { when: (stdout) => stdout.includes('you> '), send: { line: 'Tell me a long story' } },
-        { when: () => model.requests.length === 1 && (pressedAt = performance.now()) > 0, send: 'SIGINT' },
-        { when: (stdout, stderr) => stderr === 'Cancelled.\n' && stdout.endsWith('you> ') && (cancelledAt = performance.now()) > 0, send: 'SIGINT' },
+        { when: () => model.requests.length === 1, send: 'SIGINT' },
+        { when: (stdout, stderr) => stderr === 'Cancelled.\n' && stdout.endsWith('you> '), send: 'SIGINT' },
       ],
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, 'Cancelled.\n');
     assert.match(run.stdout, /you> you> Bye\.\n$/, 'back at the prompt after the cancelled reply, then quit');
-    assert.ok(cancelledAt - pressedAt < 1_000, `the reply was cancelled ${Math.round(cancelledAt - pressedAt)} ms after Ctrl-C`);
+    assert.equal(model.requests.length, 1, 'no request after Ctrl-C');
   });
 
   it('riverse ask: Ctrl-C while a tool file hangs at load ends the command at once, not after the load limit', async (t) => {
     const model = await modelServer(t, { text: 'never asked' });
     const project = await tempDir(t, 'riverse-interrupt-');
-    await writeFiles(project, { 'agent/tools/echo.ts': ECHO, 'agent/tools/hangs.ts': HANGS_AT_LOAD });
-    const started = performance.now();
+    const marker = join(project, 'loading.marker');
+    await writeFiles(project, { 'agent/tools/echo.ts': ECHO, 'agent/tools/hangs.ts': HANGS_AT_LOAD, 'riverse.yaml': 'tools:\n  load_timeout_ms: 600000\n' });
     const run = await interrupted(['ask', 'Hello?'], {
       cwd: project,
-      env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) },
-      steps: [{ when: () => performance.now() - started > 1_000, send: 'SIGINT' }],
+      env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t), HANG_MARKER: marker },
+      steps: [{ when: () => existsSync(marker), send: 'SIGINT' }],
     });
     assert.equal(run.code, INTERRUPTED_EXIT, run.stderr);
-    assert.ok(run.afterSignalMs < 1_000, `ended ${Math.round(run.afterSignalMs)} ms after Ctrl-C`);
     assert.equal(model.requests.length, 0);
   });
 
   it('riverse tools run: a call whose worker never starts ends at the first Ctrl-C, or at the second at the latest', async (t) => {
     const project = await tempDir(t, 'riverse-interrupt-');
     const marker = join(project, 'loaded.marker');
-    await writeFiles(project, { 'agent/tools/stuck.ts': HANGS_IN_WORKER });
+    await writeFiles(project, { 'agent/tools/stuck.ts': HANGS_IN_WORKER, 'riverse.yaml': 'tools:\n  timeout_ms: 600000\n' });
     const loaded = after(700);
     const run = await interrupted(['tools', 'run', 'stuck'], {
       cwd: project,
@@ -197,6 +196,5 @@ describe('Ctrl-C in the commands', () => {
       ],
     });
     assert.ok(run.code === 1 || run.code === INTERRUPTED_EXIT, `exit ${run.code}: ${run.stderr}`);
-    assert.ok(run.afterSignalMs < 1_500, `ended ${Math.round(run.afterSignalMs)} ms after the first Ctrl-C`);
   });
 });

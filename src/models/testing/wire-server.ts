@@ -23,6 +23,8 @@ export interface ReplyControls {
   hang?: boolean;
   /** Sends this many SSE events (or, not streaming, half the body), then destroys the socket. */
   cutAfterChunks?: number;
+  /** Streaming: sends this many events, then nothing more; the connection stays open until either side closes it. */
+  hangAfterChunks?: number;
   /** Before the headers. */
   delayMs?: number;
   /** Streaming: between events. */
@@ -170,6 +172,8 @@ async function stream<Body, Route, Spec extends ReplyControls>(res: ServerRespon
       res.destroy();
       return;
     }
+    // No timer: a test that waits on this can only end by what it is testing (an abort, a timeout).
+    if (spec.hangAfterChunks !== undefined && i === spec.hangAfterChunks) return;
     if (i > 0 && spec.chunkDelayMs !== undefined) await pause(spec.chunkDelayMs);
     if (res.destroyed) return;
     const event = events[i]!;

@@ -2,7 +2,7 @@
 // poisoned built-ins, hanging loads, oversize results and messages, memory outside the heap — and
 // a tool's own error keeps its origin. Real files, real child processes and worker threads.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { NO_ONE_TO_ASK } from '../../tools/tool-context.ts';
@@ -63,7 +63,8 @@ test('process isolation: a tool that kills its own process fails its call as cra
 });
 
 for (const kind of ['process', 'worker'] as const) {
-  test(`a file that hangs only when its host imports it again (${kind}): the call's time limit and cancellation cover the start`, async (t) => {
+  // The file never finishes its import: only the time limit and the abort can end these calls.
+  test(`a file that hangs only when its host imports it again (${kind}): the call's time limit and cancellation cover the start`, { timeout: 60_000 }, async (t) => {
     const dir = await tempDir(t);
     const marker = join(dir, 'loaded-once');
     // The loader imports it first (and leaves the marker); its executor then hangs at the import.
@@ -75,17 +76,14 @@ for (const kind of ['process', 'worker'] as const) {
     const registry = await ToolRegistry.load({ folders: [dir], config, baseDir: dir, workers });
     assert.ok(existsSync(marker));
 
-    let started = performance.now();
     const timedOut = await registry.execute('hangs_later', {}, { timeoutMs: 400 });
     assert.equal(timedOut.code, 'timeout', JSON.stringify(timedOut));
-    assert.ok(performance.now() - started < 1_400, `the limit held: ${Math.round(performance.now() - started)} ms`);
+    assert.match(timedOut.error ?? '', /400 ms/);
 
     const controller = new AbortController();
-    started = performance.now();
     const call = registry.execute('hangs_later', {}, { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     assert.equal((await call).code, 'aborted');
-    assert.ok(performance.now() - started < 1_000, 'cancelled at once');
     assert.deepEqual(await registry.execute('echo', { text: 'meanwhile' }), { success: true, data: 'echo meanwhile' });
   });
 }
@@ -105,16 +103,30 @@ test("poisoned built-ins: one file's top-level change to a prototype or a global
 });
 
 test('N files whose top-level code hangs cost about one load limit, not N', async (t) => {
+  // Each hanging file notes its start in a shared log, then watches it: a start noted while it still
+  // hangs means the files hung side by side. Loaded one after another, none would see another start.
+  const log = join(await tempDir(t), 'starts.log');
+  const hang = `import { appendFileSync, readFileSync } from 'node:fs';
+const starts = () => readFileSync(${JSON.stringify(log)}, 'utf8').split('\\n').filter((line) => line === 'start').length;
+appendFileSync(${JSON.stringify(log)}, 'start\\n');
+const mine = starts();
+await new Promise(() => {
+  const watch = setInterval(() => {
+    if (starts() === mine) return;
+    appendFileSync(${JSON.stringify(log)}, 'saw another\\n');
+    clearInterval(watch);
+  }, 20);
+  setInterval(() => {}, 1000);
+});`;
   const files: Record<string, string> = { 'echo.ts': echo };
-  for (let i = 1; i <= 7; i++) files[`hang-${i}.ts`] = `await new Promise(() => { setInterval(() => {}, 1000); });\n${toolSource(`hang_${i}`)}`;
+  for (let i = 1; i <= 7; i++) files[`hang-${i}.ts`] = `${hang}\n${toolSource(`hang_${i}`)}`;
   files['spin.ts'] = `while (true) {}\n${toolSource('spin')}`;
-  const started = performance.now();
   const { registry } = await load(t, files, { tools: { load_timeout_ms: 1_500 } });
-  const elapsed = performance.now() - started;
   assert.deepEqual(toolNames(registry), ['echo']);
   assert.equal(registry.diagnostics.filter((diagnostic) => diagnostic.code === 'load-timeout').length, 8, JSON.stringify(registry.diagnostics));
-  assert.ok(elapsed < 1_500 + 2_500, `8 hanging files took ${Math.round(elapsed)} ms to load, against a limit of 1.5 s each`);
   assert.match(registry.diagnostics[0]!.message, /within 1.5 s/);
+  const lines = readFileSync(log, 'utf8').split('\n');
+  assert.ok(lines.includes('saw another'), `the hanging files did not hang side by side: ${lines.join(', ')}`);
 });
 
 describe('sizes are capped where the tool runs', () => {
@@ -139,14 +151,13 @@ describe('sizes are capped where the tool runs', () => {
     assert.deepEqual(await registry.execute('echo', { text: 'after' }), { success: true, data: 'echo after' });
   });
 
-  test('memory a tool holds outside the V8 heap (Buffers) counts toward its memory_mb in a process', async (t) => {
+  test('memory a tool holds outside the V8 heap (Buffers) counts toward its memory_mb in a process', { timeout: 60_000 }, async (t) => {
     const execute = `const keep = []; for (;;) { keep.push(Buffer.alloc(8 * 1024 * 1024, 1)); await new Promise((resolve) => setTimeout(resolve, 5)); }`;
     const { registry } = await load(t, { 'buffers.ts': toolSource('buffers', { manifest: 'timeoutMs: 20000,', execute }), 'echo.ts': echo }, { tools: { buffers: { memory_mb: 96 } } });
-    const started = performance.now();
     const result = await registry.execute('buffers', {});
+    // Its time limit (20 s) would have ended it with code 'timeout'.
     assert.equal(result.code, 'crashed', JSON.stringify(result));
     assert.match(result.error ?? '', /exceeded the memory limit of 96 MB/);
-    assert.ok(performance.now() - started < 15_000, 'the memory limit stopped it, not the time limit');
     assert.deepEqual(await registry.execute('echo', { text: 'after' }), { success: true, data: 'echo after' });
   });
 });
@@ -203,7 +214,8 @@ test('tools.isolation: none with one tool asking for a process: that tool runs i
   assert.equal((await registry.execute('here', {})).data, String(process.pid));
 });
 
-test('tool files that are links to a device or a pipe, or too large, are reported; they neither hang nor swell Riverse', async (t) => {
+// A read of the pipe would wait for a writer forever: the test's timeout is the bound.
+test('tool files that are links to a device or a pipe, or too large, are reported; they neither hang nor swell Riverse', { timeout: 60_000 }, async (t) => {
   const dir = await tempDir(t);
   await writeFiles(dir, { 'echo.ts': echo, 'huge.ts': `// ${'x'.repeat(5 * 1024 * 1024)}\n${toolSource('huge')}` });
   const { symlink } = await import('node:fs/promises');
@@ -213,9 +225,7 @@ test('tool files that are links to a device or a pipe, or too large, are reporte
   await symlink(join(dir, 'pipe-target'), join(dir, 'pipe.ts'));
   const { workers } = registrySetup({});
   t.after(() => workers.close());
-  const started = performance.now();
   const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, workers });
-  assert.ok(performance.now() - started < 10_000, 'nothing waited on the pipe');
   assert.deepEqual(toolNames(registry), ['echo']);
   assert.match(diagnosticsFor(registry, join(dir, 'zero.ts'))[0]?.message ?? '', /cannot be read: it is not a regular file/);
   assert.match(diagnosticsFor(registry, join(dir, 'pipe.ts'))[0]?.message ?? '', /cannot be read: it is not a regular file/);

@@ -135,13 +135,12 @@ describe(`isolated calls (${kind}): a hostile tool fails its call, the rest keep
     assert.notEqual(next.data, firstThread, 'a new worker (another thread id) answers');
   });
 
-  test("a memory bomb past tools.<name>.memory_mb: 'crashed' naming the memory limit", async () => {
-    const started = performance.now();
+  test("a memory bomb past tools.<name>.memory_mb: 'crashed' naming the memory limit", { timeout: 60_000 }, async () => {
     const result = await registry.execute('bomb', {});
     assert.equal(result.success, false);
+    // Its time limit would have ended it with code 'timeout'.
     assert.equal(result.code, 'crashed', JSON.stringify(result));
     assert.match(result.error ?? '', /memory limit of 64 MB/);
-    assert.ok(performance.now() - started < 25_000, 'the memory limit stopped it, not the time limit');
     assert.deepEqual(await registry.execute('echo', { text: 'after the bomb' }), { success: true, data: 'echo after the bomb' });
   });
 
@@ -232,7 +231,7 @@ test('loading: top-level code that throws later (in a timer) does not take the f
 });
 
 // The loader's limit per file is 10 s: this test takes that long, once.
-test('loading: a file whose top-level code spins gets load-timeout; the other files load', async (t) => {
+test('loading: a file whose top-level code spins gets load-timeout; the other files load', { timeout: 90_000 }, async (t) => {
   const dir = await tempDir(t);
   await writeFiles(dir, { 'a.ts': toolSource('alpha'), 'b.ts': `while (true) {}\n${toolSource('bravo')}`, 'c.ts': toolSource('charlie') });
   const started = performance.now();
@@ -242,7 +241,7 @@ test('loading: a file whose top-level code spins gets load-timeout; the other fi
   const found = diagnosticsFor(registry, join(dir, 'b.ts'));
   assert.deepEqual(found.map((diagnostic) => diagnostic.code), ['load-timeout']);
   assert.match(found[0]!.message, /did not finish within 10 s/);
-  assert.ok(elapsed >= 9_500 && elapsed < 30_000, `loading took ${Math.round(elapsed)} ms`);
+  assert.ok(elapsed >= 9_500, `loading gave up after ${Math.round(elapsed)} ms, before its limit`);
   assert.deepEqual(await registry.execute('alpha', {}), { success: true, data: 'alpha' });
 });
 

@@ -61,6 +61,8 @@ async function toolsWith(t: Cleanup, files: Record<string, string>, config: Reco
   return registry;
 }
 
+/** A text reply's events up to and with its first word: message_start, content_block_start, ping, the word. */
+const FIRST_WORD = 4;
 const blocks = (content: string | AnthropicBlock[] | undefined): AnthropicBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []));
 
 describe('runTurn over Anthropic: the weather conversation', () => {
@@ -175,10 +177,11 @@ describe('runTurn over Anthropic: several tools in one round', () => {
 });
 
 describe('runTurn over Anthropic: cancellation', () => {
-  it('aborting while the reply streams ends the turn at once, without a retry', async (t) => {
-    const server = await claude(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', chunkDelayMs: 50 });
+  // The server sends nothing after the first word: only the abort can end the turn within the test's timeout.
+  it('aborting while the reply streams ends the turn at once, without a retry', { timeout: 20_000 }, async (t) => {
+    const server = await claude(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', hangAfterChunks: FIRST_WORD });
     const controller = new AbortController();
-    let abortedAt = 0;
+    let aborted = false;
     const result = await runTurn({
       model: modelOn(server),
       registry: weatherTools,
@@ -187,20 +190,20 @@ describe('runTurn over Anthropic: cancellation', () => {
       language: 'en',
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'text-delta' && abortedAt === 0) {
-          abortedAt = performance.now();
+        if (event.type === 'text-delta' && !aborted) {
+          aborted = true;
           controller.abort();
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
     assert.equal(result.error?.code, 'aborted');
-    assert.ok(performance.now() - abortedAt < 1_000, `ended ${Math.round(performance.now() - abortedAt)} ms after the abort`);
     assert.equal(server.requests.length, 1);
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Spell the alphabet' }]);
   });
 
-  it('aborting during a slow tool ends the turn; the next turn sends the results merged with the new message', async (t) => {
+  // The slow tool works until its signal fires (its own limit is 60 s): only the abort can end the turn in time.
+  it('aborting during a slow tool ends the turn; the next turn sends the results merged with the new message', { timeout: 20_000 }, async (t) => {
     const logs = await tempDir(t, 'riverse-anthropic-logs-');
     const waitLog = join(logs, 'wait.log');
     const tools = await toolsWith(t, { 'wait_for_cancel.ts': WAIT_FOR_CANCEL_TOOL }, { wait_for_cancel: { log_file: waitLog } });
@@ -217,7 +220,6 @@ describe('runTurn over Anthropic: cancellation', () => {
       ]),
     );
     const controller = new AbortController();
-    let abortedAt = 0;
     let weatherDone = false;
     const result = await runTurn({
       model: modelOn(server),
@@ -230,16 +232,12 @@ describe('runTurn over Anthropic: cancellation', () => {
         if (event.type === 'tool-result' && event.call.tool === 'weather') weatherDone = true;
         if (event.type === 'tool-call' && event.tool === 'wait_for_cancel') {
           // Cancel once the weather call has its result and the long job is at work.
-          void eventually(() => weatherDone && logLines(waitLog).length > 0, 'the tools to get going').then(() => {
-            abortedAt = performance.now();
-            controller.abort();
-          });
+          void eventually(() => weatherDone && logLines(waitLog).length > 0, 'the tools to get going').then(() => controller.abort());
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
-    assert.ok(performance.now() - abortedAt < 1_000, 'ended soon after the abort');
-    await eventually(() => logLines(waitLog).includes('aborted'), "the tool's signal to fire", 2_000);
+    await eventually(() => logLines(waitLog).includes('aborted'), "the tool's signal to fire");
     assert.equal(server.requests.length, 1, 'no request after the abort');
     assertWellFormed(result.messages);
 

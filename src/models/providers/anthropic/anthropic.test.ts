@@ -70,7 +70,7 @@ describe('createAnthropicModel: replies', () => {
     assert.ok(finish.usage !== undefined && finish.usage.inputTokens! > 0 && finish.usage.outputTokens! > 0);
   });
 
-  it('gives each tool call at its content_block_stop, before the message ends', async () => {
+  it('gives each tool call at its content_block_stop, before the message ends', { timeout: 20_000 }, async () => {
     const events = [
       ...START.slice(0, 1),
       sse({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} } }),
@@ -79,11 +79,17 @@ describe('createAnthropicModel: replies', () => {
       sse({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } }),
       sse({ type: 'message_stop' }),
     ];
-    const server = await serve({ events, chunkDelayMs: 100 });
-    const seen: Array<{ type: string; at: number }> = [];
-    await collect(modelFor(server).stream({ messages: ASK, tools: [WEATHER], stream: true }), (event) => void seen.push({ type: event.type, at: performance.now() }));
-    assert.deepEqual(seen.map((event) => event.type), ['tool-call-delta', 'tool-call-delta', 'tool-call', 'finish']);
-    assert.ok(seen[3]!.at - seen[2]!.at > 60, 'the call came before message_delta and message_stop');
+    const request = { messages: ASK, tools: [WEATHER], stream: true };
+    const whole = await serve({ events });
+    assert.deepEqual((await collect(modelFor(whole).stream(request))).map((event) => event.type), ['tool-call-delta', 'tool-call-delta', 'tool-call', 'finish']);
+    // The server holds back message_delta and message_stop: the call must come without them.
+    const held = await serve({ events, hangAfterChunks: 4 });
+    const seen: string[] = [];
+    for await (const event of modelFor(held).stream(request)) {
+      seen.push(event.type);
+      if (event.type === 'tool-call') break;
+    }
+    assert.deepEqual(seen, ['tool-call-delta', 'tool-call-delta', 'tool-call'], 'the call came before message_delta and message_stop');
   });
 
   it('assembles several tool_use blocks that follow text, streaming or not', async () => {

@@ -199,10 +199,11 @@ describe('runTurn over Gemini: failures', () => {
 });
 
 describe('runTurn over Gemini: cancellation', () => {
-  it('aborting while a reply streams ends the turn at once', async (t) => {
-    const server = await geminiServer(t, { text: 'a b c d e f g h i j k l m n o p', chunkDelayMs: 100 });
+  // The server sends nothing after the first word: only the abort can end the turn within the test's timeout.
+  it('aborting while a reply streams ends the turn at once', { timeout: 20_000 }, async (t) => {
+    const server = await geminiServer(t, { text: 'a b c d e f g h i j k l m n o p', hangAfterChunks: 1 });
     const controller = new AbortController();
-    let abortedAt = 0;
+    let aborted = false;
     const result = await runTurn({
       model: geminiModel(server),
       registry: tools,
@@ -211,22 +212,22 @@ describe('runTurn over Gemini: cancellation', () => {
       language: 'en',
       signal: controller.signal,
       onEvent: (event) => {
-        if (event.type === 'text-delta' && abortedAt === 0) {
-          abortedAt = performance.now();
+        if (event.type === 'text-delta' && !aborted) {
+          aborted = true;
           controller.abort();
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
-    assert.ok(performance.now() - abortedAt < 1_000);
+    assert.equal(result.error?.code, 'aborted');
     assert.equal(server.requests.length, 1, 'a cancelled stream is not retried');
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Spell the alphabet' }]);
   });
 
-  it("aborting during a slow tool fires the tool's signal and ends the turn, the history well-formed", async (t) => {
+  // The slow tool works until its signal fires (its own limit is 60 s): only the abort can end the turn in time.
+  it("aborting during a slow tool fires the tool's signal and ends the turn, the history well-formed", { timeout: 20_000 }, async (t) => {
     const server = await geminiServer(t, replies([{ functionCalls: [{ name: 'weather', args: { city: 'Tokyo' } }, { name: 'wait_for_cancel', args: {} }] }, { text: 'never asked' }]));
     const controller = new AbortController();
-    let abortedAt = 0;
     let weatherDone = false;
     const linesBefore = logLines(waitLog).length;
     const result = await runTurn({
@@ -240,16 +241,12 @@ describe('runTurn over Gemini: cancellation', () => {
         if (event.type === 'tool-result' && event.call.tool === 'weather') weatherDone = true;
         if (event.type === 'tool-call' && event.tool === 'wait_for_cancel') {
           // Cancel once the slow tool is at work and the weather call beside it has finished.
-          void eventually(() => weatherDone && logLines(waitLog).length > linesBefore, 'the tools to get going').then(() => {
-            abortedAt = performance.now();
-            controller.abort();
-          });
+          void eventually(() => weatherDone && logLines(waitLog).length > linesBefore, 'the tools to get going').then(() => controller.abort());
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
-    assert.ok(performance.now() - abortedAt < 1_000);
-    await eventually(() => logLines(waitLog).slice(linesBefore).includes('aborted'), "the tool's context.signal to fire", 2_000);
+    await eventually(() => logLines(waitLog).slice(linesBefore).includes('aborted'), "the tool's context.signal to fire");
     assert.equal(server.requests.length, 1, 'no request after the abort');
     assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'tool', 'tool']);
     assertWellFormed(result.messages);
