@@ -9,7 +9,7 @@ import { requestModel } from './request-model.ts';
 import { textProtocolInstructions } from './text-protocol/instructions.ts';
 import { parseTextToolCalls } from './text-protocol/parse-tool-calls.ts';
 
-export interface ModelMiss {
+interface ModelMiss {
   tool: string;
   example: string;
   /** The tools the model called instead (none: it answered without a tool). */

@@ -11,7 +11,7 @@ export interface ModelReply {
 }
 
 /** How often the user is told that the model is still silent. */
-export const DEFAULT_WAIT_NOTICE_MS = 5_000;
+const DEFAULT_WAIT_NOTICE_MS = 5_000;
 
 /**
  * One model request, collected into a reply. `showText` streams text deltas to the user as they

@@ -10,7 +10,7 @@ import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
 
 /** How many times one exact call may fail in a turn before it is no longer run. */
-export const MAX_IDENTICAL_FAILURES = 2;
+const MAX_IDENTICAL_FAILURES = 2;
 
 export interface ToolCallsContext {
   registry: ToolRegistry;

@@ -12,7 +12,7 @@ const EXAMPLES_LABEL: Record<Language, string> = { en: 'Examples', zh: '示例',
  * appended (so they reach every provider), and the parameters' JSON Schema compiled to the
  * provider's dialect (plain JSON Schema without one) — the schema the arguments are checked against.
  */
-export function toolDefinitions(tools: readonly RegisteredTool[], language: Language, dialect?: Dialect): ToolDefinition[] {
+function toolDefinitions(tools: readonly RegisteredTool[], language: Language, dialect?: Dialect): ToolDefinition[] {
   return tools.map((tool) => toolDefinition(tool, language, dialect));
 }
 

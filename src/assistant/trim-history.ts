@@ -24,7 +24,7 @@ function messageTokens(message: ChatMessage): number {
 /** What replaces the part of a message cut to fit the budget: says how much was left out, and why. */
 export type CutNote = (omittedChars: number) => string;
 
-export const CUT_NOTE: CutNote = (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`;
+const CUT_NOTE: CutNote = (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`;
 
 /**
  * The most recent part of a conversation that fits `budget` tokens. It is cut only where a user
@@ -49,7 +49,7 @@ export function trimHistory(messages: readonly ChatMessage[], budget: number, no
  * `budget`: small messages stay whole, and a single huge one (a pasted file, a tool result) takes
  * the cut alone.
  */
-export function fitBudget(messages: ChatMessage[], budget: number, note: CutNote = CUT_NOTE): ChatMessage[] {
+function fitBudget(messages: ChatMessage[], budget: number, note: CutNote = CUT_NOTE): ChatMessage[] {
   const tokens = messages.map(messageTokens);
   if (tokens.reduce((sum, n) => sum + n, 0) <= budget) return messages;
   const ceiling = waterLevel(tokens, budget);

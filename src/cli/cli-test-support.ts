@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 /** The command's entry point, run directly by Node as `bin` does. */
 export const CLI = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** This checkout of Riverse (what `riverse` resolves to). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ProcessResult {
   /** Exit code, or null when the process was killed. */
@@ -55,7 +55,7 @@ function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
 }
 
 /** Runs `node ...args` (this Node, 24) and collects its output. */
-export function runNode(args: string[], options: SpawnOptions): Promise<ProcessResult> {
+function runNode(args: string[], options: SpawnOptions): Promise<ProcessResult> {
   return runCommand(process.execPath, args, options);
 }
 
@@ -94,7 +94,7 @@ export function runCommand(command: string, args: string[], options: SpawnOption
 }
 
 /** Runs `riverse ...args` in `cwd`. */
-export function riverse(args: string[], options: SpawnOptions): Promise<ProcessResult> {
+function riverse(args: string[], options: SpawnOptions): Promise<ProcessResult> {
   return runNode([CLI, ...args], options);
 }
 

@@ -28,7 +28,7 @@ type DeclaredKeys<T> = keyof { [K in keyof T as string extends K ? never : numbe
 export type Fields<T> = { [K in DeclaredKeys<T>]-?: Field<Exclude<T[K], undefined | null>> };
 
 /** setTimeout's ceiling: a longer timer fires at once. */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export function text(): Field<string> {
   return { check: (value, path, problem) => (typeof value !== 'string' || value === '') && problem(path, expected(phrase('config.kind.text'), value)) };

@@ -9,7 +9,7 @@ import type { RiverseConfig } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
 
 export const CONFIG_FILE = 'riverse.yaml';
-export const CONFIG_ENV = 'RIVERSE_CONFIG';
+const CONFIG_ENV = 'RIVERSE_CONFIG';
 
 export interface LoadedConfig {
   config: RiverseConfig;

@@ -18,7 +18,7 @@ import { ServerConnection, type ServerStatus } from './server-connection.ts';
 import { registryToolName } from './tool-names.ts';
 
 /** Where a server's tools and diagnostics say they come from. */
-export function serverFile(server: string): string {
+function serverFile(server: string): string {
   return `mcp:${server}`;
 }
 

@@ -11,7 +11,7 @@ export interface ServedTools {
   onChange(listener: () => void): () => void;
 }
 
-export const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
+const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
 
 /**
  * One MCP server session over the registry: `tools/list` lists the available tools (manifest →
@@ -81,7 +81,7 @@ async function approve(server: Server, tool: RegisteredTool, params: Record<stri
 }
 
 /** A registered tool as MCP lists it: its schema as models are given it, its examples in the description. */
-export function mcpTool(tool: RegisteredTool): Tool {
+function mcpTool(tool: RegisteredTool): Tool {
   const { manifest } = tool;
   const examples = localizeList(manifest.examples);
   const description = [localize(manifest.description), ...(examples.length === 0 ? [] : ['', 'Examples:', ...examples.map((example) => `- ${example}`)])].join('\n');

@@ -85,7 +85,7 @@ export interface WireFormat {
   streamState(): StreamState;
 }
 
-export interface StreamState {
+interface StreamState {
   /** Events made by `handle` and `finish`, taken (and emptied) by the loop. */
   readonly events: ModelEvent[];
   /** The end marker came (`[DONE]`, `message_stop`); the rest of the body is drained unread. */

@@ -19,7 +19,7 @@ export const DEFAULT_MAX_REPLY_CHARS = 500_000;
 export const DEFAULT_MAX_TOOL_CALL_CHARS = 200_000;
 
 export const REPLY_SETTING = 'model_options.max_reply_chars';
-export const TOOL_CALL_SETTING = 'model_options.max_tool_call_chars';
+const TOOL_CALL_SETTING = 'model_options.max_tool_call_chars';
 
 /**
  * The longest stream event, or non-streamed body (in bytes), that a reply within the caps can need:

@@ -1,7 +1,7 @@
 import type { RouteDoc } from './route-doc.ts';
 import { ToolIndex } from './tool-index.ts';
 
-export interface ExampleMiss {
+interface ExampleMiss {
   tool: string;
   example: string;
   /** The tools the example reached instead, best first (at most k). */

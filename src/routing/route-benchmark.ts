@@ -81,7 +81,7 @@ export function runRouteBenchmark(tools: readonly BenchTool[], queries: readonly
 }
 
 /** What the router reads of a benchmark tool. */
-export function benchRouteDoc(tool: BenchTool): RouteDoc {
+function benchRouteDoc(tool: BenchTool): RouteDoc {
   return { name: tool.name, description: [tool.description], parameters: schemaTexts(tool.parameters), examples: tool.examples };
 }
 

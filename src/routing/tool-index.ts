@@ -14,7 +14,7 @@ export interface RankingOptions {
   exampleB: number;
 }
 
-export const DEFAULT_RANKING: RankingOptions = {
+const DEFAULT_RANKING: RankingOptions = {
   weights: [3, 1.5, 0.6, 1],
   b: [0.5, 0.75, 0.75, 0.75],
   k1: 2,

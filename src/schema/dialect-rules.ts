@@ -40,7 +40,7 @@ export interface SchemaTotals {
   depth: number;
 }
 
-export interface DialectCheck {
+interface DialectCheck {
   /** The keywords a node may carry. */
   keywords: ReadonlySet<string>;
   /** Problems of the top node beyond "must be an object". */

@@ -4,7 +4,7 @@ import { allowsNull, hasProperties, ordered, typesOf, type SchemaNode } from './
 import { declaredEncoding, jsonTextHint, type ValueEncoding } from './value-encoding.ts';
 
 /** The formats Gemini accepts, per type; any other becomes a hint in the description. */
-export const GEMINI_FORMATS: Record<string, readonly string[]> = { string: ['date-time'], number: ['float', 'double'], integer: ['int32', 'int64'] };
+const GEMINI_FORMATS: Record<string, readonly string[]> = { string: ['date-time'], number: ['float', 'double'], integer: ['int32', 'int64'] };
 // Everything else Gemini's Schema lacks (or has only in newer API versions) is told, not declared.
 const HINTED = [
   'title', 'default', 'examples', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength',
@@ -18,7 +18,7 @@ const HINTED = [
  * `nullable`, other unions and free-form values travel as JSON text; a non-string enum travels
  * as its values' text. Constraints Gemini cannot take go into the description.
  */
-export function geminiSchema(root: SchemaNode): SchemaNode {
+function geminiSchema(root: SchemaNode): SchemaNode {
   return ordered({ type: 'object', description: root.description, ...geminiObject(root) });
 }
 

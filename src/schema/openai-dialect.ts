@@ -20,7 +20,7 @@ export const OPENAI_DIALECT: DialectRules = {
  * declares its properties closed (`additionalProperties: false`, unless the source said otherwise)
  * and `items` on every array (OpenAI answers 400 "array schema missing items" without it).
  */
-export function openaiSchema(node: SchemaNode): SchemaNode {
+function openaiSchema(node: SchemaNode): SchemaNode {
   const out: SchemaNode = { ...node };
   if (node.properties !== undefined) out.properties = mapValues(node.properties, openaiSchema);
   if (node.patternProperties !== undefined) out.patternProperties = mapValues(node.patternProperties, openaiSchema);
@@ -32,6 +32,6 @@ export function openaiSchema(node: SchemaNode): SchemaNode {
   return out;
 }
 
-export function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
+function mapValues<T, U>(record: Record<string, T>, map: (value: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
 }

@@ -4,7 +4,7 @@ import { allowsNull, isRecord, ordered, typesOf, type SchemaNode } from './schem
 import { declaredEncoding, jsonTextHint } from './value-encoding.ts';
 
 /** The string formats structured outputs accept; any other becomes a hint in the description. */
-export const STRICT_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+const STRICT_FORMATS = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
 // Formats that only restate a number's type: dropped without a word.
 const NUMBER_FORMATS = ['float', 'double', 'int32', 'int64'];
 // Keywords structured outputs do not take, told to the model instead.
@@ -18,7 +18,7 @@ const HINTED = ['default', 'examples', 'minLength', 'maxLength', 'uniqueItems', 
  * object, a value of any type, a union) travels as JSON text. A top without declared properties
  * becomes a tool without parameters, since the top must be an object with declared properties.
  */
-export function openaiStrictSchema(root: SchemaNode): SchemaNode {
+function openaiStrictSchema(root: SchemaNode): SchemaNode {
   return ordered({ type: 'object', title: root.title, description: root.description, ...strictObject(root) });
 }
 
@@ -68,7 +68,7 @@ const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Structured outputs' documented size limits.
-export const STRICT_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, stringChars: 120_000, largeEnum: 250, largeEnumChars: 15_000 };
+const STRICT_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, stringChars: 120_000, largeEnum: 250, largeEnumChars: 15_000 };
 
 /** OpenAI function calling with `strict: true` (see openaiStrictSchema). */
 export const OPENAI_STRICT_DIALECT: DialectRules = {

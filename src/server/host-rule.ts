@@ -3,7 +3,7 @@ import { ApiError, errorResponse } from './api-error.ts';
 import { isLoopbackHost } from './server-config.ts';
 
 /** `example.com:8400` → `example.com`; `[::1]:8400` → `[::1]`; lower case, a trailing dot dropped. */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
   return name.toLowerCase().replace(/\.$/, '');
 }

@@ -12,7 +12,7 @@ export function requestLanguage(c: Context): Language {
   return acceptedLanguage(c.req.header('accept-language'));
 }
 
-export function acceptedLanguage(header: string | undefined): Language {
+function acceptedLanguage(header: string | undefined): Language {
   const ranges = (header ?? '')
     .slice(0, 1_000)
     .split(',')

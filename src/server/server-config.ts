@@ -25,9 +25,9 @@ export interface ServerConfig {
   server?: ServerSettings | null;
 }
 
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 8400;
-export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8400;
+const DEFAULT_MAX_BODY_BYTES = 1_048_576;
 
 /** The settings the app enforces, every one decided. */
 export interface ServerOptions {

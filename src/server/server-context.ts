@@ -11,7 +11,7 @@ import { createModelDownloader, type ModelDownloader } from './api/model-downloa
 import { ServerEvents } from './server-events.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
-export interface ServiceConfig {
+interface ServiceConfig {
   config: RiverseConfig;
   /** Folder that relative paths in the config are resolved from. */
   baseDir: string;

@@ -34,7 +34,7 @@ export interface TestServiceOptions {
 }
 
 /** riverse.yaml unless a test gives its own: tools in this thread, so that loading stays quick. */
-export const DEFAULT_YAML = '# a test project\ntools:\n  isolation: none # quick loads\n';
+const DEFAULT_YAML = '# a test project\ntools:\n  isolation: none # quick loads\n';
 
 /** The service on 127.0.0.1:0; everything closed and removed when the test ends. */
 export async function startTestService(t: Cleanup, options: TestServiceOptions = {}): Promise<TestService> {

@@ -97,6 +97,6 @@ export function migrate(db: DatabaseSync): void {
   }
 }
 
-export function userVersion(db: DatabaseSync): number {
+function userVersion(db: DatabaseSync): number {
   return Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
 }

@@ -24,7 +24,7 @@ export interface FileLoad {
 }
 
 /** How long one file's top-level code and isAvailable() may take in its loader (`tools.load_timeout_ms`). */
-export const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
+const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
 
 /**
  * Loads tool files. Isolated (the default), they are imported in loaders of the same kind as the
@@ -82,7 +82,7 @@ async function loadSources(sources: SourceFile[], config: AppConfig, isolation: 
 
 
 /** The most a tool file may hold: it is code, and its text is kept with every version loaded. */
-export const MAX_TOOL_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_TOOL_FILE_BYTES = 4 * 1024 * 1024;
 
 /**
  * A tool file's text, read at once (for a thousand small files, promises cost more than the reads).

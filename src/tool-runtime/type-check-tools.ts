@@ -10,7 +10,7 @@ import { type Phrase } from '../core/phrase.ts';
 import { phrase } from './runtime-phrases.ts';
 
 /** How long the type check may take; past it, `tools check` reports it as not done and goes on. */
-export const TYPE_CHECK_TIMEOUT_MS = 30_000;
+const TYPE_CHECK_TIMEOUT_MS = 30_000;
 
 /**
  * What a tool file imports as 'riverse' in a worker, and so what it is checked against: `.ts` here,

@@ -16,7 +16,7 @@ export interface ManifestProblem {
   text?: Phrase;
 }
 
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 /** What every provider takes: Gemini also wants a letter or "_" first. New tools are held to it. */
 export const PORTABLE_TOOL_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 /** Property names every provider accepts (Anthropic's rule is the strictest). */
@@ -35,7 +35,7 @@ const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items'
  * The most a manifest may hold, as JSON: it goes to the model with every request (a rich tool with
  * localized descriptions, a dozen parameters and examples in three languages is 3–6 thousand).
  */
-export const MAX_MANIFEST_CHARS = 32_000;
+const MAX_MANIFEST_CHARS = 32_000;
 
 /** Its length as JSON; 0 when it cannot be written as JSON (other checks say why). */
 function jsonLength(value: unknown): number {

@@ -29,11 +29,11 @@ export interface AskOptions {
 export type AskAnswer = { answered: true; text: string } | { answered: false; reason: 'timeout' | 'unavailable' | 'cancelled' };
 export type AskPerson = (question: string, options?: AskOptions) => Promise<AskAnswer>;
 
-export const MAX_QUESTION_CHARS = 2_000;
+const MAX_QUESTION_CHARS = 2_000;
 const MAX_CHOICES = 10;
 const MAX_CHOICE_CHARS = 200;
 /** An hour: a question is a conversation, not a job to leave waiting overnight. */
-export const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
+const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
 
 /** A question as it may be asked, or what is wrong with it (it crosses from tool code, isolated or not). */
 export function checkQuestion(question: unknown, options: unknown): { question: string; choices?: string[]; timeoutMs?: number } | string {

@@ -4,7 +4,7 @@ import { jsonText } from '../../models/json-text.ts';
 import type { Language } from '../../core/language.ts';
 
 /** What the terminal asks a person: approvals of calls, and the questions tools ask (ask_user). */
-export const PERSON_TEXT: Record<Language, {
+const PERSON_TEXT: Record<Language, {
   approve: (tool: string, params: string) => string;
   choices: (tool: string) => string;
   again: string;

@@ -1,5 +1,5 @@
 /** `my_tool` → `MyTool`. */
-export function className(toolName: string): string {
+function className(toolName: string): string {
   const words = toolName.split(/[^a-zA-Z0-9]+/).filter(Boolean);
   const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
   const base = /^[0-9]/.test(name) ? `Tool${name}` : name;

@@ -6,7 +6,7 @@ import { EmbeddingCache } from './embedding-cache.ts';
 import type { EmbeddingModel } from './embedding-model.ts';
 
 /** What of a tool is embedded: its name in words, its descriptions and examples, every language's. */
-export function embeddingText(tool: RoutableTool): string {
+function embeddingText(tool: RoutableTool): string {
   const { manifest } = tool;
   const descriptions = new Set(LANGUAGES.map((language) => localize(manifest.description, language)));
   const examples = new Set(LANGUAGES.flatMap((language) => localizeList(manifest.examples, language)));

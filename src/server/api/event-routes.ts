@@ -10,7 +10,7 @@ import { diagnosticView, projectPath } from './tool-view.ts';
 /** Open `/api/events` streams at most: each holds a connection (a tab left open); past this, 503. */
 export const MAX_EVENT_STREAMS = 64;
 /** A comment this often keeps proxies and browsers from closing an idle stream. */
-export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_MS = 15_000;
 
 /**
  * `GET /api/events`: everything published on `context.events` for as long as the page is open —

@@ -11,7 +11,7 @@ import { ApiError } from '../api-error.ts';
 import type { ServerEvents } from '../server-events.ts';
 
 /** What `/api/status` (`download`) and the `model-download` events say of the download. */
-export interface ModelDownloadState {
+interface ModelDownloadState {
   state: 'idle' | 'downloading' | 'done' | 'failed';
   file: string;
   receivedBytes: number;

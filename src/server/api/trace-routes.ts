@@ -11,7 +11,7 @@ export function traceRoutes(context: ServerContext): Hono {
 }
 
 /** The query string as a TraceQuery; a value that cannot be one is a 400 naming it. */
-export function traceQuery(query: Record<string, string>): TraceQuery {
+function traceQuery(query: Record<string, string>): TraceQuery {
   const result: TraceQuery = {};
   for (const key of ['tool', 'session'] as const) if (query[key] !== undefined && query[key] !== '') result[key] = query[key];
   const { outcome, since, until, limit } = query;

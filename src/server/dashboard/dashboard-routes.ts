@@ -5,7 +5,7 @@ import { loadStaticFiles, type StaticFile } from './static-files.ts';
  * The page may load only its own scripts, styles and images and talk only to this service: no
  * inline script or style, no other origin, no framing (clickjacking), no form posting elsewhere.
  */
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -23,7 +23,7 @@ export function finishReason(result: TurnResult): FinishReason {
   return result.stopReason === 'tool-calls' ? 'tool_calls' : 'stop';
 }
 
-export function usageOf(usage: Usage): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+function usageOf(usage: Usage): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };

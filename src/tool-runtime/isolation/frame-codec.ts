@@ -84,6 +84,6 @@ export class FrameReader {
   }
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }

@@ -9,7 +9,7 @@ export interface ToolWorkersOptions extends FileWorkerLimits {
   idleMs: number;
 }
 
-export const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: DEFAULT_HOST_MEMORY_MB, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
+const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: DEFAULT_HOST_MEMORY_MB, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
 
 /** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
 function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {

@@ -30,7 +30,7 @@ interface Turn {
  * tool_result blocks in a request without tools (the turn's last round, which must answer), so
  * then past calls and results are told as text.
  */
-export function anthropicMessagesJson(messages: readonly ChatMessage[], toolBlocks = true): string {
+function anthropicMessagesJson(messages: readonly ChatMessage[], toolBlocks = true): string {
   const turns: Turn[] = [];
   const add = (role: Turn['role'], block: string, text?: string) => {
     const last = turns[turns.length - 1];
@@ -86,7 +86,7 @@ function toolUseBlock(call: ToolCallRequest): string {
  * `{}` rather than failing the request: the tool's error result, right after, tells the model what
  * went wrong.
  */
-export function inputJson(args: string): string {
+function inputJson(args: string): string {
   let value: unknown;
   try {
     value = JSON.parse(args);

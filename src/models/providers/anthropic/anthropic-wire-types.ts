@@ -3,7 +3,7 @@
  * are optional where compatible servers (proxies, gateways) may leave them out.
  */
 
-export interface AnthropicTextBlock {
+interface AnthropicTextBlock {
   type: 'text';
   text: string;
 }
@@ -15,7 +15,7 @@ export interface AnthropicToolUseBlock {
   input: Record<string, unknown>;
 }
 
-export interface AnthropicToolResultBlock {
+interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content?: string;
@@ -23,19 +23,19 @@ export interface AnthropicToolResultBlock {
 }
 
 /** Blocks this adapter neither sends nor reads (thinking, server tools) pass through as this. */
-export interface AnthropicOtherBlock {
+interface AnthropicOtherBlock {
   type: string;
   [field: string]: unknown;
 }
 
 export type AnthropicBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
 
-export interface AnthropicMessage {
+interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: string | AnthropicBlock[];
 }
 
-export interface AnthropicTool {
+interface AnthropicTool {
   name: string;
   description: string;
   input_schema: unknown;

@@ -9,7 +9,7 @@ import type { ErrorContext } from '../../request-errors.ts';
 import { callIdSource } from '../../call-ids.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface AnthropicOptions extends RequestOptions {
   /** e.g. `claude-sonnet-4-5`. */

@@ -3,7 +3,7 @@ import { ModelError } from '../../model-error.ts';
 import type { ErrorContext } from '../../request-errors.ts';
 
 /** What Google's error body says: `{error: {code, message, status, details}}`. */
-export interface GoogleError {
+interface GoogleError {
   message: string;
   /** `INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`, … */
   status?: string;
@@ -25,7 +25,7 @@ export function geminiBodyError(body: GeminiErrorBody, context: ErrorContext): M
   return geminiStatusError(typeof code === 'number' && code >= 400 ? code : 500, googleError(JSON.stringify(body)), context);
 }
 
-export function geminiStatusError(status: number, said: GoogleError, context: ErrorContext): ModelError {
+function geminiStatusError(status: number, said: GoogleError, context: ErrorContext): ModelError {
   const detail = said.message === '' ? '' : `: ${said.message}`;
   const { provider, model, baseUrl, url, apiKeyEnv } = context;
   // Gemini answers a wrong key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID.
@@ -48,7 +48,7 @@ export function geminiStatusError(status: number, said: GoogleError, context: Er
 }
 
 /** Reads Google's error body (array-wrapped by the stream endpoint without `alt=sse`); other text is quoted. */
-export function googleError(bodyText: string): GoogleError {
+function googleError(bodyText: string): GoogleError {
   const text = bodyText.trim();
   if (text === '') return { message: '' };
   if (text.startsWith('{') || text.startsWith('[')) {

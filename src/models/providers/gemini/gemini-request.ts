@@ -45,7 +45,7 @@ export function requestBody(request: ModelRequest, memory: GeminiCallMemory): st
  * them by position and name, as its calls carry no ids). Empty texts are left out: Gemini
  * rejects empty parts.
  */
-export function geminiContents(messages: readonly ChatMessage[], memory: GeminiCallMemory): GeminiContent[] {
+function geminiContents(messages: readonly ChatMessage[], memory: GeminiCallMemory): GeminiContent[] {
   const out: GeminiContent[] = [];
   let calls: readonly ToolCallRequest[] = [];
   let results: ToolMessage[] = [];

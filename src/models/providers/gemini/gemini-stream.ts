@@ -86,7 +86,7 @@ export class GeminiStreamState {
   }
 }
 
-export function finishReason(wire: string | undefined, hasCalls: boolean): FinishReason {
+function finishReason(wire: string | undefined, hasCalls: boolean): FinishReason {
   switch (wire) {
     case undefined:
     case 'STOP':
@@ -107,7 +107,7 @@ export function finishReason(wire: string | undefined, hasCalls: boolean): Finis
 }
 
 /** Thinking tokens are billed as output: they count with the candidates'. */
-export function usageOf(usage: GeminiUsage): Usage {
+function usageOf(usage: GeminiUsage): Usage {
   const result: Usage = {};
   if (typeof usage.promptTokenCount === 'number') result.inputTokens = usage.promptTokenCount;
   const candidates = typeof usage.candidatesTokenCount === 'number' ? usage.candidatesTokenCount : undefined;

@@ -11,7 +11,7 @@ export type ChatHistoryItem =
   | { type: 'user'; text: string }
   | { type: 'model'; response: string[] };
 
-export interface GenerateOptions {
+interface GenerateOptions {
   grammar?: LlamaGrammar;
   maxTokens?: number;
   temperature?: number;
@@ -43,7 +43,7 @@ export interface LlamaEmbeddingContext {
 
 export type LlamaGrammar = object;
 
-export interface Llama {
+interface Llama {
   loadModel(options: { modelPath: string }): Promise<LlamaModel>;
   createGrammarForJsonSchema(schema: object): Promise<LlamaGrammar>;
 }

@@ -28,7 +28,7 @@ const STREAMING = ',"stream":true,"stream_options":{"include_usage":true}}';
 const NOT_STREAMING = ',"stream":false}';
 
 /** ChatMessage[] in OpenAI's form, the system prompt first. */
-export function messagesJson(system: string | undefined, messages: readonly ChatMessage[]): string {
+function messagesJson(system: string | undefined, messages: readonly ChatMessage[]): string {
   let json = '[';
   let first = true;
   if (system !== undefined && system !== '') {

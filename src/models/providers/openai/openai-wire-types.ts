@@ -18,7 +18,7 @@ export interface WireMessage {
   tool_call_id?: string;
 }
 
-export interface WireTool {
+interface WireTool {
   type: 'function';
   function: { name: string; description: string; parameters: unknown; strict?: boolean };
 }

@@ -36,7 +36,7 @@ export function takeTokenFromAddress() {
   return true;
 }
 
-export function token() {
+function token() {
   try {
     return localStorage.getItem(TOKEN_KEY) ?? '';
   } catch {

@@ -66,7 +66,7 @@ export function h(tag, props = {}, ...children) {
  * @param {readonly Child[]} children
  * @returns {P}
  */
-export function append(parent, children) {
+function append(parent, children) {
   for (const child of /** @type {unknown[]} */ (children).flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
     parent.append(child instanceof Node ? child : document.createTextNode(String(child)));

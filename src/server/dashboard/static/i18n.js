@@ -25,6 +25,7 @@ function isLanguage(value) {
  * The first of `preferred` (BCP 47 tags, as navigator.languages) that we speak.
  * @param {readonly string[] | undefined} preferred
  * @returns {Language}
+ * @public dashboard-static.test.ts reads it by the file's path
  */
 export function pickLanguage(preferred) {
   for (const tag of preferred ?? []) {

@@ -10,6 +10,7 @@ import { h } from './dom.js';
 /**
  * The blocks of a reply: `{ type: 'text' | 'code', text, lang? }`.
  * @param {string} text
+ * @public dashboard-static.test.ts reads it by the file's path
  */
 export function replyBlocks(text) {
   /** @type {Block[]} */
@@ -41,6 +42,7 @@ export function replyBlocks(text) {
 /**
  * The pieces of a line of text: `{ type: 'text' | 'code' | 'strong' | 'link', text }`.
  * @param {string} text
+ * @public dashboard-static.test.ts reads it by the file's path
  */
 export function inlinePieces(text) {
   /** @type {Piece[]} */

@@ -60,6 +60,7 @@ export function mainType(schema) {
  * @param {unknown} raw
  * @param {boolean} required
  * @returns {FieldResult}
+ * @public dashboard-static.test.ts reads it by the file's path
  */
 export function readField(schema, raw, required) {
   const kind = fieldKind(schema);

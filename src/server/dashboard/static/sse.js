@@ -2,7 +2,7 @@
 // Server-sent events read from a fetch body (EventSource cannot send an Authorization header).
 
 /** The longest line kept while waiting for its end; a longer one ends the stream with an error. */
-export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
 /**
  * Calls `onEvent(type, data)` for every event of `body` (a ReadableStream of bytes), `data` parsed

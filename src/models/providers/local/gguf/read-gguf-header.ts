@@ -1,8 +1,8 @@
 import { GGUF_ALIGNMENT, GGUF_MAGIC, GgufType } from './gguf-format.ts';
 
-export type GgufMetadataValue = string | number | bigint | boolean | GgufMetadataValue[];
+type GgufMetadataValue = string | number | bigint | boolean | GgufMetadataValue[];
 
-export interface GgufTensorInfo {
+interface GgufTensorInfo {
   name: string;
   /** ggml order: ne0 first. */
   shape: number[];
