@@ -5,6 +5,6 @@ export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
 export type { AskAnswer, AskOptions, AskPerson, ToolContext, ToolLogger } from './tools/tool-context.ts';
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
-export { type Parameter, type ParameterSpec, type ParameterType, type ToolAnnotations, type ToolManifest } from './tools/tool-manifest.ts';
+export type { Parameter, ParameterSpec, ParameterType, ToolAnnotations, ToolManifest } from './tools/tool-manifest.ts';
 export { localize, localizeList, LANGUAGES, type Language, type LocalizedList, type LocalizedText } from './core/language.ts';
 export { safeFetch, safeFetchSettings, SafeFetchError, type SafeFetchOptions, type SafeResponse } from './tools/safe-fetch.ts';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
-import { type ReplyHandler } from '../models/testing/openai-wire.ts';
+import type { ReplyHandler } from '../models/testing/openai-wire.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';

@@ -4,7 +4,7 @@
  * reads, so that a key cannot be read without being checked, or checked as another type.
  */
 
-import { type Phrase } from '../core/phrase.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 
 export type ConfigPath = (string | number)[];

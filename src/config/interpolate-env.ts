@@ -1,4 +1,4 @@
-import { type Phrase } from '../core/phrase.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 
 type Problem = (keyPath: (string | number)[], text: Phrase) => void;

@@ -5,7 +5,7 @@ import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } fr
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
 import { MCP_TRANSPORTS, transportOf, type McpConfig, type McpServerSettings, type McpSettings } from '../mcp/mcp-settings.ts';
-import { type Phrase } from '../core/phrase.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 import { phrase as manifestPhrase } from '../tool-runtime/runtime-phrases.ts';
 import { LANGUAGES } from '../core/language.ts';

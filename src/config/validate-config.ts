@@ -1,4 +1,4 @@
-import { type Phrase } from '../core/phrase.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 import { checkFields, describe, isMapping, type ConfigPath, type Field } from './config-fields.ts';
 import { CONFIG_FIELDS } from './riverse-config.ts';

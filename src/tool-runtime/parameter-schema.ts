@@ -1,4 +1,4 @@
-import { type Parameter, type ParameterSpec, type ToolManifest } from '../tools/tool-manifest.ts';
+import type { Parameter, ParameterSpec, ToolManifest } from '../tools/tool-manifest.ts';
 import { localize, type Language } from '../core/language.ts';
 
 /** The JSON Schema subset the parameters compile to. */

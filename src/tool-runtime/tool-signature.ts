@@ -1,5 +1,5 @@
 import { toSpec } from './parameter-schema.ts';
-import { type Parameter, type ParameterSpec, type ToolManifest } from '../tools/tool-manifest.ts';
+import type { Parameter, ParameterSpec, ToolManifest } from '../tools/tool-manifest.ts';
 import { localize, type Language } from '../core/language.ts';
 
 /**

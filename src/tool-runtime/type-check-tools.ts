@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { said, type Diagnostic } from '../core/diagnostic.ts';
-import { type Phrase } from '../core/phrase.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './runtime-phrases.ts';
 
 /** How long the type check may take; past it, `tools check` reports it as not done and goes on. */

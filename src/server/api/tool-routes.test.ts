@@ -88,7 +88,7 @@ describe('PUT /api/tools/:name/enabled', () => {
     const on = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: true } });
     assert.equal(on.json.available, true);
     assert.equal(on.json.enabled, true);
-    assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /# the weather tool needs no key\n  weather:\n    units: metric # kept\n    enabled: true\n$/);
+    assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /# the weather tool needs no key\n {2}weather:\n {4}units: metric # kept\n {4}enabled: true\n$/);
     await chat(url, { message: 'weather?' });
     assert.deepEqual(server.requests.at(-1)!.body.tools?.map((tool) => tool.function.name).sort(), ['failing', 'weather']);
   });

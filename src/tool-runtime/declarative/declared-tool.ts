@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { type AppConfig } from '../../tools/app-config.ts';
+import type { AppConfig } from '../../tools/app-config.ts';
 import { BaseTool } from '../../tools/base-tool.ts';
 import { safeFetch, SafeFetchError, safeFetchSettings } from '../../tools/safe-fetch.ts';
 import type { ToolContext } from '../../tools/tool-context.ts';

@@ -65,7 +65,7 @@ export function captureSharedState(): SharedState {
   // Prototypes with no global of their own.
   watch('Function.prototype', Function.prototype);
   watch('TypedArray.prototype', Object.getPrototypeOf(Uint8Array.prototype));
-  watch('AsyncFunction.prototype', Object.getPrototypeOf(async function () {}));
+  watch('AsyncFunction.prototype', Object.getPrototypeOf(async () => {}));
   for (const name of WATCHED_MODULES) watch(`node:${name}`, require(name));
   return { objects, globalNames: globalNames(), env: { ...process.env }, process: processMembers(), listeners: processListeners() };
 }
