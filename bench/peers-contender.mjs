@@ -97,7 +97,7 @@ bench(
   async (cfg) => {
     toolDir = mkdtempSync(join(tmpdir(), 'riverse-peers-'));
     const specs = toolSpecs(cfg.nTools);
-    specs.forEach((spec, index) => writeFileSync(join(toolDir, `${spec.name}.ts`), toolFile(spec, index)));
+    for (const [index, spec] of specs.entries()) writeFileSync(join(toolDir, `${spec.name}.ts`), toolFile(spec, index));
     const config = { tools: { weather: { trusted: true }, ...(ISOLATION === undefined ? {} : { isolation: ISOLATION }) } };
     const registry = await ToolRegistry.load({ folders: [toolDir], config });
     const errors = registry.diagnostics.filter((d) => d.severity === 'error');

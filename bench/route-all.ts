@@ -29,7 +29,7 @@ const rows: string[][] = [['dataset', 'lang', 'requests', 'tools', ...KS.map((k)
 const macro = KS.map(() => 0);
 for (const set of SETS) {
   const result = bench(join(ROOT, set, 'tools.jsonl'), join(ROOT, set, 'dev.jsonl'));
-  KS.forEach((k, at) => (macro[at]! += (result.recall[k] ?? 0) / SETS.length));
+  for (const [at, k] of KS.entries()) macro[at]! += (result.recall[k] ?? 0) / SETS.length;
   const share = `${((100 * (result.tokens.at_k['10'] ?? 0)) / result.tokens.catalog).toFixed(1)}%`;
   rows.push([set, 'all', String(result.requests), String(result.tools), ...KS.map((k) => cell(result.hit[k])), ...KS.map((k) => cell(result.recall[k])), result.index_ms.toFixed(0), result.p50_ms.toFixed(2), result.p95_ms.toFixed(2), share]);
   const languages = Object.entries(result.by_lang);

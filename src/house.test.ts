@@ -82,7 +82,7 @@ function importsOf(file: string): Import[] {
     if (match[5] !== undefined) add(match[5], false);
     else {
       const names = /^\{([^}]*)\}$/.exec(match[3]!.trim())?.[1];
-      const allTypes = names !== undefined && names.split(',').filter((name) => name.trim() !== '').every((name) => /^\s*type\s/.test(name));
+      const allTypes = names?.split(',').filter((name) => name.trim() !== '').every((name) => /^\s*type\s/.test(name)) === true;
       add(match[4]!, match[2] !== undefined || allTypes);
     }
   }

@@ -45,7 +45,10 @@ function blocksOf(root: DomNode): string {
     if (node.nodeType !== 1) return;
     const name = node.nodeName.toUpperCase();
     if (SKIPPED.has(name)) return;
-    if (name === 'BR') return flush();
+    if (name === 'BR') {
+      flush();
+      return;
+    }
     if (name === 'PRE') {
       flush();
       lines.push((node.textContent ?? '').replace(/\n+$/, ''));

@@ -289,6 +289,7 @@ function savingListener(save: (event: TurnEvent) => void, onEvent: ((event: Turn
     try {
       onEvent?.(event);
     } finally {
+      // biome-ignore lint/correctness/noUnsafeFinally: the store's failure outranks the listener's, which it caused
       if (saveError !== undefined) throw saveError;
     }
   };

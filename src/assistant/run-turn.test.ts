@@ -15,7 +15,6 @@ import {
   modelServer,
   napTool,
   sharedCleanup,
-  SKY,
   STREAMED_ORDER,
   systemOf,
   testModel,

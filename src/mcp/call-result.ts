@@ -57,9 +57,12 @@ function sameJson(text: string, value: unknown): boolean {
 function saidAlready(value: unknown, text: string): boolean {
   const leaves: unknown[] = [];
   const walk = (item: unknown, depth: number): void => {
-    if (depth > 8) return void leaves.push(undefined);
-    if (Array.isArray(item)) item.forEach((entry) => walk(entry, depth + 1));
-    else if (typeof item === 'object' && item !== null) Object.values(item).forEach((entry) => walk(entry, depth + 1));
+    if (depth > 8) {
+      leaves.push(undefined);
+      return;
+    }
+    if (Array.isArray(item)) for (const entry of item) walk(entry, depth + 1);
+    else if (typeof item === 'object' && item !== null) for (const entry of Object.values(item)) walk(entry, depth + 1);
     else leaves.push(item);
   };
   walk(value, 0);

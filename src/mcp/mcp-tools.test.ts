@@ -54,7 +54,7 @@ test('a server\'s tools join the registry as <server>__<tool>, with its schema, 
     // The schema as the server wrote it: types, required, enums and nesting.
     assert.deepEqual(echo.schema.required, ['text']);
     assert.deepEqual(echo.schema.properties?.style?.enum, ['plain', 'loud']);
-    assert.deepEqual((echo.schema.properties?.options as { required?: string[] }).required, ['separator']);
+    assert.deepEqual((echo.schema.properties?.options as { required?: string[] } | undefined)?.required, ['separator']);
     assert.deepEqual(echo.manifest.annotations, { readOnlyHint: true });
     assert.deepEqual(await found.execute('fx__echo', { text: 'hi', times: '2', style: 'loud' }), { success: true, data: 'HI HI' });
     // The same checks as a drop-in tool's, before anything reaches the server.

@@ -131,7 +131,9 @@ export class ToolRouter {
       return lexical.slice(0, k);
     }
     const scores = new Map<string, number>();
-    for (const ranking of [lexical, semantic]) ranking.forEach((hit, rank) => scores.set(hit.name, (scores.get(hit.name) ?? 0) + 1 / (FUSION_K + rank + 1)));
+    for (const ranking of [lexical, semantic]) {
+      for (const [rank, hit] of ranking.entries()) scores.set(hit.name, (scores.get(hit.name) ?? 0) + 1 / (FUSION_K + rank + 1));
+    }
     return [...scores]
       .map(([name, score]) => ({ name, score }))
       .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

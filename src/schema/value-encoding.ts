@@ -16,7 +16,7 @@ export type ValueEncoding = 'plain' | 'json-text' | 'enum-text';
  * cannot describe travels as JSON text.
  */
 export function declaredEncoding(node: SchemaNode): ValueEncoding {
-  if (node.enum !== undefined && node.enum.some((value) => value !== null)) return 'plain';
+  if (node.enum?.some((value) => value !== null)) return 'plain';
   if (node.anyOf !== undefined) return 'json-text';
   const types = typesOf(node).filter((type) => type !== 'null');
   if (types.length !== 1) return 'json-text';

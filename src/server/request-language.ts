@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
+import { isLanguage, type Language } from '../core/language.ts';
 
 
 /**

@@ -1,6 +1,5 @@
 import { toolSection, type AppConfig } from '../tools/app-config.ts';
 import { checkParamsAgainst } from './check-params.ts';
-import { errorMessage } from './error-location.ts';
 import type { Dialect } from '../schema/dialect.ts';
 import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';

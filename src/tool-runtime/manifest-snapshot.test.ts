@@ -58,7 +58,7 @@ describe('snapshotManifest', () => {
         throw new Error('trap');
       },
     });
-    const { problems } = snapshotManifest({ name: 'x', description: new Text(), parameters: { loop: cyclic, ...{ ['odd']: { __proto__: { type: 'string' } } }, p: proxy } });
+    const { problems } = snapshotManifest({ name: 'x', description: new Text(), parameters: { loop: cyclic, ...{ 'odd': { __proto__: { type: 'string' } } }, p: proxy } });
     assert.deepEqual(problems.map((problem) => problem.path), ['description', 'parameters.loop.properties.self', 'parameters.odd', 'parameters.p']);
     assert.match(problems[0]!.message, /not a plain object \(a class instance, or `__proto__: …`/);
     assert.match(problems[1]!.message, /a cycle/);

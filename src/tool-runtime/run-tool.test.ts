@@ -17,7 +17,7 @@ class GreeterTool extends BaseTool<{ name: string; times: number }> {
   }
   execute(params: { name: string; times: number }, context: ToolContext): ToolResult {
     const greeting = String(context.config.greeting ?? 'Hello');
-    return ToolResult.ok(Array.from({ length: params.times }, () => `${greeting} ${params.name}`).join(' / ') + ` [${context.sessionId}]`);
+    return ToolResult.ok(`${Array.from({ length: params.times }, () => `${greeting} ${params.name}`).join(' / ')} [${context.sessionId}]`);
   }
 }
 

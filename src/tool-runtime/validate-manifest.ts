@@ -106,7 +106,10 @@ function checkApproval(approval: unknown, parameters: Record<string, unknown>, e
 
 function checkAnnotations(annotations: unknown, error: Report): void {
   const keys = ['title', ...ANNOTATION_HINTS];
-  if (!isPlainObject(annotations)) return error('annotations', phrase('manifest.annotations-invalid', { keys: keys.join(', ') }));
+  if (!isPlainObject(annotations)) {
+    error('annotations', phrase('manifest.annotations-invalid', { keys: keys.join(', ') }));
+    return;
+  }
   for (const [key, value] of Object.entries(annotations)) {
     const path = `annotations.${key}`;
     if (!keys.includes(key)) error(path, phrase('manifest.annotations-invalid', { keys: keys.join(', '), near: closestWord(key, keys) }));

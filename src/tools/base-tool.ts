@@ -12,6 +12,7 @@ const DEFAULT_AVAILABILITY = Symbol.for('riverse.BaseTool.defaultIsAvailable');
  * A drop-in tool. Extend it in a file in `agent/tools/`, export the class, and the registry
  * finds it: nothing else registers it.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a tool without a Params type reads its parameters untyped, as the seed does
 export abstract class BaseTool<Params extends object = Record<string, any>> {
   static readonly [BASE_TOOL] = true;
   readonly config: AppConfig;

@@ -13,7 +13,7 @@ const QUERIES = [
   { id: 'q3', query: 'email Ann and book a flight', lang: 'en', gold: ['send_email', 'book_flight'] },
   { id: 'q4', query: 'zzyzx', lang: 'en', gold: ['book_flight'] },
 ];
-const jsonl = (values: unknown[]) => values.map((value) => JSON.stringify(value)).join('\n') + '\n';
+const jsonl = (values: unknown[]) => `${values.map((value) => JSON.stringify(value)).join('\n')}\n`;
 
 describe('riverse bench route', { concurrency: 4 }, () => {
   let project: TempProject;

@@ -58,13 +58,16 @@ function chunks(body: WireRequestBody, spec: ReplySpec): WireChunk[] {
   const chunk = (delta: object, finish: string | null = null): WireChunk => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   const out: WireChunk[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of words(spec.text)) out.push(chunk({ content: piece }));
-  (spec.toolCalls ?? []).forEach((call, index) => {
+  for (const [index, call] of (spec.toolCalls ?? []).entries()) {
     const wire = toolCall(call, index);
     const args = wire.function!.arguments as string;
-    if (spec.wholeToolCalls === true) return out.push(chunk({ tool_calls: [{ index, ...wire }] }));
+    if (spec.wholeToolCalls === true) {
+      out.push(chunk({ tool_calls: [{ index, ...wire }] }));
+      continue;
+    }
     out.push(chunk({ tool_calls: [{ index, ...wire, function: { name: wire.function!.name, arguments: '' } }] }));
     for (const piece of split(args, spec.argumentPieces ?? 3)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-  });
+  }
   const finish = finishOf(spec);
   if (finish !== null) out.push(chunk({}, finish));
   const usage = usageOf(body, spec);

@@ -58,7 +58,7 @@ export function samplePattern(pattern: string): string | undefined {
     const char = pattern[at++]!;
     if (char === '^' || char === '$') return '';
     if (char === '.') return 'a';
-    if (char === '\\') return escape();
+    if (char === '\\') return escaped();
     if (char === '[') return charClass();
     if (char === '(') {
       let lookaround = false;
@@ -75,7 +75,7 @@ export function samplePattern(pattern: string): string | undefined {
     return char;
   }
 
-  function escape(): string {
+  function escaped(): string {
     const char = pattern[at++]!;
     if (char === 'u' && peek() === '{') {
       const end = pattern.indexOf('}', at);
@@ -92,7 +92,7 @@ export function samplePattern(pattern: string): string | undefined {
     const members: string[] = [];
     while (at < pattern.length && peek() !== ']') {
       let char = pattern[at++]!;
-      if (char === '\\') char = escape() || 'a';
+      if (char === '\\') char = escaped() || 'a';
       if (peek() === '-' && pattern[at + 1] !== ']' && pattern[at + 1] !== undefined) at += 2 + (pattern[at + 1] === '\\' ? 1 : 0);
       members.push(char);
     }

@@ -25,7 +25,10 @@ function check(value: unknown, node: Record<string, unknown>, path: string, erro
   if (node.type !== undefined) {
     const types = (Array.isArray(node.type) ? node.type : [node.type]) as JsonType[];
     const ok = types.some((type) => (type === 'null' ? value === null : matchesType(value, type))) || (node.nullable === true && value === null);
-    if (!ok) return fail(`must be ${types.join(' or ')}`);
+    if (!ok) {
+      fail(`must be ${types.join(' or ')}`);
+      return;
+    }
   }
   if (Array.isArray(node.enum) && !node.enum.some((allowed) => equal(allowed, value))) fail('must be one of the enum');
   if ('const' in node && !equal(node.const, value)) fail('must be the const');
@@ -36,7 +39,9 @@ function check(value: unknown, node: Record<string, unknown>, path: string, erro
     if (typeof node.minItems === 'number' && value.length < node.minItems) fail('has too few items');
     if (typeof node.maxItems === 'number' && value.length > node.maxItems) fail('has too many items');
     if (node.uniqueItems === true && value.some((item, index) => value.findIndex((other) => equal(other, item)) !== index)) fail('has duplicate items');
-    if (isRecord(node.items)) value.forEach((item, index) => check(item, node.items as Record<string, unknown>, `${path}/${index}`, errors));
+    if (isRecord(node.items)) {
+      for (const [index, item] of value.entries()) check(item, node.items as Record<string, unknown>, `${path}/${index}`, errors);
+    }
   }
   if (isRecord(value)) checkObject(value, node, path, errors, fail);
 }

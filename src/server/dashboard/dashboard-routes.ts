@@ -42,7 +42,7 @@ function send(c: Context, file: StaticFile): Response {
   c.header('Cache-Control', 'no-cache');
   c.header('ETag', file.etag);
   const match = c.req.header('if-none-match');
-  if (match !== undefined && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return c.body(null, 304);
+  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return c.body(null, 304);
   c.header('Content-Type', file.type);
   return c.body(file.body as Uint8Array<ArrayBuffer>);
 }

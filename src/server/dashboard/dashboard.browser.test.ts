@@ -460,7 +460,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     const bar = panel.locator('progress');
     await fresh.waitForFunction(() => {
       const progress = (globalThis as unknown as PageGlobals).document.querySelector('[data-panel="connect"] progress');
-      return progress !== null && progress.hasAttribute('value') && progress.value > 0 && progress.value < progress.max;
+      return progress?.hasAttribute('value') && progress.value > 0 && progress.value < progress.max;
     });
     assert.match((await panel.locator('.download-progress').textContent()) ?? '', /KB of \d+(\.\d)? KB \(\d+%\)/);
     assert.equal(await panel.locator('[data-action="download-model"]').isDisabled(), true);

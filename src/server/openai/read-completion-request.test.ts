@@ -64,7 +64,7 @@ describe('readCompletionRequest', () => {
     ['a forced tool', { messages: [user], tool_choice: 'required' }, 'tool_choice', /only be "auto"/],
     ['a tool with a bad name', { messages: [user], tools: [{ type: 'function', function: { name: 'no spaces' } }] }, 'tools[0].function.name', /letters, digits/],
     ['two tools of one name', { messages: [user], tools: [{ type: 'function', function: { name: 'a' } }, { type: 'function', function: { name: 'a' } }] }, 'tools[1].function.name', /two tools are named "a"/],
-    ['parameters nested too deep', { messages: [user], tools: [{ type: 'function', function: { name: 'a', parameters: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) } }] }, 'tools[0].function.parameters', /nested more than 32/],
+    ['parameters nested too deep', { messages: [user], tools: [{ type: 'function', function: { name: 'a', parameters: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) } }] }, 'tools[0].function.parameters', /nested more than 32/],
   ];
   for (const [what, body, param, message] of cases) {
     it(`refuses ${what}, naming ${param}`, () => {

@@ -6,7 +6,7 @@ import type { ToolContext } from '../../tools/tool-context.ts';
 import type { ToolManifest } from '../../tools/tool-manifest.ts';
 import { ToolResult } from '../../tools/tool-result.ts';
 import { atPath } from './json-path.ts';
-import { asText, fill, MissingSetting, valueOf, wholePlaceholder, type Piece, type Values } from './template.ts';
+import { asText, fill, MissingSetting, pieceValue, wholePlaceholder, type Piece, type Values } from './template.ts';
 
 /** A string of a JSON body template, kept apart from the objects around it. */
 export class JsonString {
@@ -71,7 +71,7 @@ export class DeclaredTool extends BaseTool {
     const url = new URL(fill(spec.url, values, encodeURIComponent));
     for (const [name, pieces] of spec.query) {
       const whole = wholePlaceholder(pieces);
-      if (whole !== undefined && valueOf(whole, values) === undefined) continue;
+      if (whole !== undefined && pieceValue(whole, values) === undefined) continue;
       url.searchParams.append(name, fill(pieces, values));
     }
     const headers: Record<string, string> = {};
@@ -89,7 +89,7 @@ export class DeclaredTool extends BaseTool {
       const form = new URLSearchParams();
       for (const [name, pieces] of spec.form) {
         const whole = wholePlaceholder(pieces);
-        if (whole === undefined || valueOf(whole, values) !== undefined) form.append(name, fill(pieces, values));
+        if (whole === undefined || pieceValue(whole, values) !== undefined) form.append(name, fill(pieces, values));
       }
       body = form.toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
@@ -129,8 +129,8 @@ export class DeclaredTool extends BaseTool {
     for (const pieces of spec.argv) {
       const whole = wholePlaceholder(pieces);
       // An element whose parameter the call left out is left out whole (`--limit={limit}` too).
-      if (pieces.some((piece) => !('text' in piece) && valueOf(piece, values) === undefined)) continue;
-      const value = whole !== undefined ? asText(valueOf(whole, values)) : fill(pieces, values);
+      if (pieces.some((piece) => !('text' in piece) && pieceValue(piece, values) === undefined)) continue;
+      const value = whole !== undefined ? asText(pieceValue(whole, values)) : fill(pieces, values);
       if (value.includes('\0')) return ToolResult.fail('A value contains a NUL character, which a command argument cannot hold.');
       // A value on its own must not turn into an option of the program (`-rf`, `--output=…`):
       // the file's author writes "--" before such an element to pass values that start with "-".
@@ -163,7 +163,7 @@ function fillJson(template: JsonTemplate, values: Values): unknown {
   if (template instanceof JsonString) {
     const whole = wholePlaceholder(template.pieces);
     if (whole === undefined) return fill(template.pieces, values);
-    const value = valueOf(whole, values);
+    const value = pieceValue(whole, values);
     return value === undefined ? LEFT_OUT : value;
   }
   if (Array.isArray(template)) return template.map((item) => fillJson(item, values)).filter((item) => item !== LEFT_OUT);

@@ -53,7 +53,7 @@ export class MissingSetting extends Error {
 }
 
 /** The value a placeholder stands for; undefined for a parameter the call left out. */
-export function valueOf(piece: Exclude<Piece, { text: string }>, values: Values): unknown {
+export function pieceValue(piece: Exclude<Piece, { text: string }>, values: Values): unknown {
   if ('param' in piece) return values.params[piece.param];
   const value = values.settings[piece.setting];
   if (value === undefined || value === null || value === '') throw new MissingSetting(`set ${values.section}.${piece.setting} in riverse.yaml`);
@@ -68,7 +68,7 @@ export function asText(value: unknown): string {
 
 /** Fills a template in, each value through `encode`. */
 export function fill(pieces: readonly Piece[], values: Values, encode: (text: string) => string = (text) => text): string {
-  return pieces.map((piece) => ('text' in piece ? piece.text : encode(asText(valueOf(piece, values))))).join('');
+  return pieces.map((piece) => ('text' in piece ? piece.text : encode(asText(pieceValue(piece, values))))).join('');
 }
 
 /** The parameters a template names. */

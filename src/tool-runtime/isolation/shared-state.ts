@@ -89,8 +89,12 @@ export function changesSince(before: SharedState): string[] {
   for (const name of names) if (!before.globalNames.has(name)) changes.push(`globalThis.${name}`);
   for (const name of before.globalNames) if (!names.has(name)) changes.push(`globalThis.${name} (deleted)`);
   for (const key of new Set([...Object.keys(before.env), ...Object.keys(process.env)])) if (before.env[key] !== process.env[key]) changes.push(`process.env.${key}`);
-  processMembers().forEach((member, index) => member !== before.process[index] && changes.push(`process.${WATCHED_PROCESS[index]}`));
-  processListeners().forEach((count, index) => count !== before.listeners[index] && changes.push(`a process.on('${WATCHED_EVENTS[index]}') listener`));
+  for (const [index, member] of processMembers().entries()) {
+    if (member !== before.process[index]) changes.push(`process.${WATCHED_PROCESS[index]}`);
+  }
+  for (const [index, count] of processListeners().entries()) {
+    if (count !== before.listeners[index]) changes.push(`a process.on('${WATCHED_EVENTS[index]}') listener`);
+  }
   return changes;
 }
 

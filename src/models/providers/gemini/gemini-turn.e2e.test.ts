@@ -16,7 +16,6 @@ import {
   logLines,
   napTool,
   sharedCleanup,
-  SKY,
   tempDir,
   textDeltas,
   WAIT_FOR_CANCEL_TOOL,

@@ -54,7 +54,7 @@ function objectSchema(schema: JsonSchema): GrammarSchema {
 }
 
 function valueSchema(schema: JsonSchema): GrammarSchema {
-  if (schema.enum !== undefined && schema.enum.every(isLiteral)) return { enum: schema.enum };
+  if (schema.enum?.every(isLiteral)) return { enum: schema.enum };
   switch (schema.type) {
     case 'string':
     case 'number':

@@ -37,7 +37,7 @@ test('each platform has its prebuilt package name', () => {
 });
 
 test('installed in an app, the install runs in the app, not in the riverse package folder', () => {
-  assert.equal(installRoot(join('/work', 'app', 'node_modules', 'riverse') + '/'), join('/work', 'app') + '/');
-  assert.equal(installRoot(join('/work', 'app', 'node_modules', '.pnpm', 'riverse@0.1.0', 'node_modules', 'riverse') + '/'), join('/work', 'app') + '/');
+  assert.equal(installRoot(`${join('/work', 'app', 'node_modules', 'riverse')}/`), `${join('/work', 'app')}/`);
+  assert.equal(installRoot(`${join('/work', 'app', 'node_modules', '.pnpm', 'riverse@0.1.0', 'node_modules', 'riverse')}/`), `${join('/work', 'app')}/`);
   assert.equal(installRoot('/src/riverse/'), '/src/riverse/');
 });

@@ -4,7 +4,6 @@ import type { ChatMessage } from '../../chat-message.ts';
 import type { ToolDefinition } from '../../chat-model.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible.ts';
 import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from '../../testing/openai-wire.ts';
-import { replies } from '../../testing/wire-server.ts';
 import { callsOf, collect, failure, finishOf, textOf } from '../../testing/model-events.ts';
 
 const open: OpenAITestServer[] = [];

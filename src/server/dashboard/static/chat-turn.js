@@ -58,6 +58,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
   /** @type {HTMLLIElement | null} */
   let bubble = null; // the assistant's text being streamed
   let bubbleText = '';
+  // biome-ignore lint/correctness/noUnusedVariables: read by `||=`, which keeps one frame pending at a time
   let drawing = 0;
   const draw = () => {
     drawing = 0;
