@@ -31,7 +31,8 @@ let exitCode = 0;
 const toolsList = async (options: Parameters<typeof import('./tools/tools-list.ts').toolsList>[0]) => (await import('./tools/tools-list.ts')).toolsList(options);
 const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) => (await import('./chat/chat.ts')).chat(options);
 // biome-ignore lint/suspicious/noExplicitAny: commander hands each action its own arguments
-const run = (action: (...args: any[]) => Promise<number>) => async (...args: any[]) => {
+type CommandArguments = any[];
+const run = (action: (...args: CommandArguments) => Promise<number>) => async (...args: CommandArguments) => {
   exitCode = await action(...args);
 };
 
