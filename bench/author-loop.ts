@@ -27,7 +27,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
 /** Runs the CLI in `cwd` (with its own cache folder); wall time in ms, and peak RSS in MB where /usr/bin/time can tell. */
-async function riverse(cwd: string, cacheDir: string, args: string[], env: Record<string, string> = {}): Promise<{ ms: number; rssMb?: number; stdout: string }> {
+async function riverse(
+  cwd: string,
+  cacheDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ ms: number; rssMb?: number; stdout: string }> {
   const timed = existsSync(TIME);
   const argv = ['--conditions=riverse-source', MAIN, ...args];
   const started = performance.now();
@@ -77,7 +82,9 @@ async function toolsList(): Promise<void> {
       warm.push((await riverse(many, fresh, ['tools', 'list'])).ms);
     }
     console.log(`riverse tools list, 1 tool (warm): ${ms(warmOne)}   (target < 150 ms)`);
-    console.log(`riverse tools list, ${TOOLS} tools: cold ${ms(median(cold))} (+${ms(median(cold) - warmOne)}, target < +500 ms), warm ${ms(median(warm))} (+${ms(median(warm) - warmOne)}, target < +100 ms)`);
+    console.log(
+      `riverse tools list, ${TOOLS} tools: cold ${ms(median(cold))} (+${ms(median(cold) - warmOne)}, target < +500 ms), warm ${ms(median(warm))} (+${ms(median(warm) - warmOne)}, target < +100 ms)`,
+    );
   } finally {
     await rm(one, { recursive: true, force: true });
     await rm(many, { recursive: true, force: true });
@@ -118,12 +125,16 @@ export class EchoTool extends BaseTool {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(`first call of an isolated tool (process): ${median(firsts).toFixed(1)} ms, adds ${median(added).toFixed(1)} ms over the next calls   (target < 30 ms)`);
+  console.log(
+    `first call of an isolated tool (process): ${median(firsts).toFixed(1)} ms, adds ${median(added).toFixed(1)} ms over the next calls   (target < 30 ms)`,
+  );
 }
 
 async function ask(): Promise<void> {
   const server = await startOpenAITestServer((request) =>
-    request.body.messages.some((message) => message.role === 'tool') ? { text: 'It is sunny.' } : { toolCalls: [{ name: 'echo', arguments: { text: 'weather' } }] },
+    request.body.messages.some((message) => message.role === 'tool')
+      ? { text: 'It is sunny.' }
+      : { toolCalls: [{ name: 'echo', arguments: { text: 'weather' } }] },
   );
   const dir = await mkdtemp(join(tmpdir(), 'riverse-bench-ask-'));
   await mkdir(join(dir, 'agent', 'tools'), { recursive: true });
@@ -138,7 +149,9 @@ async function ask(): Promise<void> {
     const runs = await repeat(RUNS, () => riverse(dir, cache, ['ask', 'Is it sunny?'], env));
     if (runs[0]!.stdout.trim() !== 'It is sunny.') throw new Error(`ask answered ${JSON.stringify(runs[0]!.stdout)}`);
     const rss = runs.map((run) => run.rssMb).filter((value): value is number => value !== undefined);
-    console.log(`riverse ask, instant model, one tool call: ${ms(median(runs.map((run) => run.ms)))} wall   (target < 300 ms)${rss.length > 0 ? `; peak RSS ${median(rss).toFixed(0)} MB (the tool's process not counted)` : ''}`);
+    console.log(
+      `riverse ask, instant model, one tool call: ${ms(median(runs.map((run) => run.ms)))} wall   (target < 300 ms)${rss.length > 0 ? `; peak RSS ${median(rss).toFixed(0)} MB (the tool's process not counted)` : ''}`,
+    );
   } finally {
     await server.close();
     await rm(dir, { recursive: true, force: true });

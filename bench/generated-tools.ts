@@ -4,10 +4,28 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const TOPICS = [
-  { noun: 'weather', verb: 'Get the forecast', zh: '查询天气', ja: '天気を調べる', choices: ['metric', 'imperial', 'kelvin'] },
-  { noun: 'stock', verb: 'Look up a stock quote', zh: '查询股票行情', ja: '株価を調べる', choices: ['price', 'chart', 'news'] },
+  {
+    noun: 'weather',
+    verb: 'Get the forecast',
+    zh: '查询天气',
+    ja: '天気を調べる',
+    choices: ['metric', 'imperial', 'kelvin'],
+  },
+  {
+    noun: 'stock',
+    verb: 'Look up a stock quote',
+    zh: '查询股票行情',
+    ja: '株価を調べる',
+    choices: ['price', 'chart', 'news'],
+  },
   { noun: 'recipe', verb: 'Find a recipe', zh: '查找菜谱', ja: 'レシピを探す', choices: ['quick', 'vegan', 'classic'] },
-  { noun: 'flight', verb: 'Check a flight', zh: '查询航班', ja: 'フライトを確認する', choices: ['status', 'gate', 'delay'] },
+  {
+    noun: 'flight',
+    verb: 'Check a flight',
+    zh: '查询航班',
+    ja: 'フライトを確認する',
+    choices: ['status', 'gate', 'delay'],
+  },
   { noun: 'note', verb: 'Search the notes', zh: '搜索笔记', ja: 'メモを検索する', choices: ['title', 'body', 'tag'] },
 ];
 
@@ -17,7 +35,8 @@ export function toolSource(index: number): string {
   const id = String(index).padStart(4, '0');
   const name = `${topic.noun}_${id}`;
   const className = `${topic.noun[0]!.toUpperCase()}${topic.noun.slice(1)}${id}Tool`;
-  const limit = index % 2 === 0 ? `\n        limit: { type: 'integer', description: 'Most results to return', default: 5 },` : '';
+  const limit =
+    index % 2 === 0 ? `\n        limit: { type: 'integer', description: 'Most results to return', default: 5 },` : '';
   const third = index % 3 === 0 ? `, '${topic.verb} #${index} once more'` : '';
   return `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
 

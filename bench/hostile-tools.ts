@@ -57,10 +57,14 @@ async function peakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakMb: n
 
 async function hugeResult(isolation: Isolation, memoryMb?: number): Promise<string> {
   const dir = await folder({ 'huge.ts': tool('huge', `return ToolResult.ok('x'.repeat(500 * 1024 * 1024));`) });
-  const { registry, close } = await load(dir, { tools: { isolation, timeout_ms: 60_000, ...(memoryMb === undefined ? {} : { memory_mb: memoryMb }) } });
+  const { registry, close } = await load(dir, {
+    tools: { isolation, timeout_ms: 60_000, ...(memoryMb === undefined ? {} : { memory_mb: memoryMb }) },
+  });
   try {
     const { value, peakMb, startMb } = await peakRss(() => registry.execute('huge', {}));
-    const outcome = value.success ? `ok, ${value.data.length.toLocaleString('en')} characters kept` : `${value.code}: ${value.error}`;
+    const outcome = value.success
+      ? `ok, ${value.data.length.toLocaleString('en')} characters kept`
+      : `${value.code}: ${value.error}`;
     return `${isolation.padEnd(7)} memory_mb ${String(memoryMb ?? 'default').padEnd(7)} host RSS ${startMb.toFixed(0)} → peak ${peakMb.toFixed(0)} MB   (${outcome})`;
   } finally {
     await close();
@@ -70,15 +74,21 @@ async function hugeResult(isolation: Isolation, memoryMb?: number): Promise<stri
 
 async function hangingStart(): Promise<string> {
   const files: Record<string, string> = { 'echo.ts': tool('echo', `return ToolResult.ok('echo ' + params.text);`) };
-  for (let i = 1; i <= 7; i++) files[`hang-${i}.ts`] = `await new Promise(() => setInterval(() => {}, 1000));\n${tool(`hang_${i}`, 'return ToolResult.ok("");')}`;
+  for (let i = 1; i <= 7; i++)
+    files[`hang-${i}.ts`] =
+      `await new Promise(() => setInterval(() => {}, 1000));\n${tool(`hang_${i}`, 'return ToolResult.ok("");')}`;
   const dir = await folder(files, 'agent/tools');
   const times: number[] = [];
   try {
     for (let run = 0; run < RUNS; run++) {
       const started = performance.now();
-      const child = spawnSync(process.execPath, [MAIN, 'tools', 'run', 'echo', 'text=hi'], { cwd: dir, encoding: 'utf8' });
+      const child = spawnSync(process.execPath, [MAIN, 'tools', 'run', 'echo', 'text=hi'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       times.push(performance.now() - started);
-      if (child.stdout.trim() !== 'echo hi') throw new Error(`tools run answered ${JSON.stringify(child.stdout)} ${child.stderr}`);
+      if (child.stdout.trim() !== 'echo hi')
+        throw new Error(`tools run answered ${JSON.stringify(child.stdout)} ${child.stderr}`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -113,4 +123,6 @@ console.log(`\n${await hangingStart()}`);
 const inProcess = await perCall('none');
 const worker = await perCall('worker');
 const child = await perCall('process');
-console.log(`\nper call, median of ${CALLS}: in-process ${inProcess.toFixed(1)} µs · worker ${worker.toFixed(1)} µs (+${(worker - inProcess).toFixed(1)}) · process ${child.toFixed(1)} µs (+${(child - inProcess).toFixed(1)}; ${(child / worker).toFixed(2)}× worker)`);
+console.log(
+  `\nper call, median of ${CALLS}: in-process ${inProcess.toFixed(1)} µs · worker ${worker.toFixed(1)} µs (+${(worker - inProcess).toFixed(1)}) · process ${child.toFixed(1)} µs (+${(child - inProcess).toFixed(1)}; ${(child / worker).toFixed(2)}× worker)`,
+);

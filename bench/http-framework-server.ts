@@ -9,7 +9,10 @@ import { hostRule } from '../src/server/host-rule.ts';
 import { originRule } from '../src/server/origin-rule.ts';
 import { tokenRule } from '../src/server/token-rule.ts';
 
-const PAYLOAD = { ok: true, tools: Array.from({ length: 8 }, (_, index) => ({ name: `tool_${index}`, available: index % 3 !== 0 })) };
+const PAYLOAD = {
+  ok: true,
+  tools: Array.from({ length: 8 }, (_, index) => ({ name: `tool_${index}`, available: index % 3 !== 0 })),
+};
 const kind = process.argv[2];
 const listening = (port: number) => process.stdout.write(`${port}\n`);
 
@@ -21,7 +24,11 @@ if (kind === 'node') {
     }
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))));
+    request.on('end', () =>
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8')))),
+    );
   });
   server.listen(0, '127.0.0.1', () => listening((server.address() as AddressInfo).port));
 } else if (kind === 'hono' || kind === 'hono-rules') {

@@ -40,7 +40,12 @@ async function drive(port: number, route: 'json' | 'echo'): Promise<Run> {
     headers: { authorization: 'Bearer bench-token', 'content-type': 'application/json' },
     ...(route === 'echo' ? { method: 'POST', body: ECHO } : {}),
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -62,7 +67,9 @@ for (let round = 1; round <= ROUNDS; round++) {
   process.stderr.write(`round ${round}/${ROUNDS} done\n`);
 }
 
-console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} rounds (node ${process.version})\n`);
+console.log(
+  `\n${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} rounds (node ${process.version})\n`,
+);
 console.log('server       route   req/s     vs node   p50 ms  p99 ms  errors');
 for (const route of ['json', 'echo'] as const) {
   const floor = median(runs.get(`node ${route}`)!.map((run) => run.rps));

@@ -22,7 +22,9 @@ import { join } from 'node:path';
 
 const COMMON = process.env.PEERS_COMMON;
 if (!COMMON) {
-  process.stderr.write('[riverse] PEERS_COMMON is not set: run this through the peers harness (run.mjs or selftest.mjs)\n');
+  process.stderr.write(
+    '[riverse] PEERS_COMMON is not set: run this through the peers harness (run.mjs or selftest.mjs)\n',
+  );
   process.exit(2);
 }
 // The tool file imports the harness's module by this same URL, so both get one module instance and
@@ -40,7 +42,8 @@ if (FROM !== 'dist' && FROM !== 'src') {
   process.stderr.write(`[riverse] RIVERSE_FROM must be "dist" or "src", got ${JSON.stringify(FROM)}\n`);
   process.exit(2);
 }
-const src = (path) => new URL(`../${FROM}/${FROM === 'dist' ? path.replace(/\.ts$/, '.js') : path}`, import.meta.url).href;
+const src = (path) =>
+  new URL(`../${FROM}/${FROM === 'dist' ? path.replace(/\.ts$/, '.js') : path}`, import.meta.url).href;
 const { ToolRegistry } = await import(src('tool-runtime/tool-registry.ts'));
 const { createOpenAICompatibleModel } = await import(src('models/openai-compatible.ts'));
 const { Assistant } = await import(src('assistant/assistant.ts'));
@@ -65,7 +68,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exi
 /** One drop-in tool file, as a user would write it: a BaseTool subclass with its manifest. */
 function toolFile(spec, index) {
   const q = (value) => JSON.stringify(value);
-  const parameters = spec.params.map((p) => `        ${p.name}: { type: 'string', required: true, description: ${q(p.description)} },`).join('\n');
+  const parameters = spec.params
+    .map((p) => `        ${p.name}: { type: 'string', required: true, description: ${q(p.description)} },`)
+    .join('\n');
   const isWeather = spec.name === 'weather';
   const execute = isWeather
     ? `  execute(params: { city: string }): ToolResult {
@@ -98,13 +103,22 @@ bench(
     toolDir = mkdtempSync(join(tmpdir(), 'riverse-peers-'));
     const specs = toolSpecs(cfg.nTools);
     for (const [index, spec] of specs.entries()) writeFileSync(join(toolDir, `${spec.name}.ts`), toolFile(spec, index));
-    const config = { tools: { weather: { trusted: true }, ...(ISOLATION === undefined ? {} : { isolation: ISOLATION }) } };
+    const config = {
+      tools: { weather: { trusted: true }, ...(ISOLATION === undefined ? {} : { isolation: ISOLATION }) },
+    };
     const registry = await ToolRegistry.load({ folders: [toolDir], config });
     const errors = registry.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0 || registry.tools().length !== cfg.nTools) {
-      throw new Error(`loaded ${registry.tools().length} of ${cfg.nTools} tools; errors: ${JSON.stringify(errors.slice(0, 3))}`);
+      throw new Error(
+        `loaded ${registry.tools().length} of ${cfg.nTools} tools; errors: ${JSON.stringify(errors.slice(0, 3))}`,
+      );
     }
-    const model = createOpenAICompatibleModel({ model: cfg.model, baseUrl: cfg.baseURL, apiKey: cfg.apiKey, maxRetries: 0 });
+    const model = createOpenAICompatibleModel({
+      model: cfg.model,
+      baseUrl: cfg.baseURL,
+      apiKey: cfg.apiKey,
+      maxRetries: 0,
+    });
     const assistant = new Assistant({ model, registry, language: 'en', stream: cfg.stream });
     return { model, registry, assistant, turns: 0 };
   },
@@ -112,8 +126,16 @@ bench(
     const result =
       ENTRY === 'assistant'
         ? await ctx.assistant.turn(USER_PROMPT, { session: `turn-${ctx.turns++}` })
-        : await runTurn({ model: ctx.model, registry: ctx.registry, history: [], input: USER_PROMPT, language: 'en', stream: cfg.stream });
-    if (result.stopReason !== 'answer') throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? result.text}`);
+        : await runTurn({
+            model: ctx.model,
+            registry: ctx.registry,
+            history: [],
+            input: USER_PROMPT,
+            language: 'en',
+            stream: cfg.stream,
+          });
+    if (result.stopReason !== 'answer')
+      throw new Error(`the turn ended with ${result.stopReason}: ${result.error?.message ?? result.text}`);
     return result.text;
   },
 );

@@ -20,29 +20,85 @@ if (!existsSync(join(ROOT, 'metatool', 'tools.jsonl'))) {
 }
 
 function bench(tools: string, queries: string): RouteBenchmark {
-  const out = execFileSync(process.execPath, [MAIN, 'bench', 'route', '--tools', tools, '--queries', queries, '--k', KS.join(','), '--json', '--lang', 'en'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const out = execFileSync(
+    process.execPath,
+    [MAIN, 'bench', 'route', '--tools', tools, '--queries', queries, '--k', KS.join(','), '--json', '--lang', 'en'],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
   return JSON.parse(out) as RouteBenchmark;
 }
 
 const cell = (value: number | undefined) => (value ?? 0).toFixed(3);
-const rows: string[][] = [['dataset', 'lang', 'requests', 'tools', ...KS.map((k) => `hit@${k}`), ...KS.map((k) => `rec@${k}`), 'index_ms', 'p50_ms', 'p95_ms', 'tok@10']];
+const rows: string[][] = [
+  [
+    'dataset',
+    'lang',
+    'requests',
+    'tools',
+    ...KS.map((k) => `hit@${k}`),
+    ...KS.map((k) => `rec@${k}`),
+    'index_ms',
+    'p50_ms',
+    'p95_ms',
+    'tok@10',
+  ],
+];
 const macro = KS.map(() => 0);
 for (const set of SETS) {
   const result = bench(join(ROOT, set, 'tools.jsonl'), join(ROOT, set, 'dev.jsonl'));
   for (const [at, k] of KS.entries()) macro[at]! += (result.recall[k] ?? 0) / SETS.length;
   const share = `${((100 * (result.tokens.at_k['10'] ?? 0)) / result.tokens.catalog).toFixed(1)}%`;
-  rows.push([set, 'all', String(result.requests), String(result.tools), ...KS.map((k) => cell(result.hit[k])), ...KS.map((k) => cell(result.recall[k])), result.index_ms.toFixed(0), result.p50_ms.toFixed(2), result.p95_ms.toFixed(2), share]);
+  rows.push([
+    set,
+    'all',
+    String(result.requests),
+    String(result.tools),
+    ...KS.map((k) => cell(result.hit[k])),
+    ...KS.map((k) => cell(result.recall[k])),
+    result.index_ms.toFixed(0),
+    result.p50_ms.toFixed(2),
+    result.p95_ms.toFixed(2),
+    share,
+  ]);
   const languages = Object.entries(result.by_lang);
-  if (languages.length > 1) for (const [language, figures] of languages) rows.push(['', language, String(figures.requests), '', ...KS.map((k) => cell(figures.hit[k])), ...KS.map((k) => cell(figures.recall[k])), '', '', '', '']);
+  if (languages.length > 1)
+    for (const [language, figures] of languages)
+      rows.push([
+        '',
+        language,
+        String(figures.requests),
+        '',
+        ...KS.map((k) => cell(figures.hit[k])),
+        ...KS.map((k) => cell(figures.recall[k])),
+        '',
+        '',
+        '',
+        '',
+      ]);
 }
 rows.push(['macro mean', '', '', '', ...KS.map(() => ''), ...macro.map(cell), '', '', '', '']);
 const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-console.log(rows.map((row) => row.map((value, column) => (column < 2 ? value.padEnd(widths[column]!) : value.padStart(widths[column]!))).join('  ')).join('\n'));
+console.log(
+  rows
+    .map((row) =>
+      row
+        .map((value, column) => (column < 2 ? value.padEnd(widths[column]!) : value.padStart(widths[column]!)))
+        .join('  '),
+    )
+    .join('\n'),
+);
 
 // 5,000 tools: Seal-Tools' catalog topped up with ACEBench's, asked Seal-Tools' requests.
 const dir = mkdtempSync(join(tmpdir(), 'riverse-route-'));
 try {
-  const lines = [...readFileSync(join(ROOT, 'seal_tools', 'tools.jsonl'), 'utf8').trim().split('\n'), ...readFileSync(join(ROOT, 'acebench_en', 'tools.jsonl'), 'utf8').trim().split('\n')];
+  const lines = [
+    ...readFileSync(join(ROOT, 'seal_tools', 'tools.jsonl'), 'utf8')
+      .trim()
+      .split('\n'),
+    ...readFileSync(join(ROOT, 'acebench_en', 'tools.jsonl'), 'utf8')
+      .trim()
+      .split('\n'),
+  ];
   const seen = new Set<string>();
   const unique = lines.filter((line) => {
     const name = (JSON.parse(line) as { name: string }).name;
@@ -51,7 +107,9 @@ try {
   const tools = join(dir, 'tools.jsonl');
   writeFileSync(tools, unique.slice(0, 5000).join('\n'));
   const result = bench(tools, join(ROOT, 'seal_tools', 'dev.jsonl'));
-  console.log(`\n${result.tools} tools: index ${result.index_ms.toFixed(0)} ms, p50 ${result.p50_ms.toFixed(2)} ms, p95 ${result.p95_ms.toFixed(2)} ms, recall@10 ${cell(result.recall['10'])} (Seal-Tools requests)`);
+  console.log(
+    `\n${result.tools} tools: index ${result.index_ms.toFixed(0)} ms, p50 ${result.p50_ms.toFixed(2)} ms, p95 ${result.p95_ms.toFixed(2)} ms, recall@10 ${cell(result.recall['10'])} (Seal-Tools requests)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -20,7 +20,9 @@ const server = await startOpenAITestServer(async (request) => {
     captured[kind] = request.raw;
     if (captured.call !== undefined && captured.answer !== undefined) writeFileSync(capture, JSON.stringify(captured));
   }
-  return answered ? { text: 'It is 16 °C and partly cloudy in Tokyo.' } : { toolCalls: [{ name: 'echo', arguments: { text: 'Tokyo' } }] };
+  return answered
+    ? { text: 'It is 16 °C and partly cloudy in Tokyo.' }
+    : { toolCalls: [{ name: 'echo', arguments: { text: 'Tokyo' } }] };
 });
 // The server keeps every request for tests to read; here that would only grow.
 setInterval(() => (server.requests.length = 0), 500);

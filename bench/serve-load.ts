@@ -49,11 +49,22 @@ export class EchoTool extends BaseTool {
 `;
 
 /** A child that prints a line matching `pattern` once it is ready; resolves with the match. */
-function startChild(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv }, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function startChild(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv },
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} printed nothing like ${pattern} in 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${args.join(' ')} printed nothing like ${pattern} in 60 s:\n${out}`)),
+      60_000,
+    );
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const match = pattern.exec(out);
@@ -69,7 +80,9 @@ function startChild(args: string[], options: { cwd?: string; env?: NodeJS.Proces
 
 /** User and system CPU time of a process so far, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
@@ -92,14 +105,31 @@ interface Figures {
 
 function figures(latencies: number[], seconds: number, errors: number): Figures {
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    errors,
+  };
 }
 
 /** One POST read to its end; resolves with the status. */
 function post(agent: Agent, url: URL, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer bench', 'content-length': Buffer.byteLength(body) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer bench',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         res.on('data', () => {});
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -117,7 +147,12 @@ function post(agent: Agent, url: URL, body: string): Promise<number> {
  * at most. The paced runs use this for both sides: autocannon paces each connection on its own
  * timer, so its connections fire together and queue behind each other.
  */
-async function drive(connections: number, seconds: number, rate: number | undefined, turn: (agent: Agent) => Promise<boolean>): Promise<Figures> {
+async function drive(
+  connections: number,
+  seconds: number,
+  rate: number | undefined,
+  turn: (agent: Agent) => Promise<boolean>,
+): Promise<Figures> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
@@ -129,7 +164,8 @@ async function drive(connections: number, seconds: number, rate: number | undefi
         const at = slot;
         slot += 1000 / rate;
         if (at >= end) break;
-        if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
+        if (at > performance.now())
+          await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
       }
       const start = performance.now();
       try {
@@ -148,12 +184,27 @@ async function drive(connections: number, seconds: number, rate: number | undefi
 }
 
 /** The bare client: the two model requests of a turn, straight to the model server. */
-function bare(modelUrl: string, bodies: { call: string; answer: string }, connections: number, seconds: number, rate?: number): Promise<Figures> {
+function bare(
+  modelUrl: string,
+  bodies: { call: string; answer: string },
+  connections: number,
+  seconds: number,
+  rate?: number,
+): Promise<Figures> {
   const url = new URL(`${modelUrl}/chat/completions`);
-  return drive(connections, seconds, rate, async (agent) => (await post(agent, url, bodies.call)) === 200 && (await post(agent, url, bodies.answer)) === 200);
+  return drive(
+    connections,
+    seconds,
+    rate,
+    async (agent) => (await post(agent, url, bodies.call)) === 200 && (await post(agent, url, bodies.answer)) === 200,
+  );
 }
 
-const COMPLETION = JSON.stringify({ model: 'riverse', messages: [{ role: 'user', content: "What's the weather in Tokyo?" }], ...(STREAM ? { stream: true } : {}) });
+const COMPLETION = JSON.stringify({
+  model: 'riverse',
+  messages: [{ role: 'user', content: "What's the weather in Tokyo?" }],
+  ...(STREAM ? { stream: true } : {}),
+});
 
 /** The service, paced, through the same client as the bare side. */
 function pacedService(serviceUrl: string, connections: number, seconds: number, rate: number): Promise<Figures> {
@@ -164,7 +215,15 @@ function pacedService(serviceUrl: string, connections: number, seconds: number, 
 /** The service under autocannon, as fast as it answers. */
 async function service(serviceUrl: string, connections: number, seconds: number): Promise<Figures> {
   const latencies: number[] = [];
-  const options = { url: `${serviceUrl}v1/chat/completions`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: COMPLETION, connections, duration: seconds, timeout: 30 };
+  const options = {
+    url: `${serviceUrl}v1/chat/completions`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: COMPLETION,
+    connections,
+    duration: seconds,
+    timeout: 30,
+  };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
     // autocannon's own histogram keeps whole milliseconds; the targets need finer.
@@ -187,7 +246,13 @@ interface CoreFigures {
 /** The core alone in a child process; what it measured. */
 async function runCore(modelUrl: string, tools: string, connections: number, seconds: number): Promise<CoreFigures> {
   const child = spawn(process.execPath, [join(ROOT, 'bench/serve-load-core.ts')], {
-    env: { ...process.env, BENCH_MODEL_URL: modelUrl, BENCH_TOOLS: tools, BENCH_CONNECTIONS: String(connections), BENCH_DURATION_S: String(seconds) },
+    env: {
+      ...process.env,
+      BENCH_MODEL_URL: modelUrl,
+      BENCH_TOOLS: tools,
+      BENCH_CONNECTIONS: String(connections),
+      BENCH_DURATION_S: String(seconds),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -199,9 +264,14 @@ async function runCore(modelUrl: string, tools: string, connections: number, sec
 
 /** One completion, checked: the service answers with the tool's turn, not an error that would be fast. */
 async function checkAnswer(serviceUrl: string): Promise<void> {
-  const response = await fetch(`${serviceUrl}v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: COMPLETION.replace(',"stream":true', '') });
+  const response = await fetch(`${serviceUrl}v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: COMPLETION.replace(',"stream":true', ''),
+  });
   const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
-  if (body.choices?.[0]?.message?.content !== ANSWER) throw new Error(`the service did not answer the tool turn: ${JSON.stringify(body)}`);
+  if (body.choices?.[0]?.message?.content !== ANSWER)
+    throw new Error(`the service did not answer the tool turn: ${JSON.stringify(body)}`);
 }
 
 const ms = (value: number) => value.toFixed(2).padStart(8);
@@ -219,7 +289,11 @@ const dir = mkdtempSync(join(tmpdir(), 'riverse-serve-load-'));
 const children: ChildProcess[] = [];
 try {
   const capture = join(dir, 'captured.json');
-  const model = await startChild([join(ROOT, 'bench/serve-load-model.ts')], { env: { BENCH_CAPTURE: capture, BENCH_MODEL_DELAY_MS: String(MODEL_DELAY_MS) } }, /(http:\/\/127\.0\.0\.1:\d+\/v1)/);
+  const model = await startChild(
+    [join(ROOT, 'bench/serve-load-model.ts')],
+    { env: { BENCH_CAPTURE: capture, BENCH_MODEL_DELAY_MS: String(MODEL_DELAY_MS) } },
+    /(http:\/\/127\.0\.0\.1:\d+\/v1)/,
+  );
   children.push(model.child);
   const modelUrl = model.match[1]!;
   const modelPid = model.child.pid!;
@@ -229,15 +303,34 @@ try {
   writeFileSync(join(project, 'agent', 'tools', 'echo.ts'), ECHO_TOOL);
   if (ISOLATION !== undefined) writeFileSync(join(project, 'riverse.yaml'), `tools:\n  isolation: ${ISOLATION}\n`);
   const served = await startChild(
-    [...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(ROOT, 'bin/riverse.js'), 'serve', '--host', '127.0.0.1', '--port', '0'],
-    { cwd: project, env: { HOME: dir, RIVERSE_MODEL: 'openai:bench-model', OPENAI_BASE_URL: modelUrl, OPENAI_API_KEY: 'bench', RIVERSE_TOKEN: '' } },
+    [
+      ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      join(ROOT, 'bin/riverse.js'),
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+    ],
+    {
+      cwd: project,
+      env: {
+        HOME: dir,
+        RIVERSE_MODEL: 'openai:bench-model',
+        OPENAI_BASE_URL: modelUrl,
+        OPENAI_API_KEY: 'bench',
+        RIVERSE_TOKEN: '',
+      },
+    },
     /(http:\/\/127\.0\.0\.1:\d+\/)/,
   );
   children.push(served.child);
   const serviceUrl = served.match[1]!;
   const pid = served.child.pid!;
   await checkAnswer(serviceUrl);
-  console.log(`riverse serve (pid ${pid}) at ${serviceUrl}, model server at ${modelUrl}; ${STREAM ? 'streamed' : 'plain'} answers, the model ${MODEL_DELAY_MS} ms per request, ${DURATION_S} s per run, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `riverse serve (pid ${pid}) at ${serviceUrl}, model server at ${modelUrl}; ${STREAM ? 'streamed' : 'plain'} answers, the model ${MODEL_DELAY_MS} ms per request, ${DURATION_S} s per run, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(1)}`,
+  );
 
   // Warm-up at the highest concurrency: the tool host, the validators, the JIT and a heap grown to
   // what that load keeps, before the RSS of the start is read (growth after that would be a leak).
@@ -280,7 +373,11 @@ try {
     }
   }
   for (const row of cpuRows) console.log(row);
-  console.log(`load average at the end: ${loadavg().map((value) => value.toFixed(1)).join(', ')} (other work on this machine shows here)`);
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(', ')} (other work on this machine shows here)`,
+  );
   await checkAnswer(serviceUrl);
   const rssEnd = rssMb(pid);
   const growth = ((rssEnd - rssStart) / rssStart) * 100;

@@ -31,7 +31,6 @@ interface ColdRun {
 
 // ---------------------------------------------------------------- generated tool files
 
-
 /** The two tools timed by the execute benchmark. */
 const EXECUTE_TOOLS: Record<string, string> = {
   'noop.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
@@ -65,7 +64,6 @@ export class NoopParamsTool extends BaseTool {
 `,
 };
 
-
 // ---------------------------------------------------------------- measurements
 
 /** In the child process: one load, reported as JSON on stdout. */
@@ -75,7 +73,16 @@ async function childLoad(folder: string): Promise<void> {
   const loadMs = performance.now() - bootMs;
   const { rss, heapUsed } = process.memoryUsage();
   const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
-  console.log(JSON.stringify({ bootMs, loadMs, tools: registry.tools().length, errors, rssMb: rss / 2 ** 20, heapMb: heapUsed / 2 ** 20 }));
+  console.log(
+    JSON.stringify({
+      bootMs,
+      loadMs,
+      tools: registry.tools().length,
+      errors,
+      rssMb: rss / 2 ** 20,
+      heapMb: heapUsed / 2 ** 20,
+    }),
+  );
 }
 
 /** A fresh Node process per load: nothing cached but what the OS caches. */
@@ -118,14 +125,23 @@ const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
 function printTable(headers: string[], rows: string[][]): void {
   const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   console.log(`  ${line(headers)}`);
   for (const row of rows) console.log(`  ${line(row)}`);
 }
 
 /** label, median, min, max and (optionally) per-file cost of a list of times. */
 function loadRow(label: string, ms: number[], perFile = true): string[] {
-  return [label, fixed(median(ms)), fixed(Math.min(...ms)), fixed(Math.max(...ms)), perFile ? fixed(median(ms) / TOOLS, 3) : ''];
+  return [
+    label,
+    fixed(median(ms)),
+    fixed(Math.min(...ms)),
+    fixed(Math.max(...ms)),
+    perFile ? fixed(median(ms) / TOOLS, 3) : '',
+  ];
 }
 
 // ---------------------------------------------------------------- the two benchmarks
@@ -134,7 +150,8 @@ async function benchLoading(folder: string): Promise<void> {
   const cold: ColdRun[] = [];
   for (let run = 0; run < RUNS; run++) cold.push(coldLoad(folder));
   const wrong = cold.find((run) => run.tools !== TOOLS || run.errors > 0);
-  if (wrong !== undefined) throw new Error(`a cold load found ${wrong.tools} tools and ${wrong.errors} errors, expected ${TOOLS} and 0`);
+  if (wrong !== undefined)
+    throw new Error(`a cold load found ${wrong.tools} tools and ${wrong.errors} errors, expected ${TOOLS} and 0`);
 
   const first = await warmLoad(folder); // Node started, but the transformer and the code are not warm yet
   const warm: number[] = [];
@@ -148,9 +165,19 @@ async function benchLoading(folder: string): Promise<void> {
   printTable(
     ['', 'median', 'min', 'max', 'ms/file'],
     [
-      loadRow('cold: ToolRegistry.load()', cold.map((run) => run.loadMs)),
-      loadRow('cold: whole process (wall)', cold.map((run) => run.wallMs)),
-      loadRow('cold: start-up before load', cold.map((run) => run.bootMs), false),
+      loadRow(
+        'cold: ToolRegistry.load()',
+        cold.map((run) => run.loadMs),
+      ),
+      loadRow(
+        'cold: whole process (wall)',
+        cold.map((run) => run.wallMs),
+      ),
+      loadRow(
+        'cold: start-up before load',
+        cold.map((run) => run.bootMs),
+        false,
+      ),
       loadRow('first load in this process', [first.ms]),
       loadRow('warm: ToolRegistry.load()', warm),
     ],
@@ -158,8 +185,12 @@ async function benchLoading(folder: string): Promise<void> {
   const rss = cold.map((run) => run.rssMb);
   const heap = cold.map((run) => run.heapMb);
   const own = process.memoryUsage();
-  console.log(`  memory after a cold load: RSS ${fixed(median(rss))} MiB (${fixed(Math.min(...rss))}–${fixed(Math.max(...rss))}), heap used ${fixed(median(heap))} MiB`);
-  console.log(`  memory of this process after ${RUNS + 1} in-process loads: RSS ${fixed(own.rss / 2 ** 20)} MiB, heap used ${fixed(own.heapUsed / 2 ** 20)} MiB\n`);
+  console.log(
+    `  memory after a cold load: RSS ${fixed(median(rss))} MiB (${fixed(Math.min(...rss))}–${fixed(Math.max(...rss))}), heap used ${fixed(median(heap))} MiB`,
+  );
+  console.log(
+    `  memory of this process after ${RUNS + 1} in-process loads: RSS ${fixed(own.rss / 2 ** 20)} MiB, heap used ${fixed(own.heapUsed / 2 ** 20)} MiB\n`,
+  );
 }
 
 async function benchExecute(folder: string): Promise<void> {
@@ -167,10 +198,23 @@ async function benchExecute(folder: string): Promise<void> {
   // isolation "none"), and the instance's execute() called directly (the floor).
   const isolated = await ToolRegistry.load({ folders: [folder] });
   const inProcess = await ToolRegistry.load({ folders: [folder], isolation: 'none' });
-  const context: ToolContext = { signal: new AbortController().signal, sessionId: 'bench', language: 'en', logger: createToolLogger('bench'), config: {}, ask: NO_ONE_TO_ASK };
+  const context: ToolContext = {
+    signal: new AbortController().signal,
+    sessionId: 'bench',
+    language: 'en',
+    logger: createToolLogger('bench'),
+    config: {},
+    ask: NO_ONE_TO_ASK,
+  };
   const cases = [
     { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },
-    { label: '3 params (coerced)', name: 'noop_params', file: 'noop-params.ts', sent: { count: '3', mode: 'fast', verbose: 'true' }, checked: { count: 3, mode: 'fast', verbose: true } },
+    {
+      label: '3 params (coerced)',
+      name: 'noop_params',
+      file: 'noop-params.ts',
+      sent: { count: '3', mode: 'fast', verbose: 'true' },
+      checked: { count: 3, mode: 'fast', verbose: true },
+    },
   ];
   const rows: string[][] = [];
   for (const { label, name, file, sent, checked } of cases) {
@@ -178,14 +222,29 @@ async function benchExecute(folder: string): Promise<void> {
       const probe = await registry.execute(name, sent);
       if (!probe.success) throw new Error(`${name} failed: ${probe.error}`);
     }
-    const module = (await import(pathToFileURL(join(folder, file)).href)) as Record<string, new (config: object) => { execute(params: object, context: ToolContext): unknown }>;
+    const module = (await import(pathToFileURL(join(folder, file)).href)) as Record<
+      string,
+      new (
+        config: object,
+      ) => { execute(params: object, context: ToolContext): unknown }
+    >;
     const tool = new (Object.values(module)[0]!)({});
     const viaWorker = await timeCalls(() => isolated.execute(name, sent), CALLS);
     const viaProcess = await timeCalls(() => inProcess.execute(name, sent), CALLS);
     const direct = await timeCalls(() => tool.execute(checked, context), CALLS);
     const vs = (times: number[]) => `×${fixed(median(times) / median(direct), 0)}`;
-    rows.push([`${label}: isolated (worker thread)`, fixed(median(viaWorker), 2), fixed(percentile(viaWorker, 0.99), 2), vs(viaWorker)]);
-    rows.push([`${label}: in-process (trusted)`, fixed(median(viaProcess), 2), fixed(percentile(viaProcess, 0.99), 2), vs(viaProcess)]);
+    rows.push([
+      `${label}: isolated (worker thread)`,
+      fixed(median(viaWorker), 2),
+      fixed(percentile(viaWorker, 0.99), 2),
+      vs(viaWorker),
+    ]);
+    rows.push([
+      `${label}: in-process (trusted)`,
+      fixed(median(viaProcess), 2),
+      fixed(percentile(viaProcess, 0.99), 2),
+      vs(viaProcess),
+    ]);
     rows.push([`${label}: tool.execute() direct`, fixed(median(direct), 2), fixed(percentile(direct, 0.99), 2), '']);
     rows.push([`${label}: isolation adds`, fixed(median(viaWorker) - median(viaProcess), 2), '', '']);
   }
@@ -220,7 +279,12 @@ export class EchoTool extends BaseTool {
       times.push(performance.now() - saved);
     }
     await live.close();
-    rows.push([`save → new version answers (${isolation === 'worker' ? 'isolated' : 'in-process'})`, fixed(median(times)), fixed(Math.min(...times)), fixed(Math.max(...times))]);
+    rows.push([
+      `save → new version answers (${isolation === 'worker' ? 'isolated' : 'in-process'})`,
+      fixed(median(times)),
+      fixed(Math.min(...times)),
+      fixed(Math.max(...times)),
+    ]);
   }
   clearInterval(keepAlive);
   console.log(`\nHot reload (ms, ${RELOADS} saves each)`);
@@ -236,8 +300,12 @@ async function main(): Promise<void> {
     await mkdir(join(root, 'execute'));
     for (const [file, source] of Object.entries(EXECUTE_TOOLS)) await writeFile(join(root, 'execute', file), source);
 
-    console.log(`Riverse tool benchmark: Node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? '?'})`);
-    console.log(`${TOOLS} generated tool files (${fixed(bytes / 1024)} KiB), ${RUNS} cold and ${RUNS} warm loads, ${CALLS} timed calls\n`);
+    console.log(
+      `Riverse tool benchmark: Node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? '?'})`,
+    );
+    console.log(
+      `${TOOLS} generated tool files (${fixed(bytes / 1024)} KiB), ${RUNS} cold and ${RUNS} warm loads, ${CALLS} timed calls\n`,
+    );
     await benchLoading(join(root, 'tools'));
     await benchExecute(join(root, 'execute'));
     await benchReload(join(root, 'reload'));

@@ -16,7 +16,11 @@ const hash = createHash('sha256')
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
   console.error('riverse: installing dependencies (first run, or package.json changed)…');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    npm,
+    [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error'],
+    { cwd: root, stdio: 'inherit' },
+  );
   writeFileSync(stamp, hash);
   // The `node` package unpacks Node 24 after npm wrote its record of the tree (node_modules/
   // .package-lock.json), so the next npm command would find the record stale, rebuild it, and warn

@@ -82,7 +82,11 @@ function importsOf(file: string): Import[] {
     if (match[5] !== undefined) add(match[5], false);
     else {
       const names = /^\{([^}]*)\}$/.exec(match[3]!.trim())?.[1];
-      const allTypes = names?.split(',').filter((name) => name.trim() !== '').every((name) => /^\s*type\s/.test(name)) === true;
+      const allTypes =
+        names
+          ?.split(',')
+          .filter((name) => name.trim() !== '')
+          .every((name) => /^\s*type\s/.test(name)) === true;
       add(match[4]!, match[2] !== undefined || allTypes);
     }
   }
@@ -95,7 +99,8 @@ const show = (edge: Import) => `${relative(SRC, edge.from)} imports ${relative(S
 
 describe('the house', () => {
   test('every room of src/ is on a floor', () => {
-    for (const entry of readdirSync(SRC, { withFileTypes: true })) if (entry.isDirectory()) floorOf(roomOf(join(SRC, entry.name, 'x.ts')));
+    for (const entry of readdirSync(SRC, { withFileTypes: true }))
+      if (entry.isDirectory()) floorOf(roomOf(join(SRC, entry.name, 'x.ts')));
   });
 
   test('values are imported from the same room or a lower floor (or along an arrow of SIDEWAYS)', () => {
@@ -123,7 +128,8 @@ describe('the house', () => {
     const within = (inner: string, outer: string) => outer === '.' || inner.startsWith(`${outer}${sep}`);
     for (const edge of code) {
       const [from, to] = [relative(SRC, dirname(edge.from)) || '.', relative(SRC, dirname(edge.to)) || '.'];
-      if (from !== to && !within(from, to) && !within(to, from)) arrows.set(from, (arrows.get(from) ?? new Set()).add(to));
+      if (from !== to && !within(from, to) && !within(to, from))
+        arrows.set(from, (arrows.get(from) ?? new Set()).add(to));
     }
     assert.deepEqual(cycles(arrows), []);
   });
@@ -132,7 +138,10 @@ describe('the house', () => {
     // A check of imports that finds none would pass everything.
     const contract = IMPORTS.filter((edge) => edge.from.endsWith(`${sep}tool-api.ts`));
     assert.ok(contract.length >= 5, 'src/tool-api.ts re-exports the contract');
-    assert.ok(IMPORTS.some((edge) => edge.typeOnly && roomOf(edge.from) === 'config' && roomOf(edge.to) === 'server'), 'config names the server’s settings type');
+    assert.ok(
+      IMPORTS.some((edge) => edge.typeOnly && roomOf(edge.from) === 'config' && roomOf(edge.to) === 'server'),
+      'config names the server’s settings type',
+    );
   });
 });
 

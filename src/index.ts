@@ -43,8 +43,19 @@ export {
 export { runTool, type RunToolOptions } from './tool-runtime/run-tool.ts';
 
 // Discovery, registry and execution: what a host embedding Riverse uses.
-export { ToolRegistry, DEFAULT_TOOL_FOLDER, type ToolCall, type ToolListing, type ToolRegistryOptions } from './tool-runtime/tool-registry.ts';
-export { LiveToolRegistry, type ToolChange, type ToolChangeEvent, type ToolChangeListener } from './tool-runtime/live-registry.ts';
+export {
+  ToolRegistry,
+  DEFAULT_TOOL_FOLDER,
+  type ToolCall,
+  type ToolListing,
+  type ToolRegistryOptions,
+} from './tool-runtime/tool-registry.ts';
+export {
+  LiveToolRegistry,
+  type ToolChange,
+  type ToolChangeEvent,
+  type ToolChangeListener,
+} from './tool-runtime/live-registry.ts';
 export type { SourceTools, ToolSource } from './tool-runtime/tool-source.ts';
 // riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
 // 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
@@ -63,7 +74,14 @@ export { parametersSchema, type JsonSchema } from './tool-runtime/parameter-sche
 export { toolSignature } from './tool-runtime/tool-signature.ts';
 
 // Config.
-export { loadConfig, parseConfig, ConfigError, CONFIG_FILE, type ConfigFault, type LoadedConfig } from './config/load-config.ts';
+export {
+  loadConfig,
+  parseConfig,
+  ConfigError,
+  CONFIG_FILE,
+  type ConfigFault,
+  type LoadedConfig,
+} from './config/load-config.ts';
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
@@ -102,17 +120,50 @@ export type { WeightedTerms } from './routing/route-terms.ts';
 
 // Models: the interface an adapter implements, the adapters, and choosing one from the config.
 export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
-export type { ChatModel, FinishReason, ModelEvent, ModelRequest, RetryNotice, ToolCallingMode, ToolDefinition, Usage } from './models/chat-model.ts';
+export type {
+  ChatModel,
+  FinishReason,
+  ModelEvent,
+  ModelRequest,
+  RetryNotice,
+  ToolCallingMode,
+  ToolDefinition,
+  Usage,
+} from './models/chat-model.ts';
 export { ModelError, type ModelErrorCode, type ModelLimit } from './models/model-error.ts';
 export type { RequestOptions } from './models/model-request.ts';
-export { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './models/providers/openai/openai-compatible.ts';
+export {
+  createOpenAICompatibleModel,
+  type OpenAICompatibleOptions,
+} from './models/providers/openai/openai-compatible.ts';
 export { createAnthropicModel, type AnthropicOptions } from './models/providers/anthropic/anthropic.ts';
 export { createGeminiModel, type GeminiOptions } from './models/providers/gemini/gemini.ts';
 export { createLocalModel, type LocalModelOptions } from './models/providers/local/local-llama.ts';
-export { chooseModel, resolveModel, type ChooseModelOptions, type DownloadOffer, type ModelConfig, type ModelOptions } from './models/resolve-model.ts';
+export {
+  chooseModel,
+  resolveModel,
+  type ChooseModelOptions,
+  type DownloadOffer,
+  type ModelConfig,
+  type ModelOptions,
+} from './models/resolve-model.ts';
 
 // Sessions.
-export { SessionNameTakenError, SessionStore, type SessionInfo, type SessionSummary, type StoredTrace, type ToolCallQuery, type TraceQuery } from './store/session-store.ts';
+export {
+  SessionNameTakenError,
+  SessionStore,
+  type SessionInfo,
+  type SessionSummary,
+  type StoredTrace,
+  type ToolCallQuery,
+  type TraceQuery,
+} from './store/session-store.ts';
 export type { ToolCallTrace } from './store/tool-call-trace.ts';
-export { ApprovalStore, type ApprovalRecord, type ApprovalRecords, type ApprovalRun, type ApprovalStatus } from './store/approval-store.ts';
+export {
+  ApprovalStore,
+  type ApprovalRecord,
+  type ApprovalRecords,
+  type ApprovalRun,
+  type ApprovalStatus,
+} from './store/approval-store.ts';
 export { defaultDataDir } from './store/data-dir.ts';

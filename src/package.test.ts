@@ -17,7 +17,10 @@ import { startOpenAITestServer, type OpenAITestServer } from './models/testing/o
 import { typesEntry, unnamedPublicTypes } from './testing/unnamed-public-types.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+const packageJson = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  engines: { node: string };
+};
 
 /**
  * The folder whose `node` the apps run on: this checkout's Node 24, or RIVERSE_TEST_NODE_DIR, to try
@@ -28,7 +31,12 @@ const NODE_DIR = process.env.RIVERSE_TEST_NODE_DIR || join(ROOT, 'node_modules',
 /** A supported Node first on PATH; runCommand gives the rest of a user's shell (no test runner's, npm's or Riverse's variables). */
 const USER_PATH = [NODE_DIR, process.env.PATH ?? ''].join(delimiter);
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<ProcessResult> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<ProcessResult> {
   return runCommand(command, args, { cwd, env: { PATH: USER_PATH, npm_config_update_notifier: 'false', ...env } });
 }
 
@@ -99,7 +107,10 @@ ToolRegistry.compose;
 // One promise about Node: engines states it, the command reads it from there, and the README says the same.
 test('the README names the Node version that engines asks for', async () => {
   const needed = /\d+\.\d+/.exec(packageJson.engines.node)![0];
-  assert.match(await readFile(join(ROOT, 'README.md'), 'utf8'), new RegExp(`Node\\.js ${needed.replace('.', '\\.')} or newer`));
+  assert.match(
+    await readFile(join(ROOT, 'README.md'), 'utf8'),
+    new RegExp(`Node\\.js ${needed.replace('.', '\\.')} or newer`),
+  );
 });
 
 describe('riverse as an installed package', { timeout: 180_000 }, () => {
@@ -113,10 +124,14 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // Greets when asked; answers in words once the tool's result is back. Keyed on the request, so
     // both apps can talk to it at once.
     server = await startOpenAITestServer((request) =>
-      request.body.messages.some((message) => message.role === 'tool') ? { text: 'I greeted Ada.' } : { toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] },
+      request.body.messages.some((message) => message.role === 'tool')
+        ? { text: 'I greeted Ada.' }
+        : { toolCalls: [{ name: 'greet', arguments: { name: 'Ada' } }] },
     );
     // The pack runs in this checkout as a developer runs it, so its own npm settings apply here.
-    const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], ROOT, { NODE_OPTIONS: process.env.NODE_OPTIONS });
+    const packed = await run('npm', ['pack', '--pack-destination', work, '--loglevel=error'], ROOT, {
+      NODE_OPTIONS: process.env.NODE_OPTIONS,
+    });
     assert.equal(packed.code, 0, show(packed));
     tarball = join(work, `riverse-${packageJson.version}.tgz`);
     await Promise.all(
@@ -133,7 +148,11 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
         // The app's own tool; in the CommonJS app a .mts file, as TypeScript asks for an ES module there.
         await writeFile(join(app, 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), GREET_TOOL);
         await writeFile(join(app, 'embed.js'), embedScript(kind === 'module' ? 'import' : 'require'));
-        const installed = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], app);
+        const installed = await run(
+          'npm',
+          ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball],
+          app,
+        );
         assert.equal(installed.code, 0, show(installed));
       }),
     );
@@ -147,12 +166,35 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
   test('the tarball holds compiled JavaScript and its types: no TypeScript sources, no tests', async () => {
     const listed = await run('tar', ['-tzf', tarball], work);
     assert.equal(listed.code, 0, show(listed));
-    const files = listed.stdout.trim().split('\n').map((line) => line.replace(/^package\//, ''));
-    for (const file of ['bin/riverse.js', 'dist/index.js', 'dist/index.d.ts', 'dist/register.js', 'dist/tool-api.js', 'dist/tool-api.d.ts', 'dist/cli/main.js', 'dist/tool-runtime/isolation/tool-worker.js', 'dist/server/dashboard/static/index.html', 'dist/server/dashboard/static/app.js', 'README.md']) {
+    const files = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.replace(/^package\//, ''));
+    for (const file of [
+      'bin/riverse.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/register.js',
+      'dist/tool-api.js',
+      'dist/tool-api.d.ts',
+      'dist/cli/main.js',
+      'dist/tool-runtime/isolation/tool-worker.js',
+      'dist/server/dashboard/static/index.html',
+      'dist/server/dashboard/static/app.js',
+      'README.md',
+    ]) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
     }
-    assert.deepEqual(files.filter((file) => /(?<!\.d)\.[mc]?ts$/.test(file)), [], 'TypeScript sources in the package');
-    assert.deepEqual(files.filter((file) => /\.test\.|[/]testing[/]|test-support/.test(file)), [], 'test code in the package');
+    assert.deepEqual(
+      files.filter((file) => /(?<!\.d)\.[mc]?ts$/.test(file)),
+      [],
+      'TypeScript sources in the package',
+    );
+    assert.deepEqual(
+      files.filter((file) => /\.test\.|[/]testing[/]|test-support/.test(file)),
+      [],
+      'test code in the package',
+    );
     const { size } = await stat(tarball);
     // About 390 kB with the dashboard, 450 kB with the router (its lexicon, the semantic stage, three guides' sections) and the service;
     // MCP both ways (src/mcp and the guides' sections) about 20 kB more; approvals (the desk, the prompt, the
@@ -164,7 +206,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
 
   for (const kind of ['commonjs', 'module'] as const) {
     describe(`in a ${kind === 'module' ? '"type": "module"' : 'CommonJS (npm init -y)'} app`, () => {
-      test('npx riverse tools run runs the app\'s own TypeScript tool', async () => {
+      test("npx riverse tools run runs the app's own TypeScript tool", async () => {
         const result = await run('npx', ['riverse', 'tools', 'run', 'greet', 'name=Ada'], apps[kind]);
         assert.equal(result.code, 0, show(result));
         assert.equal(result.stdout, 'Hi, Ada [en]\n');
@@ -175,7 +217,13 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
         assert.equal(created.code, 0, show(created));
         // A CommonJS package makes .ts files CommonJS: there the template is ES module TypeScript as .mts.
         const extension = kind === 'module' ? 'ts' : 'mts';
-        assert.match(created.stdout, new RegExp(`^Created agent/tools/my_tool\\.${extension} and agent/tools/my_tool\\.test\\.${extension}\\.$`, 'm'));
+        assert.match(
+          created.stdout,
+          new RegExp(
+            `^Created agent/tools/my_tool\\.${extension} and agent/tools/my_tool\\.test\\.${extension}\\.$`,
+            'm',
+          ),
+        );
         const commands = [...created.stdout.matchAll(/^ {2}(\S.*?) +# .*$/gm)].map((match) => match[1]!);
         assert.equal(commands.length, 3, show(created));
         for (const command of commands) {
@@ -192,7 +240,11 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
         const output = JSON.parse(result.stdout) as Record<string, unknown>;
         t.diagnostic(`on Node ${String(output.node)}`);
         const greet = (output.tools as { name: string }[]).find((tool) => tool.name === 'greet');
-        assert.deepEqual(greet, { name: 'greet', file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'), available: true });
+        assert.deepEqual(greet, {
+          name: 'greet',
+          file: join(apps[kind], 'agent', 'tools', kind === 'module' ? 'greet.ts' : 'greet.mts'),
+          available: true,
+        });
         assert.deepEqual(output.direct, { success: true, data: 'Hi, Grace [en]' });
         assert.equal(output.text, 'I greeted Ada.');
         assert.equal(output.stopReason, 'answer');
@@ -202,15 +254,20 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     });
   }
 
-  test('npx riverse ask answers through a model, calling the app\'s tool', async () => {
-    const result = await run('npx', ['riverse', 'ask', 'Say hello to Ada'], apps.module, { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: server.url });
+  test("npx riverse ask answers through a model, calling the app's tool", async () => {
+    const result = await run('npx', ['riverse', 'ask', 'Say hello to Ada'], apps.module, {
+      RIVERSE_MODEL: 'openai:test-model',
+      OPENAI_BASE_URL: server.url,
+    });
     assert.equal(result.code, 0, show(result));
     assert.equal(result.stdout, 'I greeted Ada.\n');
   });
 
   test('riverse/register lets a test import a tool file that needs the transform (an enum), as the guide says', async () => {
     const app = apps.module;
-    await writeFile(join(app, 'level.ts'), `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+    await writeFile(
+      join(app, 'level.ts'),
+      `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
 
 enum Level { Low = 'low', High = 'high' }
 
@@ -222,31 +279,39 @@ export class LevelTool extends BaseTool<{ high?: boolean }> {
     return ToolResult.ok(params.high === true ? Level.High : Level.Low);
   }
 }
-`);
-    await writeFile(join(app, 'level.test.ts'), `import assert from 'node:assert/strict';
+`,
+    );
+    await writeFile(
+      join(app, 'level.test.ts'),
+      `import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runTool } from 'riverse';
 import { LevelTool } from './level.ts';
 
 test('level', async () => assert.deepEqual(await runTool(LevelTool, { high: true }), { success: true, data: 'high' }));
-`);
+`,
+    );
     const result = await run('npx', ['node', '--import', 'riverse/register', '--test', 'level.test.ts'], app);
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /\bpass 1\b/);
   });
 
-  test('the published types: a consumer and the README\'s examples type-check, every value has a nameable type, internals are not in them', async () => {
+  test("the published types: a consumer and the README's examples type-check, every value has a nameable type, internals are not in them", async () => {
     const app = apps.module;
     await writeFile(join(app, 'consumer.ts'), CONSUMER);
     // The README's code, compiled so that it cannot rot: the tool of "Write a tool", and the blocks
     // of "Embedding" one after the other, as one program.
     const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const section = (title: string) => readme.slice(readme.indexOf(`\n## ${title}\n`), readme.indexOf('\n## ', readme.indexOf(`\n## ${title}\n`) + 1));
+    const section = (title: string) =>
+      readme.slice(readme.indexOf(`\n## ${title}\n`), readme.indexOf('\n## ', readme.indexOf(`\n## ${title}\n`) + 1));
     const blocks = (title: string) => [...section(title).matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
     assert.equal(blocks('Write a tool').length, 1);
     assert.equal(blocks('Embedding').length, 3);
     // CommonJS TypeScript gets the same types through require (Node 22.12+ can require the package).
-    await writeFile(join(app, 'consumer.cts'), "import { ToolRegistry, type TurnResult } from 'riverse';\nexport const load = (): Promise<ToolRegistry> => ToolRegistry.load();\nexport type Result = TurnResult;\n");
+    await writeFile(
+      join(app, 'consumer.cts'),
+      "import { ToolRegistry, type TurnResult } from 'riverse';\nexport const load = (): Promise<ToolRegistry> => ToolRegistry.load();\nexport type Result = TurnResult;\n",
+    );
     await writeFile(join(app, 'readme-tool.ts'), blocks('Write a tool')[0]!);
     await writeFile(join(app, 'readme-embedding.ts'), `${blocks('Embedding').join('\n')}\nexport {};\n`);
     await writeFile(
@@ -276,10 +341,17 @@ test('level', async () => assert.deepEqual(await runTool(LevelTool, { high: true
   test('on a Node older than engines names, the command says which Node it needs and how to get it', async (t) => {
     const older = await olderNode();
     if (older === undefined) return t.skip('no Node older than the engines range on PATH');
-    const result = await run(older, [join(apps.commonjs, 'node_modules', 'riverse', 'bin', 'riverse.js'), '--version'], apps.commonjs);
+    const result = await run(
+      older,
+      [join(apps.commonjs, 'node_modules', 'riverse', 'bin', 'riverse.js'), '--version'],
+      apps.commonjs,
+    );
     assert.equal(result.code, 1, show(result));
     const needed = /\d+\.\d+/.exec(packageJson.engines.node)![0];
-    assert.match(result.stderr, new RegExp(`^riverse needs Node\\.js ${needed.replace('.', '\\.')} or newer; this is Node\\.js \\d+`));
+    assert.match(
+      result.stderr,
+      new RegExp(`^riverse needs Node\\.js ${needed.replace('.', '\\.')} or newer; this is Node\\.js \\d+`),
+    );
     assert.match(result.stderr, /npm install --save-dev node@24/);
   });
 });

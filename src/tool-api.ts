@@ -6,5 +6,18 @@ export type { AskAnswer, AskOptions, AskPerson, ToolContext, ToolLogger } from '
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export type { Parameter, ParameterSpec, ParameterType, ToolAnnotations, ToolManifest } from './tools/tool-manifest.ts';
-export { localize, localizeList, LANGUAGES, type Language, type LocalizedList, type LocalizedText } from './core/language.ts';
-export { safeFetch, safeFetchSettings, SafeFetchError, type SafeFetchOptions, type SafeResponse } from './tools/safe-fetch.ts';
+export {
+  localize,
+  localizeList,
+  LANGUAGES,
+  type Language,
+  type LocalizedList,
+  type LocalizedText,
+} from './core/language.ts';
+export {
+  safeFetch,
+  safeFetchSettings,
+  SafeFetchError,
+  type SafeFetchOptions,
+  type SafeResponse,
+} from './tools/safe-fetch.ts';

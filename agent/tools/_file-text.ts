@@ -8,7 +8,9 @@ export function looksBinary(bytes: Uint8Array): boolean {
   if (head.includes(0)) return true;
   try {
     // A multi-byte character cut at the end of the sample is not a sign of binary.
-    new TextDecoder('utf-8', { fatal: true }).decode(head.length < bytes.length ? head.subarray(0, Math.max(0, head.length - 4)) : head);
+    new TextDecoder('utf-8', { fatal: true }).decode(
+      head.length < bytes.length ? head.subarray(0, Math.max(0, head.length - 4)) : head,
+    );
     return false;
   } catch {
     return true;
@@ -16,9 +18,19 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 const KINDS: Record<string, string> = {
-  '.png': 'a PNG image', '.jpg': 'a JPEG image', '.jpeg': 'a JPEG image', '.gif': 'a GIF image', '.webp': 'a WebP image',
-  '.pdf': 'a PDF document', '.zip': 'a ZIP archive', '.gz': 'a gzip archive', '.mp3': 'MP3 audio', '.wav': 'WAV audio',
-  '.mp4': 'an MP4 video', '.sqlite': 'a SQLite database', '.db': 'a database file',
+  '.png': 'a PNG image',
+  '.jpg': 'a JPEG image',
+  '.jpeg': 'a JPEG image',
+  '.gif': 'a GIF image',
+  '.webp': 'a WebP image',
+  '.pdf': 'a PDF document',
+  '.zip': 'a ZIP archive',
+  '.gz': 'a gzip archive',
+  '.mp3': 'MP3 audio',
+  '.wav': 'WAV audio',
+  '.mp4': 'an MP4 video',
+  '.sqlite': 'a SQLite database',
+  '.db': 'a database file',
 };
 
 /** One line about a binary file, instead of its bytes. */

@@ -14,7 +14,8 @@ export function endpoint(section: ToolSection, name: string, defaultModel?: stri
   const base = text(section.base_url);
   const key = text(section.api_key);
   const model = text(section.model) || defaultModel || '';
-  if (base === '' && key === '') return `no OpenAI-compatible API is configured; set tools.${name}.base_url (e.g. http://localhost:11434/v1) or tools.${name}.api_key (for api.openai.com)${defaultModel === undefined ? `, and tools.${name}.model` : ''} in riverse.yaml`;
+  if (base === '' && key === '')
+    return `no OpenAI-compatible API is configured; set tools.${name}.base_url (e.g. http://localhost:11434/v1) or tools.${name}.api_key (for api.openai.com)${defaultModel === undefined ? `, and tools.${name}.model` : ''} in riverse.yaml`;
   if (model === '') return `set tools.${name}.model to the model of ${base || 'api.openai.com'} to use`;
   return { base: (base || 'https://api.openai.com/v1').replace(/\/+$/, ''), key, model };
 }

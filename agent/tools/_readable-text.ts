@@ -4,8 +4,47 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 
-const BLOCKS = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DIV', 'DL', 'DT', 'FIGCAPTION', 'FIGURE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'TR', 'UL']);
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'NAV', 'FOOTER', 'FORM', 'BUTTON']);
+const BLOCKS = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'DD',
+  'DIV',
+  'DL',
+  'DT',
+  'FIGCAPTION',
+  'FIGURE',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'HEADER',
+  'HR',
+  'LI',
+  'MAIN',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'TABLE',
+  'TR',
+  'UL',
+]);
+const SKIPPED = new Set([
+  'SCRIPT',
+  'STYLE',
+  'NOSCRIPT',
+  'TEMPLATE',
+  'SVG',
+  'IFRAME',
+  'NAV',
+  'FOOTER',
+  'FORM',
+  'BUTTON',
+]);
 
 interface DomNode {
   nodeType: number;
@@ -21,11 +60,15 @@ export function readableText(html: string): { title: string; text: string } {
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
     // Readability changes the document it reads; a page too short for it still has a body to read.
-    article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+    article = new Readability(parseHTML(html).document as unknown as ConstructorParameters<typeof Readability>[0], {
+      charThreshold: 200,
+    }).parse();
   } catch {
     article = null;
   }
-  const root = article?.content ? (parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as DomNode) : (document.body as unknown as DomNode | null);
+  const root = article?.content
+    ? (parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as DomNode)
+    : (document.body as unknown as DomNode | null);
   return { title: (article?.title ?? '').trim() || fallbackTitle, text: root === null ? '' : blocksOf(root) };
 }
 

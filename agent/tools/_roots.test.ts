@@ -1,7 +1,18 @@
 // The confinement every file tool relies on, including races: a path swapped for a symlink between
 // the check and the open must not lead outside.
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -22,7 +33,10 @@ const roots = [root];
 describe('_roots', () => {
   test('fileRoots: tools.files.roots against the config folder; by default the config folder itself', () => {
     assert.deepEqual(fileRoots({ base_dir: '/srv/riverse' }), ['/srv/riverse']);
-    assert.deepEqual(fileRoots({ base_dir: '/srv/riverse', tools: { files: { roots: ['notes', '/data'] } } }), ['/srv/riverse/notes', '/data']);
+    assert.deepEqual(fileRoots({ base_dir: '/srv/riverse', tools: { files: { roots: ['notes', '/data'] } } }), [
+      '/srv/riverse/notes',
+      '/data',
+    ]);
   });
 
   test('isInside compares whole components, not a prefix of the text', () => {
@@ -33,7 +47,13 @@ describe('_roots', () => {
 
   test('relative paths start at the first root; .. out of it, absolute paths elsewhere and a prefix sibling are refused', () => {
     assert.equal(confinedPath('sub/note.txt', roots), join(root, 'sub', 'note.txt'));
-    for (const path of ['../outside/secret.txt', 'sub/../../outside/secret.txt', join(outside, 'secret.txt'), join(top, 'root-evil', 'x.txt'), '/etc/passwd']) {
+    for (const path of [
+      '../outside/secret.txt',
+      'sub/../../outside/secret.txt',
+      join(outside, 'secret.txt'),
+      join(top, 'root-evil', 'x.txt'),
+      '/etc/passwd',
+    ]) {
       assert.throws(() => confinedPath(path, roots), RootError, path);
     }
   });

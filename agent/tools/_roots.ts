@@ -24,7 +24,9 @@ export function refusal(error: unknown): ToolResult {
 export function fileRoots(config: AppConfig): string[] {
   const base = typeof config.base_dir === 'string' ? config.base_dir : process.cwd();
   const listed = toolSection(config, 'files').roots;
-  const roots = Array.isArray(listed) ? listed.filter((root): root is string => typeof root === 'string' && root !== '') : [];
+  const roots = Array.isArray(listed)
+    ? listed.filter((root): root is string => typeof root === 'string' && root !== '')
+    : [];
   return (roots.length > 0 ? roots : ['.']).map((root) => resolve(base, root));
 }
 
@@ -51,7 +53,9 @@ function asked(path: string, roots: readonly string[]): string {
 }
 
 function refuse(path: string, roots: readonly string[]): never {
-  throw new RootError(`${path} is outside the folders the file tools may use (${roots.join(', ')}); give a path inside one of them (relative paths start at ${roots[0]}).`);
+  throw new RootError(
+    `${path} is outside the folders the file tools may use (${roots.join(', ')}); give a path inside one of them (relative paths start at ${roots[0]}).`,
+  );
 }
 
 /** The real path of an existing file or folder inside a root; a `..` or a symlink that leads out is refused. */
@@ -80,7 +84,11 @@ export interface OpenHooks {
  * real path must be inside a root and be the very file (device and inode) the descriptor holds,
  * so a folder swapped for a symlink after the check is caught too.
  */
-export function openConfinedForRead(path: string, roots: readonly string[], hooks: OpenHooks = {}): { fd: number; real: string } {
+export function openConfinedForRead(
+  path: string,
+  roots: readonly string[],
+  hooks: OpenHooks = {},
+): { fd: number; real: string } {
   const real = confinedPath(path, roots);
   hooks.beforeOpen?.(real);
   const fd = openOrRefuse(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK, path);
@@ -100,7 +108,11 @@ export function openConfinedForRead(path: string, roots: readonly string[], hook
  * swapped folder cannot make it write, or truncate, anything outside. A file it created outside
  * in such a race is removed again.
  */
-export function openConfinedForWrite(path: string, roots: readonly string[], hooks: OpenHooks = {}): { fd: number; real: string; created: boolean } {
+export function openConfinedForWrite(
+  path: string,
+  roots: readonly string[],
+  hooks: OpenHooks = {},
+): { fd: number; real: string; created: boolean } {
   const wanted = asked(path, roots);
   const folder = confinedPath(dirname(wanted), roots);
   const real = join(folder, basename(wanted));
@@ -141,7 +153,10 @@ function openOrRefuse(real: string, flags: number, path: string): number {
 
 function openError(error: unknown, path: string): RootError {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') return new RootError(`${path} is a symbolic link, which the file tools do not follow when opening; give the path it points to.`);
+  if (code === 'ELOOP')
+    return new RootError(
+      `${path} is a symbolic link, which the file tools do not follow when opening; give the path it points to.`,
+    );
   if (code === 'ENOENT') return new RootError(`${path} does not exist (its folder must exist).`);
   if (code === 'EISDIR') return new RootError(`${path} is a folder, not a file.`);
   return new RootError(`${path} cannot be opened: ${(error as Error).message}`);
@@ -157,5 +172,11 @@ function verifyOpened(fd: number, real: string, roots: readonly string[], path: 
   }
   const there = statSync(now, { throwIfNoEntry: false });
   const inside = realRoots(roots);
-  if (!inside.some((root) => isInside(now, root)) || there === undefined || there.dev !== held.dev || there.ino !== held.ino) refuse(path, roots);
+  if (
+    !inside.some((root) => isInside(now, root)) ||
+    there === undefined ||
+    there.dev !== held.dev ||
+    there.ino !== held.ino
+  )
+    refuse(path, roots);
 }

@@ -31,12 +31,22 @@ export function backend(section: ToolSection, name: BackendName): Backend {
       if (settings.enabled === false) return { name, missing: 'tools.web_search.duckduckgo.enabled is false' };
       return { name, base: text(settings.base_url) || 'https://html.duckduckgo.com' };
     case 'searxng':
-      return text(settings.url) === '' ? { name, missing: 'tools.web_search.searxng.url is not set (the address of a SearXNG instance with the JSON format on)' } : { name, base: text(settings.url) };
+      return text(settings.url) === ''
+        ? {
+            name,
+            missing:
+              'tools.web_search.searxng.url is not set (the address of a SearXNG instance with the JSON format on)',
+          }
+        : { name, base: text(settings.url) };
     case 'brave':
     case 'tavily': {
       const key = text(settings.api_key);
       if (key === '') return { name, missing: `tools.web_search.${name}.api_key is not set` };
-      return { name, key, base: text(settings.base_url) || (name === 'brave' ? 'https://api.search.brave.com' : 'https://api.tavily.com') };
+      return {
+        name,
+        key,
+        base: text(settings.base_url) || (name === 'brave' ? 'https://api.search.brave.com' : 'https://api.tavily.com'),
+      };
     }
   }
 }
@@ -48,22 +58,50 @@ export function backend(section: ToolSection, name: BackendName): Backend {
 export function chooseBackend(section: ToolSection): Backend {
   const wanted = text(section.backend) || 'auto';
   if (wanted !== 'auto') {
-    if (!(BACKENDS as readonly string[]).includes(wanted)) return { name: 'duckduckgo', missing: `tools.web_search.backend is ${JSON.stringify(wanted)}; use auto, ${BACKENDS.join(', ')}` };
+    if (!(BACKENDS as readonly string[]).includes(wanted))
+      return {
+        name: 'duckduckgo',
+        missing: `tools.web_search.backend is ${JSON.stringify(wanted)}; use auto, ${BACKENDS.join(', ')}`,
+      };
     return backend(section, wanted as BackendName);
   }
   const candidates = BACKENDS.map((name) => backend(section, name));
-  return candidates.find((candidate) => !('missing' in candidate)) ?? { name: 'duckduckgo', missing: `no backend can serve: ${candidates.map((candidate) => ('missing' in candidate ? candidate.missing : '')).join('; ')}` };
+  return (
+    candidates.find((candidate) => !('missing' in candidate)) ?? {
+      name: 'duckduckgo',
+      missing: `no backend can serve: ${candidates.map((candidate) => ('missing' in candidate ? candidate.missing : '')).join('; ')}`,
+    }
+  );
 }
 
 /** Searches with one backend; throws a SafeFetchError or an Error saying what the service answered. */
-export async function search(chosen: Extract<Backend, { base: string }>, query: string, count: number, section: ToolSection, signal: AbortSignal): Promise<SearchResult[]> {
+export async function search(
+  chosen: Extract<Backend, { base: string }>,
+  query: string,
+  count: number,
+  section: ToolSection,
+  signal: AbortSignal,
+): Promise<SearchResult[]> {
   const base = chosen.base.replace(/\/+$/, '');
   // The configured service is trusted to be where it is (a SearXNG at home is a private address).
   const rules = safeFetchSettings(section, 'tools.web_search');
-  const fetchOptions: SafeFetchOptions = { ...rules, allowHosts: [...(rules.allowHosts ?? []), new URL(base).hostname.replace(/^\[|\]$/g, '')], signal, timeoutMs: Number(section.timeout_ms ?? 15_000), maxBytes: 4 * 1024 * 1024 };
+  const fetchOptions: SafeFetchOptions = {
+    ...rules,
+    allowHosts: [...(rules.allowHosts ?? []), new URL(base).hostname.replace(/^\[|\]$/g, '')],
+    signal,
+    timeoutMs: Number(section.timeout_ms ?? 15_000),
+    maxBytes: 4 * 1024 * 1024,
+  };
   const get = async (url: string, options: SafeFetchOptions = {}) => {
-    const response = await safeFetch(url, { ...fetchOptions, ...options, headers: { 'user-agent': 'Mozilla/5.0 (compatible; Riverse/0.1)', ...options.headers } });
-    if (response.status >= 400) throw new Error(`${chosen.name} answered HTTP ${response.status} ${response.statusText}${response.status === 401 || response.status === 403 ? ' (check its api_key, or for SearXNG that search.formats includes json)' : ''}`);
+    const response = await safeFetch(url, {
+      ...fetchOptions,
+      ...options,
+      headers: { 'user-agent': 'Mozilla/5.0 (compatible; Riverse/0.1)', ...options.headers },
+    });
+    if (response.status >= 400)
+      throw new Error(
+        `${chosen.name} answered HTTP ${response.status} ${response.statusText}${response.status === 401 || response.status === 403 ? ' (check its api_key, or for SearXNG that search.formats includes json)' : ''}`,
+      );
     return response.body.toString('utf8');
   };
   const json = (body: string): Record<string, unknown> => {
@@ -75,31 +113,57 @@ export async function search(chosen: Extract<Backend, { base: string }>, query: 
   };
   switch (chosen.name) {
     case 'duckduckgo':
-      return duckduckgoResults(await get(`${base}/html/?q=${encodeURIComponent(query)}`, { headers: { accept: 'text/html' } })).slice(0, count);
+      return duckduckgoResults(
+        await get(`${base}/html/?q=${encodeURIComponent(query)}`, { headers: { accept: 'text/html' } }),
+      ).slice(0, count);
     case 'searxng': {
-      const body = json(await get(`${base}/search?q=${encodeURIComponent(query)}&format=json`, { headers: { accept: 'application/json' } }));
-      return list(body.results).map((item) => ({ title: text(item.title), url: text(item.url), snippet: text(item.content) })).slice(0, count);
+      const body = json(
+        await get(`${base}/search?q=${encodeURIComponent(query)}&format=json`, {
+          headers: { accept: 'application/json' },
+        }),
+      );
+      return list(body.results)
+        .map((item) => ({ title: text(item.title), url: text(item.url), snippet: text(item.content) }))
+        .slice(0, count);
     }
     case 'brave': {
-      const body = json(await get(`${base}/res/v1/web/search?q=${encodeURIComponent(query)}&count=${count}`, { headers: { accept: 'application/json', 'x-subscription-token': chosen.key! } }));
+      const body = json(
+        await get(`${base}/res/v1/web/search?q=${encodeURIComponent(query)}&count=${count}`, {
+          headers: { accept: 'application/json', 'x-subscription-token': chosen.key! },
+        }),
+      );
       const web = (body.web ?? {}) as Record<string, unknown>;
-      return list(web.results).map((item) => ({ title: plain(text(item.title)), url: text(item.url), snippet: plain(text(item.description)) })).slice(0, count);
+      return list(web.results)
+        .map((item) => ({
+          title: plain(text(item.title)),
+          url: text(item.url),
+          snippet: plain(text(item.description)),
+        }))
+        .slice(0, count);
     }
     case 'tavily': {
       const body = json(
         await get(`${base}/search`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${chosen.key}` },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${chosen.key}`,
+          },
           body: JSON.stringify({ query, max_results: count, search_depth: 'basic' }),
         }),
       );
-      return list(body.results).map((item) => ({ title: text(item.title), url: text(item.url), snippet: text(item.content) })).slice(0, count);
+      return list(body.results)
+        .map((item) => ({ title: text(item.title), url: text(item.url), snippet: text(item.content) }))
+        .slice(0, count);
     }
   }
 }
 
 function list(value: unknown): Array<Record<string, unknown>> {
-  return Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null) : [];
+  return Array.isArray(value)
+    ? value.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null)
+    : [];
 }
 
 /** Text of a bit of HTML (Brave marks the query words with <strong>). */
@@ -131,8 +195,15 @@ export function duckduckgoResults(html: string): SearchResult[] {
     } catch {
       // keep the link as written
     }
-    const clean = (value: string | null | undefined) => String(value ?? '').replace(/\s+/g, ' ').trim();
-    results.push({ title: clean(link.textContent), url, snippet: clean(result.querySelector('.result__snippet')?.textContent) });
+    const clean = (value: string | null | undefined) =>
+      String(value ?? '')
+        .replace(/\s+/g, ' ')
+        .trim();
+    results.push({
+      title: clean(link.textContent),
+      url,
+      snippet: clean(result.querySelector('.result__snippet')?.textContent),
+    });
   }
   return results;
 }

@@ -15,11 +15,21 @@ const asking: ReplyHandler = (request) => {
   return { toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?', choices: ['Paris', 'Rome'] } }] };
 };
 
-async function setUp(t: { after(fn: () => unknown): void }, isolation: Isolation, askConfig: Record<string, unknown> = {}) {
+async function setUp(
+  t: { after(fn: () => unknown): void },
+  isolation: Isolation,
+  askConfig: Record<string, unknown> = {},
+) {
   const model = await startOpenAITestServer(asking);
   t.after(() => model.close());
-  const registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { isolation, ask_user: askConfig } } });
-  const assistant = new Assistant({ model: createOpenAICompatibleModel({ model: 'm', baseUrl: model.url, apiKey: 'k', maxRetries: 0 }), registry });
+  const registry = await ToolRegistry.load({
+    folders: [TOOL_FOLDER],
+    config: { tools: { isolation, ask_user: askConfig } },
+  });
+  const assistant = new Assistant({
+    model: createOpenAICompatibleModel({ model: 'm', baseUrl: model.url, apiKey: 'k', maxRetries: 0 }),
+    registry,
+  });
   return { model, assistant };
 }
 
@@ -36,7 +46,11 @@ describe('ask_user', () => {
       });
       const result = await turn;
       const question = events.find((event) => event.type === 'question');
-      assert.deepEqual(question && { tool: question.tool, question: question.question, choices: question.choices }, { tool: 'ask_user', question: 'Which city?', choices: ['Paris', 'Rome'] });
+      assert.deepEqual(question && { tool: question.tool, question: question.question, choices: question.choices }, {
+        tool: 'ask_user',
+        question: 'Which city?',
+        choices: ['Paris', 'Rome'],
+      });
       assert.equal(result.toolCalls[0]!.result.data, 'The user answered: Rome');
       assert.equal(result.text, 'Tool: The user answered: Rome');
       assert.ok(events.some((event) => event.type === 'question-ended' && event.answered));

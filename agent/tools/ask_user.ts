@@ -21,8 +21,24 @@ export class AskUserTool extends BaseTool<Params> {
         ja: 'ユーザーにしか分からない情報や選択が必要なとき、ユーザーに質問して答えを待つ',
       },
       parameters: {
-        question: { type: 'string', required: true, description: { en: 'The question, in the user\'s language', zh: '问题，用用户的语言', ja: '質問（ユーザーの言語で）' } },
-        choices: { type: 'array', items: 'string', description: { en: 'Answers to offer, if there are a few (the user may still write another)', zh: '可选的回答（如有几个；用户仍可自行回答）', ja: '選択肢（いくつかある場合。ユーザーは別の答えも書けます）' } },
+        question: {
+          type: 'string',
+          required: true,
+          description: {
+            en: "The question, in the user's language",
+            zh: '问题，用用户的语言',
+            ja: '質問（ユーザーの言語で）',
+          },
+        },
+        choices: {
+          type: 'array',
+          items: 'string',
+          description: {
+            en: 'Answers to offer, if there are a few (the user may still write another)',
+            zh: '可选的回答（如有几个；用户仍可自行回答）',
+            ja: '選択肢（いくつかある場合。ユーザーは別の答えも書けます）',
+          },
+        },
       },
       examples: {
         en: ['Book me a table, but ask me which restaurant first', 'Before you send it, ask me who should get it'],
@@ -36,12 +52,25 @@ export class AskUserTool extends BaseTool<Params> {
 
   async execute(params: Params, context: ToolContext): Promise<ToolResult> {
     const configured = Number(context.config.timeout_ms);
-    const timeoutMs = Number.isInteger(configured) && configured > 0 ? Math.min(configured, MAX_WAIT_MS) : DEFAULT_WAIT_MS;
+    const timeoutMs =
+      Number.isInteger(configured) && configured > 0 ? Math.min(configured, MAX_WAIT_MS) : DEFAULT_WAIT_MS;
     const choices = params.choices?.filter((choice) => choice.trim() !== '').slice(0, 10);
-    const answer = await context.ask(params.question, { timeoutMs, ...(choices === undefined || choices.length === 0 ? {} : { choices }) });
-    if (answer.answered) return ToolResult.ok(answer.text.trim() === '' ? 'The user answered with nothing.' : `The user answered: ${answer.text}`);
-    if (answer.reason === 'unavailable') return ToolResult.fail('No one can be asked here (this conversation has no person at a screen); go on without the answer, or say what you need to know.');
-    if (answer.reason === 'timeout') return ToolResult.fail(`The user did not answer within ${Math.round(timeoutMs / 1000)} s; go on without the answer, or ask again later.`);
+    const answer = await context.ask(params.question, {
+      timeoutMs,
+      ...(choices === undefined || choices.length === 0 ? {} : { choices }),
+    });
+    if (answer.answered)
+      return ToolResult.ok(
+        answer.text.trim() === '' ? 'The user answered with nothing.' : `The user answered: ${answer.text}`,
+      );
+    if (answer.reason === 'unavailable')
+      return ToolResult.fail(
+        'No one can be asked here (this conversation has no person at a screen); go on without the answer, or say what you need to know.',
+      );
+    if (answer.reason === 'timeout')
+      return ToolResult.fail(
+        `The user did not answer within ${Math.round(timeoutMs / 1000)} s; go on without the answer, or ask again later.`,
+      );
     return ToolResult.fail('The question was withdrawn: the turn was stopped.');
   }
 }

@@ -8,10 +8,13 @@ const TOOL_FOLDER = fileURLToPath(new URL('.', import.meta.url));
 describe('current_time', () => {
   let registry: ToolRegistry;
   before(async () => {
-    registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { current_time: { time_zone: 'Asia/Kolkata' } } } });
+    registry = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      config: { tools: { current_time: { time_zone: 'Asia/Kolkata' } } },
+    });
   });
 
-  test('the time in a given zone, with its offset, in the person\'s language', async () => {
+  test("the time in a given zone, with its offset, in the person's language", async () => {
     const before = Date.now();
     const result = await registry.execute('current_time', { time_zone: 'Asia/Tokyo' }, { language: 'ja' });
     assert.equal(result.success, true, result.error);
@@ -30,6 +33,9 @@ describe('current_time', () => {
   test('an unknown zone: a clear error that says how to write one', async () => {
     const result = await registry.execute('current_time', { time_zone: 'Tokyo' });
     assert.equal(result.success, false);
-    assert.match(result.error ?? '', /^Unknown time zone "Tokyo": give an IANA time zone name, Area\/City .*Asia\/Tokyo/);
+    assert.match(
+      result.error ?? '',
+      /^Unknown time zone "Tokyo": give an IANA time zone name, Area\/City .*Asia\/Tokyo/,
+    );
   });
 });

@@ -21,7 +21,11 @@ export class CurrentTimeTool extends BaseTool<Params> {
       parameters: {
         time_zone: {
           type: 'string',
-          description: { en: `IANA time zone, e.g. ${SAMPLES}`, zh: `IANA 时区，例如东京是 Asia/Tokyo，纽约是 America/New_York（${SAMPLES}）`, ja: `IANA タイムゾーン。例：東京は Asia/Tokyo、ニューヨークは America/New_York（${SAMPLES}）` },
+          description: {
+            en: `IANA time zone, e.g. ${SAMPLES}`,
+            zh: `IANA 时区，例如东京是 Asia/Tokyo，纽约是 America/New_York（${SAMPLES}）`,
+            ja: `IANA タイムゾーン。例：東京は Asia/Tokyo、ニューヨークは America/New_York（${SAMPLES}）`,
+          },
         },
       },
       examples: {
@@ -40,10 +44,16 @@ export class CurrentTimeTool extends BaseTool<Params> {
     let local: string;
     let iso: string;
     try {
-      local = new Intl.DateTimeFormat(context.language, { timeZone: zone, dateStyle: 'full', timeStyle: 'long' }).format(now);
+      local = new Intl.DateTimeFormat(context.language, {
+        timeZone: zone,
+        dateStyle: 'full',
+        timeStyle: 'long',
+      }).format(now);
       iso = isoInZone(now, zone);
     } catch {
-      return ToolResult.fail(`Unknown time zone ${JSON.stringify(zone)}: give an IANA time zone name, Area/City with the city in English and underscores for spaces (${SAMPLES}), or an offset such as +09:00.`);
+      return ToolResult.fail(
+        `Unknown time zone ${JSON.stringify(zone)}: give an IANA time zone name, Area/City with the city in English and underscores for spaces (${SAMPLES}), or an offset such as +09:00.`,
+      );
     }
     return ToolResult.ok(`${local} (${iso}, ${zone})`);
   }
@@ -52,7 +62,17 @@ export class CurrentTimeTool extends BaseTool<Params> {
 /** `2026-12-01T21:30:00+09:00`: the local time in the zone with its offset. */
 function isoInZone(now: Date, zone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'longOffset' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
       .formatToParts(now)
       .map((part) => [part.type, part.value]),
   );

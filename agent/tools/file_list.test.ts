@@ -21,13 +21,22 @@ describe('file_list', () => {
     writeFileSync(join(top, 'outside', 'secret.txt'), 'SECRET');
     symlinkSync(join(top, 'outside'), join(root, 'a', 'escape'));
     for (let index = 0; index < 8; index++) writeFileSync(join(root, `f${index}.txt`), '');
-    registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], baseDir: top, config: { tools: { files: { roots: ['workspace'] }, file_list: { max_entries: 5 } } } });
+    registry = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      baseDir: top,
+      config: { tools: { files: { roots: ['workspace'] }, file_list: { max_entries: 5 } } },
+    });
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 
   test('lists a folder to a depth; a symlink is shown, not followed', async () => {
     const result = await registry.execute('file_list', { path: 'a', depth: 3 });
-    assert.equal(result.data, ['b/', 'b/c/', 'b/two.txt  (2 bytes)', 'escape -> (symbolic link, not followed)', 'one.txt  (1 bytes)'].join('\n'));
+    assert.equal(
+      result.data,
+      ['b/', 'b/c/', 'b/two.txt  (2 bytes)', 'escape -> (symbolic link, not followed)', 'one.txt  (1 bytes)'].join(
+        '\n',
+      ),
+    );
     assert.doesNotMatch(result.data, /secret/);
   });
 

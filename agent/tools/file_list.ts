@@ -23,8 +23,24 @@ export class FileListTool extends BaseTool<Params> {
         ja: 'ワークスペースのフォルダにあるファイルとフォルダを一覧する',
       },
       parameters: {
-        path: { type: 'string', default: '.', description: { en: 'Folder path, relative to the workspace or absolute', zh: '文件夹路径，相对于工作区或绝对路径', ja: 'フォルダのパス（ワークスペースからの相対パスまたは絶対パス）' } },
-        depth: { type: 'integer', default: 1, description: { en: `How many levels of subfolders to show (1–${MAX_DEPTH})`, zh: `显示几层子文件夹（1–${MAX_DEPTH}）`, ja: `表示するサブフォルダの階層数（1–${MAX_DEPTH}）` } },
+        path: {
+          type: 'string',
+          default: '.',
+          description: {
+            en: 'Folder path, relative to the workspace or absolute',
+            zh: '文件夹路径，相对于工作区或绝对路径',
+            ja: 'フォルダのパス（ワークスペースからの相対パスまたは絶対パス）',
+          },
+        },
+        depth: {
+          type: 'integer',
+          default: 1,
+          description: {
+            en: `How many levels of subfolders to show (1–${MAX_DEPTH})`,
+            zh: `显示几层子文件夹（1–${MAX_DEPTH}）`,
+            ja: `表示するサブフォルダの階層数（1–${MAX_DEPTH}）`,
+          },
+        },
       },
       examples: {
         en: ['What files are in my project folder?', 'List the contents of the notes folder'],
@@ -44,7 +60,8 @@ export class FileListTool extends BaseTool<Params> {
     } catch (error) {
       return refusal(error);
     }
-    if (!lstatSync(top).isDirectory()) return ToolResult.fail(`${params.path} is a file, not a folder; use file_read to read it.`);
+    if (!lstatSync(top).isDirectory())
+      return ToolResult.fail(`${params.path} is a file, not a folder; use file_read to read it.`);
     const lines: string[] = [];
     let more = false;
     const walk = (folder: string, level: number): void => {
@@ -54,7 +71,9 @@ export class FileListTool extends BaseTool<Params> {
         confinedPath(folder, roots);
         entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
       } catch (error) {
-        lines.push(`${relative(top, folder) || '.'}/: cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'it now leads outside the allowed folders'})`);
+        lines.push(
+          `${relative(top, folder) || '.'}/: cannot be listed (${(error as NodeJS.ErrnoException).code ?? 'it now leads outside the allowed folders'})`,
+        );
         return;
       }
       for (const entry of entries) {
@@ -76,6 +95,8 @@ export class FileListTool extends BaseTool<Params> {
     };
     walk(top, 1);
     if (lines.length === 0) return ToolResult.ok(`${params.path} is empty.`);
-    return ToolResult.ok(lines.join('\n') + (more ? `\n…[more entries not shown: at most ${maxEntries} are listed]` : ''));
+    return ToolResult.ok(
+      lines.join('\n') + (more ? `\n…[more entries not shown: at most ${maxEntries} are listed]` : ''),
+    );
   }
 }

@@ -25,7 +25,11 @@ describe('file_read', () => {
     symlinkSync(join(top, 'outside', 'secret.txt'), join(root, 'link.txt'));
     symlinkSync(join(top, 'outside'), join(root, 'linkdir'));
     // The default root is the config's folder: baseDir stands for it.
-    registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], baseDir: root, config: { tools: { file_read: { max_bytes: 1000 } } } });
+    registry = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      baseDir: root,
+      config: { tools: { file_read: { max_bytes: 1000 } } },
+    });
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 
@@ -34,12 +38,26 @@ describe('file_read', () => {
   });
 
   test('reads a file relative to the workspace, and a range of lines', async () => {
-    assert.deepEqual(await registry.execute('file_read', { path: 'notes/todo.md' }), { success: true, data: 'one\ntwo\nthree\nfour\n' });
-    assert.deepEqual(await registry.execute('file_read', { path: join(root, 'notes', 'todo.md'), offset: 2, limit: 2 }), { success: true, data: 'two\nthree' });
+    assert.deepEqual(await registry.execute('file_read', { path: 'notes/todo.md' }), {
+      success: true,
+      data: 'one\ntwo\nthree\nfour\n',
+    });
+    assert.deepEqual(
+      await registry.execute('file_read', { path: join(root, 'notes', 'todo.md'), offset: 2, limit: 2 }),
+      { success: true, data: 'two\nthree' },
+    );
   });
 
   test('every way out is refused, and the secret never appears', async () => {
-    const attempts = ['../outside/secret.txt', 'notes/../../outside/secret.txt', join(top, 'outside', 'secret.txt'), join(top, 'workspace-evil', 'secret.txt'), 'link.txt', 'linkdir/secret.txt', '/etc/passwd'];
+    const attempts = [
+      '../outside/secret.txt',
+      'notes/../../outside/secret.txt',
+      join(top, 'outside', 'secret.txt'),
+      join(top, 'workspace-evil', 'secret.txt'),
+      'link.txt',
+      'linkdir/secret.txt',
+      '/etc/passwd',
+    ];
     for (const path of attempts) {
       const result = await registry.execute('file_read', { path });
       assert.equal(result.success, false, path);

@@ -22,9 +22,28 @@ export class FileReadTool extends BaseTool<Params> {
         ja: 'ワークスペースのフォルダにあるテキストファイルを読む',
       },
       parameters: {
-        path: { type: 'string', required: true, description: { en: 'File path, relative to the workspace or absolute', zh: '文件路径，相对于工作区或绝对路径', ja: 'ファイルのパス（ワークスペースからの相対パスまたは絶対パス）' } },
-        offset: { type: 'integer', default: 1, description: { en: 'First line to read (1 = the beginning)', zh: '从第几行开始读（1 = 开头）', ja: '読み始める行（1 = 先頭）' } },
-        limit: { type: 'integer', description: { en: 'How many lines to read at most', zh: '最多读取多少行', ja: '読む最大行数' } },
+        path: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'File path, relative to the workspace or absolute',
+            zh: '文件路径，相对于工作区或绝对路径',
+            ja: 'ファイルのパス（ワークスペースからの相対パスまたは絶対パス）',
+          },
+        },
+        offset: {
+          type: 'integer',
+          default: 1,
+          description: {
+            en: 'First line to read (1 = the beginning)',
+            zh: '从第几行开始读（1 = 开头）',
+            ja: '読み始める行（1 = 先頭）',
+          },
+        },
+        limit: {
+          type: 'integer',
+          description: { en: 'How many lines to read at most', zh: '最多读取多少行', ja: '読む最大行数' },
+        },
       },
       examples: {
         en: ['Show me what is in notes/todo.md', 'Read the README file'],
@@ -46,14 +65,24 @@ export class FileReadTool extends BaseTool<Params> {
     }
     try {
       const stats = fstatSync(opened.fd);
-      if (stats.isDirectory()) return ToolResult.fail(`${params.path} is a folder; use file_list to see what it holds.`);
-      if (!stats.isFile()) return ToolResult.fail(`${params.path} is not a regular file (a device, a pipe or a socket), so it is not read.`);
+      if (stats.isDirectory())
+        return ToolResult.fail(`${params.path} is a folder; use file_list to see what it holds.`);
+      if (!stats.isFile())
+        return ToolResult.fail(
+          `${params.path} is not a regular file (a device, a pipe or a socket), so it is not read.`,
+        );
       const head = readStart(opened.fd, Math.min(stats.size, maxBytes));
       if (looksBinary(head)) return ToolResult.ok(describeBinary(params.path, stats.size));
       const lines = head.toString('utf8').split('\n');
       const first = Math.max(1, params.offset ?? 1);
-      const chosen = lines.slice(first - 1, params.limit === undefined ? undefined : first - 1 + Math.max(0, params.limit));
-      const cut = stats.size > maxBytes ? `\n…[the file has ${stats.size.toLocaleString('en')} bytes; only the first ${maxBytes.toLocaleString('en')} were read]` : '';
+      const chosen = lines.slice(
+        first - 1,
+        params.limit === undefined ? undefined : first - 1 + Math.max(0, params.limit),
+      );
+      const cut =
+        stats.size > maxBytes
+          ? `\n…[the file has ${stats.size.toLocaleString('en')} bytes; only the first ${maxBytes.toLocaleString('en')} were read]`
+          : '';
       return ToolResult.ok(chosen.join('\n') + cut);
     } finally {
       closeSync(opened.fd);

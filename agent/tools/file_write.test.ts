@@ -1,6 +1,15 @@
 // file_write: off until turned on, then confined like the readers, and never through a link.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,7 +28,11 @@ describe('file_write', () => {
     writeFileSync(join(top, 'outside', 'secret.txt'), 'SECRET');
     symlinkSync(join(top, 'outside', 'secret.txt'), join(root, 'link.txt'));
     symlinkSync(join(top, 'outside'), join(root, 'linkdir'));
-    registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], baseDir: root, config: { tools: { file_write: { enabled: true, max_bytes: 100 } } } });
+    registry = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      baseDir: root,
+      config: { tools: { file_write: { enabled: true, max_bytes: 100 } } },
+    });
   });
   after(() => rmSync(top, { recursive: true, force: true }));
 
@@ -34,8 +47,14 @@ describe('file_write', () => {
   });
 
   test('creates, refuses to clobber in create mode, overwrites and appends', async () => {
-    assert.match((await registry.execute('file_write', { path: 'notes/list.md', content: 'milk\n' })).data, /^Created .*list\.md \(5 bytes written\)/);
-    assert.match((await registry.execute('file_write', { path: 'notes/list.md', content: 'eggs\n' })).error ?? '', /already exists/);
+    assert.match(
+      (await registry.execute('file_write', { path: 'notes/list.md', content: 'milk\n' })).data,
+      /^Created .*list\.md \(5 bytes written\)/,
+    );
+    assert.match(
+      (await registry.execute('file_write', { path: 'notes/list.md', content: 'eggs\n' })).error ?? '',
+      /already exists/,
+    );
     await registry.execute('file_write', { path: 'notes/list.md', content: 'tea\n', mode: 'append' });
     assert.equal(readFileSync(join(root, 'notes', 'list.md'), 'utf8'), 'milk\ntea\n');
     await registry.execute('file_write', { path: 'notes/list.md', content: 'new', mode: 'overwrite' });
@@ -43,7 +62,14 @@ describe('file_write', () => {
   });
 
   test('outside the roots, through a link to a file or a folder: refused, the outside untouched', async () => {
-    for (const path of ['../outside/secret.txt', '../outside/new.txt', 'link.txt', 'linkdir/secret.txt', 'linkdir/new.txt', join(top, 'outside', 'new.txt')]) {
+    for (const path of [
+      '../outside/secret.txt',
+      '../outside/new.txt',
+      'link.txt',
+      'linkdir/secret.txt',
+      'linkdir/new.txt',
+      join(top, 'outside', 'new.txt'),
+    ]) {
       const result = await registry.execute('file_write', { path, content: 'PWNED', mode: 'overwrite' });
       assert.equal(result.success, false, path);
     }
@@ -52,7 +78,13 @@ describe('file_write', () => {
   });
 
   test('too much content, or a folder that does not exist: a clear failure', async () => {
-    assert.match((await registry.execute('file_write', { path: 'big.txt', content: 'x'.repeat(101) })).error ?? '', /at most 100 are written/);
-    assert.match((await registry.execute('file_write', { path: 'no/such/file.txt', content: 'x' })).error ?? '', /does not exist/);
+    assert.match(
+      (await registry.execute('file_write', { path: 'big.txt', content: 'x'.repeat(101) })).error ?? '',
+      /at most 100 are written/,
+    );
+    assert.match(
+      (await registry.execute('file_write', { path: 'no/such/file.txt', content: 'x' })).error ?? '',
+      /does not exist/,
+    );
   });
 });

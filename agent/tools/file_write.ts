@@ -22,13 +22,29 @@ export class FileWriteTool extends BaseTool<Params> {
         ja: 'ワークスペースのフォルダのファイルにテキストを書き込む・追記する',
       },
       parameters: {
-        path: { type: 'string', required: true, description: { en: 'File path, relative to the workspace or absolute; its folder must exist', zh: '文件路径（其所在文件夹必须已存在）', ja: 'ファイルのパス（フォルダは既に存在している必要がある）' } },
-        content: { type: 'string', required: true, description: { en: 'The text to write', zh: '要写入的文本', ja: '書き込むテキスト' } },
+        path: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'File path, relative to the workspace or absolute; its folder must exist',
+            zh: '文件路径（其所在文件夹必须已存在）',
+            ja: 'ファイルのパス（フォルダは既に存在している必要がある）',
+          },
+        },
+        content: {
+          type: 'string',
+          required: true,
+          description: { en: 'The text to write', zh: '要写入的文本', ja: '書き込むテキスト' },
+        },
         mode: {
           type: 'string',
           enum: ['create', 'overwrite', 'append'],
           default: 'create',
-          description: { en: 'create: only a new file; overwrite: replace; append: add at the end', zh: 'create：仅新建；overwrite：覆盖；append：追加到末尾', ja: 'create：新規のみ、overwrite：上書き、append：末尾に追記' },
+          description: {
+            en: 'create: only a new file; overwrite: replace; append: add at the end',
+            zh: 'create：仅新建；overwrite：覆盖；append：追加到末尾',
+            ja: 'create：新規のみ、overwrite：上書き、append：末尾に追記',
+          },
         },
       },
       examples: {
@@ -43,14 +59,20 @@ export class FileWriteTool extends BaseTool<Params> {
   }
 
   override isAvailable(): boolean {
-    if (toolSection(this.config, 'file_write').enabled !== true) return this.unavailable('off by default, since it changes files; set tools.file_write.enabled: true in riverse.yaml to turn it on');
+    if (toolSection(this.config, 'file_write').enabled !== true)
+      return this.unavailable(
+        'off by default, since it changes files; set tools.file_write.enabled: true in riverse.yaml to turn it on',
+      );
     return true;
   }
 
   execute(params: Params, context: ToolContext): ToolResult {
     const bytes = Buffer.from(params.content, 'utf8');
     const maxBytes = Number(context.config.max_bytes ?? MAX_BYTES);
-    if (bytes.length > maxBytes) return ToolResult.fail(`The content has ${bytes.length.toLocaleString('en')} bytes; at most ${maxBytes.toLocaleString('en')} are written in one call. Write it in parts with mode "append".`);
+    if (bytes.length > maxBytes)
+      return ToolResult.fail(
+        `The content has ${bytes.length.toLocaleString('en')} bytes; at most ${maxBytes.toLocaleString('en')} are written in one call. Write it in parts with mode "append".`,
+      );
     let opened;
     try {
       opened = openConfinedForWrite(params.path, fileRoots(this.config));
@@ -59,13 +81,17 @@ export class FileWriteTool extends BaseTool<Params> {
     }
     try {
       if (!fstatSync(opened.fd).isFile()) return ToolResult.fail(`${params.path} is not a regular file.`);
-      if (!opened.created && params.mode === 'create') return ToolResult.fail(`${params.path} already exists; use mode "overwrite" to replace it or "append" to add to it.`);
+      if (!opened.created && params.mode === 'create')
+        return ToolResult.fail(
+          `${params.path} already exists; use mode "overwrite" to replace it or "append" to add to it.`,
+        );
       // Cut only now, after the descriptor was checked to be inside a root.
       let position = 0;
       if (params.mode === 'append') position = fstatSync(opened.fd).size;
       else ftruncateSync(opened.fd, 0);
       let written = 0;
-      while (written < bytes.length) written += writeSync(opened.fd, bytes, written, bytes.length - written, position + written);
+      while (written < bytes.length)
+        written += writeSync(opened.fd, bytes, written, bytes.length - written, position + written);
       const verb = opened.created ? 'Created' : params.mode === 'append' ? 'Appended to' : 'Overwrote';
       return ToolResult.ok(`${verb} ${opened.real} (${bytes.length.toLocaleString('en')} bytes written).`);
     } finally {

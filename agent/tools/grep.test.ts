@@ -35,8 +35,14 @@ describe('grep', () => {
 
   test('the pattern is literal text unless regex is set', async () => {
     assert.equal((await registry.execute('grep', { pattern: '(a.b)' })).data, 'notes/b.md:1: invoice 42 (a.b)');
-    assert.equal((await registry.execute('grep', { pattern: 'invoice \\d+', regex: true, path: 'notes' })).data, 'b.md:1: invoice 42 (a.b)');
-    assert.match((await registry.execute('grep', { pattern: '(', regex: true })).error ?? '', /not a valid regular expression/);
+    assert.equal(
+      (await registry.execute('grep', { pattern: 'invoice \\d+', regex: true, path: 'notes' })).data,
+      'b.md:1: invoice 42 (a.b)',
+    );
+    assert.match(
+      (await registry.execute('grep', { pattern: '(', regex: true })).error ?? '',
+      /not a valid regular expression/,
+    );
   });
 
   test('outside the roots: refused', async () => {

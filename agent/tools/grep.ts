@@ -29,10 +29,34 @@ export class GrepTool extends BaseTool<Params> {
         ja: 'ワークスペースのファイルの中身から語やパターンを検索する',
       },
       parameters: {
-        pattern: { type: 'string', required: true, description: { en: 'The text to find', zh: '要查找的文本', ja: '探すテキスト' } },
-        path: { type: 'string', default: '.', description: { en: 'File or folder to search, relative to the workspace or absolute', zh: '要搜索的文件或文件夹', ja: '検索するファイルまたはフォルダ' } },
-        regex: { type: 'boolean', default: false, description: { en: 'Treat the pattern as a JavaScript regular expression', zh: '把模式当作 JavaScript 正则表达式', ja: 'パターンを JavaScript の正規表現として扱う' } },
-        ignore_case: { type: 'boolean', default: true, description: { en: 'Ignore upper and lower case', zh: '忽略大小写', ja: '大文字と小文字を区別しない' } },
+        pattern: {
+          type: 'string',
+          required: true,
+          description: { en: 'The text to find', zh: '要查找的文本', ja: '探すテキスト' },
+        },
+        path: {
+          type: 'string',
+          default: '.',
+          description: {
+            en: 'File or folder to search, relative to the workspace or absolute',
+            zh: '要搜索的文件或文件夹',
+            ja: '検索するファイルまたはフォルダ',
+          },
+        },
+        regex: {
+          type: 'boolean',
+          default: false,
+          description: {
+            en: 'Treat the pattern as a JavaScript regular expression',
+            zh: '把模式当作 JavaScript 正则表达式',
+            ja: 'パターンを JavaScript の正規表現として扱う',
+          },
+        },
+        ignore_case: {
+          type: 'boolean',
+          default: true,
+          description: { en: 'Ignore upper and lower case', zh: '忽略大小写', ja: '大文字と小文字を区別しない' },
+        },
       },
       examples: {
         en: ['Which of my notes mention "invoice"?', 'Find where TODO appears in the project files'],
@@ -52,7 +76,9 @@ export class GrepTool extends BaseTool<Params> {
       const source = params.regex ? params.pattern : params.pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       matcher = new RegExp(source, params.ignore_case ? 'iu' : 'u');
     } catch (error) {
-      return ToolResult.fail(`The pattern is not a valid regular expression: ${(error as Error).message}; set "regex": false to search for the text as it is.`);
+      return ToolResult.fail(
+        `The pattern is not a valid regular expression: ${(error as Error).message}; set "regex": false to search for the text as it is.`,
+      );
     }
     let top: string;
     try {
@@ -113,7 +139,10 @@ export class GrepTool extends BaseTool<Params> {
     };
     if (lstatSync(top).isDirectory()) walk(top);
     else search(top);
-    if (matches.length === 0) return ToolResult.ok(`No line matches ${JSON.stringify(params.pattern)} in ${params.path} (${files} files searched).`);
+    if (matches.length === 0)
+      return ToolResult.ok(
+        `No line matches ${JSON.stringify(params.pattern)} in ${params.path} (${files} files searched).`,
+      );
     return ToolResult.ok(matches.join('\n') + stopped);
   }
 }

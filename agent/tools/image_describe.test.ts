@@ -28,14 +28,27 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
         const body = Buffer.concat(chunks);
         const entry: (typeof seen)[number] = { path: request.url ?? '', authorization: request.headers.authorization };
         seen.push(entry);
-        const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        const json = (status: number, value: unknown) =>
+          response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
         if (request.url === '/v1/chat/completions') {
           entry.json = JSON.parse(body.toString());
-          if (entry.json.model === 'no-vision') return json(400, { error: { message: 'model no-vision does not support images', type: 'invalid_request_error' } });
-          return json(200, { id: 'c1', object: 'chat.completion', model: entry.json.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: ' A small cat on a sofa. ' } }] });
+          if (entry.json.model === 'no-vision')
+            return json(400, {
+              error: { message: 'model no-vision does not support images', type: 'invalid_request_error' },
+            });
+          return json(200, {
+            id: 'c1',
+            object: 'chat.completion',
+            model: entry.json.model,
+            choices: [
+              { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: ' A small cat on a sofa. ' } },
+            ],
+          });
         }
         if (request.url === '/v1/audio/transcriptions') {
-          entry.form = await new Response(body, { headers: { 'content-type': String(request.headers['content-type']) } }).formData();
+          entry.form = await new Response(body, {
+            headers: { 'content-type': String(request.headers['content-type']) },
+          }).formData();
           return json(200, { text: 'Buy milk on the way home.' });
         }
         json(404, { error: { message: 'not found' } });
@@ -46,7 +59,12 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
     registry = await ToolRegistry.load({
       folders: [TOOL_FOLDER],
       baseDir: root,
-      config: { tools: { image_describe: { base_url: base, api_key: 'KEY', model: 'vision-1' }, voice_transcribe: { base_url: `${base}/` } } },
+      config: {
+        tools: {
+          image_describe: { base_url: base, api_key: 'KEY', model: 'vision-1' },
+          voice_transcribe: { base_url: `${base}/` },
+        },
+      },
     });
   });
   after(async () => {
@@ -56,7 +74,10 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
   });
 
   test('unavailable with the reason until an API is configured', async () => {
-    const fresh = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { image_describe: { base_url: 'http://localhost:1/v1' } } } });
+    const fresh = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      config: { tools: { image_describe: { base_url: 'http://localhost:1/v1' } } },
+    });
     const image = fresh.list().find((tool) => tool.name === 'image_describe');
     const voice = fresh.list().find((tool) => tool.name === 'voice_transcribe');
     assert.equal(image?.available, false);
@@ -77,10 +98,27 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
     ]);
   });
 
-  test('an image outside the workspace is refused; the API\'s own error is passed on', async () => {
-    assert.match((await registry.execute('image_describe', { image: '/etc/hostname.png' })).error ?? '', /outside the folders|does not exist/);
-    const other = await ToolRegistry.load({ folders: [TOOL_FOLDER], baseDir: root, config: { tools: { image_describe: { base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'no-vision' } } } });
-    assert.equal((await other.execute('image_describe', { image: 'cat.png' })).error, 'The image API answered HTTP 400: model no-vision does not support images');
+  test("an image outside the workspace is refused; the API's own error is passed on", async () => {
+    assert.match(
+      (await registry.execute('image_describe', { image: '/etc/hostname.png' })).error ?? '',
+      /outside the folders|does not exist/,
+    );
+    const other = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      baseDir: root,
+      config: {
+        tools: {
+          image_describe: {
+            base_url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+            model: 'no-vision',
+          },
+        },
+      },
+    });
+    assert.equal(
+      (await other.execute('image_describe', { image: 'cat.png' })).error,
+      'The image API answered HTTP 400: model no-vision does not support images',
+    );
   });
 
   test('a recording is uploaded as multipart with the model and language; the text comes back', async () => {
@@ -96,6 +134,9 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
   });
 
   test('a recording outside the workspace is refused', async () => {
-    assert.match((await registry.execute('voice_transcribe', { audio: '../x.wav' })).error ?? '', /outside the folders|does not exist/);
+    assert.match(
+      (await registry.execute('voice_transcribe', { audio: '../x.wav' })).error ?? '',
+      /outside the folders|does not exist/,
+    );
   });
 });

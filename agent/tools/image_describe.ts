@@ -6,7 +6,13 @@ import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { image: string; question: string };
 
-const TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /**
@@ -25,8 +31,20 @@ export class ImageDescribeTool extends BaseTool<Params> {
         ja: '画像を説明する、または画像についての質問に答える',
       },
       parameters: {
-        image: { type: 'string', required: true, description: { en: 'An image file in the workspace, or an http(s) address of one', zh: '工作区中的图片文件，或图片的 http(s) 地址', ja: 'ワークスペースの画像ファイル、または画像の http(s) アドレス' } },
-        question: { type: 'string', default: 'Describe this image.', description: { en: 'What to ask about the image', zh: '关于图片要问的问题', ja: '画像について尋ねること' } },
+        image: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'An image file in the workspace, or an http(s) address of one',
+            zh: '工作区中的图片文件，或图片的 http(s) 地址',
+            ja: 'ワークスペースの画像ファイル、または画像の http(s) アドレス',
+          },
+        },
+        question: {
+          type: 'string',
+          default: 'Describe this image.',
+          description: { en: 'What to ask about the image', zh: '关于图片要问的问题', ja: '画像について尋ねること' },
+        },
       },
       examples: {
         en: ['What is in photos/receipt.jpg?', 'Describe the picture at https://example.com/cat.png'],
@@ -52,7 +70,8 @@ export class ImageDescribeTool extends BaseTool<Params> {
     if (/^https?:\/\//i.test(params.image)) url = params.image;
     else {
       const type = TYPES[extname(params.image).toLowerCase()];
-      if (type === undefined) return ToolResult.fail(`${params.image} is not an image this tool sends (${Object.keys(TYPES).join(' ')}).`);
+      if (type === undefined)
+        return ToolResult.fail(`${params.image} is not an image this tool sends (${Object.keys(TYPES).join(' ')}).`);
       let opened;
       try {
         opened = openConfinedForRead(params.image, fileRoots(this.config));
@@ -61,7 +80,10 @@ export class ImageDescribeTool extends BaseTool<Params> {
       }
       try {
         const size = fstatSync(opened.fd).size;
-        if (size > MAX_IMAGE_BYTES) return ToolResult.fail(`${params.image} has ${size.toLocaleString('en')} bytes; at most ${MAX_IMAGE_BYTES.toLocaleString('en')} are sent.`);
+        if (size > MAX_IMAGE_BYTES)
+          return ToolResult.fail(
+            `${params.image} has ${size.toLocaleString('en')} bytes; at most ${MAX_IMAGE_BYTES.toLocaleString('en')} are sent.`,
+          );
         url = `data:${type};base64,${readFileSync(opened.fd).toString('base64')}`;
       } finally {
         closeSync(opened.fd);
@@ -73,20 +95,36 @@ export class ImageDescribeTool extends BaseTool<Params> {
       response = await fetch(`${api.base}/chat/completions`, {
         method: 'POST',
         signal,
-        headers: { 'content-type': 'application/json', ...(api.key === '' ? {} : { authorization: `Bearer ${api.key}` }) },
+        headers: {
+          'content-type': 'application/json',
+          ...(api.key === '' ? {} : { authorization: `Bearer ${api.key}` }),
+        },
         body: JSON.stringify({
           model: api.model,
-          messages: [{ role: 'user', content: [{ type: 'text', text: params.question }, { type: 'image_url', image_url: { url } }] }],
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: params.question },
+                { type: 'image_url', image_url: { url } },
+              ],
+            },
+          ],
           max_tokens: 1000,
         }),
       });
     } catch (error) {
-      return ToolResult.fail(`Cannot reach ${api.base}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}.`);
+      return ToolResult.fail(
+        `Cannot reach ${api.base}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}.`,
+      );
     }
     if (!response.ok) return ToolResult.fail(`The image API answered ${await serviceError(response)}`);
-    const answer = (await response.json().catch(() => ({}))) as { choices?: Array<{ message?: { content?: unknown } }> };
+    const answer = (await response.json().catch(() => ({}))) as {
+      choices?: Array<{ message?: { content?: unknown } }>;
+    };
     const content = answer.choices?.[0]?.message?.content;
-    if (typeof content !== 'string' || content.trim() === '') return ToolResult.fail('The image API sent no description.');
+    if (typeof content !== 'string' || content.trim() === '')
+      return ToolResult.fail('The image API sent no description.');
     return ToolResult.ok(content.trim());
   }
 }

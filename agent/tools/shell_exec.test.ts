@@ -46,7 +46,14 @@ describe('shell_exec', () => {
 
   test('shell metacharacters are plain characters of one argument: nothing else runs', async () => {
     const marker = join(root, 'pwned');
-    const hostile = [`; touch ${marker}`, `$(touch ${marker})`, `\`touch ${marker}\``, `| touch ${marker}`, `&& touch ${marker}`, `'"\n touch ${marker}`];
+    const hostile = [
+      `; touch ${marker}`,
+      `$(touch ${marker})`,
+      `\`touch ${marker}\``,
+      `| touch ${marker}`,
+      `&& touch ${marker}`,
+      `'"\n touch ${marker}`,
+    ];
     const result = await registry.execute('shell_exec', { program: 'echo', args: hostile });
     assert.equal(result.success, true, result.error);
     assert.equal(result.data, `${hostile.join(' ')}\n`);
@@ -62,19 +69,35 @@ describe('shell_exec', () => {
   });
 
   test('each argument must match a pattern in full: an injected option is refused', async () => {
-    assert.match((await registry.execute('shell_exec', { program: 'ls', args: ['-la'] })).error ?? '', /Argument 1 "-la" is not allowed for ls/);
-    assert.match((await registry.execute('shell_exec', { program: 'ls', args: ['-l', 'etc/'] })).error ?? '', /Argument 2 "etc\/" is not allowed/);
-    assert.match((await registry.execute('shell_exec', { program: 'env', args: ['sh'] })).error ?? '', /\(none: it takes no arguments\)/);
+    assert.match(
+      (await registry.execute('shell_exec', { program: 'ls', args: ['-la'] })).error ?? '',
+      /Argument 1 "-la" is not allowed for ls/,
+    );
+    assert.match(
+      (await registry.execute('shell_exec', { program: 'ls', args: ['-l', 'etc/'] })).error ?? '',
+      /Argument 2 "etc\/" is not allowed/,
+    );
+    assert.match(
+      (await registry.execute('shell_exec', { program: 'env', args: ['sh'] })).error ?? '',
+      /\(none: it takes no arguments\)/,
+    );
   });
 
   test('a minimal environment: no variable of Riverse reaches the program', async () => {
     const result = await registry.execute('shell_exec', { program: 'env' });
-    const names = result.data.trim().split('\n').map((line) => line.split('=')[0]).sort();
+    const names = result.data
+      .trim()
+      .split('\n')
+      .map((line) => line.split('=')[0])
+      .sort();
     assert.deepEqual(names, ['HOME', 'LANG', 'PATH']);
   });
 
   test('a time limit and an output cap', async () => {
-    assert.match((await registry.execute('shell_exec', { program: 'sleep', args: ['5'] })).error ?? '', /did not finish within 0\.5 s and was stopped/);
+    assert.match(
+      (await registry.execute('shell_exec', { program: 'sleep', args: ['5'] })).error ?? '',
+      /did not finish within 0\.5 s and was stopped/,
+    );
     const flood = await registry.execute('shell_exec', { program: 'head', args: ['-c', '100000', '/dev/zero'] });
     assert.equal(flood.success, true);
     assert.match(flood.data, /output cut at 1,000 bytes/);

@@ -33,8 +33,24 @@ export class ShellExecTool extends BaseTool<Params> {
         ja: 'ユーザーが許可したプログラムを引数付きで実行する（シェルは使わない）',
       },
       parameters: {
-        program: { type: 'string', required: true, description: { en: 'The program, exactly as allowed in the config', zh: '程序名，与配置中允许的完全一致', ja: '設定で許可されたとおりのプログラム名' } },
-        args: { type: 'array', items: 'One argument', description: { en: 'Its arguments, one per element', zh: '参数，每个元素一个', ja: '引数（要素ごとに 1 つ）' } },
+        program: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'The program, exactly as allowed in the config',
+            zh: '程序名，与配置中允许的完全一致',
+            ja: '設定で許可されたとおりのプログラム名',
+          },
+        },
+        args: {
+          type: 'array',
+          items: 'One argument',
+          description: {
+            en: 'Its arguments, one per element',
+            zh: '参数，每个元素一个',
+            ja: '引数（要素ごとに 1 つ）',
+          },
+        },
       },
       examples: {
         en: ['Run git status in my project', 'Show the last 5 commits with git log'],
@@ -50,10 +66,16 @@ export class ShellExecTool extends BaseTool<Params> {
 
   override isAvailable(): boolean {
     const section = toolSection(this.config, 'shell_exec');
-    if (section.enabled !== true) return this.unavailable('off by default, since it runs programs; set tools.shell_exec.enabled: true and list the programs in tools.shell_exec.allow in riverse.yaml');
+    if (section.enabled !== true)
+      return this.unavailable(
+        'off by default, since it runs programs; set tools.shell_exec.enabled: true and list the programs in tools.shell_exec.allow in riverse.yaml',
+      );
     const allowed = allowList(section.allow);
     if (typeof allowed === 'string') return this.unavailable(allowed);
-    if (allowed.length === 0) return this.unavailable('no program is allowed; list them in tools.shell_exec.allow, e.g. [{ program: git, args: [status] }]');
+    if (allowed.length === 0)
+      return this.unavailable(
+        'no program is allowed; list them in tools.shell_exec.allow, e.g. [{ program: git, args: [status] }]',
+      );
     return true;
   }
 
@@ -61,32 +83,71 @@ export class ShellExecTool extends BaseTool<Params> {
     const allowed = allowList(context.config.allow);
     if (typeof allowed === 'string') return ToolResult.fail(allowed);
     const entry = allowed.find((candidate) => candidate.program === params.program);
-    if (entry === undefined) return ToolResult.fail(`${JSON.stringify(params.program)} is not an allowed program; allowed: ${allowed.map((candidate) => candidate.program).join(', ')}.`);
+    if (entry === undefined)
+      return ToolResult.fail(
+        `${JSON.stringify(params.program)} is not an allowed program; allowed: ${allowed.map((candidate) => candidate.program).join(', ')}.`,
+      );
     const args = params.args ?? [];
     for (const [index, arg] of args.entries()) {
       if (!entry.args.some((pattern) => pattern.test(arg))) {
-        return ToolResult.fail(`Argument ${index + 1} ${JSON.stringify(arg)} is not allowed for ${entry.program}; each argument must match one of: ${entry.args.map((pattern) => pattern.source.slice(4, -2)).join(', ') || '(none: it takes no arguments)'}.`);
+        return ToolResult.fail(
+          `Argument ${index + 1} ${JSON.stringify(arg)} is not allowed for ${entry.program}; each argument must match one of: ${entry.args.map((pattern) => pattern.source.slice(4, -2)).join(', ') || '(none: it takes no arguments)'}.`,
+        );
       }
     }
     const searchPath = typeof context.config.path === 'string' ? context.config.path : DEFAULT_PATH;
     const program = findProgram(entry.program, searchPath);
-    if (program === undefined) return ToolResult.fail(`${entry.program} was not found on ${searchPath}; install it or set tools.shell_exec.path.`);
+    if (program === undefined)
+      return ToolResult.fail(
+        `${entry.program} was not found on ${searchPath}; install it or set tools.shell_exec.path.`,
+      );
     const cwd = resolve(baseDir(this.config), typeof context.config.cwd === 'string' ? context.config.cwd : '.');
     const timeoutMs = Number(context.config.timeout_ms ?? TIMEOUT_MS);
     const maxBytes = Number(context.config.max_output_bytes ?? MAX_OUTPUT_BYTES);
     // A minimal environment: the program sees no secrets of Riverse's own (API keys, tokens).
     const env = { PATH: searchPath, LANG: 'C.UTF-8', HOME: cwd };
     return new Promise((done) => {
-      execFile(program, args, { cwd, env, shell: false, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: maxBytes, signal: context.signal, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
-        const output = [stdout, stderr === '' ? '' : `[stderr]\n${stderr}`].filter((part) => part !== '').join('\n');
-        if (error === null) return done(ToolResult.ok(output === '' ? `${entry.program} finished with no output.` : output));
-        const failure = error as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
-        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return done(ToolResult.ok(`${output}\n…[output cut at ${maxBytes.toLocaleString('en')} bytes; the program was stopped]`));
-        if (context.signal.aborted) return done(ToolResult.fail(`${entry.program} was stopped.`));
-        if (failure.killed === true) return done(ToolResult.fail(`${entry.program} did not finish within ${timeoutMs / 1000} s and was stopped.${output === '' ? '' : `\n${output}`}`));
-        if (typeof failure.code === 'number') return done(ToolResult.fail(`${entry.program} exited with code ${failure.code}.${output === '' ? '' : `\n${output}`}`));
-        done(ToolResult.fail(`${entry.program} could not be run: ${failure.message}`));
-      });
+      execFile(
+        program,
+        args,
+        {
+          cwd,
+          env,
+          shell: false,
+          timeout: timeoutMs,
+          killSignal: 'SIGKILL',
+          maxBuffer: maxBytes,
+          signal: context.signal,
+          encoding: 'utf8',
+          windowsHide: true,
+        },
+        (error, stdout, stderr) => {
+          const output = [stdout, stderr === '' ? '' : `[stderr]\n${stderr}`].filter((part) => part !== '').join('\n');
+          if (error === null)
+            return done(ToolResult.ok(output === '' ? `${entry.program} finished with no output.` : output));
+          const failure = error as NodeJS.ErrnoException & { killed?: boolean; code?: number | string };
+          if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+            return done(
+              ToolResult.ok(
+                `${output}\n…[output cut at ${maxBytes.toLocaleString('en')} bytes; the program was stopped]`,
+              ),
+            );
+          if (context.signal.aborted) return done(ToolResult.fail(`${entry.program} was stopped.`));
+          if (failure.killed === true)
+            return done(
+              ToolResult.fail(
+                `${entry.program} did not finish within ${timeoutMs / 1000} s and was stopped.${output === '' ? '' : `\n${output}`}`,
+              ),
+            );
+          if (typeof failure.code === 'number')
+            return done(
+              ToolResult.fail(
+                `${entry.program} exited with code ${failure.code}.${output === '' ? '' : `\n${output}`}`,
+              ),
+            );
+          done(ToolResult.fail(`${entry.program} could not be run: ${failure.message}`));
+        },
+      );
     });
   }
 }
@@ -98,12 +159,22 @@ function allowList(value: unknown): Allowed[] | string {
   const entries: Allowed[] = [];
   for (const [index, item] of value.entries()) {
     const where = `tools.shell_exec.allow[${index}]`;
-    if (typeof item !== 'object' || item === null || typeof (item as { program?: unknown }).program !== 'string' || (item as { program: string }).program === '') return `${where} needs a program: { program: git, args: [status] }`;
+    if (
+      typeof item !== 'object' ||
+      item === null ||
+      typeof (item as { program?: unknown }).program !== 'string' ||
+      (item as { program: string }).program === ''
+    )
+      return `${where} needs a program: { program: git, args: [status] }`;
     const patterns = (item as { args?: unknown }).args ?? [];
-    if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== 'string')) return `${where}.args must be a list of patterns (strings)`;
+    if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== 'string'))
+      return `${where}.args must be a list of patterns (strings)`;
     try {
       // Anchored: a pattern matches a whole argument, never a part of one.
-      entries.push({ program: (item as { program: string }).program, args: patterns.map((pattern: string) => new RegExp(`^(?:${pattern})$`, 'su')) });
+      entries.push({
+        program: (item as { program: string }).program,
+        args: patterns.map((pattern: string) => new RegExp(`^(?:${pattern})$`, 'su')),
+      });
     } catch (error) {
       return `${where}.args holds an invalid pattern: ${(error as Error).message}`;
     }
@@ -112,7 +183,14 @@ function allowList(value: unknown): Allowed[] | string {
 }
 
 function findProgram(program: string, searchPath: string): string | undefined {
-  const candidates = isAbsolute(program) ? [program] : program.includes('/') ? [] : searchPath.split(delimiter).filter((dir) => isAbsolute(dir)).map((dir) => join(dir, program));
+  const candidates = isAbsolute(program)
+    ? [program]
+    : program.includes('/')
+      ? []
+      : searchPath
+          .split(delimiter)
+          .filter((dir) => isAbsolute(dir))
+          .map((dir) => join(dir, program));
   return candidates.find((candidate) => {
     try {
       accessSync(candidate, constants.X_OK);

@@ -24,8 +24,23 @@ export class VoiceTranscribeTool extends BaseTool<Params> {
         ja: '音声の録音やオーディオファイルを文字に起こす',
       },
       parameters: {
-        audio: { type: 'string', required: true, description: { en: 'An audio file in the workspace (mp3, m4a, wav, webm, ogg…)', zh: '工作区中的音频文件（mp3、m4a、wav、webm、ogg…）', ja: 'ワークスペースの音声ファイル（mp3、m4a、wav、webm、ogg…）' } },
-        language: { type: 'string', description: { en: 'The spoken language as an ISO 639-1 code (en, zh, ja), if known', zh: '语音的语言（ISO 639-1 代码：en、zh、ja），如已知', ja: '話されている言語の ISO 639-1 コード（en、zh、ja）。分かれば' } },
+        audio: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'An audio file in the workspace (mp3, m4a, wav, webm, ogg…)',
+            zh: '工作区中的音频文件（mp3、m4a、wav、webm、ogg…）',
+            ja: 'ワークスペースの音声ファイル（mp3、m4a、wav、webm、ogg…）',
+          },
+        },
+        language: {
+          type: 'string',
+          description: {
+            en: 'The spoken language as an ISO 639-1 code (en, zh, ja), if known',
+            zh: '语音的语言（ISO 639-1 代码：en、zh、ja），如已知',
+            ja: '話されている言語の ISO 639-1 コード（en、zh、ja）。分かれば',
+          },
+        },
       },
       examples: {
         en: ['Transcribe the voice memo recordings/meeting.m4a', 'What is said in voice/note.ogg?'],
@@ -56,7 +71,10 @@ export class VoiceTranscribeTool extends BaseTool<Params> {
     let audio: Buffer;
     try {
       const size = fstatSync(opened.fd).size;
-      if (size > MAX_AUDIO_BYTES) return ToolResult.fail(`${params.audio} has ${size.toLocaleString('en')} bytes; at most ${MAX_AUDIO_BYTES.toLocaleString('en')} are sent in one call.`);
+      if (size > MAX_AUDIO_BYTES)
+        return ToolResult.fail(
+          `${params.audio} has ${size.toLocaleString('en')} bytes; at most ${MAX_AUDIO_BYTES.toLocaleString('en')} are sent in one call.`,
+        );
       audio = readFileSync(opened.fd);
     } finally {
       closeSync(opened.fd);
@@ -69,9 +87,16 @@ export class VoiceTranscribeTool extends BaseTool<Params> {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(Number(context.config.timeout_ms ?? 120_000))]);
     let response: Response;
     try {
-      response = await fetch(`${api.base}/audio/transcriptions`, { method: 'POST', body: form, signal, headers: api.key === '' ? {} : { authorization: `Bearer ${api.key}` } });
+      response = await fetch(`${api.base}/audio/transcriptions`, {
+        method: 'POST',
+        body: form,
+        signal,
+        headers: api.key === '' ? {} : { authorization: `Bearer ${api.key}` },
+      });
     } catch (error) {
-      return ToolResult.fail(`Cannot reach ${api.base}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}.`);
+      return ToolResult.fail(
+        `Cannot reach ${api.base}: ${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}.`,
+      );
     }
     if (!response.ok) return ToolResult.fail(`The transcription API answered ${await serviceError(response)}`);
     const answer = (await response.json().catch(() => ({}))) as { text?: unknown };

@@ -81,7 +81,14 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     let answered = false;
     response.once('finish', () => (answered = true));
     const abandoned = new Promise<void>((resolve) => response.once('close', () => !answered && resolve()));
-    seen.push({ path: url.pathname, city, format: url.searchParams.get('format'), lang, accept: request.headers.accept, abandoned });
+    seen.push({
+      path: url.pathname,
+      city,
+      format: url.searchParams.get('format'),
+      lang,
+      accept: request.headers.accept,
+      abandoned,
+    });
 
     const json = (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -95,7 +102,9 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Unknown location; please try ~53.0,-33.0');
         return;
       case 'Html Town':
-        response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Follow @igor_chubin for updates</body></html>');
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body>Follow @igor_chubin for updates</body></html>');
         return;
       case 'Nowhere':
         json(200, { nearest_area: [], request: [{ query: 'Nowhere', type: 'City' }], weather: [] });
@@ -162,7 +171,10 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
 
   test('answers in English from weatherDesc', async () => {
     const result = await registry.execute('weather', { city: 'Tokyo' }, { language: 'en' });
-    assert.deepEqual(result, { success: true, data: 'Tokyo: Partly cloudy, 16°C (feels like 14°C), humidity 63%, wind 11 km/h' });
+    assert.deepEqual(result, {
+      success: true,
+      data: 'Tokyo: Partly cloudy, 16°C (feels like 14°C), humidity 63%, wind 11 km/h',
+    });
     const [request] = requestsFor('Tokyo');
     assert.equal(request?.path, '/Tokyo');
     assert.equal(request?.format, 'j1');
@@ -213,7 +225,7 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     assert.equal(seen.filter((request) => request.city.trim() === '').length, 0, 'no request was sent');
   });
 
-  test('a blank city: the tool\'s own clear error, and no request', async () => {
+  test("a blank city: the tool's own clear error, and no request", async () => {
     const result = await registry.execute('weather', { city: '   ' }, { language: 'en' });
     assert.equal(result.success, false);
     assert.equal(result.code, undefined);
@@ -251,7 +263,9 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     }
   });
 
-  test('an upstream that never answers: failure naming the time limit, after about timeout_ms, and the connection is closed', { timeout: STUCK_TEST_TIMEOUT_MS }, async () => {
+  test('an upstream that never answers: failure naming the time limit, after about timeout_ms, and the connection is closed', {
+    timeout: STUCK_TEST_TIMEOUT_MS,
+  }, async () => {
     // The limit runs from before the tool connects. On a very busy machine it can run out before the
     // request is even sent, leaving the server nothing to see: then try again, up to three times.
     for (let attempt = 1; attempt <= 3; attempt++) {
@@ -272,11 +286,16 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     }
   });
 
-  test('an upstream that stops halfway through the body: failure naming the time limit, not "not JSON"', { timeout: STUCK_TEST_TIMEOUT_MS }, async () => {
+  test('an upstream that stops halfway through the body: failure naming the time limit, not "not JSON"', {
+    timeout: STUCK_TEST_TIMEOUT_MS,
+  }, async () => {
     const result = await bodyRegistry.execute('weather', { city: 'Slow Body' }, { language: 'en' });
     assert.equal(result.success, false);
     assert.match(result.error ?? '', /did not answer within 1 s/);
-    assert.ok(await eventually(() => requestsFor('Slow Body').length > 0, STUCK_TEST_TIMEOUT_MS), 'the request reached the server');
+    assert.ok(
+      await eventually(() => requestsFor('Slow Body').length > 0, STUCK_TEST_TIMEOUT_MS),
+      'the request reached the server',
+    );
     // The server holds the rest of the body back: only the client closing the connection settles this.
     await requestsFor('Slow Body')[0]!.abandoned;
   });
@@ -287,18 +306,27 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise((resolve) => probe.close(resolve));
-    const unreachable = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { weather: { base_url: `http://127.0.0.1:${port}` } } } });
+    const unreachable = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      config: { tools: { weather: { base_url: `http://127.0.0.1:${port}` } } },
+    });
     const result = await unreachable.execute('weather', { city: 'Tokyo' }, { language: 'en' });
     assert.equal(result.success, false);
-    assert.equal(result.error, `Cannot reach the weather service at http://127.0.0.1:${port} (ECONNREFUSED); check the network, or base_url in riverse.yaml.`);
+    assert.equal(
+      result.error,
+      `Cannot reach the weather service at http://127.0.0.1:${port} (ECONNREFUSED); check the network, or base_url in riverse.yaml.`,
+    );
   });
 
   // The service never answers, the tool's limit is 60 s and the call's 30 s (code 'timeout'): only the
   // abort can end the call with 'aborted' within the test's timeout.
-  test('the caller\'s abort signal cancels the request', { timeout: STUCK_TEST_TIMEOUT_MS }, async () => {
+  test("the caller's abort signal cancels the request", { timeout: STUCK_TEST_TIMEOUT_MS }, async () => {
     const controller = new AbortController();
     const call = registry.execute('weather', { city: 'Cancel Me' }, { language: 'en', signal: controller.signal });
-    assert.ok(await eventually(() => requestsFor('Cancel Me').length > 0, STUCK_TEST_TIMEOUT_MS), 'the request reached the server');
+    assert.ok(
+      await eventually(() => requestsFor('Cancel Me').length > 0, STUCK_TEST_TIMEOUT_MS),
+      'the request reached the server',
+    );
     controller.abort();
     const result = await call;
     assert.equal(result.success, false);

@@ -12,10 +12,16 @@ interface WttrReport {
   }>;
 }
 
-const SUMMARY: Record<Language, (city: string, sky: string, temp: string, feels: string, humidity: string, wind: string) => string> = {
-  en: (city, sky, temp, feels, humidity, wind) => `${city}: ${sky}, ${temp}°C (feels like ${feels}°C), humidity ${humidity}%, wind ${wind} km/h`,
-  zh: (city, sky, temp, feels, humidity, wind) => `${city}：${sky}，${temp}°C（体感 ${feels}°C），湿度 ${humidity}%，风速 ${wind} km/h`,
-  ja: (city, sky, temp, feels, humidity, wind) => `${city}：${sky}、${temp}°C（体感 ${feels}°C）、湿度 ${humidity}%、風速 ${wind} km/h`,
+const SUMMARY: Record<
+  Language,
+  (city: string, sky: string, temp: string, feels: string, humidity: string, wind: string) => string
+> = {
+  en: (city, sky, temp, feels, humidity, wind) =>
+    `${city}: ${sky}, ${temp}°C (feels like ${feels}°C), humidity ${humidity}%, wind ${wind} km/h`,
+  zh: (city, sky, temp, feels, humidity, wind) =>
+    `${city}：${sky}，${temp}°C（体感 ${feels}°C），湿度 ${humidity}%，风速 ${wind} km/h`,
+  ja: (city, sky, temp, feels, humidity, wind) =>
+    `${city}：${sky}、${temp}°C（体感 ${feels}°C）、湿度 ${humidity}%、風速 ${wind} km/h`,
 };
 
 /**
@@ -35,7 +41,11 @@ export class WeatherTool extends BaseTool<{ city: string }> {
         city: {
           type: 'string',
           required: true,
-          description: { en: 'City name, e.g. Tokyo, London', zh: '城市名，例如 东京、伦敦', ja: '都市名。例：東京、ロンドン' },
+          description: {
+            en: 'City name, e.g. Tokyo, London',
+            zh: '城市名，例如 东京、伦敦',
+            ja: '都市名。例：東京、ロンドン',
+          },
         },
       },
       examples: {
@@ -59,18 +69,33 @@ export class WeatherTool extends BaseTool<{ city: string }> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const stopped = (): ToolResult | undefined => {
       if (context.signal.aborted) return ToolResult.fail('The weather request was cancelled.');
-      if (timeout.aborted) return ToolResult.fail(`The weather service did not answer within ${timeoutMs / 1000} s; try again later.`);
+      if (timeout.aborted)
+        return ToolResult.fail(`The weather service did not answer within ${timeoutMs / 1000} s; try again later.`);
       return undefined;
     };
 
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.any([context.signal, timeout]), headers: { accept: 'application/json' } });
+      response = await fetch(url, {
+        signal: AbortSignal.any([context.signal, timeout]),
+        headers: { accept: 'application/json' },
+      });
     } catch (error) {
-      return stopped() ?? ToolResult.fail(`Cannot reach the weather service at ${baseUrl} (${networkReason(error)}); check the network, or base_url in riverse.yaml.`);
+      return (
+        stopped() ??
+        ToolResult.fail(
+          `Cannot reach the weather service at ${baseUrl} (${networkReason(error)}); check the network, or base_url in riverse.yaml.`,
+        )
+      );
     }
-    if (response.status === 404) return ToolResult.fail(`The weather service does not know the place "${city}"; check the spelling or try a nearby larger city.`);
-    if (!response.ok) return ToolResult.fail(`The weather service answered HTTP ${response.status} ${response.statusText}; try again later.`);
+    if (response.status === 404)
+      return ToolResult.fail(
+        `The weather service does not know the place "${city}"; check the spelling or try a nearby larger city.`,
+      );
+    if (!response.ok)
+      return ToolResult.fail(
+        `The weather service answered HTTP ${response.status} ${response.statusText}; try again later.`,
+      );
 
     let report: WttrReport;
     try {
@@ -79,10 +104,20 @@ export class WeatherTool extends BaseTool<{ city: string }> {
       return stopped() ?? ToolResult.fail('The weather service sent an answer that is not JSON.');
     }
     const now = report.current_condition?.[0];
-    if (now?.temp_C === undefined) return ToolResult.fail('The weather service sent an answer without current conditions.');
+    if (now?.temp_C === undefined)
+      return ToolResult.fail('The weather service sent an answer without current conditions.');
 
     const sky = now[`lang_${context.language}`]?.[0]?.value ?? now.weatherDesc?.[0]?.value ?? '?';
-    return ToolResult.ok(SUMMARY[context.language](city, sky, now.temp_C, now.FeelsLikeC ?? '?', now.humidity ?? '?', now.windspeedKmph ?? '?'));
+    return ToolResult.ok(
+      SUMMARY[context.language](
+        city,
+        sky,
+        now.temp_C,
+        now.FeelsLikeC ?? '?',
+        now.humidity ?? '?',
+        now.windspeedKmph ?? '?',
+      ),
+    );
   }
 }
 

@@ -27,19 +27,33 @@ describe('web_fetch (against a local site)', () => {
     server = createServer((request, response) => {
       const path = request.url ?? '/';
       seen.push(path);
-      if (path === '/article') return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+      if (path === '/article')
+        return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
       if (path === '/plain') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('just text');
-      if (path === '/image') return void response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
-      if (path === '/big') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('b'.repeat(50_000));
+      if (path === '/image')
+        return void response
+          .writeHead(200, { 'content-type': 'image/png' })
+          .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
+      if (path === '/big')
+        return void response.writeHead(200, { 'content-type': 'text/plain' }).end('b'.repeat(50_000));
       if (path === '/missing') return void response.writeHead(404, { 'content-type': 'text/plain' }).end('nope');
-      if (path.startsWith('/to?')) return void response.writeHead(302, { location: decodeURIComponent(path.slice(4)) }).end();
+      if (path.startsWith('/to?'))
+        return void response.writeHead(302, { location: decodeURIComponent(path.slice(4)) }).end();
       response.writeHead(200, { 'content-type': 'text/plain' }).end(`SECRET at ${path}`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     registry = await ToolRegistry.load({
       folders: [TOOL_FOLDER],
-      config: { tools: { web_fetch: { hosts: { 'site.test': '127.0.0.1', 'evil.test': '127.0.0.1' }, allow_hosts: ['site.test'], max_bytes: 10_000 } } },
+      config: {
+        tools: {
+          web_fetch: {
+            hosts: { 'site.test': '127.0.0.1', 'evil.test': '127.0.0.1' },
+            allow_hosts: ['site.test'],
+            max_bytes: 10_000,
+          },
+        },
+      },
     });
   });
   after(async () => {
@@ -63,9 +77,18 @@ describe('web_fetch (against a local site)', () => {
   });
 
   test('text as it is; binary described; an HTTP error reported; a long page cut at max_bytes', async () => {
-    assert.equal((await registry.execute('web_fetch', { url: site('/plain') })).data, `URL: ${site('/plain')}\n\njust text`);
-    assert.match((await registry.execute('web_fetch', { url: site('/image') })).data, /is image\/png \(7 bytes\), not text/);
-    assert.match((await registry.execute('web_fetch', { url: site('/missing') })).error ?? '', /answered HTTP 404 Not Found/);
+    assert.equal(
+      (await registry.execute('web_fetch', { url: site('/plain') })).data,
+      `URL: ${site('/plain')}\n\njust text`,
+    );
+    assert.match(
+      (await registry.execute('web_fetch', { url: site('/image') })).data,
+      /is image\/png \(7 bytes\), not text/,
+    );
+    assert.match(
+      (await registry.execute('web_fetch', { url: site('/missing') })).error ?? '',
+      /answered HTTP 404 Not Found/,
+    );
     const big = await registry.execute('web_fetch', { url: site('/big') });
     assert.match(big.data, /b{10000}\n…\[the page is longer than 10,000 bytes; the rest was not read\]$/);
   });
@@ -84,9 +107,14 @@ describe('web_fetch (against a local site)', () => {
     for (const url of hostile) {
       const result = await registry.execute('web_fetch', { url });
       assert.equal(result.success, false, url);
-      assert.match(result.error ?? '', /^Refused: .* address\. Private, loopback, link-local and metadata addresses are not fetched unless tools\.web_fetch\.allow_private/, url);
+      assert.match(
+        result.error ?? '',
+        /^Refused: .* address\. Private, loopback, link-local and metadata addresses are not fetched unless tools\.web_fetch\.allow_private/,
+        url,
+      );
     }
-    for (const path of ['/s1', '/s2', '/s3', '/s4', '/s5', '/s6', '/s7']) assert.equal(seen.includes(path), false, path);
+    for (const path of ['/s1', '/s2', '/s3', '/s4', '/s5', '/s6', '/s7'])
+      assert.equal(seen.includes(path), false, path);
   });
 
   test('other schemes are refused', async () => {

@@ -1,4 +1,12 @@
-import { BaseTool, safeFetch, SafeFetchError, safeFetchSettings, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+import {
+  BaseTool,
+  safeFetch,
+  SafeFetchError,
+  safeFetchSettings,
+  ToolResult,
+  type ToolContext,
+  type ToolManifest,
+} from 'riverse';
 import { readableText } from './_readable-text.ts';
 
 type Params = { url: string };
@@ -20,12 +28,26 @@ export class WebFetchTool extends BaseTool<Params> {
         ja: 'URL を指定してウェブページを取得し、本文のテキストを返す',
       },
       parameters: {
-        url: { type: 'string', required: true, description: { en: 'The page address, starting with http:// or https://', zh: '网页地址，以 http:// 或 https:// 开头', ja: 'ページのアドレス（http:// または https:// で始まる）' } },
+        url: {
+          type: 'string',
+          required: true,
+          description: {
+            en: 'The page address, starting with http:// or https://',
+            zh: '网页地址，以 http:// 或 https:// 开头',
+            ja: 'ページのアドレス（http:// または https:// で始まる）',
+          },
+        },
       },
       examples: {
-        en: ['Read https://example.com/article and summarize it', 'What does this page say: https://nodejs.org/en/about'],
+        en: [
+          'Read https://example.com/article and summarize it',
+          'What does this page say: https://nodejs.org/en/about',
+        ],
         zh: ['读一下 https://example.com/article 并总结', '这个网页写了什么：https://nodejs.org/zh-cn/about'],
-        ja: ['https://example.com/article を読んで要約して', 'このページには何が書いてある？ https://nodejs.org/ja/about'],
+        ja: [
+          'https://example.com/article を読んで要約して',
+          'このページには何が書いてある？ https://nodejs.org/ja/about',
+        ],
       },
       timeoutMs: 30_000,
       annotations: { readOnlyHint: true, openWorldHint: true },
@@ -42,20 +64,32 @@ export class WebFetchTool extends BaseTool<Params> {
         timeoutMs: Number(section.timeout_ms ?? 15_000),
         maxBytes: Number(section.max_bytes ?? 2 * 1024 * 1024),
         maxRedirects: Number(section.max_redirects ?? 5),
-        headers: { 'user-agent': String(section.user_agent ?? 'Riverse/0.1 (+web_fetch)'), accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1' },
+        headers: {
+          'user-agent': String(section.user_agent ?? 'Riverse/0.1 (+web_fetch)'),
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.1',
+        },
       });
     } catch (error) {
       if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
       throw error;
     }
-    if (response.status >= 400) return ToolResult.fail(`${response.url} answered HTTP ${response.status} ${response.statusText}.`);
+    if (response.status >= 400)
+      return ToolResult.fail(`${response.url} answered HTTP ${response.status} ${response.statusText}.`);
     const type = String(response.headers['content-type'] ?? '').toLowerCase();
-    const cut = response.truncated ? `\n…[the page is longer than ${response.body.length.toLocaleString('en')} bytes; the rest was not read]` : '';
+    const cut = response.truncated
+      ? `\n…[the page is longer than ${response.body.length.toLocaleString('en')} bytes; the rest was not read]`
+      : '';
     const text = decode(response.body, type);
-    if (text === undefined) return ToolResult.ok(`${response.url} is ${type || 'binary data'} (${response.body.length.toLocaleString('en')} bytes${response.truncated ? ' or more' : ''}), not text; it is not shown.`);
-    if (!/html|xml/.test(type) && !/^\s*<(!doctype html|html)/i.test(text)) return ToolResult.ok(`URL: ${response.url}\n\n${text}${cut}`);
+    if (text === undefined)
+      return ToolResult.ok(
+        `${response.url} is ${type || 'binary data'} (${response.body.length.toLocaleString('en')} bytes${response.truncated ? ' or more' : ''}), not text; it is not shown.`,
+      );
+    if (!/html|xml/.test(type) && !/^\s*<(!doctype html|html)/i.test(text))
+      return ToolResult.ok(`URL: ${response.url}\n\n${text}${cut}`);
     const page = readableText(text);
-    return ToolResult.ok(`${page.title === '' ? '' : `Title: ${page.title}\n`}URL: ${response.url}\n\n${page.text}${cut}`);
+    return ToolResult.ok(
+      `${page.title === '' ? '' : `Title: ${page.title}\n`}URL: ${response.url}\n\n${page.text}${cut}`,
+    );
   }
 }
 

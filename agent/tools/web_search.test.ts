@@ -34,15 +34,47 @@ describe('web_search (against local backends)', () => {
       request.on('end', () => {
         const path = request.url ?? '/';
         seen.push({ path, headers: request.headers, body });
-        const json = (value: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-        if (path.startsWith('/ddg/html/')) return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DDG_PAGE);
-        if (path.startsWith('/searx/search')) return json({ query: 'x', number_of_results: 1, results: [{ url: 'https://searx.example/1', title: 'SearX one', content: 'First from SearXNG', engine: 'bing' }], answers: [], suggestions: [] });
+        const json = (value: unknown) =>
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        if (path.startsWith('/ddg/html/'))
+          return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(DDG_PAGE);
+        if (path.startsWith('/searx/search'))
+          return json({
+            query: 'x',
+            number_of_results: 1,
+            results: [
+              { url: 'https://searx.example/1', title: 'SearX one', content: 'First from SearXNG', engine: 'bing' },
+            ],
+            answers: [],
+            suggestions: [],
+          });
         if (path.startsWith('/brave/res/v1/web/search')) {
-          if (request.headers['x-subscription-token'] !== 'BRAVE-KEY') return void response.writeHead(401).end('{"type":"ErrorResponse"}');
-          return json({ type: 'search', query: { original: 'x' }, web: { type: 'search', results: [{ title: 'Brave <strong>one</strong>', url: 'https://brave.example/1', description: 'From <strong>Brave</strong>', page_age: '2026-01-01' }] } });
+          if (request.headers['x-subscription-token'] !== 'BRAVE-KEY')
+            return void response.writeHead(401).end('{"type":"ErrorResponse"}');
+          return json({
+            type: 'search',
+            query: { original: 'x' },
+            web: {
+              type: 'search',
+              results: [
+                {
+                  title: 'Brave <strong>one</strong>',
+                  url: 'https://brave.example/1',
+                  description: 'From <strong>Brave</strong>',
+                  page_age: '2026-01-01',
+                },
+              ],
+            },
+          });
         }
-        if (path === '/tavily/search') return json({ query: JSON.parse(body).query, results: [{ title: 'Tavily one', url: 'https://tavily.example/1', content: 'From Tavily', score: 0.9 }], response_time: 0.5 });
-        if (path.startsWith('/bounce')) return void response.writeHead(302, { location: `http://10.0.0.1:${port}/secret` }).end();
+        if (path === '/tavily/search')
+          return json({
+            query: JSON.parse(body).query,
+            results: [{ title: 'Tavily one', url: 'https://tavily.example/1', content: 'From Tavily', score: 0.9 }],
+            response_time: 0.5,
+          });
+        if (path.startsWith('/bounce'))
+          return void response.writeHead(302, { location: `http://10.0.0.1:${port}/secret` }).end();
         response.writeHead(404).end();
       });
     });
@@ -53,7 +85,8 @@ describe('web_search (against local backends)', () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
-  const load = (web_search: Record<string, unknown>) => ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { web_search } } as AppConfig });
+  const load = (web_search: Record<string, unknown>) =>
+    ToolRegistry.load({ folders: [TOOL_FOLDER], config: { tools: { web_search } } as AppConfig });
   const base = (path: string) => `http://127.0.0.1:${port}${path}`;
 
   test('available by default (DuckDuckGo needs no key); off with the reason when no backend can serve', async () => {
@@ -61,7 +94,10 @@ describe('web_search (against local backends)', () => {
     assert.equal(fresh.list().find((tool) => tool.name === 'web_search')?.available, true);
     const none = (await load({ duckduckgo: { enabled: false } })).list().find((tool) => tool.name === 'web_search');
     assert.equal(none?.available, false);
-    assert.match(none?.reason ?? '', /no backend can serve: tools\.web_search\.tavily\.api_key is not set; .*searxng\.url is not set.*; tools\.web_search\.duckduckgo\.enabled is false/);
+    assert.match(
+      none?.reason ?? '',
+      /no backend can serve: tools\.web_search\.tavily\.api_key is not set; .*searxng\.url is not set.*; tools\.web_search\.duckduckgo\.enabled is false/,
+    );
     const brave = (await load({ backend: 'brave' })).list().find((tool) => tool.name === 'web_search');
     assert.equal(brave?.reason, 'tools.web_search.brave.api_key is not set');
   });
@@ -69,7 +105,17 @@ describe('web_search (against local backends)', () => {
   test('DuckDuckGo: organic results from its HTML page, the redirector unwrapped, the ad left out', async () => {
     const registry = await load({ duckduckgo: { base_url: base('/ddg') } });
     const result = await registry.execute('web_search', { query: 'uji tea & matcha' });
-    assert.equal(result.data, ['1. Uji tea - Wikipedia', '   https://en.wikipedia.org/wiki/Uji_tea', '   Uji tea is grown in the area around Uji, Kyoto.', '2. Matcha guide', '   https://example.com/matcha?a=1&b=2', '   All about matcha.'].join('\n'));
+    assert.equal(
+      result.data,
+      [
+        '1. Uji tea - Wikipedia',
+        '   https://en.wikipedia.org/wiki/Uji_tea',
+        '   Uji tea is grown in the area around Uji, Kyoto.',
+        '2. Matcha guide',
+        '   https://example.com/matcha?a=1&b=2',
+        '   All about matcha.',
+      ].join('\n'),
+    );
     assert.ok(seen.some((request) => request.path === '/ddg/html/?q=uji%20tea%20%26%20matcha'));
   });
 
@@ -77,22 +123,37 @@ describe('web_search (against local backends)', () => {
     const searx = await (await load({ searxng: { url: base('/searx') } })).execute('web_search', { query: 'one' });
     assert.equal(searx.data, '1. SearX one\n   https://searx.example/1\n   First from SearXNG');
     assert.ok(seen.some((request) => request.path === '/searx/search?q=one&format=json'));
-    const brave = await (await load({ brave: { api_key: 'BRAVE-KEY', base_url: base('/brave') } })).execute('web_search', { query: 'two', count: 3 });
+    const brave = await (await load({ brave: { api_key: 'BRAVE-KEY', base_url: base('/brave') } })).execute(
+      'web_search',
+      { query: 'two', count: 3 },
+    );
     assert.equal(brave.data, '1. Brave one\n   https://brave.example/1\n   From Brave');
     assert.ok(seen.some((request) => request.path === '/brave/res/v1/web/search?q=two&count=3'));
-    const wrongKey = await (await load({ brave: { api_key: 'WRONG', base_url: base('/brave') } })).execute('web_search', { query: 'two' });
+    const wrongKey = await (await load({ brave: { api_key: 'WRONG', base_url: base('/brave') } })).execute(
+      'web_search',
+      { query: 'two' },
+    );
     assert.match(wrongKey.error ?? '', /brave answered HTTP 401 .*check its api_key/);
     // auto: Tavily first when it has a key, even with the others configured.
-    const tavily = await (await load({ tavily: { api_key: 'TAVILY-KEY', base_url: base('/tavily') }, searxng: { url: base('/searx') } })).execute('web_search', { query: 'three "quoted"' });
+    const tavily = await (
+      await load({ tavily: { api_key: 'TAVILY-KEY', base_url: base('/tavily') }, searxng: { url: base('/searx') } })
+    ).execute('web_search', { query: 'three "quoted"' });
     assert.equal(tavily.data, '1. Tavily one\n   https://tavily.example/1\n   From Tavily');
     const sent = seen.find((request) => request.path === '/tavily/search');
     assert.equal(sent?.headers.authorization, 'Bearer TAVILY-KEY');
-    assert.deepEqual(JSON.parse(sent?.body ?? '{}'), { query: 'three "quoted"', max_results: 5, search_depth: 'basic' });
+    assert.deepEqual(JSON.parse(sent?.body ?? '{}'), {
+      query: 'three "quoted"',
+      max_results: 5,
+      search_depth: 'basic',
+    });
   });
 
   test('the configured service may be private; where it redirects is checked like any fetch', async () => {
     const result = await (await load({ searxng: { url: base('/bounce') } })).execute('web_search', { query: 'x' });
     assert.match(result.error ?? '', /^The search failed \(searxng\): Refused: 10\.0\.0\.1 is a private address/);
-    assert.equal(seen.some((request) => request.path === '/secret'), false);
+    assert.equal(
+      seen.some((request) => request.path === '/secret'),
+      false,
+    );
   });
 });

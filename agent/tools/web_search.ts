@@ -21,8 +21,16 @@ export class WebSearchTool extends BaseTool<Params> {
         ja: 'ウェブを検索し、結果のタイトル・抜粋・リンクを返す',
       },
       parameters: {
-        query: { type: 'string', required: true, description: { en: 'What to search for', zh: '要搜索的内容', ja: '検索する内容' } },
-        count: { type: 'integer', default: 5, description: { en: 'How many results (1–10)', zh: '返回多少条结果（1–10）', ja: '結果の件数（1〜10）' } },
+        query: {
+          type: 'string',
+          required: true,
+          description: { en: 'What to search for', zh: '要搜索的内容', ja: '検索する内容' },
+        },
+        count: {
+          type: 'integer',
+          default: 5,
+          description: { en: 'How many results (1–10)', zh: '返回多少条结果（1–10）', ja: '結果の件数（1〜10）' },
+        },
       },
       examples: {
         en: ['Search the web for the latest Node.js release', 'Look up reviews of the Kyoto tea museum'],
@@ -50,11 +58,21 @@ export class WebSearchTool extends BaseTool<Params> {
     try {
       results = await search(chosen, query, count, context.config, context.signal);
     } catch (error) {
-      const hint = chosen.name === 'duckduckgo' ? '; without internet access, set tools.web_search.searxng.url to a SearXNG instance' : '';
+      const hint =
+        chosen.name === 'duckduckgo'
+          ? '; without internet access, set tools.web_search.searxng.url to a SearXNG instance'
+          : '';
       const message = error instanceof SafeFetchError || error instanceof Error ? error.message : String(error);
       return ToolResult.fail(`The search failed (${chosen.name}): ${message}${hint}`);
     }
     if (results.length === 0) return ToolResult.ok(`No results for ${JSON.stringify(query)} (${chosen.name}).`);
-    return ToolResult.ok(results.map((result, index) => `${index + 1}. ${result.title}\n   ${result.url}${result.snippet === '' ? '' : `\n   ${result.snippet}`}`).join('\n'));
+    return ToolResult.ok(
+      results
+        .map(
+          (result, index) =>
+            `${index + 1}. ${result.title}\n   ${result.url}${result.snippet === '' ? '' : `\n   ${result.snippet}`}`,
+        )
+        .join('\n'),
+    );
   }
 }

@@ -35,31 +35,70 @@ export interface GatedCall {
  * exact parameters, then "always" for this session, then the person. Without `approvals`, no one
  * can be asked: a call that needs approval is refused.
  */
-export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCall): (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer> {
+export function approvalGate(
+  approvals: TurnApprovals | undefined,
+  call: GatedCall,
+): (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer> {
   return async (tool, params) => {
     if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
     if (approvals?.mode === 'allow') return { run: true };
     if (approvals === undefined || approvals.mode === 'deny') {
       return {
         run: false,
-        result: { success: false, data: '', code: 'approval-unavailable', error: `This call to ${tool.name} needs a person's approval, and no one can be asked here (a /v1 request, or riverse ask); it did not run. Tell the user it needs their approval: in riverse chat or the dashboard, or with tools.${tool.name}.approval in riverse.yaml.` },
+        result: {
+          success: false,
+          data: '',
+          code: 'approval-unavailable',
+          error: `This call to ${tool.name} needs a person's approval, and no one can be asked here (a /v1 request, or riverse ask); it did not run. Tell the user it needs their approval: in riverse chat or the dashboard, or with tools.${tool.name}.approval in riverse.yaml.`,
+        },
       };
     }
     const { desk } = approvals;
     if (desk.alwaysAllowed(call.sessionId, tool.name)) return { run: true };
-    const outcome = await desk.request({ sessionId: call.sessionId, turnId: call.turnId, callId: call.callId, tool: tool.name, params }, call.signal, (pending) =>
-      call.emit({ type: 'approval-request', approvalId: pending.id, callId: pending.callId, tool: pending.tool, params: pending.params, expiresAt: pending.expiresAt }),
+    const outcome = await desk.request(
+      { sessionId: call.sessionId, turnId: call.turnId, callId: call.callId, tool: tool.name, params },
+      call.signal,
+      (pending) =>
+        call.emit({
+          type: 'approval-request',
+          approvalId: pending.id,
+          callId: pending.callId,
+          tool: pending.tool,
+          params: pending.params,
+          expiresAt: pending.expiresAt,
+        }),
     );
     const { approvalId } = outcome;
     if (!outcome.approved && outcome.code === 'aborted') approvals.unsettled?.add(call.callId);
     if (!outcome.approved) {
-      call.emit({ type: 'approval-answered', approvalId, callId: call.callId, tool: tool.name, decision: outcome.code, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+      call.emit({
+        type: 'approval-answered',
+        approvalId,
+        callId: call.callId,
+        tool: tool.name,
+        decision: outcome.code,
+        ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+      });
       return { run: false, result: deniedResult(outcome, tool.name) };
     }
-    call.emit({ type: 'approval-answered', approvalId, callId: call.callId, tool: tool.name, decision: outcome.always ? 'always' : 'approved' });
+    call.emit({
+      type: 'approval-answered',
+      approvalId,
+      callId: call.callId,
+      tool: tool.name,
+      decision: outcome.always ? 'always' : 'approved',
+    });
     // The answer is on disk already; marking the run begun means a restart will not run it twice.
     if (!desk.running(approvalId)) {
-      return { run: false, result: { success: false, data: '', code: 'aborted', error: `This call to ${tool.name} was approved and run by another Riverse process sharing the store; it did not run again here.` } };
+      return {
+        run: false,
+        result: {
+          success: false,
+          data: '',
+          code: 'aborted',
+          error: `This call to ${tool.name} was approved and run by another Riverse process sharing the store; it did not run again here.`,
+        },
+      };
     }
     return { run: true, finished: () => desk.ran(approvalId) };
   };
@@ -69,16 +108,40 @@ export function approvalGate(approvals: TurnApprovals | undefined, call: GatedCa
  * How a call's `context.ask` reaches the person: through the same desk and channel as approvals
  * (a `question` event, answered with `desk.reply`). Undefined where no one can be asked.
  */
-export function questionChannel(approvals: TurnApprovals | undefined, call: GatedCall & { tool: string }): ExecuteOptions['ask'] {
+export function questionChannel(
+  approvals: TurnApprovals | undefined,
+  call: GatedCall & { tool: string },
+): ExecuteOptions['ask'] {
   if (approvals === undefined || approvals.mode !== 'ask') return undefined;
   const { desk } = approvals;
   return async (question, signal) => {
     let questionId = '';
-    const text = await desk.ask({ sessionId: call.sessionId, callId: call.callId, tool: call.tool }, question.question, question.choices, question.timeoutMs ?? desk.timeoutMs, signal, (pending) => {
-      questionId = pending.id;
-      call.emit({ type: 'question', questionId: pending.id, callId: pending.callId, tool: pending.tool, question: pending.question, ...(pending.choices === undefined ? {} : { choices: pending.choices }), expiresAt: pending.expiresAt });
+    const text = await desk.ask(
+      { sessionId: call.sessionId, callId: call.callId, tool: call.tool },
+      question.question,
+      question.choices,
+      question.timeoutMs ?? desk.timeoutMs,
+      signal,
+      (pending) => {
+        questionId = pending.id;
+        call.emit({
+          type: 'question',
+          questionId: pending.id,
+          callId: pending.callId,
+          tool: pending.tool,
+          question: pending.question,
+          ...(pending.choices === undefined ? {} : { choices: pending.choices }),
+          expiresAt: pending.expiresAt,
+        });
+      },
+    );
+    call.emit({
+      type: 'question-ended',
+      questionId,
+      callId: call.callId,
+      tool: call.tool,
+      answered: text !== undefined,
     });
-    call.emit({ type: 'question-ended', questionId, callId: call.callId, tool: call.tool, answered: text !== undefined });
     if (text !== undefined) return { answered: true, text };
     return { answered: false, reason: signal.aborted ? 'cancelled' : 'timeout' };
   };

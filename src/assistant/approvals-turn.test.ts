@@ -8,7 +8,16 @@ import { SessionStore } from '../store/session-store.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from './assistant.ts';
 import type { TurnEvent } from './turn-events.ts';
-import { eventually, loadRegistry, logLines, modelServer, tempDir, testModel, toolMessagesOf, type Cleanup } from './turn-test-support.ts';
+import {
+  eventually,
+  loadRegistry,
+  logLines,
+  modelServer,
+  tempDir,
+  testModel,
+  toolMessagesOf,
+  type Cleanup,
+} from './turn-test-support.ts';
 
 /** `write_note(text)`: appends the text to `tools.write_note.log_file`; needs approval. */
 const WRITE_NOTE = `import { appendFileSync } from 'node:fs';
@@ -33,12 +42,27 @@ export class WriteNoteTool extends BaseTool {
 }
 `;
 
-const call = (text: string, id?: string) => ({ name: 'write_note', arguments: { text }, ...(id === undefined ? {} : { id }) });
+const call = (text: string, id?: string) => ({
+  name: 'write_note',
+  arguments: { text },
+  ...(id === undefined ? {} : { id }),
+});
 
-async function setUp(t: Cleanup, options: { approval?: unknown; approvalTimeoutMs?: number; store?: SessionStore; stream?: boolean } = {}) {
+async function setUp(
+  t: Cleanup,
+  options: { approval?: unknown; approvalTimeoutMs?: number; store?: SessionStore; stream?: boolean } = {},
+) {
   const dir = await tempDir(t);
   const log = join(dir, 'notes.log');
-  const registry = await loadRegistry(t, { files: { 'write-note.ts': WRITE_NOTE }, config: { tools: { isolation: 'none', write_note: { log_file: log, ...(options.approval === undefined ? {} : { approval: options.approval }) } } } });
+  const registry = await loadRegistry(t, {
+    files: { 'write-note.ts': WRITE_NOTE },
+    config: {
+      tools: {
+        isolation: 'none',
+        write_note: { log_file: log, ...(options.approval === undefined ? {} : { approval: options.approval }) },
+      },
+    },
+  });
   return { dir, log, registry };
 }
 
@@ -46,7 +70,14 @@ async function setUp(t: Cleanup, options: { approval?: unknown; approvalTimeoutM
 function watch() {
   const events: TurnEvent[] = [];
   const requests = () => events.filter((event) => event.type === 'approval-request');
-  return { events, onEvent: (event: TurnEvent) => void events.push(event), requests, next: async (count: number) => (await eventually(() => requests().length >= count, `${count} approval request(s)`), requests()[count - 1]!) };
+  return {
+    events,
+    onEvent: (event: TurnEvent) => void events.push(event),
+    requests,
+    next: async (count: number) => (
+      await eventually(() => requests().length >= count, `${count} approval request(s)`), requests()[count - 1]!
+    ),
+  };
 }
 
 describe('approvals in a turn', () => {
@@ -58,21 +89,40 @@ describe('approvals in a turn', () => {
       const seen = watch();
       const turn = assistant.turn('Note: buy milk', { onEvent: seen.onEvent });
       const request = await seen.next(1);
-      assert.deepEqual({ callId: request.callId, tool: request.tool, params: request.params }, { callId: 'call_a', tool: 'write_note', params: { text: 'buy milk' } });
+      assert.deepEqual(
+        { callId: request.callId, tool: request.tool, params: request.params },
+        { callId: 'call_a', tool: 'write_note', params: { text: 'buy milk' } },
+      );
       assert.deepEqual(logLines(log), [], 'nothing runs before the answer');
-      const answered = await assistant.approvals.answer(request.approvalId, { decision: 'approve', callId: 'call_a', tool: 'write_note', params: { text: 'buy milk' } });
+      const answered = await assistant.approvals.answer(request.approvalId, {
+        decision: 'approve',
+        callId: 'call_a',
+        tool: 'write_note',
+        params: { text: 'buy milk' },
+      });
       assert.equal(answered.ok, true);
       const result = await turn;
       assert.equal(result.stopReason, 'answer');
       assert.deepEqual(logLines(log), ['buy milk']);
       assert.equal(result.toolCalls[0]!.result.success, true);
-      assert.deepEqual(seen.events.filter((event) => event.type.startsWith('approval')).map((event) => event.type === 'approval-answered' && event.decision), [false, 'approved']);
+      assert.deepEqual(
+        seen.events
+          .filter((event) => event.type.startsWith('approval'))
+          .map((event) => event.type === 'approval-answered' && event.decision),
+        [false, 'approved'],
+      );
     });
   }
 
   it('a model without native tool calling (the text protocol): asked, and a denial keeps the tool from running', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, replies([{ text: '```json\n{"tool": "write_note", "arguments": {"text": "typed"}}\n```' }, { text: 'Not written.' }]));
+    const server = await modelServer(
+      t,
+      replies([
+        { text: '```json\n{"tool": "write_note", "arguments": {"text": "typed"}}\n```' },
+        { text: 'Not written.' },
+      ]),
+    );
     const assistant = new Assistant({ model: testModel(server), registry, toolCalling: 'text' });
     const seen = watch();
     const turn = assistant.turn('Write it', { onEvent: seen.onEvent });
@@ -86,7 +136,10 @@ describe('approvals in a turn', () => {
 
   it('denied with a reason: never runs, and the model reads the denial and the reason (code denied)', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, replies([{ toolCalls: [call('rm everything')] }, { text: 'All right, I will not.' }]));
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [call('rm everything')] }, { text: 'All right, I will not.' }]),
+    );
     const assistant = new Assistant({ model: testModel(server), registry });
     const seen = watch();
     const turn = assistant.turn('Write it', { onEvent: seen.onEvent });
@@ -114,7 +167,13 @@ describe('approvals in a turn', () => {
 
   it('parallel calls each wait for their own answer, given in any order', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, replies([{ toolCalls: [call('first', 'call_1'), call('second', 'call_2'), call('third', 'call_3')] }, { text: 'Done.' }]));
+    const server = await modelServer(
+      t,
+      replies([
+        { toolCalls: [call('first', 'call_1'), call('second', 'call_2'), call('third', 'call_3')] },
+        { text: 'Done.' },
+      ]),
+    );
     const assistant = new Assistant({ model: testModel(server), registry });
     const seen = watch();
     const turn = assistant.turn('Write three', { onEvent: seen.onEvent });
@@ -123,7 +182,10 @@ describe('approvals in a turn', () => {
     // An answer naming another call's id (or changed parameters) is refused and decides nothing.
     const crossed = await assistant.approvals.answer(byCall.get('call_1')!, { decision: 'approve', callId: 'call_2' });
     assert.equal(crossed.ok ? 'accepted' : crossed.code, 'approval-mismatch');
-    const changed = await assistant.approvals.answer(byCall.get('call_1')!, { decision: 'approve', params: { text: 'something else' } });
+    const changed = await assistant.approvals.answer(byCall.get('call_1')!, {
+      decision: 'approve',
+      params: { text: 'something else' },
+    });
     assert.equal(changed.ok ? 'accepted' : changed.code, 'approval-mismatch');
     await assistant.approvals.answer(byCall.get('call_3')!, { decision: 'approve' });
     await assistant.approvals.answer(byCall.get('call_1')!, { decision: 'deny', reason: 'no' });
@@ -131,12 +193,23 @@ describe('approvals in a turn', () => {
     await assistant.approvals.answer(byCall.get('call_2')!, { decision: 'approve' });
     const result = await turn;
     assert.deepEqual(logLines(log), ['third', 'second']);
-    assert.deepEqual(result.toolCalls.map((record) => [record.callId, record.result.code ?? 'ran']), [['call_1', 'denied'], ['call_2', 'ran'], ['call_3', 'ran']]);
+    assert.deepEqual(
+      result.toolCalls.map((record) => [record.callId, record.result.code ?? 'ran']),
+      [
+        ['call_1', 'denied'],
+        ['call_2', 'ran'],
+        ['call_3', 'ran'],
+      ],
+    );
   });
 
   it('"always for this tool in this session": later calls of the session run without asking, another session is asked', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, (request) => (request.body.messages.at(-1)?.role === 'tool' ? { text: 'ok' } : { toolCalls: [call(`note ${request.body.messages.length}`)] }));
+    const server = await modelServer(t, (request) =>
+      request.body.messages.at(-1)?.role === 'tool'
+        ? { text: 'ok' }
+        : { toolCalls: [call(`note ${request.body.messages.length}`)] },
+    );
     const assistant = new Assistant({ model: testModel(server), registry, approvalTimeoutMs: 100 });
     const seen = watch();
     const first = assistant.turn('one', { session: 'a', onEvent: seen.onEvent });
@@ -153,22 +226,45 @@ describe('approvals in a turn', () => {
 
   it('a rule on the parameters (tools.<name>.approval) asks only for the calls it matches', async (t) => {
     const { log, registry } = await setUp(t, { approval: { when: { param: 'text', matches: '^rm' } } });
-    const server = await modelServer(t, replies([{ toolCalls: [call('hello'), call('rm -rf notes')] }, { text: 'ok' }]));
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [call('hello'), call('rm -rf notes')] }, { text: 'ok' }]),
+    );
     const assistant = new Assistant({ model: testModel(server), registry, approvalTimeoutMs: 100 });
     const seen = watch();
     const result = await assistant.turn('go', { onEvent: seen.onEvent });
-    assert.deepEqual(seen.requests().map((request) => request.params), [{ text: 'rm -rf notes' }]);
+    assert.deepEqual(
+      seen.requests().map((request) => request.params),
+      [{ text: 'rm -rf notes' }],
+    );
     assert.deepEqual(logLines(log), ['hello']);
     assert.equal(result.toolCalls[1]!.result.code, 'approval-timeout');
   });
 
   it('a tool found through find_tools in a routed turn is asked for like any other', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'find_tools', arguments: { query: 'write a note' } }] }, { toolCalls: [call('found it')] }, { text: 'ok' }]));
-    const assistant = new Assistant({ model: testModel(server), registry, approvalTimeoutMs: 100, routing: { max_tools: 1, max_tool_tokens: 1 }, router: new ToolRouter() });
+    const server = await modelServer(
+      t,
+      replies([
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'write a note' } }] },
+        { toolCalls: [call('found it')] },
+        { text: 'ok' },
+      ]),
+    );
+    const assistant = new Assistant({
+      model: testModel(server),
+      registry,
+      approvalTimeoutMs: 100,
+      routing: { max_tools: 1, max_tool_tokens: 1 },
+      router: new ToolRouter(),
+    });
     const seen = watch();
     const result = await assistant.turn('something', { onEvent: seen.onEvent });
-    assert.deepEqual(server.requests[0]!.body.tools?.map((tool) => tool.function.name), ['find_tools'], 'a routed turn');
+    assert.deepEqual(
+      server.requests[0]!.body.tools?.map((tool) => tool.function.name),
+      ['find_tools'],
+      'a routed turn',
+    );
     assert.equal(seen.requests().length, 1);
     assert.equal(result.toolCalls.at(-1)!.result.code, 'approval-timeout');
     assert.deepEqual(logLines(log), []);
@@ -193,11 +289,18 @@ describe('approvals in a turn', () => {
   it('a pending approval survives a restart: answered afterwards, the call runs then, and the conversation gets its result', async (t) => {
     const dir = await tempDir(t);
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, (request) => (request.body.messages.some((message) => message.role === 'tool') ? { text: 'It is written.' } : { toolCalls: [call('survivor', 'call_s'), { name: 'write_note', arguments: { text: 'x' }, id: 'call_t' }] }));
+    const server = await modelServer(t, (request) =>
+      request.body.messages.some((message) => message.role === 'tool')
+        ? { text: 'It is written.' }
+        : { toolCalls: [call('survivor', 'call_s'), { name: 'write_note', arguments: { text: 'x' }, id: 'call_t' }] },
+    );
     const before = SessionStore.open(join(dir, 'data'));
     const stop = new AbortController();
     const seen = watch();
-    const first = new Assistant({ model: testModel(server), registry, store: before }).turn('write it', { signal: stop.signal, onEvent: seen.onEvent });
+    const first = new Assistant({ model: testModel(server), registry, store: before }).turn('write it', {
+      signal: stop.signal,
+      onEvent: seen.onEvent,
+    });
     await seen.next(2);
     // The service goes away while the calls wait: its turn ends, its store is closed.
     stop.abort();
@@ -208,7 +311,13 @@ describe('approvals in a turn', () => {
     t.after(() => after.close());
     const assistant = new Assistant({ model: testModel(server), registry, store: after });
     const pending = await assistant.approvals.pending();
-    assert.deepEqual(pending.map((entry) => entry.kind === 'approval' && [entry.callId, entry.params]), [['call_s', { text: 'survivor' }], ['call_t', { text: 'x' }]]);
+    assert.deepEqual(
+      pending.map((entry) => entry.kind === 'approval' && [entry.callId, entry.params]),
+      [
+        ['call_s', { text: 'survivor' }],
+        ['call_t', { text: 'x' }],
+      ],
+    );
     const answered = await assistant.approvals.answer(pending[0]!.id, { decision: 'approve' });
     assert.equal(answered.ok && answered.result?.data, 'written: survivor');
     assert.deepEqual(logLines(log), ['survivor'], 'ran once, after the restart');
@@ -224,12 +333,17 @@ describe('approvals in a turn', () => {
   it('two processes on one store: the answer given through the other runs the call there, and the waiting turn does not run it again', async (t) => {
     const dir = await tempDir(t);
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, (request) => (request.body.messages.some((message) => message.role === 'tool') ? { text: 'ok' } : { toolCalls: [call('once')] }));
+    const server = await modelServer(t, (request) =>
+      request.body.messages.some((message) => message.role === 'tool') ? { text: 'ok' } : { toolCalls: [call('once')] },
+    );
     const here = SessionStore.open(join(dir, 'data'));
     const there = SessionStore.open(join(dir, 'data'));
     t.after(() => (here.close(), there.close()));
     const seen = watch();
-    const turn = new Assistant({ model: testModel(server), registry, store: here, approvalTimeoutMs: 300 }).turn('write', { onEvent: seen.onEvent });
+    const turn = new Assistant({ model: testModel(server), registry, store: here, approvalTimeoutMs: 300 }).turn(
+      'write',
+      { onEvent: seen.onEvent },
+    );
     const { approvalId } = await seen.next(1);
     const other = new Assistant({ model: testModel(server), registry, store: there });
     const answered = await other.approvals.answer(approvalId, { decision: 'approve' });
@@ -245,7 +359,16 @@ describe('approvals in a turn', () => {
     const store = SessionStore.open(join(dir, 'data'));
     t.after(() => store.close());
     const session = store.session('default');
-    store.approvals.add({ id: 'a1', sessionId: session.id, turnId: 't1', callId: 'c1', tool: 'write_note', params: { text: 'kept' }, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    store.approvals.add({
+      id: 'a1',
+      sessionId: session.id,
+      turnId: 't1',
+      callId: 'c1',
+      tool: 'write_note',
+      params: { text: 'kept' },
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     store.approvals.decide('a1', 'approved');
     const server = await modelServer(t, { text: 'ok' });
     const assistant = new Assistant({ model: testModel(server), registry, store });
@@ -256,7 +379,9 @@ describe('approvals in a turn', () => {
 
   it('an /v1-style turn (complete) refuses calls that need approval by default, with approval-unavailable', async (t) => {
     const { log, registry } = await setUp(t);
-    const server = await modelServer(t, (request) => (request.body.messages.at(-1)?.role === 'tool' ? { text: 'ok' } : { toolCalls: [call('from v1')] }));
+    const server = await modelServer(t, (request) =>
+      request.body.messages.at(-1)?.role === 'tool' ? { text: 'ok' } : { toolCalls: [call('from v1')] },
+    );
     const assistant = new Assistant({ model: testModel(server), registry });
     const result = await assistant.complete({ messages: [{ role: 'user', content: 'write' }] });
     assert.equal(result.toolCalls[0]!.result.code, 'approval-unavailable');

@@ -37,7 +37,10 @@ export interface PendingQuestion {
   expiresAt: string;
 }
 
-export type PendingApproval = Pick<ApprovalRecord, 'id' | 'sessionId' | 'callId' | 'tool' | 'params' | 'createdAt' | 'expiresAt'> & { kind: 'approval' };
+export type PendingApproval = Pick<
+  ApprovalRecord,
+  'id' | 'sessionId' | 'callId' | 'tool' | 'params' | 'createdAt' | 'expiresAt'
+> & { kind: 'approval' };
 export type PendingRequest = PendingApproval | PendingQuestion;
 
 /** The result of answering, for the channel that answered. */
@@ -89,9 +92,19 @@ export class Approvals {
    * Stores a pending approval for this call, tells `announce` of it, and waits for the answer, the
    * time limit (a denial, `approval-timeout`) or `signal` (`aborted`; the approval stays pending).
    */
-  async request(call: { sessionId: string; turnId: string; callId: string; tool: string; params: Record<string, unknown> }, signal: AbortSignal | undefined, announce: (pending: PendingApproval) => void): Promise<ApprovalOutcome & { approvalId: string }> {
+  async request(
+    call: { sessionId: string; turnId: string; callId: string; tool: string; params: Record<string, unknown> },
+    signal: AbortSignal | undefined,
+    announce: (pending: PendingApproval) => void,
+  ): Promise<ApprovalOutcome & { approvalId: string }> {
     const now = Date.now();
-    const record = { id: randomUUID(), ...call, params: structuredClone(call.params), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + this.timeoutMs).toISOString() };
+    const record = {
+      id: randomUUID(),
+      ...call,
+      params: structuredClone(call.params),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + this.timeoutMs).toISOString(),
+    };
     this.#records.add(record);
     if (signal?.aborted) return { approved: false, code: 'aborted', approvalId: record.id };
     return new Promise((resolve) => {
@@ -102,14 +115,26 @@ export class Approvals {
         resolve({ ...outcome, approvalId: record.id });
       };
       const onAbort = () => settle({ approved: false, code: 'aborted' });
-      const timer = setTimeout(() => {
-        // An answer may have been stored a moment before: the stored state wins.
-        if (this.#records.decide(record.id, 'timed-out')) settle({ approved: false, code: 'approval-timeout' });
-        else settle(outcomeOf(this.#records.get(record.id)));
-      }, Math.min(this.timeoutMs, 2 ** 31 - 1));
+      const timer = setTimeout(
+        () => {
+          // An answer may have been stored a moment before: the stored state wins.
+          if (this.#records.decide(record.id, 'timed-out')) settle({ approved: false, code: 'approval-timeout' });
+          else settle(outcomeOf(this.#records.get(record.id)));
+        },
+        Math.min(this.timeoutMs, 2 ** 31 - 1),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.set(record.id, { settle });
-      announce({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt });
+      announce({
+        kind: 'approval',
+        id: record.id,
+        sessionId: record.sessionId,
+        callId: record.callId,
+        tool: record.tool,
+        params: record.params,
+        createdAt: record.createdAt,
+        expiresAt: record.expiresAt,
+      });
     });
   }
 
@@ -129,8 +154,19 @@ export class Approvals {
   /** Approvals and questions waiting for an answer, oldest first (approvals past their time are settled as timed out first). */
   async pending(): Promise<PendingRequest[]> {
     await this.#expireOrphans();
-    const approvals: PendingRequest[] = this.#records.pending().map((record) => ({ kind: 'approval', id: record.id, sessionId: record.sessionId, callId: record.callId, tool: record.tool, params: record.params, createdAt: record.createdAt, expiresAt: record.expiresAt }));
-    return [...approvals, ...[...this.#questions.values()].map((entry) => entry.question)].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    const approvals: PendingRequest[] = this.#records.pending().map((record) => ({
+      kind: 'approval',
+      id: record.id,
+      sessionId: record.sessionId,
+      callId: record.callId,
+      tool: record.tool,
+      params: record.params,
+      createdAt: record.createdAt,
+      expiresAt: record.expiresAt,
+    }));
+    return [...approvals, ...[...this.#questions.values()].map((entry) => entry.question)].sort((a, b) =>
+      a.createdAt.localeCompare(b.createdAt),
+    );
   }
 
   /**
@@ -139,16 +175,31 @@ export class Approvals {
    */
   async answer(id: string, answer: ApprovalAnswer): Promise<AnswerOutcome> {
     const record = this.#records.get(id);
-    if (record === undefined) return { ok: false, code: 'not-found', message: `There is no approval ${JSON.stringify(id)}.` };
+    if (record === undefined)
+      return { ok: false, code: 'not-found', message: `There is no approval ${JSON.stringify(id)}.` };
     const mismatch = mismatchOf(record, answer);
-    if (mismatch !== undefined) return { ok: false, code: 'approval-mismatch', message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.` };
+    if (mismatch !== undefined)
+      return {
+        ok: false,
+        code: 'approval-mismatch',
+        message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.`,
+      };
     const waiter = this.#waiters.get(id);
     if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now()) await this.#expireOrphans();
     const status = answer.decision === 'deny' ? 'denied' : 'approved';
     const always = answer.decision === 'always';
-    if (!this.#records.decide(id, status, { always, ...(answer.reason === undefined || answer.reason === '' ? {} : { reason: answer.reason }) })) {
+    if (
+      !this.#records.decide(id, status, {
+        always,
+        ...(answer.reason === undefined || answer.reason === '' ? {} : { reason: answer.reason }),
+      })
+    ) {
       const now = this.#records.get(id)!;
-      return { ok: false, code: 'not-pending', message: `Approval ${id} is no longer pending: it was ${now.status === 'timed-out' ? 'timed out' : now.status}.` };
+      return {
+        ok: false,
+        code: 'not-pending',
+        message: `Approval ${id} is no longer pending: it was ${now.status === 'timed-out' ? 'timed out' : now.status}.`,
+      };
     }
     if (always) this.#records.allowAlways(record.sessionId, record.tool);
     const decided = this.#records.get(id)!;
@@ -162,13 +213,29 @@ export class Approvals {
 
   /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
   async resume(): Promise<void> {
-    for (const record of this.#records.approvedNotRun()) if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
+    for (const record of this.#records.approvedNotRun())
+      if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
   }
 
   /** Asks the person a question for a running call and waits for the text of the answer (undefined: no answer in time, or cancelled). */
-  ask(call: { sessionId: string; callId: string; tool: string }, question: string, choices: readonly string[] | undefined, timeoutMs: number, signal: AbortSignal | undefined, announce: (pending: PendingQuestion) => void): Promise<string | undefined> {
+  ask(
+    call: { sessionId: string; callId: string; tool: string },
+    question: string,
+    choices: readonly string[] | undefined,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    announce: (pending: PendingQuestion) => void,
+  ): Promise<string | undefined> {
     const now = Date.now();
-    const pending: PendingQuestion = { kind: 'question', id: randomUUID(), ...call, question, ...(choices === undefined ? {} : { choices: [...choices] }), createdAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString() };
+    const pending: PendingQuestion = {
+      kind: 'question',
+      id: randomUUID(),
+      ...call,
+      question,
+      ...(choices === undefined ? {} : { choices: [...choices] }),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + timeoutMs).toISOString(),
+    };
     if (signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const settle = (text: string | undefined) => {
@@ -215,12 +282,26 @@ export class Approvals {
     if (record.status === 'approved') {
       const registry = this.#registry?.();
       if (registry === undefined || !this.#records.setRun(record.id, 'started')) return undefined;
-      result = await registry.execute(record.tool, record.params, { sessionId: record.sessionId }).catch((error: unknown) => ({ success: false, data: '', error: String(error), code: 'threw' as const }));
+      result = await registry
+        .execute(record.tool, record.params, { sessionId: record.sessionId })
+        .catch((error: unknown) => ({ success: false, data: '', error: String(error), code: 'threw' as const }));
       this.#records.setRun(record.id, 'done');
     } else {
       result = deniedResult(outcomeOf(record) as Extract<ApprovalOutcome, { approved: false }>, record.tool);
     }
-    this.#store?.recordToolCall({ sessionId: record.sessionId, turnId: record.turnId, callId: record.callId, tool: record.tool, params: record.params, success: result.success, data: result.data, ...(result.error === undefined ? {} : { error: result.error }), ...(result.code === undefined ? {} : { code: result.code }), durationMs: Math.round((performance.now() - t0) * 10) / 10, startedAt: started });
+    this.#store?.recordToolCall({
+      sessionId: record.sessionId,
+      turnId: record.turnId,
+      callId: record.callId,
+      tool: record.tool,
+      params: record.params,
+      success: result.success,
+      data: result.data,
+      ...(result.error === undefined ? {} : { error: result.error }),
+      ...(result.code === undefined ? {} : { code: result.code }),
+      durationMs: Math.round((performance.now() - t0) * 10) / 10,
+      startedAt: started,
+    });
     return result;
   }
 }
@@ -246,7 +327,8 @@ export function deniedResult(outcome: Extract<ApprovalOutcome, { approved: false
 function mismatchOf(record: ApprovalRecord, answer: ApprovalAnswer): string | undefined {
   if (answer.callId !== undefined && answer.callId !== record.callId) return 'call id';
   if (answer.tool !== undefined && answer.tool !== record.tool) return 'tool';
-  if (answer.params !== undefined && jsonText(sorted(answer.params)) !== jsonText(sorted(record.params))) return 'parameters';
+  if (answer.params !== undefined && jsonText(sorted(answer.params)) !== jsonText(sorted(record.params)))
+    return 'parameters';
   return undefined;
 }
 
@@ -254,5 +336,9 @@ function mismatchOf(record: ApprovalRecord, answer: ApprovalAnswer): string | un
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+  );
 }

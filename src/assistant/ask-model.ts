@@ -52,7 +52,12 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   return { kind: 'reply', reply };
 }
 
-function systemPrompt(base: string, caller: string | undefined, toolSection: string | undefined, note: string | undefined): string {
+function systemPrompt(
+  base: string,
+  caller: string | undefined,
+  toolSection: string | undefined,
+  note: string | undefined,
+): string {
   if (caller === undefined && toolSection === undefined && note === undefined) return base;
   return [base, caller, toolSection, note].filter((part) => part !== undefined && part !== '').join('\n\n');
 }

@@ -20,7 +20,12 @@ export interface AssistantConfig {
 }
 
 /** The turn limits `assistant:` sets, as Assistant options (those left out keep their defaults). */
-export function assistantLimits(settings: AssistantSettings | null | undefined): { maxRounds?: number; historyTokens?: number; turnTimeoutMs?: number; approvalTimeoutMs?: number } {
+export function assistantLimits(settings: AssistantSettings | null | undefined): {
+  maxRounds?: number;
+  historyTokens?: number;
+  turnTimeoutMs?: number;
+  approvalTimeoutMs?: number;
+} {
   return {
     ...(settings?.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
     ...(settings?.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),

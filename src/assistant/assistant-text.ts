@@ -51,23 +51,29 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
       `You are Riverse, a helpful personal assistant. Today is ${today}. Use the tools when they help answer the user; ` +
       'base your answer on their results, say so plainly when a tool failed, and do not invent results. Answer in English unless the user writes in another language.',
     roundLimit: (rounds) => `(Stopped after ${rounds} rounds of tool calls; answer with what you have so far.)`,
-    findToolsDescription: 'Search all available tools when none of the tools offered fits the request. The tools found are offered from your next step on.',
+    findToolsDescription:
+      'Search all available tools when none of the tools offered fits the request. The tools found are offered from your next step on.',
     findToolsQuery: 'What the tool should do, in a few words (for example "convert currency" or "book a hotel")',
     findToolsNeedsQuery: 'find_tools needs "query": what the tool should do, in a few words.',
-    findToolsFound: (tools) => `Found ${tools.length === 1 ? 'this tool' : 'these tools'}; ${tools.length === 1 ? 'it is' : 'they are'} offered from your next step on:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
+    findToolsFound: (tools) =>
+      `Found ${tools.length === 1 ? 'this tool' : 'these tools'}; ${tools.length === 1 ? 'it is' : 'they are'} offered from your next step on:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
     findToolsNone: 'No other tool matches that. Answer with the tools you have, or without tools.',
     findToolsLimit: 'No more tools can be added in this turn. Answer with the tools you have.',
-    notOffered: (tool) => `${tool} is not among the tools offered in this turn. Call find_tools to look for a tool that does this; it is offered in the next step if found.`,
-    unknownInRoutedTurn: (tool, offered) => `There is no tool named ${tool}. The tools offered now: ${offered.join(', ')}. Call find_tools to look for another.`,
+    notOffered: (tool) =>
+      `${tool} is not among the tools offered in this turn. Call find_tools to look for a tool that does this; it is offered in the next step if found.`,
+    unknownInRoutedTurn: (tool, offered) =>
+      `There is no tool named ${tool}. The tools offered now: ${offered.join(', ')}. Call find_tools to look for another.`,
     repeatedCall: (tool, failures) =>
       `This exact call to ${tool} has already failed ${failures} times in this turn and was not run again. Change the arguments, use another tool, or answer the user without it.`,
-    loopStopped: '(The same tool call kept failing, so no more tools will run in this turn; tell the user what failed.)',
+    loopStopped:
+      '(The same tool call kept failing, so no more tools will run in this turn; tell the user what failed.)',
     unparsableCall: (error) => `The model tried to call a tool but its request could not be understood: ${error}`,
     modelFailed: (message) => `The model could not answer: ${message}`,
     cancelled: 'Cancelled.',
     invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
     incomplete: 'I could not finish this with the tools I have; please rephrase or ask again.',
-    turnTimedOut: (s) => `Stopped: this turn took longer than ${s} s (assistant.turn_timeout_ms in riverse.yaml sets this limit).`,
+    turnTimedOut: (s) =>
+      `Stopped: this turn took longer than ${s} s (assistant.turn_timeout_ms in riverse.yaml sets this limit).`,
     modelLimit: (code, setting, value) =>
       code === 'timeout'
         ? `The model sent nothing for ${seconds(value)} s, so Riverse stopped waiting (${setting} in riverse.yaml sets this limit).`
@@ -75,11 +81,15 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `The conversation could not be saved, so this turn was stopped: ${detail}`,
     listenerFailed: (detail) => `This turn was stopped because the program showing it failed: ${detail}`,
     internalError: (detail) => `Riverse ran into an internal error: ${detail}`,
-    tooManyCalls: (ran, left) => `(Only the first ${ran} tool calls of your last reply were run; ${left} more were left out. Ask for them in another round if you still need them.)`,
-    clientToolClash: (names) => `The request's tools ${names.join(', ')} have the names of Riverse's own tools; rename them, or switch Riverse's off.`,
-    clientToolsNeedNative: "The request's tools need a model with native tool calling, and this one is used through text instructions.",
+    tooManyCalls: (ran, left) =>
+      `(Only the first ${ran} tool calls of your last reply were run; ${left} more were left out. Ask for them in another round if you still need them.)`,
+    clientToolClash: (names) =>
+      `The request's tools ${names.join(', ')} have the names of Riverse's own tools; rename them, or switch Riverse's off.`,
+    clientToolsNeedNative:
+      "The request's tools need a model with native tool calling, and this one is used through text instructions.",
     invalidClientTool: (detail) => `One of the request's tools could not be given to the model: ${detail}`,
-    cutNote: (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
+    cutNote: (omitted) =>
+      `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -89,12 +99,16 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     findToolsDescription: '当提供的工具都不适合请求时，在全部可用工具中搜索。找到的工具从你的下一步起提供。',
     findToolsQuery: '用几个词说明工具要做什么（例如“货币换算”或“预订酒店”）',
     findToolsNeedsQuery: 'find_tools 需要 "query"：用几个词说明工具要做什么。',
-    findToolsFound: (tools) => `找到以下工具，从你的下一步起提供：\n${tools.map((tool) => `- ${tool.name}：${tool.description}`).join('\n')}`,
+    findToolsFound: (tools) =>
+      `找到以下工具，从你的下一步起提供：\n${tools.map((tool) => `- ${tool.name}：${tool.description}`).join('\n')}`,
     findToolsNone: '没有其他工具符合。请用现有的工具回答，或不借助工具直接回答。',
     findToolsLimit: '本轮不能再添加工具了。请用现有的工具回答。',
-    notOffered: (tool) => `${tool} 不在本轮提供的工具中。请调用 find_tools 查找能做这件事的工具；找到后会在下一步提供。`,
-    unknownInRoutedTurn: (tool, offered) => `没有名为 ${tool} 的工具。当前提供的工具：${offered.join('、')}。如需其他工具，请调用 find_tools 查找。`,
-    repeatedCall: (tool, failures) => `对 ${tool} 的这个相同调用在本轮已失败 ${failures} 次，未再执行。请修改参数、换用其他工具，或不借助它直接回答用户。`,
+    notOffered: (tool) =>
+      `${tool} 不在本轮提供的工具中。请调用 find_tools 查找能做这件事的工具；找到后会在下一步提供。`,
+    unknownInRoutedTurn: (tool, offered) =>
+      `没有名为 ${tool} 的工具。当前提供的工具：${offered.join('、')}。如需其他工具，请调用 find_tools 查找。`,
+    repeatedCall: (tool, failures) =>
+      `对 ${tool} 的这个相同调用在本轮已失败 ${failures} 次，未再执行。请修改参数、换用其他工具，或不借助它直接回答用户。`,
     loopStopped: '（同一个工具调用反复失败，本轮不再执行工具；请告诉用户哪里失败了。）',
     unparsableCall: (error) => `模型试图调用工具，但其请求无法解析：${error}`,
     modelFailed: (message) => `模型无法回答：${message}`,
@@ -109,34 +123,45 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `无法保存对话，本轮已停止：${detail}`,
     listenerFailed: (detail) => `显示本轮的程序出错，本轮已停止：${detail}`,
     internalError: (detail) => `Riverse 内部出错：${detail}`,
-    tooManyCalls: (ran, left) => `（你上一条回复中只有前 ${ran} 个工具调用被执行，另外 ${left} 个未执行。如仍需要，请在下一轮再请求。）`,
-    clientToolClash: (names) => `请求中的工具 ${names.join('、')} 与 Riverse 自己的工具同名；请改名，或关闭 Riverse 的同名工具。`,
+    tooManyCalls: (ran, left) =>
+      `（你上一条回复中只有前 ${ran} 个工具调用被执行，另外 ${left} 个未执行。如仍需要，请在下一轮再请求。）`,
+    clientToolClash: (names) =>
+      `请求中的工具 ${names.join('、')} 与 Riverse 自己的工具同名；请改名，或关闭 Riverse 的同名工具。`,
     clientToolsNeedNative: '请求中的工具需要支持原生工具调用的模型，而当前模型是通过文本指令使用工具的。',
     invalidClientTool: (detail) => `请求中的某个工具无法提供给模型：${detail}`,
-    cutNote: (omitted) => `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
+    cutNote: (omitted) =>
+      `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
   },
   ja: {
     systemPrompt: (today) =>
       `あなたは Riverse という親切なパーソナルアシスタントです。今日は ${today} です。ユーザーへの回答に役立つときはツールを使い、` +
       'その結果に基づいて答えてください。ツールが失敗したときはそう伝え、結果を作り上げないでください。ユーザーの使う言語（既定は日本語）で答えてください。',
-    roundLimit: (rounds) => `（ツール呼び出しが ${rounds} ラウンドに達したため停止しました。ここまでの情報で回答してください。）`,
-    findToolsDescription: '提供されたツールのどれもリクエストに合わないとき、利用できるすべてのツールから探します。見つかったツールは次のステップから提供されます。',
+    roundLimit: (rounds) =>
+      `（ツール呼び出しが ${rounds} ラウンドに達したため停止しました。ここまでの情報で回答してください。）`,
+    findToolsDescription:
+      '提供されたツールのどれもリクエストに合わないとき、利用できるすべてのツールから探します。見つかったツールは次のステップから提供されます。',
     findToolsQuery: 'ツールにしてほしいことを短く（例:「通貨の換算」「ホテルの予約」）',
     findToolsNeedsQuery: 'find_tools には "query"（ツールにしてほしいことを短く）が必要です。',
-    findToolsFound: (tools) => `次のツールが見つかりました。次のステップから提供されます:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
+    findToolsFound: (tools) =>
+      `次のツールが見つかりました。次のステップから提供されます:\n${tools.map((tool) => `- ${tool.name}: ${tool.description}`).join('\n')}`,
     findToolsNone: 'ほかに合うツールはありません。今あるツールで、またはツールなしで答えてください。',
     findToolsLimit: 'このターンではこれ以上ツールを追加できません。今あるツールで答えてください。',
-    notOffered: (tool) => `${tool} はこのターンで提供されたツールに含まれていません。これをするツールを find_tools で探してください。見つかれば次のステップで提供されます。`,
-    unknownInRoutedTurn: (tool, offered) => `${tool} という名前のツールはありません。今提供されているツール: ${offered.join('、')}。ほかのツールは find_tools で探してください。`,
+    notOffered: (tool) =>
+      `${tool} はこのターンで提供されたツールに含まれていません。これをするツールを find_tools で探してください。見つかれば次のステップで提供されます。`,
+    unknownInRoutedTurn: (tool, offered) =>
+      `${tool} という名前のツールはありません。今提供されているツール: ${offered.join('、')}。ほかのツールは find_tools で探してください。`,
     repeatedCall: (tool, failures) =>
       `${tool} へのまったく同じ呼び出しはこのターンですでに ${failures} 回失敗したため、再実行しませんでした。引数を変えるか、別のツールを使うか、ツールなしで回答してください。`,
-    loopStopped: '（同じツール呼び出しが失敗し続けたため、このターンではこれ以上ツールを実行しません。何が失敗したかをユーザーに伝えてください。）',
+    loopStopped:
+      '（同じツール呼び出しが失敗し続けたため、このターンではこれ以上ツールを実行しません。何が失敗したかをユーザーに伝えてください。）',
     unparsableCall: (error) => `モデルがツールを呼び出そうとしましたが、その要求を解釈できませんでした：${error}`,
     modelFailed: (message) => `モデルが応答できませんでした：${message}`,
     cancelled: 'キャンセルしました。',
-    invalidArguments: (tool, error) => `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
+    invalidArguments: (tool, error) =>
+      `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
     incomplete: '手元のツールではこの依頼を完了できませんでした。言い方を変えるか、もう一度お試しください。',
-    turnTimedOut: (s) => `停止しました：このターンが ${s} 秒を超えました（この上限は riverse.yaml の assistant.turn_timeout_ms で設定します）。`,
+    turnTimedOut: (s) =>
+      `停止しました：このターンが ${s} 秒を超えました（この上限は riverse.yaml の assistant.turn_timeout_ms で設定します）。`,
     modelLimit: (code, setting, value) =>
       code === 'timeout'
         ? `モデルから ${seconds(value)} 秒間何も届かなかったため、待つのをやめました（この上限は riverse.yaml の ${setting} で設定します）。`
@@ -144,10 +169,14 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     storeFailed: (detail) => `会話を保存できなかったため、このターンを停止しました：${detail}`,
     listenerFailed: (detail) => `このターンを表示しているプログラムでエラーが起きたため、停止しました：${detail}`,
     internalError: (detail) => `Riverse の内部でエラーが起きました：${detail}`,
-    tooManyCalls: (ran, left) => `（直前の応答のツール呼び出しのうち、最初の ${ran} 件だけを実行し、残りの ${left} 件は実行しませんでした。まだ必要なら次のラウンドで依頼してください。）`,
-    clientToolClash: (names) => `リクエストのツール ${names.join('、')} は Riverse 自身のツールと同じ名前です。名前を変えるか、Riverse 側のツールをオフにしてください。`,
-    clientToolsNeedNative: 'リクエストのツールにはネイティブのツール呼び出しに対応したモデルが必要ですが、このモデルはテキストの指示でツールを使っています。',
+    tooManyCalls: (ran, left) =>
+      `（直前の応答のツール呼び出しのうち、最初の ${ran} 件だけを実行し、残りの ${left} 件は実行しませんでした。まだ必要なら次のラウンドで依頼してください。）`,
+    clientToolClash: (names) =>
+      `リクエストのツール ${names.join('、')} は Riverse 自身のツールと同じ名前です。名前を変えるか、Riverse 側のツールをオフにしてください。`,
+    clientToolsNeedNative:
+      'リクエストのツールにはネイティブのツール呼び出しに対応したモデルが必要ですが、このモデルはテキストの指示でツールを使っています。',
     invalidClientTool: (detail) => `リクエストのツールの一つをモデルに渡せませんでした：${detail}`,
-    cutNote: (omitted) => `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
+    cutNote: (omitted) =>
+      `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
   },
 };

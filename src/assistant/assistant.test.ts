@@ -10,7 +10,19 @@ import { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { estimateTokens } from './trim-history.ts';
-import { assertWellFormed, loadRegistry, messagesOf, modelServer, sharedCleanup, systemOf, tempDir, testModel, toolDescription, wttrServer, type Cleanup } from './turn-test-support.ts';
+import {
+  assertWellFormed,
+  loadRegistry,
+  messagesOf,
+  modelServer,
+  sharedCleanup,
+  systemOf,
+  tempDir,
+  testModel,
+  toolDescription,
+  wttrServer,
+  type Cleanup,
+} from './turn-test-support.ts';
 
 const shared = sharedCleanup();
 let tools: ToolRegistry;
@@ -31,7 +43,9 @@ const weatherModel: ReplyHandler = (request) => {
   const last = request.body.messages.at(-1)!;
   if (last.role === 'tool') return { text: `Answer: ${last.content}` };
   const city = /Tokyo|Paris|Atlantis/.exec(String(last.content))?.[0];
-  return city === undefined ? { text: `You said: ${last.content}` } : { toolCalls: [{ name: 'weather', arguments: { city }, id: `call_${request.body.messages.length}` }] };
+  return city === undefined
+    ? { text: `You said: ${last.content}` }
+    : { toolCalls: [{ name: 'weather', arguments: { city }, id: `call_${request.body.messages.length}` }] };
 };
 
 describe('Assistant: sessions in the store', () => {
@@ -42,7 +56,10 @@ describe('Assistant: sessions in the store', () => {
 
     const first = await assistant.turn('Weather in Tokyo?', { session: 'trip' });
     assert.equal(first.stopReason, 'answer');
-    assert.deepEqual(first.messages.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      first.messages.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     const info = store.findSession('trip');
     assert.ok(info !== undefined, 'the session was created');
     assert.deepEqual(store.messages(info.id), first.messages);
@@ -51,7 +68,10 @@ describe('Assistant: sessions in the store', () => {
     assert.equal(second.stopReason, 'answer');
     const sent = messagesOf(server.requests[2]!);
     assert.equal(sent.length, 5, 'the first turn (4 messages) and the new question');
-    assert.deepEqual(sent.slice(0, 4).map((message) => message.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      sent.slice(0, 4).map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(sent[0]!.content, 'Weather in Tokyo?');
     assert.equal(sent[1]!.tool_calls?.[0]?.function?.name, 'weather');
     assert.equal(sent[2]!.tool_call_id, sent[1]!.tool_calls?.[0]?.id);
@@ -82,9 +102,14 @@ describe('Assistant: sessions in the store', () => {
     assert.match(atlantis.error ?? '', /does not know the place "Atlantis"/);
     assert.equal(atlantis.code, undefined, "the tool's own failure carries no runtime code");
     assert.notEqual(tokyo.turnId, atlantis.turnId, 'each turn has its own id');
-    assert.deepEqual(store.toolCalls(info.id, { turnId: atlantis.turnId }).map((trace) => trace.callId), [atlantis.callId]);
+    assert.deepEqual(
+      store.toolCalls(info.id, { turnId: atlantis.turnId }).map((trace) => trace.callId),
+      [atlantis.callId],
+    );
     // The call ids of the traces are those of the stored conversation.
-    const callIds = store.messages(info.id).flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []));
+    const callIds = store
+      .messages(info.id)
+      .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []));
     assert.deepEqual(callIds, [tokyo.callId, atlantis.callId]);
   });
 
@@ -92,20 +117,42 @@ describe('Assistant: sessions in the store', () => {
     const server = await modelServer(t, weatherModel);
     const dir = await tempDir(t, 'riverse-data-');
     const firstStore = SessionStore.open(dir);
-    const first = await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn('Weather in Tokyo?', { session: 'kept' });
+    const first = await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn(
+      'Weather in Tokyo?',
+      { session: 'kept' },
+    );
     firstStore.close();
 
     const store = await openStore(t, dir);
     const assistant = new Assistant({ model: testModel(server), registry: tools, store });
     await assistant.turn('Thanks', { session: 'kept' });
     const sent = messagesOf(server.requests.at(-1)!);
-    assert.deepEqual(sent.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'user']);
-    assert.deepEqual(sent.map((message) => message.content ?? ''), [...first.messages.map((message) => message.content), 'Thanks']);
+    assert.deepEqual(
+      sent.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant', 'user'],
+    );
+    assert.deepEqual(
+      sent.map((message) => message.content ?? ''),
+      [...first.messages.map((message) => message.content), 'Thanks'],
+    );
     assert.equal(sent[1]!.tool_calls?.[0]?.id, sent[2]!.tool_call_id);
 
     await assistant.turn('Hello', { session: 'other' });
-    assert.deepEqual(messagesOf(server.requests.at(-1)!), [{ role: 'user', content: 'Hello' }], 'a new session starts empty');
-    assert.deepEqual(store.listSessions().map((session) => [session.name, session.messageCount]).sort(), [['kept', 6], ['other', 2]]);
+    assert.deepEqual(
+      messagesOf(server.requests.at(-1)!),
+      [{ role: 'user', content: 'Hello' }],
+      'a new session starts empty',
+    );
+    assert.deepEqual(
+      store
+        .listSessions()
+        .map((session) => [session.name, session.messageCount])
+        .sort(),
+      [
+        ['kept', 6],
+        ['other', 2],
+      ],
+    );
   });
 
   it('without a store, sessions last as long as the Assistant', async (t) => {
@@ -117,7 +164,11 @@ describe('Assistant: sessions in the store', () => {
     assert.deepEqual(assistant.history().slice(0, 4), first.messages);
     assert.deepEqual(assistant.history('elsewhere'), []);
     await new Assistant({ model: testModel(server), registry: tools }).turn('Thanks');
-    assert.deepEqual(messagesOf(server.requests.at(-1)!), [{ role: 'user', content: 'Thanks' }], 'another Assistant has its own memory');
+    assert.deepEqual(
+      messagesOf(server.requests.at(-1)!),
+      [{ role: 'user', content: 'Thanks' }],
+      'another Assistant has its own memory',
+    );
   });
 
   it('a turn cut off while its tool ran (the process was killed) does not break the session', async (t) => {
@@ -129,10 +180,15 @@ describe('Assistant: sessions in the store', () => {
       { role: 'user', content: 'Weather in Tokyo?' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' }] },
     ]);
-    const result = await new Assistant({ model: testModel(server), registry: tools, store }).turn('Hello?', { session: 'cut' });
+    const result = await new Assistant({ model: testModel(server), registry: tools, store }).turn('Hello?', {
+      session: 'cut',
+    });
     assert.equal(result.stopReason, 'answer');
     const sent = messagesOf(server.requests[0]!);
-    assert.deepEqual(sent.map((message) => message.role), ['user', 'assistant', 'tool', 'user']);
+    assert.deepEqual(
+      sent.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'user'],
+    );
     assert.equal(sent[2]!.tool_call_id, 'call_1');
     assert.match(sent[2]!.content!, /^Error: this call was interrupted/);
   });
@@ -146,7 +202,10 @@ describe('Assistant: sessions in the store', () => {
     assert.deepEqual(assistant.history('s'), [{ role: 'user', content: 'Are you there?' }]);
     const next = await assistant.turn('Hello?', { session: 's' });
     assert.equal(next.stopReason, 'answer');
-    assert.deepEqual(messagesOf(server.requests[1]!).map((message) => message.content), ['Are you there?', 'Hello?']);
+    assert.deepEqual(
+      messagesOf(server.requests[1]!).map((message) => message.content),
+      ['Are you there?', 'Hello?'],
+    );
   });
 });
 
@@ -160,7 +219,10 @@ describe('Assistant: language', () => {
       assert.equal(result.stopReason, 'answer');
       const request = server.requests.at(-1)!;
       assert.ok(systemOf(request).startsWith(system), `${input}: ${systemOf(request)}`);
-      assert.ok(toolDescription(request, 'weather')?.startsWith(description), `${input}: ${toolDescription(request, 'weather')}`);
+      assert.ok(
+        toolDescription(request, 'weather')?.startsWith(description),
+        `${input}: ${toolDescription(request, 'weather')}`,
+      );
       assert.equal(store.session('polyglot').language, stored);
     };
     await expect('东京今天天气怎么样？', '你是 Riverse', '查询指定城市的当前天气', 'zh');
@@ -181,7 +243,9 @@ describe('Assistant: language', () => {
     const server = await modelServer(t, { text: 'ok' });
     const dir = await tempDir(t, 'riverse-data-');
     const firstStore = SessionStore.open(dir);
-    await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn('天気は？', { session: 'jp' });
+    await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn('天気は？', {
+      session: 'jp',
+    });
     firstStore.close();
     const store = await openStore(t, dir);
     await new Assistant({ model: testModel(server), registry: tools, store }).turn('👍', { session: 'jp' });
@@ -199,14 +263,32 @@ describe('Assistant: language', () => {
 
 describe('Assistant: history budget', () => {
   const tokens = (messages: readonly ChatMessage[]) =>
-    messages.reduce((sum, message) => sum + 4 + estimateTokens(message.content) + (message.role === 'assistant' ? (message.toolCalls ?? []).reduce((calls, call) => calls + 8 + estimateTokens(call.name) + estimateTokens(call.arguments), 0) : 0), 0);
+    messages.reduce(
+      (sum, message) =>
+        sum +
+        4 +
+        estimateTokens(message.content) +
+        (message.role === 'assistant'
+          ? (message.toolCalls ?? []).reduce(
+              (calls, call) => calls + 8 + estimateTokens(call.name) + estimateTokens(call.arguments),
+              0,
+            )
+          : 0),
+      0,
+    );
 
   it('sends only the recent turns that fit historyTokens, never a tool result without its call', async (t) => {
     const server = await modelServer(t, weatherModel);
     const store = await openStore(t);
     const budget = 120;
     const assistant = new Assistant({ model: testModel(server), registry: tools, store, historyTokens: budget });
-    for (const question of ['Weather in Tokyo?', 'Weather in Paris?', 'Weather in Tokyo again?', 'Weather in Paris again?', 'Thanks a lot']) {
+    for (const question of [
+      'Weather in Tokyo?',
+      'Weather in Paris?',
+      'Weather in Tokyo again?',
+      'Weather in Paris again?',
+      'Thanks a lot',
+    ]) {
       const result = await assistant.turn(question, { session: 'long' });
       assert.equal(result.stopReason, 'answer');
     }

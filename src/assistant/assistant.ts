@@ -133,14 +133,28 @@ export class Assistant {
     const store = options.store;
     const budget = options.historyTokens ?? 8_000;
     const memory = this.#memory.get(name) ?? { messages: [] };
-    let prepared: { info: { id: string } | undefined; history: ChatMessage[]; registry: ToolRegistry; language: Language };
+    let prepared: {
+      info: { id: string } | undefined;
+      history: ChatMessage[];
+      registry: ToolRegistry;
+      language: Language;
+    };
     try {
       const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
       if (store === undefined) this.#memory.set(name, memory);
-      const history = store !== undefined && info !== undefined ? storeCall('Reading the session', () => store.messages(info.id)) : memory.messages;
+      const history =
+        store !== undefined && info !== undefined
+          ? storeCall('Reading the session', () => store.messages(info.id))
+          : memory.messages;
       const language = this.#language(input, info?.language ?? memory.language);
-      if (store !== undefined && info !== undefined && info.language !== language) storeCall('Saving the session language', () => store.setLanguage(info.id, language));
-      prepared = { info, history, language, registry: typeof options.registry === 'function' ? options.registry() : options.registry };
+      if (store !== undefined && info !== undefined && info.language !== language)
+        storeCall('Saving the session language', () => store.setLanguage(info.id, language));
+      prepared = {
+        info,
+        history,
+        language,
+        registry: typeof options.registry === 'function' ? options.registry() : options.registry,
+      };
     } catch (error) {
       return failedTurn(input, this.#language(input, memory.language), error, request.onEvent);
     }
@@ -156,14 +170,22 @@ export class Assistant {
     const sessionId = info?.id ?? name;
     const save = (event: TurnEvent) => {
       if (event.type === 'messages') {
-        if (store !== undefined && info !== undefined) storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
+        if (store !== undefined && info !== undefined)
+          storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
         else memory.messages.push(...event.messages);
       } else if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
     };
     return runTurn({
       ...this.#turnSettings(request.signal),
       registry,
-      history: trimHistory(closeOpenToolCalls(history, store === undefined || info === undefined ? undefined : lateResults(store, info.id, history)), Math.max(0, budget - 4 - estimateTokens(message)), text.cutNote),
+      history: trimHistory(
+        closeOpenToolCalls(
+          history,
+          store === undefined || info === undefined ? undefined : lateResults(store, info.id, history),
+        ),
+        Math.max(0, budget - 4 - estimateTokens(message)),
+        text.cutNote,
+      ),
       input: message,
       language,
       sessionId,
@@ -189,7 +211,10 @@ export class Assistant {
     let registry: ToolRegistry;
     let sessionId: string;
     try {
-      sessionId = store === undefined ? (request.session ?? 'openai') : storeCall('Opening the session', () => store.session(request.session ?? 'openai')).id;
+      sessionId =
+        store === undefined
+          ? (request.session ?? 'openai')
+          : storeCall('Opening the session', () => store.session(request.session ?? 'openai')).id;
       registry = typeof options.registry === 'function' ? options.registry() : options.registry;
     } catch (error) {
       return failedTurn(last?.role === 'user' ? last.content : '', language, error, request.onEvent);
@@ -207,7 +232,11 @@ export class Assistant {
       ...this.#turnSettings(request.signal),
       ...(request.stream === undefined ? {} : { stream: request.stream }),
       registry,
-      history: trimHistory(closeOpenToolCalls(history), Math.max(0, budget - 4 - (input === undefined ? 0 : estimateTokens(input))), text.cutNote),
+      history: trimHistory(
+        closeOpenToolCalls(history),
+        Math.max(0, budget - 4 - (input === undefined ? 0 : estimateTokens(input))),
+        text.cutNote,
+      ),
       ...(input === undefined ? {} : { input }),
       ...(request.system === undefined ? {} : { system: request.system }),
       ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
@@ -232,11 +261,18 @@ export class Assistant {
   /** The stored conversation of a session. */
   history(session = 'default'): ChatMessage[] {
     const store = this.#options.store;
-    return store !== undefined ? store.messages(store.session(session).id) : (this.#memory.get(session)?.messages ?? []);
+    return store !== undefined
+      ? store.messages(store.session(session).id)
+      : (this.#memory.get(session)?.messages ?? []);
   }
 
   /** The turn settings that come from the options, the same for every kind of turn. */
-  #turnSettings(signal: AbortSignal | undefined): Pick<TurnOptions, 'model' | 'toolCalling' | 'textOnly' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'> {
+  #turnSettings(
+    signal: AbortSignal | undefined,
+  ): Pick<
+    TurnOptions,
+    'model' | 'toolCalling' | 'textOnly' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'
+  > {
     const options = this.#options;
     return {
       model: options.model,
@@ -264,10 +300,18 @@ export class Assistant {
  * The results of the calls the last stored round left open (Riverse stopped while they waited, or
  * ran them after an approval given once the turn was gone): their traces, by call id.
  */
-function lateResults(store: SessionStore, sessionId: string, history: readonly ChatMessage[]): Map<string, { content: string; isError?: boolean }> | undefined {
+function lateResults(
+  store: SessionStore,
+  sessionId: string,
+  history: readonly ChatMessage[],
+): Map<string, { content: string; isError?: boolean }> | undefined {
   const last = history.findLast((message) => message.role === 'assistant' && message.toolCalls !== undefined);
   if (last === undefined || last.role !== 'assistant' || last.toolCalls === undefined) return undefined;
-  const answered = new Set(history.filter((message) => message.role === 'tool').map((message) => (message.role === 'tool' ? message.toolCallId : '')));
+  const answered = new Set(
+    history
+      .filter((message) => message.role === 'tool')
+      .map((message) => (message.role === 'tool' ? message.toolCallId : '')),
+  );
   const open = new Set(last.toolCalls.map((call) => call.id).filter((id) => !answered.has(id)));
   if (open.size === 0) return undefined;
   const results = new Map<string, { content: string; isError?: boolean }>();
@@ -278,7 +322,10 @@ function lateResults(store: SessionStore, sessionId: string, history: readonly C
 }
 
 /** Saves each event, then tells the caller of it — even when saving failed; the store's failure is the one reported. */
-function savingListener(save: (event: TurnEvent) => void, onEvent: ((event: TurnEvent) => void) | undefined): (event: TurnEvent) => void {
+function savingListener(
+  save: (event: TurnEvent) => void,
+  onEvent: ((event: TurnEvent) => void) | undefined,
+): (event: TurnEvent) => void {
   return (event) => {
     let saveError: unknown;
     try {
@@ -314,7 +361,12 @@ function recordTrace(store: SessionStore, sessionId: string, turnId: string, cal
 }
 
 /** A turn that could not start (the store failed before the model was asked): a result like any other, and its `done` event. */
-function failedTurn(input: string, language: Language, error: unknown, onEvent: ((event: TurnEvent) => void) | undefined): TurnResult {
+function failedTurn(
+  input: string,
+  language: Language,
+  error: unknown,
+  onEvent: ((event: TurnEvent) => void) | undefined,
+): TurnResult {
   const text = ASSISTANT_TEXT[language];
   const detail = error instanceof Error ? error.message : String(error);
   const stored = error instanceof StoreError;

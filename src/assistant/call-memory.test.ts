@@ -19,7 +19,11 @@ function turn(id: string): { calls: ToolCallRequest[]; messages: ChatMessage[] }
   };
 }
 
-const replyFor = (id: string): ChatMessage => ({ role: 'assistant', content: 'as the client kept it', toolCalls: [clientCall(id)] });
+const replyFor = (id: string): ChatMessage => ({
+  role: 'assistant',
+  content: 'as the client kept it',
+  toolCalls: [clientCall(id)],
+});
 const user: ChatMessage = { role: 'user', content: 'hi' };
 
 function remember(memory: CallMemory, id: string): void {
@@ -32,7 +36,11 @@ describe('CallMemory', () => {
     const memory = new CallMemory();
     remember(memory, 'a');
     const spliced = memory.splice([user, replyFor('a'), { role: 'tool', toolCallId: 'a', name: '', content: 'shown' }]);
-    assert.deepEqual(spliced, [user, ...turn('a').messages, { role: 'tool', toolCallId: 'a', name: '', content: 'shown' }]);
+    assert.deepEqual(spliced, [
+      user,
+      ...turn('a').messages,
+      { role: 'tool', toolCallId: 'a', name: '', content: 'shown' },
+    ]);
   });
 
   it('leaves a reply whose calls differ from the remembered ones as it is', () => {

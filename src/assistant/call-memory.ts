@@ -101,7 +101,8 @@ export class CallMemory {
   #prune(): void {
     const now = this.#now();
     for (const [key, entry] of this.#entries) {
-      if (this.#entries.size <= this.#maxEntries && this.#chars <= this.#maxChars && now - entry.usedAt <= this.#ttlMs) break;
+      if (this.#entries.size <= this.#maxEntries && this.#chars <= this.#maxChars && now - entry.usedAt <= this.#ttlMs)
+        break;
       this.#delete(key);
     }
   }
@@ -114,6 +115,7 @@ function sameCalls(a: readonly ToolCallRequest[], b: readonly ToolCallRequest[])
 
 function messageChars(message: ChatMessage): number {
   let chars = message.content.length;
-  if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length;
+  if (message.role === 'assistant')
+    for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length;
   return chars;
 }

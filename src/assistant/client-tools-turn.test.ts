@@ -14,7 +14,20 @@ import type { ClientTool } from './client-tools.ts';
 import { FIND_TOOLS } from './offered-tools.ts';
 import { runTurn } from './run-turn.ts';
 import { join } from 'node:path';
-import { assertWellFormed, eventually, loadRegistry, logLines, messagesOf, modelServer, napTool, sharedCleanup, tempDir, testModel, toolMessagesOf, WAIT_FOR_CANCEL_TOOL } from './turn-test-support.ts';
+import {
+  assertWellFormed,
+  eventually,
+  loadRegistry,
+  logLines,
+  messagesOf,
+  modelServer,
+  napTool,
+  sharedCleanup,
+  tempDir,
+  testModel,
+  toolMessagesOf,
+  WAIT_FOR_CANCEL_TOOL,
+} from './turn-test-support.ts';
 
 const LOOKUP_TOOL = `import { BaseTool, ToolResult } from 'riverse';
 
@@ -35,15 +48,19 @@ before(async () => {
 });
 after(() => shared.run());
 
-
 /** A tool the client runs: it shows a note on the client's screen. */
 const SHOW_NOTE: ClientTool = {
   name: 'show_note',
   description: 'Shows a note on the screen',
-  parameters: { type: 'object', properties: { text: { type: 'string' }, color: { type: 'string', enum: ['red', 'blue'] } }, required: ['text'] },
+  parameters: {
+    type: 'object',
+    properties: { text: { type: 'string' }, color: { type: 'string', enum: ['red', 'blue'] } },
+    required: ['text'],
+  },
 };
 
-const toolNames = (request: { body: { tools?: Array<{ function: { name: string } }> } }) => request.body.tools?.map((tool) => tool.function.name);
+const toolNames = (request: { body: { tools?: Array<{ function: { name: string } }> } }) =>
+  request.body.tools?.map((tool) => tool.function.name);
 
 describe('runTurn with client tools', () => {
   it('offers them beside ours, runs our call of the same reply first, and ends with the client call', async (t) => {
@@ -54,12 +71,23 @@ describe('runTurn with client tools', () => {
         { name: 'show_note', arguments: { text: 'river' } },
       ],
     });
-    const result = await runTurn({ model: testModel(server), registry, history: [], input: 'Look up river and show it', language: 'en', clientTools: [SHOW_NOTE] });
+    const result = await runTurn({
+      model: testModel(server),
+      registry,
+      history: [],
+      input: 'Look up river and show it',
+      language: 'en',
+      clientTools: [SHOW_NOTE],
+    });
 
     assert.equal(result.stopReason, 'tool-calls', JSON.stringify(result.error));
     assert.equal(server.requests.length, 1, 'the turn ends at the client call, without asking the model again');
     assert.deepEqual(toolNames(server.requests[0]!), ['lookup', 'show_note']);
-    assert.deepEqual(server.requests[0]!.body.tools![1]!.function.parameters, { ...SHOW_NOTE.parameters, additionalProperties: false }, 'compiled to the openai dialect, like ours');
+    assert.deepEqual(
+      server.requests[0]!.body.tools![1]!.function.parameters,
+      { ...SHOW_NOTE.parameters, additionalProperties: false },
+      'compiled to the openai dialect, like ours',
+    );
     // Ours ran; the client's is handed back with an id of its own, not the model server's.
     assert.equal(result.toolCalls.length, 1);
     assert.equal(result.toolCalls[0]!.tool, 'lookup');
@@ -83,8 +111,18 @@ describe('runTurn with client tools', () => {
   });
 
   it('answers without stopping when the model calls only our tools', async (t) => {
-    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'lookup', arguments: { word: 'sea' } }] }, { text: 'Sea found.' }]));
-    const result = await runTurn({ model: testModel(server), registry, history: [], input: 'Look up sea', language: 'en', clientTools: [SHOW_NOTE] });
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [{ name: 'lookup', arguments: { word: 'sea' } }] }, { text: 'Sea found.' }]),
+    );
+    const result = await runTurn({
+      model: testModel(server),
+      registry,
+      history: [],
+      input: 'Look up sea',
+      language: 'en',
+      clientTools: [SHOW_NOTE],
+    });
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Sea found.');
     assert.equal(result.clientCalls, undefined);
@@ -93,17 +131,35 @@ describe('runTurn with client tools', () => {
 
   it('undoes the dialect for the client: a strict model’s null for a left-out parameter is dropped', async (t) => {
     const server = await modelServer(t, { toolCalls: [{ name: 'show_note', arguments: { text: 'hi', color: null } }] });
-    const result = await runTurn({ model: testModel(server, { strictTools: true }), registry, history: [], input: 'Show hi', language: 'en', clientTools: [SHOW_NOTE] });
+    const result = await runTurn({
+      model: testModel(server, { strictTools: true }),
+      registry,
+      history: [],
+      input: 'Show hi',
+      language: 'en',
+      clientTools: [SHOW_NOTE],
+    });
     assert.equal(result.stopReason, 'tool-calls');
     const shown = server.requests[0]!.body.tools![1]!.function;
     assert.equal(shown.strict, true);
-    assert.deepEqual((shown.parameters as { required?: string[] }).required, ['text', 'color'], 'compiled to openai-strict like ours');
+    assert.deepEqual(
+      (shown.parameters as { required?: string[] }).required,
+      ['text', 'color'],
+      'compiled to openai-strict like ours',
+    );
     assert.deepEqual(JSON.parse(result.clientCalls![0]!.arguments), { text: 'hi' });
   });
 
   it('refuses a client tool with the name of one of ours, naming it, before asking the model', async (t) => {
     const server = await modelServer(t, { text: 'never' });
-    const result = await runTurn({ model: testModel(server), registry, history: [], input: 'hi', language: 'en', clientTools: [{ name: 'lookup' }] });
+    const result = await runTurn({
+      model: testModel(server),
+      registry,
+      history: [],
+      input: 'hi',
+      language: 'en',
+      clientTools: [{ name: 'lookup' }],
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'tool-name-clash');
     assert.match(result.error!.message, /"lookup"/);
@@ -114,16 +170,40 @@ describe('runTurn with client tools', () => {
     const two = await loadRegistry(t, { files: { 'lookup.ts': LOOKUP_TOOL, 'nap.ts': napTool('nap') } });
     const server = await modelServer(t, { text: 'never' });
     const routing = { router: new ToolRouter(), settings: { max_tools: 1 } };
-    const result = await runTurn({ model: testModel(server), registry: two, history: [], input: 'Look up river', language: 'en', routing, clientTools: [{ name: FIND_TOOLS }] });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: two,
+      history: [],
+      input: 'Look up river',
+      language: 'en',
+      routing,
+      clientTools: [{ name: FIND_TOOLS }],
+    });
     assert.equal(result.error?.code, 'tool-name-clash');
     assert.equal(server.requests.length, 0);
   });
 
   it('keeps the deadline: our call that outlives it is cancelled, and no client call is handed out', async (t) => {
     const log = join(await tempDir(t), 'log');
-    const slow = await loadRegistry(t, { files: { 'wait.ts': WAIT_FOR_CANCEL_TOOL }, config: { tools: { wait_for_cancel: { log_file: log } } } });
-    const server = await modelServer(t, { toolCalls: [{ name: 'wait_for_cancel', arguments: {} }, { name: 'show_note', arguments: { text: 'late' } }] });
-    const result = await runTurn({ model: testModel(server), registry: slow, history: [], input: 'Do the long job', language: 'en', clientTools: [SHOW_NOTE], timeoutMs: 1_500 });
+    const slow = await loadRegistry(t, {
+      files: { 'wait.ts': WAIT_FOR_CANCEL_TOOL },
+      config: { tools: { wait_for_cancel: { log_file: log } } },
+    });
+    const server = await modelServer(t, {
+      toolCalls: [
+        { name: 'wait_for_cancel', arguments: {} },
+        { name: 'show_note', arguments: { text: 'late' } },
+      ],
+    });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: slow,
+      history: [],
+      input: 'Do the long job',
+      language: 'en',
+      clientTools: [SHOW_NOTE],
+      timeoutMs: 1_500,
+    });
     assert.equal(result.stopReason, 'timeout');
     assert.equal(result.error?.code, 'turn-timeout');
     assert.equal(result.clientCalls, undefined);
@@ -134,7 +214,14 @@ describe('runTurn with client tools', () => {
     const server = await modelServer(t, { text: 'never' });
     let deep: Record<string, unknown> = { type: 'object' };
     for (let i = 0; i < 20_000; i++) deep = { type: 'object', properties: { a: deep } };
-    const result = await runTurn({ model: testModel(server), registry, history: [], input: 'hi', language: 'en', clientTools: [{ name: 'deep', parameters: deep }] });
+    const result = await runTurn({
+      model: testModel(server),
+      registry,
+      history: [],
+      input: 'hi',
+      language: 'en',
+      clientTools: [{ name: 'deep', parameters: deep }],
+    });
     assert.equal(result.error?.code, 'invalid-client-tool');
     assert.match(result.error!.message, /"deep"/);
     assert.equal(server.requests.length, 0);
@@ -142,7 +229,15 @@ describe('runTurn with client tools', () => {
 
   it('refuses client tools for a model used through the text protocol', async (t) => {
     const server = await modelServer(t, { text: 'never' });
-    const result = await runTurn({ model: testModel(server), registry, history: [], input: 'hi', language: 'ja', toolCalling: 'text', clientTools: [SHOW_NOTE] });
+    const result = await runTurn({
+      model: testModel(server),
+      registry,
+      history: [],
+      input: 'hi',
+      language: 'ja',
+      toolCalling: 'text',
+      clientTools: [SHOW_NOTE],
+    });
     assert.equal(result.error?.code, 'client-tools-unsupported');
     assert.match(result.text, /ネイティブ/);
     assert.equal(server.requests.length, 0);
@@ -155,7 +250,12 @@ describe('Assistant.complete: a conversation the client keeps', () => {
       t,
       replies([
         { toolCalls: [{ name: 'lookup', arguments: { word: 'river' } }] },
-        { toolCalls: [{ name: 'lookup', arguments: { word: 'sea' } }, { name: 'show_note', arguments: { text: 'river, sea' } }] },
+        {
+          toolCalls: [
+            { name: 'lookup', arguments: { word: 'sea' } },
+            { name: 'show_note', arguments: { text: 'river, sea' } },
+          ],
+        },
         { text: 'Shown.' },
       ]),
     );
@@ -173,7 +273,11 @@ describe('Assistant.complete: a conversation the client keeps', () => {
     // What an OpenAI client sends next: what it was shown (the reply with its call), and its result.
     const call = first.clientCalls![0]!;
     const clientResult: ChatMessage = { role: 'tool', toolCallId: call.id, name: '', content: 'note shown' };
-    const second = await assistant.complete({ messages: [user, { role: 'assistant', content: '', toolCalls: [call] }, clientResult], clientTools: [SHOW_NOTE], memory });
+    const second = await assistant.complete({
+      messages: [user, { role: 'assistant', content: '', toolCalls: [call] }, clientResult],
+      clientTools: [SHOW_NOTE],
+      memory,
+    });
     assert.equal(second.stopReason, 'answer', JSON.stringify(second.error));
     assert.equal(second.text, 'Shown.');
     assert.equal(second.messages[0]?.role, 'assistant', 'a continuation adds no user message');
@@ -211,7 +315,10 @@ describe('Assistant.complete: a conversation the client keeps', () => {
   it('keeps the client’s system messages after ours and detects the language from the last user message', async (t) => {
     const server = await modelServer(t, { text: '好的' });
     const assistant = new Assistant({ model: testModel(server), registry });
-    const result = await assistant.complete({ messages: [{ role: 'user', content: '你好，今天怎么样？' }], system: 'Always be brief.' });
+    const result = await assistant.complete({
+      messages: [{ role: 'user', content: '你好，今天怎么样？' }],
+      system: 'Always be brief.',
+    });
     assert.equal(result.stopReason, 'answer');
     const system = String(server.requests[0]!.body.messages[0]!.content);
     assert.ok(system.startsWith('你是 Riverse'), system);

@@ -44,7 +44,9 @@ export function clientToolSet(tools: readonly ClientTool[], dialect: Dialect | u
     try {
       parameters = (dialect === undefined ? schema : compileSchema(schema, dialect)) as JsonSchema;
     } catch (error) {
-      throw new Error(`the parameters of client tool "${tool.name}" could not be compiled: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the parameters of client tool "${tool.name}" could not be compiled: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return { name: tool.name, description: tool.description ?? '', parameters };
   });
@@ -60,7 +62,11 @@ export function clientToolSet(tools: readonly ClientTool[], dialect: Dialect | u
       } catch {
         return { ...call, id };
       }
-      return { id, name: call.name, arguments: JSON.stringify(normalizeArguments(args, originals.get(call.name), dialect)) };
+      return {
+        id,
+        name: call.name,
+        arguments: JSON.stringify(normalizeArguments(args, originals.get(call.name), dialect)),
+      };
     },
   };
 }

@@ -58,8 +58,10 @@ export function failTurn(turn: TurnState, error: unknown): TurnResult {
   if (turn.signal.aborted || (error instanceof ModelError && error.code === 'aborted')) return cancelTurn(turn);
   const { text } = turn;
   const message = error instanceof Error ? error.message : String(error);
-  if (!(error instanceof ModelError)) return finishTurn(turn, 'error', text.internalError(message), { code: 'internal', message });
+  if (!(error instanceof ModelError))
+    return finishTurn(turn, 'error', text.internalError(message), { code: 'internal', message });
   const limit = error.limit;
-  const reply = limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, limit.setting, limit.value);
+  const reply =
+    limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, limit.setting, limit.value);
   return finishTurn(turn, 'error', reply, { code: error.code, message });
 }

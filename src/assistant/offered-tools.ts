@@ -49,7 +49,13 @@ export class OfferedTools {
    * The tools for a turn: the whole catalog, or (routed) those `conversation` calls for — ranked
    * lexically, and fused with the semantic stage when the router has one.
    */
-  static async choose(registry: ToolRegistry, language: Language, routing: TurnRouting | undefined, conversation: { latest: string; earlier: readonly string[] }, signal?: AbortSignal): Promise<OfferedTools> {
+  static async choose(
+    registry: ToolRegistry,
+    language: Language,
+    routing: TurnRouting | undefined,
+    conversation: { latest: string; earlier: readonly string[] },
+    signal?: AbortSignal,
+  ): Promise<OfferedTools> {
     const offered = new OfferedTools(registry, language, routing);
     if (offered.routed) await offered.#choose(conversation, signal);
     return offered;
@@ -59,7 +65,11 @@ export class OfferedTools {
     this.#registry = registry;
     this.#language = language;
     const settings = routing?.settings ?? {};
-    const budget: Budget = { maxTokens: settings.max_tool_tokens ?? DEFAULT_MAX_TOOL_TOKENS, maxTools: settings.max_tools ?? DEFAULT_MAX_TOOLS, pinned: settings.pinned ?? [] };
+    const budget: Budget = {
+      maxTokens: settings.max_tool_tokens ?? DEFAULT_MAX_TOOL_TOKENS,
+      maxTools: settings.max_tools ?? DEFAULT_MAX_TOOLS,
+      pinned: settings.pinned ?? [],
+    };
     this.#budget = budget;
     this.#catalog = routing === undefined ? [] : pricedCatalog(registry, language);
     // A tool of the catalog named find_tools keeps its name; the catalog is then offered whole.
@@ -69,12 +79,21 @@ export class OfferedTools {
     this.#router.sync(catalogTools(registry));
   }
 
-  async #choose(conversation: { latest: string; earlier: readonly string[] }, signal: AbortSignal | undefined): Promise<void> {
+  async #choose(
+    conversation: { latest: string; earlier: readonly string[] },
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const budget = this.#budget;
     const findCost = estimateTokens(JSON.stringify(this.#findDefinition(undefined)));
     // Deeper than the budget: a tool too large for what is left is passed over for the next.
-    const ranked = (await this.#router!.rankFused(conversation.latest, conversation.earlier, 2 * budget.maxTools, signal)).map((hit) => hit.name);
-    const room: Budget = { ...budget, maxTokens: Math.max(0, budget.maxTokens - findCost), maxTools: Math.max(1, budget.maxTools - 1) };
+    const ranked = (
+      await this.#router!.rankFused(conversation.latest, conversation.earlier, 2 * budget.maxTools, signal)
+    ).map((hit) => hit.name);
+    const room: Budget = {
+      ...budget,
+      maxTokens: Math.max(0, budget.maxTokens - findCost),
+      maxTools: Math.max(1, budget.maxTools - 1),
+    };
     for (const name of selectTools(this.#catalog, ranked, room)) this.#offered.add(name);
   }
 
@@ -85,7 +104,10 @@ export class OfferedTools {
     let definitions = this.#definitions.get(key);
     if (definitions === undefined) {
       const tools = catalogTools(this.#registry).filter((tool) => this.#offered.has(tool.name));
-      definitions = [...tools.map((tool) => toolDefinition(tool, this.#language, dialect)), this.#findDefinition(dialect)];
+      definitions = [
+        ...tools.map((tool) => toolDefinition(tool, this.#language, dialect)),
+        this.#findDefinition(dialect),
+      ];
       this.#definitions.set(key, definitions);
     }
     return definitions;
@@ -108,11 +130,16 @@ export class OfferedTools {
   async find(params: unknown, signal?: AbortSignal): Promise<ToolResult> {
     const text = ASSISTANT_TEXT[this.#language];
     const query = typeof params === 'object' && params !== null ? (params as { query?: unknown }).query : undefined;
-    if (typeof query !== 'string' || query.trim() === '') return { success: false, data: '', error: text.findToolsNeedsQuery, code: 'invalid-params' };
+    if (typeof query !== 'string' || query.trim() === '')
+      return { success: false, data: '', error: text.findToolsNeedsQuery, code: 'invalid-params' };
     const room = Math.min(FOUND_PER_CALL, this.#budget.maxTools - this.#found);
     const found: RegisteredTool[] = [];
     if (room > 0) {
-      for (const hit of await this.#router!.searchFused(query.slice(0, MAX_QUERY_CHARS), this.#offered.size + room, signal)) {
+      for (const hit of await this.#router!.searchFused(
+        query.slice(0, MAX_QUERY_CHARS),
+        this.#offered.size + room,
+        signal,
+      )) {
         const tool = this.#registry.get(hit.name);
         if (tool === undefined || this.#offered.has(hit.name)) continue;
         found.push(tool);
@@ -123,13 +150,27 @@ export class OfferedTools {
     for (const tool of found) this.#offered.add(tool.name);
     this.#found += found.length;
     this.#definitions.clear();
-    return { success: true, data: text.findToolsFound(found.map((tool) => ({ name: tool.name, description: toolDefinition(tool, this.#language).description }))) };
+    return {
+      success: true,
+      data: text.findToolsFound(
+        found.map((tool) => ({ name: tool.name, description: toolDefinition(tool, this.#language).description })),
+      ),
+    };
   }
 
   #findDefinition(dialect: Dialect | undefined): ToolDefinition {
     const text = ASSISTANT_TEXT[this.#language];
-    const schema: JsonSchema = { type: 'object', properties: { query: { type: 'string', description: text.findToolsQuery } }, required: ['query'], additionalProperties: false };
-    return { name: FIND_TOOLS, description: text.findToolsDescription, parameters: dialect === undefined ? schema : (compileSchema(schema, dialect) as JsonSchema) };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { query: { type: 'string', description: text.findToolsQuery } },
+      required: ['query'],
+      additionalProperties: false,
+    };
+    return {
+      name: FIND_TOOLS,
+      description: text.findToolsDescription,
+      parameters: dialect === undefined ? schema : (compileSchema(schema, dialect) as JsonSchema),
+    };
   }
 }
 
@@ -158,7 +199,8 @@ function pricedCatalog(registry: ToolRegistry, language: Language): Priced[] {
       let known = toolPrices.get(tool.manifest);
       if (known === undefined) toolPrices.set(tool.manifest, (known = new Map()));
       let tokens = known.get(language);
-      if (tokens === undefined) known.set(language, (tokens = estimateTokens(JSON.stringify(toolDefinition(tool, language)))));
+      if (tokens === undefined)
+        known.set(language, (tokens = estimateTokens(JSON.stringify(toolDefinition(tool, language)))));
       return { name: tool.name, tokens };
     });
     byLanguage.set(language, priced);

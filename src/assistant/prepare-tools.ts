@@ -22,7 +22,10 @@ export async function prepareTools(turn: TurnState): Promise<TurnTools | TurnRes
   const offeredNames = new Set(offered.definitions(turn.dialect()).map((definition) => definition.name));
   const clashes = clientToolClashes(clientTools, (name) => registry.get(name) !== undefined || offeredNames.has(name));
   if (clashes.length > 0) {
-    return finishTurn(turn, 'error', text.clientToolClash(clashes), { code: 'tool-name-clash', message: clashMessage(clashes) });
+    return finishTurn(turn, 'error', text.clientToolClash(clashes), {
+      code: 'tool-name-clash',
+      message: clashMessage(clashes),
+    });
   }
   if (turn.mode === 'text') return refuseClientTools(turn);
   let client: ClientToolSet;

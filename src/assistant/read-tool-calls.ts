@@ -22,7 +22,13 @@ export type Read = ReadCalls | Again | End;
  * round asked again, told what was wrong); a second ends the turn. At most `maxCallsPerRound`
  * are kept, and the model is told of the rest in the next request.
  */
-export function readToolCalls(turn: TurnState, tools: TurnTools, reply: ModelReply, round: number, last: boolean): Read {
+export function readToolCalls(
+  turn: TurnState,
+  tools: TurnTools,
+  reply: ModelReply,
+  round: number,
+  last: boolean,
+): Read {
   const { text } = turn;
   let calls = reply.calls;
   let answer = reply.text;

@@ -29,7 +29,12 @@ export interface ModelReplay {
  * offer for it (routed as a turn routes them), and keeps those the model does not answer with a
  * call to the example's tool. Nothing is run: only the model's choice is looked at.
  */
-export async function replayThroughModel(model: ChatModel, registry: ToolRegistry, routing: TurnRouting | undefined, signal?: AbortSignal): Promise<ModelReplay> {
+export async function replayThroughModel(
+  model: ChatModel,
+  registry: ToolRegistry,
+  routing: TurnRouting | undefined,
+  signal?: AbortSignal,
+): Promise<ModelReplay> {
   const misses: ModelMiss[] = [];
   let examples = 0;
   for (const tool of registry.tools()) {
@@ -37,7 +42,13 @@ export async function replayThroughModel(model: ChatModel, registry: ToolRegistr
       examples++;
       const language = detectLanguage(example);
       try {
-        const offered = await OfferedTools.choose(registry, language, routing, { latest: example, earlier: [] }, signal);
+        const offered = await OfferedTools.choose(
+          registry,
+          language,
+          routing,
+          { latest: example, earlier: [] },
+          signal,
+        );
         const reached = await calledTools(model, offered, language, example, signal);
         if (!reached.includes(tool.name)) misses.push({ tool: tool.name, example, reached });
       } catch (error) {
@@ -55,7 +66,13 @@ function examplesOf(examples: LocalizedList | undefined): string[] {
   return [...new Set(LANGUAGES.flatMap((language) => examples[language] ?? []))];
 }
 
-async function calledTools(model: ChatModel, offered: OfferedTools, language: Language, example: string, signal: AbortSignal | undefined): Promise<string[]> {
+async function calledTools(
+  model: ChatModel,
+  offered: OfferedTools,
+  language: Language,
+  example: string,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const text = ASSISTANT_TEXT[language];
   const native = model.toolCalling === 'native';
   const definitions = offered.definitions(native ? model.dialect : undefined);
@@ -67,7 +84,13 @@ async function calledTools(model: ChatModel, offered: OfferedTools, language: La
     ...(native ? { tools: definitions } : {}),
     ...(signal === undefined ? {} : { signal }),
   };
-  const reply = await requestModel(model, request, () => {}, false, () => {});
+  const reply = await requestModel(
+    model,
+    request,
+    () => {},
+    false,
+    () => {},
+  );
   if (native) return reply.calls.map((call) => call.name);
   const parsed = parseTextToolCalls(reply.text);
   return parsed.kind === 'calls' ? parsed.calls.map((call) => call.name) : [];

@@ -32,13 +32,25 @@ export async function requestModel(
     try {
       return await collect(model, request, emit, showText, noticeMs);
     } catch (error) {
-      if (!(error instanceof ModelError) || error.code !== 'stream-cut' || attempt > 1 || request.signal?.aborted === true) throw error;
+      if (
+        !(error instanceof ModelError) ||
+        error.code !== 'stream-cut' ||
+        attempt > 1 ||
+        request.signal?.aborted === true
+      )
+        throw error;
       emit({ type: 'retry', reason: error.message });
     }
   }
 }
 
-async function collect(model: ChatModel, request: ModelRequest, emit: (event: TurnEvent) => void, showText: boolean, noticeMs: number): Promise<ModelReply> {
+async function collect(
+  model: ChatModel,
+  request: ModelRequest,
+  emit: (event: TurnEvent) => void,
+  showText: boolean,
+  noticeMs: number,
+): Promise<ModelReply> {
   let text = '';
   const calls: ToolCallRequest[] = [];
   let finish: FinishReason = 'other';

@@ -17,7 +17,11 @@ import { loadRegistry, modelServer, sharedCleanup, testModel, toolMessagesOf } f
 /** Thirty tools of as many kinds; each answers with its own name and arguments. */
 const KINDS: [name: string, description: string, example: string][] = [
   ['get_weather', 'Current weather and forecast for a city', 'Will it rain in Paris tomorrow?'],
-  ['convert_currency', 'Convert an amount of money from one currency to another at the current exchange rate', 'How many yen is 20 dollars?'],
+  [
+    'convert_currency',
+    'Convert an amount of money from one currency to another at the current exchange rate',
+    'How many yen is 20 dollars?',
+  ],
   ['send_email', 'Send an email message to a recipient', 'Email Ann that I am late'],
   ['book_flight', 'Book a flight between two airports', 'Fly me from Tokyo to Osaka on Friday'],
   ['book_hotel', 'Reserve a hotel room in a city for some nights', 'Find me a hotel in Rome for two nights'],
@@ -66,23 +70,52 @@ export class ${classOf(name)} extends BaseTool {
 const shared = sharedCleanup();
 let catalog: ToolRegistry;
 before(async () => {
-  catalog = await loadRegistry(shared, { files: { 'catalog.ts': CATALOG_FILE }, config: { tools: { isolation: 'none', lottery_results: { enabled: false } } } });
+  catalog = await loadRegistry(shared, {
+    files: { 'catalog.ts': CATALOG_FILE },
+    config: { tools: { isolation: 'none', lottery_results: { enabled: false } } },
+  });
 });
 after(() => shared.run());
 
 const offeredIn = (request: RecordedRequest) => (request.body.tools ?? []).map((tool) => tool.function.name);
-const routed = (settings: NonNullable<TurnOptions['routing']>['settings'] = { max_tools: 5 }) => ({ router: new ToolRouter(), settings });
+const routed = (settings: NonNullable<TurnOptions['routing']>['settings'] = { max_tools: 5 }) => ({
+  router: new ToolRouter(),
+  settings,
+});
 
 describe('a routed turn', () => {
   it('a catalog within the budget is offered whole, without find_tools', async (t) => {
     const server = await modelServer(t, replies([{ text: 'ok' }]));
-    await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'hello', language: 'en', routing: routed({ max_tools: 100, max_tool_tokens: 100_000 }) });
-    assert.deepEqual(offeredIn(server.requests[0]!), catalog.tools().map((tool) => tool.name));
+    await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'hello',
+      language: 'en',
+      routing: routed({ max_tools: 100, max_tool_tokens: 100_000 }),
+    });
+    assert.deepEqual(
+      offeredIn(server.requests[0]!),
+      catalog.tools().map((tool) => tool.name),
+    );
   });
 
   it('a larger one: the tools relevant to the request, in catalog order, and find_tools last; the same in every round', async (t) => {
-    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'convert_currency', arguments: { value: '20 USD' } }] }, { text: 'About 3,000 yen.' }]));
-    const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen at the exchange rate', language: 'en', routing: routed() });
+    const server = await modelServer(
+      t,
+      replies([
+        { toolCalls: [{ name: 'convert_currency', arguments: { value: '20 USD' } }] },
+        { text: 'About 3,000 yen.' },
+      ]),
+    );
+    const result = await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen at the exchange rate',
+      language: 'en',
+      routing: routed(),
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     const [first, second] = server.requests.map(offeredIn);
     assert.ok(first!.includes('convert_currency'), first!.join(' '));
@@ -98,7 +131,14 @@ describe('a routed turn', () => {
 
   it('reads the request in any of its languages: a Japanese request reaches an English-described tool', async (t) => {
     const server = await modelServer(t, replies([{ text: 'ok' }]));
-    await runTurn({ model: testModel(server), registry: catalog, history: [], input: '明日のパリの天気を教えて', language: 'ja', routing: routed() });
+    await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: '明日のパリの天気を教えて',
+      language: 'ja',
+      routing: routed(),
+    });
     assert.ok(offeredIn(server.requests[0]!).includes('get_weather'), offeredIn(server.requests[0]!).join(' '));
   });
 
@@ -108,13 +148,27 @@ describe('a routed turn', () => {
       { role: 'user' as const, content: 'What is the weather forecast in Rome?' },
       { role: 'assistant' as const, content: 'Sunny.' },
     ];
-    await runTurn({ model: testModel(server), registry: catalog, history, input: 'And in Oslo?', language: 'en', routing: routed() });
+    await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history,
+      input: 'And in Oslo?',
+      language: 'en',
+      routing: routed(),
+    });
     assert.ok(offeredIn(server.requests[0]!).includes('get_weather'), offeredIn(server.requests[0]!).join(' '));
   });
 
   it('pinned tools are offered whatever the request; unknown or unavailable pinned names are passed over', async (t) => {
     const server = await modelServer(t, replies([{ text: 'ok' }]));
-    await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', routing: routed({ max_tools: 4, pinned: ['qr_code', 'no_such_tool', 'lottery_results'] }) });
+    await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      routing: routed({ max_tools: 4, pinned: ['qr_code', 'no_such_tool', 'lottery_results'] }),
+    });
     const offered = offeredIn(server.requests[0]!);
     assert.ok(offered.includes('qr_code') && offered.includes('convert_currency'), offered.join(' '));
     assert.ok(!offered.includes('lottery_results') && !offered.includes('no_such_tool'), offered.join(' '));
@@ -130,7 +184,14 @@ describe('a routed turn', () => {
         { text: 'Here it is.' },
       ]),
     );
-    const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', routing: routed() });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      routing: routed(),
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.ok(!offeredIn(server.requests[0]!).includes('qr_code'));
     const found = toolMessagesOf(server.requests[1]!)[0]!;
@@ -138,7 +199,10 @@ describe('a routed turn', () => {
     assert.ok(offeredIn(server.requests[1]!).includes('qr_code'), offeredIn(server.requests[1]!).join(' '));
     // The tools offered first stay, in their places: the found one joins in catalog order.
     const before = offeredIn(server.requests[0]!);
-    assert.deepEqual(offeredIn(server.requests[1]!).filter((name) => name !== 'qr_code'), before);
+    assert.deepEqual(
+      offeredIn(server.requests[1]!).filter((name) => name !== 'qr_code'),
+      before,
+    );
     assert.deepEqual(
       result.toolCalls.map((call) => [call.tool, call.result.success, call.result.data]),
       [
@@ -154,11 +218,23 @@ describe('a routed turn', () => {
       replies([
         { toolCalls: [{ name: FIND_TOOLS, arguments: { query: 'winning numbers of the lottery draw' } }] },
         { toolCalls: [{ name: FIND_TOOLS, arguments: { query: 'horoscope zodiac sign' } }] },
-        { toolCalls: [{ name: 'horoscope', arguments: { value: 42 } }, { name: 'horoscope', arguments: {} }] },
+        {
+          toolCalls: [
+            { name: 'horoscope', arguments: { value: 42 } },
+            { name: 'horoscope', arguments: {} },
+          ],
+        },
         { text: 'done' },
       ]),
     );
-    const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', routing: routed() });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      routing: routed(),
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.ok(!offeredIn(server.requests[1]!).includes('lottery_results'));
     assert.doesNotMatch(result.toolCalls[0]!.result.data, /lottery_results/);
@@ -171,25 +247,61 @@ describe('a routed turn', () => {
   it('a call to a tool of the catalog that was not offered is refused, pointing at find_tools; an unknown one is told what is offered; find_tools needs a query', async (t) => {
     const server = await modelServer(
       t,
-      replies([{ toolCalls: [{ name: 'horoscope', arguments: { value: 'Leo' } }, { name: FIND_TOOLS, arguments: {} }, { name: 'no_such_tool', arguments: {} }] }, { text: 'done' }]),
+      replies([
+        {
+          toolCalls: [
+            { name: 'horoscope', arguments: { value: 'Leo' } },
+            { name: FIND_TOOLS, arguments: {} },
+            { name: 'no_such_tool', arguments: {} },
+          ],
+        },
+        { text: 'done' },
+      ]),
     );
-    const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', routing: routed() });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      routing: routed(),
+    });
     const [refused, noQuery, unknown] = result.toolCalls;
     assert.equal(refused!.result.code, 'not-offered');
     assert.match(refused!.result.error!, /find_tools/);
     assert.equal(noQuery!.result.code, 'invalid-params');
     // An unknown name is told the tools offered, not the thirty of the catalog.
     assert.equal(unknown!.result.code, 'unknown-tool');
-    assert.equal(unknown!.result.error, `There is no tool named no_such_tool. The tools offered now: ${offeredIn(server.requests[0]!).join(', ')}. Call find_tools to look for another.`);
+    assert.equal(
+      unknown!.result.error,
+      `There is no tool named no_such_tool. The tools offered now: ${offeredIn(server.requests[0]!).join(', ')}. Call find_tools to look for another.`,
+    );
   });
 
   it('find_tools adds at most max_tools in a turn, then says so', async (t) => {
     const queries = ['weather', 'email', 'flight hotel', 'music song', 'recipe', 'news', 'note calendar'];
-    const server = await modelServer(t, replies([...queries.map((query) => ({ toolCalls: [{ name: FIND_TOOLS, arguments: { query } }] })), { text: 'done' }]));
-    const result = await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'Convert 20 dollars to yen', language: 'en', maxRounds: 10, routing: routed({ max_tools: 3 }) });
+    const server = await modelServer(
+      t,
+      replies([
+        ...queries.map((query) => ({ toolCalls: [{ name: FIND_TOOLS, arguments: { query } }] })),
+        { text: 'done' },
+      ]),
+    );
+    const result = await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      maxRounds: 10,
+      routing: routed({ max_tools: 3 }),
+    });
     const offered = offeredIn(server.requests.at(-1)!);
     assert.ok(offered.length <= 3 + 3, offered.join(' '));
-    assert.ok(result.toolCalls.some((call) => /No more tools can be added/.test(call.result.data)), JSON.stringify(result.toolCalls.map((call) => call.result.data)));
+    assert.ok(
+      result.toolCalls.some((call) => /No more tools can be added/.test(call.result.data)),
+      JSON.stringify(result.toolCalls.map((call) => call.result.data)),
+    );
   });
 });
 
@@ -197,15 +309,31 @@ describe('a routed turn with the semantic stage', () => {
   it('offers the tool the embeddings find when the request shares no word with it', async (t) => {
     const embeddings = await startEmbeddingsTestServer();
     t.after(() => embeddings.close());
-    const router = new ToolRouter({ semantic: new SemanticIndex(createOpenAIEmbeddings({ baseUrl: embeddings.url, model: 'test-embed' })) });
+    const router = new ToolRouter({
+      semantic: new SemanticIndex(createOpenAIEmbeddings({ baseUrl: embeddings.url, model: 'test-embed' })),
+    });
     router.sync(catalog.tools());
     await router.semanticReady();
     const server = await modelServer(t, replies([{ text: 'ok' }]));
     // "cash" is no word of convert_currency's; to the embeddings it is money, as currency is.
-    await runTurn({ model: testModel(server), registry: catalog, history: [], input: 'I need cash for my trip', language: 'en', routing: { router, settings: { max_tools: 5 } } });
+    await runTurn({
+      model: testModel(server),
+      registry: catalog,
+      history: [],
+      input: 'I need cash for my trip',
+      language: 'en',
+      routing: { router, settings: { max_tools: 5 } },
+    });
     assert.ok(offeredIn(server.requests[0]!).includes('convert_currency'), offeredIn(server.requests[0]!).join(' '));
     const lexical = await modelServer(t, replies([{ text: 'ok' }]));
-    await runTurn({ model: testModel(lexical), registry: catalog, history: [], input: 'I need cash for my trip', language: 'en', routing: routed() });
+    await runTurn({
+      model: testModel(lexical),
+      registry: catalog,
+      history: [],
+      input: 'I need cash for my trip',
+      language: 'en',
+      routing: routed(),
+    });
     assert.ok(!offeredIn(lexical.requests[0]!).includes('convert_currency'), offeredIn(lexical.requests[0]!).join(' '));
   });
 });
@@ -217,9 +345,16 @@ describe('ToolRouter.sync', () => {
     assert.equal(router.sync(tools), tools.length);
     assert.equal(router.sync(tools), 0);
     assert.equal(router.sync([...tools]), 0, 'the same manifests in a new list');
-    assert.equal(router.sync(tools.map((tool) => ({ name: tool.name, manifest: { ...tool.manifest } }))), 0, 'new manifest objects that say the same (an MCP server listing again)');
+    assert.equal(
+      router.sync(tools.map((tool) => ({ name: tool.name, manifest: { ...tool.manifest } }))),
+      0,
+      'new manifest objects that say the same (an MCP server listing again)',
+    );
     const renamed = { name: 'weather_now', manifest: { ...tools[0]!.manifest, name: 'weather_now' } };
-    const changed = { name: 'qr_code', manifest: { name: 'qr_code', description: 'Turn any text into a barcode picture' } };
+    const changed = {
+      name: 'qr_code',
+      manifest: { name: 'qr_code', description: 'Turn any text into a barcode picture' },
+    };
     const next = [...tools.filter((tool) => tool.name !== 'qr_code' && tool.name !== 'air_quality'), changed, renamed];
     assert.equal(router.sync(next), 3, 'one changed, one removed, one added');
     assert.equal(router.search('barcode picture', 1)[0]?.name, 'qr_code');

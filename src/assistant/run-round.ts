@@ -31,7 +31,11 @@ export async function runRound(
     calls = calls.map((call) => given.get(call) ?? call);
   }
   const textMode = turn.mode === 'text';
-  turn.commit(textMode ? { role: 'assistant', content: reply.text } : { role: 'assistant', content: reply.text, toolCalls: calls });
+  turn.commit(
+    textMode
+      ? { role: 'assistant', content: reply.text }
+      : { role: 'assistant', content: reply.text, toolCalls: calls },
+  );
   const ours = forClient.length === 0 ? calls : calls.filter((call) => !client!.has(call.name));
   const dialect = turn.dialect();
   const records = await runToolCalls(ours, {
@@ -51,17 +55,31 @@ export async function runRound(
   });
   turn.toolCalls.push(...records);
   if (textMode) {
-    turn.commit({ role: 'user', content: formatToolResultsForText(records.map((record) => toolOutput(record)), options.language) });
+    turn.commit({
+      role: 'user',
+      content: formatToolResultsForText(
+        records.map((record) => toolOutput(record)),
+        options.language,
+      ),
+    });
   } else {
     // A call still waiting for approval when the turn stopped keeps no result here: its approval
     // can still be answered, and the next turn reads what then happened from the call's trace.
     const unsettled = turn.unsettled;
     const settled = unsettled.size === 0 ? records : records.filter((record) => !unsettled.has(record.callId));
-    turn.commit(...settled.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })));
+    turn.commit(
+      ...settled.map((record): ChatMessage => ({ role: 'tool', toolCallId: record.callId, ...toolOutput(record) })),
+    );
   }
   if (turn.signal.aborted) return cancelTurn(turn); // or halted: finishTurn says which
   if (forClient.length > 0) {
-    return finishTurn(turn, 'tool-calls', read.answer, undefined, calls.filter((call) => client!.has(call.name)));
+    return finishTurn(
+      turn,
+      'tool-calls',
+      read.answer,
+      undefined,
+      calls.filter((call) => client!.has(call.name)),
+    );
   }
   // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
   if (records.every((record) => record.result.code === 'repeated')) turn.stopNote = turn.text.loopStopped;

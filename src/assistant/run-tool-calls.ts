@@ -31,7 +31,10 @@ export interface ToolCallsContext {
  * Runs one round of calls: concurrently, except that a tool marked `exclusive` runs alone.
  * Results come back in call order; none of this throws.
  */
-export async function runToolCalls(calls: readonly ToolCallRequest[], context: ToolCallsContext): Promise<ToolCallRecord[]> {
+export async function runToolCalls(
+  calls: readonly ToolCallRequest[],
+  context: ToolCallsContext,
+): Promise<ToolCallRecord[]> {
   const records: ToolCallRecord[] = [];
   let batch: ToolCallRequest[] = [];
   const flush = async () => {
@@ -66,24 +69,41 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
         context.registry.get(call.name) !== undefined
         ? failure('not-offered', text.notOffered(call.name))
         : failure('unknown-tool', text.unknownInRoutedTurn(call.name, offered.names()))
-    : offered?.routed === true && call.name === FIND_TOOLS
-      ? await offered.find(parsed.value, context.execute.signal)
-    : failures >= MAX_IDENTICAL_FAILURES
-      ? failure('repeated', text.repeatedCall(call.name, failures))
-      : await context.registry.execute(call.name, parsed.value, withPerson(call, context)).catch((error: unknown) =>
-          // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
-          failure('threw', `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`),
-        );
+      : offered?.routed === true && call.name === FIND_TOOLS
+        ? await offered.find(parsed.value, context.execute.signal)
+        : failures >= MAX_IDENTICAL_FAILURES
+          ? failure('repeated', text.repeatedCall(call.name, failures))
+          : await context.registry.execute(call.name, parsed.value, withPerson(call, context)).catch((error: unknown) =>
+              // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
+              failure(
+                'threw',
+                `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`,
+              ),
+            );
   if (!result.success && result.code !== 'repeated') context.failures.set(key, failures + 1);
 
-  const record: ToolCallRecord = { callId: call.id, tool: call.name, params, result, durationMs: tenthOfMs(performance.now() - started), startedAt };
+  const record: ToolCallRecord = {
+    callId: call.id,
+    tool: call.name,
+    params,
+    result,
+    durationMs: tenthOfMs(performance.now() - started),
+    startedAt,
+  };
   context.emit({ type: 'tool-result', call: record });
   return record;
 }
 
 /** The call's options: the turn's, with the approval gate and the question channel bound to this call. */
 function withPerson(call: ToolCallRequest, context: ToolCallsContext): ExecuteOptions {
-  const bound = { callId: call.id, tool: call.name, sessionId: context.execute.sessionId ?? 'default', turnId: context.turnId, emit: context.emit, ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }) };
+  const bound = {
+    callId: call.id,
+    tool: call.name,
+    sessionId: context.execute.sessionId ?? 'default',
+    turnId: context.turnId,
+    emit: context.emit,
+    ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }),
+  };
   const ask = questionChannel(context.approvals, bound);
   return { ...context.execute, approve: approvalGate(context.approvals, bound), ...(ask === undefined ? {} : { ask }) };
 }

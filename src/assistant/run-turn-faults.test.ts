@@ -44,9 +44,21 @@ before(async () => {
 after(() => shared.run());
 
 /** A one-round turn whose call is `call`; returns the result and the tool message the model got. */
-async function failingCall(t: { after(fn: () => unknown): void }, call: { name: string; arguments: Record<string, unknown> | string }) {
-  const server = await modelServer(t, replies([{ toolCalls: [{ ...call, id: 'call_1' }] }, { text: 'Sorry, that did not work.' }]));
-  const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Do it', language: 'en' });
+async function failingCall(
+  t: { after(fn: () => unknown): void },
+  call: { name: string; arguments: Record<string, unknown> | string },
+) {
+  const server = await modelServer(
+    t,
+    replies([{ toolCalls: [{ ...call, id: 'call_1' }] }, { text: 'Sorry, that did not work.' }]),
+  );
+  const result = await runTurn({
+    model: testModel(server),
+    registry: tools,
+    history: [],
+    input: 'Do it',
+    language: 'en',
+  });
   assert.equal(result.stopReason, 'answer', 'a failed tool is no failed turn');
   assert.equal(result.text, 'Sorry, that did not work.');
   assert.equal(server.requests.length, 2, 'the failure went back to the model');
@@ -97,11 +109,20 @@ describe('runTurn: tool failures reach the model', () => {
         : { text: 'The explode tool keeps failing: the fuse was lit.' },
     );
     const runsBefore = logLines(explodeLog).length;
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Blow up the bridge', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Blow up the bridge',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'loop-stopped');
     assert.equal(result.text, 'The explode tool keeps failing: the fuse was lit.');
     assert.equal(logLines(explodeLog).length - runsBefore, 2, 'the tool itself ran twice');
-    assert.deepEqual(result.toolCalls.map((call) => call.result.code), ['threw', 'threw', 'repeated']);
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.result.code),
+      ['threw', 'threw', 'repeated'],
+    );
     assert.equal(server.requests.length, 4);
     assert.equal(result.requests, 4);
     const last = server.requests[3]!;
@@ -116,22 +137,46 @@ describe('runTurn: tool failures reach the model', () => {
   it('a failing call with other arguments is still run', async (t) => {
     let round = 0;
     const server = await modelServer(t, (request) =>
-      request.body.tools !== undefined && round < 3 ? { toolCalls: [{ name: 'explode', arguments: { what: `bridge ${++round}` }, id: `call_${round}` }] } : { text: 'All failed.' },
+      request.body.tools !== undefined && round < 3
+        ? { toolCalls: [{ name: 'explode', arguments: { what: `bridge ${++round}` }, id: `call_${round}` }] }
+        : { text: 'All failed.' },
     );
     const runsBefore = logLines(explodeLog).length;
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Blow up three bridges', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Blow up three bridges',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'answer');
     assert.equal(logLines(explodeLog).length - runsBefore, 3);
-    assert.deepEqual(result.toolCalls.map((call) => call.result.code), ['threw', 'threw', 'threw']);
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.result.code),
+      ['threw', 'threw', 'threw'],
+    );
   });
 });
 
 describe('runTurn: model faults', () => {
   it('429 with Retry-After: waits as asked, then succeeds', async (t) => {
-    const server = await modelServer(t, replies([{ status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '0.2' } }, { text: 'Here I am.' }]));
+    const server = await modelServer(
+      t,
+      replies([
+        { status: 429, error: 'Rate limit reached for requests', headers: { 'retry-after': '0.2' } },
+        { text: 'Here I am.' },
+      ]),
+    );
     const started = performance.now();
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+      onEvent: (event) => events.push(event),
+    });
     const elapsed = performance.now() - started;
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Here I am.');
@@ -147,7 +192,13 @@ describe('runTurn: model faults', () => {
 
   it('500s exhausting the retries: stopReason error, code server-error, the user message kept', async (t) => {
     const server = await modelServer(t, { status: 500, error: 'upstream exploded' });
-    const result = await runTurn({ model: testModel(server, { maxRetries: 2 }), registry: tools, history: [], input: 'Hello?', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server, { maxRetries: 2 }),
+      registry: tools,
+      history: [],
+      input: 'Hello?',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'server-error');
     assert.match(result.error!.message, /HTTP 500.*upstream exploded/);
@@ -159,17 +210,42 @@ describe('runTurn: model faults', () => {
   });
 
   it('a failure after a round of calls keeps the calls and their results', async (t) => {
-    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' } }] }, { status: 500, error: 'down' }]));
-    const result = await runTurn({ model: testModel(server, { maxRetries: 0 }), registry: tools, history: [], input: 'Weather in Tokyo?', language: 'en' });
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' } }] }, { status: 500, error: 'down' }]),
+    );
+    const result = await runTurn({
+      model: testModel(server, { maxRetries: 0 }),
+      registry: tools,
+      history: [],
+      input: 'Weather in Tokyo?',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'error');
-    assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'tool']);
+    assert.deepEqual(
+      result.messages.map((message) => message.role),
+      ['user', 'assistant', 'tool'],
+    );
     assertWellFormed(result.messages);
   });
 
   it('a stream cut mid-way is asked again once, with a retry event', async (t) => {
-    const server = await modelServer(t, replies([{ text: 'The first attempt at an answer that breaks off', cutAfterChunks: 3 }, { text: 'The whole answer.' }]));
+    const server = await modelServer(
+      t,
+      replies([
+        { text: 'The first attempt at an answer that breaks off', cutAfterChunks: 3 },
+        { text: 'The whole answer.' },
+      ]),
+    );
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+      onEvent: (event) => events.push(event),
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.equal(result.text, 'The whole answer.');
     assert.equal(server.requests.length, 2);
@@ -178,12 +254,21 @@ describe('runTurn: model faults', () => {
     assert.ok(retry > 0, 'a retry event');
     assert.ok(textDeltas(events.slice(0, retry)).length > 0, 'the broken reply had started');
     assert.equal(textDeltas(events.slice(retry)).join(''), 'The whole answer.');
-    assert.deepEqual(result.messages, [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'The whole answer.' }]);
+    assert.deepEqual(result.messages, [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'The whole answer.' },
+    ]);
   });
 
   it('a stream cut twice ends the turn with stream-cut', async (t) => {
     const server = await modelServer(t, { text: 'An answer that always breaks off', cutAfterChunks: 3 });
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'stream-cut');
     assert.equal(server.requests.length, 2);
@@ -191,7 +276,13 @@ describe('runTurn: model faults', () => {
 
   it('a model that never answers times out', { timeout: 30_000 }, async (t) => {
     const server = await modelServer(t, { hang: true });
-    const result = await runTurn({ model: testModel(server, { timeoutMs: 150, maxRetries: 0 }), registry: tools, history: [], input: 'Hello', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server, { timeoutMs: 150, maxRetries: 0 }),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'timeout');
     assert.match(result.error!.message, /within 0\.15 s/, 'its own silence limit, not the test model’s 10 s');
@@ -210,7 +301,14 @@ describe('runTurn: cancellation', () => {
       controller.abort();
       return { hang: true };
     });
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', signal: controller.signal });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+      signal: controller.signal,
+    });
     assert.equal(result.stopReason, 'aborted');
     assert.equal(result.error?.code, 'aborted');
     assert.equal(result.text, 'Cancelled.');
@@ -220,7 +318,10 @@ describe('runTurn: cancellation', () => {
 
   it('aborting while a reply streams ends the turn at once', { timeout: 30_000 }, async (t) => {
     // The role chunk and the first word, then nothing.
-    const server = await modelServer(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', hangAfterChunks: 2 });
+    const server = await modelServer(t, {
+      text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z',
+      hangAfterChunks: 2,
+    });
     const controller = new AbortController();
     let aborted = false;
     const result = await runTurn({
@@ -244,7 +345,9 @@ describe('runTurn: cancellation', () => {
   });
 
   // The tool works until its signal fires (its own limit is 60 s).
-  it('aborting during a slow tool fires its signal and ends the turn at once, the history well-formed', { timeout: 30_000 }, async (t) => {
+  it('aborting during a slow tool fires its signal and ends the turn at once, the history well-formed', {
+    timeout: 30_000,
+  }, async (t) => {
     const server = await modelServer(
       t,
       replies([
@@ -269,17 +372,25 @@ describe('runTurn: cancellation', () => {
       onEvent: (event) => {
         if (event.type === 'tool-call' && event.tool === 'wait_for_cancel') {
           // Cancel once the tool is at work (it may run in a worker thread that takes a while to start).
-          void eventually(() => logLines(waitLog).length > linesBefore, 'the tool to start').then(() => controller.abort());
+          void eventually(() => logLines(waitLog).length > linesBefore, 'the tool to start').then(() =>
+            controller.abort(),
+          );
         }
       },
     });
     assert.equal(result.stopReason, 'aborted');
-    await eventually(() => logLines(waitLog).slice(linesBefore).includes('aborted'), "the tool's context.signal to fire");
+    await eventually(
+      () => logLines(waitLog).slice(linesBefore).includes('aborted'),
+      "the tool's context.signal to fire",
+    );
     assert.deepEqual(logLines(waitLog).slice(linesBefore), ['started', 'aborted']);
     assert.equal(server.requests.length, 1, 'no request after the abort');
 
     assertWellFormed(result.messages);
-    assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'tool', 'tool']);
+    assert.deepEqual(
+      result.messages.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'tool'],
+    );
     const [weather, wait] = result.toolCalls;
     assert.equal(weather?.result.success, true, 'the call that had finished keeps its result');
     assert.equal(wait?.result.code, 'aborted');
@@ -289,7 +400,14 @@ describe('runTurn: cancellation', () => {
 
   it('a signal aborted before the turn starts sends nothing', async (t) => {
     const server = await modelServer(t, { text: 'never' });
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hello', language: 'en', signal: AbortSignal.abort() });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+      signal: AbortSignal.abort(),
+    });
     assert.equal(result.stopReason, 'aborted');
     assert.equal(server.requests.length, 0);
     assert.deepEqual(result.messages, [{ role: 'user', content: 'Hello' }]);

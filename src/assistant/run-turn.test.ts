@@ -43,10 +43,21 @@ describe('runTurn: the weather conversation', () => {
     for (const stream of [true, false]) {
       it(`${language}, ${stream ? 'streamed' : 'not streamed'}: calls weather, sends the result back, returns the reply`, async (t) => {
         const talk = WEATHER_CONVERSATIONS[language];
-        const server = await modelServer(t, replies([{ toolCalls: [{ name: 'weather', arguments: { city: talk.city } }] }, { text: talk.answer }]));
+        const server = await modelServer(
+          t,
+          replies([{ toolCalls: [{ name: 'weather', arguments: { city: talk.city } }] }, { text: talk.answer }]),
+        );
         const events: TurnEvent[] = [];
         const wttrSeen = wttr.requests.length;
-        const result = await runTurn({ model: testModel(server), registry: weatherTools, history: [], input: talk.input, language, stream, onEvent: (event) => events.push(event) });
+        const result = await runTurn({
+          model: testModel(server),
+          registry: weatherTools,
+          history: [],
+          input: talk.input,
+          language,
+          stream,
+          onEvent: (event) => events.push(event),
+        });
 
         assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
         assert.equal(result.text, talk.answer);
@@ -79,7 +90,11 @@ describe('runTurn: the weather conversation', () => {
         // What the turn added to the conversation.
         assert.deepEqual(result.messages, [
           { role: 'user', content: talk.input },
-          { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'weather', arguments: JSON.stringify({ city: talk.city }) }] },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'call_1', name: 'weather', arguments: JSON.stringify({ city: talk.city }) }],
+          },
           { role: 'tool', toolCallId: 'call_1', name: 'weather', content: talk.toolSays },
           { role: 'assistant', content: talk.answer },
         ]);
@@ -100,7 +115,14 @@ describe('runTurn: the weather conversation', () => {
   it('a turn without tool calls costs exactly one model request (tools still offered)', async (t) => {
     const server = await modelServer(t, { text: 'Hello! How can I help?' });
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: weatherTools, history: [], input: 'Hi there', language: 'en', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: weatherTools,
+      history: [],
+      input: 'Hi there',
+      language: 'en',
+      onEvent: (event) => events.push(event),
+    });
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Hello! How can I help?');
     assert.equal(result.requests, 1);
@@ -117,10 +139,23 @@ describe('runTurn: the weather conversation', () => {
       { role: 'user' as const, content: 'Weather in Tokyo?' },
       { role: 'assistant' as const, content: 'It is 16 °C.' },
     ];
-    const result = await runTurn({ model: testModel(server), registry: weatherTools, history, input: 'And now?', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: weatherTools,
+      history,
+      input: 'And now?',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'answer');
     assert.deepEqual(messagesOf(server.requests[0]!), [...history, { role: 'user', content: 'And now?' }]);
-    assert.deepEqual(result.messages, [{ role: 'user', content: 'And now?' }, { role: 'assistant', content: 'Still 16 °C.' }], 'the history is not repeated in the result');
+    assert.deepEqual(
+      result.messages,
+      [
+        { role: 'user', content: 'And now?' },
+        { role: 'assistant', content: 'Still 16 °C.' },
+      ],
+      'the history is not repeated in the result',
+    );
   });
 });
 
@@ -128,7 +163,10 @@ describe('Assistant.stream()', () => {
   for (const stream of [true, false]) {
     it(`yields the turn's events in order, ending with done (${stream ? 'streamed' : 'not streamed'})`, async (t) => {
       const talk = WEATHER_CONVERSATIONS.en;
-      const server = await modelServer(t, replies([{ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' } }] }, { text: talk.answer }]));
+      const server = await modelServer(
+        t,
+        replies([{ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' } }] }, { text: talk.answer }]),
+      );
       const assistant = new Assistant({ model: testModel(server), registry: weatherTools, stream });
       const events: TurnEvent[] = [];
       for await (const event of assistant.stream(talk.input)) events.push(event);
@@ -141,7 +179,9 @@ describe('Assistant.stream()', () => {
       const call = events.find((event) => event.type === 'tool-call');
       const result = events.find((event) => event.type === 'tool-result');
       assert.deepEqual(call, { type: 'tool-call', callId: 'call_1', tool: 'weather', params: { city: 'Tokyo' } });
-      assert.ok(result?.type === 'tool-result' && result.call.result.success && result.call.result.data === talk.toolSays);
+      assert.ok(
+        result?.type === 'tool-result' && result.call.result.success && result.call.result.data === talk.toolSays,
+      );
       assert.equal(server.requests.length, 2);
     });
   }
@@ -150,9 +190,16 @@ describe('Assistant.stream()', () => {
 describe('runTurn: several tools in one round', () => {
   let tools: ToolRegistry;
   before(async () => {
-    tools = await loadRegistry(shared, { files: { 'nap_a.ts': napTool('nap_a'), 'nap_b.ts': napTool('nap_b'), 'nap_alone.ts': napTool('nap_alone', { exclusive: true }) } });
+    tools = await loadRegistry(shared, {
+      files: {
+        'nap_a.ts': napTool('nap_a'),
+        'nap_b.ts': napTool('nap_b'),
+        'nap_alone.ts': napTool('nap_alone', { exclusive: true }),
+      },
+    });
     // The first call of a tool compiles its parameter validator: not part of what the timings measure.
-    for (const name of ['nap_a', 'nap_b', 'nap_alone']) assert.equal((await tools.execute(name, { ms: 0 })).success, true);
+    for (const name of ['nap_a', 'nap_b', 'nap_alone'])
+      assert.equal((await tools.execute(name, { ms: 0 })).success, true);
   });
 
   const times = (data: string) => JSON.parse(data) as { tool: string; start: number; end: number };
@@ -183,13 +230,32 @@ describe('runTurn: several tools in one round', () => {
       },
     });
     assert.equal(result.stopReason, 'answer');
-    assert.deepEqual(order.slice(0, 2), ['call nap_a', 'call nap_b'], `both started before either ended: ${order.join(', ')}`);
+    assert.deepEqual(
+      order.slice(0, 2),
+      ['call nap_a', 'call nap_b'],
+      `both started before either ended: ${order.join(', ')}`,
+    );
 
-    assert.deepEqual(result.toolCalls.map((call) => [call.callId, call.tool]), [['call_a', 'nap_a'], ['call_b', 'nap_b']]);
-    const [a, b] = result.toolCalls.map((call) => times(call.result.data)) as [ReturnType<typeof times>, ReturnType<typeof times>];
+    assert.deepEqual(
+      result.toolCalls.map((call) => [call.callId, call.tool]),
+      [
+        ['call_a', 'nap_a'],
+        ['call_b', 'nap_b'],
+      ],
+    );
+    const [a, b] = result.toolCalls.map((call) => times(call.result.data)) as [
+      ReturnType<typeof times>,
+      ReturnType<typeof times>,
+    ];
     assert.ok(Math.max(a.start, b.start) < Math.min(a.end, b.end), 'the two calls overlapped');
     assert.ok(b.end <= a.end, 'nap_b finished first, yet its result comes second');
-    assert.deepEqual(toolMessagesOf(server.requests[1]!).map((message) => [message.tool_call_id, times(message.content!).tool]), [['call_a', 'nap_a'], ['call_b', 'nap_b']]);
+    assert.deepEqual(
+      toolMessagesOf(server.requests[1]!).map((message) => [message.tool_call_id, times(message.content!).tool]),
+      [
+        ['call_a', 'nap_a'],
+        ['call_b', 'nap_b'],
+      ],
+    );
     assertWellFormed(result.messages);
   });
 
@@ -207,15 +273,30 @@ describe('runTurn: several tools in one round', () => {
         { text: 'All done.' },
       ]),
     );
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Nap three times', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Nap three times',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'answer');
-    assert.deepEqual(result.toolCalls.map((call) => call.tool), ['nap_a', 'nap_alone', 'nap_b']);
+    assert.deepEqual(
+      result.toolCalls.map((call) => call.tool),
+      ['nap_a', 'nap_alone', 'nap_b'],
+    );
     const [a, alone, b] = result.toolCalls.map((call) => times(call.result.data)) as Array<ReturnType<typeof times>>;
     for (const other of [a!, b!]) {
       const overlap = Math.min(alone!.end, other.end) - Math.max(alone!.start, other.start);
-      assert.ok(overlap <= 0, `${other.tool} ran ${overlap} ms at the same time as the exclusive tool: ${JSON.stringify({ alone, other })}`);
+      assert.ok(
+        overlap <= 0,
+        `${other.tool} ran ${overlap} ms at the same time as the exclusive tool: ${JSON.stringify({ alone, other })}`,
+      );
     }
-    assert.deepEqual(toolMessagesOf(server.requests[1]!).map((message) => message.tool_call_id), ['call_a', 'call_alone', 'call_b']);
+    assert.deepEqual(
+      toolMessagesOf(server.requests[1]!).map((message) => message.tool_call_id),
+      ['call_a', 'call_alone', 'call_b'],
+    );
   });
 });
 
@@ -225,19 +306,37 @@ describe('runTurn: rounds', () => {
       t,
       replies([
         { toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' }, id: 'call_tokyo' }] },
-        { text: 'Let me check Paris too.', toolCalls: [{ name: 'weather', arguments: { city: 'Paris' }, id: 'call_paris' }] },
+        {
+          text: 'Let me check Paris too.',
+          toolCalls: [{ name: 'weather', arguments: { city: 'Paris' }, id: 'call_paris' }],
+        },
         { text: 'Tokyo and Paris are both at 16 °C.' },
       ]),
     );
-    const result = await runTurn({ model: testModel(server), registry: weatherTools, history: [], input: 'Compare Tokyo and Paris', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: weatherTools,
+      history: [],
+      input: 'Compare Tokyo and Paris',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Tokyo and Paris are both at 16 °C.');
     assert.equal(result.requests, 3);
     assert.equal(server.requests.length, 3);
-    assert.deepEqual(toolMessagesOf(server.requests[1]!).map((message) => message.tool_call_id), ['call_tokyo']);
-    assert.deepEqual(toolMessagesOf(server.requests[2]!).map((message) => message.tool_call_id), ['call_tokyo', 'call_paris']);
+    assert.deepEqual(
+      toolMessagesOf(server.requests[1]!).map((message) => message.tool_call_id),
+      ['call_tokyo'],
+    );
+    assert.deepEqual(
+      toolMessagesOf(server.requests[2]!).map((message) => message.tool_call_id),
+      ['call_tokyo', 'call_paris'],
+    );
     assert.ok(toolMessagesOf(server.requests[2]!)[1]!.content!.startsWith('Paris: '));
-    assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      result.messages.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(result.messages[3]!.content, 'Let me check Paris too.', 'text beside a call is kept');
     assertWellFormed(result.messages);
     for (const request of server.requests) assert.ok(request.body.tools !== undefined);
@@ -246,9 +345,18 @@ describe('runTurn: rounds', () => {
   it('stops at maxRounds: the last request goes without tools, stopReason round-limit', async (t) => {
     let calls = 0;
     const server = await modelServer(t, (request) =>
-      request.body.tools !== undefined ? { toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' }, id: `call_${++calls}` }] } : { text: 'Tokyo is at 16 °C.' },
+      request.body.tools !== undefined
+        ? { toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo' }, id: `call_${++calls}` }] }
+        : { text: 'Tokyo is at 16 °C.' },
     );
-    const result = await runTurn({ model: testModel(server), registry: weatherTools, history: [], input: 'Keep checking Tokyo', language: 'en', maxRounds: 2 });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: weatherTools,
+      history: [],
+      input: 'Keep checking Tokyo',
+      language: 'en',
+      maxRounds: 2,
+    });
     assert.equal(result.stopReason, 'round-limit');
     assert.equal(result.text, 'Tokyo is at 16 °C.');
     assert.equal(server.requests.length, 3);

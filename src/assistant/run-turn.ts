@@ -8,7 +8,7 @@ import type { TurnOptions } from './turn-options.ts';
 import { TurnState } from './turn-state.ts';
 import { TurnTools } from './turn-tools.ts';
 
-export {  DEFAULT_TURN_TIMEOUT_MS, type TurnOptions } from './turn-options.ts';
+export { DEFAULT_TURN_TIMEOUT_MS, type TurnOptions } from './turn-options.ts';
 
 /**
  * One turn: the user's message → the model sees the tools → zero or more rounds of calls, run in

@@ -30,14 +30,26 @@ export class RepeatTool extends BaseTool {
 describe('runTurn with strict tools', () => {
   it('sends strict definitions and drops the nulls of left-out parameters before the tool runs', async (t) => {
     const registry = await loadRegistry(shared, { files: { 'repeat.ts': REPEAT_TOOL } });
-    const server = await modelServer(t, replies([{ toolCalls: [{ name: 'repeat', arguments: { word: 'hi', times: null } }] }, { text: 'done' }]));
-    const result = await runTurn({ model: testModel(server, { strictTools: true }), registry, history: [], input: 'Say hi', language: 'en' });
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [{ name: 'repeat', arguments: { word: 'hi', times: null } }] }, { text: 'done' }]),
+    );
+    const result = await runTurn({
+      model: testModel(server, { strictTools: true }),
+      registry,
+      history: [],
+      input: 'Say hi',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     const tool = server.requests[0]!.body.tools![0]!;
     assert.equal(tool.function.strict, true);
     assert.deepEqual(tool.function.parameters, {
       type: 'object',
-      properties: { word: { type: 'string', description: 'The word' }, times: { type: ['integer', 'null'], description: 'How often (default: 2)' } },
+      properties: {
+        word: { type: 'string', description: 'The word' },
+        times: { type: ['integer', 'null'], description: 'How often (default: 2)' },
+      },
       required: ['word', 'times'],
       additionalProperties: false,
     });

@@ -8,7 +8,15 @@ import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
 import { TextOnlyModels } from './text-only-models.ts';
-import { loadRegistry, modelServer, sharedCleanup, systemOf, testModel, wttrServer, type Cleanup } from './turn-test-support.ts';
+import {
+  loadRegistry,
+  modelServer,
+  sharedCleanup,
+  systemOf,
+  testModel,
+  wttrServer,
+  type Cleanup,
+} from './turn-test-support.ts';
 
 const shared = sharedCleanup();
 let tools: ToolRegistry;
@@ -21,14 +29,17 @@ after(() => shared.run());
 /** A server whose model has no function calling, as Ollama says it; without tools it says hello. */
 async function noToolsServer(t: Cleanup): Promise<OpenAITestServer> {
   return modelServer(t, (request) => {
-    if (request.body.tools !== undefined) return { status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' };
+    if (request.body.tools !== undefined)
+      return { status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' };
     return { text: 'Hello.' };
   });
 }
 
 /** For each request so far: whether it offered native tools (`native`) or the text protocol's (`text`). */
 function modes(server: OpenAITestServer): string[] {
-  return server.requests.map((request) => (request.body.tools !== undefined ? 'native' : /## Tools/.test(systemOf(request)) ? 'text' : 'none'));
+  return server.requests.map((request) =>
+    request.body.tools !== undefined ? 'native' : /## Tools/.test(systemOf(request)) ? 'text' : 'none',
+  );
 }
 
 describe('TextOnlyModels', () => {
@@ -64,9 +75,13 @@ describe('Assistant: a model that refuses native tools', () => {
     assert.deepEqual(modes(server).slice(3), ['native', 'text'], 'the other assistant finds out for itself');
   });
 
-  it('with toolCalling: native set, stays native: the refusal is the turn\'s error, every turn', async (t) => {
+  it("with toolCalling: native set, stays native: the refusal is the turn's error, every turn", async (t) => {
     const server = await noToolsServer(t);
-    const assistant = new Assistant({ model: testModel(server, { model: 'gemma:2b' }), registry: tools, toolCalling: 'native' });
+    const assistant = new Assistant({
+      model: testModel(server, { model: 'gemma:2b' }),
+      registry: tools,
+      toolCalling: 'native',
+    });
     for (const input of ['Hi', 'Hi again']) {
       const result = await assistant.turn(input);
       assert.equal(result.stopReason, 'error');
@@ -87,19 +102,30 @@ describe('runTurn: the memory and an explicit toolCalling', () => {
 
     const remembered = await runTurn({ model, registry: tools, history: [], input: 'Hi', language: 'en', textOnly });
     assert.equal(remembered.stopReason, 'answer');
-    assert.deepEqual(modes(server), ['text'], 'the memory stands in for the model\'s own mode');
+    assert.deepEqual(modes(server), ['text'], "the memory stands in for the model's own mode");
 
-    const explicit = await runTurn({ model, registry: tools, history: [], input: 'Hi', language: 'en', textOnly, toolCalling: 'native' });
+    const explicit = await runTurn({
+      model,
+      registry: tools,
+      history: [],
+      input: 'Hi',
+      language: 'en',
+      textOnly,
+      toolCalling: 'native',
+    });
     assert.equal(explicit.stopReason, 'error');
     assert.equal(explicit.error?.code, 'bad-request');
     assert.deepEqual(modes(server).slice(1), ['native']);
   });
 
-  it('a memory given to the turn is the one it fills, not the model\'s own', async (t) => {
+  it("a memory given to the turn is the one it fills, not the model's own", async (t) => {
     const server = await noToolsServer(t);
     const model = testModel(server, { model: 'gemma:2b' });
     const textOnly = new TextOnlyModels();
-    assert.equal((await runTurn({ model, registry: tools, history: [], input: 'Hi', language: 'en', textOnly })).stopReason, 'answer');
+    assert.equal(
+      (await runTurn({ model, registry: tools, history: [], input: 'Hi', language: 'en', textOnly })).stopReason,
+      'answer',
+    );
     assert.equal(textOnly.has(model), true);
     assert.equal(TextOnlyModels.of(model).has(model), false);
   });

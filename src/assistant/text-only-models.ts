@@ -32,5 +32,11 @@ const ofModel = new WeakMap<ChatModel, TextOnlyModels>();
 
 /** Servers say this in a 400 when a model has no function calling (Ollama: "… does not support tools"). */
 export function rejectsNativeTools(error: unknown): boolean {
-  return error instanceof ModelError && error.code === 'bad-request' && /does not support tools|tools? (?:is|are) not supported|function calling is not (?:supported|enabled)/i.test(error.message);
+  return (
+    error instanceof ModelError &&
+    error.code === 'bad-request' &&
+    /does not support tools|tools? (?:is|are) not supported|function calling is not (?:supported|enabled)/i.test(
+      error.message,
+    )
+  );
 }

@@ -7,7 +7,17 @@ import { replies } from '../models/testing/wire-server.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { runTurn } from './run-turn.ts';
 import type { TurnEvent } from './turn-events.ts';
-import { loadRegistry, messagesOf, modelServer, sharedCleanup, SKY, systemOf, testModel, textDeltas, wttrServer } from './turn-test-support.ts';
+import {
+  loadRegistry,
+  messagesOf,
+  modelServer,
+  sharedCleanup,
+  SKY,
+  systemOf,
+  testModel,
+  textDeltas,
+  wttrServer,
+} from './turn-test-support.ts';
 
 const shared = sharedCleanup();
 let tools: ToolRegistry;
@@ -27,12 +37,21 @@ describe('runTurn with toolCalling: text', () => {
   it('puts the tools in the system prompt, runs a fenced JSON call, returns the results as a user message', async (t) => {
     const server = await modelServer(t, replies([{ text: TOKYO_CALL }, { text: 'It is 16 °C in Tokyo.' }]));
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Weather in Tokyo?', language: 'en', toolCalling: 'text', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Weather in Tokyo?',
+      language: 'en',
+      toolCalling: 'text',
+      onEvent: (event) => events.push(event),
+    });
 
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.equal(result.text, 'It is 16 °C in Tokyo.');
     assert.equal(server.requests.length, 2);
-    for (const request of server.requests) assert.equal(request.body.tools, undefined, 'no native tools in a text-protocol request');
+    for (const request of server.requests)
+      assert.equal(request.body.tools, undefined, 'no native tools in a text-protocol request');
 
     const system = systemOf(server.requests[0]!);
     assert.ok(system.startsWith('You are Riverse'));
@@ -58,12 +77,24 @@ describe('runTurn with toolCalling: text', () => {
 
     // The user sees the answer, never the call block.
     assert.equal(textDeltas(events).join(''), 'It is 16 °C in Tokyo.');
-    assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      result.messages.map((message) => message.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
   });
 
   it('speaks the user language: instructions and results in Japanese', async (t) => {
-    const server = await modelServer(t, replies([{ text: block('{"tool": "weather", "arguments": {"city": "東京"}}') }, { text: '東京は 16°C です。' }]));
-    const result = await runTurn({ model: testModel(server, { toolCalling: 'text' }), registry: tools, history: [], input: '東京の天気は？', language: 'ja' });
+    const server = await modelServer(
+      t,
+      replies([{ text: block('{"tool": "weather", "arguments": {"city": "東京"}}') }, { text: '東京は 16°C です。' }]),
+    );
+    const result = await runTurn({
+      model: testModel(server, { toolCalling: 'text' }),
+      registry: tools,
+      history: [],
+      input: '東京の天気は？',
+      language: 'ja',
+    });
     assert.equal(result.stopReason, 'answer');
     const system = systemOf(server.requests[0]!);
     assert.ok(system.startsWith('あなたは Riverse'));
@@ -75,8 +106,18 @@ describe('runTurn with toolCalling: text', () => {
   });
 
   it('a failed call is reported as FAILED in the results', async (t) => {
-    const server = await modelServer(t, replies([{ text: block('{"tool": "weather", "arguments": {}}') }, { text: 'Which city?' }]));
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Weather?', language: 'en', toolCalling: 'text' });
+    const server = await modelServer(
+      t,
+      replies([{ text: block('{"tool": "weather", "arguments": {}}') }, { text: 'Which city?' }]),
+    );
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Weather?',
+      language: 'en',
+      toolCalling: 'text',
+    });
     assert.equal(result.stopReason, 'answer');
     const results = messagesOf(server.requests[1]!)[2]!.content!;
     assert.match(results, /1\. weather \(FAILED\)\n```\nError: Invalid parameters for weather:/);
@@ -86,7 +127,15 @@ describe('runTurn with toolCalling: text', () => {
   it('a plain answer costs one request and reaches the user whole', async (t) => {
     const server = await modelServer(t, { text: 'Hello! Nothing to look up.' });
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Hi', language: 'en', toolCalling: 'text', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Hi',
+      language: 'en',
+      toolCalling: 'text',
+      onEvent: (event) => events.push(event),
+    });
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Hello! Nothing to look up.');
     assert.equal(server.requests.length, 1);
@@ -94,27 +143,51 @@ describe('runTurn with toolCalling: text', () => {
   });
 
   it('a malformed call gets one repair round that names the error', async (t) => {
-    const server = await modelServer(t, replies([{ text: BROKEN_CALL }, { text: TOKYO_CALL }, { text: 'It is 16 °C in Tokyo.' }]));
+    const server = await modelServer(
+      t,
+      replies([{ text: BROKEN_CALL }, { text: TOKYO_CALL }, { text: 'It is 16 °C in Tokyo.' }]),
+    );
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Weather in Tokyo?', language: 'en', toolCalling: 'text', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Weather in Tokyo?',
+      language: 'en',
+      toolCalling: 'text',
+      onEvent: (event) => events.push(event),
+    });
 
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.equal(result.text, 'It is 16 °C in Tokyo.');
     assert.equal(server.requests.length, 3);
     const repair = messagesOf(server.requests[1]!);
-    assert.deepEqual(repair.map((message) => message.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      repair.map((message) => message.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.equal(repair[1]!.content, BROKEN_CALL);
     assert.match(repair[2]!.content!, /^Your tool call could not be used:\nThe ```json block is not valid JSON: /);
     assert.match(repair[2]!.content!, /Expected \{"tool": "<tool name>", "arguments": \{\.\.\.\}\}/);
     assert.ok(systemOf(server.requests[1]!).includes('## Tools'), 'the repair request still has the instructions');
-    assert.ok(events.some((event) => event.type === 'retry' && /not valid JSON/.test(event.reason)), 'a retry event says why');
+    assert.ok(
+      events.some((event) => event.type === 'retry' && /not valid JSON/.test(event.reason)),
+      'a retry event says why',
+    );
     assert.equal(result.toolCalls.length, 1);
     assert.equal(result.toolCalls[0]!.result.success, true);
   });
 
   it('if the repair fails too, the turn ends with error unparsable-tool-call, never a silent "no tools"', async (t) => {
     const server = await modelServer(t, { text: BROKEN_CALL });
-    const result = await runTurn({ model: testModel(server), registry: tools, history: [], input: 'Weather in Tokyo?', language: 'en', toolCalling: 'text' });
+    const result = await runTurn({
+      model: testModel(server),
+      registry: tools,
+      history: [],
+      input: 'Weather in Tokyo?',
+      language: 'en',
+      toolCalling: 'text',
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'unparsable-tool-call');
     assert.match(result.error!.message, /not valid JSON/);
@@ -128,7 +201,8 @@ describe('runTurn: falling back to the text protocol', () => {
   it('a server answering "does not support tools" to native tools gets the text protocol, in this turn and the next', async (t) => {
     let textReplies = 0;
     const server = await modelServer(t, (request) => {
-      if (request.body.tools !== undefined) return { status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' };
+      if (request.body.tools !== undefined)
+        return { status: 400, error: 'registry.ollama.ai/library/gemma:2b does not support tools' };
       const turnReplies = [TOKYO_CALL, 'It is 16 °C in Tokyo.', 'Hello again.'];
       return { text: turnReplies[textReplies++] ?? 'unexpected' };
     });
@@ -145,7 +219,11 @@ describe('runTurn: falling back to the text protocol', () => {
     assert.ok(server.requests[0]!.body.tools !== undefined, 'native tools were tried first');
     assert.equal(server.requests[1]!.body.tools, undefined);
     assert.match(systemOf(server.requests[1]!), /## Tools/);
-    assert.deepEqual(messagesOf(server.requests[1]!), [{ role: 'user', content: 'Weather in Tokyo?' }], 'the failed request left nothing behind');
+    assert.deepEqual(
+      messagesOf(server.requests[1]!),
+      [{ role: 'user', content: 'Weather in Tokyo?' }],
+      'the failed request left nothing behind',
+    );
     assert.equal(messagesOf(server.requests[2]!)[2]!.role, 'user');
 
     const next = await runTurn({ model, registry: tools, history: result.messages, input: 'Hi', language: 'en' });
@@ -157,7 +235,13 @@ describe('runTurn: falling back to the text protocol', () => {
 
   it('another 400 is reported, not taken for a missing tool feature', async (t) => {
     const server = await modelServer(t, { status: 400, error: "Invalid value for 'messages'" });
-    const result = await runTurn({ model: testModel(server, { model: 'strict-model' }), registry: tools, history: [], input: 'Hello', language: 'en' });
+    const result = await runTurn({
+      model: testModel(server, { model: 'strict-model' }),
+      registry: tools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+    });
     assert.equal(result.stopReason, 'error');
     assert.equal(result.error?.code, 'bad-request');
     assert.equal(server.requests.length, 1);

@@ -20,7 +20,12 @@ function toolDefinitions(tools: readonly RegisteredTool[], language: Language, d
  * One tool's definition; a registered tool's English schema comes from the registry's cache (the
  * very object its arguments are checked against), anything else is compiled here.
  */
-export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> & Partial<Pick<RegisteredTool, 'schema' | 'schemaFor' | 'schemaGiven'>>, language: Language, dialect?: Dialect): ToolDefinition {
+export function toolDefinition(
+  tool: Pick<RegisteredTool, 'name' | 'manifest'> &
+    Partial<Pick<RegisteredTool, 'schema' | 'schemaFor' | 'schemaGiven'>>,
+  language: Language,
+  dialect?: Dialect,
+): ToolDefinition {
   const description = localize(tool.manifest.description, language);
   const examples = localizeList(tool.manifest.examples, language);
   // An MCP server's schema is the one in every language (compiling its manifest summary would lose what it says).
@@ -28,8 +33,12 @@ export function toolDefinition(tool: Pick<RegisteredTool, 'name' | 'manifest'> &
   const schema = cached?.schema ?? parametersSchema(tool.manifest, language);
   return {
     name: tool.name,
-    description: examples.length === 0 ? description : `${description}\n${EXAMPLES_LABEL[language]}: ${examples.map((example) => JSON.stringify(example)).join('; ')}`,
-    parameters: dialect === undefined ? schema : ((cached?.schemaFor?.(dialect) ?? compileSchema(schema, dialect)) as JsonSchema),
+    description:
+      examples.length === 0
+        ? description
+        : `${description}\n${EXAMPLES_LABEL[language]}: ${examples.map((example) => JSON.stringify(example)).join('; ')}`,
+    parameters:
+      dialect === undefined ? schema : ((cached?.schemaFor?.(dialect) ?? compileSchema(schema, dialect)) as JsonSchema),
   };
 }
 
@@ -39,7 +48,11 @@ const cache = new WeakMap<object, Map<string, ToolDefinition[]>>();
  * The definitions for a registry, built once per registry, language and dialect. A registry never
  * changes (a reload makes a new one), and the same array object lets adapters reuse its serialized form.
  */
-export function cachedToolDefinitions(registry: { tools(): RegisteredTool[] }, language: Language, dialect?: Dialect): ToolDefinition[] {
+export function cachedToolDefinitions(
+  registry: { tools(): RegisteredTool[] },
+  language: Language,
+  dialect?: Dialect,
+): ToolDefinition[] {
   let byKey = cache.get(registry);
   if (byKey === undefined) cache.set(registry, (byKey = new Map()));
   const key = `${language}:${dialect ?? ''}`;

@@ -7,7 +7,11 @@ import { closeOpenToolCalls, estimateTokens, INTERRUPTED_CALL, trimHistory } fro
 function toolTurn(n: number, size = 40): ChatMessage[] {
   return [
     { role: 'user', content: `question ${n} ${'q'.repeat(size)}` },
-    { role: 'assistant', content: '', toolCalls: [{ id: `call_${n}`, name: 'weather', arguments: JSON.stringify({ city: `City ${n}` }) }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `call_${n}`, name: 'weather', arguments: JSON.stringify({ city: `City ${n}` }) }],
+    },
     { role: 'tool', toolCallId: `call_${n}`, name: 'weather', content: `result ${n} ${'r'.repeat(size)}` },
     { role: 'assistant', content: `answer ${n} ${'a'.repeat(size)}` },
   ];
@@ -25,7 +29,9 @@ function tokens(messages: readonly ChatMessage[]): number {
   let total = 0;
   for (const message of messages) {
     total += 4 + estimateTokens(message.content);
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) total += 8 + estimateTokens(call.name) + estimateTokens(call.arguments);
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? [])
+        total += 8 + estimateTokens(call.name) + estimateTokens(call.arguments);
   }
   return total;
 }
@@ -86,8 +92,14 @@ describe('trimHistory', () => {
     assert.ok(tokens(kept) <= budget, `${tokens(kept)} tokens for a budget of ${budget}`);
     for (const index of [0, 2, 3]) {
       const content = kept[index]!.content;
-      assert.ok(whole[index]!.content.startsWith(content.slice(0, content.indexOf('[…'))), 'the start of the message is kept');
-      assert.match(content, /\[… \d+ characters cut here by Riverse: this message was longer than the history budget \(assistant\.history_tokens\)\]$/);
+      assert.ok(
+        whole[index]!.content.startsWith(content.slice(0, content.indexOf('[…'))),
+        'the start of the message is kept',
+      );
+      assert.match(
+        content,
+        /\[… \d+ characters cut here by Riverse: this message was longer than the history budget \(assistant\.history_tokens\)\]$/,
+      );
     }
   });
 
@@ -95,7 +107,11 @@ describe('trimHistory', () => {
     const huge = 'x'.repeat(5_000_000);
     const history: ChatMessage[] = [
       { role: 'user', content: 'Summarize this' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'write', arguments: JSON.stringify({ text: huge }) }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c', name: 'write', arguments: JSON.stringify({ text: huge }) }],
+      },
       { role: 'tool', toolCallId: 'c', name: 'write', content: huge },
       { role: 'assistant', content: '東'.repeat(100_000) },
     ];
@@ -104,7 +120,11 @@ describe('trimHistory', () => {
     assert.ok(tokens(kept) <= budget, `${tokens(kept)} tokens`);
     assert.deepEqual(kept[0], history[0]);
     const call = kept[1]!.role === 'assistant' ? kept[1]!.toolCalls![0]! : undefined;
-    assert.deepEqual(JSON.parse(call!.arguments), { riverse_cut: `[cut ${history[1]!.role === 'assistant' ? history[1]!.toolCalls![0]!.arguments.length : 0}]` }, 'arguments stay JSON, with the marker');
+    assert.deepEqual(
+      JSON.parse(call!.arguments),
+      { riverse_cut: `[cut ${history[1]!.role === 'assistant' ? history[1]!.toolCalls![0]!.arguments.length : 0}]` },
+      'arguments stay JSON, with the marker',
+    );
     assert.match(kept[2]!.content, /^x+\[cut \d+\]$/);
     assert.match(kept[3]!.content, /^東+\[cut \d+\]$/);
     assert.ok(!/[\ud800-\udbff]\[/.test(kept[3]!.content), 'no half of a surrogate pair before the marker');
@@ -128,7 +148,11 @@ describe('trimHistory', () => {
     assert.deepEqual(trimHistory(wide, 60), wide.slice(2));
     const heavyCall: ChatMessage[] = [
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'write', arguments: JSON.stringify({ text: 'x'.repeat(400) }) }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c', name: 'write', arguments: JSON.stringify({ text: 'x'.repeat(400) }) }],
+      },
       { role: 'tool', toolCallId: 'c', name: 'write', content: 'ok' },
       { role: 'assistant', content: 'done' },
       ...plainTurn(2, 0),
@@ -158,9 +182,18 @@ describe('closeOpenToolCalls', () => {
       { role: 'tool', toolCallId: 'a', name: 'weather', content: 'Tokyo: 16°C' },
     ];
     const fixed = closeOpenToolCalls([...cut, ...plainTurn(2)]);
-    assert.deepEqual(fixed, [...cut, { role: 'tool', toolCallId: 'b', name: 'weather', content: INTERRUPTED_CALL, isError: true }, ...plainTurn(2)]);
+    assert.deepEqual(fixed, [
+      ...cut,
+      { role: 'tool', toolCallId: 'b', name: 'weather', content: INTERRUPTED_CALL, isError: true },
+      ...plainTurn(2),
+    ]);
     // At the very end too.
-    assert.deepEqual(closeOpenToolCalls(cut.slice(0, 2)).slice(2).map((message) => message.role === 'tool' && message.toolCallId), ['a', 'b']);
+    assert.deepEqual(
+      closeOpenToolCalls(cut.slice(0, 2))
+        .slice(2)
+        .map((message) => message.role === 'tool' && message.toolCallId),
+      ['a', 'b'],
+    );
   });
 
   it('drops a result whose call is not right before it', () => {

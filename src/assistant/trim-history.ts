@@ -10,21 +10,31 @@ export function estimateTokens(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const c = text.charCodeAt(index);
     if (c < 0x3040) continue;
-    if (c <= 0x30ff || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xff00 && c <= 0xffef)) wide++;
+    if (
+      c <= 0x30ff ||
+      (c >= 0x3400 && c <= 0x4dbf) ||
+      (c >= 0x4e00 && c <= 0x9fff) ||
+      (c >= 0xac00 && c <= 0xd7af) ||
+      (c >= 0xff00 && c <= 0xffef)
+    )
+      wide++;
   }
   return wide + Math.ceil((text.length - wide) / 4);
 }
 
 function messageTokens(message: ChatMessage): number {
   let tokens = 4 + estimateTokens(message.content);
-  if (message.role === 'assistant') for (const call of message.toolCalls ?? []) tokens += 8 + estimateTokens(call.name) + estimateTokens(call.arguments);
+  if (message.role === 'assistant')
+    for (const call of message.toolCalls ?? [])
+      tokens += 8 + estimateTokens(call.name) + estimateTokens(call.arguments);
   return tokens;
 }
 
 /** What replaces the part of a message cut to fit the budget: says how much was left out, and why. */
 export type CutNote = (omittedChars: number) => string;
 
-const CUT_NOTE: CutNote = (omitted) => `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`;
+const CUT_NOTE: CutNote = (omitted) =>
+  `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`;
 
 /**
  * The most recent part of a conversation that fits `budget` tokens. It is cut only where a user
@@ -105,7 +115,8 @@ export function cutText(text: string, maxTokens: number, note: CutNote = CUT_NOT
 }
 
 /** The result given to a call that never got one. */
-export const INTERRUPTED_CALL = 'Error: this call was interrupted (Riverse stopped before it finished) and has no result.';
+export const INTERRUPTED_CALL =
+  'Error: this call was interrupted (Riverse stopped before it finished) and has no result.';
 
 /**
  * The conversation with a result right after every tool call, as providers require: a turn cut
@@ -113,11 +124,20 @@ export const INTERRUPTED_CALL = 'Error: this call was interrupted (Riverse stopp
  * results are taken from `late` (a call's trace: it ran, or was denied, after its turn was gone),
  * else filled in as failures; a result without its call is dropped.
  */
-export function closeOpenToolCalls(messages: readonly ChatMessage[], late?: ReadonlyMap<string, { content: string; isError?: boolean }>): ChatMessage[] {
+export function closeOpenToolCalls(
+  messages: readonly ChatMessage[],
+  late?: ReadonlyMap<string, { content: string; isError?: boolean }>,
+): ChatMessage[] {
   const out: ChatMessage[] = [];
   let open: ToolCallRequest[] = [];
   const close = () => {
-    for (const call of open) out.push({ role: 'tool', toolCallId: call.id, name: call.name, ...(late?.get(call.id) ?? { content: INTERRUPTED_CALL, isError: true }) });
+    for (const call of open)
+      out.push({
+        role: 'tool',
+        toolCallId: call.id,
+        name: call.name,
+        ...(late?.get(call.id) ?? { content: INTERRUPTED_CALL, isError: true }),
+      });
     open = [];
   };
   for (const message of messages) {

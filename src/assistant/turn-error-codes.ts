@@ -38,4 +38,7 @@ const OWN_CODES = [
 export type TurnErrorCode = ModelErrorCode | (typeof OWN_CODES)[number];
 
 /** Every TurnErrorCode, the model's first. */
-export const TURN_ERROR_CODES: readonly TurnErrorCode[] = [...(Object.keys(MODEL_CODES) as ModelErrorCode[]), ...OWN_CODES];
+export const TURN_ERROR_CODES: readonly TurnErrorCode[] = [
+  ...(Object.keys(MODEL_CODES) as ModelErrorCode[]),
+  ...OWN_CODES,
+];

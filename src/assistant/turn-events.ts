@@ -24,11 +24,33 @@ export type TurnEvent =
    * A call waits for a person's approval: answer with `Approvals.answer(approvalId, …)` (the
    * terminal's prompt, the dashboard's card, `POST /api/approvals/:id`) before `expiresAt`.
    */
-  | { type: 'approval-request'; approvalId: string; callId: string; tool: string; params: Record<string, unknown>; expiresAt: string }
+  | {
+      type: 'approval-request';
+      approvalId: string;
+      callId: string;
+      tool: string;
+      params: Record<string, unknown>;
+      expiresAt: string;
+    }
   /** How the approval ended: the call runs (`approved`, `always`) or not (`denied`, `approval-timeout`, `aborted`). */
-  | { type: 'approval-answered'; approvalId: string; callId: string; tool: string; decision: 'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted'; reason?: string }
+  | {
+      type: 'approval-answered';
+      approvalId: string;
+      callId: string;
+      tool: string;
+      decision: 'approved' | 'always' | 'denied' | 'approval-timeout' | 'aborted';
+      reason?: string;
+    }
   /** A running tool asks the person something (ask_user): answer with `Approvals.reply(questionId, text)`. */
-  | { type: 'question'; questionId: string; callId: string; tool: string; question: string; choices?: string[]; expiresAt: string }
+  | {
+      type: 'question';
+      questionId: string;
+      callId: string;
+      tool: string;
+      question: string;
+      choices?: string[];
+      expiresAt: string;
+    }
   /** The question was answered, or ended without an answer (`answered: false`: its time limit, or the call stopped). */
   | { type: 'question-ended'; questionId: string; callId: string; tool: string; answered: boolean }
   /** Messages that are now part of the conversation (for storing as the turn goes). */

@@ -75,11 +75,14 @@ export class TurnState {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TURN_TIMEOUT_MS;
     this.deadline = Date.now() + timeoutMs;
     // setTimeout fires at once past its ceiling (about 24 days): longer means no deadline worth having.
-    this.#timer = setTimeout(() => {
-      const s = Math.round(timeoutMs / 100) / 10;
-      const message = `the turn took longer than ${s} s (assistant.turn_timeout_ms)`;
-      this.halt({ stopReason: 'timeout', code: 'turn-timeout', message, text: this.text.turnTimedOut(s) });
-    }, Math.min(timeoutMs, 2 ** 31 - 1));
+    this.#timer = setTimeout(
+      () => {
+        const s = Math.round(timeoutMs / 100) / 10;
+        const message = `the turn took longer than ${s} s (assistant.turn_timeout_ms)`;
+        this.halt({ stopReason: 'timeout', code: 'turn-timeout', message, text: this.text.turnTimedOut(s) });
+      },
+      Math.min(timeoutMs, 2 ** 31 - 1),
+    );
     this.#unfollow = followSignal(options.signal, this.#stop);
     this.signal = this.#stop.signal;
   }
@@ -125,5 +128,10 @@ function listenerHalt(error: unknown, text: AssistantText): Halt {
   const detail = error instanceof Error ? error.message : String(error);
   return error instanceof StoreError
     ? { stopReason: 'error', code: 'store-failed', message: detail, text: text.storeFailed(detail) }
-    : { stopReason: 'error', code: 'listener-failed', message: `an onEvent listener threw: ${detail}`, text: text.listenerFailed(detail) };
+    : {
+        stopReason: 'error',
+        code: 'listener-failed',
+        message: `an onEvent listener threw: ${detail}`,
+        text: text.listenerFailed(detail),
+      };
 }

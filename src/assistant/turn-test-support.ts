@@ -10,8 +10,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel } from '../models/chat-model.ts';
-import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from '../models/providers/openai/openai-compatible.ts';
-import { startOpenAITestServer, type OpenAITestServer, type RecordedRequest, type ReplyHandler, type ReplySpec } from '../models/testing/openai-wire.ts';
+import {
+  createOpenAICompatibleModel,
+  type OpenAICompatibleOptions,
+} from '../models/providers/openai/openai-compatible.ts';
+import {
+  startOpenAITestServer,
+  type OpenAITestServer,
+  type RecordedRequest,
+  type ReplyHandler,
+  type ReplySpec,
+} from '../models/testing/openai-wire.ts';
 import type { WireMessage } from '../models/providers/openai/openai-wire-types.ts';
 import type { AppConfig } from '../tools/app-config.ts';
 import type { Language } from '../core/language.ts';
@@ -46,14 +55,33 @@ export async function modelServer(t: Cleanup, handler: ReplyHandler | ReplySpec)
 
 /** A model on the test server; quick retries so that fault tests stay fast. */
 export function testModel(server: OpenAITestServer, options: Partial<OpenAICompatibleOptions> = {}): ChatModel {
-  return createOpenAICompatibleModel({ model: 'test-model', baseUrl: server.url, apiKey: 'k', maxRetries: 2, retryDelayMs: 5, timeoutMs: 10_000, ...options });
+  return createOpenAICompatibleModel({
+    model: 'test-model',
+    baseUrl: server.url,
+    apiKey: 'k',
+    maxRetries: 2,
+    retryDelayMs: 5,
+    timeoutMs: 10_000,
+    ...options,
+  });
 }
 
 /** Descriptions as wttr.in gives them: `weatherDesc` in English, `lang_xx` for the rest. */
 export const SKY = { en: 'Partly cloudy', zh: '局部多云', ja: '所により曇り' } as const;
 
 /** The weather conversation in each language: what the user asks, what the model and the tool say. */
-export const WEATHER_CONVERSATIONS: Record<Language, { input: string; city: string; answer: string; system: string; description: string; cityDescription: string; toolSays: string }> = {
+export const WEATHER_CONVERSATIONS: Record<
+  Language,
+  {
+    input: string;
+    city: string;
+    answer: string;
+    system: string;
+    description: string;
+    cityDescription: string;
+    toolSays: string;
+  }
+> = {
   en: {
     input: "What's the weather in Tokyo today?",
     city: 'Tokyo',
@@ -84,8 +112,27 @@ export const WEATHER_CONVERSATIONS: Record<Language, { input: string; city: stri
 };
 
 /** The turn events of one round of tool calls, in order, streamed and not. */
-export const STREAMED_ORDER = ['messages', 'tool-call-delta', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
-export const UNSTREAMED_ORDER = ['messages', 'messages', 'tool-call', 'tool-result', 'messages', 'text-delta', 'messages', 'done'];
+export const STREAMED_ORDER = [
+  'messages',
+  'tool-call-delta',
+  'messages',
+  'tool-call',
+  'tool-result',
+  'messages',
+  'text-delta',
+  'messages',
+  'done',
+];
+export const UNSTREAMED_ORDER = [
+  'messages',
+  'messages',
+  'tool-call',
+  'tool-result',
+  'messages',
+  'text-delta',
+  'messages',
+  'done',
+];
 
 export interface WttrServer {
   url: string;
@@ -113,7 +160,14 @@ export async function wttrServer(t: Cleanup, slowMs = 0): Promise<WttrServer> {
       open.delete(response);
       if (response.destroyed) return;
       const sky = SKY[(lang ?? 'en') as keyof typeof SKY] ?? SKY.en;
-      const now = { temp_C: '16', FeelsLikeC: '14', humidity: '63', windspeedKmph: '11', weatherDesc: [{ value: SKY.en }], ...(lang !== 'en' ? { [`lang_${lang}`]: [{ value: sky }] } : {}) };
+      const now = {
+        temp_C: '16',
+        FeelsLikeC: '14',
+        humidity: '63',
+        windspeedKmph: '11',
+        weatherDesc: [{ value: SKY.en }],
+        ...(lang !== 'en' ? { [`lang_${lang}`]: [{ value: sky }] } : {}),
+      };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ current_condition: [now] }));
     };
     open.add(response);
@@ -150,7 +204,10 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
  * alone: the other built-ins there are not what these turns are about) and/or `files` written to
  * a temp folder.
  */
-export async function loadRegistry(t: Cleanup, options: { wttrUrl?: string; files?: Record<string, string>; config?: AppConfig } = {}): Promise<ToolRegistry> {
+export async function loadRegistry(
+  t: Cleanup,
+  options: { wttrUrl?: string; files?: Record<string, string>; config?: AppConfig } = {},
+): Promise<ToolRegistry> {
   const folders: string[] = [];
   if (options.wttrUrl !== undefined) {
     const seed = await tempDir(t, 'riverse-turn-weather-');
@@ -162,7 +219,13 @@ export async function loadRegistry(t: Cleanup, options: { wttrUrl?: string; file
     await writeFiles(dir, options.files);
     folders.push(dir);
   }
-  const config: AppConfig = { ...options.config, tools: { ...options.config?.tools, ...(options.wttrUrl === undefined ? {} : { weather: { base_url: options.wttrUrl } }) } };
+  const config: AppConfig = {
+    ...options.config,
+    tools: {
+      ...options.config?.tools,
+      ...(options.wttrUrl === undefined ? {} : { weather: { base_url: options.wttrUrl } }),
+    },
+  };
   const registry = await ToolRegistry.load({ folders, config });
   assert.deepEqual(
     registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
@@ -243,7 +306,11 @@ export class WaitForCancelTool extends BaseTool {
 
 /** The lines a tool appended to its log file so far. */
 export function logLines(file: string): string[] {
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((line) => line !== '') : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+    : [];
 }
 
 /** Resolves once `condition()` holds; fails after `timeoutMs`. */
@@ -280,11 +347,15 @@ export function toolDescription(request: RecordedRequest, name: string): string 
 export function assertWellFormed(messages: readonly ChatMessage[]): void {
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    if (message.role === 'tool') assert.fail(`message ${i} is a tool result without the call before it: ${JSON.stringify(message)}`);
+    if (message.role === 'tool')
+      assert.fail(`message ${i} is a tool result without the call before it: ${JSON.stringify(message)}`);
     if (message.role !== 'assistant' || message.toolCalls === undefined) continue;
     for (const call of message.toolCalls) {
       const answer = messages[++i];
-      assert.ok(answer?.role === 'tool' && answer.toolCallId === call.id, `call ${call.id} (${call.name}) is followed by its result, got ${JSON.stringify(answer)}`);
+      assert.ok(
+        answer?.role === 'tool' && answer.toolCallId === call.id,
+        `call ${call.id} (${call.name}) is followed by its result, got ${JSON.stringify(answer)}`,
+      );
     }
   }
 }
@@ -292,7 +363,8 @@ export function assertWellFormed(messages: readonly ChatMessage[]): void {
 /** Event types in order, with each run of deltas collapsed into one (their number varies). */
 export function eventOrder(events: readonly TurnEvent[]): string[] {
   const order: string[] = [];
-  for (const event of events) if (!(event.type.endsWith('-delta') && order.at(-1) === event.type)) order.push(event.type);
+  for (const event of events)
+    if (!(event.type.endsWith('-delta') && order.at(-1) === event.type)) order.push(event.type);
   return order;
 }
 

@@ -6,7 +6,14 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { OpenAITestServer, ReplyHandler, ReplySpec } from '../models/testing/openai-wire.ts';
-import { modelServer, tempDir, wttrServer, writeFiles, type Cleanup, type WttrServer } from '../assistant/turn-test-support.ts';
+import {
+  modelServer,
+  tempDir,
+  wttrServer,
+  writeFiles,
+  type Cleanup,
+  type WttrServer,
+} from '../assistant/turn-test-support.ts';
 import { CLI, type ProcessResult } from './cli-test-support.ts';
 
 const WEATHER_TOOL = fileURLToPath(new URL('../../agent/tools/weather.ts', import.meta.url));
@@ -23,7 +30,11 @@ export interface CliSetup {
 }
 
 /** The servers, a project folder and a data folder, all removed when the test ends. */
-export async function cliSetup(t: Cleanup, handler: ReplyHandler | ReplySpec, options: { config?: string; slowMs?: number } = {}): Promise<CliSetup> {
+export async function cliSetup(
+  t: Cleanup,
+  handler: ReplyHandler | ReplySpec,
+  options: { config?: string; slowMs?: number } = {},
+): Promise<CliSetup> {
   const model = await modelServer(t, handler);
   const wttr = await wttrServer(t, options.slowMs);
   const project = await tempDir(t, 'riverse-cli-project-');
@@ -32,7 +43,12 @@ export async function cliSetup(t: Cleanup, handler: ReplyHandler | ReplySpec, op
     'agent/tools/weather.ts': await readFile(WEATHER_TOOL, 'utf8'),
     'riverse.yaml': `tools:\n  weather:\n    base_url: ${wttr.url}\n${options.config ?? ''}`,
   });
-  const env = { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: dataDir };
+  const env = {
+    RIVERSE_MODEL: 'openai:test-model',
+    OPENAI_BASE_URL: model.url,
+    OPENAI_API_KEY: 'k',
+    RIVERSE_DATA_DIR: dataDir,
+  };
   return { model, wttr, project, dataDir, env };
 }
 
@@ -42,7 +58,13 @@ export async function cliSetup(t: Cleanup, handler: ReplyHandler | ReplySpec, op
  */
 export function runRiverse(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string; killAfterMs?: number; /** Sends `signal` once `condition()` holds (checked every 10 ms while the process runs): Ctrl+C at a chosen moment. */ signalWhen?: { condition: () => boolean; signal: NodeJS.Signals } },
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    input?: string;
+    killAfterMs?: number /** Sends `signal` once `condition()` holds (checked every 10 ms while the process runs): Ctrl+C at a chosen moment. */;
+    signalWhen?: { condition: () => boolean; signal: NodeJS.Signals };
+  },
 ): Promise<ProcessResult> {
   const started = performance.now();
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
@@ -98,6 +120,11 @@ export const weatherModel: ReplyHandler = (request) => {
   }
   const cities = String(last.content).match(/Tokyo|Paris|Atlantis|Slowtown/g) ?? [];
   if (cities.length === 0) return { text: `You said: ${last.content}` };
-  return { toolCalls: cities.map((city, index) => ({ name: 'weather', arguments: { city }, id: `call_${messages.length}_${index}` })) };
+  return {
+    toolCalls: cities.map((city, index) => ({
+      name: 'weather',
+      arguments: { city },
+      id: `call_${messages.length}_${index}`,
+    })),
+  };
 };
-

@@ -45,7 +45,12 @@ function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.Proces
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of ['LANG', 'LANGUAGE', 'LC_ALL', 'LC_MESSAGES']) delete env[name];
   for (const name of Object.keys(env)) {
-    if (name.startsWith('RIVERSE_') || /^npm_/i.test(name) || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR', 'INIT_CWD'].includes(name)) delete env[name];
+    if (
+      name.startsWith('RIVERSE_') ||
+      /^npm_/i.test(name) ||
+      ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR', 'INIT_CWD'].includes(name)
+    )
+      delete env[name];
   }
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
@@ -63,7 +68,12 @@ function runNode(args: string[], options: SpawnOptions): Promise<ProcessResult> 
 export function runCommand(command: string, args: string[], options: SpawnOptions): Promise<ProcessResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: cleanEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+    });
     let stdout = '';
     let stderr = '';
     let lastOutputMs = 0;

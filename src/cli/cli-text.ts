@@ -3,23 +3,27 @@ import type { Language } from '../core/language.ts';
 import { RIVERSE_COMMAND } from './command-hints.ts';
 
 /** What `riverse chat` (and, for Ctrl-C, `ask` and `tools run`) itself prints, in each language. */
-export const CLI_TEXT: Record<Language, {
-  welcome: (model: string, tools: number, session: string) => string;
-  prompt: string;
-  retrying: string;
-  /** A model request failed before any reply and is sent again after `seconds`. */
-  modelRetry: (code: string, seconds: number) => string;
-  /** Nothing has come from the model for `seconds`. */
-  modelWaiting: (seconds: number) => string;
-  toolRunning: (tools: string, seconds: number) => string;
-  /** Ctrl-C was pressed but the work has not stopped yet. */
-  stillStopping: string;
-  goodbye: string;
-  toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
-  offerDownload: (file: string, sizeGb: number, directory: string) => string;
-}> = {
+export const CLI_TEXT: Record<
+  Language,
+  {
+    welcome: (model: string, tools: number, session: string) => string;
+    prompt: string;
+    retrying: string;
+    /** A model request failed before any reply and is sent again after `seconds`. */
+    modelRetry: (code: string, seconds: number) => string;
+    /** Nothing has come from the model for `seconds`. */
+    modelWaiting: (seconds: number) => string;
+    toolRunning: (tools: string, seconds: number) => string;
+    /** Ctrl-C was pressed but the work has not stopped yet. */
+    stillStopping: string;
+    goodbye: string;
+    toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
+    offerDownload: (file: string, sizeGb: number, directory: string) => string;
+  }
+> = {
   en: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /help lists the commands, /exit quits, Ctrl+C cancels a reply.`,
+    welcome: (model, tools, session) =>
+      `Riverse · ${model} · ${tools} tool${tools === 1 ? '' : 's'} · session "${session}"\nType a message; /help lists the commands, /exit quits, Ctrl+C cancels a reply.`,
     prompt: 'you> ',
     retrying: '[the reply was cut off; asking again]',
     modelRetry: (code, seconds) =>
@@ -28,12 +32,14 @@ export const CLI_TEXT: Record<Language, {
     toolRunning: (tools, seconds) => `[${tools} still running: ${seconds} s; Ctrl+C cancels]`,
     stillStopping: 'Still stopping; press Ctrl+C again to quit.',
     goodbye: 'Bye.',
-    offerDownload: (file, size, directory) => `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
+    offerDownload: (file, size, directory) =>
+      `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: tools.length > 0 ? 'is broken; its last good version stays in use' : 'is broken', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`${RIVERSE_COMMAND} tools check\` for details`,
   },
   zh: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/help 列出命令，/exit 退出，Ctrl+C 取消当前回复。`,
+    welcome: (model, tools, session) =>
+      `Riverse · ${model} · ${tools} 个工具 · 会话 "${session}"\n输入消息；/help 列出命令，/exit 退出，Ctrl+C 取消当前回复。`,
     prompt: '你> ',
     retrying: '[回复中断，正在重新请求]',
     modelRetry: (code, seconds) =>
@@ -42,12 +48,14 @@ export const CLI_TEXT: Record<Language, {
     toolRunning: (tools, seconds) => `[${tools} 仍在运行：${seconds} 秒；Ctrl+C 取消]`,
     stillStopping: '仍在停止中；再按一次 Ctrl+C 退出。',
     goodbye: '再见。',
-    offerDownload: (file, size, directory) => `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
+    offerDownload: (file, size, directory) =>
+      `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: tools.length > 0 ? '有错误，继续使用上一个可用版本' : '有错误', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`${RIVERSE_COMMAND} tools check\``,
   },
   ja: {
-    welcome: (model, tools, session) => `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/help でコマンド一覧、/exit で終了、Ctrl+C で応答を取り消します。`,
+    welcome: (model, tools, session) =>
+      `Riverse · ${model} · ツール ${tools} 個 · セッション "${session}"\nメッセージを入力してください。/help でコマンド一覧、/exit で終了、Ctrl+C で応答を取り消します。`,
     prompt: 'あなた> ',
     retrying: '[応答が途切れたため再リクエストしています]',
     modelRetry: (code, seconds) =>
@@ -56,7 +64,8 @@ export const CLI_TEXT: Record<Language, {
     toolRunning: (tools, seconds) => `[${tools} を実行中です：${seconds} 秒。Ctrl+C で取り消し]`,
     stillStopping: 'まだ停止処理中です。もう一度 Ctrl+C を押すと終了します。',
     goodbye: 'さようなら。',
-    offerDownload: (file, size, directory) => `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
+    offerDownload: (file, size, directory) =>
+      `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
     toolsChanged: (event, file, tools) =>
       `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: tools.length > 0 ? 'にエラーがあります。最後に動いた版を使い続けます' : 'にエラーがあります', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`${RIVERSE_COMMAND} tools check\``,
   },

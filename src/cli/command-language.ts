@@ -7,7 +7,10 @@ import { interfaceLanguage } from './cli-text.ts';
  * it too): `--lang` anywhere on the line, else `language:` in the config, else the locale.
  * Read from the raw arguments because commander builds the help from texts given up front.
  */
-export async function commandLanguage(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<Language> {
+export async function commandLanguage(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Language> {
   const flag = optionValue(argv, ['--lang']);
   if (flag === 'en' || flag === 'zh' || flag === 'ja') return flag;
   const configured = await loadCliConfig(optionValue(argv, ['-c', '--config'])).then(

@@ -33,12 +33,17 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
   const model = await chooseModel(setup.config.config, process.env, {
     ...setup.modelOptions,
     ...(options.interactive === true && process.stdin.isTTY === true
-      ? { confirmDownload: (offer: DownloadOffer) => askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)) }
+      ? {
+          confirmDownload: (offer: DownloadOffer) =>
+            askYesNo(CLI_TEXT[options.language].offerDownload(offer.file, offer.sizeGb, offer.directory)),
+        }
       : {}),
   });
   const { tools, store, router } = await finishSetup(setup, options);
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
-  const assistant = new Assistant(assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language }));
+  const assistant = new Assistant(
+    assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language }),
+  );
   return { assistant, tools, store, config: setup.config, dataDir: setup.dataDir };
 }
 
@@ -60,7 +65,16 @@ export async function createService(options: GlobalOptions & { lang?: Language }
   const { tools, store, router } = await finishSetup(setup, { persist: true, watch: true, language: options.language });
   // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
   const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
-  return { model, noModel, tools, router, store: store!, config: { ...setup.config, file }, dataDir: setup.dataDir, language: setup.language };
+  return {
+    model,
+    noModel,
+    tools,
+    router,
+    store: store!,
+    config: { ...setup.config, file },
+    dataDir: setup.dataDir,
+    language: setup.language,
+  };
 }
 
 interface Setup {
@@ -77,7 +91,12 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
   const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
   if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
   const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
-  return { config: loaded, dataDir, language: assistantLanguage(config, options.lang), modelOptions: { modelsDirectory: join(dataDir, 'models') } };
+  return {
+    config: loaded,
+    dataDir,
+    language: assistantLanguage(config, options.lang),
+    modelOptions: { modelsDirectory: join(dataDir, 'models') },
+  };
 }
 
 /** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
@@ -85,7 +104,16 @@ async function finishSetup(setup: Setup, options: { persist: boolean; watch: boo
   const { config, baseDir } = setup.config;
   // The MCP servers start while the tool files load; the live registry takes each one in as it connects.
   const mcp = await openMcp(config, baseDir);
-  const [tools] = await Promise.all([LiveToolRegistry.open({ config, baseDir, watch: options.watch, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) }), mcp?.ready()]);
+  const [tools] = await Promise.all([
+    LiveToolRegistry.open({
+      config,
+      baseDir,
+      watch: options.watch,
+      cacheDir: defaultCacheDir(),
+      ...(mcp === undefined ? {} : { sources: [mcp] }),
+    }),
+    mcp?.ready(),
+  ]);
   tools.current.prewarm(); // takes the spare started early
   const store = options.persist ? SessionStore.open(setup.dataDir) : undefined;
   return { tools, store, router: routerFor(setup, tools, options.language) };
@@ -99,7 +127,10 @@ function routerFor(setup: Setup, tools: LiveToolRegistry, language: Language): T
     localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
     onSemanticError: (error) => {
       // Said once: the turns go on with the lexical ranking alone.
-      if (!warned) process.stderr.write(`${ROUTE_TEXT[language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`);
+      if (!warned)
+        process.stderr.write(
+          `${ROUTE_TEXT[language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`,
+        );
       warned = true;
     },
   });

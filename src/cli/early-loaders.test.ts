@@ -16,7 +16,8 @@ async function hostChildren(): Promise<number[]> {
       const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8');
-      if (Number(fields[1]) === process.pid && fields[0] !== 'Z' && cmdline.includes('tool-worker')) pids.push(Number(entry));
+      if (Number(fields[1]) === process.pid && fields[0] !== 'Z' && cmdline.includes('tool-worker'))
+        pids.push(Number(entry));
     } catch {
       // gone meanwhile
     }
@@ -30,7 +31,11 @@ async function hostChildren(): Promise<number[]> {
  */
 async function hostChildrenLeft(among?: readonly number[]): Promise<number[]> {
   const left = async () => (await hostChildren()).filter((pid) => among === undefined || among.includes(pid));
-  for (const started = performance.now(); performance.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 20))) {
+  for (
+    const started = performance.now();
+    performance.now() - started < 20_000;
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  ) {
     if ((await left()).length === 0) return [];
   }
   return left();
@@ -44,14 +49,21 @@ test('only a command that loads tools, with no load cache yet, starts loaders ea
   assert.equal(await startLoadersOnColdStart(['--help'], env), false);
   assert.equal(await startLoadersOnColdStart([], env), false);
   await mkdir(join(cache, 'tools'));
-  assert.equal(await startLoadersOnColdStart(['tools', 'list'], env), false, 'a cache is there: most files need no loader');
+  assert.equal(
+    await startLoadersOnColdStart(['tools', 'list'], env),
+    false,
+    'a cache is there: most files need no loader',
+  );
   assert.deepEqual(await hostChildren(), []);
 });
 
 test('loaders started early are the ones the next load uses; none is left behind', async (t) => {
   t.after(stopEarlyLoaders);
   const cache = await tempDir(t);
-  assert.equal(await startLoadersOnColdStart(['-c', 'riverse.yaml', 'tools', 'list', '--json'], { RIVERSE_CACHE_DIR: cache }), true);
+  assert.equal(
+    await startLoadersOnColdStart(['-c', 'riverse.yaml', 'tools', 'list', '--json'], { RIVERSE_CACHE_DIR: cache }),
+    true,
+  );
   const started = await hostChildren();
   assert.ok(started.length >= 1, 'loaders are running before any load');
   const files: Record<string, string> = {};
@@ -71,7 +83,11 @@ test('a load with another memory limit does not take them (they were started for
   const dir = await toolFolder(t, { 'a.ts': toolSource('only_a') });
   const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, config: { tools: { memory_mb: 128 } } });
   assert.deepEqual(toolNames(registry), ['only_a']);
-  assert.deepEqual((await hostChildren()).filter((pid) => started.includes(pid)).sort(), [...started].sort(), 'the early loaders are still waiting');
+  assert.deepEqual(
+    (await hostChildren()).filter((pid) => started.includes(pid)).sort(),
+    [...started].sort(),
+    'the early loaders are still waiting',
+  );
   await stopEarlyLoaders();
   assert.deepEqual(await hostChildrenLeft(), []);
 });

@@ -13,11 +13,17 @@ const LOADING = [['tools', 'list'], ['tools', 'show'], ['tools', 'run'], ['tools
  * no load cache at all yet, so every file will be imported. With the defaults (process isolation,
  * 256 MB): a config that asks for others gets loaders of its own, and these end unused.
  */
-export async function startLoadersOnColdStart(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function startLoadersOnColdStart(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
   if (!LOADING.some((command) => command.every((word, index) => commandWords(argv)[index] === word))) return false;
   if (existsSync(join(defaultCacheDir(env), 'tools'))) return false;
   // The pool and the hosts only: the rest of the loading machinery loads with the program, meanwhile.
-  const [{ startEarlyLoaders }, { DEFAULT_HOST_MEMORY_MB }] = await Promise.all([import('../tool-runtime/isolation/loader-pool.ts'), import('../tool-runtime/isolation/tool-host.ts')]);
+  const [{ startEarlyLoaders }, { DEFAULT_HOST_MEMORY_MB }] = await Promise.all([
+    import('../tool-runtime/isolation/loader-pool.ts'),
+    import('../tool-runtime/isolation/tool-host.ts'),
+  ]);
   startEarlyLoaders('process', DEFAULT_HOST_MEMORY_MB);
   return true;
 }

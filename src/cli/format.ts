@@ -12,7 +12,11 @@ export function shortPath(path: string): string {
 /** Left-aligned columns; the last column is not padded. */
 export function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+    )
+    .join('\n');
 }
 
 export function printJson(value: unknown): void {
@@ -29,5 +33,12 @@ export function printJson(value: unknown): void {
 
 /** Every tool found, as printed or sent as JSON: why one is off, in `language` where the reason is Riverse's. */
 export function shownListing(registry: ToolRegistry, language: Language): ToolListing[] {
-  return registry.list().map((row) => (row.reason === undefined ? row : { ...row, reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)! }));
+  return registry.list().map((row) =>
+    row.reason === undefined
+      ? row
+      : {
+          ...row,
+          reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)!,
+        },
+  );
 }

@@ -4,7 +4,7 @@ import { LANGUAGES } from '../core/language.ts';
 import { PROVIDERS } from '../models/providers/providers.ts';
 import { HELP_TEXT } from './help-text.ts';
 
-test('the help lists every provider that resolves, in the list\'s order, in every language', () => {
+test("the help lists every provider that resolves, in the list's order, in every language", () => {
   const names = PROVIDERS.map((provider) => provider.name).join(', ');
   for (const language of LANGUAGES) {
     assert.ok(HELP_TEXT[language].programAfter.includes(names), `${language}: ${HELP_TEXT[language].programAfter}`);

@@ -15,7 +15,11 @@ describe('listenForInterrupts', () => {
   const setup = (onIdle?: () => void) => {
     const source = new EventEmitter();
     const exits: number[] = [];
-    const interrupts = listenForInterrupts({ source, exit: (code) => exits.push(code), ...(onIdle === undefined ? {} : { onIdle }) });
+    const interrupts = listenForInterrupts({
+      source,
+      exit: (code) => exits.push(code),
+      ...(onIdle === undefined ? {} : { onIdle }),
+    });
     return { source, exits, interrupts };
   };
 
@@ -71,9 +75,16 @@ interface Step {
 }
 
 /** `riverse ...args`, its input left open, driven by `steps` (checked every 10 ms). */
-function interrupted(args: string[], options: { cwd: string; env: Record<string, string>; steps: Step[] }): Promise<Run> {
+function interrupted(
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; steps: Step[] },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -139,7 +150,12 @@ describe('Ctrl-C in the commands', () => {
     await writeFiles(project, { 'agent/tools/echo.ts': ECHO });
     const run = await interrupted(['ask', 'Hello?'], {
       cwd: project,
-      env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) },
+      env: {
+        RIVERSE_MODEL: 'openai:test-model',
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: 'k',
+        RIVERSE_DATA_DIR: await tempDir(t),
+      },
       steps: [{ when: () => model.requests.length > 0, send: 'SIGINT' }],
     });
     assert.equal(run.code, 1, run.stderr);
@@ -151,7 +167,12 @@ describe('Ctrl-C in the commands', () => {
     const model = await modelServer(t, { hang: true });
     const project = await tempDir(t, 'riverse-interrupt-');
     await writeFiles(project, { 'agent/tools/echo.ts': ECHO });
-    const env = { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t) };
+    const env = {
+      RIVERSE_MODEL: 'openai:test-model',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'k',
+      RIVERSE_DATA_DIR: await tempDir(t),
+    };
     const run = await interrupted(['chat'], {
       cwd: project,
       env,
@@ -171,10 +192,20 @@ describe('Ctrl-C in the commands', () => {
     const model = await modelServer(t, { text: 'never asked' });
     const project = await tempDir(t, 'riverse-interrupt-');
     const marker = join(project, 'loading.marker');
-    await writeFiles(project, { 'agent/tools/echo.ts': ECHO, 'agent/tools/hangs.ts': HANGS_AT_LOAD, 'riverse.yaml': 'tools:\n  load_timeout_ms: 600000\n' });
+    await writeFiles(project, {
+      'agent/tools/echo.ts': ECHO,
+      'agent/tools/hangs.ts': HANGS_AT_LOAD,
+      'riverse.yaml': 'tools:\n  load_timeout_ms: 600000\n',
+    });
     const run = await interrupted(['ask', 'Hello?'], {
       cwd: project,
-      env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'k', RIVERSE_DATA_DIR: await tempDir(t), HANG_MARKER: marker },
+      env: {
+        RIVERSE_MODEL: 'openai:test-model',
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: 'k',
+        RIVERSE_DATA_DIR: await tempDir(t),
+        HANG_MARKER: marker,
+      },
       steps: [{ when: () => existsSync(marker), send: 'SIGINT' }],
     });
     assert.equal(run.code, INTERRUPTED_EXIT, run.stderr);
@@ -184,7 +215,10 @@ describe('Ctrl-C in the commands', () => {
   it('riverse tools run: a call whose worker never starts ends at the first Ctrl-C, or at the second at the latest', async (t) => {
     const project = await tempDir(t, 'riverse-interrupt-');
     const marker = join(project, 'loaded.marker');
-    await writeFiles(project, { 'agent/tools/stuck.ts': HANGS_IN_WORKER, 'riverse.yaml': 'tools:\n  timeout_ms: 600000\n' });
+    await writeFiles(project, {
+      'agent/tools/stuck.ts': HANGS_IN_WORKER,
+      'riverse.yaml': 'tools:\n  timeout_ms: 600000\n',
+    });
     const loaded = after(700);
     const run = await interrupted(['tools', 'run', 'stuck'], {
       cwd: project,

@@ -16,6 +16,11 @@ export async function loadTools(options: GlobalOptions): Promise<{ loaded: Loade
   const loaded = await loadCliConfig(options.config);
   // The servers start now; the registry waits for them once the files are loaded.
   const mcp = await openMcp(loaded.config, loaded.baseDir);
-  const registry = await ToolRegistry.load({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) });
+  const registry = await ToolRegistry.load({
+    config: loaded.config,
+    baseDir: loaded.baseDir,
+    cacheDir: defaultCacheDir(),
+    ...(mcp === undefined ? {} : { sources: [mcp] }),
+  });
   return { loaded, registry };
 }

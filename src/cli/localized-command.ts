@@ -60,7 +60,11 @@ export class LocalizedCommand extends Command {
         const invalid = /option '([^']+)' argument '([^']*)' is invalid\. (.*)$/s.exec(message);
         if (invalid === null) break;
         const choices = /^Allowed choices are (.+)\.$/.exec(invalid[3]!)?.[1];
-        return text.invalidValue(invalid[1]!, invalid[2]!, choices === undefined ? invalid[3]! : text.oneOf(choices.split(', ')));
+        return text.invalidValue(
+          invalid[1]!,
+          invalid[2]!,
+          choices === undefined ? invalid[3]! : text.oneOf(choices.split(', ')),
+        );
       }
     }
     return message.replace(/^error: /, '');
@@ -70,7 +74,10 @@ export class LocalizedCommand extends Command {
     const names = this.commands.map((command) => command.name()).filter((name) => name !== 'help');
     const near = closestWord(word, names);
     // Words that are no typo of a command, where `ask` is one, are most likely a question.
-    const question = near === undefined && names.includes('ask') && !word.startsWith('-') ? this.text.askInstead(this.args.join(' ')) : '';
+    const question =
+      near === undefined && names.includes('ask') && !word.startsWith('-')
+        ? this.text.askInstead(this.args.join(' '))
+        : '';
     return `${this.text.unknownCommand(word, near, names)}${question}`;
   }
 }
@@ -84,5 +91,7 @@ function commandPath(command: Command): string {
 
 /** `(choices: "en", "zh", "ja", default: "x")` with its words in this language. */
 function localizeNotes(description: string, text: HelpText): string {
-  return description.replace(/\((choices|default): /, (_, word: string) => `(${word === 'choices' ? text.choices : text.default}: `).replace(/, default: /, `, ${text.default}: `);
+  return description
+    .replace(/\((choices|default): /, (_, word: string) => `(${word === 'choices' ? text.choices : text.default}: `)
+    .replace(/, default: /, `, ${text.default}: `);
 }

@@ -15,25 +15,46 @@ describe('riverse command line', { concurrency: true }, () => {
     const top = await project.run(['tols', 'list']);
     assert.equal(top.code, 2, show(top));
     assert.equal(top.stdout, '');
-    assert.equal(top.stderr, "error: unknown command 'tols'; did you mean 'tools'?\nRun `npx riverse --help` for its usage.\n");
+    assert.equal(
+      top.stderr,
+      "error: unknown command 'tols'; did you mean 'tools'?\nRun `npx riverse --help` for its usage.\n",
+    );
     const sub = await project.run(['tools', 'lsit']);
     assert.equal(sub.code, 2, show(sub));
-    assert.equal(sub.stderr, "error: unknown command 'lsit'; did you mean 'list'?\nRun `npx riverse tools --help` for its usage.\n");
+    assert.equal(
+      sub.stderr,
+      "error: unknown command 'lsit'; did you mean 'list'?\nRun `npx riverse tools --help` for its usage.\n",
+    );
     const question = await project.run(['What is the weather in Tokyo?']);
     assert.equal(question.code, 2, show(question));
-    assert.match(question.stderr, /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'bench', 'mcp', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/);
+    assert.match(
+      question.stderr,
+      /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'bench', 'mcp', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/,
+    );
     const far = await project.run(['tools', 'frobnicate']);
-    assert.match(far.stderr, /^error: unknown command 'frobnicate'; the commands are 'list', 'show', 'run', 'check', 'new', 'eval'\n/);
+    assert.match(
+      far.stderr,
+      /^error: unknown command 'frobnicate'; the commands are 'list', 'show', 'run', 'check', 'new', 'eval'\n/,
+    );
   });
 
   it('other usage errors name what is wrong and where the help is', async () => {
     const option = await project.run(['tools', 'list', '--jsn']);
     assert.equal(option.code, 2, show(option));
-    assert.equal(option.stderr, "error: unknown option '--jsn'; did you mean '--json'?\nRun `npx riverse tools list --help` for its usage.\n");
+    assert.equal(
+      option.stderr,
+      "error: unknown option '--jsn'; did you mean '--json'?\nRun `npx riverse tools list --help` for its usage.\n",
+    );
     const missing = await project.run(['tools', 'show']);
-    assert.equal(missing.stderr, "error: missing required argument 'name'\nRun `npx riverse tools show --help` for its usage.\n");
+    assert.equal(
+      missing.stderr,
+      "error: missing required argument 'name'\nRun `npx riverse tools show --help` for its usage.\n",
+    );
     const choice = await project.run(['tools', 'show', 'x', '--lang', 'fr']);
-    assert.match(choice.stderr, /^error: option '--lang <language>' argument 'fr' is invalid\. Allowed choices are en, zh, ja\.\n/);
+    assert.match(
+      choice.stderr,
+      /^error: option '--lang <language>' argument 'fr' is invalid\. Allowed choices are en, zh, ja\.\n/,
+    );
   });
 
   it('--help says that no command means serve and how the model is chosen', async () => {
@@ -43,14 +64,23 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.match(result.stdout, /With no command, npx riverse serves \(as `npx riverse serve` does\)/);
     assert.match(result.stdout, /RIVERSE_MODEL=provider:model .* or `model:` in riverse\.yaml/);
     assert.match(result.stdout, /Providers: openai, anthropic, gemini, ollama, .*local/);
-    assert.ok(result.stdout.includes(`Providers: ${PROVIDER_NAMES.join(', ')} (local:/path/to/model.gguf).`), 'every provider, dashscope too');
+    assert.ok(
+      result.stdout.includes(`Providers: ${PROVIDER_NAMES.join(', ')} (local:/path/to/model.gguf).`),
+      'every provider, dashscope too',
+    );
   });
 
   it('speaks Chinese and Japanese: --lang, the locale, the config', async () => {
     const zh = await project.run(['tools', 'lsit', '--lang', 'zh']);
-    assert.equal(zh.stderr, "错误：没有 'lsit' 这个命令；你是想输入 'list' 吗？\n用法见 `npx riverse tools --help`。\n");
+    assert.equal(
+      zh.stderr,
+      "错误：没有 'lsit' 这个命令；你是想输入 'list' 吗？\n用法见 `npx riverse tools --help`。\n",
+    );
     const ja = await project.run(['tols'], { env: { LANG: 'ja_JP.UTF-8' } });
-    assert.equal(ja.stderr, "エラー：'tols' というコマンドはありません。'tools' のことですか？\n使い方は `npx riverse --help` で確認できます。\n");
+    assert.equal(
+      ja.stderr,
+      "エラー：'tols' というコマンドはありません。'tools' のことですか？\n使い方は `npx riverse --help` で確認できます。\n",
+    );
     const help = await project.run(['--help'], { env: { LANG: 'zh_CN.UTF-8' } });
     assert.match(help.stdout, /^用法： riverse/);
     assert.match(help.stdout, /不带命令时，npx riverse 以服务方式运行/);

@@ -28,13 +28,17 @@ const globals = () => ({ ...program.opts<{ config?: string }>(), language });
 let exitCode = 0;
 // Each command's module is imported when it runs: `tools list` does not pay for the model adapters,
 // the store and the turn loop.
-const toolsList = async (options: Parameters<typeof import('./tools/tools-list.ts').toolsList>[0]) => (await import('./tools/tools-list.ts')).toolsList(options);
-const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) => (await import('./chat/chat.ts')).chat(options);
+const toolsList = async (options: Parameters<typeof import('./tools/tools-list.ts').toolsList>[0]) =>
+  (await import('./tools/tools-list.ts')).toolsList(options);
+const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) =>
+  (await import('./chat/chat.ts')).chat(options);
 // biome-ignore lint/suspicious/noExplicitAny: commander hands each action its own arguments
 type CommandArguments = any[];
-const run = (action: (...args: CommandArguments) => Promise<number>) => async (...args: CommandArguments) => {
-  exitCode = await action(...args);
-};
+const run =
+  (action: (...args: CommandArguments) => Promise<number>) =>
+  async (...args: CommandArguments) => {
+    exitCode = await action(...args);
+  };
 
 tools
   .command('list')
@@ -50,7 +54,9 @@ tools
   .addOption(json())
   .addOption(lang())
   .addOption(new Option('--dialect <dialect>', text.dialect).choices(PROVIDER_WIRE_NAMES))
-  .action(run(async (name, options) => (await import('./tools/tools-show.ts')).toolsShow(name, { ...globals(), ...options })));
+  .action(
+    run(async (name, options) => (await import('./tools/tools-show.ts')).toolsShow(name, { ...globals(), ...options })),
+  );
 
 tools
   .command('run')
@@ -61,7 +67,11 @@ tools
   .addOption(lang())
   .option('--timeout <ms>', text.timeout, positiveInteger)
   .addOption(new Option('--json', text.runJson))
-  .action(run(async (name, params, options) => (await import('./tools/tools-run.ts')).toolsRun(name, params, { ...globals(), ...options })));
+  .action(
+    run(async (name, params, options) =>
+      (await import('./tools/tools-run.ts')).toolsRun(name, params, { ...globals(), ...options }),
+    ),
+  );
 
 tools
   .command('check')
@@ -74,7 +84,9 @@ tools
   .option('-w, --watch', text.watch)
   .action(
     run(async (options) =>
-      options.watch === true ? (await import('./tools/tools-check-watch.ts')).toolsCheckWatch({ ...globals(), ...options }) : (await import('./tools/tools-check.ts')).toolsCheck({ ...globals(), ...options }),
+      options.watch === true
+        ? (await import('./tools/tools-check-watch.ts')).toolsCheckWatch({ ...globals(), ...options })
+        : (await import('./tools/tools-check.ts')).toolsCheck({ ...globals(), ...options }),
     ),
   );
 
@@ -84,7 +96,9 @@ tools
   .argument('<name>', text.newName)
   .addOption(lang())
   .option('--dir <folder>', text.dir)
-  .action(run(async (name, options) => (await import('./tools/tools-new.ts')).toolsNew(name, { ...globals(), ...options })));
+  .action(
+    run(async (name, options) => (await import('./tools/tools-new.ts')).toolsNew(name, { ...globals(), ...options })),
+  );
 
 program
   .command('chat')
@@ -100,7 +114,11 @@ program
   .option('-s, --session <name>', text.askSession)
   .addOption(lang())
   .addOption(new Option('--json', text.askJson))
-  .action(run(async (words: string[], options) => (await import('./chat/ask.ts')).ask(words.join(' '), { ...globals(), ...options })));
+  .action(
+    run(async (words: string[], options) =>
+      (await import('./chat/ask.ts')).ask(words.join(' '), { ...globals(), ...options }),
+    ),
+  );
 
 tools
   .command('eval')
@@ -139,7 +157,8 @@ const serveOptions = <C extends Command>(command: C): C =>
     .option('--port <number>', text.port, portNumber)
     .option('--token <token>', text.token)
     .addOption(lang());
-const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').serve>[0], 'language'>) => (await import('./serve/serve.ts')).serve({ ...globals(), ...options });
+const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').serve>[0], 'language'>) =>
+  (await import('./serve/serve.ts')).serve({ ...globals(), ...options });
 
 serveOptions(program.command('serve').description(text.serve)).action(run(serve));
 
@@ -165,7 +184,11 @@ try {
   if (error instanceof CommanderError) {
     // Already printed by commander; --help and --version exit 0.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UsageError || error instanceof ConfigError || (error instanceof ModelError && error.code === 'not-configured')) {
+  } else if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    (error instanceof ModelError && error.code === 'not-configured')
+  ) {
     console.error(`riverse: ${error instanceof ConfigError ? error.localized(language) : error.message}`);
     process.exitCode = 2;
   } else throw error;
@@ -176,5 +199,7 @@ await (await import('./open-mcp.ts')).closeMcp();
 
 // The command is done, but a tool may not be: one stopped at its time limit, or cancelled, can run on
 // (ignoring its signal) and would keep the process alive. Do not wait for it once the output is out.
-await Promise.all([process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))));
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise((resolve) => stream.write('', resolve))),
+);
 process.exit();

@@ -25,9 +25,24 @@ export interface RouteText {
   semanticFailed: (detail: string) => string;
 }
 
-const EXPECTED_EN = { string: 'a string', 'non-empty-string': 'a non-empty string', strings: 'a list of strings', names: 'a non-empty list of tool names' } as const;
-const EXPECTED_ZH = { string: '字符串', 'non-empty-string': '非空字符串', strings: '字符串列表', names: '非空的工具名列表' } as const;
-const EXPECTED_JA = { string: '文字列', 'non-empty-string': '空でない文字列', strings: '文字列のリスト', names: '空でないツール名のリスト' } as const;
+const EXPECTED_EN = {
+  string: 'a string',
+  'non-empty-string': 'a non-empty string',
+  strings: 'a list of strings',
+  names: 'a non-empty list of tool names',
+} as const;
+const EXPECTED_ZH = {
+  string: '字符串',
+  'non-empty-string': '非空字符串',
+  strings: '字符串列表',
+  names: '非空的工具名列表',
+} as const;
+const EXPECTED_JA = {
+  string: '文字列',
+  'non-empty-string': '空でない文字列',
+  strings: '文字列のリスト',
+  names: '空でないツール名のリスト',
+} as const;
 
 export const ROUTE_TEXT: Record<Language, RouteText> = {
   en: {
@@ -52,15 +67,21 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     timing: (indexMs, p50, p95) => `index built in ${indexMs} ms; per request p50 ${p50} ms, p95 ${p95} ms`,
     tokens: (catalog) => `tool definitions: the whole catalog ${catalog} tokens`,
     tokensAt: (k, tokens, share) => `  top ${k}: ${tokens} tokens (${share} of the catalog)`,
-    evalNoExamples: 'No tool has examples to replay. Add 2–3 requests to each manifest\'s `examples`.',
-    evalMiss: (tool, example, reached) => `✗ ${tool}: "${example}" ${reached.length === 0 ? 'reached no tool' : `reached ${reached.join(', ')}`}`,
+    evalNoExamples: "No tool has examples to replay. Add 2–3 requests to each manifest's `examples`.",
+    evalMiss: (tool, example, reached) =>
+      `✗ ${tool}: "${example}" ${reached.length === 0 ? 'reached no tool' : `reached ${reached.join(', ')}`}`,
     evalSummary: (examples, tools, misses, k) =>
-      misses === 0 ? `All ${examples} examples of ${tools} tools reach their tool in the top ${k}.` : `${misses} of ${examples} examples do not reach their tool in the top ${k}.`,
+      misses === 0
+        ? `All ${examples} examples of ${tools} tools reach their tool in the top ${k}.`
+        : `${misses} of ${examples} examples do not reach their tool in the top ${k}.`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: "${example}" — ${error !== undefined ? `the model could not be asked: ${error}` : reached.length === 0 ? 'the model called no tool' : `the model called ${reached.join(', ')}`}`,
-    semanticFailed: (detail) => `riverse: the embeddings for choosing tools failed (${detail}); tools are chosen by their words alone until they work (routing.embeddings in riverse.yaml).`,
+    semanticFailed: (detail) =>
+      `riverse: the embeddings for choosing tools failed (${detail}); tools are chosen by their words alone until they work (routing.embeddings in riverse.yaml).`,
     evalModelSummary: (model, examples, misses) =>
-      misses === 0 ? `${model} calls the right tool for all ${examples} examples.` : `${model} does not call the example's tool for ${misses} of ${examples} examples.`,
+      misses === 0
+        ? `${model} calls the right tool for all ${examples} examples.`
+        : `${model} does not call the example's tool for ${misses} of ${examples} examples.`,
   },
   zh: {
     error: '错误：',
@@ -85,14 +106,20 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     tokens: (catalog) => `工具定义：全部目录 ${catalog} 个 token`,
     tokensAt: (k, tokens, share) => `  前 ${k} 个：${tokens} 个 token（目录的 ${share}）`,
     evalNoExamples: '没有工具带有可重放的示例。请在每个清单的 `examples` 中写 2–3 条请求。',
-    evalMiss: (tool, example, reached) => `✗ ${tool}：“${example}” ${reached.length === 0 ? '没有到达任何工具' : `到达了 ${reached.join('、')}`}`,
+    evalMiss: (tool, example, reached) =>
+      `✗ ${tool}：“${example}” ${reached.length === 0 ? '没有到达任何工具' : `到达了 ${reached.join('、')}`}`,
     evalSummary: (examples, tools, misses, k) =>
-      misses === 0 ? `${tools} 个工具的全部 ${examples} 条示例都在前 ${k} 名内到达了自己的工具。` : `${examples} 条示例中有 ${misses} 条没有在前 ${k} 名内到达自己的工具。`,
+      misses === 0
+        ? `${tools} 个工具的全部 ${examples} 条示例都在前 ${k} 名内到达了自己的工具。`
+        : `${examples} 条示例中有 ${misses} 条没有在前 ${k} 名内到达自己的工具。`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}：“${example}” — ${error !== undefined ? `无法询问模型：${error}` : reached.length === 0 ? '模型没有调用工具' : `模型调用了 ${reached.join('、')}`}`,
-    semanticFailed: (detail) => `riverse：用于挑选工具的向量嵌入失败（${detail}）；在恢复之前只按文字挑选工具（riverse.yaml 的 routing.embeddings）。`,
+    semanticFailed: (detail) =>
+      `riverse：用于挑选工具的向量嵌入失败（${detail}）；在恢复之前只按文字挑选工具（riverse.yaml 的 routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
-      misses === 0 ? `${model} 对全部 ${examples} 条示例都调用了正确的工具。` : `${examples} 条示例中有 ${misses} 条 ${model} 没有调用示例的工具。`,
+      misses === 0
+        ? `${model} 对全部 ${examples} 条示例都调用了正确的工具。`
+        : `${examples} 条示例中有 ${misses} 条 ${model} 没有调用示例的工具。`,
   },
   ja: {
     error: 'エラー: ',
@@ -116,14 +143,21 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     timing: (indexMs, p50, p95) => `索引の構築 ${indexMs} ms、リクエストごと p50 ${p50} ms、p95 ${p95} ms`,
     tokens: (catalog) => `ツール定義: カタログ全体で ${catalog} トークン`,
     tokensAt: (k, tokens, share) => `  上位 ${k}: ${tokens} トークン（カタログの ${share}）`,
-    evalNoExamples: '再生できる例を持つツールがありません。各マニフェストの `examples` にリクエストを 2〜3 件書いてください。',
-    evalMiss: (tool, example, reached) => `✗ ${tool}: 「${example}」は${reached.length === 0 ? 'どのツールにも届きません' : ` ${reached.join('、')} に届きました`}`,
+    evalNoExamples:
+      '再生できる例を持つツールがありません。各マニフェストの `examples` にリクエストを 2〜3 件書いてください。',
+    evalMiss: (tool, example, reached) =>
+      `✗ ${tool}: 「${example}」は${reached.length === 0 ? 'どのツールにも届きません' : ` ${reached.join('、')} に届きました`}`,
     evalSummary: (examples, tools, misses, k) =>
-      misses === 0 ? `${tools} 個のツールの例 ${examples} 件すべてが上位 ${k} 以内で自分のツールに届きます。` : `例 ${examples} 件のうち ${misses} 件が上位 ${k} 以内で自分のツールに届きません。`,
+      misses === 0
+        ? `${tools} 個のツールの例 ${examples} 件すべてが上位 ${k} 以内で自分のツールに届きます。`
+        : `例 ${examples} 件のうち ${misses} 件が上位 ${k} 以内で自分のツールに届きません。`,
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: 「${example}」 — ${error !== undefined ? `モデルに問い合わせられません: ${error}` : reached.length === 0 ? 'モデルはツールを呼びませんでした' : `モデルは ${reached.join('、')} を呼びました`}`,
-    semanticFailed: (detail) => `riverse: ツール選択用の埋め込みに失敗しました（${detail}）。復旧するまで単語だけでツールを選びます（riverse.yaml の routing.embeddings）。`,
+    semanticFailed: (detail) =>
+      `riverse: ツール選択用の埋め込みに失敗しました（${detail}）。復旧するまで単語だけでツールを選びます（riverse.yaml の routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
-      misses === 0 ? `${model} は例 ${examples} 件すべてで正しいツールを呼びます。` : `例 ${examples} 件のうち ${misses} 件で ${model} は例のツールを呼びません。`,
+      misses === 0
+        ? `${model} は例 ${examples} 件すべてで正しいツールを呼びます。`
+        : `例 ${examples} 件のうち ${misses} 件で ${model} は例のツールを呼びません。`,
   },
 };

@@ -26,21 +26,40 @@ const second = {} as ToolRegistry;
 
 describe('assistantOptions', () => {
   it('passes on a tool-calling mode the person chose, so that it wins over what the assistant learns of the model', () => {
-    assert.equal(assistantOptions({ model_options: { tool_calling: 'native' } }, { model, tools: { current: first } }).toolCalling, 'native');
-    assert.equal(assistantOptions({ model_options: { tool_calling: 'text' } }, { model, tools: { current: first } }).toolCalling, 'text');
-    assert.equal(assistantOptions({}, { model, tools: { current: first } }).toolCalling, undefined, 'left to the model');
+    assert.equal(
+      assistantOptions({ model_options: { tool_calling: 'native' } }, { model, tools: { current: first } }).toolCalling,
+      'native',
+    );
+    assert.equal(
+      assistantOptions({ model_options: { tool_calling: 'text' } }, { model, tools: { current: first } }).toolCalling,
+      'text',
+    );
+    assert.equal(
+      assistantOptions({}, { model, tools: { current: first } }).toolCalling,
+      undefined,
+      'left to the model',
+    );
   });
 
   it('reads assistant:, routing: and language: from the config', () => {
     const options = assistantOptions(
-      { language: 'ja', routing: { max_tools: 4 }, assistant: { max_rounds: 3, history_tokens: 900, turn_timeout_ms: 5_000, approval_timeout_ms: 7_000 } },
+      {
+        language: 'ja',
+        routing: { max_tools: 4 },
+        assistant: { max_rounds: 3, history_tokens: 900, turn_timeout_ms: 5_000, approval_timeout_ms: 7_000 },
+      },
       { model, tools: { current: first } },
     );
     assert.equal(options.model, model);
     assert.equal(options.language, 'ja');
     assert.deepEqual(options.routing, { max_tools: 4 });
     assert.deepEqual(
-      { maxRounds: options.maxRounds, historyTokens: options.historyTokens, turnTimeoutMs: options.turnTimeoutMs, approvalTimeoutMs: options.approvalTimeoutMs },
+      {
+        maxRounds: options.maxRounds,
+        historyTokens: options.historyTokens,
+        turnTimeoutMs: options.turnTimeoutMs,
+        approvalTimeoutMs: options.approvalTimeoutMs,
+      },
       { maxRounds: 3, historyTokens: 900, turnTimeoutMs: 5_000, approvalTimeoutMs: 7_000 },
     );
   });
@@ -70,7 +89,10 @@ describe('assistantOptions', () => {
     });
     const router = new ToolRouter();
     const approvals = new Approvals();
-    const options = assistantOptions({ language: 'ja' }, { model, tools: { current: first }, store, router, approvals, language: 'zh' });
+    const options = assistantOptions(
+      { language: 'ja' },
+      { model, tools: { current: first }, store, router, approvals, language: 'zh' },
+    );
     assert.equal(options.store, store);
     assert.equal(options.router, router);
     assert.equal(options.approvals, approvals);
@@ -103,12 +125,15 @@ describe('sharedApprovals', () => {
 describe('one way from the config to an assistant', () => {
   it('is this file: outside src/assistant, no code maps assistant: itself or builds an Assistant another way', async () => {
     const src = join(import.meta.dirname, '..');
-    const files = (await readdir(src, { recursive: true })).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    const files = (await readdir(src, { recursive: true })).filter(
+      (file) => file.endsWith('.ts') && !file.endsWith('.test.ts'),
+    );
     const elsewhere: string[] = [];
     for (const file of files) {
       if (file.startsWith(`assistant${sep}`) || file === join('config', 'assistant-options.ts')) continue;
       const source = await readFile(join(src, file), 'utf8');
-      if (source.includes('assistantLimits(') || /new Assistant\((?!assistantOptions\()/.test(source)) elsewhere.push(file);
+      if (source.includes('assistantLimits(') || /new Assistant\((?!assistantOptions\()/.test(source))
+        elsewhere.push(file);
     }
     assert.deepEqual(elsewhere, []);
   });

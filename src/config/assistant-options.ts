@@ -67,5 +67,9 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
 export function sharedApprovals(config: RiverseConfig, parts: { store: SessionStore; tools: CurrentTools }): Approvals {
   const { approvalTimeoutMs } = assistantLimits(config.assistant);
   const { tools } = parts;
-  return new Approvals({ store: parts.store, registry: () => tools.current, ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }) });
+  return new Approvals({
+    store: parts.store,
+    registry: () => tools.current,
+    ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }),
+  });
 }

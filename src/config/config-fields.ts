@@ -11,7 +11,8 @@ export type ConfigPath = (string | number)[];
 export type ReportProblem = (path: ConfigPath, text: Phrase) => void;
 
 /** "expected …, got …": what a setting must be, and a description of what it is (`describe`). */
-export const expected = (kind: Phrase, value: unknown): Phrase => phrase('config.expected', { expected: kind, got: describe(value) });
+export const expected = (kind: Phrase, value: unknown): Phrase =>
+  phrase('config.expected', { expected: kind, got: describe(value) });
 
 /** One setting's check. `T` is the type a valid value has; it ties the table to the settings types. */
 export interface Field<T> {
@@ -31,21 +32,37 @@ export type Fields<T> = { [K in DeclaredKeys<T>]-?: Field<Exclude<T[K], undefine
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export function text(): Field<string> {
-  return { check: (value, path, problem) => (typeof value !== 'string' || value === '') && problem(path, expected(phrase('config.kind.text'), value)) };
+  return {
+    check: (value, path, problem) =>
+      (typeof value !== 'string' || value === '') && problem(path, expected(phrase('config.kind.text'), value)),
+  };
 }
 
 export function flag(): Field<boolean> {
-  return { check: (value, path, problem) => typeof value !== 'boolean' && problem(path, expected(phrase('config.kind.flag'), value)) };
+  return {
+    check: (value, path, problem) =>
+      typeof value !== 'boolean' && problem(path, expected(phrase('config.kind.flag'), value)),
+  };
 }
 
 export function choice<const V extends string>(values: readonly V[]): Field<V> {
-  const kind = values.length === 2 ? phrase('config.kind.either', { first: values[0]!, second: values[1]! }) : phrase('config.kind.one-of', { values: values.join(', ') });
-  return { check: (value, path, problem) => !(values as readonly unknown[]).includes(value) && problem(path, expected(kind, value)) };
+  const kind =
+    values.length === 2
+      ? phrase('config.kind.either', { first: values[0]!, second: values[1]! })
+      : phrase('config.kind.one-of', { values: values.join(', ') });
+  return {
+    check: (value, path, problem) =>
+      !(values as readonly unknown[]).includes(value) && problem(path, expected(kind, value)),
+  };
 }
 
 export function whole(min: number, unit?: Phrase): Field<number> {
-  const kind = unit === undefined ? phrase('config.kind.whole', { min }) : phrase('config.kind.whole-of', { unit, min });
-  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= min) && problem(path, expected(kind, value)) };
+  const kind =
+    unit === undefined ? phrase('config.kind.whole', { min }) : phrase('config.kind.whole-of', { unit, min });
+  return {
+    check: (value, path, problem) =>
+      !(Number.isInteger(value) && (value as number) >= min) && problem(path, expected(kind, value)),
+  };
 }
 
 /** Milliseconds a timer waits: at least 1, and no longer than setTimeout can. */
@@ -54,20 +71,27 @@ export function timeout(): Field<number> {
   return {
     check(value, path, problem) {
       base.check(value, path, problem);
-      if (typeof value === 'number' && value > MAX_TIMEOUT_MS) problem(path, phrase('config.at-most-ms', { max: MAX_TIMEOUT_MS }));
+      if (typeof value === 'number' && value > MAX_TIMEOUT_MS)
+        problem(path, phrase('config.at-most-ms', { max: MAX_TIMEOUT_MS }));
     },
   };
 }
 
 /** A TCP port; 0 lets the system pick a free one. */
 export function port(): Field<number> {
-  return { check: (value, path, problem) => !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535) && problem(path, expected(phrase('config.kind.port'), value)) };
+  return {
+    check: (value, path, problem) =>
+      !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535) &&
+      problem(path, expected(phrase('config.kind.port'), value)),
+  };
 }
 
 /** A list of non-empty texts; `what` names one item in the message. */
 export function texts(what: Phrase): Field<string[]> {
   return {
-    check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) && problem(path, expected(phrase('config.kind.list', { what }), value)),
+    check: (value, path, problem) =>
+      !(Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== '')) &&
+      problem(path, expected(phrase('config.kind.list', { what }), value)),
   };
 }
 
@@ -79,7 +103,8 @@ export function origins(): Field<string[]> {
       list.check(value, path, problem);
       if (!Array.isArray(value)) return;
       value.forEach((item, index) => {
-        if (typeof item === 'string' && item !== '' && originOf(item) !== item) problem([...path, index], expected(phrase('config.kind.origin'), item));
+        if (typeof item === 'string' && item !== '' && originOf(item) !== item)
+          problem([...path, index], expected(phrase('config.kind.origin'), item));
       });
     },
   };
@@ -102,7 +127,10 @@ export function folders(): Field<string[]> {
  * a setting a newer Riverse knows is no error for this one). Empty (null) is no section.
  * `what` describes it in the message; by default its keys.
  */
-export function section<T>(fields: Fields<T>, what: Phrase = phrase('config.kind.mapping', { keys: Object.keys(fields).join(', ') })): Field<T> {
+export function section<T>(
+  fields: Fields<T>,
+  what: Phrase = phrase('config.kind.mapping', { keys: Object.keys(fields).join(', ') }),
+): Field<T> {
   return {
     check(value, path, problem) {
       if (value === null) return;
@@ -113,8 +141,14 @@ export function section<T>(fields: Fields<T>, what: Phrase = phrase('config.kind
 }
 
 /** Each declared key of `value` that is set, checked by its field. */
-export function checkFields(value: Record<string, unknown>, fields: Record<string, Field<unknown>>, path: ConfigPath, problem: ReportProblem): void {
-  for (const [key, field] of Object.entries(fields)) if (value[key] !== undefined) field.check(value[key], [...path, key], problem);
+export function checkFields(
+  value: Record<string, unknown>,
+  fields: Record<string, Field<unknown>>,
+  path: ConfigPath,
+  problem: ReportProblem,
+): void {
+  for (const [key, field] of Object.entries(fields))
+    if (value[key] !== undefined) field.check(value[key], [...path, key], problem);
 }
 
 export function isMapping(value: unknown): value is Record<string, unknown> {

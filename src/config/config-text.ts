@@ -8,15 +8,18 @@ const en = {
   'config.cannot-read': (a: { error: string }) => `cannot be read: ${a.error}`,
   'config.not-found': (a: { by: string }) => `no such config file (named by ${a.by})`,
   'config.invalid-yaml': (a: { error: string }) => `invalid YAML: ${a.error}`,
-  'config.env-unset': (a: { name: string }) => `environment variable ${a.name} is not set (write \${${a.name}:-default} to give a default)`,
+  'config.env-unset': (a: { name: string }) =>
+    `environment variable ${a.name} is not set (write \${${a.name}:-default} to give a default)`,
   'config.not-mapping': (a: { got: string }) => `the file must hold a mapping of settings (key: value), got ${a.got}`,
   'config.expected': (a: { expected: string; got: string }) => `expected ${a.expected}, got ${a.got}`,
   'config.at-most-ms': (a: { max: number }) => `at most ${a.max} ms (about 24 days)`,
   'config.mcp.takes-command': (a: { type: string }) => `type ${a.type} takes a command, not a url`,
   'config.mcp.takes-url': (a: { type: string }) => `type ${a.type} takes a url, not a command`,
-  'config.mcp.needs-command': () => 'expected "command" (a program to start, speaking MCP on stdio) or "url" (a streamable HTTP endpoint)',
+  'config.mcp.needs-command': () =>
+    'expected "command" (a program to start, speaking MCP on stdio) or "url" (a streamable HTTP endpoint)',
   'config.mcp.needs-url': () => 'expected "url", the streamable HTTP endpoint (such as https://example.com/mcp)',
-  'config.mcp.both': () => 'has both "command" and "url": a server is either started here (command) or reached at an address (url)',
+  'config.mcp.both': () =>
+    'has both "command" and "url": a server is either started here (command) or reached at an address (url)',
   // What was expected, and what was found.
   'config.kind.text': () => 'text',
   'config.kind.quoted-text': () => 'text (quote it)',
@@ -27,7 +30,8 @@ const en = {
   'config.kind.whole-of': (a: { unit: string; min: number }) => `a whole number of ${a.unit}, at least ${a.min}`,
   'config.kind.port': () => 'a port number from 0 to 65535',
   'config.kind.list': (a: { what: string }) => `a list of ${a.what}`,
-  'config.kind.origin': () => 'an origin such as "https://app.example" (scheme, host and port, no path or trailing slash)',
+  'config.kind.origin': () =>
+    'an origin such as "https://app.example" (scheme, host and port, no path or trailing slash)',
   'config.kind.mapping': (a: { keys: string }) => `a mapping (${a.keys})`,
   'config.kind.tool-section': () => 'the tool\'s section (a mapping such as "enabled: false")',
   'config.kind.tools': () => 'a mapping (enabled, dirs, and one section per tool)',
@@ -105,15 +109,19 @@ const ja: Texts = {
   'config.cannot-read': (a) => `読めません：${a.error}`,
   'config.not-found': (a) => `その設定ファイルはありません（${a.by} で指定）`,
   'config.invalid-yaml': (a) => `YAML が不正です：${a.error}`,
-  'config.env-unset': (a) => `環境変数 ${a.name} が設定されていません（\${${a.name}:-既定値} と書けば既定値を与えられます）`,
+  'config.env-unset': (a) =>
+    `環境変数 ${a.name} が設定されていません（\${${a.name}:-既定値} と書けば既定値を与えられます）`,
   'config.not-mapping': (a) => `ファイルは設定のマッピング（キー: 値）でなければなりません。実際は ${a.got} です`,
   'config.expected': (a) => `${a.expected} が必要ですが、実際は ${a.got} です`,
   'config.at-most-ms': (a) => `最大 ${a.max} ミリ秒（約 24 日）です`,
   'config.mcp.takes-command': (a) => `type ${a.type} には url ではなく command を指定します`,
   'config.mcp.takes-url': (a) => `type ${a.type} には command ではなく url を指定します`,
-  'config.mcp.needs-command': () => '"command"（stdio で MCP を話す、起動するプログラム）か "url"（ストリーミング可能な HTTP エンドポイント）が必要です',
-  'config.mcp.needs-url': () => '"url"（ストリーミング可能な HTTP エンドポイント、例：https://example.com/mcp）が必要です',
-  'config.mcp.both': () => '"command" と "url" の両方があります：サーバーはここで起動する（command）か、アドレスで接続する（url）かのどちらかです',
+  'config.mcp.needs-command': () =>
+    '"command"（stdio で MCP を話す、起動するプログラム）か "url"（ストリーミング可能な HTTP エンドポイント）が必要です',
+  'config.mcp.needs-url': () =>
+    '"url"（ストリーミング可能な HTTP エンドポイント、例：https://example.com/mcp）が必要です',
+  'config.mcp.both': () =>
+    '"command" と "url" の両方があります：サーバーはここで起動する（command）か、アドレスで接続する（url）かのどちらかです',
   'config.kind.text': () => 'テキスト',
   'config.kind.quoted-text': () => 'テキスト（引用符で囲む）',
   'config.kind.flag': () => 'true か false',
@@ -123,7 +131,8 @@ const ja: Texts = {
   'config.kind.whole-of': (a) => `整数（${a.unit}、${a.min} 以上）`,
   'config.kind.port': () => '0 から 65535 のポート番号',
   'config.kind.list': (a) => `${a.what}のリスト`,
-  'config.kind.origin': () => '"https://app.example" のようなオリジン（スキーム、ホスト、ポートのみ。パスや末尾のスラッシュなし）',
+  'config.kind.origin': () =>
+    '"https://app.example" のようなオリジン（スキーム、ホスト、ポートのみ。パスや末尾のスラッシュなし）',
   'config.kind.mapping': (a) => `マッピング（${a.keys}）`,
   'config.kind.tool-section': () => 'ツールのセクション（"enabled: false" のようなマッピング）',
   'config.kind.tools': () => 'マッピング（enabled、dirs、ツールごとのセクション）',

@@ -9,7 +9,12 @@ const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
  * Replaces `${NAME}` (and `${NAME:-default}`) in every string with the environment variable, so
  * secrets stay out of the file. `$$` is a literal `$`. An unset variable without a default is a problem.
  */
-export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: Problem, keyPath: (string | number)[] = []): unknown {
+export function interpolateEnv(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  problem: Problem,
+  keyPath: (string | number)[] = [],
+): unknown {
   if (typeof value === 'string') {
     // A value that is one whole reference takes the variable's type: `enabled: ${FLAG}` can be true.
     const whole = /^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/.test(value);
@@ -25,7 +30,9 @@ export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, problem: 
   }
   if (Array.isArray(value)) return value.map((item, index) => interpolateEnv(item, env, problem, [...keyPath, index]));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateEnv(item, env, problem, [...keyPath, key])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, interpolateEnv(item, env, problem, [...keyPath, key])]),
+    );
   }
   return value;
 }

@@ -51,7 +51,14 @@ tools:
 `;
     assert.deepEqual(parseConfig(text, PATH, {}), {
       assistant: { name: 'Riv' },
-      tools: { enabled: true, dirs: ['agent/tools', 'more-tools'], timeout_ms: 10000, max_result_chars: 5000, weather: { enabled: false, base_url: 'https://wttr.in' }, clock: null },
+      tools: {
+        enabled: true,
+        dirs: ['agent/tools', 'more-tools'],
+        timeout_ms: 10000,
+        max_result_chars: 5000,
+        weather: { enabled: false, base_url: 'https://wttr.in' },
+        clock: null,
+      },
     });
   });
 
@@ -69,7 +76,13 @@ tools:
     const env = { WEATHER_KEY: 'secret', TOOLS_DIR: 'custom/tools', EMPTY: '' };
     assert.deepEqual(parseConfig(text, PATH, env), {
       tools: {
-        weather: { api_key: 'secret', base_url: 'https://wttr.in', region: '', price: '$5 and ${NOT_A_REF}', mixed: 'key=secret, empty=fallback' },
+        weather: {
+          api_key: 'secret',
+          base_url: 'https://wttr.in',
+          region: '',
+          price: '$5 and ${NOT_A_REF}',
+          mixed: 'key=secret, empty=fallback',
+        },
         dirs: ['custom/tools'],
       },
     });
@@ -78,7 +91,10 @@ tools:
   test('the process environment is not used when an env is given', () => {
     process.env.RIVERSE_TEST_ONLY_IN_PROCESS = 'from process';
     try {
-      assert.match(configError(() => parseConfig('key: ${RIVERSE_TEST_ONLY_IN_PROCESS}\n', PATH, {})).message, /RIVERSE_TEST_ONLY_IN_PROCESS is not set/);
+      assert.match(
+        configError(() => parseConfig('key: ${RIVERSE_TEST_ONLY_IN_PROCESS}\n', PATH, {})).message,
+        /RIVERSE_TEST_ONLY_IN_PROCESS is not set/,
+      );
       assert.deepEqual(parseConfig('key: ${RIVERSE_TEST_ONLY_IN_PROCESS}\n', PATH), { key: 'from process' });
     } finally {
       delete process.env.RIVERSE_TEST_ONLY_IN_PROCESS;
@@ -104,7 +120,9 @@ tools:
 
   test('invalid YAML is an error with the file and line', () => {
     const error = configError(() => parseConfig('tools:\n  enabled: true\n  dirs: [a, b\nother: 1\n', PATH, {}));
-    assert.deepEqual(error.problems, [`${PATH}:4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`]);
+    assert.deepEqual(error.problems, [
+      `${PATH}:4: invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]`,
+    ]);
     const tabs = configError(() => parseConfig('tools:\n  enabled: true\n\tweather: 1\n', PATH, {}));
     assert.match(tabs.problems[0] ?? '', /^\/conf\/riverse\.yaml:3: invalid YAML: /);
     const duplicate = configError(() => parseConfig('tools:\n  enabled: true\n  enabled: false\n', PATH, {}));
@@ -122,7 +140,10 @@ tools:
       `${PATH}:2: tools.timeout_ms: expected a whole number of at least 1, got number -1`,
       `${PATH}:3: tools.max_result_chars: expected a whole number of at least 1, got number 2.5`,
     ]);
-    assert.match(configError(() => parseConfig('tools:\n  timeout_ms: "100"\n', PATH, {})).message, /tools\.timeout_ms: expected a whole number of at least 1, got string "100"/);
+    assert.match(
+      configError(() => parseConfig('tools:\n  timeout_ms: "100"\n', PATH, {})).message,
+      /tools\.timeout_ms: expected a whole number of at least 1, got string "100"/,
+    );
     assert.match(configError(() => parseConfig('tools:\n  timeout_ms: 0\n', PATH, {})).message, /tools\.timeout_ms/);
   });
 
@@ -130,27 +151,41 @@ tools:
     assert.deepEqual(configError(() => parseConfig('tools:\n  weather: 3\n', PATH, {})).problems, [
       `${PATH}:2: tools.weather: expected the tool's section (a mapping such as "enabled: false"), got number 3`,
     ]);
-    assert.deepEqual(configError(() => parseConfig('tools:\n  weather:\n    enabled: no thanks\n', PATH, {})).problems, [
-      `${PATH}:3: tools.weather.enabled: expected true or false, got string "no thanks"`,
-    ]);
-    assert.match(configError(() => parseConfig('tools:\n  weather: [a]\n', PATH, {})).message, /tools\.weather: .* got a list/);
+    assert.deepEqual(
+      configError(() => parseConfig('tools:\n  weather:\n    enabled: no thanks\n', PATH, {})).problems,
+      [`${PATH}:3: tools.weather.enabled: expected true or false, got string "no thanks"`],
+    );
+    assert.match(
+      configError(() => parseConfig('tools:\n  weather: [a]\n', PATH, {})).message,
+      /tools\.weather: .* got a list/,
+    );
   });
 
   test('tools.dirs must be a list of non-empty paths', () => {
-    assert.match(configError(() => parseConfig('tools:\n  dirs: agent/tools\n', PATH, {})).message, /:2: tools\.dirs: expected a list of folder paths, got string "agent\/tools"/);
+    assert.match(
+      configError(() => parseConfig('tools:\n  dirs: agent/tools\n', PATH, {})).message,
+      /:2: tools\.dirs: expected a list of folder paths, got string "agent\/tools"/,
+    );
     assert.match(configError(() => parseConfig('tools:\n  dirs: ["a", ""]\n', PATH, {})).message, /tools\.dirs/);
     assert.match(configError(() => parseConfig('tools:\n  dirs: [1]\n', PATH, {})).message, /tools\.dirs/);
   });
 
   test('the top level and tools must be mappings', () => {
-    assert.deepEqual(configError(() => parseConfig('just text\n', PATH, {})).problems, [`${PATH}:1: (top level): the file must hold a mapping of settings (key: value), got string "just text"`]);
+    assert.deepEqual(configError(() => parseConfig('just text\n', PATH, {})).problems, [
+      `${PATH}:1: (top level): the file must hold a mapping of settings (key: value), got string "just text"`,
+    ]);
     assert.match(configError(() => parseConfig('- a\n- b\n', PATH, {})).message, /\(top level\): .* got a list/);
-    assert.match(configError(() => parseConfig('tools: [weather]\n', PATH, {})).message, /:1: tools: expected a mapping/);
+    assert.match(
+      configError(() => parseConfig('tools: [weather]\n', PATH, {})).message,
+      /:1: tools: expected a mapping/,
+    );
     assert.deepEqual(parseConfig('tools:\n', PATH, {}), { tools: null });
   });
 
   test('every problem is reported at once', () => {
-    const error = configError(() => parseConfig('tools:\n  enabled: 1\n  timeout_ms: -1\n  weather: 3\n  clock:\n    key: ${NOPE}\n', PATH, {}));
+    const error = configError(() =>
+      parseConfig('tools:\n  enabled: 1\n  timeout_ms: -1\n  weather: 3\n  clock:\n    key: ${NOPE}\n', PATH, {}),
+    );
     assert.equal(error.problems.length, 4, error.message);
     assert.deepEqual(
       error.problems.map((problem) => Number(/:(\d+): /.exec(problem)?.[1])).sort((a, b) => a - b),
@@ -161,14 +196,16 @@ tools:
 
 describe('assistant settings', () => {
   test('model, model_options, language, data_dir and assistant are accepted when well formed', () => {
-    const text = 'model: openai:gpt-4.1-mini\nmodel_options:\n  base_url: http://127.0.0.1:8080/v1\n  tool_calling: text\n  max_retries: 0\nlanguage: zh\ndata_dir: data\nassistant:\n  max_rounds: 4\n  history_tokens: 2000\n';
+    const text =
+      'model: openai:gpt-4.1-mini\nmodel_options:\n  base_url: http://127.0.0.1:8080/v1\n  tool_calling: text\n  max_retries: 0\nlanguage: zh\ndata_dir: data\nassistant:\n  max_rounds: 4\n  history_tokens: 2000\n';
     const config = parseConfig(text, PATH, {});
     assert.equal(config.model, 'openai:gpt-4.1-mini');
     assert.deepEqual(config.assistant, { max_rounds: 4, history_tokens: 2000 });
   });
 
   test('each malformed setting is reported with its key and line', () => {
-    const text = 'model: 3\nlanguage: fr\nmodel_options:\n  tool_calling: json\n  max_retries: -1\nassistant:\n  max_rounds: 0\n';
+    const text =
+      'model: 3\nlanguage: fr\nmodel_options:\n  tool_calling: json\n  max_retries: -1\nassistant:\n  max_rounds: 0\n';
     const { problems } = configError(() => parseConfig(text, PATH, {}));
     assert.equal(problems.length, 5);
     assert.match(problems[0]!, /riverse\.yaml:1: model: expected text/);
@@ -179,24 +216,40 @@ describe('assistant settings', () => {
   });
 
   test('model_options.strict_tools is true or false', () => {
-    assert.deepEqual(parseConfig('model_options:\n  strict_tools: true\n', PATH, {}).model_options, { strict_tools: true });
-    assert.deepEqual(configError(() => parseConfig('model_options:\n  strict_tools: yes please\n', PATH, {})).problems, [`${PATH}:2: model_options.strict_tools: expected true or false, got string "yes please"`]);
+    assert.deepEqual(parseConfig('model_options:\n  strict_tools: true\n', PATH, {}).model_options, {
+      strict_tools: true,
+    });
+    assert.deepEqual(
+      configError(() => parseConfig('model_options:\n  strict_tools: yes please\n', PATH, {})).problems,
+      [`${PATH}:2: model_options.strict_tools: expected true or false, got string "yes please"`],
+    );
   });
 
   test('the limits of a model request and of a turn: whole numbers, timers no longer than setTimeout can wait', () => {
-    const good = 'model_options:\n  timeout_ms: 5000\n  max_reply_chars: 1000\n  max_tool_call_chars: 1000\nassistant:\n  turn_timeout_ms: 60000\n';
+    const good =
+      'model_options:\n  timeout_ms: 5000\n  max_reply_chars: 1000\n  max_tool_call_chars: 1000\nassistant:\n  turn_timeout_ms: 60000\n';
     assert.deepEqual(parseConfig(good, PATH, {}).assistant, { turn_timeout_ms: 60000 });
-    const text = 'model_options:\n  timeout_ms: 9999999999\n  max_reply_chars: 0\n  max_tool_call_chars: lots\nassistant:\n  turn_timeout_ms: 1.5\n';
+    const text =
+      'model_options:\n  timeout_ms: 9999999999\n  max_reply_chars: 0\n  max_tool_call_chars: lots\nassistant:\n  turn_timeout_ms: 1.5\n';
     const { problems } = configError(() => parseConfig(text, PATH, {}));
     assert.equal(problems.length, 4);
     assert.match(problems[0]!, /:2: model_options\.timeout_ms: at most 2147483647 ms/);
-    assert.match(problems[1]!, /:3: model_options\.max_reply_chars: expected a whole number of at least 1, got number 0/);
-    assert.match(problems[2]!, /:4: model_options\.max_tool_call_chars: expected a whole number of at least 1, got string "lots"/);
+    assert.match(
+      problems[1]!,
+      /:3: model_options\.max_reply_chars: expected a whole number of at least 1, got number 0/,
+    );
+    assert.match(
+      problems[2]!,
+      /:4: model_options\.max_tool_call_chars: expected a whole number of at least 1, got string "lots"/,
+    );
     assert.match(problems[3]!, /:6: assistant\.turn_timeout_ms: expected a whole number of at least 1/);
   });
 
   test('a value that is one whole ${VAR} takes its type; embedded references stay text', () => {
-    const config = parseConfig('tools:\n  enabled: ${ON}\n  timeout_ms: ${T}\n  x:\n    label: "v${T}"\n', PATH, { ON: 'false', T: '5000' });
+    const config = parseConfig('tools:\n  enabled: ${ON}\n  timeout_ms: ${T}\n  x:\n    label: "v${T}"\n', PATH, {
+      ON: 'false',
+      T: '5000',
+    });
     assert.deepEqual(config.tools, { enabled: false, timeout_ms: 5000, x: { label: 'v5000' } });
   });
 
@@ -208,16 +261,35 @@ describe('assistant settings', () => {
     assert.match(problems[1]!, /:3: tools\.memory_mb: expected a whole number of megabytes, at least 16/);
     assert.match(problems[2]!, /:5: tools\.weather\.trusted: expected true or false/);
     assert.match(problems[3]!, /:6: tools\.weather\.memory_mb: expected a whole number of megabytes/);
-    assert.deepEqual(parseConfig('tools:\n  isolation: none\n  memory_mb: 128\n  weather:\n    trusted: true\n', PATH, {}).tools, { isolation: 'none', memory_mb: 128, weather: { trusted: true } });
+    assert.deepEqual(
+      parseConfig('tools:\n  isolation: none\n  memory_mb: 128\n  weather:\n    trusted: true\n', PATH, {}).tools,
+      { isolation: 'none', memory_mb: 128, weather: { trusted: true } },
+    );
   });
 
   test('tools.<name>.approval: always, never or a rule on a parameter, with the place of a wrong one', () => {
-    const good = 'tools:\n  shell:\n    approval:\n      when: { param: command, matches: "^rm" }\n  clock:\n    approval: never\n';
-    assert.deepEqual(parseConfig(good, PATH, {}).tools, { shell: { approval: { when: { param: 'command', matches: '^rm' } } }, clock: { approval: 'never' } });
-    const { problems } = configError(() => parseConfig('tools:\n  shell:\n    approval: ask\n  web:\n    approval: { when: { param: url, matches: "(" } }\n', PATH, {}));
+    const good =
+      'tools:\n  shell:\n    approval:\n      when: { param: command, matches: "^rm" }\n  clock:\n    approval: never\n';
+    assert.deepEqual(parseConfig(good, PATH, {}).tools, {
+      shell: { approval: { when: { param: 'command', matches: '^rm' } } },
+      clock: { approval: 'never' },
+    });
+    const { problems } = configError(() =>
+      parseConfig(
+        'tools:\n  shell:\n    approval: ask\n  web:\n    approval: { when: { param: url, matches: "(" } }\n',
+        PATH,
+        {},
+      ),
+    );
     assert.equal(problems.length, 2);
-    assert.match(problems[0]!, /:3: tools\.shell\.approval: tools\.shell\.approval is wrong: approval is "always", "never" or \{ when: \{ param, matches \} \}.*got "ask"/);
-    assert.match(problems[1]!, /:5: tools\.web\.approval: tools\.web\.approval\.when\.matches is not a valid regular expression/);
+    assert.match(
+      problems[0]!,
+      /:3: tools\.shell\.approval: tools\.shell\.approval is wrong: approval is "always", "never" or \{ when: \{ param, matches \} \}.*got "ask"/,
+    );
+    assert.match(
+      problems[1]!,
+      /:5: tools\.web\.approval: tools\.web\.approval\.when\.matches is not a valid regular expression/,
+    );
   });
 
   test('tools.timeout_ms beyond what a timer can wait is rejected', () => {
@@ -238,14 +310,25 @@ describe('loadConfig', () => {
     const cwd = await tempDir(t);
     await writeFiles(cwd, { [CONFIG_FILE]: 'tools:\n  weather:\n    key: ${KEY}\n' });
     const loaded = await loadConfig({ cwd, env: { KEY: 'k1' } });
-    assert.deepEqual(loaded, { config: { tools: { weather: { key: 'k1' } } }, path: join(cwd, CONFIG_FILE), baseDir: cwd });
+    assert.deepEqual(loaded, {
+      config: { tools: { weather: { key: 'k1' } } },
+      path: join(cwd, CONFIG_FILE),
+      baseDir: cwd,
+    });
   });
 
   test('an explicit path: relative to cwd; baseDir is its folder; a missing one is an error', async (t) => {
     const cwd = await tempDir(t);
-    await writeFiles(cwd, { 'conf/mine.yaml': 'assistant: { name: Riv }\n', [CONFIG_FILE]: 'assistant: { name: Default }\n' });
+    await writeFiles(cwd, {
+      'conf/mine.yaml': 'assistant: { name: Riv }\n',
+      [CONFIG_FILE]: 'assistant: { name: Default }\n',
+    });
     const loaded = await loadConfig({ cwd, path: 'conf/mine.yaml', env: {} });
-    assert.deepEqual(loaded, { config: { assistant: { name: 'Riv' } }, path: join(cwd, 'conf/mine.yaml'), baseDir: join(cwd, 'conf') });
+    assert.deepEqual(loaded, {
+      config: { assistant: { name: 'Riv' } },
+      path: join(cwd, 'conf/mine.yaml'),
+      baseDir: join(cwd, 'conf'),
+    });
 
     const error = await rejectsWithConfigError(loadConfig({ cwd, path: 'conf/missing.yaml', env: {} }));
     assert.equal(error.code, 'invalid-config');
@@ -254,7 +337,11 @@ describe('loadConfig', () => {
 
   test('$RIVERSE_CONFIG names the file when no path is given', async (t) => {
     const cwd = await tempDir(t);
-    await writeFiles(cwd, { 'env/from-env.yaml': 'source: env\n', [CONFIG_FILE]: 'source: default\n', 'explicit.yaml': 'source: explicit\n' });
+    await writeFiles(cwd, {
+      'env/from-env.yaml': 'source: env\n',
+      [CONFIG_FILE]: 'source: default\n',
+      'explicit.yaml': 'source: explicit\n',
+    });
     const env = { RIVERSE_CONFIG: 'env/from-env.yaml' };
     const fromEnv = await loadConfig({ cwd, env });
     assert.deepEqual(fromEnv.config, { source: 'env' });
@@ -272,7 +359,9 @@ describe('loadConfig', () => {
     const cwd = await tempDir(t);
     await writeFiles(cwd, { [CONFIG_FILE]: 'tools:\n  enabled: "yes"\n' });
     const error = await rejectsWithConfigError(loadConfig({ cwd, env: {} }));
-    assert.deepEqual(error.problems, [`${join(cwd, CONFIG_FILE)}:2: tools.enabled: expected true or false, got string "yes"`]);
+    assert.deepEqual(error.problems, [
+      `${join(cwd, CONFIG_FILE)}:2: tools.enabled: expected true or false, got string "yes"`,
+    ]);
   });
 
   test('a path that cannot be read is an error', async (t) => {
@@ -284,7 +373,7 @@ describe('loadConfig', () => {
 });
 
 describe('config and the registry', () => {
-  test('tools.dirs is resolved from the config file\'s folder', async (t) => {
+  test("tools.dirs is resolved from the config file's folder", async (t) => {
     const project = await toolFolder(t, {
       'settings/riverse.yaml': 'tools:\n  dirs: [my-tools, ../shared-tools]\n  local:\n    greeting: hi\n',
       'settings/my-tools/local.ts': toolSource('local', { execute: 'return ToolResult.ok(context.config.greeting);' }),
@@ -292,20 +381,33 @@ describe('config and the registry', () => {
       'agent/tools/default.ts': toolSource('default_folder'),
     });
     const elsewhere = await tempDir(t);
-    const { config, baseDir } = await loadConfig({ cwd: elsewhere, path: join(project, 'settings/riverse.yaml'), env: {} });
+    const { config, baseDir } = await loadConfig({
+      cwd: elsewhere,
+      path: join(project, 'settings/riverse.yaml'),
+      env: {},
+    });
     assert.equal(baseDir, join(project, 'settings'));
     const registry = await ToolRegistry.load({ config, baseDir });
     assert.deepEqual(registry.folders, [join(project, 'settings/my-tools'), join(project, 'shared-tools')]);
     assert.deepEqual(registry.diagnostics, []);
-    assert.deepEqual(registry.tools().map((tool) => tool.name), ['local', 'shared']);
+    assert.deepEqual(
+      registry.tools().map((tool) => tool.name),
+      ['local', 'shared'],
+    );
     assert.equal((await registry.execute('local', {})).data, 'hi');
   });
 
   test('without tools.dirs, agent/tools under baseDir is used', async (t) => {
-    const project = await toolFolder(t, { 'riverse.yaml': 'tools:\n  timeout_ms: 1000\n', 'agent/tools/default.ts': toolSource('default_folder') });
+    const project = await toolFolder(t, {
+      'riverse.yaml': 'tools:\n  timeout_ms: 1000\n',
+      'agent/tools/default.ts': toolSource('default_folder'),
+    });
     const { config, baseDir } = await loadConfig({ cwd: project, env: {} });
     const registry = await ToolRegistry.load({ config, baseDir });
     assert.deepEqual(registry.folders, [join(project, 'agent/tools')]);
-    assert.deepEqual(registry.tools().map((tool) => tool.name), ['default_folder']);
+    assert.deepEqual(
+      registry.tools().map((tool) => tool.name),
+      ['default_folder'],
+    );
   });
 });

@@ -41,7 +41,9 @@ export class ConfigError extends Error {
 
   /** The problems in `language`, one per line. */
   localized(language: Language): string {
-    return this.faults.map((fault) => `${fault.where}: ${renderPhrase(fault.text, language) ?? english(fault.text)}`).join('\n');
+    return this.faults
+      .map((fault) => `${fault.where}: ${renderPhrase(fault.text, language) ?? english(fault.text)}`)
+      .join('\n');
   }
 }
 
@@ -49,7 +51,9 @@ export class ConfigError extends Error {
  * Reads the config: the given path, else $RIVERSE_CONFIG, else ./riverse.yaml. A missing default
  * file means defaults; a missing file that was asked for by name is an error.
  */
-export async function loadConfig(options: { path?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<LoadedConfig> {
+export async function loadConfig(
+  options: { path?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const named = options.path ?? (env[CONFIG_ENV] || undefined);
@@ -58,8 +62,15 @@ export async function loadConfig(options: { path?: string; cwd?: string; env?: N
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError([{ where: path, text: phrase('config.cannot-read', { error: (error as Error).message }) }]);
-    if (named !== undefined) throw new ConfigError([{ where: path, text: phrase('config.not-found', { by: options.path !== undefined ? '--config' : `$${CONFIG_ENV}` }) }]);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ConfigError([{ where: path, text: phrase('config.cannot-read', { error: (error as Error).message }) }]);
+    if (named !== undefined)
+      throw new ConfigError([
+        {
+          where: path,
+          text: phrase('config.not-found', { by: options.path !== undefined ? '--config' : `$${CONFIG_ENV}` }),
+        },
+      ]);
     return { config: {}, baseDir: cwd };
   }
   return { config: parseConfig(text, path, env), path, baseDir: dirname(path) };
@@ -75,7 +86,12 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {
     // `error.linePos` is only filled in with prettyErrors, so the line comes from the offset.
-    throw new ConfigError(document.errors.map((error) => ({ where: `${path}:${lines.linePos(error.pos[0]).line}`, text: phrase('config.invalid-yaml', { error: error.message.split('\n')[0]! }) })));
+    throw new ConfigError(
+      document.errors.map((error) => ({
+        where: `${path}:${lines.linePos(error.pos[0]).line}`,
+        text: phrase('config.invalid-yaml', { error: error.message.split('\n')[0]! }),
+      })),
+    );
   }
   const lineOf = (keyPath: readonly (string | number)[]) => {
     const node = document.getIn(keyPath, true) as { range?: [number, number, number] } | undefined;
@@ -83,10 +99,15 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
   };
   const value = document.toJS() ?? {};
   const faults: ConfigFault[] = [];
-  const config = interpolateEnv(value, env, (keyPath, text) => faults.push({ where: `${path}${lineOf(keyPath)}: ${keyPath.join('.')}`, text }));
-  for (const problem of validateConfig(config)) faults.push({ where: `${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}`, text: problem.text });
+  const config = interpolateEnv(value, env, (keyPath, text) =>
+    faults.push({ where: `${path}${lineOf(keyPath)}: ${keyPath.join('.')}`, text }),
+  );
+  for (const problem of validateConfig(config))
+    faults.push({
+      where: `${path}${lineOf(problem.path)}: ${problem.path.join('.') || '(top level)'}`,
+      text: problem.text,
+    });
   if (faults.length > 0) throw new ConfigError(faults);
   // Checked against CONFIG_FIELDS just above, which is typed against RiverseConfig.
   return config as RiverseConfig;
 }
-

@@ -6,7 +6,8 @@ import { CONFIG_FIELDS, TOOLS_FIELDS } from './riverse-config.ts';
 import { validateConfig } from './validate-config.ts';
 
 /** The problems with their English text, as `problems` of a ConfigError shows them. */
-const plainProblems = (config: unknown) => validateConfig(config).map(({ path, text }) => ({ path, message: english(text) }));
+const plainProblems = (config: unknown) =>
+  validateConfig(config).map(({ path, text }) => ({ path, message: english(text) }));
 
 describe('the riverse.yaml schema', () => {
   test('the tools: settings it checks are the ones the tool contract treats as settings, not tool sections', () => {
@@ -16,19 +17,43 @@ describe('the riverse.yaml schema', () => {
 
   test('a mapping message lists the keys of its table', () => {
     assert.deepEqual(plainProblems({ model_options: 'fast' }), [
-      { path: ['model_options'], message: 'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"' },
+      {
+        path: ['model_options'],
+        message:
+          'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"',
+      },
     ]);
-    assert.deepEqual(Object.keys(CONFIG_FIELDS), ['model', 'data_dir', 'language', 'model_options', 'assistant', 'routing', 'tools', 'server', 'mcp']);
+    assert.deepEqual(Object.keys(CONFIG_FIELDS), [
+      'model',
+      'data_dir',
+      'language',
+      'model_options',
+      'assistant',
+      'routing',
+      'tools',
+      'server',
+      'mcp',
+    ]);
   });
 
-  test('mcp: servers in the shape of Claude Desktop\'s mcpServers, each problem where it is', () => {
+  test("mcp: servers in the shape of Claude Desktop's mcpServers, each problem where it is", () => {
     assert.deepEqual(
       validateConfig({
         mcp: {
           startup_timeout_ms: 2000,
           servers: {
-            files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, allow_tools: ['read_file'] },
-            remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, timeout_ms: 5000, type: 'http' },
+            files: {
+              command: 'npx',
+              args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+              env: { DEBUG: '1' },
+              allow_tools: ['read_file'],
+            },
+            remote: {
+              url: 'https://example.com/mcp',
+              headers: { Authorization: 'Bearer x' },
+              timeout_ms: 5000,
+              type: 'http',
+            },
             off: null,
           },
         },
@@ -36,9 +61,20 @@ describe('the riverse.yaml schema', () => {
       [],
     );
     const problems = validateConfig({
-      mcp: { enabled: 'yes', servers: { a: {}, b: { command: 'x', url: 'http://h/mcp' }, c: { url: 'ftp://h' }, d: { command: 'x', env: { N: 1 }, args: 'x' }, e: { type: 'sse', url: 'http://h' }, f: { type: 'http', command: 'x' } } },
+      mcp: {
+        enabled: 'yes',
+        servers: {
+          a: {},
+          b: { command: 'x', url: 'http://h/mcp' },
+          c: { url: 'ftp://h' },
+          d: { command: 'x', env: { N: 1 }, args: 'x' },
+          e: { type: 'sse', url: 'http://h' },
+          f: { type: 'http', command: 'x' },
+        },
+      },
     });
-    const at = (path: string) => problems.filter((problem) => problem.path.join('.') === path).map((problem) => english(problem.text));
+    const at = (path: string) =>
+      problems.filter((problem) => problem.path.join('.') === path).map((problem) => english(problem.text));
     assert.deepEqual(at('mcp.enabled'), ['expected true or false, got string "yes"']);
     assert.match(at('mcp.servers.a')[0]!, /expected "command" .* or "url"/);
     assert.match(at('mcp.servers.b')[0]!, /both "command" and "url"/);
@@ -50,8 +86,20 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('routing: its budget and pinned tools are checked, each problem where it is', () => {
-    assert.deepEqual(plainProblems({ routing: { max_tool_tokens: 3000, max_tools: 12, pinned: ['weather'], embeddings: { model: 'text-embedding-3-small', base_url: 'http://127.0.0.1:11434/v1', timeout_ms: 5000 } } }), []);
-    assert.deepEqual(plainProblems({ routing: { embeddings: { model: 3 } } }), [{ path: ['routing', 'embeddings', 'model'], message: 'expected text, got number 3' }]);
+    assert.deepEqual(
+      plainProblems({
+        routing: {
+          max_tool_tokens: 3000,
+          max_tools: 12,
+          pinned: ['weather'],
+          embeddings: { model: 'text-embedding-3-small', base_url: 'http://127.0.0.1:11434/v1', timeout_ms: 5000 },
+        },
+      }),
+      [],
+    );
+    assert.deepEqual(plainProblems({ routing: { embeddings: { model: 3 } } }), [
+      { path: ['routing', 'embeddings', 'model'], message: 'expected text, got number 3' },
+    ]);
     assert.deepEqual(plainProblems({ routing: { max_tool_tokens: 0, max_tools: 2.5, pinned: 'weather' } }), [
       { path: ['routing', 'max_tool_tokens'], message: 'expected a whole number of tokens, at least 1, got number 0' },
       { path: ['routing', 'max_tools'], message: 'expected a whole number of tools, at least 1, got number 2.5' },
@@ -60,18 +108,57 @@ describe('the riverse.yaml schema', () => {
   });
 
   test('server: its port, host lists, origins and body limit are checked, each problem where it is', () => {
-    assert.deepEqual(plainProblems({ server: { host: '127.0.0.1', port: 8400, token: 't', allowed_hosts: ['riverse.example'], cors_origins: ['https://app.example', 'http://127.0.0.1:3000'], max_body_bytes: 1024 } }), []);
-    assert.deepEqual(plainProblems({ server: { port: 70000, token: '', allowed_hosts: 'riverse.example', cors_origins: ['https://app.example/', 'app.example'], max_body_bytes: 0 } }), [
-      { path: ['server', 'port'], message: 'expected a port number from 0 to 65535, got number 70000' },
-      { path: ['server', 'token'], message: 'expected text, got string ""' },
-      { path: ['server', 'allowed_hosts'], message: 'expected a list of host names, got string "riverse.example"' },
-      { path: ['server', 'cors_origins', 0], message: 'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "https://app.example/"' },
-      { path: ['server', 'cors_origins', 1], message: 'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "app.example"' },
-      { path: ['server', 'max_body_bytes'], message: 'expected a whole number of bytes, at least 1, got number 0' },
-    ]);
+    assert.deepEqual(
+      plainProblems({
+        server: {
+          host: '127.0.0.1',
+          port: 8400,
+          token: 't',
+          allowed_hosts: ['riverse.example'],
+          cors_origins: ['https://app.example', 'http://127.0.0.1:3000'],
+          max_body_bytes: 1024,
+        },
+      }),
+      [],
+    );
+    assert.deepEqual(
+      plainProblems({
+        server: {
+          port: 70000,
+          token: '',
+          allowed_hosts: 'riverse.example',
+          cors_origins: ['https://app.example/', 'app.example'],
+          max_body_bytes: 0,
+        },
+      }),
+      [
+        { path: ['server', 'port'], message: 'expected a port number from 0 to 65535, got number 70000' },
+        { path: ['server', 'token'], message: 'expected text, got string ""' },
+        { path: ['server', 'allowed_hosts'], message: 'expected a list of host names, got string "riverse.example"' },
+        {
+          path: ['server', 'cors_origins', 0],
+          message:
+            'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "https://app.example/"',
+        },
+        {
+          path: ['server', 'cors_origins', 1],
+          message:
+            'expected an origin such as "https://app.example" (scheme, host and port, no path or trailing slash), got string "app.example"',
+        },
+        { path: ['server', 'max_body_bytes'], message: 'expected a whole number of bytes, at least 1, got number 0' },
+      ],
+    );
   });
 
   test('keys it does not know, empty sections and tool sections pass', () => {
-    assert.deepEqual(plainProblems({ source: 'env', model_options: null, assistant: { name: 'Riv' }, tools: { weather: { key: 'k', enabled: true }, clock: null } }), []);
+    assert.deepEqual(
+      plainProblems({
+        source: 'env',
+        model_options: null,
+        assistant: { name: 'Riv' },
+        tools: { weather: { key: 'k', enabled: true }, clock: null },
+      }),
+      [],
+    );
   });
 });

@@ -4,12 +4,34 @@ import { approvalSettingProblem, type ApprovalSetting } from '../tools/approval-
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
 import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
-import { MCP_TRANSPORTS, transportOf, type McpConfig, type McpServerSettings, type McpSettings } from '../mcp/mcp-settings.ts';
+import {
+  MCP_TRANSPORTS,
+  transportOf,
+  type McpConfig,
+  type McpServerSettings,
+  type McpSettings,
+} from '../mcp/mcp-settings.ts';
 import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 import { phrase as manifestPhrase } from '../tool-runtime/runtime-phrases.ts';
 import { LANGUAGES } from '../core/language.ts';
-import { checkFields, choice, expected, flag, folders, isMapping, origins, port, section, text, texts, timeout, whole, type Field, type Fields } from './config-fields.ts';
+import {
+  checkFields,
+  choice,
+  expected,
+  flag,
+  folders,
+  isMapping,
+  origins,
+  port,
+  section,
+  text,
+  texts,
+  timeout,
+  whole,
+  type Field,
+  type Fields,
+} from './config-fields.ts';
 
 /**
  * riverse.yaml as Riverse reads it: what each room reads (the tool contract's `tools:`, the model's
@@ -31,7 +53,12 @@ const APPROVAL: Field<ApprovalSetting> = {
   check(value, path, problem) {
     const found = approvalSettingProblem(value, path.join('.'));
     if (found === undefined) return;
-    problem(path, found.regexError !== undefined ? manifestPhrase('manifest.approval-regex', { at: found.at, error: found.regexError }) : manifestPhrase('manifest.approval-invalid', { at: found.at, got: found.got }));
+    problem(
+      path,
+      found.regexError !== undefined
+        ? manifestPhrase('manifest.approval-regex', { at: found.at, error: found.regexError })
+        : manifestPhrase('manifest.approval-invalid', { at: found.at, got: found.got }),
+    );
   },
 };
 
@@ -57,7 +84,8 @@ const TOOLS: Field<ToolsConfig> = {
     if (!isMapping(value)) return problem(path, expected(phrase('config.kind.tools'), value));
     checkFields(value, TOOLS_FIELDS as Record<string, Field<unknown>>, path, problem);
     for (const [name, tool] of Object.entries(value)) {
-      if (!(TOOLS_SETTINGS as readonly string[]).includes(name) && tool !== null) TOOL_SECTION.check(tool, [...path, name], problem);
+      if (!(TOOLS_SETTINGS as readonly string[]).includes(name) && tool !== null)
+        TOOL_SECTION.check(tool, [...path, name], problem);
     }
   },
 };
@@ -67,13 +95,18 @@ function textMap(what: Phrase): Field<Record<string, string>> {
   return {
     check(value, path, problem) {
       if (!isMapping(value)) return problem(path, expected(phrase('config.kind.text-map', { what }), value));
-      for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') problem([...path, key], expected(phrase('config.kind.quoted-text'), item));
+      for (const [key, item] of Object.entries(value))
+        if (typeof item !== 'string') problem([...path, key], expected(phrase('config.kind.quoted-text'), item));
     },
   };
 }
 
 function strings(what: Phrase): Field<string[]> {
-  return { check: (value, path, problem) => !(Array.isArray(value) && value.every((item) => typeof item === 'string')) && problem(path, expected(phrase('config.kind.list', { what }), value)) };
+  return {
+    check: (value, path, problem) =>
+      !(Array.isArray(value) && value.every((item) => typeof item === 'string')) &&
+      problem(path, expected(phrase('config.kind.list', { what }), value)),
+  };
 }
 
 const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
@@ -88,7 +121,8 @@ const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
       try {
         url = typeof value === 'string' ? new URL(value) : undefined;
       } catch {}
-      if (url === undefined || !['http:', 'https:'].includes(url.protocol)) problem(path, expected(phrase('config.kind.mcp-url'), value));
+      if (url === undefined || !['http:', 'https:'].includes(url.protocol))
+        problem(path, expected(phrase('config.kind.mcp-url'), value));
     },
   },
   headers: textMap(phrase('config.what.headers')),
@@ -105,8 +139,20 @@ const MCP_SERVER: Field<McpServerSettings> = {
     if (!isMapping(value)) return problem(path, expected(phrase('config.kind.mcp-server'), value));
     checkFields(value, MCP_SERVER_FIELDS as Record<string, Field<unknown>>, path, problem);
     const transport = transportOf(value as McpServerSettings);
-    if (transport === 'stdio' && value.command === undefined) problem(path, value.url !== undefined ? phrase('config.mcp.takes-command', { type: String(value.type) }) : phrase('config.mcp.needs-command'));
-    if (transport === 'http' && value.url === undefined) problem(path, value.command !== undefined ? phrase('config.mcp.takes-url', { type: String(value.type) }) : phrase('config.mcp.needs-url'));
+    if (transport === 'stdio' && value.command === undefined)
+      problem(
+        path,
+        value.url !== undefined
+          ? phrase('config.mcp.takes-command', { type: String(value.type) })
+          : phrase('config.mcp.needs-command'),
+      );
+    if (transport === 'http' && value.url === undefined)
+      problem(
+        path,
+        value.command !== undefined
+          ? phrase('config.mcp.takes-url', { type: String(value.type) })
+          : phrase('config.mcp.needs-url'),
+      );
     if (value.command !== undefined && value.url !== undefined) problem(path, phrase('config.mcp.both'));
   },
 };
@@ -117,7 +163,8 @@ const MCP: Field<McpSettings> = section<McpSettings>({
   servers: {
     check(value, path, problem) {
       if (!isMapping(value)) return problem(path, expected(phrase('config.kind.mcp-servers'), value));
-      for (const [name, server] of Object.entries(value)) if (server !== null) MCP_SERVER.check(server, [...path, name], problem);
+      for (const [name, server] of Object.entries(value))
+        if (server !== null) MCP_SERVER.check(server, [...path, name], problem);
     },
   },
 });
@@ -141,12 +188,22 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     max_reply_chars: whole(1),
     max_tool_call_chars: whole(1),
   }),
-  assistant: section<AssistantSettings>({ max_rounds: whole(1), history_tokens: whole(1), turn_timeout_ms: timeout(), approval_timeout_ms: timeout() }),
+  assistant: section<AssistantSettings>({
+    max_rounds: whole(1),
+    history_tokens: whole(1),
+    turn_timeout_ms: timeout(),
+    approval_timeout_ms: timeout(),
+  }),
   routing: section<RoutingSettings>({
     max_tool_tokens: whole(1, phrase('config.unit.tokens')),
     max_tools: whole(1, phrase('config.unit.tools')),
     pinned: texts(phrase('config.what.tool-names')),
-    embeddings: section<EmbeddingsSettings>({ model: text(), base_url: text(), api_key: text(), timeout_ms: timeout() }),
+    embeddings: section<EmbeddingsSettings>({
+      model: text(),
+      base_url: text(),
+      api_key: text(),
+      timeout_ms: timeout(),
+    }),
   }),
   tools: TOOLS,
   server: section<ServerSettings>({

@@ -16,4 +16,3 @@ export function validateConfig(config: unknown): ConfigProblem[] {
   else checkFields(config, CONFIG_FIELDS as Record<string, Field<unknown>>, [], problem);
   return problems;
 }
-

@@ -47,7 +47,9 @@ export type DiagnosticCode =
 
 /** `message`, `hint` and `text` of a diagnostic, from its phrases. */
 export function said(message: Phrase, hint?: Phrase): Pick<Diagnostic, 'message' | 'hint' | 'text'> {
-  return hint === undefined ? { message: english(message), text: { message } } : { message: english(message), hint: english(hint), text: { message, hint } };
+  return hint === undefined
+    ? { message: english(message), text: { message } }
+    : { message: english(message), hint: english(hint), text: { message, hint } };
 }
 
 /**
@@ -72,7 +74,8 @@ const SEVERITY: Record<Language, Record<Diagnostic['severity'], string>> = {
 export function formatDiagnostic(diagnostic: Diagnostic, cwd = process.cwd(), language: Language = 'en'): string {
   const shown = localizeDiagnostic(diagnostic, language);
   const file = relative(cwd, shown.file) || shown.file;
-  const place = shown.line === undefined ? file : `${file}:${shown.line}${shown.column === undefined ? '' : `:${shown.column}`}`;
+  const place =
+    shown.line === undefined ? file : `${file}:${shown.line}${shown.column === undefined ? '' : `:${shown.column}`}`;
   const head = `${place}: ${SEVERITY[language][shown.severity]} [${shown.code}]${shown.tool === undefined ? '' : ` ${shown.tool}:`} ${shown.message}`;
   return shown.hint === undefined ? head : `${head}\n  → ${shown.hint}`;
 }

@@ -11,7 +11,9 @@ type Text = (args: never) => string;
 export type PhraseTexts = Record<string, Text>;
 
 /** Every phrase id defined so far, in each language (null-prototype: an id is never inherited). */
-const CATALOG = Object.fromEntries(LANGUAGES.map((language) => [language, Object.create(null) as Record<string, Text>])) as Record<Language, Record<string, Text>>;
+const CATALOG = Object.fromEntries(
+  LANGUAGES.map((language) => [language, Object.create(null) as Record<string, Text>]),
+) as Record<Language, Record<string, Text>>;
 
 /**
  * A message as data: its id in the catalog and its arguments (text, numbers, or other phrases).
@@ -59,7 +61,8 @@ const MAX_NESTING = 4;
  */
 export function renderPhrase(said: Phrase, language: Language, depth = 0): string | undefined {
   try {
-    if (depth > MAX_NESTING || typeof said !== 'object' || said === null || typeof said.id !== 'string') return undefined;
+    if (depth > MAX_NESTING || typeof said !== 'object' || said === null || typeof said.id !== 'string')
+      return undefined;
     const text = CATALOG[language][said.id];
     if (text === undefined) return undefined;
     const args: Record<string, unknown> = {};
@@ -78,7 +81,10 @@ export function renderPhrase(said: Phrase, language: Language, depth = 0): strin
 }
 
 /** Why a tool is unavailable, in `language` where the reason is Riverse's own. */
-export function localizeReason(tool: { reason?: string | undefined; reasonText?: Phrase | undefined }, language: Language): string | undefined {
+export function localizeReason(
+  tool: { reason?: string | undefined; reasonText?: Phrase | undefined },
+  language: Language,
+): string | undefined {
   return (tool.reasonText === undefined ? undefined : renderPhrase(tool.reasonText, language)) ?? tool.reason;
 }
 

@@ -8,11 +8,17 @@ import type { ReplyHandler } from '../models/testing/openai-wire.ts';
 import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
-const FIXTURE = new URL(import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js', import.meta.url).pathname;
+const FIXTURE = new URL(
+  import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js',
+  import.meta.url,
+).pathname;
 
-test('a turn calls an MCP server\'s tools: the model is shown their schema, reads their results and their failures', async (t) => {
+test("a turn calls an MCP server's tools: the model is shown their schema, reads their results and their failures", async (t) => {
   const dir = await tempDir(t, 'riverse-mcp-turn-');
-  const tools = await McpTools.start({ config: { mcp: { servers: { fx: { command: process.execPath, args: [FIXTURE], allow_tools: ['echo', 'fail'] } } } }, baseDir: dir });
+  const tools = await McpTools.start({
+    config: { mcp: { servers: { fx: { command: process.execPath, args: [FIXTURE], allow_tools: ['echo', 'fail'] } } } },
+    baseDir: dir,
+  });
   t.after(() => tools.close());
   const registry = await ToolRegistry.load({ folders: [], sources: [tools], isolation: 'none' });
   const model: ReplyHandler = (request) => {
@@ -36,7 +42,13 @@ test('a turn calls an MCP server\'s tools: the model is shown their schema, read
   assert.deepEqual(offered.map((tool) => tool.name).sort(), ['fx__echo', 'fx__fail']);
 
   assert.equal(result.stopReason, 'answer');
-  assert.deepEqual(result.toolCalls.map((call) => [call.tool, call.result.success, call.result.code]), [['fx__echo', true, undefined], ['fx__fail', false, 'mcp-tool-error']]);
+  assert.deepEqual(
+    result.toolCalls.map((call) => [call.tool, call.result.success, call.result.code]),
+    [
+      ['fx__echo', true, undefined],
+      ['fx__fail', false, 'mcp-tool-error'],
+    ],
+  );
   assert.match(result.text, /hello hello/);
   assert.match(result.text, /the disk is full/);
 });

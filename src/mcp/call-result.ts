@@ -13,10 +13,15 @@ export function toToolResult(tool: string, result: CallToolResult): ToolResult {
   const structured = result.structuredContent;
   if (structured !== undefined && structured !== null) {
     const json = JSON.stringify(structured);
-    if (!parts.some((part) => sameJson(part, structured)) && !saidAlready(structured, parts.join('\n'))) parts.push(json);
+    if (!parts.some((part) => sameJson(part, structured)) && !saidAlready(structured, parts.join('\n')))
+      parts.push(json);
   }
   const text = parts.join('\n');
-  if (result.isError === true) throw new ToolFailure('mcp-tool-error', text === '' ? `${tool} reported an error without saying what went wrong.` : text);
+  if (result.isError === true)
+    throw new ToolFailure(
+      'mcp-tool-error',
+      text === '' ? `${tool} reported an error without saying what went wrong.` : text,
+    );
   return { success: true, data: text };
 }
 
@@ -31,7 +36,8 @@ function describeContent(block: ContentBlock): string {
       return `[resource link: ${block.name} <${block.uri}>${block.mimeType === undefined ? '' : ` (${block.mimeType})`}]${block.description === undefined ? '' : ` ${block.description}`}`;
     case 'resource': {
       const resource = block.resource;
-      if ('text' in resource && typeof resource.text === 'string') return `[resource <${resource.uri}>${resource.mimeType === undefined ? '' : ` (${resource.mimeType})`}]\n${resource.text}`;
+      if ('text' in resource && typeof resource.text === 'string')
+        return `[resource <${resource.uri}>${resource.mimeType === undefined ? '' : ` (${resource.mimeType})`}]\n${resource.text}`;
       return `[resource <${resource.uri}>: ${resource.mimeType ?? 'binary'}, ${'blob' in resource && typeof resource.blob === 'string' ? sizeOf(resource.blob) : 'no data'}]`;
     }
     default:

@@ -7,12 +7,17 @@ import { McpTools } from './mcp-tools.ts';
 
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
-const tools = await McpTools.start({ config: { mcp: { startup_timeout_ms: 20_000, servers: { conformance: { url } } } }, baseDir: process.cwd() });
+const tools = await McpTools.start({
+  config: { mcp: { startup_timeout_ms: 20_000, servers: { conformance: { url } } } },
+  baseDir: process.cwd(),
+});
 let failed = false;
 try {
   const registry = await ToolRegistry.load({ folders: [], sources: [tools], isolation: 'none' });
   const listed = registry.tools().map((tool) => tool.name);
-  console.error(`riverse conformance client: ${scenario}: ${JSON.stringify(tools.statuses())}; tools ${listed.join(', ') || 'none'}`);
+  console.error(
+    `riverse conformance client: ${scenario}: ${JSON.stringify(tools.statuses())}; tools ${listed.join(', ') || 'none'}`,
+  );
   // Every tool the server lists is called with arguments made from its own schema's examples of use.
   const calls: Record<string, Record<string, unknown>> = { conformance__add_numbers: { a: 5, b: 3 } };
   for (const name of listed) {

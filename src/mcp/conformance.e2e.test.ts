@@ -15,13 +15,21 @@ const root = new URL('../../', import.meta.url).pathname;
 const CONFORMANCE = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const INSPECTOR = join(root, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 const PROJECT = new URL('./testing/conformance-project/', import.meta.url).pathname;
-const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './conformance-client.ts' : './conformance-client.js', import.meta.url).pathname;
+const ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './conformance-client.ts' : './conformance-client.js',
+  import.meta.url,
+).pathname;
 
 /** Runs a judge with this Node (it needs 22.19 or newer); its stdout (or, with `all`, stdout and stderr), whatever its exit code. */
 async function judge(args: string[], options: { cwd?: string; timeout?: number; all?: boolean } = {}): Promise<string> {
   let out: { stdout?: string; stderr?: string };
   try {
-    out = await run(process.execPath, args, { cwd: options.cwd ?? root, timeout: options.timeout ?? 120_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    out = await run(process.execPath, args, {
+      cwd: options.cwd ?? root,
+      timeout: options.timeout ?? 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
   } catch (error) {
     out = error as { stdout?: string; stderr?: string; killed?: boolean };
     assert.ok(!(error as { killed?: boolean }).killed, `${args.slice(0, 2).join(' ')} did not finish in time`);
@@ -32,40 +40,73 @@ async function judge(args: string[], options: { cwd?: string; timeout?: number; 
 /** The summary lines: scenario → passed. */
 function summary(output: string): Map<string, boolean> {
   const results = new Map<string, boolean>();
-  for (const match of output.matchAll(/^([✓✗]) ([\w/-]+): \d+ passed, \d+ failed/gmu)) results.set(match[2]!, match[1] === '✓');
+  for (const match of output.matchAll(/^([✓✗]) ([\w/-]+): \d+ passed, \d+ failed/gmu))
+    results.set(match[2]!, match[1] === '✓');
   return results;
 }
 
 /** The server scenarios that apply to a server of drop-in tools; the rest need what a drop-in tool cannot give (docs/decisions/015-mcp-sdk.md says why, one by one). */
-const SERVER_SCENARIOS = ['server-initialize', 'logging-set-level', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-error', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+const SERVER_SCENARIOS = [
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-error',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
 
 test('conformance, server mode: every scenario that applies to a tools server passes against /mcp', async (t) => {
   const files = { 'conformance.ts': await readFile(join(PROJECT, 'agent/tools/conformance.ts'), 'utf8') };
   const service = await startTestService(t, { files });
   const output = await judge([CONFORMANCE, 'server', '--url', new URL('/mcp', service.url).href]);
   const results = summary(output);
-  for (const scenario of SERVER_SCENARIOS) assert.equal(results.get(scenario), true, `${scenario} passes\n${output.slice(-4000)}`);
+  for (const scenario of SERVER_SCENARIOS)
+    assert.equal(results.get(scenario), true, `${scenario} passes\n${output.slice(-4000)}`);
   console.log([...results].map(([scenario, passed]) => `${passed ? 'pass' : 'fail'} ${scenario}`).join('\n'));
 });
 
 test('conformance, client mode: our client (McpTools and the registry) passes initialize, tools_call and sse-retry', async () => {
   for (const scenario of ['initialize', 'tools_call', 'sse-retry']) {
-    const output = await judge([CONFORMANCE, 'client', '--command', `${process.execPath} --conditions=riverse-source ${ENTRY}`, '--scenario', scenario]);
+    const output = await judge([
+      CONFORMANCE,
+      'client',
+      '--command',
+      `${process.execPath} --conditions=riverse-source ${ENTRY}`,
+      '--scenario',
+      scenario,
+    ]);
     assert.match(output, /OVERALL: PASSED/, `${scenario}\n${output.slice(-3000)}`);
   }
 });
 
 test('the MCP Inspector CLI over stdio lists and calls the drop-in tools of riverse mcp', async (t) => {
   const dir = await tempDir(t, 'riverse-inspector-');
-  await writeFiles(join(dir, 'agent', 'tools'), { 'conformance.ts': await readFile(join(PROJECT, 'agent/tools/conformance.ts'), 'utf8') });
+  await writeFiles(join(dir, 'agent', 'tools'), {
+    'conformance.ts': await readFile(join(PROJECT, 'agent/tools/conformance.ts'), 'utf8'),
+  });
   await writeFiles(dir, { 'riverse.yaml': 'tools:\n  isolation: worker\n' });
   const riverse = [process.execPath, join(root, 'bin/riverse.js'), 'mcp'];
-  const listed = JSON.parse(await judge([INSPECTOR, '--cli', ...riverse, '--method', 'tools/list'], { cwd: dir, all: false })) as { tools: Array<{ name: string; description: string }> };
-  assert.deepEqual(listed.tools.map((tool) => tool.name), ['test_error_handling', 'test_simple_text']);
+  const listed = JSON.parse(
+    await judge([INSPECTOR, '--cli', ...riverse, '--method', 'tools/list'], { cwd: dir, all: false }),
+  ) as { tools: Array<{ name: string; description: string }> };
+  assert.deepEqual(
+    listed.tools.map((tool) => tool.name),
+    ['test_error_handling', 'test_simple_text'],
+  );
   assert.match(listed.tools[1]!.description, /Examples:\n- run the simple text test/);
-  const called = await judge([INSPECTOR, '--cli', ...riverse, '--method', 'tools/call', '--tool-name', 'test_simple_text'], { cwd: dir, all: false });
-  assert.deepEqual(JSON.parse(called), { content: [{ type: 'text', text: 'This is a simple text response for testing.' }] });
-  const failed = await judge([INSPECTOR, '--cli', ...riverse, '--method', 'tools/call', '--tool-name', 'test_error_handling'], { cwd: dir });
+  const called = await judge(
+    [INSPECTOR, '--cli', ...riverse, '--method', 'tools/call', '--tool-name', 'test_simple_text'],
+    { cwd: dir, all: false },
+  );
+  assert.deepEqual(JSON.parse(called), {
+    content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+  });
+  const failed = await judge(
+    [INSPECTOR, '--cli', ...riverse, '--method', 'tools/call', '--tool-name', 'test_error_handling'],
+    { cwd: dir },
+  );
   assert.match(failed, /"isError": true/);
   assert.match(failed, /This tool intentionally returns an error for testing/);
 });

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { createToolServer, type ServedTools } from './tool-server.ts';
 
 /** Sessions open at once; the oldest idle one is closed to make room. */
@@ -19,7 +24,10 @@ interface Session {
  * and the stateless 2026-07-28 revision through the SDK's own handler. Riverse's rules (Host,
  * token, Origin, body size) run before it, in `riverse serve`.
  */
-export function mcpHttpEndpoint(tools: ServedTools): { handle: (request: Request) => Promise<Response>; close: () => Promise<void> } {
+export function mcpHttpEndpoint(tools: ServedTools): {
+  handle: (request: Request) => Promise<Response>;
+  close: () => Promise<void>;
+} {
   const sessions = new Map<string, Session>();
   const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false }).server, { legacy: 'reject' });
   const stopNotices = tools.onChange(() => modern.notify.toolsChanged());
@@ -32,7 +40,8 @@ export function mcpHttpEndpoint(tools: ServedTools): { handle: (request: Request
   const makeRoom = async () => {
     const now = Date.now();
     for (const [id, session] of sessions) if (now - session.lastUsed > IDLE_MS) await closeSession(id);
-    if (sessions.size >= MAX_SESSIONS) await closeSession([...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]![0]);
+    if (sessions.size >= MAX_SESSIONS)
+      await closeSession([...sessions].sort(([, a], [, b]) => a.lastUsed - b.lastUsed)[0]![0]);
   };
 
   const handle = async (request: Request): Promise<Response> => {
@@ -47,26 +56,37 @@ export function mcpHttpEndpoint(tools: ServedTools): { handle: (request: Request
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = sessions.get(id);
-      if (session === undefined) return rpcError(404, -32001, 'Session not found: it ended or the service restarted; initialize a new one.');
+      if (session === undefined)
+        return rpcError(404, -32001, 'Session not found: it ended or the service restarted; initialize a new one.');
       session.lastUsed = Date.now();
       const response = await session.transport.handleRequest(request, { parsedBody: body });
       if (request.method === 'DELETE') sessions.delete(id);
       return response;
     }
-    if (request.method === 'POST' && (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)) && (await isLegacyRequest(request, body))) {
+    if (
+      request.method === 'POST' &&
+      (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)) &&
+      (await isLegacyRequest(request, body))
+    ) {
       await makeRoom();
       const server = createToolServer(tools);
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, close: server.close, lastUsed: Date.now() }),
+        onsessioninitialized: (sessionId) =>
+          void sessions.set(sessionId, { transport, close: server.close, lastUsed: Date.now() }),
         onsessionclosed: (sessionId) => void sessions.delete(sessionId),
       });
       transport.onclose = () => void server.close();
       await server.server.connect(transport);
       return transport.handleRequest(request, { parsedBody: body });
     }
-    if (request.method === 'POST' && !(await isLegacyRequest(request, body))) return modern.fetch(request, { parsedBody: body });
-    return rpcError(400, -32000, 'Bad request: no valid session. Begin with an initialize request, then send its Mcp-Session-Id header.');
+    if (request.method === 'POST' && !(await isLegacyRequest(request, body)))
+      return modern.fetch(request, { parsedBody: body });
+    return rpcError(
+      400,
+      -32000,
+      'Bad request: no valid session. Begin with an initialize request, then send its Mcp-Session-Id header.',
+    );
   };
 
   return {

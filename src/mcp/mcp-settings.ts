@@ -59,5 +59,7 @@ export function transportOf(settings: McpServerSettings): 'stdio' | 'http' {
 /** The servers to start: every one of `mcp.servers` not switched off, none when `mcp.enabled` is false. */
 export function enabledServers(config: McpConfig): Array<[string, McpServerSettings]> {
   if (config.mcp?.enabled === false) return [];
-  return Object.entries(config.mcp?.servers ?? {}).filter((entry): entry is [string, McpServerSettings] => entry[1] !== null && entry[1].enabled !== false);
+  return Object.entries(config.mcp?.servers ?? {}).filter(
+    (entry): entry is [string, McpServerSettings] => entry[1] !== null && entry[1].enabled !== false,
+  );
 }

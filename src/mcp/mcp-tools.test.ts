@@ -10,8 +10,16 @@ import type { McpServerSettings } from './mcp-settings.ts';
 import { McpTools } from './mcp-tools.ts';
 import { startHttpFixture } from './testing/http-fixture.ts';
 
-const FIXTURE = new URL(import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js', import.meta.url).pathname;
-const fixture = (extra: Partial<McpServerSettings> = {}): McpServerSettings => ({ command: process.execPath, args: [FIXTURE], timeout_ms: 2_000, ...extra });
+const FIXTURE = new URL(
+  import.meta.url.endsWith('.ts') ? './testing/fixture-server.ts' : './testing/fixture-server.js',
+  import.meta.url,
+).pathname;
+const fixture = (extra: Partial<McpServerSettings> = {}): McpServerSettings => ({
+  command: process.execPath,
+  args: [FIXTURE],
+  timeout_ms: 2_000,
+  ...extra,
+});
 
 let dir: string;
 const rejections: unknown[] = [];
@@ -44,11 +52,14 @@ function changed(tools: McpTools, check: () => boolean): Promise<void> {
   });
 }
 
-test('a server\'s tools join the registry as <server>__<tool>, with its schema, its results and its errors', async () => {
+test("a server's tools join the registry as <server>__<tool>, with its schema, its results and its errors", async () => {
   const { tools, registry } = await open({ fx: fixture() });
   try {
     const found = await registry();
-    assert.deepEqual(found.tools().map((tool) => tool.name), ['fx__add_tool', 'fx__crash', 'fx__echo', 'fx__fail', 'fx__hang', 'fx__media', 'fx__structured']);
+    assert.deepEqual(
+      found.tools().map((tool) => tool.name),
+      ['fx__add_tool', 'fx__crash', 'fx__echo', 'fx__fail', 'fx__hang', 'fx__media', 'fx__structured'],
+    );
     const echo = found.get('fx__echo')!;
     assert.equal(echo.file, 'mcp:fx');
     // The schema as the server wrote it: types, required, enums and nesting.
@@ -56,7 +67,10 @@ test('a server\'s tools join the registry as <server>__<tool>, with its schema, 
     assert.deepEqual(echo.schema.properties?.style?.enum, ['plain', 'loud']);
     assert.deepEqual((echo.schema.properties?.options as { required?: string[] } | undefined)?.required, ['separator']);
     assert.deepEqual(echo.manifest.annotations, { readOnlyHint: true });
-    assert.deepEqual(await found.execute('fx__echo', { text: 'hi', times: '2', style: 'loud' }), { success: true, data: 'HI HI' });
+    assert.deepEqual(await found.execute('fx__echo', { text: 'hi', times: '2', style: 'loud' }), {
+      success: true,
+      data: 'HI HI',
+    });
     // The same checks as a drop-in tool's, before anything reaches the server.
     const refused = await found.execute('fx__echo', { times: 9, style: 'quiet', options: {} });
     assert.equal(refused.code, 'invalid-params');
@@ -66,12 +80,30 @@ test('a server\'s tools join the registry as <server>__<tool>, with its schema, 
     assert.match(refused.error!, /separator/);
     // The dialects compile it as any other tool's.
     assert.equal(echo.schemaFor('openai-strict').additionalProperties, false);
-    assert.deepEqual(await found.execute('fx__echo', { text: 'a', times: null, style: null, options: null }, { dialect: 'openai-strict' }), { success: true, data: 'a' });
+    assert.deepEqual(
+      await found.execute(
+        'fx__echo',
+        { text: 'a', times: null, style: null, options: null },
+        { dialect: 'openai-strict' },
+      ),
+      { success: true, data: 'a' },
+    );
 
-    assert.deepEqual(await found.execute('fx__structured', {}), { success: true, data: 'It is 21 degrees.\n{"temperature":21}' });
+    assert.deepEqual(await found.execute('fx__structured', {}), {
+      success: true,
+      data: 'It is 21 degrees.\n{"temperature":21}',
+    });
     const media = await found.execute('fx__media', {});
-    assert.equal(media.data, '[image: image/png, 2.0 kB]\n[resource link: notes <file:///notes.txt> (text/plain)]\n[resource <file:///readme.md> (text/markdown)]\n# Read me');
-    assert.deepEqual(await found.execute('fx__fail', {}), { success: false, data: '', error: 'the disk is full', code: 'mcp-tool-error' });
+    assert.equal(
+      media.data,
+      '[image: image/png, 2.0 kB]\n[resource link: notes <file:///notes.txt> (text/plain)]\n[resource <file:///readme.md> (text/markdown)]\n# Read me',
+    );
+    assert.deepEqual(await found.execute('fx__fail', {}), {
+      success: false,
+      data: '',
+      error: 'the disk is full',
+      code: 'mcp-tool-error',
+    });
     const hung = await found.execute('fx__hang', {}, { timeoutMs: 200 });
     assert.equal(hung.code, 'timeout');
     // A hung call does not hold up the next one.
@@ -107,7 +139,11 @@ test('a server that crashes mid-call fails that call, the others keep working, a
 });
 
 test('a server that fails to start is reported, retried, and does not keep the others out', async () => {
-  const { tools, registry } = await open({ broken: fixture({ env: { FIXTURE_EXIT_AT_START: '1' } }), fx: fixture(), missing: { command: join(dir, 'no-such-program') } });
+  const { tools, registry } = await open({
+    broken: fixture({ env: { FIXTURE_EXIT_AT_START: '1' } }),
+    fx: fixture(),
+    missing: { command: join(dir, 'no-such-program') },
+  });
   try {
     const found = await registry();
     assert.equal((await found.execute('fx__echo', { text: 'ok' })).data, 'ok');
@@ -127,10 +163,16 @@ test('a server that fails to start is reported, retried, and does not keep the o
 
 test('a slow server delays start-up by the bound at most, and joins when it answers', async () => {
   // A program that never speaks MCP: its handshake never comes.
-  const { tools, registry } = await open({ silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, fx: fixture() }, { startup_timeout_ms: 1_500 });
+  const { tools, registry } = await open(
+    { silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] }, fx: fixture() },
+    { startup_timeout_ms: 1_500 },
+  );
   try {
     assert.equal(tools.statuses().find((server) => server.name === 'silent')!.state, 'starting');
-    assert.equal((await registry()).diagnostics.find((diagnostic) => diagnostic.file === 'mcp:silent')!.severity, 'warning');
+    assert.equal(
+      (await registry()).diagnostics.find((diagnostic) => diagnostic.file === 'mcp:silent')!.severity,
+      'warning',
+    );
     // The other one (however slow this machine is) joins as soon as it has answered.
     await changed(tools, () => tools.statuses().find((server) => server.name === 'fx')!.state === 'connected');
     const found = await registry();
@@ -141,10 +183,16 @@ test('a slow server delays start-up by the bound at most, and joins when it answ
 });
 
 test('allow_tools and deny_tools choose which of its tools join', async () => {
-  const { tools, registry } = await open({ a: fixture({ allow_tools: ['echo', 'fail'] }), b: fixture({ deny_tools: ['crash', 'hang'] }) });
+  const { tools, registry } = await open({
+    a: fixture({ allow_tools: ['echo', 'fail'] }),
+    b: fixture({ deny_tools: ['crash', 'hang'] }),
+  });
   try {
     const names = (await registry()).tools().map((tool) => tool.name);
-    assert.deepEqual(names.filter((name) => name.startsWith('a__')), ['a__echo', 'a__fail']);
+    assert.deepEqual(
+      names.filter((name) => name.startsWith('a__')),
+      ['a__echo', 'a__fail'],
+    );
     assert.ok(!names.includes('b__crash') && !names.includes('b__hang') && names.includes('b__media'));
   } finally {
     await tools.close();
@@ -156,7 +204,9 @@ test('tools/list_changed updates a live registry at once', async () => {
   const live = await LiveToolRegistry.open({ folders: [join(dir, 'no-tools')], sources: [tools], watch: false });
   try {
     assert.equal(live.current.get('fx__added'), undefined);
-    const heard = new Promise<ToolChange[]>((resolve) => live.onChange((changes) => changes[0]!.tools.includes('fx__added') && resolve(changes)));
+    const heard = new Promise<ToolChange[]>((resolve) =>
+      live.onChange((changes) => changes[0]!.tools.includes('fx__added') && resolve(changes)),
+    );
     await live.current.execute('fx__add_tool', {});
     const [change] = await heard;
     assert.equal(change!.file, 'mcp:fx');
@@ -172,7 +222,10 @@ test('an HTTP server that forgot the session gets a new one once, and is not ask
   const server = await startHttpFixture();
   const forgetful = await startHttpFixture({ forgetful: true });
   process.env.RIVERSE_TEST_MCP_TOKEN = 'sesame';
-  const { tools, registry } = await open({ remote: { url: server.url, headers: { Authorization: 'Bearer sesame' } }, forgetful: { url: forgetful.url } });
+  const { tools, registry } = await open({
+    remote: { url: server.url, headers: { Authorization: 'Bearer sesame' } },
+    forgetful: { url: forgetful.url },
+  });
   try {
     const found = await registry();
     assert.deepEqual(await found.execute('remote__greet', { who: 'ada' }), { success: true, data: 'hello ada' });
@@ -195,12 +248,25 @@ test('an HTTP server that forgot the session gets a new one once, and is not ask
 });
 
 test('an MCP tool is switched off in riverse.yaml like any tool', async () => {
-  const tools = await McpTools.start({ config: { mcp: { servers: { fx: fixture({ allow_tools: ['echo', 'fail'] }) } } }, baseDir: dir });
+  const tools = await McpTools.start({
+    config: { mcp: { servers: { fx: fixture({ allow_tools: ['echo', 'fail'] }) } } },
+    baseDir: dir,
+  });
   try {
-    const registry = await ToolRegistry.load({ folders: [join(dir, 'no-tools')], sources: [tools], config: { tools: { fx__fail: { enabled: false } } } });
-    assert.deepEqual(registry.tools().map((tool) => tool.name), ['fx__echo']);
+    const registry = await ToolRegistry.load({
+      folders: [join(dir, 'no-tools')],
+      sources: [tools],
+      config: { tools: { fx__fail: { enabled: false } } },
+    });
+    assert.deepEqual(
+      registry.tools().map((tool) => tool.name),
+      ['fx__echo'],
+    );
     assert.equal(registry.find('fx__fail')?.available, false);
-    assert.match(registry.unavailableMessage('fx__fail')!, /turned off in the config \(tools\.fx__fail\.enabled: false\)/);
+    assert.match(
+      registry.unavailableMessage('fx__fail')!,
+      /turned off in the config \(tools\.fx__fail\.enabled: false\)/,
+    );
   } finally {
     await tools.close();
   }

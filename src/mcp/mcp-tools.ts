@@ -47,7 +47,10 @@ export class McpTools implements ToolSource {
     this.#connections = enabledServers(options.config)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, settings]) => {
-        const connection: ServerConnection = new ServerConnection(name, settings, { baseDir: options.baseDir, onChange: () => this.#changed(connection) });
+        const connection: ServerConnection = new ServerConnection(name, settings, {
+          baseDir: options.baseDir,
+          onChange: () => this.#changed(connection),
+        });
         return connection;
       });
   }
@@ -73,7 +76,12 @@ export class McpTools implements ToolSource {
   async ready(): Promise<void> {
     if (this.#connections.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.#ready, new Promise((resolve) => (timer = setTimeout(resolve, this.#config.mcp?.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS)))]);
+    await Promise.race([
+      this.#ready,
+      new Promise(
+        (resolve) => (timer = setTimeout(resolve, this.#config.mcp?.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS)),
+      ),
+    ]);
     clearTimeout(timer);
   }
 
@@ -116,11 +124,26 @@ export class McpTools implements ToolSource {
           taken.add(name);
           this.#names.set(key, name);
         }
-        const manifest = toolManifest(name, tool, connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs, connection.settings.approval);
+        const manifest = toolManifest(
+          name,
+          tool,
+          connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs,
+          connection.settings.approval,
+        );
         if (connected) tools.push(mcpTool(connection, tool, { name, file, manifest }, this.#config));
         else {
-          const why = phrase('reason.mcp-server', { server: connection.name, why: connection.reason ?? connection.state });
-          unavailable.push({ name, file, manifest, available: false, reason: renderPhrase(why, 'en')!, reasonText: why });
+          const why = phrase('reason.mcp-server', {
+            server: connection.name,
+            why: connection.reason ?? connection.state,
+          });
+          unavailable.push({
+            name,
+            file,
+            manifest,
+            available: false,
+            reason: renderPhrase(why, 'en')!,
+            reasonText: why,
+          });
         }
       }
       if (!connected) {
@@ -129,7 +152,10 @@ export class McpTools implements ToolSource {
           severity: starting ? 'warning' : 'error',
           code: 'mcp-server-unavailable',
           file,
-          ...said(phrase('load.mcp-server-unavailable', { server: connection.name, starting, why: connection.reason ?? '' }), phrase('load.mcp-server-unavailable.hint', { server: connection.name })),
+          ...said(
+            phrase('load.mcp-server-unavailable', { server: connection.name, starting, why: connection.reason ?? '' }),
+            phrase('load.mcp-server-unavailable.hint', { server: connection.name }),
+          ),
         });
       }
     }
@@ -138,9 +164,18 @@ export class McpTools implements ToolSource {
 }
 
 /** A server's tool as a manifest: its description, its parameters summarized from the schema, its annotations. */
-function toolManifest(name: string, tool: Tool, timeoutMs: number, serverApproval: ApprovalSetting | undefined): ToolManifest {
+function toolManifest(
+  name: string,
+  tool: Tool,
+  timeoutMs: number,
+  serverApproval: ApprovalSetting | undefined,
+): ToolManifest {
   const annotations = tool.annotations ?? {};
-  const hints = Object.fromEntries(Object.entries(annotations).filter(([key, value]) => key === 'title' ? typeof value === 'string' : typeof value === 'boolean'));
+  const hints = Object.fromEntries(
+    Object.entries(annotations).filter(([key, value]) =>
+      key === 'title' ? typeof value === 'string' : typeof value === 'boolean',
+    ),
+  );
   const title = tool.title ?? (typeof annotations.title === 'string' ? annotations.title : undefined);
   return {
     name,
@@ -149,18 +184,28 @@ function toolManifest(name: string, tool: Tool, timeoutMs: number, serverApprova
     timeoutMs,
     ...(Object.keys(hints).length === 0 ? {} : { annotations: hints }),
     // The server's approval setting, else its own word that the tool destroys something (a hint, trusted only to ask more).
-    ...(serverApproval !== undefined ? { approval: serverApproval } : annotations.destructiveHint === true ? { approval: 'always' as const } : {}),
+    ...(serverApproval !== undefined
+      ? { approval: serverApproval }
+      : annotations.destructiveHint === true
+        ? { approval: 'always' as const }
+        : {}),
   };
 }
 
-function mcpTool(connection: ServerConnection, tool: Tool, entry: { name: string; file: string; manifest: ToolManifest }, config: AppConfig): RegisteredTool {
+function mcpTool(
+  connection: ServerConnection,
+  tool: Tool,
+  entry: { name: string; file: string; manifest: ToolManifest },
+  config: AppConfig,
+): RegisteredTool {
   const timeoutMs = entry.manifest.timeoutMs!;
   // The schema as the server wrote it ($schema and $defs included): what models and `riverse mcp` are given.
   const schema = { ...(tool.inputSchema ?? {}), type: 'object' } as JsonSchema;
   const registered = registerTool(
     entry,
     config,
-    async (params, context) => toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
+    async (params, context) =>
+      toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.
     'none',
     schema,

@@ -12,32 +12,68 @@ const packages = new URL('../../node_modules/@modelcontextprotocol/', import.met
 
 test('@modelcontextprotocol/server-everything: schemas, coercion, text, structured content and images', async (t) => {
   const dir = await tempDir(t, 'riverse-everything-');
-  const tools = await McpTools.start({ config: { mcp: { startup_timeout_ms: 60_000, servers: { everything: { command: process.execPath, args: [join(packages, 'server-everything/dist/index.js'), 'stdio'] } } } }, baseDir: dir });
+  const tools = await McpTools.start({
+    config: {
+      mcp: {
+        startup_timeout_ms: 60_000,
+        servers: {
+          everything: { command: process.execPath, args: [join(packages, 'server-everything/dist/index.js'), 'stdio'] },
+        },
+      },
+    },
+    baseDir: dir,
+  });
   t.after(() => tools.close());
   const registry = await ToolRegistry.load({ folders: [], sources: [tools], isolation: 'none' });
   assert.equal(tools.statuses()[0]!.state, 'connected');
   const sum = registry.get('everything__get-sum')!;
   assert.deepEqual(sum.schema.required, ['a', 'b']);
-  assert.equal(typeof (sum.schema as { $schema?: unknown }).$schema, 'string', 'the schema is kept whole, $schema included');
+  assert.equal(
+    typeof (sum.schema as { $schema?: unknown }).$schema,
+    'string',
+    'the schema is kept whole, $schema included',
+  );
   assert.match((await registry.execute('everything__get-sum', { a: '2', b: 3 })).data, /5/);
   assert.equal((await registry.execute('everything__get-sum', { a: 2 })).code, 'invalid-params');
   assert.match((await registry.execute('everything__echo', { message: 'hi there' })).data, /hi there/);
   const weather = await registry.execute('everything__get-structured-content', { location: 'Chicago' });
   assert.equal(weather.success, true);
   assert.match(weather.data, /"temperature":/);
-  assert.equal((await registry.execute('everything__get-structured-content', { location: 'Atlantis' })).code, 'invalid-params');
-  assert.match((await registry.execute('everything__get-tiny-image', {})).data, /\[image: image\/png, [\d.]+ (bytes|kB)\]/);
+  assert.equal(
+    (await registry.execute('everything__get-structured-content', { location: 'Atlantis' })).code,
+    'invalid-params',
+  );
+  assert.match(
+    (await registry.execute('everything__get-tiny-image', {})).data,
+    /\[image: image\/png, [\d.]+ (bytes|kB)\]/,
+  );
 });
 
 test('@modelcontextprotocol/server-filesystem: writes and reads inside its folder, and its refusals are failed results', async (t) => {
   const dir = await tempDir(t, 'riverse-filesystem-');
-  const tools = await McpTools.start({ config: { mcp: { startup_timeout_ms: 60_000, servers: { files: { command: process.execPath, args: [join(packages, 'server-filesystem/dist/index.js'), dir] } } } }, baseDir: dir });
+  const tools = await McpTools.start({
+    config: {
+      mcp: {
+        startup_timeout_ms: 60_000,
+        servers: {
+          files: { command: process.execPath, args: [join(packages, 'server-filesystem/dist/index.js'), dir] },
+        },
+      },
+    },
+    baseDir: dir,
+  });
   t.after(() => tools.close());
   const registry = await ToolRegistry.load({ folders: [], sources: [tools], isolation: 'none' });
   const note = join(dir, 'note.txt');
-  assert.equal((await registry.execute('files__write_file', { path: note, content: '日本語 and English' })).success, true);
+  assert.equal(
+    (await registry.execute('files__write_file', { path: note, content: '日本語 and English' })).success,
+    true,
+  );
   assert.equal(await readFile(note, 'utf8'), '日本語 and English');
-  assert.deepEqual(await registry.execute('files__read_text_file', { path: note }), { success: true, data: '日本語 and English' });
+  assert.deepEqual(await registry.execute('files__read_text_file', { path: note }), {
+    success: true,
+    data: '日本語 and English',
+  });
   const outside = await registry.execute('files__read_text_file', { path: '/etc/hostname' });
   assert.equal(outside.code, 'mcp-tool-error');
   assert.match(outside.error!, /denied|outside|not allowed/i);

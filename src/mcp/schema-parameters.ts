@@ -21,7 +21,10 @@ function fields(schema: Node, depth: number): Record<string, ParameterSpec> {
   const required = Array.isArray(schema.required) ? schema.required : [];
   const out: Record<string, ParameterSpec> = {};
   for (const [name, value] of Object.entries(properties)) {
-    out[name] = { ...spec(isNode(value) ? value : {}, depth + 1), ...(required.includes(name) ? { required: true } : {}) };
+    out[name] = {
+      ...spec(isNode(value) ? value : {}, depth + 1),
+      ...(required.includes(name) ? { required: true } : {}),
+    };
   }
   return out;
 }
@@ -29,9 +32,21 @@ function fields(schema: Node, depth: number): Record<string, ParameterSpec> {
 function spec(node: Node, depth: number): ParameterSpec {
   const shape = firstMember(node);
   const type = typeOf(shape);
-  const description = typeof node.description === 'string' ? node.description : typeof shape.description === 'string' ? shape.description : undefined;
-  const values = Array.isArray(shape.enum) ? shape.enum.filter((value) => ['string', 'number', 'boolean'].includes(typeof value)) : 'const' in shape ? [shape.const] : undefined;
-  const result: ParameterSpec = { ...(type === undefined ? {} : { type }), ...(description === undefined ? {} : { description }) };
+  const description =
+    typeof node.description === 'string'
+      ? node.description
+      : typeof shape.description === 'string'
+        ? shape.description
+        : undefined;
+  const values = Array.isArray(shape.enum)
+    ? shape.enum.filter((value) => ['string', 'number', 'boolean'].includes(typeof value))
+    : 'const' in shape
+      ? [shape.const]
+      : undefined;
+  const result: ParameterSpec = {
+    ...(type === undefined ? {} : { type }),
+    ...(description === undefined ? {} : { description }),
+  };
   if (values !== undefined && values.length > 0) result.enum = values as (string | number | boolean)[];
   if (shape.default !== undefined) result.default = shape.default;
   if (depth < MAX_DEPTH && type === 'array' && isNode(shape.items)) result.items = spec(shape.items, depth + 1);
@@ -45,7 +60,8 @@ function firstMember(node: Node): Node {
     const members = node[key];
     if (Array.isArray(members)) {
       const member = members.find((item) => isNode(item) && item.type !== 'null');
-      if (isNode(member)) return { ...member, ...(node.description === undefined ? {} : { description: node.description }) };
+      if (isNode(member))
+        return { ...member, ...(node.description === undefined ? {} : { description: node.description }) };
     }
   }
   return node;

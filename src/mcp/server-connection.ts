@@ -1,5 +1,15 @@
 import { resolve } from 'node:path';
-import { Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolFailure } from '../tools/tool-result.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
@@ -108,11 +118,20 @@ export class ServerConnection {
     const client = this.#client;
     this.#client = undefined;
     const pending = this.#pending;
-    await Promise.all([client?.close().catch(() => {}), pending?.client.close().catch(() => {}), pending?.transport.close().catch(() => {})]);
+    await Promise.all([
+      client?.close().catch(() => {}),
+      pending?.client.close().catch(() => {}),
+      pending?.transport.close().catch(() => {}),
+    ]);
   }
 
   /** Calls one of its tools by the server's name. Failures are ToolFailures with a stable code. */
-  async callTool(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
     try {
       return await this.#call(tool, args, signal, timeoutMs);
     } catch (error) {
@@ -124,16 +143,32 @@ export class ServerConnection {
     try {
       return await this.#call(tool, args, signal, timeoutMs);
     } catch (error) {
-      if (isForgottenSession(error)) throw new ToolFailure('mcp-protocol-error', `${this.name} forgot the session again right after it was begun anew (HTTP 404); the call was not sent a third time.`);
+      if (isForgottenSession(error))
+        throw new ToolFailure(
+          'mcp-protocol-error',
+          `${this.name} forgot the session again right after it was begun anew (HTTP 404); the call was not sent a third time.`,
+        );
       throw this.#failure(error);
     }
   }
 
-  async #call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+  async #call(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
     const client = this.#client;
-    if (client === undefined || this.#state !== 'connected') throw new ToolFailure('mcp-disconnected', `${this.name} is not connected${this.#reason === undefined ? '' : `: ${this.#reason}`}.`);
+    if (client === undefined || this.#state !== 'connected')
+      throw new ToolFailure(
+        'mcp-disconnected',
+        `${this.name} is not connected${this.#reason === undefined ? '' : `: ${this.#reason}`}.`,
+      );
     // The SDK's own limit stays behind the registry's, which answers the call first.
-    return (await client.callTool({ name: tool, arguments: args }, { signal, timeout: timeoutMs + 1_000 })) as CallToolResult;
+    return (await client.callTool(
+      { name: tool, arguments: args },
+      { signal, timeout: timeoutMs + 1_000 },
+    )) as CallToolResult;
   }
 
   #renewSession(): Promise<void> {
@@ -150,11 +185,20 @@ export class ServerConnection {
 
   #failure(error: unknown): ToolFailure {
     if (error instanceof ToolFailure) return error;
-    if (error instanceof ProtocolError) return new ToolFailure('mcp-protocol-error', `${this.name} refused the call: ${error.message}`);
+    if (error instanceof ProtocolError)
+      return new ToolFailure('mcp-protocol-error', `${this.name} refused the call: ${error.message}`);
     if (error instanceof SdkError) {
-      if (error.code === SdkErrorCode.RequestTimeout) return new ToolFailure('timeout', `${this.name} did not answer in time: ${error.message}`);
-      if (error.code === SdkErrorCode.ConnectionClosed || error.code === SdkErrorCode.NotConnected || error.code === SdkErrorCode.SendFailed) {
-        return new ToolFailure('mcp-disconnected', `${this.name} went away during the call${this.#stderrNote()}: ${error.message}`);
+      if (error.code === SdkErrorCode.RequestTimeout)
+        return new ToolFailure('timeout', `${this.name} did not answer in time: ${error.message}`);
+      if (
+        error.code === SdkErrorCode.ConnectionClosed ||
+        error.code === SdkErrorCode.NotConnected ||
+        error.code === SdkErrorCode.SendFailed
+      ) {
+        return new ToolFailure(
+          'mcp-disconnected',
+          `${this.name} went away during the call${this.#stderrNote()}: ${error.message}`,
+        );
       }
       return new ToolFailure('mcp-protocol-error', `${this.name}: ${error.message}`);
     }
@@ -186,7 +230,10 @@ export class ServerConnection {
       client = created;
       this.#pending = { transport, client };
       const timedOut = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer to the handshake within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`no answer to the handshake within ${CONNECT_TIMEOUT_MS / 1000} s`)),
+          CONNECT_TIMEOUT_MS,
+        );
       });
       timedOut.catch(() => {}); // only raced: it must not become an unhandled rejection once the race is over
       await Promise.race([created.connect(transport), timedOut]);
@@ -239,7 +286,9 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      return new StreamableHTTPClientTransport(new URL(settings.url!), { requestInit: { headers: settings.headers ?? {} } });
+      return new StreamableHTTPClientTransport(new URL(settings.url!), {
+        requestInit: { headers: settings.headers ?? {} },
+      });
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -251,7 +300,8 @@ export class ServerConnection {
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') this.#stderr.push(line.slice(0, STDERR_LINE_CHARS));
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim() !== '') this.#stderr.push(line.slice(0, STDERR_LINE_CHARS));
       this.#stderr.splice(0, Math.max(0, this.#stderr.length - STDERR_LINES));
     });
     return transport;
@@ -264,7 +314,9 @@ export class ServerConnection {
 
   #allowed(tools: Tool[]): Tool[] {
     const { allow_tools: allow, deny_tools: deny } = this.settings;
-    return tools.filter((tool) => (allow === undefined || allow.includes(tool.name)) && !(deny ?? []).includes(tool.name));
+    return tools.filter(
+      (tool) => (allow === undefined || allow.includes(tool.name)) && !(deny ?? []).includes(tool.name),
+    );
   }
 }
 
@@ -274,7 +326,8 @@ function isForgottenSession(error: unknown): boolean {
 
 function describeError(error: unknown): string {
   const cause = (error as { cause?: unknown })?.cause;
-  const message = error instanceof Error ? `${error.message}${cause instanceof Error ? ` (${cause.message})` : ''}` : String(error);
+  const message =
+    error instanceof Error ? `${error.message}${cause instanceof Error ? ` (${cause.message})` : ''}` : String(error);
   if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return `its command was not found (${message})`;
   return message;
 }

@@ -41,7 +41,10 @@ export class LaterTool extends BaseTool {
 function newClient() {
   const lists: Tool[][] = [];
   let heard: () => void = () => {};
-  const client = new Client({ name: 'riverse-test', version: '1.0.0' }, { listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => tools && (lists.push(tools), heard()) } } });
+  const client = new Client(
+    { name: 'riverse-test', version: '1.0.0' },
+    { listChanged: { tools: { debounceMs: 0, onChanged: (_error, tools) => tools && (lists.push(tools), heard()) } } },
+  );
   const changed = (check: (tools: Tool[]) => boolean) =>
     new Promise<Tool[]>((resolve) => {
       const look = () => {
@@ -55,9 +58,16 @@ function newClient() {
 }
 
 /** What both transports must show: manifests as MCP tools, failures as isError results, reloads as list_changed. */
-async function exercise(client: Client, changed: (check: (tools: Tool[]) => boolean) => Promise<Tool[]>, addLater: () => Promise<void>): Promise<void> {
+async function exercise(
+  client: Client,
+  changed: (check: (tools: Tool[]) => boolean) => Promise<Tool[]>,
+  addLater: () => Promise<void>,
+): Promise<void> {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), ['add', 'broken']);
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    ['add', 'broken'],
+  );
   const add = tools[0]!;
   assert.equal(add.description, 'Adds two numbers.\n\nExamples:\n- what is 2 plus 3\n- add 4 and 5');
   assert.equal(add.title, 'Add');
@@ -68,11 +78,16 @@ async function exercise(client: Client, changed: (check: (tools: Tool[]) => bool
     required: ['a', 'b'],
     additionalProperties: false,
   });
-  assert.deepEqual(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }), { content: [{ type: 'text', text: '5' }] });
+  assert.deepEqual(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }), {
+    content: [{ type: 'text', text: '5' }],
+  });
   // Refused arguments, a throw and an unknown name are results the client's model reads, not protocol errors.
   const refused = await client.callTool({ name: 'add', arguments: { a: 'two' } });
   assert.equal(refused.isError, true);
-  assert.match((refused.content as Array<{ text: string }>)[0]!.text, /missing required parameter "b"[\s\S]*Expected: add\(a: number, b: number\)[\s\S]*\(invalid-params\)/);
+  assert.match(
+    (refused.content as Array<{ text: string }>)[0]!.text,
+    /missing required parameter "b"[\s\S]*Expected: add\(a: number, b: number\)[\s\S]*\(invalid-params\)/,
+  );
   const thrown = await client.callTool({ name: 'broken', arguments: {} });
   assert.equal(thrown.isError, true);
   assert.match((thrown.content as Array<{ text: string }>)[0]!.text, /RangeError: the gauge is off/);
@@ -82,22 +97,46 @@ async function exercise(client: Client, changed: (check: (tools: Tool[]) => bool
   // A file saved while connected: the client is told, and lists it.
   await addLater();
   const listed = await changed((list) => list.some((tool) => tool.name === 'later'));
-  assert.deepEqual(listed.map((tool) => tool.name), ['add', 'broken', 'later']);
-  assert.deepEqual(await client.callTool({ name: 'later', arguments: {} }), { content: [{ type: 'text', text: 'later ran' }] });
+  assert.deepEqual(
+    listed.map((tool) => tool.name),
+    ['add', 'broken', 'later'],
+  );
+  assert.deepEqual(await client.callTool({ name: 'later', arguments: {} }), {
+    content: [{ type: 'text', text: 'later ran' }],
+  });
 }
 
 test('/mcp in riverse serve: the SDK client over streamable HTTP, behind the token, with a reload while connected', async (t) => {
-  const service = await startTestService(t, { files: { 'add.ts': ADD, 'broken.ts': BROKEN }, watch: true, server: { token: 's3cret' } });
+  const service = await startTestService(t, {
+    files: { 'add.ts': ADD, 'broken.ts': BROKEN },
+    watch: true,
+    server: { token: 's3cret' },
+  });
   const url = new URL('/mcp', service.url);
-  const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  const refused = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{}',
+  });
   assert.equal(refused.status, 401);
   assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'token-required');
   const { client, changed } = newClient();
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer s3cret' } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer s3cret' } } }),
+  );
   t.after(() => client.close());
   await exercise(client, changed, () => writeFile(join(service.tools, 'later.ts'), LATER));
   // A session the service does not know is a 404, as the protocol says, so that clients begin anew.
-  const stale = await fetch(url, { method: 'POST', headers: { authorization: 'Bearer s3cret', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'nope' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+  const stale = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer s3cret',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': 'nope',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
   assert.equal(stale.status, 404);
 });
 
@@ -107,7 +146,13 @@ test('riverse mcp: the SDK client over stdio, with a reload while connected; wha
   await writeFiles(tools, { 'add.ts': ADD, 'broken.ts': BROKEN });
   await writeFiles(dir, { 'riverse.yaml': 'tools:\n  isolation: process\n' });
   const bin = new URL('../../bin/riverse.js', import.meta.url).pathname;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: dir, env: { ...process.env, RIVERSE_CACHE_DIR: join(dir, 'cache') } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'mcp'],
+    cwd: dir,
+    env: { ...process.env, RIVERSE_CACHE_DIR: join(dir, 'cache') } as Record<string, string>,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const { client, changed } = newClient();
@@ -124,8 +169,13 @@ test('/mcp speaks the newest revision too (2026-07-28, stateless) to a client th
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
   t.after(() => client.close());
   assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
-  assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name), ['add']);
-  assert.deepEqual((await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).content, [{ type: 'text', text: '2' }]);
+  assert.deepEqual(
+    (await client.listTools()).tools.map((tool) => tool.name),
+    ['add'],
+  );
+  assert.deepEqual((await client.callTool({ name: 'add', arguments: { a: 1, b: 1 } })).content, [
+    { type: 'text', text: '2' },
+  ]);
 });
 
 const GUARDED = `import { BaseTool, ToolResult } from 'riverse';

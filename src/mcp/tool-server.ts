@@ -21,17 +21,26 @@ const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
  * It tells the client `notifications/tools/list_changed` when the registry changes (unless
  * `listChanged` is false); the caller stops that with `close()`.
  */
-export function createToolServer(tools: ServedTools, options: { listChanged?: boolean } = {}): { server: Server; close: () => Promise<void> } {
+export function createToolServer(
+  tools: ServedTools,
+  options: { listChanged?: boolean } = {},
+): { server: Server; close: () => Promise<void> } {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: 'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
+    instructions:
+      'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
   });
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
   server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
     const signal = context.mcpReq.signal;
-    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, { signal, sessionId: `mcp:${context.sessionId ?? 'stdio'}`, approve: (tool, params) => approve(server, tool, params, signal) });
+    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, {
+      signal,
+      sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
+      approve: (tool, params) => approve(server, tool, params, signal),
+    });
     if (result.success) return { content: [{ type: 'text', text: result.data }] };
-    const text = result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
+    const text =
+      result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
     return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
   });
   // A server made for one request (the stateless 2026 revision) is told of changes another way.
@@ -59,24 +68,56 @@ const APPROVAL_TIMEOUT_MS = 5 * 60_000;
  * the person through the client (elicitation); a client that cannot ask, an answer other than yes,
  * or no answer in time, and the call does not run. No route around the approvals.
  */
-async function approve(server: Server, tool: RegisteredTool, params: Record<string, unknown>, signal: AbortSignal): Promise<ApprovalGateAnswer> {
+async function approve(
+  server: Server,
+  tool: RegisteredTool,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ApprovalGateAnswer> {
   if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
   const unasked = `${tool.name} asks a person before it runs (its approval setting), and this MCP client cannot ask them (it offers no elicitation): the call did not run. To let MCP clients run it unasked, set tools.${tool.name}.approval: never in riverse.yaml.`;
-  if (server.getClientCapabilities()?.elicitation === undefined) return { run: false, result: failure('approval-unavailable', unasked) };
+  if (server.getClientCapabilities()?.elicitation === undefined)
+    return { run: false, result: failure('approval-unavailable', unasked) };
   try {
     const answer = await server.elicitInput(
       {
         mode: 'form',
         message: `Riverse: run ${tool.name} with ${JSON.stringify(params).slice(0, 2_000)}?`,
-        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: `Run ${tool.name}`, description: 'Yes runs the call once; anything else refuses it.' } }, required: ['approve'] },
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            approve: {
+              type: 'boolean',
+              title: `Run ${tool.name}`,
+              description: 'Yes runs the call once; anything else refuses it.',
+            },
+          },
+          required: ['approve'],
+        },
       },
       { signal, timeout: APPROVAL_TIMEOUT_MS },
     );
     if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
-    return { run: false, result: failure('denied', `The person did not approve this call to ${tool.name}; it did not run. Do not try it again unless they ask.`) };
+    return {
+      run: false,
+      result: failure(
+        'denied',
+        `The person did not approve this call to ${tool.name}; it did not run. Do not try it again unless they ask.`,
+      ),
+    };
   } catch (error) {
-    if (signal.aborted) return { run: false, result: failure('aborted', `Call to ${tool.name} was cancelled while it waited for approval.`) };
-    return { run: false, result: failure('approval-timeout', `${tool.name} needed the person's approval, and none came (${error instanceof Error ? error.message : String(error)}); it did not run.`) };
+    if (signal.aborted)
+      return {
+        run: false,
+        result: failure('aborted', `Call to ${tool.name} was cancelled while it waited for approval.`),
+      };
+    return {
+      run: false,
+      result: failure(
+        'approval-timeout',
+        `${tool.name} needed the person's approval, and none came (${error instanceof Error ? error.message : String(error)}); it did not run.`,
+      ),
+    };
   }
 }
 
@@ -84,13 +125,18 @@ async function approve(server: Server, tool: RegisteredTool, params: Record<stri
 function mcpTool(tool: RegisteredTool): Tool {
   const { manifest } = tool;
   const examples = localizeList(manifest.examples);
-  const description = [localize(manifest.description), ...(examples.length === 0 ? [] : ['', 'Examples:', ...examples.map((example) => `- ${example}`)])].join('\n');
+  const description = [
+    localize(manifest.description),
+    ...(examples.length === 0 ? [] : ['', 'Examples:', ...examples.map((example) => `- ${example}`)]),
+  ].join('\n');
   const { title, ...hints } = manifest.annotations ?? {};
   return {
     name: tool.name,
     ...(title === undefined ? {} : { title }),
     description,
     inputSchema: tool.schema as Tool['inputSchema'],
-    ...(manifest.annotations === undefined ? {} : { annotations: { ...(title === undefined ? {} : { title }), ...hints } }),
+    ...(manifest.annotations === undefined
+      ? {}
+      : { annotations: { ...(title === undefined ? {} : { title }), ...hints } }),
   };
 }

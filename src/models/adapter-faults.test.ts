@@ -50,18 +50,42 @@ interface Adapter {
 }
 
 const handler = (reply: FaultReplies) => (Array.isArray(reply) ? replies(reply) : reply);
-const anthropicText = (text: string) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
-const MESSAGE_START = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 5, output_tokens: 1 } } };
+const anthropicText = (text: string) => ({
+  type: 'content_block_delta',
+  index: 0,
+  delta: { type: 'text_delta', text },
+});
+const MESSAGE_START = {
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [],
+    usage: { input_tokens: 5, output_tokens: 1 },
+  },
+};
 
 const ADAPTERS: Adapter[] = [
   {
     name: 'openai-compatible',
     start: (reply) => startOpenAITestServer(handler(reply) as OpenAIReplySpec),
-    model: (server, options) => createOpenAICompatibleModel({ model: 'test-model', baseUrl: server.url, apiKey: 'sk-test', retryDelayMs: 5, ...options }),
+    model: (server, options) =>
+      createOpenAICompatibleModel({
+        model: 'test-model',
+        baseUrl: server.url,
+        apiKey: 'sk-test',
+        retryDelayMs: 5,
+        ...options,
+      }),
     streamUrl: (server) => `${server.url}/chat/completions`,
     rateLimited: 'rate limit reached',
     // Without [DONE]: with it, a stream without finish_reason is complete.
-    partial: (texts, tail = []) => ({ events: [...texts.map((content) => ({ choices: [{ index: 0, delta: { content } }] })), ...tail], done: false }) as OpenAIReplySpec,
+    partial: (texts, tail = []) =>
+      ({
+        events: [...texts.map((content) => ({ choices: [{ index: 0, delta: { content } }] })), ...tail],
+        done: false,
+      }) as OpenAIReplySpec,
     unfinished: (text) => ({ text, finishReason: null, done: false }) as OpenAIReplySpec,
     errorEvent: (message) => ({ events: [{ error: { message, type: 'server_error' } }] }),
     errorEventSays: /The model is overloaded/,
@@ -71,14 +95,35 @@ const ADAPTERS: Adapter[] = [
   {
     name: 'anthropic',
     start: (reply) => startAnthropicTestServer(handler(reply) as AnthropicReplySpec),
-    model: (server, options) => createAnthropicModel({ model: 'claude-test', baseUrl: server.url, apiKey: 'sk-ant-test', retryDelayMs: 5, ...options }),
+    model: (server, options) =>
+      createAnthropicModel({
+        model: 'claude-test',
+        baseUrl: server.url,
+        apiKey: 'sk-ant-test',
+        retryDelayMs: 5,
+        ...options,
+      }),
     streamUrl: (server) => `${server.url}/v1/messages`,
     rateLimited: 'rate limit reached',
     // A text block that opens with text, so that the first event yields at once.
-    partial: ([first = '', ...rest], tail = []) => ({ events: [{ type: 'content_block_start', index: 0, content_block: { type: 'text', text: first } }, ...rest.map(anthropicText), ...tail] }),
+    partial: ([first = '', ...rest], tail = []) => ({
+      events: [
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: first } },
+        ...rest.map(anthropicText),
+        ...tail,
+      ],
+    }),
     // No message_delta, no message_stop.
-    unfinished: (text) => ({ events: [MESSAGE_START, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, anthropicText(text)] }),
-    errorEvent: (message) => ({ events: [MESSAGE_START, { type: 'error', error: { type: 'overloaded_error', message } }] }),
+    unfinished: (text) => ({
+      events: [
+        MESSAGE_START,
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        anthropicText(text),
+      ],
+    }),
+    errorEvent: (message) => ({
+      events: [MESSAGE_START, { type: 'error', error: { type: 'overloaded_error', message } }],
+    }),
     errorEventSays: /overloaded_error: The model is overloaded/,
     preamble: 2,
     twoWords: 5,
@@ -86,7 +131,14 @@ const ADAPTERS: Adapter[] = [
   {
     name: 'gemini',
     start: (reply) => startGeminiTestServer(handler(reply) as GeminiReplySpec),
-    model: (server, options) => createGeminiModel({ model: 'gemini-test', baseUrl: server.url, apiKey: 'AIza-test', retryDelayMs: 5, ...options }),
+    model: (server, options) =>
+      createGeminiModel({
+        model: 'gemini-test',
+        baseUrl: server.url,
+        apiKey: 'AIza-test',
+        retryDelayMs: 5,
+        ...options,
+      }),
     streamUrl: (server) => `${server.url}/models/gemini-test:streamGenerateContent?alt=sse`,
     rateLimited: 'rate limit or quota reached',
     partial: (texts, tail = []) => ({ events: [...texts.map((text) => chunk([{ text }])), ...tail] }),
@@ -100,7 +152,10 @@ const ADAPTERS: Adapter[] = [
 ];
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
-const WEB_PAGE: FaultReply = { body: '<!DOCTYPE html><html><body>Welcome</body></html>', headers: { 'content-type': 'text/html' } };
+const WEB_PAGE: FaultReply = {
+  body: '<!DOCTYPE html><html><body>Welcome</body></html>',
+  headers: { 'content-type': 'text/html' },
+};
 
 for (const adapter of ADAPTERS) {
   const open: Server[] = [];
@@ -115,15 +170,26 @@ for (const adapter of ADAPTERS) {
 
   describe(`${adapter.name}: faults`, () => {
     it('retries a 429, honouring Retry-After, then succeeds', async () => {
-      const server = await serve([{ status: 429, headers: { 'retry-after': '0.2' }, error: 'Slow down, please' }, { text: 'ok' }]);
+      const server = await serve([
+        { status: 429, headers: { 'retry-after': '0.2' }, error: 'Slow down, please' },
+        { text: 'ok' },
+      ]);
       const notices: RetryNotice[] = [];
       const started = performance.now();
-      const events = await collect(adapter.model(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }));
+      const events = await collect(
+        adapter.model(server, { onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK, stream: true }),
+      );
       assert.ok(performance.now() - started >= 190, 'waited for Retry-After');
       assert.equal(textOf(events), 'ok');
       assert.equal(server.requests.length, 2);
-      assert.deepEqual(notices.map((notice) => [notice.delayMs, notice.error.code]), [[200, 'rate-limited']]);
-      assert.ok(notices[0]!.error.message.includes(`${adapter.rateLimited} (HTTP 429: Slow down, please)`), notices[0]!.error.message);
+      assert.deepEqual(
+        notices.map((notice) => [notice.delayMs, notice.error.code]),
+        [[200, 'rate-limited']],
+      );
+      assert.ok(
+        notices[0]!.error.message.includes(`${adapter.rateLimited} (HTTP 429: Slow down, please)`),
+        notices[0]!.error.message,
+      );
     });
 
     it('gives up at once when Retry-After is longer than the longest wait', async () => {
@@ -145,7 +211,10 @@ for (const adapter of ADAPTERS) {
         assert.equal(error.code, 'server-error');
         assert.equal(error.status, status);
         assert.equal(error.retryable, true);
-        assert.ok(error.message.includes(`HTTP ${status} from ${down.url}: An internal error has occurred`), error.message);
+        assert.ok(
+          error.message.includes(`HTTP ${status} from ${down.url}: An internal error has occurred`),
+          error.message,
+        );
         assert.equal(down.requests.length, 3);
       }
     });
@@ -154,7 +223,9 @@ for (const adapter of ADAPTERS) {
       const server = await adapter.start({ text: 'gone' });
       await server.close();
       const notices: RetryNotice[] = [];
-      const error = await failure(adapter.model(server, { maxRetries: 1, onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK }));
+      const error = await failure(
+        adapter.model(server, { maxRetries: 1, onRetry: (notice) => notices.push(notice) }).stream({ messages: ASK }),
+      );
       assert.equal(error.code, 'network');
       assert.equal(error.retryable, true);
       assert.equal(error.message, `cannot reach ${server.url}: connection refused; is the server running?`);
@@ -163,7 +234,9 @@ for (const adapter of ADAPTERS) {
 
     it('times out a server that never answers, retrying first', { timeout: 20_000 }, async () => {
       const server = await serve({ hang: true });
-      const error = await failure(adapter.model(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }));
+      const error = await failure(
+        adapter.model(server, { timeoutMs: 80, maxRetries: 1 }).stream({ messages: ASK, stream: true }),
+      );
       assert.equal(error.code, 'timeout');
       assert.ok(error.message.includes(`no response from ${adapter.streamUrl(server)} within 0.08 s`), error.message);
       assert.equal(server.requests.length, 2);
@@ -180,7 +253,10 @@ for (const adapter of ADAPTERS) {
 
     it('does not count a slow consumer against the timeout', async () => {
       const server = await serve({ text: 'one two', chunkDelayMs: 20 });
-      const events = await collect(adapter.model(server, { timeoutMs: 100 }).stream({ messages: ASK, stream: true }), () => new Promise((resolve) => setTimeout(resolve, 150)));
+      const events = await collect(
+        adapter.model(server, { timeoutMs: 100 }).stream({ messages: ASK, stream: true }),
+        () => new Promise((resolve) => setTimeout(resolve, 150)),
+      );
       assert.equal(textOf(events), 'one two');
     });
 
@@ -193,7 +269,11 @@ for (const adapter of ADAPTERS) {
     });
 
     it('retries a response cut before any event, streaming or not', async () => {
-      const server = await serve([{ text: 'lost', cutAfterChunks: adapter.preamble }, { text: 'half', cutAfterChunks: 0 }, { text: 'whole' }]);
+      const server = await serve([
+        { text: 'lost', cutAfterChunks: adapter.preamble },
+        { text: 'half', cutAfterChunks: 0 },
+        { text: 'whole' },
+      ]);
       assert.equal(textOf(await collect(adapter.model(server).stream({ messages: ASK, stream: true }))), 'whole');
       assert.equal(server.requests.length, 3);
       const plain = await serve({ text: 'never whole', cutAfterChunks: 1 });
@@ -263,7 +343,11 @@ for (const adapter of ADAPTERS) {
       };
       const error = await failure(adapter.model(limited, { onRetry }).stream(request(again.signal)));
       assert.equal(error.code, 'aborted');
-      assert.deepEqual(notices.map((notice) => notice.delayMs), [50_000], 'the abort came during the wait');
+      assert.deepEqual(
+        notices.map((notice) => notice.delayMs),
+        [50_000],
+        'the abort came during the wait',
+      );
       assert.equal(limited.requests.length, 1, 'no request after the abort');
     });
 

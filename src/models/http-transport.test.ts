@@ -4,7 +4,15 @@ import { createServer, request as httpRequest, type Server, type ServerResponse 
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { defaultPost, defaultTransport, fetchPost, nodeHttpTransport, readText, undiciTransport, type HttpPost } from './http-transport.ts';
+import {
+  defaultPost,
+  defaultTransport,
+  fetchPost,
+  nodeHttpTransport,
+  readText,
+  undiciTransport,
+  type HttpPost,
+} from './http-transport.ts';
 import { createOpenAICompatibleModel } from './providers/openai/openai-compatible.ts';
 import { networkError } from './request-errors.ts';
 import { startOpenAITestServer } from './testing/openai-wire.ts';
@@ -20,10 +28,15 @@ async function startServer(): Promise<{ server: Server; url: string; closed: Pro
     bodies.push(body);
     const connection = String(ids.get(request.socket));
     const send = (res: ServerResponse, status: number, text: string) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'x-connection': connection, 'set-cookie': ['a=1', 'b=2'] });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'x-connection': connection,
+        'set-cookie': ['a=1', 'b=2'],
+      });
       res.end(text);
     };
-    if (request.url === '/json') return send(response, 200, JSON.stringify({ got: JSON.parse(body), auth: request.headers.authorization }));
+    if (request.url === '/json')
+      return send(response, 200, JSON.stringify({ got: JSON.parse(body), auth: request.headers.authorization }));
     if (request.url === '/busy') return send(response, 503, '{"error":"busy"}');
     if (request.url === '/pieces') {
       response.writeHead(200, { 'content-type': 'text/event-stream', 'x-connection': connection });
@@ -55,7 +68,8 @@ async function readAll(post: HttpPost, url: string): Promise<{ pieces: string[];
   const response = await post(url, {}, '{}', new AbortController().signal);
   const pieces: string[] = [];
   const decoder = new TextDecoder();
-  for (let piece = await response.read(); piece !== undefined; piece = await response.read()) pieces.push(decoder.decode(piece));
+  for (let piece = await response.read(); piece !== undefined; piece = await response.read())
+    pieces.push(decoder.decode(piece));
   return { pieces, connection: response.header('x-connection') };
 }
 
@@ -77,7 +91,12 @@ for (const [name, post] of transports) {
     });
 
     it('posts the body and headers, and reads the status, headers and text', async () => {
-      const response = await post(`${server.url}/json`, { 'content-type': 'application/json', authorization: 'Bearer k' }, '{"x":1}', new AbortController().signal);
+      const response = await post(
+        `${server.url}/json`,
+        { 'content-type': 'application/json', authorization: 'Bearer k' },
+        '{"x":1}',
+        new AbortController().signal,
+      );
       assert.equal(response.status, 200);
       assert.equal(response.header('content-type'), 'application/json');
       assert.equal(response.header('set-cookie'), 'a=1, b=2', 'repeated headers are joined');
@@ -136,7 +155,14 @@ for (const [name, post] of transports) {
         () => assert.fail('expected a refused connection'),
         (caught: unknown) => caught,
       );
-      const context = { provider: 'openai', model: 'm', baseUrl: url, url, hasApiKey: false, apiKeyEnv: 'OPENAI_API_KEY' };
+      const context = {
+        provider: 'openai',
+        model: 'm',
+        baseUrl: url,
+        url,
+        hasApiKey: false,
+        apiKeyEnv: 'OPENAI_API_KEY',
+      };
       assert.match(networkError(error, context).message, /connection refused; is the server running\?/);
     });
   });
@@ -165,7 +191,11 @@ describe('HTTP transport: node:http and connections the server closes', () => {
       assert.equal((await readText(first, 1 << 20)).text, 'answer 1 on connection 1');
       await new Promise((resolve) => setImmediate(resolve)); // the connection goes back to the pool
       const second = await post(url, {}, '{}', new AbortController().signal);
-      assert.equal((await readText(second, 1 << 20)).text, 'answer 1 on connection 2', 'sent again, on a new connection');
+      assert.equal(
+        (await readText(second, 1 << 20)).text,
+        'answer 1 on connection 2',
+        'sent again, on a new connection',
+      );
     } finally {
       server.closeAllConnections();
       server.close();
@@ -196,10 +226,14 @@ async function startProxy(target: string): Promise<{ url: string; seen: string[]
   const proxy = createServer((request, response) => {
     seen.push(request.url!);
     const upstream = new URL(request.url!);
-    const forwarded = httpRequest(`${target}${upstream.pathname}`, { method: request.method, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(response);
-    });
+    const forwarded = httpRequest(
+      `${target}${upstream.pathname}`,
+      { method: request.method, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      },
+    );
     request.pipe(forwarded);
   });
   proxy.listen(0, '127.0.0.1');
@@ -250,16 +284,29 @@ describe('HTTP transport: proxies from the environment', () => {
       () => assert.fail('model.invalid does not resolve, so only the proxy could have reached it'),
       (caught: unknown) => caught,
     );
-    const context = { provider: 'openai', model: 'm', baseUrl: 'http://model.invalid', url: 'http://model.invalid', hasApiKey: false, apiKeyEnv: 'OPENAI_API_KEY' };
+    const context = {
+      provider: 'openai',
+      model: 'm',
+      baseUrl: 'http://model.invalid',
+      url: 'http://model.invalid',
+      hasApiKey: false,
+      apiKeyEnv: 'OPENAI_API_KEY',
+    };
     assert.match(networkError(error, context).message, /host model\.invalid not found/);
     assert.equal(proxy.seen.length, seen);
   });
 
   it('the default transport goes through the proxy the environment names, and refuses one that is not a URL', async () => {
     const url = `http://model.invalid:${port()}/json`;
-    assert.deepEqual(await ask(defaultTransport({ HTTP_PROXY: proxy.url }), url), { status: 200, body: JSON.stringify({ got: { q: 1 } }) });
-    assert.equal(proxy.seen.at(-1), url, 'the proxy was asked for the model\'s URL');
-    await assert.rejects(defaultTransport({ HTTPS_PROXY: 'proxy.corp:8080' })(url, {}, '{}', new AbortController().signal), { name: 'ModelError', code: 'not-configured' });
+    assert.deepEqual(await ask(defaultTransport({ HTTP_PROXY: proxy.url }), url), {
+      status: 200,
+      body: JSON.stringify({ got: { q: 1 } }),
+    });
+    assert.equal(proxy.seen.at(-1), url, "the proxy was asked for the model's URL");
+    await assert.rejects(
+      defaultTransport({ HTTPS_PROXY: 'proxy.corp:8080' })(url, {}, '{}', new AbortController().signal),
+      { name: 'ModelError', code: 'not-configured' },
+    );
   });
 
   it('a proxy setting that is not a URL is a clear configuration error', async () => {
@@ -267,7 +314,8 @@ describe('HTTP transport: proxies from the environment', () => {
     await assert.rejects(ask(post, `${server.url}/json`), {
       name: 'ModelError',
       code: 'not-configured',
-      message: 'HTTPS_PROXY="proxy.corp:8080" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it',
+      message:
+        'HTTPS_PROXY="proxy.corp:8080" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it',
     });
   });
 });
@@ -284,7 +332,8 @@ describe('model adapters with a given fetch', () => {
       const model = createOpenAICompatibleModel({ model: 'm', baseUrl: server.url, fetch: counting });
       for (const stream of [false, true]) {
         let text = '';
-        for await (const event of model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], stream })) if (event.type === 'text-delta') text += event.text;
+        for await (const event of model.stream({ messages: [{ role: 'user', content: 'hi' }], tools: [], stream }))
+          if (event.type === 'text-delta') text += event.text;
         assert.equal(text, 'hello');
       }
       assert.deepEqual(seen, [`${server.url}/chat/completions`, `${server.url}/chat/completions`]);

@@ -11,7 +11,12 @@ import { ModelError } from './model-error.ts';
  * environment, through undici's proxy agent. A `fetch` given in the adapter's options is used
  * instead, e.g. one that records traffic.
  */
-export type HttpPost = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<HttpResponse>;
+export type HttpPost = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+) => Promise<HttpResponse>;
 
 export interface HttpResponse {
   readonly status: number;
@@ -61,10 +66,21 @@ export function nodeHttpTransport(): HttpPost {
     }
     return secure;
   };
-  const send = (target: URL, headers: Record<string, string>, body: string, signal: AbortSignal, retried: boolean): Promise<HttpResponse> =>
+  const send = (
+    target: URL,
+    headers: Record<string, string>,
+    body: string,
+    signal: AbortSignal,
+    retried: boolean,
+  ): Promise<HttpResponse> =>
     new Promise((resolve, reject) => {
       const { request: client, agent } = clientFor(target.protocol);
-      const request = client(target, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } });
+      const request = client(target, {
+        method: 'POST',
+        agent,
+        signal,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      });
       request.once('response', (response) => resolve(nodeResponse(response)));
       request.once('error', (error: NodeJS.ErrnoException) => {
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
@@ -83,7 +99,11 @@ function nodeResponse(response: IncomingMessage): HttpResponse {
 }
 
 /** A response whose body is a Node stream (node:http's, undici's), read piece by piece. */
-function streamedResponse(status: number, headers: Record<string, string | string[] | undefined>, body: Readable): HttpResponse {
+function streamedResponse(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Readable,
+): HttpResponse {
   let pieces: AsyncIterator<Uint8Array> | undefined;
   const next = () => (pieces ??= body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
   return {
@@ -141,7 +161,9 @@ function dispatcherFor({ Agent, EnvHttpProxyAgent }: Undici, env: NodeJS.Process
   const httpProxy = proxySetting(env, 'http_proxy');
   const httpsProxy = proxySetting(env, 'https_proxy');
   if (httpProxy === '' && httpsProxy === '') return new Agent(POOL_OPTIONS);
-  const noProxy = [env.no_proxy ?? env.NO_PROXY ?? '', 'localhost', '127.0.0.1', '::1'].filter((entry) => entry !== '').join(',');
+  const noProxy = [env.no_proxy ?? env.NO_PROXY ?? '', 'localhost', '127.0.0.1', '::1']
+    .filter((entry) => entry !== '')
+    .join(',');
   return new EnvHttpProxyAgent({ ...POOL_OPTIONS, httpProxy, httpsProxy, noProxy });
 }
 
@@ -150,7 +172,10 @@ function proxySetting(env: NodeJS.ProcessEnv, name: 'http_proxy' | 'https_proxy'
   const variable = env[name] ? name : name.toUpperCase();
   const value = env[variable]?.trim() ?? '';
   if (value !== '' && !(/^https?:\/\//i.test(value) && URL.canParse(value))) {
-    throw new ModelError('not-configured', `${variable}="${value}" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it`);
+    throw new ModelError(
+      'not-configured',
+      `${variable}="${value}" is not an http:// or https:// proxy URL (e.g. http://127.0.0.1:7890); fix it or unset it`,
+    );
   }
   return value;
 }
@@ -188,7 +213,11 @@ export function fetchPost(fetchFn: typeof fetch): HttpPost {
  * re-arm a timer). `complete` is false when the body was longer: what came up to the limit is
  * given, the rest is left unread for the caller to drop with `cancel()`.
  */
-export async function readText(response: HttpResponse, maxBytes: number, onPiece?: () => void): Promise<{ text: string; complete: boolean }> {
+export async function readText(
+  response: HttpResponse,
+  maxBytes: number,
+  onPiece?: () => void,
+): Promise<{ text: string; complete: boolean }> {
   const pieces: Uint8Array[] = [];
   let size = 0;
   for (;;) {

@@ -23,7 +23,9 @@ function deepJsonText(root: unknown): string {
       out.push(JSON.stringify(value) ?? 'null');
       return;
     }
-    const keys = Array.isArray(value) ? undefined : Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
+    const keys = Array.isArray(value)
+      ? undefined
+      : Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
     out.push(keys === undefined ? '[' : '{');
     stack.push({ value: value as unknown[] | Record<string, unknown>, keys, next: 0 });
   };

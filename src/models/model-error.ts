@@ -30,7 +30,11 @@ export class ModelError extends Error {
   /** Set when the request ended on a configured limit (a timeout, a size cap): what the user can raise. */
   readonly limit: ModelLimit | undefined;
 
-  constructor(code: ModelErrorCode, message: string, options: { status?: number; retryable?: boolean; cause?: unknown; limit?: ModelLimit } = {}) {
+  constructor(
+    code: ModelErrorCode,
+    message: string,
+    options: { status?: number; retryable?: boolean; cause?: unknown; limit?: ModelLimit } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = options.status;

@@ -1,8 +1,23 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
 import { defaultPost, fetchPost, readText, type HttpPost, type HttpResponse } from './http-transport.ts';
 import { ModelError } from './model-error.ts';
-import { abortedError, networkError, redirectError, replyTooLargeError, streamCutError, timeoutError, type ErrorContext } from './request-errors.ts';
-import { DEFAULT_MAX_REPLY_CHARS, DEFAULT_MAX_TOOL_CALL_CHARS, REPLY_SETTING, ReplyMeter, wireLimit, type ReplyCaps } from './reply-limits.ts';
+import {
+  abortedError,
+  networkError,
+  redirectError,
+  replyTooLargeError,
+  streamCutError,
+  timeoutError,
+  type ErrorContext,
+} from './request-errors.ts';
+import {
+  DEFAULT_MAX_REPLY_CHARS,
+  DEFAULT_MAX_TOOL_CALL_CHARS,
+  REPLY_SETTING,
+  ReplyMeter,
+  wireLimit,
+  type ReplyCaps,
+} from './reply-limits.ts';
 import { backoffMs, retryAfterMs, sleep } from './retry.ts';
 import { SseEventTooLarge, SseParser } from './sse.ts';
 
@@ -48,7 +63,10 @@ export function requestPolicy(options: RequestOptions, headers: Record<string, s
     retryDelayMs: options.retryDelayMs ?? 500,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     onRetry: options.onRetry,
-    caps: { maxReplyChars: options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS, maxToolCallChars: options.maxToolCallChars ?? DEFAULT_MAX_TOOL_CALL_CHARS },
+    caps: {
+      maxReplyChars: options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS,
+      maxToolCallChars: options.maxToolCallChars ?? DEFAULT_MAX_TOOL_CALL_CHARS,
+    },
   };
 }
 
@@ -240,10 +258,14 @@ export async function* modelRequest(
       const retries = timedOut ? Math.min(1, policy.maxRetries) : policy.maxRetries;
       if (yielded || !failure.retryable || attempt >= retries) throw failure;
       if (retryAfter !== undefined && retryAfter > policy.maxRetryDelayMs) {
-        throw new ModelError(failure.code, `${failure.message}; the server asks to wait ${Math.ceil(retryAfter / 1000)} s before retrying`, {
-          status: failure.status,
-          retryable: true,
-        });
+        throw new ModelError(
+          failure.code,
+          `${failure.message}; the server asks to wait ${Math.ceil(retryAfter / 1000)} s before retrying`,
+          {
+            status: failure.status,
+            retryable: true,
+          },
+        );
       }
       delayMs = retryAfter ?? backoffMs(attempt, policy.retryDelayMs, policy.maxRetryDelayMs);
       // A retry that cannot start before the turn's deadline is no retry: the user gets the real error now.

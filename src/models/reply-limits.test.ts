@@ -27,7 +27,13 @@ before(async () => {
 after(() => server.close());
 
 const model = (mode: FloodMode, options: Partial<OpenAICompatibleOptions> = {}) =>
-  createOpenAICompatibleModel({ model: 'flood', baseUrl: `${server.url}/${mode}/v1`, maxRetries: 2, retryDelayMs: 5, ...options });
+  createOpenAICompatibleModel({
+    model: 'flood',
+    baseUrl: `${server.url}/${mode}/v1`,
+    maxRetries: 2,
+    retryDelayMs: 5,
+    ...options,
+  });
 
 /** Runs one request and says how much the server had sent by the time the client gave up. */
 async function fails(mode: FloodMode, options: Partial<OpenAICompatibleOptions> = {}, stream = true) {
@@ -42,7 +48,10 @@ describe('reply size caps', () => {
     assert.equal(error.code, 'reply-too-large');
     assert.equal(error.retryable, false);
     assert.deepEqual(error.limit, { setting: 'model_options.max_reply_chars', value: 100_000 });
-    assert.match(error.message, /a reply of more than 100000 characters .*Raise model_options\.max_reply_chars in riverse\.yaml/);
+    assert.match(
+      error.message,
+      /a reply of more than 100000 characters .*Raise model_options\.max_reply_chars in riverse\.yaml/,
+    );
     const text = textOf(error.before);
     assert.ok(text.length <= 100_000 && text.length > 90_000, `the text up to the cap was given: ${text.length}`);
     assert.ok(sentMb < 10, `the connection was dropped at the cap, not read to the end (${sentMb.toFixed(1)} MB sent)`);
@@ -57,10 +66,20 @@ describe('reply size caps', () => {
   });
 
   it('counts every tool call of a reply toward max_reply_chars: many calls within their own cap still add up', async (t) => {
-    const many = await startOpenAITestServer({ toolCalls: Array.from({ length: 20 }, (_, index) => ({ name: 'echo', arguments: { text: `${index}${'x'.repeat(1_000)}` } })) });
+    const many = await startOpenAITestServer({
+      toolCalls: Array.from({ length: 20 }, (_, index) => ({
+        name: 'echo',
+        arguments: { text: `${index}${'x'.repeat(1_000)}` },
+      })),
+    });
     t.after(() => many.close());
     for (const stream of [true, false]) {
-      const model = createOpenAICompatibleModel({ model: 'm', baseUrl: many.url, maxReplyChars: 10_000, maxToolCallChars: 2_000 });
+      const model = createOpenAICompatibleModel({
+        model: 'm',
+        baseUrl: many.url,
+        maxReplyChars: 10_000,
+        maxToolCallChars: 2_000,
+      });
       const error = await failure(model.stream({ messages: ASK, stream }));
       assert.equal(error.code, 'reply-too-large', `stream: ${stream}`);
       assert.match(error.message, /a reply of more than 10000 characters \(text and tool-call arguments together\)/);
@@ -97,9 +116,19 @@ describe('reply size caps', () => {
 
 describe('the caps hold for every HTTP provider', () => {
   it('Anthropic: streamed text, and one tool_use input', async (t) => {
-    const server = await startAnthropicTestServer((_request, index) => (index === 0 ? { text: 'word '.repeat(500) } : { toolCalls: [{ name: 'write', input: { text: 'x'.repeat(5_000) } }], argumentPieces: 50 }));
+    const server = await startAnthropicTestServer((_request, index) =>
+      index === 0
+        ? { text: 'word '.repeat(500) }
+        : { toolCalls: [{ name: 'write', input: { text: 'x'.repeat(5_000) } }], argumentPieces: 50 },
+    );
     t.after(() => server.close());
-    const anthropic = createAnthropicModel({ model: 'claude-test', baseUrl: server.url, apiKey: 'k', maxReplyChars: 1_000, maxToolCallChars: 1_000 });
+    const anthropic = createAnthropicModel({
+      model: 'claude-test',
+      baseUrl: server.url,
+      apiKey: 'k',
+      maxReplyChars: 1_000,
+      maxToolCallChars: 1_000,
+    });
     const text = await failure(anthropic.stream({ messages: ASK, stream: true }));
     assert.equal(text.code, 'reply-too-large');
     assert.equal(text.limit?.setting, 'model_options.max_reply_chars');
@@ -108,9 +137,16 @@ describe('the caps hold for every HTTP provider', () => {
   });
 
   it('Gemini: a function call’s arguments, streamed or not', async (t) => {
-    const server = await startGeminiTestServer({ functionCalls: [{ name: 'write', args: { text: 'x'.repeat(5_000) } }] });
+    const server = await startGeminiTestServer({
+      functionCalls: [{ name: 'write', args: { text: 'x'.repeat(5_000) } }],
+    });
     t.after(() => server.close());
-    const gemini = createGeminiModel({ model: 'gemini-test', baseUrl: server.url, apiKey: 'k', maxToolCallChars: 1_000 });
+    const gemini = createGeminiModel({
+      model: 'gemini-test',
+      baseUrl: server.url,
+      apiKey: 'k',
+      maxToolCallChars: 1_000,
+    });
     for (const stream of [true, false]) {
       const error = await failure(gemini.stream({ messages: ASK, stream }));
       assert.equal(error.code, 'reply-too-large', `stream: ${stream}`);
@@ -136,7 +172,10 @@ describe('arguments nested deeper than JSON.stringify goes', () => {
       { role: 'tool', toolCallId: 'call_1', name: 'echo', content: 'Error: nested too deep', isError: true },
     ];
     const tools = [{ name: 'echo', description: 'Echoes', parameters: { type: 'object' } }];
-    for (const body of [anthropicRequestBody('"m"', 1024, { messages: history, tools }), geminiRequestBody({ messages: history, tools }, new GeminiCallMemory())]) {
+    for (const body of [
+      anthropicRequestBody('"m"', 1024, { messages: history, tools }),
+      geminiRequestBody({ messages: history, tools }, new GeminiCallMemory()),
+    ]) {
       assert.ok(body.includes(deep), 'the arguments as they came');
       assert.doesNotThrow(() => JSON.parse(body));
     }
@@ -144,7 +183,9 @@ describe('arguments nested deeper than JSON.stringify goes', () => {
 });
 
 describe('a silent server', () => {
-  it('is asked once more after the first timeout, not max_retries times, and the error names the setting', { timeout: 20_000 }, async () => {
+  it('is asked once more after the first timeout, not max_retries times, and the error names the setting', {
+    timeout: 20_000,
+  }, async () => {
     const before = server.requests;
     const { error } = await fails('silent', { timeoutMs: 150, maxRetries: 3 });
     assert.equal(error.code, 'timeout');
@@ -155,7 +196,9 @@ describe('a silent server', () => {
 
   it('gets no retry that could not start before the caller’s deadline', async () => {
     const before = server.requests;
-    const error = await failure(model('silent', { timeoutMs: 100, retryDelayMs: 500 }).stream({ messages: ASK, deadline: Date.now() + 300 }));
+    const error = await failure(
+      model('silent', { timeoutMs: 100, retryDelayMs: 500 }).stream({ messages: ASK, deadline: Date.now() + 300 }),
+    );
     assert.equal(error.code, 'timeout');
     assert.equal(server.requests - before, 1);
   });

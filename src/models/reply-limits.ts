@@ -60,12 +60,18 @@ export class ReplyMeter {
       this.#callChars += event.call.arguments.length;
     } else return;
     // The whole reply too: many calls, each within its cap, add up.
-    if (this.#text + Math.max(this.#deltaChars, this.#callChars) > this.#caps.maxReplyChars) throw this.#tooLarge(undefined);
+    if (this.#text + Math.max(this.#deltaChars, this.#callChars) > this.#caps.maxReplyChars)
+      throw this.#tooLarge(undefined);
   }
 
   #tooLarge(toolName: string | undefined): ModelError {
     return toolName === undefined
       ? replyTooLargeError(this.#context, { kind: 'text' }, this.#caps.maxReplyChars, REPLY_SETTING)
-      : replyTooLargeError(this.#context, { kind: 'tool-call', name: toolName }, this.#caps.maxToolCallChars, TOOL_CALL_SETTING);
+      : replyTooLargeError(
+          this.#context,
+          { kind: 'tool-call', name: toolName },
+          this.#caps.maxToolCallChars,
+          TOOL_CALL_SETTING,
+        );
   }
 }

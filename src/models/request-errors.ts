@@ -36,18 +36,42 @@ export function statusError(status: number, bodyText: string, context: ErrorCont
     return new ModelError('auth', text, { status });
   }
   if (status === 404) {
-    return new ModelError('not-found', `model "${model}" or URL ${url} not found (HTTP 404${said}); check the model name and the base URL`, { status });
+    return new ModelError(
+      'not-found',
+      `model "${model}" or URL ${url} not found (HTTP 404${said}); check the model name and the base URL`,
+      { status },
+    );
   }
-  if (status === 429) return new ModelError('rate-limited', `${provider} rate limit reached (HTTP 429${said})`, { status, retryable: true });
-  if (status === 408) return new ModelError('timeout', `${provider} timed out the request (HTTP 408${said})`, { status, retryable: true });
-  if (status >= 500) return new ModelError('server-error', `${provider} server error (HTTP ${status} from ${baseUrl}${said})`, { status, retryable: true });
-  return new ModelError('bad-request', `${provider} rejected the request for model "${model}" (HTTP ${status}${said})`, { status });
+  if (status === 429)
+    return new ModelError('rate-limited', `${provider} rate limit reached (HTTP 429${said})`, {
+      status,
+      retryable: true,
+    });
+  if (status === 408)
+    return new ModelError('timeout', `${provider} timed out the request (HTTP 408${said})`, {
+      status,
+      retryable: true,
+    });
+  if (status >= 500)
+    return new ModelError('server-error', `${provider} server error (HTTP ${status} from ${baseUrl}${said})`, {
+      status,
+      retryable: true,
+    });
+  return new ModelError(
+    'bad-request',
+    `${provider} rejected the request for model "${model}" (HTTP ${status}${said})`,
+    { status },
+  );
 }
 
 /** A 3xx: the request (with its body) is not sent on; the user fixes the base URL instead. */
 export function redirectError(status: number, location: string | undefined, context: ErrorContext): ModelError {
   const where = location === undefined || location === '' ? 'elsewhere' : `to ${location}`;
-  return new ModelError('bad-request', `${context.url} redirects ${where} (HTTP ${status}); set the base URL to the address it points to`, { status });
+  return new ModelError(
+    'bad-request',
+    `${context.url} redirects ${where} (HTTP ${status}); set the base URL to the address it points to`,
+    { status },
+  );
 }
 
 /** The server's own words from its error body (see ErrorBody), or the text itself. */
@@ -60,7 +84,9 @@ export function serverMessage(bodyText: string): { message: string; code?: strin
       const error = body.error;
       if (typeof error === 'string') return { message: error };
       if (error !== undefined && error !== null && typeof error.message === 'string') {
-        return typeof error.code === 'string' ? { message: error.message, code: error.code } : { message: error.message };
+        return typeof error.code === 'string'
+          ? { message: error.message, code: error.code }
+          : { message: error.message };
       }
       if (typeof body.message === 'string') return { message: body.message };
     } catch {
@@ -76,8 +102,10 @@ export function networkError(error: unknown, context: ErrorContext): ModelError 
   const where = `cannot reach ${context.baseUrl}`;
   let text: string;
   if (code === 'ECONNREFUSED') text = `${where}: connection refused; is the server running?`;
-  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') text = `${where}: host ${new URL(context.baseUrl).hostname} not found (${code}); check the base URL and the network`;
-  else if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') text = `${where}: the connection timed out (${code})`;
+  else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    text = `${where}: host ${new URL(context.baseUrl).hostname} not found (${code}); check the base URL and the network`;
+  else if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
+    text = `${where}: the connection timed out (${code})`;
   else text = `${where}: ${innermostMessage(error)}${code === undefined ? '' : ` (${code})`}`;
   return new ModelError('network', text, { retryable: true, cause: error });
 }
@@ -85,13 +113,20 @@ export function networkError(error: unknown, context: ErrorContext): ModelError 
 /** The connection broke after the answer began. */
 export function streamCutError(context: ErrorContext, cause?: unknown): ModelError {
   const why = cause === undefined ? '' : ` (${innermostMessage(cause)})`;
-  return new ModelError('stream-cut', `the response from ${context.baseUrl} broke off before it was complete${why}`, { retryable: true, cause });
+  return new ModelError('stream-cut', `the response from ${context.baseUrl} broke off before it was complete${why}`, {
+    retryable: true,
+    cause,
+  });
 }
 
 export function badResponse(what: string, bodyText: string, context: ErrorContext, cause?: unknown): ModelError {
   const looksHtml = /^\s*</.test(bodyText);
   const hint = looksHtml ? '; it looks like a web page: check that the base URL ends in the API path (often /v1)' : '';
-  return new ModelError('bad-response', `${context.provider} sent ${what} from ${context.url}: ${JSON.stringify(shorten(bodyText, 120))}${hint}`, { cause });
+  return new ModelError(
+    'bad-response',
+    `${context.provider} sent ${what} from ${context.url}: ${JSON.stringify(shorten(bodyText, 120))}${hint}`,
+    { cause },
+  );
 }
 
 export function abortedError(): ModelError {
@@ -103,7 +138,10 @@ export function timeoutError(context: ErrorContext, timeoutMs: number, midRespon
   const text = midResponse
     ? `${context.provider} stopped sending for ${seconds} in the middle of a response from ${context.baseUrl}`
     : `no response from ${context.url} within ${seconds}`;
-  return new ModelError('timeout', `${text} (model_options.timeout_ms in riverse.yaml sets this limit)`, { retryable: true, limit: { setting: 'model_options.timeout_ms', value: timeoutMs } });
+  return new ModelError('timeout', `${text} (model_options.timeout_ms in riverse.yaml sets this limit)`, {
+    retryable: true,
+    limit: { setting: 'model_options.timeout_ms', value: timeoutMs },
+  });
 }
 
 /** What a reply ran past: its text, one tool call's arguments, or one stream event or body holding them. */
@@ -119,9 +157,13 @@ export function replyTooLargeError(context: ErrorContext, part: ReplyPart, limit
         : part.kind === 'event'
           ? `a stream event of more than ${limit} characters`
           : `a response body of more than ${limit} bytes`;
-  return new ModelError('reply-too-large', `${context.provider} sent ${what} from ${context.url}; Riverse stopped reading there. Raise ${setting} in riverse.yaml if replies this large are expected`, {
-    limit: { setting, value: limit },
-  });
+  return new ModelError(
+    'reply-too-large',
+    `${context.provider} sent ${what} from ${context.url}; Riverse stopped reading there. Raise ${setting} in riverse.yaml if replies this large are expected`,
+    {
+      limit: { setting, value: limit },
+    },
+  );
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -45,7 +45,11 @@ export const noModelMessage = (): string => {
 const providerNames = (): string => PROVIDERS.map((provider) => provider.name).join(', ');
 
 /** The model named by $RIVERSE_MODEL or `model` in the config, or a ModelError saying exactly what to set. */
-export function resolveModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): ChatModel {
+export function resolveModel(
+  config: ModelConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ChooseModelOptions = {},
+): ChatModel {
   const name = env.RIVERSE_MODEL || config.model || '';
   if (name === '') throw new ModelError('not-configured', noModelMessage());
   return createNamedModel(name, config, env, options);
@@ -57,7 +61,11 @@ export function resolveModel(config: ModelConfig, env: NodeJS.ProcessEnv = proce
  * Ollama server at OLLAMA_HOST (asked for its models, briefly), then the embedded default local
  * model when it is downloaded, or the user agrees to download it.
  */
-export async function chooseModel(config: ModelConfig, env: NodeJS.ProcessEnv = process.env, options: ChooseModelOptions = {}): Promise<ChatModel> {
+export async function chooseModel(
+  config: ModelConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  options: ChooseModelOptions = {},
+): Promise<ChatModel> {
   if (env.RIVERSE_MODEL || config.model !== undefined) return resolveModel(config, env, options);
   for (const provider of PROVIDERS) {
     const model = await offeredModel(provider, env, options);
@@ -76,25 +84,38 @@ async function offeredModel(
   return discover?.(env, options);
 }
 
-function createNamedModel(name: string, config: ModelConfig, env: NodeJS.ProcessEnv, options: ChooseModelOptions): ChatModel {
+function createNamedModel(
+  name: string,
+  config: ModelConfig,
+  env: NodeJS.ProcessEnv,
+  options: ChooseModelOptions,
+): ChatModel {
   const at = name.indexOf(':');
   const prefix = at > 0 ? name.slice(0, at).toLowerCase() : DEFAULT_PREFIX;
   const model = at > 0 ? name.slice(at + 1) : name;
   const provider = providerNamed(prefix);
   if (provider === undefined) {
-    throw new ModelError('not-configured', `Unknown model provider "${prefix}" in "${name}". Known providers: ${providerNames()}.`);
+    throw new ModelError(
+      'not-configured',
+      `Unknown model provider "${prefix}" in "${name}". Known providers: ${providerNames()}.`,
+    );
   }
   if (model === '') {
-    const hint = provider.noModelNamed ?? `names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`;
+    const hint =
+      provider.noModelNamed ?? `names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`;
     throw new ModelError('not-configured', `"${name}" ${hint}`);
   }
 
   const settings = config.model_options ?? {};
   const baseUrl = settings.base_url ?? environmentBaseUrl(provider, env);
   const apiKey = settings.api_key ?? (provider.keyEnv === undefined ? undefined : env[provider.keyEnv]);
-  const localServer = settings.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
+  const localServer =
+    settings.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
   if (provider.keyEnv !== undefined && !apiKey && !localServer) {
-    throw new ModelError('not-configured', `${name} needs an API key: set ${provider.keyEnv} (or model_options.api_key in riverse.yaml).`);
+    throw new ModelError(
+      'not-configured',
+      `${name} needs an API key: set ${provider.keyEnv} (or model_options.api_key in riverse.yaml).`,
+    );
   }
   const toolCalling = chosenToolCalling(config, env);
   return provider.create({
@@ -117,7 +138,10 @@ function createNamedModel(name: string, config: ModelConfig, env: NodeJS.Process
  * `model_options.tool_calling`); undefined leaves it to the model (and to what the assistant learned
  * of it: a model that refused native tools is then asked in text).
  */
-export function chosenToolCalling(config: ModelConfig, env: NodeJS.ProcessEnv = process.env): ToolCallingMode | undefined {
+export function chosenToolCalling(
+  config: ModelConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): ToolCallingMode | undefined {
   const chosen = env.RIVERSE_TOOL_CALLING || config.model_options?.tool_calling;
   return chosen === 'native' || chosen === 'text' ? chosen : undefined;
 }

@@ -1,5 +1,8 @@
 /** How long a server asks us to wait (`retry-after-ms`, else `Retry-After` in seconds or as an HTTP date), in ms. */
-export function retryAfterMs(header: (name: string) => string | null | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(
+  header: (name: string) => string | null | undefined,
+  now = Date.now(),
+): number | undefined {
   const ms = header('retry-after-ms');
   if (ms !== null && ms !== undefined) {
     const value = Number(ms);

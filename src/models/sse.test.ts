@@ -10,7 +10,8 @@ function parseAll(pieces: string[]): string[] {
   return out;
 }
 
-const SAMPLE = 'data: {"a":1}\n\n: keep-alive comment\n\nevent: message\nid: 7\ndata: first line\ndata:second line\n\ndata: [DONE]\n\n';
+const SAMPLE =
+  'data: {"a":1}\n\n: keep-alive comment\n\nevent: message\nid: 7\ndata: first line\ndata:second line\n\ndata: [DONE]\n\n';
 const EXPECTED = ['{"a":1}', 'first line\nsecond line', '[DONE]'];
 
 describe('SseParser', () => {
@@ -55,11 +56,18 @@ describe('SseParser', () => {
     // A line without end, arriving piece by piece: refused once the pieces pass the cap.
     parser.push('data: ');
     let pushed = 0;
-    assert.throws(() => {
-      for (; pushed < 100; pushed++) parser.push('y'.repeat(100));
-    }, (error: unknown) => error instanceof SseEventTooLarge && error.limit === 1000);
+    assert.throws(
+      () => {
+        for (; pushed < 100; pushed++) parser.push('y'.repeat(100));
+      },
+      (error: unknown) => error instanceof SseEventTooLarge && error.limit === 1000,
+    );
     assert.ok(pushed <= 10, `refused after ${pushed} pieces`);
     assert.throws(() => capped().push(`data: ${'z'.repeat(2000)}`), SseEventTooLarge, 'one push');
-    assert.throws(() => capped().push('data: aaaaaaaaaa\n'.repeat(200)), SseEventTooLarge, 'many short data lines of one event');
+    assert.throws(
+      () => capped().push('data: aaaaaaaaaa\n'.repeat(200)),
+      SseEventTooLarge,
+      'many short data lines of one event',
+    );
   });
 });

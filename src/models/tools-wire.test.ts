@@ -5,7 +5,11 @@ import { PROVIDER_WIRE_NAMES } from './providers/provider-wire-names.ts';
 import { PROVIDER_WIRES } from './providers/provider-wires.ts';
 import { toolsWire } from './tools-wire.ts';
 
-const tool = (name: string): ToolDefinition => ({ name, description: `The ${name}`, parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } });
+const tool = (name: string): ToolDefinition => ({
+  name,
+  description: `The ${name}`,
+  parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+});
 
 test('the catalog is each tool as toolText writes it, built once per array object', () => {
   let written = 0;

@@ -22,7 +22,12 @@ export interface ToolsWire {
  * is about 66 KB sent with every request: it is built once per tools array (by identity), so a
  * request costs the messages, not the catalog.
  */
-export function toolsWire(dialect: Dialect, toolText: (tool: ToolDefinition) => string, format: ToolsWire['format'] = 'json', wrap = (items: string[]) => `[${items.join(',')}]`): ToolsWire {
+export function toolsWire(
+  dialect: Dialect,
+  toolText: (tool: ToolDefinition) => string,
+  format: ToolsWire['format'] = 'json',
+  wrap = (items: string[]) => `[${items.join(',')}]`,
+): ToolsWire {
   const cache = new WeakMap<readonly ToolDefinition[], string>();
   return {
     dialect,

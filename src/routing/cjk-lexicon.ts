@@ -619,7 +619,10 @@ export function lexicon(): ReadonlyMap<string, readonly string[]> {
     const colon = line.indexOf(':');
     if (colon < 0) continue;
     const english = line.slice(0, colon).trim().split(/\s+/);
-    for (const word of line.slice(colon + 1).trim().split(/\s+/)) {
+    for (const word of line
+      .slice(colon + 1)
+      .trim()
+      .split(/\s+/)) {
       if (word === '' || /^[\x00-\x7f]+$/.test(word)) continue;
       const key = word.normalize('NFKC').toLowerCase();
       const known = table.get(key);

@@ -24,13 +24,25 @@ export function createToolRouter(settings: RoutingSettings | null | undefined, s
   const embeddings = settings?.embeddings;
   if (embeddings?.model === undefined) return new ToolRouter();
   const local = embeddings.model.startsWith('local:') ? embeddings.model.slice('local:'.length) : undefined;
-  if (local !== undefined && setup.localModel === undefined) throw new EmbeddingError(`routing.embeddings.model: ${embeddings.model} needs the local model runtime, which this caller does not give`);
-  const model = local !== undefined ? setup.localModel!(local) : createOpenAIEmbeddings({
-    baseUrl: embeddings.base_url ?? 'https://api.openai.com/v1',
-    model: embeddings.model,
-    ...(embeddings.api_key === undefined ? {} : { apiKey: embeddings.api_key }),
-    ...(embeddings.timeout_ms === undefined ? {} : { timeoutMs: embeddings.timeout_ms }),
+  if (local !== undefined && setup.localModel === undefined)
+    throw new EmbeddingError(
+      `routing.embeddings.model: ${embeddings.model} needs the local model runtime, which this caller does not give`,
+    );
+  const model =
+    local !== undefined
+      ? setup.localModel!(local)
+      : createOpenAIEmbeddings({
+          baseUrl: embeddings.base_url ?? 'https://api.openai.com/v1',
+          model: embeddings.model,
+          ...(embeddings.api_key === undefined ? {} : { apiKey: embeddings.api_key }),
+          ...(embeddings.timeout_ms === undefined ? {} : { timeoutMs: embeddings.timeout_ms }),
+        });
+  const cache = new EmbeddingCache(
+    model.id,
+    setup.dataDir === undefined ? undefined : join(setup.dataDir, 'embeddings'),
+  );
+  return new ToolRouter({
+    semantic: new SemanticIndex(model, cache),
+    ...(setup.onSemanticError === undefined ? {} : { onSemanticError: setup.onSemanticError }),
   });
-  const cache = new EmbeddingCache(model.id, setup.dataDir === undefined ? undefined : join(setup.dataDir, 'embeddings'));
-  return new ToolRouter({ semantic: new SemanticIndex(model, cache), ...(setup.onSemanticError === undefined ? {} : { onSemanticError: setup.onSemanticError }) });
 }

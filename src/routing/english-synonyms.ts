@@ -56,8 +56,16 @@ export function synonyms(): ReadonlyMap<string, readonly string[]> {
   if (table !== undefined) return table;
   table = new Map();
   for (const line of GROUPS.trim().split('\n')) {
-    const stems = [...new Set(line.trim().split(/\s+/).map((word) => stem(word)))];
-    for (const one of stems) table.set(one, [...new Set([...(table.get(one) ?? []), ...stems.filter((other) => other !== one)])]);
+    const stems = [
+      ...new Set(
+        line
+          .trim()
+          .split(/\s+/)
+          .map((word) => stem(word)),
+      ),
+    ];
+    for (const one of stems)
+      table.set(one, [...new Set([...(table.get(one) ?? []), ...stems.filter((other) => other !== one)])]);
   }
   return table;
 }

@@ -6,8 +6,18 @@ describe('replayExamples', () => {
   test('each example is replayed without itself, so one that only finds itself is a miss, with what it reached', () => {
     const result = replayExamples(
       [
-        { name: 'get_weather', description: ['Weather forecast for a city'], parameters: ['city'], examples: ['Will it rain in Paris tomorrow?', 'weather forecast for Rome'] },
-        { name: 'send_email', description: ['Send an email to a recipient'], parameters: ['to'], examples: ['email Ann about Paris'] },
+        {
+          name: 'get_weather',
+          description: ['Weather forecast for a city'],
+          parameters: ['city'],
+          examples: ['Will it rain in Paris tomorrow?', 'weather forecast for Rome'],
+        },
+        {
+          name: 'send_email',
+          description: ['Send an email to a recipient'],
+          parameters: ['to'],
+          examples: ['email Ann about Paris'],
+        },
         // Nothing in this example is said anywhere else of the tool: it reaches its tool only through itself.
         { name: 'make_note', description: ['Write a note'], parameters: [], examples: ['jot down the rain in Paris'] },
       ],

@@ -36,7 +36,12 @@ export interface RouteBenchmark {
  * every request for the top max(k), and scores the ranks. `definitionTokens` tells what one
  * tool's definition costs as a model is sent it.
  */
-export function runRouteBenchmark(tools: readonly BenchTool[], queries: readonly BenchQuery[], ks: readonly number[], definitionTokens: (tool: BenchTool) => number): RouteBenchmark {
+export function runRouteBenchmark(
+  tools: readonly BenchTool[],
+  queries: readonly BenchQuery[],
+  ks: readonly number[],
+  definitionTokens: (tool: BenchTool) => number,
+): RouteBenchmark {
   const docs = tools.map(benchRouteDoc);
   const started = performance.now();
   const index = new ToolIndex(docs);
@@ -72,17 +77,31 @@ export function runRouteBenchmark(tools: readonly BenchTool[], queries: readonly
     requests: queries.length,
     tools: tools.length,
     ...keyed(total, ks),
-    by_lang: Object.fromEntries([...byLang].sort(([a], [b]) => (a < b ? -1 : 1)).map(([language, counts]) => [language, { requests: counts.requests, ...keyed(counts, ks) }])),
+    by_lang: Object.fromEntries(
+      [...byLang]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([language, counts]) => [language, { requests: counts.requests, ...keyed(counts, ks) }]),
+    ),
     index_ms: round(index_ms),
     p50_ms: round(percentile(times, 0.5)),
     p95_ms: round(percentile(times, 0.95)),
-    tokens: { catalog, at_k: Object.fromEntries(ks.map((k, at) => [String(k), Math.round(tokenSums[at]! / Math.max(queries.length, 1))])) },
+    tokens: {
+      catalog,
+      at_k: Object.fromEntries(
+        ks.map((k, at) => [String(k), Math.round(tokenSums[at]! / Math.max(queries.length, 1))]),
+      ),
+    },
   };
 }
 
 /** What the router reads of a benchmark tool. */
 function benchRouteDoc(tool: BenchTool): RouteDoc {
-  return { name: tool.name, description: [tool.description], parameters: schemaTexts(tool.parameters), examples: tool.examples };
+  return {
+    name: tool.name,
+    description: [tool.description],
+    parameters: schemaTexts(tool.parameters),
+    examples: tool.examples,
+  };
 }
 
 function tally(ks: readonly number[]) {
@@ -90,7 +109,8 @@ function tally(ks: readonly number[]) {
 }
 
 function keyed(counts: ReturnType<typeof tally>, ks: readonly number[]) {
-  const share = (values: number[]) => Object.fromEntries(ks.map((k, at) => [String(k), round(values[at]! / Math.max(counts.requests, 1), 4)]));
+  const share = (values: number[]) =>
+    Object.fromEntries(ks.map((k, at) => [String(k), round(values[at]! / Math.max(counts.requests, 1), 4)]));
   return { hit: share(counts.hit), recall: share(counts.recall) };
 }
 
@@ -127,11 +147,14 @@ export class BenchFormatError extends Error {
 export function parseBenchTools(text: string, file: string): BenchTool[] {
   return lines(text, file, (value, where) => {
     const name = field(value, 'name', where);
-    if (typeof name !== 'string' || name === '') throw new BenchFormatError(where, { code: 'wrong-type', field: 'name', expected: 'non-empty-string' });
+    if (typeof name !== 'string' || name === '')
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'name', expected: 'non-empty-string' });
     const description = value.description ?? '';
-    if (typeof description !== 'string') throw new BenchFormatError(where, { code: 'wrong-type', field: 'description', expected: 'string' });
+    if (typeof description !== 'string')
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'description', expected: 'string' });
     const examples = value.examples ?? [];
-    if (!Array.isArray(examples) || examples.some((example) => typeof example !== 'string')) throw new BenchFormatError(where, { code: 'wrong-type', field: 'examples', expected: 'strings' });
+    if (!Array.isArray(examples) || examples.some((example) => typeof example !== 'string'))
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'examples', expected: 'strings' });
     return { name, description, parameters: value.parameters ?? null, examples: examples as string[] };
   });
 }
@@ -139,11 +162,14 @@ export function parseBenchTools(text: string, file: string): BenchTool[] {
 export function parseBenchQueries(text: string, file: string): BenchQuery[] {
   return lines(text, file, (value, where) => {
     const query = field(value, 'query', where);
-    if (typeof query !== 'string') throw new BenchFormatError(where, { code: 'wrong-type', field: 'query', expected: 'string' });
+    if (typeof query !== 'string')
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'query', expected: 'string' });
     const gold = field(value, 'gold', where);
-    if (!Array.isArray(gold) || gold.length === 0 || gold.some((name) => typeof name !== 'string')) throw new BenchFormatError(where, { code: 'wrong-type', field: 'gold', expected: 'names' });
+    if (!Array.isArray(gold) || gold.length === 0 || gold.some((name) => typeof name !== 'string'))
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'gold', expected: 'names' });
     const lang = value.lang ?? 'en';
-    if (typeof lang !== 'string') throw new BenchFormatError(where, { code: 'wrong-type', field: 'lang', expected: 'string' });
+    if (typeof lang !== 'string')
+      throw new BenchFormatError(where, { code: 'wrong-type', field: 'lang', expected: 'string' });
     return { id: typeof value.id === 'string' ? value.id : where, query, lang, gold: gold as string[] };
   });
 }
@@ -159,7 +185,8 @@ function lines<T>(text: string, file: string, read: (value: Record<string, unkno
     } catch (error) {
       throw new BenchFormatError(where, { code: 'not-json', detail: (error as Error).message });
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BenchFormatError(where, { code: 'not-object' });
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new BenchFormatError(where, { code: 'not-object' });
     out.push(read(value as Record<string, unknown>, where));
   }
   if (out.length === 0) throw new BenchFormatError(file, { code: 'empty' });

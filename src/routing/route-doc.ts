@@ -14,8 +14,14 @@ export interface RouteDoc {
 /** A manifest's texts, in every language it has: a request in any of them should find the tool. */
 export function routeDocOf(manifest: Pick<ToolManifest, 'name' | 'description' | 'parameters' | 'examples'>): RouteDoc {
   const parameters: string[] = [];
-  for (const [name, parameter] of Object.entries(manifest.parameters ?? {})) addParameter(name, parameter, parameters, 0);
-  return { name: manifest.name, description: texts(manifest.description), parameters, examples: lists(manifest.examples) };
+  for (const [name, parameter] of Object.entries(manifest.parameters ?? {}))
+    addParameter(name, parameter, parameters, 0);
+  return {
+    name: manifest.name,
+    description: texts(manifest.description),
+    parameters,
+    examples: lists(manifest.examples),
+  };
 }
 
 function texts(text: LocalizedText | undefined): string[] {
@@ -27,7 +33,9 @@ function texts(text: LocalizedText | undefined): string[] {
 function lists(list: LocalizedList | undefined): string[] {
   if (list === undefined) return [];
   if (Array.isArray(list)) return list.filter((value) => typeof value === 'string');
-  return Object.values(list).flatMap((values) => (Array.isArray(values) ? values.filter((value) => typeof value === 'string') : []));
+  return Object.values(list).flatMap((values) =>
+    Array.isArray(values) ? values.filter((value) => typeof value === 'string') : [],
+  );
 }
 
 // Deep enough for any real manifest; a pathological one stops here rather than walking forever.

@@ -11,7 +11,10 @@ describe('queryTerms', () => {
     const japanese = queryTerms('天気');
     const said = japanese.get('天気')!;
     const translated = japanese.get('weather')!;
-    assert.ok(translated < said && translated === (TRANSLATION_WEIGHT * 2.2) / (TRANSLATION_WEIGHT + 1.2), `${translated} < ${said}`);
+    assert.ok(
+      translated < said && translated === (TRANSLATION_WEIGHT * 2.2) / (TRANSLATION_WEIGHT + 1.2),
+      `${translated} < ${said}`,
+    );
     assert.ok(japanese.get('forecast')! < translated, 'the synonym of a translation is weaker still');
   });
 

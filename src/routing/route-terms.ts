@@ -21,7 +21,8 @@ export function queryTerms(query: string, translationWeight = TRANSLATION_WEIGHT
   // A long request says enough in its own words: there the synonyms would mostly add noise (measured).
   const weight = SYNONYM_WEIGHT * Math.min(1, SYNONYMS_IN_FULL / Math.max(counts.size, 1));
   const table = synonyms();
-  for (const term of counts.keys()) for (const other of table.get(term) ?? []) if (!terms.has(other)) terms.set(other, weight);
+  for (const term of counts.keys())
+    for (const other of table.get(term) ?? []) if (!terms.has(other)) terms.set(other, weight);
   return terms;
 }
 

@@ -5,7 +5,13 @@ import { splitIdentifiers, tokenize } from './tokenize.ts';
 describe('tokenize', () => {
   test('splits identifiers where their words join: camelCase, acronyms, snake_case, dots, digits', () => {
     assert.equal(splitIdentifiers('getHTTPResponse2'), 'get HTTP Response 2');
-    assert.deepEqual(tokenize('Navigation.TrafficViolations.queryViolation'), ['navig', 'traffic', 'violat', 'queri', 'violat']);
+    assert.deepEqual(tokenize('Navigation.TrafficViolations.queryViolation'), [
+      'navig',
+      'traffic',
+      'violat',
+      'queri',
+      'violat',
+    ]);
     assert.deepEqual(tokenize('send_email_v2'), ['send', 'email', '2']);
   });
 
@@ -21,7 +27,8 @@ describe('tokenize', () => {
 
   test('cuts Chinese into overlapping character pairs, whatever words a query and a description are cut into', () => {
     const terms = tokenize('查询违章记录');
-    for (const pair of ['查询', '询违', '违章', '章记', '记录']) assert.ok(terms.includes(pair), `${pair} in ${terms.join(' ')}`);
+    for (const pair of ['查询', '询违', '违章', '章记', '记录'])
+      assert.ok(terms.includes(pair), `${pair} in ${terms.join(' ')}`);
   });
 
   test('cuts Japanese into words: katakana loanwords stay whole, particles go', () => {

@@ -3,12 +3,27 @@ import { describe, test } from 'node:test';
 import type { RouteDoc } from './route-doc.ts';
 import { ToolIndex } from './tool-index.ts';
 
-const doc = (name: string, description: string, parameters: string[] = [], examples: string[] = []): RouteDoc => ({ name, description: [description], parameters, examples });
+const doc = (name: string, description: string, parameters: string[] = [], examples: string[] = []): RouteDoc => ({
+  name,
+  description: [description],
+  parameters,
+  examples,
+});
 
 const CATALOG: RouteDoc[] = [
-  doc('get_weather', 'Current weather and forecast for a city', ['city', 'The city name'], ['Will it rain in Paris tomorrow?']),
+  doc(
+    'get_weather',
+    'Current weather and forecast for a city',
+    ['city', 'The city name'],
+    ['Will it rain in Paris tomorrow?'],
+  ),
   doc('send_email', 'Send an email message to a recipient', ['to', 'Address of the recipient', 'subject', 'body']),
-  doc('book_flight', 'Book a flight ticket between two airports', ['from', 'to', 'date'], ['Fly me from Tokyo to Osaka on Friday']),
+  doc(
+    'book_flight',
+    'Book a flight ticket between two airports',
+    ['from', 'to', 'date'],
+    ['Fly me from Tokyo to Osaka on Friday'],
+  ),
   doc('calculate_area', 'Area of a triangle from its base and height', ['base', 'height']),
   doc('queryViolation', '查询车辆违章记录', ['plate_number', '车牌号'], ['查一下我的车有没有违章']),
 ];
@@ -39,7 +54,11 @@ describe('ToolIndex', () => {
   });
 
   test('equal scores are ordered by name, whatever order the tools were added in', () => {
-    const twins = [doc('b_tool', 'convert currency'), doc('a_tool', 'convert currency'), doc('c_tool', 'convert currency')];
+    const twins = [
+      doc('b_tool', 'convert currency'),
+      doc('a_tool', 'convert currency'),
+      doc('c_tool', 'convert currency'),
+    ];
     assert.deepEqual(top(new ToolIndex(twins), 'convert currency'), ['a_tool', 'b_tool', 'c_tool']);
     assert.deepEqual(top(new ToolIndex([...twins].reverse()), 'convert currency'), ['a_tool', 'b_tool', 'c_tool']);
     assert.deepEqual(top(new ToolIndex(twins), 'convert currency', 2), ['a_tool', 'b_tool']);
@@ -69,7 +88,9 @@ describe('ToolIndex', () => {
   test('after many changes it ranks as an index built afresh from the same tools', () => {
     const index = new ToolIndex(CATALOG);
     for (let round = 0; round < 50; round++) {
-      index.set(doc(`filler_${round}`, `filler tool number ${round} about gardening`, ['plant'], [`water my plants ${round}`]));
+      index.set(
+        doc(`filler_${round}`, `filler tool number ${round} about gardening`, ['plant'], [`water my plants ${round}`]),
+      );
       if (round % 3 === 0) index.delete(`filler_${round}`);
     }
     for (let round = 0; round < 50; round++) index.delete(`filler_${round}`);

@@ -221,7 +221,8 @@ export class ToolIndex {
     }
     const { exampleWeight } = this.#options;
     if (exampleWeight <= 0 || this.#exampleCount === 0) return touched;
-    if (this.#exampleScores.length < this.#examples.length) this.#exampleScores = new Float64Array(this.#examples.length * 2);
+    if (this.#exampleScores.length < this.#examples.length)
+      this.#exampleScores = new Float64Array(this.#examples.length * 2);
     const byExample = this.#exampleScores;
     const examplesTouched: number[] = [];
     for (const [term, queryWeight] of query) {
@@ -260,7 +261,9 @@ export class ToolIndex {
       let tf = 0;
       for (let field = 0; field < FIELDS; field++) {
         const count = posting.counts[index * FIELDS + field]!;
-        if (count !== 0) tf += (fieldWeights[field]! * count) / (1 - b[field]! + (b[field]! * lengths[field]!) / this.#averages[field]!);
+        if (count !== 0)
+          tf +=
+            (fieldWeights[field]! * count) / (1 - b[field]! + (b[field]! * lengths[field]!) / this.#averages[field]!);
       }
       weights[index] = (tf * (k1 + 1)) / (k1 + tf);
     }
@@ -273,7 +276,8 @@ export class ToolIndex {
     const { exampleB: b, k1 } = this.#options;
     const weights = new Float64Array(posting.ids.length);
     for (let index = 0; index < weights.length; index++) {
-      const tf = posting.counts[index]! / (1 - b + (b * this.#examples[posting.ids[index]!]!.length) / this.#exampleAverage);
+      const tf =
+        posting.counts[index]! / (1 - b + (b * this.#examples[posting.ids[index]!]!.length) / this.#exampleAverage);
       weights[index] = (tf * (k1 + 1)) / (k1 + tf);
     }
     posting.generation = this.#generation;
@@ -289,7 +293,11 @@ export class ToolIndex {
     const averages = this.#lengthSums.map((sum) => Math.max(sum / count, 1e-9));
     const exampleAverage = Math.max(this.#exampleLengthSum / Math.max(this.#exampleCount, 1), 1e-9);
     const drifted = (now: number, then: number) => Math.abs(now - then) > 0.1 * then;
-    if (!drifted(exampleAverage, this.#exampleAverage) && !averages.some((average, field) => drifted(average, this.#averages[field]!))) return;
+    if (
+      !drifted(exampleAverage, this.#exampleAverage) &&
+      !averages.some((average, field) => drifted(average, this.#averages[field]!))
+    )
+      return;
     this.#averages = averages;
     this.#exampleAverage = exampleAverage;
     this.#generation++;

@@ -32,7 +32,12 @@ test('a tool file added, changed or removed reaches the router with the reload, 
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'weather.ts'), toolFile('weather', 'The weather forecast for a city'));
   await writeFile(join(dir, 'email.ts'), toolFile('send_email', 'Send an email'));
-  const live = await LiveToolRegistry.open({ folders: [dir], baseDir: dir, watch: true, config: { tools: { isolation: 'none' } } });
+  const live = await LiveToolRegistry.open({
+    folders: [dir],
+    baseDir: dir,
+    watch: true,
+    config: { tools: { isolation: 'none' } },
+  });
   t.after(() => live.close());
   const router = new ToolRouter();
   assert.equal(router.sync(live.current.tools()), 2);

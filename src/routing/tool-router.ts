@@ -125,14 +125,19 @@ export class ToolRouter {
     let semantic: RouteHit[];
     try {
       const timeout = AbortSignal.timeout(QUERY_EMBEDDING_MS);
-      semantic = await this.#semantic.search(query, FUSION_DEPTH, signal === undefined ? timeout : AbortSignal.any([signal, timeout]));
+      semantic = await this.#semantic.search(
+        query,
+        FUSION_DEPTH,
+        signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+      );
     } catch (error) {
       this.#onSemanticError(error);
       return lexical.slice(0, k);
     }
     const scores = new Map<string, number>();
     for (const ranking of [lexical, semantic]) {
-      for (const [rank, hit] of ranking.entries()) scores.set(hit.name, (scores.get(hit.name) ?? 0) + 1 / (FUSION_K + rank + 1));
+      for (const [rank, hit] of ranking.entries())
+        scores.set(hit.name, (scores.get(hit.name) ?? 0) + 1 / (FUSION_K + rank + 1));
     }
     return [...scores]
       .map(([name, score]) => ({ name, score }))
@@ -147,7 +152,8 @@ export class ToolRouter {
   rank(latest: string, earlier: readonly string[], k: number): RouteHit[] {
     const terms: WeightedTerms = queryTerms(latest);
     for (const message of earlier.slice(-EARLIER_MESSAGES)) {
-      for (const [term, weight] of queryTerms(message)) terms.set(term, (terms.get(term) ?? 0) + EARLIER_WEIGHT * weight);
+      for (const [term, weight] of queryTerms(message))
+        terms.set(term, (terms.get(term) ?? 0) + EARLIER_WEIGHT * weight);
     }
     return this.#index.searchTerms(terms, k);
   }

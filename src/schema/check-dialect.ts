@@ -18,13 +18,23 @@ export function checkDialect(schema: unknown, dialect: Dialect): string[] {
   return problems;
 }
 
-function walk(node: Record<string, unknown>, path: string, depth: number, dialect: Dialect, problems: string[], totals: SchemaTotals): void {
+function walk(
+  node: Record<string, unknown>,
+  path: string,
+  depth: number,
+  dialect: Dialect,
+  problems: string[],
+  totals: SchemaTotals,
+): void {
   const rules = dialectRules(dialect).check;
   const at = path === '' ? 'top' : path;
   for (const key of Object.keys(node)) if (!rules.keywords.has(key)) problems.push(`${at}: "${key}" is not allowed`);
   const types = node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];
-  for (const type of types) if (!(JSON_TYPES as readonly unknown[]).includes(type)) problems.push(`${at}: unknown type ${JSON.stringify(type)}`);
-  if (node.enum !== undefined && (!Array.isArray(node.enum) || node.enum.length === 0)) problems.push(`${at}: enum must be a non-empty array`);
+  for (const type of types)
+    if (!(JSON_TYPES as readonly unknown[]).includes(type))
+      problems.push(`${at}: unknown type ${JSON.stringify(type)}`);
+  if (node.enum !== undefined && (!Array.isArray(node.enum) || node.enum.length === 0))
+    problems.push(`${at}: enum must be a non-empty array`);
   if (typeof node.pattern === 'string' && !compiles(node.pattern)) problems.push(`${at}: pattern does not compile`);
   const properties = isRecord(node.properties) ? node.properties : undefined;
   const names = Object.keys(properties ?? {});
@@ -36,11 +46,20 @@ function walk(node: Record<string, unknown>, path: string, depth: number, dialec
   count(node, names, totals);
 
   const children: [string, unknown][] = [
-    ...Object.entries(properties ?? {}).map(([name, child]): [string, unknown] => [`${path}.${name}`.replace(/^\./, ''), child]),
+    ...Object.entries(properties ?? {}).map(([name, child]): [string, unknown] => [
+      `${path}.${name}`.replace(/^\./, ''),
+      child,
+    ]),
     [`${path}[]`, node.items],
     ...(isRecord(node.additionalProperties) ? [[`${path}{}`, node.additionalProperties] as [string, unknown]] : []),
-    ...Object.entries(isRecord(node.patternProperties) ? node.patternProperties : {}).map(([key, child]): [string, unknown] => [`${path}{${key}}`, child]),
-    ...['anyOf', 'oneOf', 'allOf'].flatMap((key) => (Array.isArray(node[key]) ? (node[key] as unknown[]).map((child, index): [string, unknown] => [`${path}<${key}${index}>`, child]) : [])),
+    ...Object.entries(isRecord(node.patternProperties) ? node.patternProperties : {}).map(
+      ([key, child]): [string, unknown] => [`${path}{${key}}`, child],
+    ),
+    ...['anyOf', 'oneOf', 'allOf'].flatMap((key) =>
+      Array.isArray(node[key])
+        ? (node[key] as unknown[]).map((child, index): [string, unknown] => [`${path}<${key}${index}>`, child])
+        : [],
+    ),
   ];
   for (const [childPath, child] of children) {
     if (child === undefined) continue;

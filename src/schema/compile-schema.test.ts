@@ -6,7 +6,11 @@ import { checkCatalog, type CatalogTool } from './testing/golden-check.ts';
 
 // The tool catalogs of seven public benchmarks (10,919 real schemas), beside the repository.
 const BENCH = new URL('../../../shared/bench/retrieval/', import.meta.url);
-const datasets = existsSync(BENCH) ? readdirSync(BENCH).filter((name) => existsSync(new URL(`${name}/tools.jsonl`, BENCH))).sort() : [];
+const datasets = existsSync(BENCH)
+  ? readdirSync(BENCH)
+      .filter((name) => existsSync(new URL(`${name}/tools.jsonl`, BENCH)))
+      .sort()
+  : [];
 
 // Compiling with Ajv takes milliseconds a schema, too slow for all of them: every tool is checked
 // with the small validator, and Ajv checks the first tool to show each new feature, and every 97th.
@@ -19,7 +23,8 @@ function crossCheck(features: Set<string>, index: number): boolean {
 
 describe('golden: every benchmark tool schema in every dialect', () => {
   if (datasets.length === 0) {
-    test('benchmark tool schemas', (t) => t.skip(`no tool catalogs at ${fileURLToPath(BENCH)} (shared/bench/retrieval beside the repository)`));
+    test('benchmark tool schemas', (t) =>
+      t.skip(`no tool catalogs at ${fileURLToPath(BENCH)} (shared/bench/retrieval beside the repository)`));
     return;
   }
   for (const dataset of datasets) {
@@ -35,7 +40,11 @@ describe('golden: every benchmark tool schema in every dialect', () => {
           `${report.samples} samples, ${report.roundTrips} dialect round trips; JSON-text fields: strict ${report.jsonText['openai-strict']}, gemini ${report.jsonText.gemini}; ` +
           `Gemini enum text ${report.enumText}; Ajv cross-checked ${report.ajvTools} tools (${report.ajvSchemas} schemas); ${Math.round(performance.now() - started)} ms`,
       );
-      assert.equal(report.failures.length, 0, `${report.failures.length} failures, first ones:\n${report.failures.slice(0, 15).join('\n')}`);
+      assert.equal(
+        report.failures.length,
+        0,
+        `${report.failures.length} failures, first ones:\n${report.failures.slice(0, 15).join('\n')}`,
+      );
       assert.equal(report.roundTrips, report.samples * 5);
     });
   }

@@ -3,16 +3,25 @@ import { describe, test } from 'node:test';
 import { checkDialect } from './check-dialect.ts';
 import { compileSchema } from './compile-schema.ts';
 
-const gemini = (properties: Record<string, unknown>, required: string[] = []) => compileSchema({ type: 'dict', properties, required, additionalProperties: false }, 'gemini');
+const gemini = (properties: Record<string, unknown>, required: string[] = []) =>
+  compileSchema({ type: 'dict', properties, required, additionalProperties: false }, 'gemini');
 
 describe('gemini dialect', () => {
   test('takes one lower-case type, description, enum of strings, items, properties and required; no additionalProperties', () => {
-    const schema = gemini({
-      city: { type: 'str', description: 'City' },
-      unit: { type: 'string', enum: ['c', 'f'] },
-      days: { type: 'array', items: { type: 'integer' } },
-      where: { type: 'object', properties: { lat: { type: 'float' } }, required: ['lat'], additionalProperties: false },
-    }, ['city']);
+    const schema = gemini(
+      {
+        city: { type: 'str', description: 'City' },
+        unit: { type: 'string', enum: ['c', 'f'] },
+        days: { type: 'array', items: { type: 'integer' } },
+        where: {
+          type: 'object',
+          properties: { lat: { type: 'float' } },
+          required: ['lat'],
+          additionalProperties: false,
+        },
+      },
+      ['city'],
+    );
     assert.deepEqual(schema, {
       type: 'object',
       properties: {
@@ -27,12 +36,23 @@ describe('gemini dialect', () => {
   });
 
   test('a union with null is nullable; optional parameters stay optional, not nullable', () => {
-    const schema = gemini({ note: { type: 'string', nullable: true }, maybe: { anyOf: [{ type: 'integer' }, { type: 'null' }] }, plain: { type: 'string' } });
-    assert.deepEqual(schema.properties, { note: { type: 'string', nullable: true }, maybe: { type: 'integer', nullable: true }, plain: { type: 'string' } });
+    const schema = gemini({
+      note: { type: 'string', nullable: true },
+      maybe: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      plain: { type: 'string' },
+    });
+    assert.deepEqual(schema.properties, {
+      note: { type: 'string', nullable: true },
+      maybe: { type: 'integer', nullable: true },
+      plain: { type: 'string' },
+    });
   });
 
   test('an enum of numbers or booleans travels as their text', () => {
-    const schema = gemini({ minutes: { type: 'integer', enum: [30, 60], description: 'Length' }, on: { type: 'boolean', enum: [true, false] } });
+    const schema = gemini({
+      minutes: { type: 'integer', enum: [30, 60], description: 'Length' },
+      on: { type: 'boolean', enum: [true, false] },
+    });
     assert.deepEqual(schema.properties, {
       minutes: { type: 'string', description: 'Length', enum: ['30', '60'] },
       on: { type: 'string', enum: ['true', 'false'] },
@@ -68,7 +88,10 @@ describe('gemini dialect', () => {
       headers: { type: 'string', description: 'Headers (a JSON object, written as text)' },
       data: { type: 'string', description: '(any JSON value, written as JSON text)', nullable: true },
       id: { type: 'string', description: '(JSON text: string or integer)' },
-      tags: { type: 'array', items: { type: 'string', description: '(any JSON value, written as JSON text)', nullable: true } },
+      tags: {
+        type: 'array',
+        items: { type: 'string', description: '(any JSON value, written as JSON text)', nullable: true },
+      },
       // Gemini rejects `properties: {}`: an object that must stay empty is just an object.
       empty: { type: 'object' },
     });

@@ -4,11 +4,31 @@ import { allowsNull, hasProperties, ordered, typesOf, type SchemaNode } from './
 import { declaredEncoding, jsonTextHint, type ValueEncoding } from './value-encoding.ts';
 
 /** The formats Gemini accepts, per type; any other becomes a hint in the description. */
-const GEMINI_FORMATS: Record<string, readonly string[]> = { string: ['date-time'], number: ['float', 'double'], integer: ['int32', 'int64'] };
+const GEMINI_FORMATS: Record<string, readonly string[]> = {
+  string: ['date-time'],
+  number: ['float', 'double'],
+  integer: ['int32', 'int64'],
+};
 // Everything else Gemini's Schema lacks (or has only in newer API versions) is told, not declared.
 const HINTED = [
-  'title', 'default', 'examples', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength',
-  'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'contentMediaType', 'contentEncoding',
+  'title',
+  'default',
+  'examples',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'contentMediaType',
+  'contentEncoding',
 ] as const;
 
 /**
@@ -36,7 +56,8 @@ function geminiObject(node: SchemaNode): SchemaNode {
 function geminiNode(node: SchemaNode): SchemaNode {
   const nullable = allowsNull(node) ? true : undefined;
   const encoding = geminiEncoding(node);
-  if (encoding === 'json-text') return ordered({ type: 'string', description: appendHints(node.description, [jsonTextHint(node)]), nullable });
+  if (encoding === 'json-text')
+    return ordered({ type: 'string', description: appendHints(node.description, [jsonTextHint(node)]), nullable });
   const hints = HINTED.filter((key) => node[key] !== undefined).map((key) => hint(key, node[key]));
   const values = node.enum?.filter((value) => value !== null);
   if (encoding === 'enum-text') {
@@ -61,7 +82,16 @@ function geminiEncoding(node: SchemaNode): ValueEncoding {
   return declaredEncoding(node);
 }
 
-const GEMINI_KEYWORDS: ReadonlySet<string> = new Set(['type', 'format', 'description', 'nullable', 'enum', 'items', 'properties', 'required']);
+const GEMINI_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'format',
+  'description',
+  'nullable',
+  'enum',
+  'items',
+  'properties',
+  'required',
+]);
 const GEMINI_TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'];
 
 /** Gemini's function declarations (see geminiSchema). */
@@ -80,12 +110,19 @@ export const GEMINI_DIALECT: DialectRules = {
 
 function geminiRules(node: Record<string, unknown>, { at, types, names }: NodeFacts, problems: string[]): void {
   const type = node.type;
-  if (typeof type !== 'string' || !GEMINI_TYPES.includes(type)) problems.push(`${at}: type must be one of ${GEMINI_TYPES.join(', ')}`);
-  if (node.enum !== undefined && (type !== 'string' || !(node.enum as unknown[]).every((value) => typeof value === 'string'))) problems.push(`${at}: enum is for strings only`);
+  if (typeof type !== 'string' || !GEMINI_TYPES.includes(type))
+    problems.push(`${at}: type must be one of ${GEMINI_TYPES.join(', ')}`);
+  if (
+    node.enum !== undefined &&
+    (type !== 'string' || !(node.enum as unknown[]).every((value) => typeof value === 'string'))
+  )
+    problems.push(`${at}: enum is for strings only`);
   if (node.properties !== undefined && names.length === 0) problems.push(`${at}: properties must not be empty`);
-  if ((node.properties !== undefined || node.required !== undefined) && type !== 'object') problems.push(`${at}: properties and required are for objects only`);
+  if ((node.properties !== undefined || node.required !== undefined) && type !== 'object')
+    problems.push(`${at}: properties and required are for objects only`);
   if (node.items !== undefined && type !== 'array') problems.push(`${at}: items is for arrays only`);
   if (node.nullable !== undefined && node.nullable !== true) problems.push(`${at}: nullable must be true when given`);
-  if (typeof node.format === 'string' && GEMINI_FORMATS[String(type)]?.includes(node.format) !== true) problems.push(`${at}: format "${node.format}" is not supported for ${String(type)}`);
+  if (typeof node.format === 'string' && GEMINI_FORMATS[String(type)]?.includes(node.format) !== true)
+    problems.push(`${at}: format "${node.format}" is not supported for ${String(type)}`);
   if (types.length > 1) problems.push(`${at}: one type only`);
 }

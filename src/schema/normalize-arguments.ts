@@ -20,7 +20,8 @@ function restoreObject(value: unknown, node: SchemaNode, dialect: Dialect): unkn
   for (const [name, item] of Object.entries(value)) {
     const child = Object.hasOwn(node.properties, name) ? node.properties[name] : undefined;
     if (child === undefined) setField(out, name, item);
-    else if (item !== null || required.has(name) || (!dialectRules(dialect).nullMeansOmitted && allowsNull(child))) setField(out, name, restore(item, child, dialect));
+    else if (item !== null || required.has(name) || (!dialectRules(dialect).nullMeansOmitted && allowsNull(child)))
+      setField(out, name, restore(item, child, dialect));
   }
   return out;
 }

@@ -9,8 +9,10 @@ export function mergeAllOf(raw: Record<string, unknown>): Record<string, unknown
   for (const member of (allOf as unknown[]).filter(isRecord)) {
     const flat = Array.isArray(member.allOf) ? mergeAllOf(member) : member;
     for (const [key, value] of Object.entries(flat)) {
-      if (key === 'properties' && isRecord(value)) merged.properties = { ...(isRecord(merged.properties) ? merged.properties : {}), ...value };
-      else if (key === 'required' && Array.isArray(value)) merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...value];
+      if (key === 'properties' && isRecord(value))
+        merged.properties = { ...(isRecord(merged.properties) ? merged.properties : {}), ...value };
+      else if (key === 'required' && Array.isArray(value))
+        merged.required = [...(Array.isArray(merged.required) ? merged.required : []), ...value];
       else if (!(key in merged)) merged[key] = value;
     }
   }
@@ -35,7 +37,10 @@ function uniqueSchemas(members: SchemaNode[]): SchemaNode[] {
 /** `anyOf: [X, {type: "null"}]` (how generators write an optional X) is X with null added to its type. */
 export function collapseNullUnion(node: SchemaNode): SchemaNode {
   if (node.anyOf === undefined || node.type !== undefined) return node;
-  const members = node.anyOf.filter((member) => !(member.type === 'null' && Object.keys(member).every((key) => key === 'type' || key === 'description')));
+  const members = node.anyOf.filter(
+    (member) =>
+      !(member.type === 'null' && Object.keys(member).every((key) => key === 'type' || key === 'description')),
+  );
   if (members.length !== 1 || members.length === node.anyOf.length) return node;
   const { anyOf: _anyOf, ...outer } = node;
   const member = members[0]!;

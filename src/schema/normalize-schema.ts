@@ -5,10 +5,21 @@ import { readTypes } from './type-names.ts';
 import { isRecord, matchesType, type JsonType, type SchemaNode } from './schema-node.ts';
 
 // Constraints by the type they apply to; on another type they mean nothing (and Ajv's strict mode rejects them).
-const COUNT_KEYS = [['minLength', 'string'], ['maxLength', 'string'], ['minItems', 'array'], ['maxItems', 'array'], ['minProperties', 'object'], ['maxProperties', 'object']] as const;
+const COUNT_KEYS = [
+  ['minLength', 'string'],
+  ['maxLength', 'string'],
+  ['minItems', 'array'],
+  ['maxItems', 'array'],
+  ['minProperties', 'object'],
+  ['maxProperties', 'object'],
+] as const;
 const NUMBER_KEYS = ['minimum', 'maximum'] as const;
 // Non-standard annotations worth keeping for the model: they go into the description.
-const HINT_KEYS = [['unit', 'unit'], ['example_values', 'examples'], ['choices', 'choices']] as const;
+const HINT_KEYS = [
+  ['unit', 'unit'],
+  ['example_values', 'examples'],
+  ['choices', 'choices'],
+] as const;
 
 /**
  * Turns a schema as catalogs write it into standard JSON Schema: known type aliases mapped,
@@ -96,7 +107,9 @@ interface Shape {
 
 function readShape(raw: Record<string, unknown>): Shape {
   const shape: Shape = { required: [] };
-  if (Array.isArray(raw.required)) for (const name of raw.required) if (typeof name === 'string' && !shape.required.includes(name)) shape.required.push(name);
+  if (Array.isArray(raw.required))
+    for (const name of raw.required)
+      if (typeof name === 'string' && !shape.required.includes(name)) shape.required.push(name);
   if (isRecord(raw.properties)) {
     shape.properties = {};
     for (const [name, child] of Object.entries(raw.properties)) {
@@ -117,7 +130,12 @@ function readShape(raw: Record<string, unknown>): Shape {
 }
 
 function inferTypes(shape: Shape, values: unknown[] | undefined): JsonType[] | undefined {
-  if (shape.properties !== undefined || shape.additionalProperties !== undefined || shape.patternProperties !== undefined) return ['object'];
+  if (
+    shape.properties !== undefined ||
+    shape.additionalProperties !== undefined ||
+    shape.patternProperties !== undefined
+  )
+    return ['object'];
   if (shape.items !== undefined) return ['array'];
   return values === undefined ? undefined : valueTypes(values);
 }
@@ -138,7 +156,10 @@ function copyConstraints(raw: Record<string, unknown>, out: SchemaNode, types: J
     const value = raw[key];
     if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
   }
-  for (const [key, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [key, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     const value = raw[key];
     if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
     else if (value === true && out[bound] !== undefined) {
@@ -161,7 +182,13 @@ function addShape(out: SchemaNode, shape: Shape, types: JsonType[] | undefined):
     for (const name of required) properties[name] ??= {};
     out.properties = properties;
     if (required.length > 0) out.required = required;
-  } else if (types?.includes('array') === true && items?.properties !== undefined && items.required === undefined && required.length > 0 && required.every((name) => name in items!.properties!)) {
+  } else if (
+    types?.includes('array') === true &&
+    items?.properties !== undefined &&
+    items.required === undefined &&
+    required.length > 0 &&
+    required.every((name) => name in items!.properties!)
+  ) {
     // `required` written on an array of objects means the objects' fields.
     items = { ...items, required };
   }
@@ -173,7 +200,9 @@ function addShape(out: SchemaNode, shape: Shape, types: JsonType[] | undefined):
 
 function normalizePatternProperties(raw: Record<string, unknown>): Record<string, SchemaNode> | undefined {
   const entries = Object.entries(raw).filter(([pattern]) => isRegExp(pattern));
-  return entries.length === 0 ? undefined : Object.fromEntries(entries.map(([pattern, child]) => [pattern, normalizeNode(child)]));
+  return entries.length === 0
+    ? undefined
+    : Object.fromEntries(entries.map(([pattern, child]) => [pattern, normalizeNode(child)]));
 }
 
 // Ajv compiles patterns with the `u` flag, which rejects some escapes other engines accept.

@@ -22,7 +22,8 @@ export function coerceDefault(value: unknown, types: JsonType[] | undefined): un
   if (typeof value !== 'string' || types === undefined || types.includes('string')) return value;
   const text = value.trim().toLowerCase();
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-  if ((types.includes('number') || types.includes('integer')) && text !== '' && Number.isFinite(Number(text))) return Number(text);
+  if ((types.includes('number') || types.includes('integer')) && text !== '' && Number.isFinite(Number(text)))
+    return Number(text);
   return value;
 }
 

@@ -28,7 +28,10 @@ describe('json and anthropic dialects', () => {
   });
 
   test('a non-standard keyword or type breaks the json rules', () => {
-    assert.deepEqual(checkDialect({ type: 'object', properties: { a: { type: 'dict', nullable: true } } }, 'json'), ['a: "nullable" is not allowed', 'a: unknown type "dict"']);
+    assert.deepEqual(checkDialect({ type: 'object', properties: { a: { type: 'dict', nullable: true } } }, 'json'), [
+      'a: "nullable" is not allowed',
+      'a: unknown type "dict"',
+    ]);
     assert.deepEqual(checkDialect({ type: 'array' }, 'anthropic'), ['the top must be type "object"']);
   });
 });

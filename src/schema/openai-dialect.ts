@@ -9,7 +9,8 @@ export const OPENAI_DIALECT: DialectRules = {
   check: {
     keywords: STANDARD_KEYWORDS,
     node(node, facts, problems) {
-      if (facts.names.length > 0 && node.additionalProperties === undefined) problems.push(`${facts.at}: an object with properties needs additionalProperties`);
+      if (facts.names.length > 0 && node.additionalProperties === undefined)
+        problems.push(`${facts.at}: an object with properties needs additionalProperties`);
       checkArrayItems(node, facts, problems);
     },
   },

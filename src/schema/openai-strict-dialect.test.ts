@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { checkDialect } from './check-dialect.ts';
 import { compileSchema } from './compile-schema.ts';
 
-const strict = (properties: Record<string, unknown>, required: string[] = []) => compileSchema({ type: 'object', properties, required }, 'openai-strict');
+const strict = (properties: Record<string, unknown>, required: string[] = []) =>
+  compileSchema({ type: 'object', properties, required }, 'openai-strict');
 
 describe('openai-strict dialect', () => {
   test('lists every property as required; optional ones become nullable', () => {
@@ -25,7 +26,12 @@ describe('openai-strict dialect', () => {
     });
     assert.deepEqual(schema.properties, {
       unit: { description: 'Unit', anyOf: [{ type: 'string', enum: ['c', 'f'] }, { type: 'null' }] },
-      where: { anyOf: [{ type: 'object', properties: { lat: { type: 'number' } }, required: ['lat'], additionalProperties: false }, { type: 'null' }] },
+      where: {
+        anyOf: [
+          { type: 'object', properties: { lat: { type: 'number' } }, required: ['lat'], additionalProperties: false },
+          { type: 'null' },
+        ],
+      },
       tags: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
     });
     assert.deepEqual(checkDialect(schema, 'openai-strict'), []);
@@ -37,13 +43,16 @@ describe('openai-strict dialect', () => {
   });
 
   test('keeps the supported keywords and tells the others in the description', () => {
-    const schema = strict({
-      when: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-      site: { type: 'string', format: 'uri', minLength: 4, description: 'Page' },
-      volume: { type: 'integer', minimum: 0, maximum: 100, default: 50, description: 'Volume' },
-      ids: { type: 'array', items: { type: 'integer' }, minItems: 1, uniqueItems: true },
-      ratio: { type: 'number', format: 'float' },
-    }, ['when', 'site', 'volume', 'ids', 'ratio']);
+    const schema = strict(
+      {
+        when: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        site: { type: 'string', format: 'uri', minLength: 4, description: 'Page' },
+        volume: { type: 'integer', minimum: 0, maximum: 100, default: 50, description: 'Volume' },
+        ids: { type: 'array', items: { type: 'integer' }, minItems: 1, uniqueItems: true },
+        ratio: { type: 'number', format: 'float' },
+      },
+      ['when', 'site', 'volume', 'ids', 'ratio'],
+    );
     assert.deepEqual(schema.properties, {
       when: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
       site: { type: 'string', description: 'Page (minLength: 4; format: uri)' },
@@ -54,18 +63,26 @@ describe('openai-strict dialect', () => {
   });
 
   test('what strict cannot declare travels as JSON text: a free-form object, any value, a union', () => {
-    const schema = strict({
-      headers: { type: 'object', description: 'Headers', additionalProperties: { type: 'string' } },
-      data: { type: 'any' },
-      id: { type: ['string', 'integer'] },
-      list: { type: 'array' },
-    }, ['headers']);
+    const schema = strict(
+      {
+        headers: { type: 'object', description: 'Headers', additionalProperties: { type: 'string' } },
+        data: { type: 'any' },
+        id: { type: ['string', 'integer'] },
+        list: { type: 'array' },
+      },
+      ['headers'],
+    );
     assert.deepEqual(schema.properties, {
       headers: { type: 'string', description: 'Headers (a JSON object, written as text)' },
       data: { type: ['string', 'null'], description: '(any JSON value, written as JSON text)' },
       id: { type: ['string', 'null'], description: '(JSON text: string or integer)' },
       // Null is a value of any type, so an open item may be null.
-      list: { anyOf: [{ type: 'array', items: { type: ['string', 'null'], description: '(any JSON value, written as JSON text)' } }, { type: 'null' }] },
+      list: {
+        anyOf: [
+          { type: 'array', items: { type: ['string', 'null'], description: '(any JSON value, written as JSON text)' } },
+          { type: 'null' },
+        ],
+      },
     });
   });
 
@@ -98,10 +115,16 @@ describe('openai-strict dialect', () => {
 
   test('rules: the documented size limits', () => {
     let deep: Record<string, unknown> = { type: 'string' };
-    for (let level = 0; level < 11; level++) deep = { type: 'object', properties: { x: deep }, required: ['x'], additionalProperties: false };
+    for (let level = 0; level < 11; level++)
+      deep = { type: 'object', properties: { x: deep }, required: ['x'], additionalProperties: false };
     assert.deepEqual(checkDialect(deep, 'openai-strict'), ['objects nest 11 deep, over 10']);
     const values = Array.from({ length: 1001 }, (_, index) => `v${index}`);
-    const big = { type: 'object', properties: { e: { type: 'string', enum: values } }, required: ['e'], additionalProperties: false };
+    const big = {
+      type: 'object',
+      properties: { e: { type: 'string', enum: values } },
+      required: ['e'],
+      additionalProperties: false,
+    };
     assert.deepEqual(checkDialect(big, 'openai-strict'), ['1001 enum values, over 1000']);
   });
 });

@@ -48,7 +48,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * field: assigned, it would set the copy's prototype, and its fields would pass for parameters.
  */
 export function setField(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
   else object[key] = value;
 }
 

@@ -41,8 +41,13 @@ export function isOpenAIPath(path: string): boolean {
  * `{ error: { message, type, param, code } }`, which its clients read.
  */
 export function errorBody(path: string, error: Pick<ApiError, 'status' | 'code' | 'message' | 'param'>): object {
-  if (isOpenAIPath(path)) return { error: { message: error.message, type: openAIType(error.status), param: error.param ?? null, code: error.code } };
-  return { error: { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) } };
+  if (isOpenAIPath(path))
+    return {
+      error: { message: error.message, type: openAIType(error.status), param: error.param ?? null, code: error.code },
+    };
+  return {
+    error: { code: error.code, message: error.message, ...(error.param === undefined ? {} : { param: error.param }) },
+  };
 }
 
 /** Answers with an error in the shape the path's clients read. */

@@ -13,13 +13,21 @@ import { ApiError, errorResponse } from './api-error.ts';
 export function bodySizeRule(maxBytes: number): MiddlewareHandler {
   const tooLarge: MiddlewareHandler = async (c) => {
     c.header('Connection', 'close');
-    return errorResponse(c, new ApiError(413, 'body-too-large', `The request body is over ${maxBytes} bytes, the most this service takes (server.max_body_bytes in riverse.yaml).`));
+    return errorResponse(
+      c,
+      new ApiError(
+        413,
+        'body-too-large',
+        `The request body is over ${maxBytes} bytes, the most this service takes (server.max_body_bytes in riverse.yaml).`,
+      ),
+    );
   };
   const counted = bodyLimit({ maxSize: maxBytes, onError: (c) => tooLarge(c, async () => {}) as Promise<Response> });
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > maxBytes ? tooLarge(c, next) : next();
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined)
+      return Number(length) > maxBytes ? tooLarge(c, next) : next();
     return counted(c, next);
   };
 }

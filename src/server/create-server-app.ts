@@ -20,7 +20,10 @@ import { tokenRule } from './token-rule.ts';
  * the token, Origin on state-changing requests, the body size limit; then the routes. Every
  * refusal is JSON in the shape its path's clients read (OpenAI's under `/v1`).
  */
-export function createServerApp(context: ServerContext, options: Pick<ServerOptions, 'host' | 'token' | 'allowedHosts' | 'corsOrigins' | 'maxBodyBytes'>): Hono {
+export function createServerApp(
+  context: ServerContext,
+  options: Pick<ServerOptions, 'host' | 'token' | 'allowedHosts' | 'corsOrigins' | 'maxBodyBytes'>,
+): Hono {
   const app = new Hono();
   app.use(hostRule(options));
   if (options.corsOrigins.length > 0) {
@@ -40,13 +43,35 @@ export function createServerApp(context: ServerContext, options: Pick<ServerOpti
   app.route('/v1', openaiRoutes(context));
   app.all('/mcp', mcpRoute(context.tools));
   app.route('/', dashboardRoutes());
-  app.notFound((c) => errorResponse(c, new ApiError(404, 'not-found', `There is no ${c.req.method} ${c.req.path.slice(0, 200)} here; docs/server-api.md lists the routes.`)));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new ApiError(
+        404,
+        'not-found',
+        `There is no ${c.req.method} ${c.req.path.slice(0, 200)} here; docs/server-api.md lists the routes.`,
+      ),
+    ),
+  );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
-    if (error instanceof HTTPException) return errorResponse(c, new ApiError(error.status as ContentfulStatusCode, 'http-error', error.message || 'The request was refused.'));
+    if (error instanceof HTTPException)
+      return errorResponse(
+        c,
+        new ApiError(error.status as ContentfulStatusCode, 'http-error', error.message || 'The request was refused.'),
+      );
     // The stack goes to the service's log, never to the client.
-    console.error(`riverse serve: ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return errorResponse(c, new ApiError(500, 'internal', 'Something went wrong in the service while answering this request; its log says what.'));
+    console.error(
+      `riverse serve: ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return errorResponse(
+      c,
+      new ApiError(
+        500,
+        'internal',
+        'Something went wrong in the service while answering this request; its log says what.',
+      ),
+    );
   });
   return app;
 }

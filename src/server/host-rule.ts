@@ -19,15 +19,26 @@ function isIpLiteral(name: string): boolean {
  * loopback names, IP addresses, the bound host and `allowed_hosts` (a name, or `name:port`) pass.
  */
 export function hostRule(options: { host: string; allowedHosts: readonly string[] }): MiddlewareHandler {
-  const bound = hostName(options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host);
+  const bound = hostName(
+    options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host,
+  );
   const allowed = options.allowedHosts.map((entry) => entry.toLowerCase());
   return async (c, next) => {
     const host = (c.req.header('host') ?? '').toLowerCase();
     const name = hostName(host);
-    const ok = name !== '' && (isLoopbackHost(name) || isIpLiteral(name) || name === bound || allowed.includes(host) || allowed.includes(name));
+    const ok =
+      name !== '' &&
+      (isLoopbackHost(name) || isIpLiteral(name) || name === bound || allowed.includes(host) || allowed.includes(name));
     if (!ok) {
       const shown = host === '' ? 'no Host header' : `Host "${host.slice(0, 200)}"`;
-      return errorResponse(c, new ApiError(403, 'host-not-allowed', `This service does not answer for ${shown}: only loopback names, IP addresses and server.allowed_hosts in riverse.yaml are accepted (add a reverse proxy's name there).`));
+      return errorResponse(
+        c,
+        new ApiError(
+          403,
+          'host-not-allowed',
+          `This service does not answer for ${shown}: only loopback names, IP addresses and server.allowed_hosts in riverse.yaml are accepted (add a reverse proxy's name there).`,
+        ),
+      );
     }
     await next();
   };

@@ -12,8 +12,21 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function originRule(corsOrigins: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header('origin');
-    if (origin === undefined || !STATE_CHANGING.has(c.req.method) || corsOrigins.includes(origin) || isOwnOrigin(origin, c.req.header('host'))) return next();
-    return errorResponse(c, new ApiError(403, 'origin-not-allowed', `Requests from the page at ${origin.slice(0, 200)} may not change anything here; allow it in riverse.yaml under server.cors_origins if it is yours.`));
+    if (
+      origin === undefined ||
+      !STATE_CHANGING.has(c.req.method) ||
+      corsOrigins.includes(origin) ||
+      isOwnOrigin(origin, c.req.header('host'))
+    )
+      return next();
+    return errorResponse(
+      c,
+      new ApiError(
+        403,
+        'origin-not-allowed',
+        `Requests from the page at ${origin.slice(0, 200)} may not change anything here; allow it in riverse.yaml under server.cors_origins if it is yours.`,
+      ),
+    );
   };
 }
 
@@ -21,7 +34,9 @@ function isOwnOrigin(origin: string, host: string | undefined): boolean {
   if (host === undefined) return false;
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`${url.protocol}//${host}`).host;
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`${url.protocol}//${host}`).host
+    );
   } catch {
     return false; // "null" (a sandboxed frame, a file) and anything else unreadable is foreign
   }

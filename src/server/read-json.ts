@@ -14,6 +14,7 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   } catch (error) {
     throw new ApiError(400, 'invalid-json', `The request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError(400, 'invalid-request', 'The request body must be a JSON object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ApiError(400, 'invalid-request', 'The request body must be a JSON object.');
   return value as Record<string, unknown>;
 }

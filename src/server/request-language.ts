@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { isLanguage, type Language } from '../core/language.ts';
 
-
 /**
  * The language to answer a request in: `?lang=` (en, zh, ja), else the first of ours that
  * `Accept-Language` asks for (by its q weights, `zh-CN` counting as `zh`), else English.
@@ -23,5 +22,5 @@ function acceptedLanguage(header: string | undefined): Language {
     })
     .filter((range) => range.q > 0)
     .sort((a, b) => b.q - a.q || a.index - b.index);
-  return ranges.find((range) => isLanguage(range.language))?.language as Language | undefined ?? 'en';
+  return (ranges.find((range) => isLanguage(range.language))?.language as Language | undefined) ?? 'en';
 }

@@ -14,7 +14,13 @@ describe('the Host rule', () => {
     assert.equal(rebound.status, 403);
     assert.equal(rebound.json.error.code, 'host-not-allowed');
     assert.match(rebound.json.error.message, /evil\.example/);
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `LocalHost.:${port}`, 'app.localhost']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      `LocalHost.:${port}`,
+      'app.localhost',
+    ]) {
       const ok = await raw(port, '/api/status', { headers: { host } });
       assert.equal(ok.status, 200, `${host}: ${ok.text}`);
     }
@@ -57,20 +63,26 @@ describe('the token', () => {
       assert.equal(wrong.status, 401, guess);
       assert.equal(wrong.json.error.code, 'token-invalid');
     }
-    assert.equal((await raw(port, '/api/status', { headers: { authorization: 'Basic s3cret-token' } })).json.error.code, 'token-required');
+    assert.equal(
+      (await raw(port, '/api/status', { headers: { authorization: 'Basic s3cret-token' } })).json.error.code,
+      'token-required',
+    );
     assert.equal((await raw(port, '/api/status', { headers: { authorization: 'Bearer s3cret-token' } })).status, 200);
     const openai = await raw(port, '/v1/models');
     assert.equal(openai.status, 401);
     assert.equal(openai.json.error.type, 'authentication_error');
   });
 
-  it('is not asked of the dashboard\'s static files, which a browser loads before it knows the token', async (t) => {
+  it("is not asked of the dashboard's static files, which a browser loads before it knows the token", async (t) => {
     const { port } = await startTestService(t, { server: { token: 's3cret-token' } });
-    for (const path of ['/', '/index.html', '/assets/app.js']) assert.notEqual((await raw(port, path)).status, 401, path);
+    for (const path of ['/', '/index.html', '/assets/app.js'])
+      assert.notEqual((await raw(port, path)).status, 401, path);
     assert.equal((await raw(port, '/anything', { method: 'POST', body: {} })).status, 401);
     // Spellings of an API path that reach its route still need the token; the others reach nothing.
-    for (const path of ['/%61pi/status', '/./api/status', '/v1/../api/status', '/api/%73tatus', '/api/status/']) assert.equal((await raw(port, path)).status, 401, path);
-    for (const path of ['//api/status', '/API/status', '/api%2Fstatus']) assert.equal((await raw(port, path)).status, 404, path);
+    for (const path of ['/%61pi/status', '/./api/status', '/v1/../api/status', '/api/%73tatus', '/api/status/'])
+      assert.equal((await raw(port, path)).status, 401, path);
+    for (const path of ['//api/status', '/API/status', '/api%2Fstatus'])
+      assert.equal((await raw(port, path)).status, 404, path);
   });
 });
 
@@ -78,7 +90,11 @@ describe('the Origin rule', () => {
   it('refuses a state-changing request from a foreign page, and lets its own origin and no origin through', async (t) => {
     const { port } = await startTestService(t);
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const foreign = await raw(port, '/api/sessions/x', { method, body: {}, headers: { origin: 'https://evil.example' } });
+      const foreign = await raw(port, '/api/sessions/x', {
+        method,
+        body: {},
+        headers: { origin: 'https://evil.example' },
+      });
       assert.equal(foreign.status, 403, method);
       assert.equal(foreign.json.error.code, 'origin-not-allowed');
     }
@@ -89,16 +105,27 @@ describe('the Origin rule', () => {
       assert.equal(passed.status, 404, JSON.stringify(headers));
       assert.equal(passed.json.error.code, 'not-found');
     }
-    const openai = await raw(port, '/v1/chat/completions', { method: 'POST', body: {}, headers: { origin: 'https://evil.example' } });
+    const openai = await raw(port, '/v1/chat/completions', {
+      method: 'POST',
+      body: {},
+      headers: { origin: 'https://evil.example' },
+    });
     assert.equal(openai.status, 403);
-    assert.deepEqual({ type: openai.json.error.type, code: openai.json.error.code }, { type: 'permission_error', code: 'origin-not-allowed' });
+    assert.deepEqual(
+      { type: openai.json.error.type, code: openai.json.error.code },
+      { type: 'permission_error', code: 'origin-not-allowed' },
+    );
     // A read from a foreign page changes nothing; CORS keeps its answer from the page.
     assert.equal((await raw(port, '/api/status', { headers: { origin: 'https://evil.example' } })).status, 200);
   });
 
   it('lets a configured CORS origin through', async (t) => {
     const { port } = await startTestService(t, { server: { corsOrigins: ['https://app.example'] } });
-    assert.equal((await raw(port, '/api/nothing-here', { method: 'POST', body: {}, headers: { origin: 'https://app.example' } })).status, 404);
+    assert.equal(
+      (await raw(port, '/api/nothing-here', { method: 'POST', body: {}, headers: { origin: 'https://app.example' } }))
+        .status,
+      404,
+    );
   });
 });
 
@@ -107,21 +134,36 @@ describe('CORS', () => {
     const { port } = await startTestService(t);
     const get = await raw(port, '/api/status', { headers: { origin: 'https://app.example' } });
     assert.equal(get.headers['access-control-allow-origin'], undefined);
-    const preflight = await raw(port, '/api/chat', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    const preflight = await raw(port, '/api/chat', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(preflight.headers['access-control-allow-origin'], undefined);
   });
 
   it('answers a preflight and the request itself for a configured origin only, token or not', async (t) => {
     const { port } = await startTestService(t, { server: { corsOrigins: ['https://app.example'], token: 'tok' } });
-    const preflight = await raw(port, '/api/chat', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const preflight = await raw(port, '/api/chat', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example');
     assert.match(String(preflight.headers['access-control-allow-headers']), /Authorization/);
     assert.match(String(preflight.headers['access-control-allow-methods']), /POST/);
-    const get = await raw(port, '/api/status', { headers: { origin: 'https://app.example', authorization: 'Bearer tok' } });
+    const get = await raw(port, '/api/status', {
+      headers: { origin: 'https://app.example', authorization: 'Bearer tok' },
+    });
     assert.equal(get.status, 200);
     assert.equal(get.headers['access-control-allow-origin'], 'https://app.example');
-    const other = await raw(port, '/api/chat', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const other = await raw(port, '/api/chat', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(other.headers['access-control-allow-origin'], undefined);
   });
 });
@@ -132,7 +174,12 @@ describe('the body size limit', () => {
   it('refuses a body announced over the cap at once, without waiting for it', async (t) => {
     const { port } = await startTestService(t, limited);
     // 100 MB announced, nothing sent: an answer proves the body was not waited for.
-    const response = await raw(port, '/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) }, chunks: ['{'], keepOpen: true });
+    const response = await raw(port, '/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) },
+      chunks: ['{'],
+      keepOpen: true,
+    });
     assert.equal(response.status, 413);
     assert.equal(response.json.error.code, 'body-too-large');
     assert.match(response.json.error.message, /1000 bytes/);
@@ -141,7 +188,12 @@ describe('the body size limit', () => {
 
   it('refuses a chunked body once it passes the cap, without reading to its end', async (t) => {
     const { port } = await startTestService(t, limited);
-    const response = await raw(port, '/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, chunks: ['x'.repeat(600), 'x'.repeat(600)], keepOpen: true });
+    const response = await raw(port, '/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      chunks: ['x'.repeat(600), 'x'.repeat(600)],
+      keepOpen: true,
+    });
     assert.equal(response.status, 413);
     assert.equal(response.json.error.code, 'body-too-large');
   });
@@ -153,7 +205,10 @@ describe('the body size limit', () => {
     assert.equal(response.json.error.type, 'invalid_request_error');
     assert.equal(response.json.error.code, 'body-too-large');
     assert.equal((await raw(port, '/api/nothing-here', { method: 'POST', body: 'x'.repeat(1_000) })).status, 404);
-    assert.equal((await raw(port, '/api/nothing-here', { method: 'POST', chunks: ['x'.repeat(500), 'x'.repeat(500)] })).status, 404);
+    assert.equal(
+      (await raw(port, '/api/nothing-here', { method: 'POST', chunks: ['x'.repeat(500), 'x'.repeat(500)] })).status,
+      404,
+    );
   });
 });
 
@@ -174,7 +229,9 @@ describe('routes that are not there', () => {
 /** `promise`, or a failure naming `what` if it is not settled within 10 s. */
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not come within 10 s`)), 10_000)));
+  const bound = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not come within 10 s`)), 10_000)),
+  );
   return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
 }
 
@@ -200,13 +257,20 @@ describe('failures inside the service', () => {
 describe('binding', () => {
   it('refuses a non-loopback address without a token, before listening', async (t) => {
     const { context } = await startTestService(t);
-    await assert.rejects(startServer(context, serverOptions(undefined, { host: '0.0.0.0', port: 0 }, {})), (error: unknown) => error instanceof ServeRefusedError && /without an access token/.test(error.message));
+    await assert.rejects(
+      startServer(context, serverOptions(undefined, { host: '0.0.0.0', port: 0 }, {})),
+      (error: unknown) => error instanceof ServeRefusedError && /without an access token/.test(error.message),
+    );
   });
 
   it('closes with a chat still streaming: after the grace its connection is cut and its turn cancelled', async (t) => {
     const model = await modelServer(t, { hang: true });
     const { server, url } = await startTestService(t, { model: testModel(model) });
-    const response = await fetch(`${url}api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hello', session: 's' }) });
+    const response = await fetch(`${url}api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello', session: 's' }),
+    });
     const messages = sseMessages(response);
     assert.equal((await messages.next()).value?.event, 'session');
     const ended = (async () => {

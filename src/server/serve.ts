@@ -20,13 +20,19 @@ const CLOSE_GRACE_MS = 1_000;
 export class ServeRefusedError extends Error {
   readonly code = 'token-required';
   constructor(host: string) {
-    super(`Refusing to listen on ${host} without an access token: anyone who can reach that address could use the assistant and run its tools. Set one (--token, RIVERSE_TOKEN or server.token), or listen on 127.0.0.1.`);
+    super(
+      `Refusing to listen on ${host} without an access token: anyone who can reach that address could use the assistant and run its tools. Set one (--token, RIVERSE_TOKEN or server.token), or listen on 127.0.0.1.`,
+    );
     this.name = 'ServeRefusedError';
   }
 }
 
 /** Listens; resolves once the port is open (rejects when it cannot be: in use, not allowed). */
-export async function startServer(context: ServerContext, options: ServerOptions, closeGraceMs = CLOSE_GRACE_MS): Promise<RunningServer> {
+export async function startServer(
+  context: ServerContext,
+  options: ServerOptions,
+  closeGraceMs = CLOSE_GRACE_MS,
+): Promise<RunningServer> {
   if (!isLoopbackHost(options.host) && options.token === undefined) throw new ServeRefusedError(options.host);
   const app = createServerApp(context, options);
   const server = await new Promise<Server>((resolve, reject) => {

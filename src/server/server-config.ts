@@ -43,7 +43,11 @@ export interface ServerOptions {
  * The command line first, then riverse.yaml, then the environment (`RIVERSE_TOKEN`); an empty
  * token is no token.
  */
-export function serverOptions(settings: ServerSettings | null | undefined, overrides: { host?: string; port?: number; token?: string } = {}, env: NodeJS.ProcessEnv = process.env): ServerOptions {
+export function serverOptions(
+  settings: ServerSettings | null | undefined,
+  overrides: { host?: string; port?: number; token?: string } = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ServerOptions {
   const token = overrides.token || settings?.token || env.RIVERSE_TOKEN || undefined;
   return {
     host: overrides.host ?? settings?.host ?? DEFAULT_HOST,
@@ -58,5 +62,11 @@ export function serverOptions(settings: ServerSettings | null | undefined, overr
 /** `127.0.0.1` (any of 127/8), `::1`, `localhost`: addresses only this machine reaches. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name) || name === '::ffff:127.0.0.1';
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(name) ||
+    name === '::ffff:127.0.0.1'
+  );
 }

@@ -75,7 +75,14 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.
-      const parts = { model, tools: context.tools, store: context.store, router: options.router, language: context.language, approvals };
+      const parts = {
+        model,
+        tools: context.tools,
+        store: context.store,
+        router: options.router,
+        language: context.language,
+        approvals,
+      };
       assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });
     },
@@ -84,7 +91,13 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   };
   if (options.model !== undefined) context.setModel(options.model);
   // A call approved just before the service stopped, whose run never began, runs now (its answer was stored).
-  approvals.resume().catch((error: unknown) => console.error(`riverse: could not run the calls approved before the restart: ${error instanceof Error ? error.message : String(error)}`));
+  approvals
+    .resume()
+    .catch((error: unknown) =>
+      console.error(
+        `riverse: could not run the calls approved before the restart: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   // Every reload reaches the open event streams (the files and diagnostics as each page reads them).
   options.tools.onChange((changes) => context.events.publish('tools-changed', { changes }));
   return context;

@@ -46,8 +46,18 @@ export async function startTestService(t: Cleanup, options: TestServiceOptions =
   const config = parseConfig(yaml, join(dir, 'riverse.yaml'));
   const live = await LiveToolRegistry.open({ config, baseDir: dir, watch: options.watch ?? false });
   const store = SessionStore.open(join(dir, 'data'));
-  const context = createServerContext({ tools: live, store, config: { config, baseDir: dir, file: join(dir, 'riverse.yaml') }, model: options.model, dataDir: join(dir, 'data'), version: '0.0.0-test' });
-  const server = await startServer(context, { ...serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}), ...options.server });
+  const context = createServerContext({
+    tools: live,
+    store,
+    config: { config, baseDir: dir, file: join(dir, 'riverse.yaml') },
+    model: options.model,
+    dataDir: join(dir, 'data'),
+    version: '0.0.0-test',
+  });
+  const server = await startServer(context, {
+    ...serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}),
+    ...options.server,
+  });
   t.after(async () => {
     await server.close();
     store.close();
@@ -76,25 +86,38 @@ export interface RawRequest {
 
 /** One request with exactly these headers (Host included), read to the end. */
 export function raw(port: number, path: string, options: RawRequest = {}): Promise<RawResponse> {
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-  const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(typeof options.body === 'object' ? { 'content-type': 'application/json' } : {}), ...options.headers };
-  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(body));
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    host: `127.0.0.1:${port}`,
+    ...(typeof options.body === 'object' ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
+  if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length'))
+    headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false, setHost: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
-        request.destroy();
-      });
-    });
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers, agent: false, setHost: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, text, json });
+          request.destroy();
+        });
+      },
+    );
     request.on('error', reject); // after the answer was read (a 413 closing mid-body), nothing to say
     request.setTimeout(20_000, () => request.destroy(new Error(`no answer to ${path} within 20 s`)));
     if (options.chunks !== undefined) {
@@ -135,16 +158,34 @@ export async function* sseMessages(response: Response): AsyncGenerator<SseMessag
 }
 
 /** `POST /api/chat`, read to its end: the status and, for a stream, every message. */
-export async function chat(url: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; json?: any; events: SseMessage[] }> {
-  const response = await fetch(`${url}api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
-  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return { status: response.status, json: await response.json(), events: [] };
+export async function chat(
+  url: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json?: any; events: SseMessage[] }> {
+  const response = await fetch(`${url}api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream'))
+    return { status: response.status, json: await response.json(), events: [] };
   const events: SseMessage[] = [];
   for await (const message of sseMessages(response)) events.push(message);
   return { status: response.status, events };
 }
 
 /** An open `/api/events` stream: wait for the next message that matches, or close it. */
-export async function openEvents(t: Cleanup, url: string, headers: Record<string, string> = {}): Promise<{ response: Response; next(match: (message: SseMessage) => boolean, what: string): Promise<SseMessage>; close(): void }> {
+export async function openEvents(
+  t: Cleanup,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{
+  response: Response;
+  next(match: (message: SseMessage) => boolean, what: string): Promise<SseMessage>;
+  close(): void;
+}> {
   const controller = new AbortController();
   const response = await fetch(`${url}api/events`, { headers, signal: controller.signal });
   const messages = response.ok ? sseMessages(response) : undefined;

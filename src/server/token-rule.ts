@@ -24,11 +24,25 @@ export function tokenRule(token: string | undefined): MiddlewareHandler {
     const given = /^Bearer\s+(.+)$/i.exec(header.trim())?.[1];
     if (given === undefined) {
       c.header('WWW-Authenticate', 'Bearer realm="riverse"');
-      return errorResponse(c, new ApiError(401, 'token-required', 'This service needs its access token: send "Authorization: Bearer <token>", the token riverse serve was started with (--token, RIVERSE_TOKEN or server.token).'));
+      return errorResponse(
+        c,
+        new ApiError(
+          401,
+          'token-required',
+          'This service needs its access token: send "Authorization: Bearer <token>", the token riverse serve was started with (--token, RIVERSE_TOKEN or server.token).',
+        ),
+      );
     }
     if (!timingSafeEqual(digest(given), expected)) {
       c.header('WWW-Authenticate', 'Bearer realm="riverse", error="invalid_token"');
-      return errorResponse(c, new ApiError(401, 'token-invalid', 'The access token is not the one this service was started with; check --token, RIVERSE_TOKEN or server.token.'));
+      return errorResponse(
+        c,
+        new ApiError(
+          401,
+          'token-invalid',
+          'The access token is not the one this service was started with; check --token, RIVERSE_TOKEN or server.token.',
+        ),
+      );
     }
     await next();
   };

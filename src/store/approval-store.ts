@@ -78,16 +78,28 @@ export class ApprovalStore {
 
   /** Pending approvals, oldest first. */
   pending(): ApprovalRecord[] {
-    return (this.#prepare("SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid").all() as unknown as ApprovalRow[]).map(toRecord);
+    return (
+      this.#prepare(
+        "SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid",
+      ).all() as unknown as ApprovalRow[]
+    ).map(toRecord);
   }
 
   /** Approved calls whose run never began (Riverse stopped first), oldest first. */
   approvedNotRun(): ApprovalRecord[] {
-    return (this.#prepare("SELECT * FROM approvals WHERE status = 'approved' AND run = 'not-started' ORDER BY created_at, rowid").all() as unknown as ApprovalRow[]).map(toRecord);
+    return (
+      this.#prepare(
+        "SELECT * FROM approvals WHERE status = 'approved' AND run = 'not-started' ORDER BY created_at, rowid",
+      ).all() as unknown as ApprovalRow[]
+    ).map(toRecord);
   }
 
   /** Settles a pending approval; false when it was no longer pending (answered, or timed out, already). */
-  decide(id: string, status: Exclude<ApprovalStatus, 'pending'>, options: { always?: boolean; reason?: string } = {}): boolean {
+  decide(
+    id: string,
+    status: Exclude<ApprovalStatus, 'pending'>,
+    options: { always?: boolean; reason?: string } = {},
+  ): boolean {
     const changed = this.#run(
       "UPDATE approvals SET status = ?, always = ?, reason = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
       status,
@@ -107,11 +119,19 @@ export class ApprovalStore {
 
   /** "Always for this tool in this session". */
   allowAlways(sessionId: string, tool: string): void {
-    this.#run('INSERT INTO session_approvals (session_id, tool, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', sessionId, tool, new Date().toISOString());
+    this.#run(
+      'INSERT INTO session_approvals (session_id, tool, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      sessionId,
+      tool,
+      new Date().toISOString(),
+    );
   }
 
   alwaysAllowed(sessionId: string, tool: string): boolean {
-    return this.#prepare('SELECT 1 AS yes FROM session_approvals WHERE session_id = ? AND tool = ?').get(sessionId, tool) !== undefined;
+    return (
+      this.#prepare('SELECT 1 AS yes FROM session_approvals WHERE session_id = ? AND tool = ?').get(sessionId, tool) !==
+      undefined
+    );
   }
 
   #run(sql: string, ...params: SQLInputValue[]) {
@@ -138,22 +158,33 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
 }
 
 /** What the assistant needs of approvals: the SQLite store, or the memory one when there is no store. */
-export type ApprovalRecords = Pick<ApprovalStore, 'add' | 'get' | 'pending' | 'approvedNotRun' | 'decide' | 'setRun' | 'allowAlways' | 'alwaysAllowed'>;
+export type ApprovalRecords = Pick<
+  ApprovalStore,
+  'add' | 'get' | 'pending' | 'approvedNotRun' | 'decide' | 'setRun' | 'allowAlways' | 'alwaysAllowed'
+>;
 
 /** Approvals kept in memory, for an assistant without a store: the same rules, gone with the process. */
 export function memoryApprovals(): ApprovalRecords {
   const records = new Map<string, ApprovalRecord>();
   const always = new Set<string>();
-  const byAge = (status: ApprovalStatus, run?: ApprovalRun) => [...records.values()].filter((record) => record.status === status && (run === undefined || record.run === run)).map((record) => structuredClone(record));
+  const byAge = (status: ApprovalStatus, run?: ApprovalRun) =>
+    [...records.values()]
+      .filter((record) => record.status === status && (run === undefined || record.run === run))
+      .map((record) => structuredClone(record));
   return {
-    add: (record) => void records.set(record.id, { ...structuredClone(record), status: 'pending', always: false, run: 'not-started' }),
+    add: (record) =>
+      void records.set(record.id, { ...structuredClone(record), status: 'pending', always: false, run: 'not-started' }),
     get: (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
     pending: () => byAge('pending'),
     approvedNotRun: () => byAge('approved', 'not-started'),
     decide(id, status, options = {}) {
       const record = records.get(id);
       if (record === undefined || record.status !== 'pending') return false;
-      Object.assign(record, { status, always: options.always === true, decidedAt: new Date().toISOString() }, options.reason === undefined ? {} : { reason: options.reason });
+      Object.assign(
+        record,
+        { status, always: options.always === true, decidedAt: new Date().toISOString() },
+        options.reason === undefined ? {} : { reason: options.reason },
+      );
       return true;
     },
     setRun(id, run) {

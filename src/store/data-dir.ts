@@ -5,7 +5,10 @@ import { posix, resolve, win32 } from 'node:path';
  * Where Riverse keeps its data (the session database): `$RIVERSE_DATA_DIR`, else
  * `$XDG_DATA_HOME/riverse`, else `~/.local/share/riverse`; on Windows `%LOCALAPPDATA%\riverse`.
  */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.RIVERSE_DATA_DIR) return resolve(env.RIVERSE_DATA_DIR);
   if (platform === 'win32') {
     const local = env.LOCALAPPDATA || win32.join(env.USERPROFILE || homedir(), 'AppData', 'Local');

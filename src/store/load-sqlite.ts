@@ -33,8 +33,10 @@ export function loadSqlite(): typeof Sqlite {
 function isSqliteWarning(warning: string | Error, typeOrOptions: unknown): boolean {
   const message = typeof warning === 'string' ? warning : warning.message;
   const type =
-    typeof warning !== 'string' ? warning.name
-    : typeof typeOrOptions === 'string' ? typeOrOptions
-    : (typeOrOptions as { type?: string } | undefined)?.type;
+    typeof warning !== 'string'
+      ? warning.name
+      : typeof typeOrOptions === 'string'
+        ? typeOrOptions
+        : (typeOrOptions as { type?: string } | undefined)?.type;
   return type === 'ExperimentalWarning' && message.startsWith(SQLITE_WARNING);
 }

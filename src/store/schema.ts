@@ -86,7 +86,9 @@ export function migrate(db: DatabaseSync): void {
   try {
     const from = userVersion(db);
     if (from > SCHEMA_VERSION) {
-      throw new Error(`The session database is at schema version ${from}, newer than this riverse understands (${SCHEMA_VERSION}); upgrade riverse.`);
+      throw new Error(
+        `The session database is at schema version ${from}, newer than this riverse understands (${SCHEMA_VERSION}); upgrade riverse.`,
+      );
     }
     for (const step of MIGRATIONS.slice(from)) db.exec(step);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);

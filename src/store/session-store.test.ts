@@ -22,10 +22,14 @@ const freshDir = () => join(root, `data-${++counter}`, 'nested');
 
 const EVERY_VARIANT: ChatMessage[] = [
   { role: 'user', content: 'What is the weather in Tokyo?' },
-  { role: 'assistant', content: '', toolCalls: [
-    { id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' },
-    { id: 'call_2', name: 'time', arguments: '{}' },
-  ] },
+  {
+    role: 'assistant',
+    content: '',
+    toolCalls: [
+      { id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' },
+      { id: 'call_2', name: 'time', arguments: '{}' },
+    ],
+  },
   { role: 'tool', toolCallId: 'call_1', name: 'weather', content: '{"temp":21}' },
   { role: 'tool', toolCallId: 'call_2', name: 'time', content: 'timed out', isError: true },
   { role: 'tool', toolCallId: 'call_3', name: 'time', content: 'ok', isError: false },
@@ -35,15 +39,33 @@ const EVERY_VARIANT: ChatMessage[] = [
 ];
 
 function trace(sessionId: string, turnId: string, callId: string, extra: Partial<ToolCallTrace> = {}): ToolCallTrace {
-  return { sessionId, turnId, callId, tool: 'weather', params: { city: 'Tokyo', days: 3 }, success: true, data: 'sunny', durationMs: 12.5, startedAt: '2025-01-02T03:04:05.678Z', ...extra };
+  return {
+    sessionId,
+    turnId,
+    callId,
+    tool: 'weather',
+    params: { city: 'Tokyo', days: 3 },
+    success: true,
+    data: 'sunny',
+    durationMs: 12.5,
+    startedAt: '2025-01-02T03:04:05.678Z',
+    ...extra,
+  };
 }
 
 /** Runs a script in another Node process that imports the store; resolves with its output. */
-function runChild(script: string, onStdout?: (text: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runChild(
+  script: string,
+  onStdout?: (text: string) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const storeUrl = new URL('./session-store.ts', import.meta.url).href;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', `import { SessionStore } from ${JSON.stringify(storeUrl)};\n${script}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `import { SessionStore } from ${JSON.stringify(storeUrl)};\n${script}`],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -124,7 +146,10 @@ describe('SessionStore', () => {
     const b = store.session('b').id;
     const expected: ChatMessage[] = [];
     for (let i = 0; i < 10; i++) {
-      const batch: ChatMessage[] = [{ role: 'user', content: `q${i}` }, { role: 'assistant', content: `a${i}` }];
+      const batch: ChatMessage[] = [
+        { role: 'user', content: `q${i}` },
+        { role: 'assistant', content: `a${i}` },
+      ];
       store.appendMessages(a, batch, i % 2 ? `turn-${i}` : undefined);
       store.appendMessages(b, [{ role: 'user', content: `other ${i}` }]);
       expected.push(...batch);
@@ -145,8 +170,14 @@ describe('SessionStore', () => {
       { role: 'user', content: 'lost 2' },
     ] as unknown as ChatMessage[];
     assert.throws(() => store.appendMessages(id, bad), /Message 1 \("system"\): role must be/);
-    assert.throws(() => store.appendMessages(id, [{ role: 'tool', content: 'x' } as unknown as ChatMessage]), /toolCallId and name/);
-    assert.throws(() => store.appendMessages('no-such-session', [{ role: 'user', content: 'x' }]), /No session with id "no-such-session"/);
+    assert.throws(
+      () => store.appendMessages(id, [{ role: 'tool', content: 'x' } as unknown as ChatMessage]),
+      /toolCallId and name/,
+    );
+    assert.throws(
+      () => store.appendMessages('no-such-session', [{ role: 'user', content: 'x' }]),
+      /No session with id "no-such-session"/,
+    );
     assert.deepStrictEqual(store.messages(id), [{ role: 'user', content: 'kept' }]);
     // The store is still usable after a failed transaction.
     store.appendMessages(id, [{ role: 'assistant', content: 'after' }]);
@@ -159,7 +190,15 @@ describe('SessionStore', () => {
     const other = store.session('other').id;
     const traces = [
       trace(id, 't1', 'c1'),
-      trace(id, 't1', 'c2', { tool: 'time', params: undefined, success: false, data: '', error: 'took too long', code: 'timeout', durationMs: 30000 }),
+      trace(id, 't1', 'c2', {
+        tool: 'time',
+        params: undefined,
+        success: false,
+        data: '',
+        error: 'took too long',
+        code: 'timeout',
+        durationMs: 30000,
+      }),
       trace(id, 't2', 'c3', { params: ['a', null, { deep: [1, 2] }], data: '東京は晴れ' }),
       trace(id, 't2', 'c4', { params: 'raw' }),
     ];
@@ -190,18 +229,34 @@ describe('SessionStore', () => {
     const listed = store.listSessions();
     assert.deepEqual(
       listed.map(({ name, messageCount }) => ({ name, messageCount })).sort((x, y) => x.name.localeCompare(y.name)),
-      [{ name: 'a', messageCount: EVERY_VARIANT.length }, { name: 'b', messageCount: 1 }, { name: 'empty', messageCount: 0 }],
+      [
+        { name: 'a', messageCount: EVERY_VARIANT.length },
+        { name: 'b', messageCount: 1 },
+        { name: 'empty', messageCount: 0 },
+      ],
     );
     const listedA = listed.find((s) => s.name === 'a')!;
     assert.equal(listedA.id, a.id);
     assert.equal(listedA.createdAt, a.createdAt);
     assert.ok(listedA.updatedAt >= a.updatedAt);
     // Most recently updated first.
-    assert.deepEqual(listed.map((s) => s.updatedAt), listed.map((s) => s.updatedAt).toSorted().reverse());
+    assert.deepEqual(
+      listed.map((s) => s.updatedAt),
+      listed
+        .map((s) => s.updatedAt)
+        .toSorted()
+        .reverse(),
+    );
 
     assert.equal(store.deleteSession('a'), true);
     assert.equal(store.deleteSession('a'), false);
-    assert.deepEqual(store.listSessions().map((s) => s.name).sort(), ['b', 'empty']);
+    assert.deepEqual(
+      store
+        .listSessions()
+        .map((s) => s.name)
+        .sort(),
+      ['b', 'empty'],
+    );
     assert.deepStrictEqual(store.messages(a.id), []);
     assert.deepStrictEqual(store.toolCalls(a.id), []);
     // The name is free again, for a new session.
@@ -220,7 +275,13 @@ describe('SessionStore', () => {
     assert.equal(store.findSession('a'), undefined);
     assert.deepStrictEqual(store.messages(a.id), [{ role: 'user', content: 'hi' }]);
     assert.equal(store.traces({ session: 'Trip to Tokyo' }).length, 1);
-    assert.throws(() => store.renameSession('Trip to Tokyo', 'b'), (error: unknown) => error instanceof SessionNameTakenError && error.code === 'session-exists' && /already a session called "b"/.test(error.message));
+    assert.throws(
+      () => store.renameSession('Trip to Tokyo', 'b'),
+      (error: unknown) =>
+        error instanceof SessionNameTakenError &&
+        error.code === 'session-exists' &&
+        /already a session called "b"/.test(error.message),
+    );
     assert.equal(store.findSession('Trip to Tokyo')?.id, a.id);
     assert.equal(store.renameSession('nobody', 'x'), undefined);
     assert.equal(store.renameSession('b', 'b')?.name, 'b');
@@ -232,7 +293,16 @@ describe('SessionStore', () => {
     const a = store.session('a').id;
     const b = store.session('b').id;
     store.recordToolCall(trace(a, 't1', 'c1', { startedAt: '2026-01-01T10:00:00.000Z' }));
-    store.recordToolCall(trace(a, 't1', 'c2', { tool: 'time', success: false, data: '', error: 'boom\u0000tail', code: 'threw', startedAt: '2026-01-01T11:00:00.000Z' }));
+    store.recordToolCall(
+      trace(a, 't1', 'c2', {
+        tool: 'time',
+        success: false,
+        data: '',
+        error: 'boom\u0000tail',
+        code: 'threw',
+        startedAt: '2026-01-01T11:00:00.000Z',
+      }),
+    );
     store.recordToolCall(trace(b, 't2', 'c3', { startedAt: '2026-01-02T10:00:00.000Z' }));
     const calls = (query: Parameters<typeof store.traces>[0]) => store.traces(query).map((found) => found.callId);
     assert.deepEqual(calls({}), ['c3', 'c2', 'c1']);
@@ -274,12 +344,23 @@ describe('SessionStore', () => {
     const { id } = store.session('会話-日本語');
     const text: ChatMessage[] = [
       { role: 'user', content: '今天北京的天气怎么样？' },
-      { role: 'assistant', content: '', toolCalls: [{ id: '呼び出し1', name: 'weather', arguments: '{"city":"北京"}' }] },
-      { role: 'tool', toolCallId: '呼び出し1', name: 'weather', content: '晴れ、気温は２１度です。🌤️ 𠮷野家 \u0000 nul' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: '呼び出し1', name: 'weather', arguments: '{"city":"北京"}' }],
+      },
+      {
+        role: 'tool',
+        toolCallId: '呼び出し1',
+        name: 'weather',
+        content: '晴れ、気温は２１度です。🌤️ 𠮷野家 \u0000 nul',
+      },
       { role: 'assistant', content: '北京今天晴，21°C。' },
     ];
     store.appendMessages(id, text);
-    store.recordToolCall(trace(id, 't', '呼び出し1', { params: { city: '北京' }, data: '晴れ\u0000です', error: '\u0000エラー' }));
+    store.recordToolCall(
+      trace(id, 't', '呼び出し1', { params: { city: '北京' }, data: '晴れ\u0000です', error: '\u0000エラー' }),
+    );
     store.close();
 
     using reopened = SessionStore.open(join(store.file, '..'));
@@ -335,7 +416,10 @@ describe('SessionStore', () => {
     );
     await Promise.race([childReady, child]);
     for (let i = 0; i < rounds; i++) {
-      store.appendMessages(id, [{ role: 'user', content: `parent ${i}` }, { role: 'assistant', content: `parent reply ${i}` }]);
+      store.appendMessages(id, [
+        { role: 'user', content: `parent ${i}` },
+        { role: 'assistant', content: `parent reply ${i}` },
+      ]);
     }
     const { code, stdout, stderr } = await child;
     assert.equal(stderr, '', 'the child printed nothing on stderr (no ExperimentalWarning)');
@@ -353,7 +437,11 @@ describe('SessionStore', () => {
       );
     }
     for (let i = 0; i < messages.length; i += 2) {
-      assert.equal(messages[i + 1]!.content, messages[i]!.content.replace(/^(\w+) /, '$1 reply '), 'batches are not interleaved');
+      assert.equal(
+        messages[i + 1]!.content,
+        messages[i]!.content.replace(/^(\w+) /, '$1 reply '),
+        'batches are not interleaved',
+      );
     }
     assert.equal(store.toolCalls(id).length, rounds);
     assert.equal(store.listSessions()[0]?.messageCount, rounds * 4);

@@ -122,18 +122,27 @@ export class SessionStore {
 
   /** The session called `name`, created if there is none. */
   session(name: string): SessionInfo {
-    if (typeof name !== 'string' || name.trim() === '') throw new TypeError('A session name must be a non-empty string.');
+    if (typeof name !== 'string' || name.trim() === '')
+      throw new TypeError('A session name must be a non-empty string.');
     const found = this.findSession(name);
     if (found) return found;
     const now = new Date().toISOString();
     // Another process may create the same name between our read and this write: keep theirs.
-    this.#run('INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING', randomUUID(), name, now, now);
+    this.#run(
+      'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING',
+      randomUUID(),
+      name,
+      now,
+      now,
+    );
     return this.findSession(name)!;
   }
 
   /** The session called `name`, without creating it. */
   findSession(name: string): SessionInfo | undefined {
-    const row = this.#prepare('SELECT id, name, language, created_at, updated_at FROM sessions WHERE name = ?').get(name);
+    const row = this.#prepare('SELECT id, name, language, created_at, updated_at FROM sessions WHERE name = ?').get(
+      name,
+    );
     return row && toSessionInfo(row as unknown as SessionRow);
   }
 
@@ -173,8 +182,14 @@ export class SessionStore {
 
   /** Sets (or with `undefined` clears) the language the session answers in. */
   setLanguage(sessionId: string, language: Language | undefined): void {
-    if (language !== undefined && !isLanguage(language)) throw new TypeError(`Unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(', ')}.`);
-    const changed = this.#run('UPDATE sessions SET language = ?, updated_at = ? WHERE id = ?', language ?? null, new Date().toISOString(), sessionId);
+    if (language !== undefined && !isLanguage(language))
+      throw new TypeError(`Unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(', ')}.`);
+    const changed = this.#run(
+      'UPDATE sessions SET language = ?, updated_at = ? WHERE id = ?',
+      language ?? null,
+      new Date().toISOString(),
+      sessionId,
+    );
     if (Number(changed.changes) === 0) throw noSession(sessionId);
   }
 
@@ -196,7 +211,9 @@ export class SessionStore {
 
   /** The session's messages in order, exactly as appended. */
   messages(sessionId: string): ChatMessage[] {
-    const rows = this.#prepare(`SELECT role, ${fullText('content')}, tool_calls, tool_call_id, tool_name, is_error FROM messages WHERE session_id = ? ORDER BY id`).all(sessionId);
+    const rows = this.#prepare(
+      `SELECT role, ${fullText('content')}, tool_calls, tool_call_id, tool_name, is_error FROM messages WHERE session_id = ? ORDER BY id`,
+    ).all(sessionId);
     return (rows as unknown as MessageRow[]).map(toChatMessage);
   }
 
@@ -226,7 +243,8 @@ export class SessionStore {
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
   toolCalls(sessionId: string, options: ToolCallQuery = {}): ToolCallTrace[] {
     const { turnId, limit } = options;
-    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError(`limit must be a non-negative integer, not ${limit}.`);
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
+      throw new RangeError(`limit must be a non-negative integer, not ${limit}.`);
     const where = turnId === undefined ? 'session_id = ?' : 'session_id = ? AND turn_id = ?';
     const params: SQLInputValue[] = turnId === undefined ? [sessionId] : [sessionId, turnId];
     // Newest first to apply the limit (-1: none), then back to oldest first.
@@ -242,7 +260,8 @@ export class SessionStore {
   /** Tool calls of every session, newest first, filtered (the values are bound as parameters). */
   traces(query: TraceQuery = {}): StoredTrace[] {
     const limit = query.limit ?? DEFAULT_TRACES;
-    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES) throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
+    if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES)
+      throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
     const where: string[] = [];
     const params: SQLInputValue[] = [];
     const filter = (clause: string, value: SQLInputValue) => {
@@ -260,7 +279,11 @@ export class SessionStore {
         ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
         ORDER BY t.id DESC LIMIT ?`,
     ).all(...params, limit);
-    return (rows as unknown as (TraceRow & { id: number; session: string })[]).map((row) => ({ id: row.id, session: row.session, ...toTrace(row) }));
+    return (rows as unknown as (TraceRow & { id: number; session: string })[]).map((row) => ({
+      id: row.id,
+      session: row.session,
+      ...toTrace(row),
+    }));
   }
 
   #prepare(sql: string): StatementSync {
@@ -333,10 +356,25 @@ function toMessageRow(message: ChatMessage, index: number): SQLInputValue[] {
       return ['user', message.content, null, null, null, null];
     case 'assistant':
       if (message.toolCalls !== undefined && !Array.isArray(message.toolCalls)) throw bad('toolCalls must be an array');
-      return ['assistant', message.content, message.toolCalls === undefined ? null : JSON.stringify(message.toolCalls), null, null, null];
+      return [
+        'assistant',
+        message.content,
+        message.toolCalls === undefined ? null : JSON.stringify(message.toolCalls),
+        null,
+        null,
+        null,
+      ];
     case 'tool':
-      if (typeof message.toolCallId !== 'string' || typeof message.name !== 'string') throw bad('toolCallId and name must be strings');
-      return ['tool', message.content, null, message.toolCallId, message.name, message.isError === undefined ? null : message.isError ? 1 : 0];
+      if (typeof message.toolCallId !== 'string' || typeof message.name !== 'string')
+        throw bad('toolCallId and name must be strings');
+      return [
+        'tool',
+        message.content,
+        null,
+        message.toolCallId,
+        message.name,
+        message.isError === undefined ? null : message.isError ? 1 : 0,
+      ];
     default:
       throw bad('role must be user, assistant or tool');
   }
@@ -352,7 +390,12 @@ function toChatMessage(row: MessageRow): ChatMessage {
         ? { role: 'assistant', content }
         : { role: 'assistant', content, toolCalls: JSON.parse(row.tool_calls) as ToolCallRequest[] };
     case 'tool': {
-      const message: ChatMessage = { role: 'tool', toolCallId: row.tool_call_id ?? '', name: row.tool_name ?? '', content };
+      const message: ChatMessage = {
+        role: 'tool',
+        toolCallId: row.tool_call_id ?? '',
+        name: row.tool_name ?? '',
+        content,
+      };
       if (row.is_error !== null) message.isError = row.is_error === 1;
       return message;
     }
@@ -388,7 +431,10 @@ function fullText(column: string, as = column): string {
 /** An ISO 8601 time as stored (`toISOString()`), so that text order is time order. */
 function isoTime(value: string, what: string): string {
   const time = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) throw new RangeError(`${what} must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not ${JSON.stringify(value)}.`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time))
+    throw new RangeError(
+      `${what} must be an ISO 8601 time such as 2026-01-31T12:00:00Z, not ${JSON.stringify(value)}.`,
+    );
   return new Date(time).toISOString();
 }
 
@@ -397,7 +443,6 @@ const utf8 = new TextDecoder();
 function text(value: string | Uint8Array): string {
   return typeof value === 'string' ? value : utf8.decode(value);
 }
-
 
 function noSession(sessionId: string): Error {
   return new Error(`No session with id ${JSON.stringify(sessionId)}.`);

@@ -36,12 +36,14 @@ export function unnamedPublicTypes(entry: string): string[] {
     const text = file.declarations.get(declaration.name) ?? '';
     for (const word of new Set(text.match(/\b[A-Za-z_$][\w$]*\b/g) ?? [])) {
       if (word === declaration.name) continue;
-      const used = file.imports.get(word) ?? (file.declarations.has(word) ? { file: declaration.file, name: word } : undefined);
+      const used =
+        file.imports.get(word) ?? (file.declarations.has(word) ? { file: declaration.file, name: word } : undefined);
       if (used === undefined) continue;
       const declared = declaredAt(used);
       // Only types need names; a value (a brand symbol, a list a union is made from) is not the caller's to write.
       if (!parse(declared.file).types.has(declared.name)) continue;
-      if (!publicNames.has(key(declared))) problems.add(`${declared.name} (declared in ${relative(root, declared.file)}) is used by ${declaration.name}`);
+      if (!publicNames.has(key(declared)))
+        problems.add(`${declared.name} (declared in ${relative(root, declared.file)}) is used by ${declaration.name}`);
     }
   }
   return [...problems].sort();
@@ -69,9 +71,16 @@ function parse(path: string): DeclarationFile {
   const file: DeclarationFile = { declarations: new Map(), imports: new Map(), exports: new Map(), types: new Set() };
   const target = (specifier: string) => resolve(dirname(path), specifier).replace(/\.[jt]s$/, '.d.ts');
   // A statement starts at the beginning of a line with a keyword; tsc indents everything inside one.
-  for (const statement of text.split(/\n(?=(?:export |declare |import |interface |type |class |function |const |let |enum |abstract ))/)) {
+  for (const statement of text.split(
+    /\n(?=(?:export |declare |import |interface |type |class |function |const |let |enum |abstract ))/,
+  )) {
     const from = /from ['"](\.[^'"]+)['"]/.exec(statement)?.[1];
-    const names = /\{([^}]*)\}/.exec(statement)?.[1]?.split(',').map((part) => part.trim().replace(/^type /, '')).filter(Boolean) ?? [];
+    const names =
+      /\{([^}]*)\}/
+        .exec(statement)?.[1]
+        ?.split(',')
+        .map((part) => part.trim().replace(/^type /, ''))
+        .filter(Boolean) ?? [];
     if (/^import /.test(statement) && from !== undefined) {
       for (const name of names) {
         const [original, local = original] = name.split(/\s+as\s+/);
@@ -80,10 +89,16 @@ function parse(path: string): DeclarationFile {
     } else if (/^export (type )?\{/.test(statement)) {
       for (const name of names) {
         const [original, exported = original] = name.split(/\s+as\s+/);
-        file.exports.set(exported!, from === undefined ? { file: path, name: original! } : { file: target(from), name: original! });
+        file.exports.set(
+          exported!,
+          from === undefined ? { file: path, name: original! } : { file: target(from), name: original! },
+        );
       }
     } else {
-      const match = /^(?:export )?(?:declare )?(?:abstract )?(interface|type|class|function|const|let|enum) ([A-Za-z_$][\w$]*)/.exec(statement);
+      const match =
+        /^(?:export )?(?:declare )?(?:abstract )?(interface|type|class|function|const|let|enum) ([A-Za-z_$][\w$]*)/.exec(
+          statement,
+        );
       if (match === null) continue;
       const [, kind, declared] = match as unknown as [string, string, string];
       if (kind !== 'function' && kind !== 'const' && kind !== 'let') file.types.add(declared);
@@ -97,6 +112,8 @@ function parse(path: string): DeclarationFile {
 
 /** The declaration entry of an installed package folder. */
 export function typesEntry(packageDir: string): string {
-  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { exports: { '.': { types: string } } };
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    exports: { '.': { types: string } };
+  };
   return join(packageDir, manifest.exports['.'].types);
 }

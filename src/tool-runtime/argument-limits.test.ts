@@ -27,7 +27,9 @@ describe('argument limits, through registry.execute in a worker', () => {
     for (const fn of cleanup.reverse()) await fn();
   });
 
-  test('arguments nested thousands deep fail at once as invalid-params, not as a timeout', { timeout: 30_000 }, async () => {
+  test('arguments nested thousands deep fail at once as invalid-params, not as a timeout', {
+    timeout: 30_000,
+  }, async () => {
     const result = await registry.execute('data', { data: nested(5_000) }, { timeoutMs: 10_000 });
     assert.equal(result.code, 'invalid-params', result.error);
     assert.match(result.error ?? '', /nested more than 64 levels deep \(at "data\.a\.a\.a…"\); send flatter data/);
@@ -58,7 +60,11 @@ describe('argument limits, through registry.execute in a worker', () => {
   });
 
   test('arguments larger than the size limit are invalid-params, as text or as structure', async () => {
-    for (const params of [{ text: 'x'.repeat(MAX_ARGUMENT_CHARS + 1) }, { list: Array.from({ length: MAX_ARGUMENT_CHARS / 4 }, () => 1) }, { list: JSON.stringify(Array(MAX_ARGUMENT_CHARS).fill(1)) }]) {
+    for (const params of [
+      { text: 'x'.repeat(MAX_ARGUMENT_CHARS + 1) },
+      { list: Array.from({ length: MAX_ARGUMENT_CHARS / 4 }, () => 1) },
+      { list: JSON.stringify(Array(MAX_ARGUMENT_CHARS).fill(1)) },
+    ]) {
       const result = await registry.execute('data', params);
       assert.equal(result.code, 'invalid-params', result.error?.slice(0, 200));
       assert.match(result.error ?? '', /larger than 1,000,000 characters of JSON/);
@@ -66,7 +72,14 @@ describe('argument limits, through registry.execute in a worker', () => {
   });
 
   test("a caller's Proxy that throws is invalid-params: execute never throws", async () => {
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     for (const params of [hostile, { data: hostile }]) {
       const result = await registry.execute('data', params);
       assert.equal(result.code, 'invalid-params', result.error);
@@ -102,7 +115,10 @@ describe('readArguments', () => {
     const input = { a: shared, b: [shared, shared], c: null, d: 'text', e: true };
     const read = readArguments(input);
     assert.deepEqual(read, { ok: true, value: input });
-    assert.ok(read.ok && (read.value as { a: unknown }).a !== shared, 'a copy, so the check cannot coerce the caller\'s object in place');
+    assert.ok(
+      read.ok && (read.value as { a: unknown }).a !== shared,
+      "a copy, so the check cannot coerce the caller's object in place",
+    );
   });
 
   test("a caller's class instance, getter or inherited field reaches neither the check nor the tool", () => {
@@ -137,7 +153,14 @@ describe('readArguments', () => {
       },
     };
     assert.match(problem(input) ?? '', /could not be read \(no\)/);
-    const proxy = new Proxy({}, { ownKeys: () => { throw new Error('trap'); } });
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     assert.match(problem({ proxy }) ?? '', /could not be read \(trap\)/);
   });
 });

@@ -29,7 +29,10 @@ export function readArguments(input: unknown): ArgumentsRead {
   };
   const count = (more: number) => {
     chars += more;
-    if (chars > MAX_ARGUMENT_CHARS) fail(`the arguments are larger than ${MAX_ARGUMENT_CHARS.toLocaleString('en')} characters of JSON; send less (a path or an id instead of the content, say)`);
+    if (chars > MAX_ARGUMENT_CHARS)
+      fail(
+        `the arguments are larger than ${MAX_ARGUMENT_CHARS.toLocaleString('en')} characters of JSON; send less (a path or an id instead of the content, say)`,
+      );
   };
 
   const copy = (value: unknown, path: string, depth: number): unknown => {
@@ -41,11 +44,16 @@ export function readArguments(input: unknown): ArgumentsRead {
       case 'function':
       case 'symbol':
       case 'bigint':
-        return fail(`${at} is a ${typeof value}, which JSON cannot carry; send JSON data (strings, numbers, booleans, null, arrays, objects)`);
+        return fail(
+          `${at} is a ${typeof value}, which JSON cannot carry; send JSON data (strings, numbers, booleans, null, arrays, objects)`,
+        );
       case 'object': {
         if (value === null) return value;
         if (ancestors.has(value)) return fail(`${at} contains itself (a cycle); send tree-shaped JSON data`);
-        if (depth > MAX_ARGUMENT_DEPTH) return fail(`the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep (at "${path.split('.').slice(0, 4).join('.')}…"); send flatter data`);
+        if (depth > MAX_ARGUMENT_DEPTH)
+          return fail(
+            `the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep (at "${path.split('.').slice(0, 4).join('.')}…"); send flatter data`,
+          );
         ancestors.add(value);
         count(2);
         const list = Array.isArray(value);
@@ -73,6 +81,9 @@ export function readArguments(input: unknown): ArgumentsRead {
     return problem === undefined ? { ok: true, value } : { ok: false, problem };
   } catch (error) {
     // A getter or Proxy of an API caller's object.
-    return { ok: false, problem: `the arguments could not be read (${error instanceof Error ? error.message : String(error)}); send plain JSON data` };
+    return {
+      ok: false,
+      problem: `the arguments could not be read (${error instanceof Error ? error.message : String(error)}); send plain JSON data`,
+    };
   }
 }

@@ -64,16 +64,35 @@ describe('parameters through registry.execute', () => {
   };
 
   test('strings are coerced to the declared types; a JSON-text array is parsed', async () => {
-    assert.deepEqual(await received({ city: 'Oslo', days: '3', metric: 'true', ratio: '2.5', tags: '["rain", "wind"]', ids: '[1, "2"]' }), {
+    assert.deepEqual(
+      await received({
+        city: 'Oslo',
+        days: '3',
+        metric: 'true',
+        ratio: '2.5',
+        tags: '["rain", "wind"]',
+        ids: '[1, "2"]',
+      }),
+      {
+        city: 'Oslo',
+        days: 3,
+        metric: true,
+        ratio: 2.5,
+        tags: ['rain', 'wind'],
+        ids: [1, 2],
+      },
+    );
+    assert.deepEqual(await received({ city: 'Oslo', metric: 'false', tags: 'solo' }), {
       city: 'Oslo',
-      days: 3,
-      metric: true,
-      ratio: 2.5,
-      tags: ['rain', 'wind'],
-      ids: [1, 2],
+      days: 1,
+      metric: false,
+      tags: ['solo'],
     });
-    assert.deepEqual(await received({ city: 'Oslo', metric: 'false', tags: 'solo' }), { city: 'Oslo', days: 1, metric: false, tags: ['solo'] });
-    assert.deepEqual(await received({ city: 'Oslo', location: '{"lat": "59.9", "lon": 10.7}' }), { city: 'Oslo', days: 1, location: { lat: 59.9, lon: 10.7 } });
+    assert.deepEqual(await received({ city: 'Oslo', location: '{"lat": "59.9", "lon": 10.7}' }), {
+      city: 'Oslo',
+      days: 1,
+      location: { lat: 59.9, lon: 10.7 },
+    });
   });
 
   test('defaults are filled in', async () => {
@@ -82,7 +101,10 @@ describe('parameters through registry.execute', () => {
   });
 
   test('null for an optional parameter is dropped', async () => {
-    assert.deepEqual(await received({ city: 'Oslo', units: null, note: null, days: null, location: null }), { city: 'Oslo', days: 1 });
+    assert.deepEqual(await received({ city: 'Oslo', units: null, note: null, days: null, location: null }), {
+      city: 'Oslo',
+      days: 1,
+    });
   });
 
   test('null for a required parameter is an error, not an empty string', async () => {
@@ -138,7 +160,11 @@ describe('parameters through registry.execute', () => {
   });
 
   test('a free-form object accepts any fields', async () => {
-    assert.deepEqual(await received({ city: 'Oslo', extra: { anything: [1, 2], goes: true } }), { city: 'Oslo', days: 1, extra: { anything: [1, 2], goes: true } });
+    assert.deepEqual(await received({ city: 'Oslo', extra: { anything: [1, 2], goes: true } }), {
+      city: 'Oslo',
+      days: 1,
+      extra: { anything: [1, 2], goes: true },
+    });
   });
 
   test('parameters that are not an object are rejected with what was sent', async () => {

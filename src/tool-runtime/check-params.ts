@@ -12,7 +12,9 @@ import { phrase } from './runtime-phrases.ts';
 import { isPlainObject } from './validate-manifest.ts';
 
 /** A refused call: the error a model reads (English), and its problems, to be explained in another language. */
-export type ParamsCheck = { ok: true; params: Record<string, unknown> } | { ok: false; error: string; problems: Problem[] };
+export type ParamsCheck =
+  | { ok: true; params: Record<string, unknown> }
+  | { ok: false; error: string; problems: Problem[] };
 /** A phrase, or text that is not ours to translate (a limit's, Ajv's). */
 type Problem = string | Phrase;
 export type ParamsChecker = (params: unknown) => ParamsCheck;
@@ -85,7 +87,14 @@ let shownAjv: AjvInstance | undefined;
  * usual validator checks against it, and the golden tests hold every dialect to valid JSON Schema. Compiling the meta-schema again cost each process ~11 ms and ~2 MB.
  */
 function newShownAjv(): AjvInstance {
-  return newAjv({ allErrors: true, coerceTypes: 'array', strict: false, validateFormats: false, meta: false, validateSchema: false });
+  return newAjv({
+    allErrors: true,
+    coerceTypes: 'array',
+    strict: false,
+    validateFormats: false,
+    meta: false,
+    validateSchema: false,
+  });
 }
 const shownValidators = new WeakMap<object, ValidateFunction>();
 
@@ -117,10 +126,12 @@ function copyWithoutNulls(value: unknown, schema: SchemaNode | undefined): unkno
   if (Array.isArray(value)) return value.map((item) => copyWithoutNulls(item, schema?.items));
   if (!isPlainObject(value)) return value;
   // A nullable object in OpenAI strict is `anyOf: [object, null]`.
-  const shape = schema?.properties !== undefined ? schema : schema?.anyOf?.find((member) => member.properties !== undefined);
+  const shape =
+    schema?.properties !== undefined ? schema : schema?.anyOf?.find((member) => member.properties !== undefined);
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    const property = shape?.properties !== undefined && Object.hasOwn(shape.properties, name) ? shape.properties[name] : undefined;
+    const property =
+      shape?.properties !== undefined && Object.hasOwn(shape.properties, name) ? shape.properties[name] : undefined;
     if (item === null && property !== undefined && !allowsNull(property)) continue;
     setField(copy, name, copyWithoutNulls(item, property));
   }
@@ -130,7 +141,8 @@ function copyWithoutNulls(value: unknown, schema: SchemaNode | undefined): unkno
 /** Arrays and objects often arrive as JSON text (text-protocol models, the command line). */
 function parseJsonString(value: unknown, type: string | undefined): unknown {
   // Past the size limit the text is not parsed: the limit check then reports its size.
-  if (typeof value !== 'string' || (type !== 'array' && type !== 'object') || value.length > MAX_ARGUMENT_CHARS) return value;
+  if (typeof value !== 'string' || (type !== 'array' && type !== 'object') || value.length > MAX_ARGUMENT_CHARS)
+    return value;
   const text = value.trim();
   if (!(text.startsWith('[') || text.startsWith('{'))) return value;
   try {
@@ -148,7 +160,11 @@ function refused(manifest: ToolManifest, problems: Problem[]): ParamsCheck {
  * The `invalid-params` error: every problem, then the signature and the parameters, for the model
  * to correct its call — in English for a model, in `language` for a person (`tools run`).
  */
-export function explainInvalidParams(manifest: ToolManifest, problems: readonly Problem[], language: Language = 'en'): string {
+export function explainInvalidParams(
+  manifest: ToolManifest,
+  problems: readonly Problem[],
+  language: Language = 'en',
+): string {
   const say = (problem: Problem) => (typeof problem === 'string' ? problem : (renderPhrase(problem, language) ?? ''));
   const unique = [...new Set(problems.map(say))];
   const parameters = describeParameters(manifest, language);
@@ -170,12 +186,22 @@ function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, 
       }
       case 'additionalProperties': {
         const name = String(error.params.additionalProperty);
-        return path === '' ? phrase('params.unknown', { name, near: closestWord(name, known) }) : phrase('params.unknown-field', { name, path });
+        return path === ''
+          ? phrase('params.unknown', { name, near: closestWord(name, known) })
+          : phrase('params.unknown-field', { name, path });
       }
       case 'type':
-        return phrase('params.wrong-type', { path, type: String(error.params.type), got: describe(valueAt(params, error.instancePath)) });
+        return phrase('params.wrong-type', {
+          path,
+          type: String(error.params.type),
+          got: describe(valueAt(params, error.instancePath)),
+        });
       case 'enum':
-        return phrase('params.not-in-enum', { path, values: (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', '), got: describe(valueAt(params, error.instancePath)) });
+        return phrase('params.not-in-enum', {
+          path,
+          values: (error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', '),
+          got: describe(valueAt(params, error.instancePath)),
+        });
       default:
         return `"${path}" ${error.message ?? 'is invalid'}`;
     }
@@ -184,7 +210,8 @@ function describeErrors(errors: ErrorObject[], params: Record<string, unknown>, 
 
 function valueAt(root: unknown, pointer: string): unknown {
   let value = root;
-  for (const key of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')];
+  for (const key of pointer.split('/').slice(1))
+    value = (value as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')];
   return value;
 }
 

@@ -7,15 +7,30 @@ import { errorLocation, errorMessage } from './error-location.ts';
 describe('formatDiagnostic', () => {
   test('file:line:column relative to cwd, severity, code, tool, message and hint', () => {
     const text = formatDiagnostic(
-      { severity: 'error', code: 'syntax-error', file: '/work/proj/agent/tools/x.ts', line: 12, column: 5, tool: 'x', message: 'bad', hint: 'fix it' },
+      {
+        severity: 'error',
+        code: 'syntax-error',
+        file: '/work/proj/agent/tools/x.ts',
+        line: 12,
+        column: 5,
+        tool: 'x',
+        message: 'bad',
+        hint: 'fix it',
+      },
       '/work/proj',
     );
     assert.equal(text, 'agent/tools/x.ts:12:5: error [syntax-error] x: bad\n  → fix it');
   });
 
   test('without line, tool or hint', () => {
-    assert.equal(formatDiagnostic({ severity: 'warning', code: 'folder-missing', file: '/a/b', message: 'gone' }, '/a'), 'b: warning [folder-missing] gone');
-    assert.equal(formatDiagnostic({ severity: 'warning', code: 'folder-missing', file: '/a', message: 'gone' }, '/a'), '/a: warning [folder-missing] gone');
+    assert.equal(
+      formatDiagnostic({ severity: 'warning', code: 'folder-missing', file: '/a/b', message: 'gone' }, '/a'),
+      'b: warning [folder-missing] gone',
+    );
+    assert.equal(
+      formatDiagnostic({ severity: 'warning', code: 'folder-missing', file: '/a', message: 'gone' }, '/a'),
+      '/a: warning [folder-missing] gone',
+    );
   });
 });
 

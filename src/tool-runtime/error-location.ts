@@ -8,10 +8,13 @@ import { originalStack, STACK_POSITION } from './typescript-hooks.ts';
 export function errorLocation(error: unknown, file: string): { line?: number; column?: number } {
   if (typeof error !== 'object' || error === null) return {};
   const { startLine, startColumn, stack } = error as { startLine?: unknown; startColumn?: unknown; stack?: unknown };
-  if (typeof startLine === 'number') return { line: startLine, ...(typeof startColumn === 'number' ? { column: startColumn + 1 } : {}) };
+  if (typeof startLine === 'number')
+    return { line: startLine, ...(typeof startColumn === 'number' ? { column: startColumn + 1 } : {}) };
   if (typeof stack !== 'string') return {};
   const frame = stackFrames(stack).find((candidate) => candidate.path === file);
-  return frame === undefined ? {} : { line: frame.line, ...(frame.column === undefined ? {} : { column: frame.column }) };
+  return frame === undefined
+    ? {}
+    : { line: frame.line, ...(frame.column === undefined ? {} : { column: frame.column }) };
 }
 
 /** The file frames of a stack, top first: path (without a `?v=N` query), line and column. */
@@ -26,6 +29,7 @@ export function stackFrames(stack: string): Array<{ path: string; line: number; 
 /** The error's message without the stack. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string')
+    return (error as { message: string }).message;
   return String(error);
 }

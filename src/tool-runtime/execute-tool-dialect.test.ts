@@ -14,7 +14,13 @@ const manifest: ToolManifest = {
     city: { type: 'string', required: true, description: 'City' },
     days: { type: 'integer', default: 1, description: 'Days' },
     unit: { type: 'string', enum: ['c', 'f'] },
-    stops: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', required: true }, minutes: { type: 'integer', enum: [30, 60] } } } },
+    stops: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string', required: true }, minutes: { type: 'integer', enum: [30, 60] } },
+      },
+    },
     extra: { type: 'object', description: 'Anything else' },
   },
 };
@@ -22,10 +28,15 @@ const manifest: ToolManifest = {
 /** The tool, and the parameters of its last run. */
 function planTool() {
   const seen: { params?: Record<string, unknown> } = {};
-  const entry = registerTool({ name: 'plan', file: '', manifest }, {}, (params) => {
-    seen.params = params;
-    return ToolResult.ok('planned');
-  }, 'none');
+  const entry = registerTool(
+    { name: 'plan', file: '', manifest },
+    {},
+    (params) => {
+      seen.params = params;
+      return ToolResult.ok('planned');
+    },
+    'none',
+  );
   return { entry, seen };
 }
 
@@ -38,7 +49,13 @@ describe('executing with the dialect the model was shown', () => {
 
   test('openai-strict: the nulls of left-out parameters are dropped, JSON text parsed, then defaults filled in', async () => {
     const { entry, seen } = planTool();
-    const sent = { city: 'Oslo', days: null, unit: null, stops: [{ name: 'Museum', minutes: null }], extra: '{"budget":100}' };
+    const sent = {
+      city: 'Oslo',
+      days: null,
+      unit: null,
+      stops: [{ name: 'Museum', minutes: null }],
+      extra: '{"budget":100}',
+    };
     const result = await executeTool(entry, sent, { dialect: 'openai-strict' });
     assert.equal(result.success, true, result.error);
     assert.deepEqual(seen.params, { city: 'Oslo', days: 1, stops: [{ name: 'Museum' }], extra: { budget: 100 } });
@@ -47,7 +64,11 @@ describe('executing with the dialect the model was shown', () => {
   test('arguments that break the schema the model was shown are refused before the tool runs', async () => {
     const { entry, seen } = planTool();
     // Strict lists every parameter as required: leaving one out is not what the model was shown.
-    const result = await executeTool(entry, { city: 'Oslo', days: 2, stops: null, extra: null }, { dialect: 'openai-strict' });
+    const result = await executeTool(
+      entry,
+      { city: 'Oslo', days: 2, stops: null, extra: null },
+      { dialect: 'openai-strict' },
+    );
     assert.equal(result.code, 'invalid-params');
     assert.match(result.error ?? '', /missing required parameter "unit"/);
     assert.equal(seen.params, undefined);
@@ -55,7 +76,11 @@ describe('executing with the dialect the model was shown', () => {
 
   test('gemini: an enum of numbers comes back from its text', async () => {
     const { entry, seen } = planTool();
-    const result = await executeTool(entry, { city: 'Oslo', stops: [{ name: 'Museum', minutes: '60' }] }, { dialect: 'gemini' });
+    const result = await executeTool(
+      entry,
+      { city: 'Oslo', stops: [{ name: 'Museum', minutes: '60' }] },
+      { dialect: 'gemini' },
+    );
     assert.equal(result.success, true, result.error);
     assert.deepEqual(seen.params, { city: 'Oslo', days: 1, stops: [{ name: 'Museum', minutes: 60 }] });
   });
@@ -73,7 +98,10 @@ describe('executing with the dialect the model was shown', () => {
 });
 
 describe('checkParamsAgainst', () => {
-  const schema = compileSchema({ type: 'object', properties: { n: { type: 'integer', default: 3 }, tag: { type: 'string' } }, required: ['tag'] }, 'openai');
+  const schema = compileSchema(
+    { type: 'object', properties: { n: { type: 'integer', default: 3 }, tag: { type: 'string' } }, required: ['tag'] },
+    'openai',
+  );
 
   test('coerces a copy as the usual check does, without filling in defaults', () => {
     const input = { tag: 7, n: '2' };

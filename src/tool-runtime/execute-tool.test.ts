@@ -95,7 +95,9 @@ describe('results', () => {
 });
 
 describe('time limits and cancellation', () => {
-  test("manifest timeoutMs: the call ends with code 'timeout' and the tool's signal fires", { timeout: 20_000 }, async (t) => {
+  test("manifest timeoutMs: the call ends with code 'timeout' and the tool's signal fires", {
+    timeout: 20_000,
+  }, async (t) => {
     const probe = createProbe('manifest-timeout');
     const { registry } = await loadTools(t, { 'slow.ts': waitingTool('slow', 'manifest-timeout', 'timeoutMs: 50,') });
     const started = performance.now();
@@ -130,7 +132,11 @@ describe('time limits and cancellation', () => {
 
   test('tools.timeout_ms in the config is the default time limit', async (t) => {
     const probe = createProbe('config-timeout');
-    const { registry } = await loadTools(t, { 'slow.ts': waitingTool('slow', 'config-timeout') }, { tools: { timeout_ms: 40 } });
+    const { registry } = await loadTools(
+      t,
+      { 'slow.ts': waitingTool('slow', 'config-timeout') },
+      { tools: { timeout_ms: 40 } },
+    );
     const result = await registry.execute('slow', {});
     assert.equal(result.code, 'timeout');
     assert.match(result.error ?? '', /40 ms/);
@@ -206,7 +212,10 @@ describe('result size', () => {
     const { registry } = await loadTools(
       t,
       {
-        'big.ts': toolSource('big', { manifest: `parameters: { n: { type: 'integer', required: true, description: 'length' } },`, execute: `return ToolResult.ok('x'.repeat(params.n));` }),
+        'big.ts': toolSource('big', {
+          manifest: `parameters: { n: { type: 'integer', required: true, description: 'length' } },`,
+          execute: `return ToolResult.ok('x'.repeat(params.n));`,
+        }),
       },
       { tools: { max_result_chars: 100 } },
     );
@@ -223,7 +232,9 @@ describe('result size', () => {
   });
 
   test('the default limit is 20 000 characters', async (t) => {
-    const { registry } = await loadTools(t, { 'big.ts': toolSource('big', { execute: `return ToolResult.ok('y'.repeat(25000));` }) });
+    const { registry } = await loadTools(t, {
+      'big.ts': toolSource('big', { execute: `return ToolResult.ok('y'.repeat(25000));` }),
+    });
     const cut = await registry.execute('big', {});
     assert.ok(cut.data.startsWith('y'.repeat(20_000)));
     assert.ok(!cut.data.startsWith('y'.repeat(20_001)));
@@ -251,14 +262,25 @@ describe('concurrency', () => {
     log.push('end ${name}');
     return ToolResult.ok(params.label);`,
       });
-    const { registry } = await loadTools(t, { 'one.ts': logging('one'), 'two.ts': logging('two'), 'three.ts': logging('three') });
+    const { registry } = await loadTools(t, {
+      'one.ts': logging('one'),
+      'two.ts': logging('two'),
+      'three.ts': logging('three'),
+    });
     const results = await registry.executeAll([
       { name: 'one', params: { ms: 200, label: '1' } },
       { name: 'two', params: { ms: 200, label: '2' } },
       { name: 'three', params: { ms: 200, label: '3' } },
     ]);
-    assert.deepEqual(results.map((r) => r.data), ['1', '2', '3']);
-    assert.deepEqual(log.slice(0, 3).sort(), ['start one', 'start three', 'start two'], `all three started before any ended: ${log.join(', ')}`);
+    assert.deepEqual(
+      results.map((r) => r.data),
+      ['1', '2', '3'],
+    );
+    assert.deepEqual(
+      log.slice(0, 3).sort(),
+      ['start one', 'start three', 'start two'],
+      `all three started before any ended: ${log.join(', ')}`,
+    );
   });
 
   test('executeAll returns results in call order, not finishing order, failures included', async (t) => {

@@ -5,9 +5,24 @@ import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
-import { checkQuestion, NO_ONE_TO_ASK, type AskAnswer, type AskPerson, type ToolContext, type ToolLogger } from '../tools/tool-context.ts';
+import {
+  checkQuestion,
+  NO_ONE_TO_ASK,
+  type AskAnswer,
+  type AskPerson,
+  type ToolContext,
+  type ToolLogger,
+} from '../tools/tool-context.ts';
 import type { Language } from '../core/language.ts';
-import { checkToolResult, InvalidToolResult, ToolFailure, TRUNCATION_MARKER_CHARS, truncateResult, type ToolErrorCode, type ToolResult } from '../tools/tool-result.ts';
+import {
+  checkToolResult,
+  InvalidToolResult,
+  ToolFailure,
+  TRUNCATION_MARKER_CHARS,
+  truncateResult,
+  type ToolErrorCode,
+  type ToolResult,
+} from '../tools/tool-result.ts';
 
 export interface ExecuteOptions {
   /** Cancels the call: the tool's own signal fires and a failed result comes back at once. */
@@ -30,7 +45,10 @@ export interface ExecuteOptions {
    */
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
   /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
-  ask?: (question: { question: string; choices?: string[]; timeoutMs?: number }, signal: AbortSignal) => Promise<AskAnswer>;
+  ask?: (
+    question: { question: string; choices?: string[]; timeoutMs?: number },
+    signal: AbortSignal,
+  ) => Promise<AskAnswer>;
 }
 
 export type ApprovalGateAnswer = { run: false; result: ToolResult } | { run: true; finished?: () => void };
@@ -57,7 +75,12 @@ export function executionLimits(config: AppConfig): ExecutionLimits {
  * Runs one call. Never throws and never waits past the time limit or a cancellation: every fault
  * comes back as a failed ToolResult with a `code` and an error a model can act on.
  */
-export async function executeTool(entry: RegisteredTool, params: unknown, options: ExecuteOptions = {}, limits = DEFAULT_LIMITS): Promise<ToolResult> {
+export async function executeTool(
+  entry: RegisteredTool,
+  params: unknown,
+  options: ExecuteOptions = {},
+  limits = DEFAULT_LIMITS,
+): Promise<ToolResult> {
   let input = params;
   if (options.dialect !== undefined) {
     const shown = checkParamsAgainst(entry.manifest, entry.schemaFor(options.dialect), params);
@@ -77,7 +100,12 @@ export async function executeTool(entry: RegisteredTool, params: unknown, option
   }
 }
 
-async function runChecked(entry: RegisteredTool, params: Record<string, unknown>, options: ExecuteOptions, limits: ExecutionLimits): Promise<ToolResult> {
+async function runChecked(
+  entry: RegisteredTool,
+  params: Record<string, unknown>,
+  options: ExecuteOptions,
+  limits: ExecutionLimits,
+): Promise<ToolResult> {
   if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
@@ -90,7 +118,11 @@ async function runChecked(entry: RegisteredTool, params: Record<string, unknown>
     stop(result);
     controller.abort(reason);
   };
-  const cancel = () => abort(failure('aborted', `Call to ${entry.name} was cancelled.`), new DOMException('The call was cancelled.', 'AbortError'));
+  const cancel = () =>
+    abort(
+      failure('aborted', `Call to ${entry.name} was cancelled.`),
+      new DOMException('The call was cancelled.', 'AbortError'),
+    );
   options.signal?.addEventListener('abort', cancel, { once: true });
   const timer = setTimeout(() => {
     const message = `${entry.name} did not finish within ${formatDuration(timeoutMs)} and was stopped.`;
@@ -121,7 +153,10 @@ async function runChecked(entry: RegisteredTool, params: Record<string, unknown>
 
   try {
     // An isolated tool's result was cut in its host already, before it crossed (with a marker, which may make it a little longer).
-    return truncateResult(await Promise.race([run, stopped]), limits.maxResultChars + (entry.isolated ? TRUNCATION_MARKER_CHARS : 0));
+    return truncateResult(
+      await Promise.race([run, stopped]),
+      limits.maxResultChars + (entry.isolated ? TRUNCATION_MARKER_CHARS : 0),
+    );
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
@@ -139,7 +174,10 @@ function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
 }
 
 function invalidResult(name: string, why: string): ToolResult {
-  return failure('invalid-result', `${name} ${why}. Expected { success: boolean, data: string, error?: string }; use ToolResult.ok(data) or ToolResult.fail(error).`);
+  return failure(
+    'invalid-result',
+    `${name} ${why}. Expected { success: boolean, data: string, error?: string }; use ToolResult.ok(data) or ToolResult.fail(error).`,
+  );
 }
 
 export function failure(code: ToolErrorCode, error: string): ToolResult {

@@ -7,7 +7,15 @@ import { toolFolder } from './test-support.ts';
 
 describe('isToolFileName', () => {
   test('code files are tool files', () => {
-    for (const name of ['weather.ts', 'weather.mts', 'weather.js', 'weather.mjs', 'my_tool.ts', 'testing.ts', 'inspect.ts']) {
+    for (const name of [
+      'weather.ts',
+      'weather.mts',
+      'weather.js',
+      'weather.mjs',
+      'my_tool.ts',
+      'testing.ts',
+      'inspect.ts',
+    ]) {
       assert.equal(isToolFileName(name), true, name);
     }
   });
@@ -48,7 +56,10 @@ describe('findToolFiles', () => {
       'folder.ts/inside.ts': '',
     });
     await symlink(join(dir, 'zeta.ts'), join(dir, 'linked.ts'));
-    assert.deepEqual(await findToolFiles(dir), ['Beta.js', 'alpha.mjs', 'linked.ts', 'zeta.ts'].map((name) => join(dir, name)));
+    assert.deepEqual(
+      await findToolFiles(dir),
+      ['Beta.js', 'alpha.mjs', 'linked.ts', 'zeta.ts'].map((name) => join(dir, name)),
+    );
   });
 
   test('a missing folder is undefined; an empty one is []', async (t) => {

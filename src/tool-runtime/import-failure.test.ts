@@ -4,7 +4,10 @@ import { describe, test } from 'node:test';
 import { onlyDiagnostic, tempDir, toolNames, toolSource, writeFiles } from './test-support.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
 
-async function load(t: { after(fn: () => unknown): void }, files: Record<string, string>): Promise<{ dir: string; registry: ToolRegistry }> {
+async function load(
+  t: { after(fn: () => unknown): void },
+  files: Record<string, string>,
+): Promise<{ dir: string; registry: ToolRegistry }> {
   const dir = await tempDir(t);
   await writeFiles(dir, files);
   const { workers } = registrySetup({});
@@ -48,7 +51,8 @@ describe('import-failed when a module the file imports throws while loading', ()
       'tools/uses-helper.ts': `import { BaseTool } from 'riverse';\n// the helper throws\nimport { x } from './_throws.ts';\n`,
       'tools/_throws.ts': `export const x = 1;\nthrow new TypeError('helper boom');\n`,
       'tools/uses-package.ts': `import { BaseTool } from 'riverse';\n\nimport 'boom-pkg/sub';\n`,
-      'node_modules/boom-pkg/package.json': '{ "name": "boom-pkg", "type": "module", "exports": { "./sub": "./sub.js" } }',
+      'node_modules/boom-pkg/package.json':
+        '{ "name": "boom-pkg", "type": "module", "exports": { "./sub": "./sub.js" } }',
       'node_modules/boom-pkg/sub.js': `\nthrow new Error('package boom');\n`,
     });
     const helper = onlyDiagnostic(registry, join(dir, 'uses-helper.ts'));
@@ -63,11 +67,19 @@ describe('import-failed when a module the file imports throws while loading', ()
 describe('a tool file in a CommonJS package', () => {
   // `npm init -y` writes "type": "commonjs".
   test('"type": "commonjs": says to rename the file to .mts/.mjs or set "type": "module"', async (t) => {
-    const { dir, registry } = await load(t, { 'package.json': '{ "name": "app", "type": "commonjs" }', 'tools/app_tool.ts': toolSource('app_tool'), 'tools/plain.js': toolSource('plain'), 'tools/fine.mts': toolSource('fine') });
+    const { dir, registry } = await load(t, {
+      'package.json': '{ "name": "app", "type": "commonjs" }',
+      'tools/app_tool.ts': toolSource('app_tool'),
+      'tools/plain.js': toolSource('plain'),
+      'tools/fine.mts': toolSource('fine'),
+    });
     assert.deepEqual(toolNames(registry), ['fine']);
     const ts = onlyDiagnostic(registry, join(dir, 'app_tool.ts'));
     assert.equal(ts.code, 'syntax-error');
-    assert.match(ts.message, /^the file is loaded as CommonJS, where `import`\/`export` are not allowed: .*package\.json says "type": "commonjs"/);
+    assert.match(
+      ts.message,
+      /^the file is loaded as CommonJS, where `import`\/`export` are not allowed: .*package\.json says "type": "commonjs"/,
+    );
     assert.match(ts.hint ?? '', /^rename the file to app_tool\.mts, or set "type": "module" in .*package\.json$/);
     assert.match(onlyDiagnostic(registry, join(dir, 'plain.js')).hint ?? '', /rename the file to plain\.mjs/);
   });
@@ -75,7 +87,11 @@ describe('a tool file in a CommonJS package', () => {
   // Without a "type", Node sees the ESM syntax and loads the file as a module.
   for (const packageJson of ['{ "type": "module" }', '{ "name": "app" }']) {
     test(`${packageJson}: the same files load`, async (t) => {
-      const { registry } = await load(t, { 'package.json': packageJson, 'tools/app_tool.ts': toolSource('app_tool'), 'tools/plain.js': toolSource('plain') });
+      const { registry } = await load(t, {
+        'package.json': packageJson,
+        'tools/app_tool.ts': toolSource('app_tool'),
+        'tools/plain.js': toolSource('plain'),
+      });
       assert.deepEqual(registry.diagnostics, []);
       assert.deepEqual(toolNames(registry), ['app_tool', 'plain']);
     });

@@ -22,7 +22,10 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
       severity: 'error',
       code: 'import-failed',
       ...location,
-      ...said(phrase('load.missing-export', { name: missingExport, error: message }), phrase('load.missing-export.hint')),
+      ...said(
+        phrase('load.missing-export', { name: missingExport, error: message }),
+        phrase('load.missing-export.hint'),
+      ),
     };
   }
   if (error instanceof SyntaxError || code === 'InvalidSyntax' || code === 'ERR_INVALID_TYPESCRIPT_SYNTAX') {
@@ -40,34 +43,61 @@ export function importFailure(error: unknown, file: string): Omit<Diagnostic, 'f
         ),
       };
     }
-    return { severity: 'error', code: 'syntax-error', ...location, ...said(phrase('load.syntax-error', { error: message }), phrase('load.syntax-error.hint')) };
+    return {
+      severity: 'error',
+      code: 'syntax-error',
+      ...location,
+      ...said(phrase('load.syntax-error', { error: message }), phrase('load.syntax-error.hint')),
+    };
   }
   if (code === 'ERR_MODULE_NOT_FOUND') {
-    const [, kind, missing, importer] = /Cannot find (package|module) '([^']+)' imported from (\S+)/.exec(message) ?? [];
+    const [, kind, missing, importer] =
+      /Cannot find (package|module) '([^']+)' imported from (\S+)/.exec(message) ?? [];
     const isPackage = kind === 'package';
-    const importedBy = (from: string) => importLocation(from, (specifier) => (isPackage ? specifier === missing || specifier.startsWith(`${missing}/`) : resolve(dirname(from), specifier) === missing));
+    const importedBy = (from: string) =>
+      importLocation(from, (specifier) =>
+        isPackage
+          ? specifier === missing || specifier.startsWith(`${missing}/`)
+          : resolve(dirname(from), specifier) === missing,
+      );
     // The import may be in a helper the tool file imports: then the helper's line is in the message.
-    const inHelper = importer !== undefined && resolve(importer) !== file ? importedBy(resolve(importer)).line : undefined;
+    const inHelper =
+      importer !== undefined && resolve(importer) !== file ? importedBy(resolve(importer)).line : undefined;
     return {
       severity: 'error',
       code: 'import-failed',
-      ...(location.line === undefined && importer !== undefined && resolve(importer) === file ? importedBy(file) : location),
+      ...(location.line === undefined && importer !== undefined && resolve(importer) === file
+        ? importedBy(file)
+        : location),
       ...said(
-        phrase('load.not-found', { error: message, at: inHelper === undefined ? undefined : `${relative(process.cwd(), importer!)}:${inHelper}` }),
+        phrase('load.not-found', {
+          error: message,
+          at: inHelper === undefined ? undefined : `${relative(process.cwd(), importer!)}:${inHelper}`,
+        }),
         isPackage ? phrase('load.not-found.package', { name: missing! }) : phrase('load.not-found.path'),
       ),
     };
   }
   // Thrown by a module the file imports (a helper's or a package's top-level code): the line of
   // that import here, and where in that module in the message.
-  const origin = location.line === undefined ? stackFrames(errorStack(error)).find((frame) => frame.path !== file && !isRiverseSource(frame.path)) : undefined;
-  const via = origin === undefined ? {} : importLocation(file, (specifier) => importReaches(file, specifier, origin.path));
+  const origin =
+    location.line === undefined
+      ? stackFrames(errorStack(error)).find((frame) => frame.path !== file && !isRiverseSource(frame.path))
+      : undefined;
+  const via =
+    origin === undefined ? {} : importLocation(file, (specifier) => importReaches(file, specifier, origin.path));
   return {
     severity: 'error',
     code: 'import-failed',
     ...location,
     ...via,
-    ...said(phrase('load.threw', { error: message, at: origin === undefined ? undefined : `${relative(process.cwd(), origin.path) || origin.path}:${origin.line}` }), phrase('load.threw.hint')),
+    ...said(
+      phrase('load.threw', {
+        error: message,
+        at: origin === undefined ? undefined : `${relative(process.cwd(), origin.path) || origin.path}:${origin.line}`,
+      }),
+      phrase('load.threw.hint'),
+    ),
   };
 }
 
@@ -78,7 +108,10 @@ function errorStack(error: unknown): string {
 
 /** Whether `specifier`, imported by `file`, is the module at `path` (a relative import) or the package it is in. */
 function importReaches(file: string, specifier: string, path: string): boolean {
-  if (specifier.startsWith('.')) return resolve(dirname(file), specifier) === path || resolve(dirname(file), specifier.replace(/js$/, 'ts')) === path;
+  if (specifier.startsWith('.'))
+    return (
+      resolve(dirname(file), specifier) === path || resolve(dirname(file), specifier.replace(/js$/, 'ts')) === path
+    );
   const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
   return path.includes(`${sep}node_modules${sep}${name.replaceAll('/', sep)}${sep}`);
 }
@@ -99,7 +132,11 @@ function importLocation(file: string, matches: (specifier: string) => boolean): 
  * file: `npm init -y` writes "type": "commonjs", and Node then reads a .ts or .js file as CommonJS.
  */
 function commonJsPackage(file: string, message: string): { packageJson: string; type: string | undefined } | undefined {
-  if (!/Cannot use import statement outside a module|Unexpected token 'export'/.test(message) || !['.ts', '.js'].includes(extname(file))) return undefined;
+  if (
+    !/Cannot use import statement outside a module|Unexpected token 'export'/.test(message) ||
+    !['.ts', '.js'].includes(extname(file))
+  )
+    return undefined;
   for (let folder = dirname(file); ; folder = dirname(folder)) {
     const packageJson = join(folder, 'package.json');
     if (existsSync(packageJson)) {

@@ -28,25 +28,40 @@ async function openLive(t: Cleanup, dir: string): Promise<{ live: LiveToolRegist
  * after it — the polling timer keeps this process alive meanwhile, since the watcher does not.
  * Returns the events that arrived.
  */
-async function change(seen: ToolChange[], act: () => Promise<unknown>, expected: Array<[ToolChange['event'], string]>): Promise<ToolChange[]> {
+async function change(
+  seen: ToolChange[],
+  act: () => Promise<unknown>,
+  expected: Array<[ToolChange['event'], string]>,
+): Promise<ToolChange[]> {
   const from = seen.length;
   await act();
-  const matches = () => expected.map(([event, file]) => seen.slice(from).find((change) => change.event === event && basename(change.file) === file));
+  const matches = () =>
+    expected.map(([event, file]) =>
+      seen.slice(from).find((change) => change.event === event && basename(change.file) === file),
+    );
   const giveUp = performance.now() + GIVE_UP_MS;
-  while (matches().some((match) => match === undefined) && performance.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (matches().some((match) => match === undefined) && performance.now() < giveUp)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   const arrived = seen.slice(from).map((change) => `${change.event} ${basename(change.file)}`);
-  assert.ok(matches().every((match) => match !== undefined), `expected ${JSON.stringify(expected)}, got ${JSON.stringify(arrived)}`);
+  assert.ok(
+    matches().every((match) => match !== undefined),
+    `expected ${JSON.stringify(expected)}, got ${JSON.stringify(arrived)}`,
+  );
   return seen.slice(from);
 }
 
 /** A tool `name` answering `answer`. */
-const version = (name: string, answer: string) => toolSource(name, { execute: `return ToolResult.ok(${JSON.stringify(answer)});` });
+const version = (name: string, answer: string) =>
+  toolSource(name, { execute: `return ToolResult.ok(${JSON.stringify(answer)});` });
 
 test('add, edit, break, fix, rename and delete are each reloaded and reported', async (t) => {
   const dir = await tempDir(t);
   await writeFiles(dir, { 'keep.ts': version('keep', 'kept') });
   const { live, seen } = await openLive(t, dir);
-  assert.deepEqual(live.initial.map((change) => [change.event, basename(change.file), change.tools]), [['added', 'keep.ts', ['keep']]]);
+  assert.deepEqual(
+    live.initial.map((change) => [change.event, basename(change.file), change.tools]),
+    [['added', 'keep.ts', ['keep']]],
+  );
   const fresh = join(dir, 'fresh.ts');
 
   const [added] = await change(seen, () => writeFile(fresh, version('fresh', 'fresh v1')), [['added', 'fresh.ts']]);
@@ -63,7 +78,9 @@ test('add, edit, break, fix, rename and delete are each reloaded and reported', 
   assert.deepEqual(breakage?.tools, ['fresh'], 'the tools of the version still in use');
   assert.equal(breakage?.diagnostics[0]?.code, 'syntax-error', JSON.stringify(breakage?.diagnostics));
   assert.equal(typeof breakage?.diagnostics[0]?.line, 'number');
-  assert.ok(live.current.diagnostics.some((diagnostic) => diagnostic.code === 'syntax-error' && diagnostic.file === fresh));
+  assert.ok(
+    live.current.diagnostics.some((diagnostic) => diagnostic.code === 'syntax-error' && diagnostic.file === fresh),
+  );
   assert.deepEqual(await live.current.execute('fresh', {}), { success: true, data: 'fresh v2, longer' });
 
   await change(seen, () => writeFile(fresh, version('fresh', 'fresh v3')), [['fixed', 'fresh.ts']]);
@@ -85,7 +102,11 @@ test('add, edit, break, fix, rename and delete are each reloaded and reported', 
 
   // Exactly these events, in this order (the two of the rename in either), none for the file that did not change.
   const order = seen.map((change) => `${change.event} ${basename(change.file)}`);
-  assert.deepEqual(order.slice(0, 4), ['added fresh.ts', 'changed fresh.ts', 'broken fresh.ts', 'fixed fresh.ts'], order.join(', '));
+  assert.deepEqual(
+    order.slice(0, 4),
+    ['added fresh.ts', 'changed fresh.ts', 'broken fresh.ts', 'fixed fresh.ts'],
+    order.join(', '),
+  );
   assert.deepEqual(order.slice(4, 6).sort(), ['added renamed.ts', 'removed fresh.ts'], order.join(', '));
   assert.deepEqual(order.slice(6), ['removed renamed.ts'], order.join(', '));
   assert.deepEqual(await live.current.execute('keep', {}), { success: true, data: 'kept' });
@@ -116,7 +137,10 @@ test('a call running while its file is edited finishes with the old version; a c
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
-  const edited = toolSource('slowpoke', { manifest: `parameters: { started: 'marker file', release: 'file to wait for' },`, execute: `return ToolResult.ok('v2');` });
+  const edited = toolSource('slowpoke', {
+    manifest: `parameters: { started: 'marker file', release: 'file to wait for' },`,
+    execute: `return ToolResult.ok('v2');`,
+  });
   await change(seen, () => writeFile(file, edited), [['changed', 'slowpoke.ts']]);
   assert.notEqual(live.current, before, 'a new registry was swapped in');
   assert.deepEqual(await live.current.execute('slowpoke', {}), { success: true, data: 'v2' });
@@ -131,11 +155,16 @@ test('editing a _helper a tool imports reloads the tool', async (t) => {
   const dir = await tempDir(t);
   await writeFiles(dir, {
     '_helper.ts': `export const word = 'one';\n`,
-    'helped.ts': toolSource('helped', { header: `import { word } from './_helper.ts';`, execute: `return ToolResult.ok('helper says ' + word);` }),
+    'helped.ts': toolSource('helped', {
+      header: `import { word } from './_helper.ts';`,
+      execute: `return ToolResult.ok('helper says ' + word);`,
+    }),
   });
   const { live, seen } = await openLive(t, dir);
   assert.deepEqual(await live.current.execute('helped', {}), { success: true, data: 'helper says one' });
-  await change(seen, () => writeFile(join(dir, '_helper.ts'), `export const word = 'two';\n`), [['changed', 'helped.ts']]);
+  await change(seen, () => writeFile(join(dir, '_helper.ts'), `export const word = 'two';\n`), [
+    ['changed', 'helped.ts'],
+  ]);
   assert.deepEqual(await live.current.execute('helped', {}), { success: true, data: 'helper says two' });
 });
 
@@ -156,11 +185,18 @@ test('a tool folder created after start is picked up, and so is a subfolder of h
   const dir = join(root, 'tools');
   const { live, seen } = await openLive(t, dir);
   assert.deepEqual(live.current.tools(), []);
-  assert.ok(live.current.diagnostics.some((diagnostic) => diagnostic.file === dir), 'the missing folder is a diagnostic');
+  assert.ok(
+    live.current.diagnostics.some((diagnostic) => diagnostic.file === dir),
+    'the missing folder is a diagnostic',
+  );
 
   await change(seen, () => writeFiles(dir, { 'late.ts': version('late', 'late v1') }), [['added', 'late.ts']]);
   assert.deepEqual(await live.current.execute('late', {}), { success: true, data: 'late v1' });
-  assert.equal(live.current.diagnostics.some((diagnostic) => diagnostic.file === dir), false, 'the folder exists now');
+  assert.equal(
+    live.current.diagnostics.some((diagnostic) => diagnostic.file === dir),
+    false,
+    'the folder exists now',
+  );
 
   // A new subfolder: its helper is imported by a tool, and an edit to it reloads the tool.
   await change(
@@ -168,12 +204,17 @@ test('a tool folder created after start is picked up, and so is a subfolder of h
     () =>
       writeFiles(dir, {
         'lib/words.ts': `export const word = 'one';\n`,
-        'worded.ts': toolSource('worded', { header: `import { word } from './lib/words.ts';`, execute: `return ToolResult.ok('lib says ' + word);` }),
+        'worded.ts': toolSource('worded', {
+          header: `import { word } from './lib/words.ts';`,
+          execute: `return ToolResult.ok('lib says ' + word);`,
+        }),
       }),
     [['added', 'worded.ts']],
   );
   assert.deepEqual(await live.current.execute('worded', {}), { success: true, data: 'lib says one' });
-  await change(seen, () => writeFile(join(dir, 'lib', 'words.ts'), `export const word = 'two';\n`), [['changed', 'worded.ts']]);
+  await change(seen, () => writeFile(join(dir, 'lib', 'words.ts'), `export const word = 'two';\n`), [
+    ['changed', 'worded.ts'],
+  ]);
   assert.deepEqual(await live.current.execute('worded', {}), { success: true, data: 'lib says two' });
 });
 
@@ -182,19 +223,33 @@ test('a new file that claims a name in use: the running tool keeps it, the newco
   await writeFiles(dir, { 'weather.ts': version('weather', 'the working one') });
   const { live, seen } = await openLive(t, dir);
   // "a-copy.ts" sorts first: at a cold start it would win, but the name is in use.
-  const [claim] = await change(seen, () => writeFile(join(dir, 'a-copy.ts'), version('weather', 'the copy')), [['broken', 'a-copy.ts']]);
+  const [claim] = await change(seen, () => writeFile(join(dir, 'a-copy.ts'), version('weather', 'the copy')), [
+    ['broken', 'a-copy.ts'],
+  ]);
   assert.deepEqual(claim?.tools, [], 'the newcomer has no tool in use');
-  assert.deepEqual(claim?.diagnostics.map((diagnostic) => [diagnostic.code, basename(diagnostic.file)]), [['duplicate-name', 'a-copy.ts']]);
+  assert.deepEqual(
+    claim?.diagnostics.map((diagnostic) => [diagnostic.code, basename(diagnostic.file)]),
+    [['duplicate-name', 'a-copy.ts']],
+  );
   assert.match(claim?.diagnostics[0]?.hint ?? '', /weather\.ts keeps the name \(it had it first\)/);
   assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the working one' });
-  assert.deepEqual(live.current.diagnostics.map((diagnostic) => basename(diagnostic.file)), ['a-copy.ts'], 'no diagnostic on the file nobody touched');
+  assert.deepEqual(
+    live.current.diagnostics.map((diagnostic) => basename(diagnostic.file)),
+    ['a-copy.ts'],
+    'no diagnostic on the file nobody touched',
+  );
   assert.ok(!seen.some((change) => basename(change.file) === 'weather.ts'), 'no event for the file nobody touched');
 
   // Editing the holder does not hand the name over.
-  await change(seen, () => writeFile(join(dir, 'weather.ts'), version('weather', 'the working one, edited')), [['changed', 'weather.ts']]);
+  await change(seen, () => writeFile(join(dir, 'weather.ts'), version('weather', 'the working one, edited')), [
+    ['changed', 'weather.ts'],
+  ]);
   assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the working one, edited' });
 
-  const [fixed] = await change(seen, () => rm(join(dir, 'weather.ts')), [['removed', 'weather.ts'], ['fixed', 'a-copy.ts']]).then((changes) => changes.filter((change) => change.event === 'fixed'));
+  const [fixed] = await change(seen, () => rm(join(dir, 'weather.ts')), [
+    ['removed', 'weather.ts'],
+    ['fixed', 'a-copy.ts'],
+  ]).then((changes) => changes.filter((change) => change.event === 'fixed'));
   assert.deepEqual(fixed?.tools, ['weather']);
   assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the copy' });
   assert.deepEqual(live.current.diagnostics, []);

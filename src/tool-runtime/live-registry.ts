@@ -5,7 +5,13 @@ import { withBaseDir, type AppConfig } from '../tools/app-config.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { isToolFileName } from './find-tool-files.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
-import { registrySetup, scanFolders, ToolRegistry, type RegistrySetup, type ToolRegistryOptions } from './tool-registry.ts';
+import {
+  registrySetup,
+  scanFolders,
+  ToolRegistry,
+  type RegistrySetup,
+  type ToolRegistryOptions,
+} from './tool-registry.ts';
 
 export type ToolChangeEvent = 'added' | 'changed' | 'removed' | 'broken' | 'fixed';
 
@@ -138,47 +144,87 @@ export class LiveToolRegistry {
     const { files, diagnostics } = await scanFolders(this.setup.folders);
     const signatures = await Promise.all(files.map(signature));
     const changed = files.filter((file, index) => forceAll || this.#files.get(file)?.signature !== signatures[index]);
-    const loads = changed.length === 0 ? [] : await loadFiles(changed, this.setup.config, this.setup.isolation, ++this.#version, this.setup.cache);
+    const loads =
+      changed.length === 0
+        ? []
+        : await loadFiles(changed, this.setup.config, this.setup.isolation, ++this.#version, this.setup.cache);
     if (loads.length > 0) this.setup.cache?.save(files);
 
     const changes: ToolChange[] = [];
     for (const load of loads) {
       const previous = this.#files.get(load.file);
       const broken = load.diagnostics.some((diagnostic) => diagnostic.severity === 'error');
-      const event: ToolChangeEvent = broken ? 'broken' : previous === undefined ? 'added' : previous.good !== previous.load ? 'fixed' : 'changed';
+      const event: ToolChangeEvent = broken
+        ? 'broken'
+        : previous === undefined
+          ? 'added'
+          : previous.good !== previous.load
+            ? 'fixed'
+            : 'changed';
       const good = broken ? previous?.good : load;
       this.#files.set(load.file, { signature: signatures[files.indexOf(load.file)]!, load, good });
       if (previous !== undefined && !broken) this.setup.workers.retire(load.file, load.version);
-      changes.push({ event, file: load.file, tools: (good ?? load).tools.map((tool) => tool.name), diagnostics: load.diagnostics });
+      changes.push({
+        event,
+        file: load.file,
+        tools: (good ?? load).tools.map((tool) => tool.name),
+        diagnostics: load.diagnostics,
+      });
     }
     for (const [file, state] of this.#files) {
       if (files.includes(file)) continue;
       this.#files.delete(file);
       this.setup.workers.retire(file);
-      changes.push({ event: 'removed', file, tools: (state.good ?? state.load).tools.map((tool) => tool.name), diagnostics: [] });
+      changes.push({
+        event: 'removed',
+        file,
+        tools: (state.good ?? state.load).tools.map((tool) => tool.name),
+        diagnostics: [],
+      });
     }
 
     // A broken file contributes its last good tools, with its current diagnostics.
     const inUse = files.map((file) => {
       const state = this.#files.get(file)!;
-      return state.good === undefined || state.good === state.load ? state.load : { ...state.good, diagnostics: state.load.diagnostics };
+      return state.good === undefined || state.good === state.load
+        ? state.load
+        : { ...state.good, diagnostics: state.load.diagnostics };
     });
     const first = this.#current === undefined;
     // A name in use stays with its file: a newcomer that claims it is the one told, not the tool
     // that was working (whichever sorts first).
     const holders = new Map((this.#current?.list() ?? []).map((tool) => [tool.name, tool.file]));
-    const outNamed = new Set((this.#current?.diagnostics ?? []).filter((diagnostic) => diagnostic.code === 'duplicate-name').map((diagnostic) => diagnostic.file));
+    const outNamed = new Set(
+      (this.#current?.diagnostics ?? [])
+        .filter((diagnostic) => diagnostic.code === 'duplicate-name')
+        .map((diagnostic) => diagnostic.file),
+    );
     this.#inUse = inUse;
     this.#folderDiagnostics = diagnostics;
     this.#current = ToolRegistry.compose(this.setup, inUse, diagnostics, holders);
     // A file that lost a name and now has it (its rival was renamed or removed) is fixed, unchanged itself.
     for (const file of outNamed) {
       const state = this.#files.get(file);
-      if (state === undefined || changes.some((change) => change.file === file) || this.#current.diagnostics.some((diagnostic) => diagnostic.file === file && diagnostic.severity === 'error')) continue;
-      changes.push({ event: 'fixed', file, tools: (state.good ?? state.load).tools.map((tool) => tool.name), diagnostics: state.load.diagnostics });
+      if (
+        state === undefined ||
+        changes.some((change) => change.file === file) ||
+        this.#current.diagnostics.some((diagnostic) => diagnostic.file === file && diagnostic.severity === 'error')
+      )
+        continue;
+      changes.push({
+        event: 'fixed',
+        file,
+        tools: (state.good ?? state.load).tools.map((tool) => tool.name),
+        diagnostics: state.load.diagnostics,
+      });
     }
     for (const change of changes) {
-      const lost = this.#current.diagnostics.filter((diagnostic) => diagnostic.code === 'duplicate-name' && diagnostic.file === change.file && !change.diagnostics.includes(diagnostic));
+      const lost = this.#current.diagnostics.filter(
+        (diagnostic) =>
+          diagnostic.code === 'duplicate-name' &&
+          diagnostic.file === change.file &&
+          !change.diagnostics.includes(diagnostic),
+      );
       if (lost.length === 0) continue;
       change.diagnostics = [...change.diagnostics, ...lost];
       if (change.event === 'removed') continue;
@@ -199,13 +245,25 @@ export class LiveToolRegistry {
     const before = this.#current;
     const holders = new Map(before.list().map((tool) => [tool.name, tool.file]));
     this.#current = ToolRegistry.compose(this.setup, this.#inUse, this.#folderDiagnostics, holders);
-    const toolsOf = (registry: ToolRegistry) => registry.tools().filter((tool) => tool.file === file).map((tool) => tool.name);
+    const toolsOf = (registry: ToolRegistry) =>
+      registry
+        .tools()
+        .filter((tool) => tool.file === file)
+        .map((tool) => tool.name);
     const errorsOf = (registry: ToolRegistry) => registry.diagnostics.filter((diagnostic) => diagnostic.file === file);
     const [was, now] = [toolsOf(before), toolsOf(this.#current)];
     const diagnostics = errorsOf(this.#current);
     const broken = diagnostics.some((diagnostic) => diagnostic.severity === 'error');
     const wasBroken = errorsOf(before).some((diagnostic) => diagnostic.severity === 'error');
-    const event: ToolChangeEvent = broken ? 'broken' : wasBroken ? 'fixed' : was.length === 0 ? 'added' : now.length === 0 ? 'removed' : 'changed';
+    const event: ToolChangeEvent = broken
+      ? 'broken'
+      : wasBroken
+        ? 'fixed'
+        : was.length === 0
+          ? 'added'
+          : now.length === 0
+            ? 'removed'
+            : 'changed';
     const change: ToolChange = { event, file, tools: event === 'removed' ? was : now, diagnostics };
     for (const listener of this.#listeners) listener([change], this.#current);
   }
@@ -228,7 +286,9 @@ export class LiveToolRegistry {
         continue;
       }
       wanted.set(folder, false);
-      for (const entry of entries) if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') wanted.set(join(folder, entry.name), true);
+      for (const entry of entries)
+        if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+          wanted.set(join(folder, entry.name), true);
     }
     for (const [folder, watcher] of this.#watchers) {
       if (wanted.has(folder)) continue;
@@ -238,7 +298,8 @@ export class LiveToolRegistry {
     for (const [folder, helpersOnly] of wanted) if (!this.#watchers.has(folder)) this.#watchFolder(folder, helpersOnly);
     if (missing && this.#poll === undefined) {
       this.#poll = setInterval(() => {
-        if (this.setup.folders.some((folder) => !this.#watchers.has(folder) && existsSync(folder))) this.#scheduleReload();
+        if (this.setup.folders.some((folder) => !this.#watchers.has(folder) && existsSync(folder)))
+          this.#scheduleReload();
       }, MISSING_FOLDER_POLL_MS);
       this.#poll.unref();
     } else if (!missing && this.#poll !== undefined) {

@@ -10,10 +10,12 @@ import type { AppConfig } from '../tools/app-config.ts';
 import { tempDir, toolNames, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
 
-
 /** A tool file that appends a line to `log` each time its top-level code runs (each import). */
 function counted(name: string, log: string, options: Parameters<typeof toolSource>[1] = {}): string {
-  return toolSource(name, { ...options, header: `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${name}\n`)});\n${options.header ?? ''}` });
+  return toolSource(name, {
+    ...options,
+    header: `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(log)}, ${JSON.stringify(`${name}\n`)});\n${options.header ?? ''}`,
+  });
 }
 
 async function load(t: Cleanup, dir: string, cacheDir: string, config: AppConfig = {}): Promise<ToolRegistry> {
@@ -52,7 +54,10 @@ test('a change to a helper the file imports, or to the config, makes the file lo
   const log = join(await tempDir(t), 'imports.log');
   await writeFiles(dir, {
     'lib/_words.ts': `export const word = 'one';\n`,
-    'helped.ts': counted('helped', log, { header: `import { word } from './lib/_words.ts';`, manifest: `description: 'Says the word ' + word,` }),
+    'helped.ts': counted('helped', log, {
+      header: `import { word } from './lib/_words.ts';`,
+      manifest: `description: 'Says the word ' + word,`,
+    }),
   });
   assert.equal((await load(t, dir, cache)).get('helped')?.manifest.description, 'Says the word one');
   await load(t, dir, cache);
@@ -73,7 +78,12 @@ test('a tool with its own isAvailable() is imported at every load, so its answer
   const cache = await tempDir(t);
   const log = join(await tempDir(t), 'imports.log');
   const flag = join(dir, 'flag');
-  await writeFiles(dir, { 'own.ts': counted('own', log, { header: `import { existsSync } from 'node:fs';`, members: `isAvailable() { return existsSync(${JSON.stringify(flag)}); }` }) });
+  await writeFiles(dir, {
+    'own.ts': counted('own', log, {
+      header: `import { existsSync } from 'node:fs';`,
+      members: `isAvailable() { return existsSync(${JSON.stringify(flag)}); }`,
+    }),
+  });
   assert.equal((await load(t, dir, cache)).list()[0]?.available, false);
   await writeFile(flag, '1');
   assert.equal((await load(t, dir, cache)).list()[0]?.available, true);

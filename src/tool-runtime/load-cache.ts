@@ -51,7 +51,8 @@ export class LoadCache {
     const path = join(dir, 'tools', `${hash(folders.join('\n')).slice(0, 16)}.json`);
     try {
       const file = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
-      if (file.key === key && typeof file.entries === 'object' && file.entries !== null) return new LoadCache(path, key, file.entries);
+      if (file.key === key && typeof file.entries === 'object' && file.entries !== null)
+        return new LoadCache(path, key, file.entries);
     } catch {
       // missing or unreadable: start empty
     }
@@ -68,7 +69,10 @@ export class LoadCache {
 
   /** Keeps what loading `file` (with text `source`) found, unless it cannot be reused. */
   store(file: string, source: string, info: FileInfo): void {
-    if (info.diagnostics.some((diagnostic) => TRANSIENT.has(diagnostic.code)) || info.tools.some((tool) => tool.ownAvailability === true)) {
+    if (
+      info.diagnostics.some((diagnostic) => TRANSIENT.has(diagnostic.code)) ||
+      info.tools.some((tool) => tool.ownAvailability === true)
+    ) {
       if (this.#entries[file] !== undefined) delete this.#entries[file], (this.#changed = true);
       return;
     }
@@ -85,7 +89,8 @@ export class LoadCache {
   /** Drops the entries of files no longer found, and writes the cache if it changed (atomically; a failure only costs speed). */
   save(files: readonly string[]): void {
     const kept = new Set(files);
-    for (const file of Object.keys(this.#entries)) if (!kept.has(file)) delete this.#entries[file], (this.#changed = true);
+    for (const file of Object.keys(this.#entries))
+      if (!kept.has(file)) delete this.#entries[file], (this.#changed = true);
     if (!this.#changed) return;
     try {
       mkdirSync(dirname(this.#path), { recursive: true });

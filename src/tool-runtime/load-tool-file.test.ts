@@ -58,8 +58,12 @@ export class ManifestThrowsTool extends BaseTool {
 `,
   'bad-name.ts': toolSource('my tool!', { className: 'BadNameTool' }),
   'empty-description.ts': toolSource('empty_description').replace(/description: "[^"]*"/, `description: ''`),
-  'bad-param-type.ts': toolSource('bad_param_type', { manifest: `parameters: { city: { type: 'text', description: 'City' } },` }),
-  'spec-typo.ts': toolSource('spec_typo', { manifest: `parameters: { city: { type: 'string', requried: true, description: 'City' } },` }),
+  'bad-param-type.ts': toolSource('bad_param_type', {
+    manifest: `parameters: { city: { type: 'text', description: 'City' } },`,
+  }),
+  'spec-typo.ts': toolSource('spec_typo', {
+    manifest: `parameters: { city: { type: 'string', requried: true, description: 'City' } },`,
+  }),
   'no-examples.ts': toolSource('no_examples', { examples: 'undefined' }),
   'available-throws.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
 export class AvailableThrowsTool extends BaseTool {
@@ -70,7 +74,9 @@ export class AvailableThrowsTool extends BaseTool {
   execute(): ToolResult { return ToolResult.ok(''); }
 }
 `,
-  'available-rejects.ts': toolSource('available_rejects', { members: `async isAvailable() { await null; throw new Error('async availability failure'); }` }),
+  'available-rejects.ts': toolSource('available_rejects', {
+    members: `async isAvailable() { await null; throw new Error('async availability failure'); }`,
+  }),
   'available-yes.ts': toolSource('available_yes', { members: `isAvailable() { return 'yes'; }` }),
   'internal-param.ts': toolSource('internal_param', { manifest: `parameters: { constructor: 'Who built it' },` }),
   'twins.ts': `import { BaseTool, ToolResult } from 'riverse';
@@ -222,13 +228,20 @@ describe('load faults', () => {
 
   test('isAvailable() that answers something other than true: unavailable, saying what it answered', () => {
     assert.deepEqual(diagnosticsFor(registry, file('available-yes.ts')), []);
-    assert.deepEqual(registry.find('available_yes'), { ...registry.find('available_yes'), available: false, reason: 'isAvailable() returned "yes", not true' });
+    assert.deepEqual(registry.find('available_yes'), {
+      ...registry.find('available_yes'),
+      available: false,
+      reason: 'isAvailable() returned "yes", not true',
+    });
   });
 
   test('a parameter named like an object internal: invalid-manifest, so no call can break on it', () => {
     const d = only('internal-param.ts');
     assert.equal(d.code, 'invalid-manifest');
-    assert.match(d.message, /^parameters\.constructor: parameter name "constructor" is a property every JavaScript object has/);
+    assert.match(
+      d.message,
+      /^parameters\.constructor: parameter name "constructor" is a property every JavaScript object has/,
+    );
     assert.equal(registry.find('internal_param'), undefined);
   });
 
@@ -271,7 +284,7 @@ describe('load faults in a loader process', () => {
 });
 
 describe('two classes with one name, in worker isolation', () => {
-  test('the loader and the file\'s worker agree: the first class is checked and runs', async (t) => {
+  test("the loader and the file's worker agree: the first class is checked and runs", async (t) => {
     const dir = await toolFolder(t, { 'twins.ts': FILES['twins.ts']! });
     const { workers } = registrySetup({});
     t.after(() => workers.close());
@@ -286,7 +299,9 @@ describe('two classes with one name, in worker isolation', () => {
 describe('loadToolFile', () => {
   test('loading the same file again with a new version gives a fresh module', async (t) => {
     const dir = await toolFolder(t, {
-      'counter.ts': toolSource('counter', { header: 'globalThis.__riverseCounterLoads = (globalThis.__riverseCounterLoads ?? 0) + 1;' }),
+      'counter.ts': toolSource('counter', {
+        header: 'globalThis.__riverseCounterLoads = (globalThis.__riverseCounterLoads ?? 0) + 1;',
+      }),
     });
     const path = join(dir, 'counter.ts');
     const first = await loadToolFile(path, {}, 1001);
@@ -301,7 +316,9 @@ describe('loadToolFile', () => {
   test('a file whose isAvailable() throws synchronously leaves no timer behind', async (t) => {
     // The availability time limit must be cleared even when isAvailable() throws before returning;
     // otherwise its rejection goes unhandled (and ends the process) 5 s later.
-    const dir = await toolFolder(t, { 'sync-throw.ts': toolSource('sync_throw', { members: `isAvailable() { throw new Error('sync'); }` }) });
+    const dir = await toolFolder(t, {
+      'sync-throw.ts': toolSource('sync_throw', { members: `isAvailable() { throw new Error('sync'); }` }),
+    });
     const before = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const loaded = await loadToolFile(join(dir, 'sync-throw.ts'), {});
     assert.equal(loaded.diagnostics[0]?.code, 'is-available-threw');

@@ -44,7 +44,12 @@ const AVAILABILITY_TIMEOUT_MS = 5_000;
  * throws: every fault becomes a diagnostic naming the file, the line where known, and a fix.
  * `version` makes the import fresh (a new module instance) when a file is loaded again.
  */
-export async function loadToolFile(file: string, config: AppConfig, version = 0, options: { checkAvailability?: boolean } = {}): Promise<LoadedFile> {
+export async function loadToolFile(
+  file: string,
+  config: AppConfig,
+  version = 0,
+  options: { checkAvailability?: boolean } = {},
+): Promise<LoadedFile> {
   registerTypeScriptHooks();
   const diagnostics: Diagnostic[] = [];
   const report = (diagnostic: Omit<Diagnostic, 'file'>) => diagnostics.push({ file, ...diagnostic });
@@ -80,7 +85,14 @@ export async function loadToolFile(file: string, config: AppConfig, version = 0,
       severity: 'error',
       code: 'duplicate-name',
       tool: loaded.name,
-      ...said(phrase('load.same-name-in-file', { copy: classNameOf(loaded.tool.constructor), kept: classNameOf(taken.tool.constructor), name: loaded.name }), phrase('load.same-name-in-file.hint')),
+      ...said(
+        phrase('load.same-name-in-file', {
+          copy: classNameOf(loaded.tool.constructor),
+          kept: classNameOf(taken.tool.constructor),
+          name: loaded.name,
+        }),
+        phrase('load.same-name-in-file.hint'),
+      ),
     });
   }
   return { file, tools, diagnostics };
@@ -121,22 +133,53 @@ export type Report = (diagnostic: Omit<Diagnostic, 'file'>) => void;
  * getter that throws where a method should be, say), it does not throw: in the loader a throw
  * would lose the whole file's report, and with `tools.isolation: none` end the command.
  */
-async function loadToolClass(toolClass: ToolClass, file: string, config: AppConfig, report: Report, checkAvailability: boolean): Promise<LoadedTool | undefined> {
+async function loadToolClass(
+  toolClass: ToolClass,
+  file: string,
+  config: AppConfig,
+  report: Report,
+  checkAvailability: boolean,
+): Promise<LoadedTool | undefined> {
   const className = classNameOf(toolClass);
   try {
     return await loadToolInstance(toolClass, className, file, config, report, checkAvailability);
   } catch (error) {
-    report(threwDiagnostic('manifest-threw', className, error, file, phrase('load.members-threw', { className, error: errorMessage(error) }), phrase('load.members-threw.hint')));
+    report(
+      threwDiagnostic(
+        'manifest-threw',
+        className,
+        error,
+        file,
+        phrase('load.members-threw', { className, error: errorMessage(error) }),
+        phrase('load.members-threw.hint'),
+      ),
+    );
     return undefined;
   }
 }
 
-async function loadToolInstance(toolClass: ToolClass, className: string, file: string, config: AppConfig, report: Report, checkAvailability: boolean): Promise<LoadedTool | undefined> {
+async function loadToolInstance(
+  toolClass: ToolClass,
+  className: string,
+  file: string,
+  config: AppConfig,
+  report: Report,
+  checkAvailability: boolean,
+): Promise<LoadedTool | undefined> {
   let tool: BaseTool;
   try {
     tool = new toolClass(config);
   } catch (error) {
-    report(threwDiagnostic('constructor-threw', className, error, file, phrase('load.constructor-threw', { className, error: errorMessage(error) }), phrase('load.constructor-threw.hint')));
+    report(
+      threwDiagnostic(
+        'constructor-threw',
+        className,
+        error,
+        file,
+        phrase('load.constructor-threw', { className, error: errorMessage(error) }),
+        phrase('load.constructor-threw.hint'),
+      ),
+    );
     return undefined;
   }
   if (typeof tool.manifest !== 'function' || typeof tool.execute !== 'function') {
@@ -148,7 +191,16 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   try {
     returned = tool.manifest();
   } catch (error) {
-    report(threwDiagnostic('manifest-threw', className, error, file, phrase('load.manifest-threw', { className, error: errorMessage(error) }), phrase('load.manifest-threw.hint')));
+    report(
+      threwDiagnostic(
+        'manifest-threw',
+        className,
+        error,
+        file,
+        phrase('load.manifest-threw', { className, error: errorMessage(error) }),
+        phrase('load.manifest-threw.hint'),
+      ),
+    );
     return undefined;
   }
 
@@ -166,11 +218,25 @@ async function loadToolInstance(toolClass: ToolClass, className: string, file: s
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
   const reason = checkAvailability ? await unavailableReason(tool, manifest.name, config, file, report) : undefined;
-  return { name: manifest.name, file, tool, manifest, available: reason === undefined, ...reason, ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}) };
+  return {
+    name: manifest.name,
+    file,
+    tool,
+    manifest,
+    available: reason === undefined,
+    ...reason,
+    ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}),
+  };
 }
 
 /** Why the tool is off (ours as a phrase too; the tool's own words as they are), or undefined when it is available. */
-export async function unavailableReason(tool: BaseTool, name: string, config: AppConfig, file: string, report: Report): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
+export async function unavailableReason(
+  tool: BaseTool,
+  name: string,
+  config: AppConfig,
+  file: string,
+  report: Report,
+): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
   if (turnedOff(toolSection(config, name))) return off(phrase('reason.turned-off', { name }));
@@ -185,7 +251,10 @@ export async function unavailableReason(tool: BaseTool, name: string, config: Ap
       : await Promise.race([
           answer,
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)), AVAILABILITY_TIMEOUT_MS);
+            timer = setTimeout(
+              () => reject(new Error(`isAvailable() did not answer within ${AVAILABILITY_TIMEOUT_MS / 1000} s`)),
+              AVAILABILITY_TIMEOUT_MS,
+            );
           }),
         ]);
     if (available === true) return undefined;
@@ -193,9 +262,24 @@ export async function unavailableReason(tool: BaseTool, name: string, config: Ap
     const reason: unknown = tool.unavailableReason;
     if (reason !== undefined) return { reason: errorMessage(reason) };
     // Only `true` makes a tool available: say so when it was something else that looked like yes.
-    return off(available === false ? phrase('reason.returned-false') : phrase('reason.not-true', { value: typeof available === 'string' ? JSON.stringify(available) : String(available) }));
+    return off(
+      available === false
+        ? phrase('reason.returned-false')
+        : phrase('reason.not-true', {
+            value: typeof available === 'string' ? JSON.stringify(available) : String(available),
+          }),
+    );
   } catch (error) {
-    report(threwDiagnostic('is-available-threw', name, error, file, phrase('load.is-available-threw', { error: errorMessage(error) }), phrase('load.is-available-threw.hint')));
+    report(
+      threwDiagnostic(
+        'is-available-threw',
+        name,
+        error,
+        file,
+        phrase('load.is-available-threw', { error: errorMessage(error) }),
+        phrase('load.is-available-threw.hint'),
+      ),
+    );
     return off(phrase('load.is-available-threw', { error: errorMessage(error) }));
   } finally {
     clearTimeout(timer);
@@ -203,7 +287,11 @@ export async function unavailableReason(tool: BaseTool, name: string, config: Ap
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** A manifest problem as a diagnostic's text: at its path, with what to do when it is an error. */
@@ -214,10 +302,20 @@ export function manifestProblemText(problem: ManifestProblem): Pick<Diagnostic, 
     const message = problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`;
     return hint === undefined ? { message } : { message, hint: said(hint).message };
   }
-  return said(problem.path === '' ? problem.text : phrase('load.at-path', { path: problem.path, problem: problem.text }), hint);
+  return said(
+    problem.path === '' ? problem.text : phrase('load.at-path', { path: problem.path, problem: problem.text }),
+    hint,
+  );
 }
 
 /** What the tool's own code threw (its constructor, manifest(), isAvailable()…), at the line it threw, source-mapped. */
-function threwDiagnostic(code: DiagnosticCode, tool: string, error: unknown, file: string, message: Phrase, hint: Phrase): Omit<Diagnostic, 'file'> {
+function threwDiagnostic(
+  code: DiagnosticCode,
+  tool: string,
+  error: unknown,
+  file: string,
+  message: Phrase,
+  hint: Phrase,
+): Omit<Diagnostic, 'file'> {
   return { severity: 'error', code, tool, ...errorLocation(error, file), ...said(message, hint) };
 }

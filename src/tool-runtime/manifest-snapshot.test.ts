@@ -21,7 +21,12 @@ describe('snapshotManifest', () => {
     };
     const { manifest: copy, problems } = snapshotManifest(manifest);
     assert.deepEqual(problems, []);
-    assert.deepEqual(copy, { name: 'flaky', description: 'Checked once', examples: EXAMPLES, parameters: { city: { type: 'string', required: true } } });
+    assert.deepEqual(copy, {
+      name: 'flaky',
+      description: 'Checked once',
+      examples: EXAMPLES,
+      parameters: { city: { type: 'string', required: true } },
+    });
     assert.equal(reads, 1);
     assert.equal(Object.getOwnPropertyDescriptor(copy, 'description')?.get, undefined);
   });
@@ -40,9 +45,17 @@ describe('snapshotManifest', () => {
         },
       },
     };
-    assert.deepEqual(snapshotManifest(manifest).problems.map(({ text: _, ...problem }) => problem), [
-      { severity: 'error', path: 'parameters.city.description', message: 'reading parameters.city.description threw: not ready; give it a plain value, not a getter that can fail' },
-    ]);
+    assert.deepEqual(
+      snapshotManifest(manifest).problems.map(({ text: _, ...problem }) => problem),
+      [
+        {
+          severity: 'error',
+          path: 'parameters.city.description',
+          message:
+            'reading parameters.city.description threw: not ready; give it a plain value, not a getter that can fail',
+        },
+      ],
+    );
   });
 
   test('a cycle, a class instance, a "__proto__" literal and a throwing Proxy are problems, not crashes', () => {
@@ -53,26 +66,55 @@ describe('snapshotManifest', () => {
         return 'hidden on the prototype';
       }
     }
-    const proxy = new Proxy({}, {
-      ownKeys() {
-        throw new Error('trap');
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('trap');
+        },
       },
+    );
+    const { problems } = snapshotManifest({
+      name: 'x',
+      description: new Text(),
+      parameters: { loop: cyclic, ...{ odd: { __proto__: { type: 'string' } } }, p: proxy },
     });
-    const { problems } = snapshotManifest({ name: 'x', description: new Text(), parameters: { loop: cyclic, ...{ 'odd': { __proto__: { type: 'string' } } }, p: proxy } });
-    assert.deepEqual(problems.map((problem) => problem.path), ['description', 'parameters.loop.properties.self', 'parameters.odd', 'parameters.p']);
+    assert.deepEqual(
+      problems.map((problem) => problem.path),
+      ['description', 'parameters.loop.properties.self', 'parameters.odd', 'parameters.p'],
+    );
     assert.match(problems[0]!.message, /not a plain object \(a class instance, or `__proto__: …`/);
     assert.match(problems[1]!.message, /a cycle/);
     assert.match(problems[3]!.message, /reading parameters\.p threw: trap/);
   });
 
   test('functions, symbols and BigInts are problems (a manifest is data), and so is a Promise', () => {
-    const { problems } = snapshotManifest({ name: 'x', extra: () => 1, parameters: { a: { type: 'integer', default: 1n }, b: { description: Symbol('s') } } });
-    assert.deepEqual(problems.map((problem) => [problem.path, problem.message]), [
-      ['extra', 'extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
-      ['parameters.a.default', 'parameters.a.default is a bigint; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
-      ['parameters.b.description', 'parameters.b.description is a symbol; a manifest holds data only (strings, numbers, booleans, lists and plain objects)'],
-    ]);
-    assert.deepEqual(snapshotManifest(Promise.resolve({ name: 'x' })).problems.map((problem) => problem.message), ['manifest() returned a Promise; return the object itself (manifest() cannot be async)']);
+    const { problems } = snapshotManifest({
+      name: 'x',
+      extra: () => 1,
+      parameters: { a: { type: 'integer', default: 1n }, b: { description: Symbol('s') } },
+    });
+    assert.deepEqual(
+      problems.map((problem) => [problem.path, problem.message]),
+      [
+        [
+          'extra',
+          'extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)',
+        ],
+        [
+          'parameters.a.default',
+          'parameters.a.default is a bigint; a manifest holds data only (strings, numbers, booleans, lists and plain objects)',
+        ],
+        [
+          'parameters.b.description',
+          'parameters.b.description is a symbol; a manifest holds data only (strings, numbers, booleans, lists and plain objects)',
+        ],
+      ],
+    );
+    assert.deepEqual(
+      snapshotManifest(Promise.resolve({ name: 'x' })).problems.map((problem) => problem.message),
+      ['manifest() returned a Promise; return the object itself (manifest() cannot be async)'],
+    );
   });
 });
 
@@ -85,7 +127,10 @@ describe('readManifest', () => {
       },
       parameters: { a: { type: 'nope', enum: 'x' } },
     });
-    assert.deepEqual(problems.map((problem) => `${problem.severity} ${problem.path}`), ['error description', 'error name', 'error parameters.a.type', 'error parameters.a.enum', 'warning examples']);
+    assert.deepEqual(
+      problems.map((problem) => `${problem.severity} ${problem.path}`),
+      ['error description', 'error name', 'error parameters.a.type', 'error parameters.a.enum', 'warning examples'],
+    );
   });
 });
 
@@ -123,16 +168,33 @@ export class ClassGetterTool extends BaseTool {
       const registry = await ToolRegistry.load({ folders: [dir], baseDir: dir, isolation, workers });
       assert.deepEqual(toolNames(registry), ['good']);
       const found = diagnosticsFor(registry, join(dir, 'getter.ts'));
-      assert.deepEqual(found.map((d) => [d.code, d.tool, d.message]), [
-        ['invalid-manifest', 'getter', 'description: reading description threw: description not ready; give it a plain value, not a getter that can fail'],
-        ['invalid-manifest', 'getter', 'parameters.city.required: reading parameters.city.required threw: required not ready; give it a plain value, not a getter that can fail'],
-      ]);
+      assert.deepEqual(
+        found.map((d) => [d.code, d.tool, d.message]),
+        [
+          [
+            'invalid-manifest',
+            'getter',
+            'description: reading description threw: description not ready; give it a plain value, not a getter that can fail',
+          ],
+          [
+            'invalid-manifest',
+            'getter',
+            'parameters.city.required: reading parameters.city.required threw: required not ready; give it a plain value, not a getter that can fail',
+          ],
+        ],
+      );
       const [member] = diagnosticsFor(registry, join(dir, 'class-getter.ts'));
       assert.equal(member?.code, 'manifest-threw');
       assert.match(member?.message ?? '', /reading the members of ClassGetterTool threw: manifest is a getter/);
       assert.equal(member?.line, 3);
       const [fn] = diagnosticsFor(registry, join(dir, 'function.ts'));
-      assert.deepEqual([fn?.code, fn?.message], ['invalid-manifest', 'extra: extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)']);
+      assert.deepEqual(
+        [fn?.code, fn?.message],
+        [
+          'invalid-manifest',
+          'extra: extra is a function; a manifest holds data only (strings, numbers, booleans, lists and plain objects)',
+        ],
+      );
       assert.deepEqual(await registry.execute('good', {}), { success: true, data: 'good' });
     });
   });

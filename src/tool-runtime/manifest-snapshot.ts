@@ -55,7 +55,8 @@ export function snapshotManifest(value: unknown): ManifestSnapshot {
       for (const key of Object.keys(item)) {
         const value = read(item, key, path === '' ? key : `${path}.${key}`);
         // An own "__proto__" key stays a key (and is reported by the check): `object[key] =` would set the prototype.
-        if (key === '__proto__') Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+        if (key === '__proto__')
+          Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
         else object[key] = value;
       }
       return object;
@@ -88,6 +89,12 @@ export function readManifest(value: unknown): ManifestSnapshot {
   const snapshot = snapshotManifest(value);
   const checked = validateManifest(snapshot.manifest);
   // A field that could not be read is then also "missing" or "not a string": say it once.
-  const followOn = (problem: ManifestProblem) => snapshot.problems.some((cause) => cause.path === '' || problem.path === cause.path || problem.path.startsWith(`${cause.path}.`));
-  return { manifest: snapshot.manifest, problems: [...snapshot.problems, ...checked.filter((problem) => !followOn(problem))] };
+  const followOn = (problem: ManifestProblem) =>
+    snapshot.problems.some(
+      (cause) => cause.path === '' || problem.path === cause.path || problem.path.startsWith(`${cause.path}.`),
+    );
+  return {
+    manifest: snapshot.manifest,
+    problems: [...snapshot.problems, ...checked.filter((problem) => !followOn(problem))],
+  };
 }

@@ -18,7 +18,10 @@ const manifest: ToolManifest = {
     where: {
       type: 'object',
       description: 'Position',
-      properties: { lat: { type: 'number', required: true, description: { en: 'Latitude', zh: '纬度' } }, label: 'Label' },
+      properties: {
+        lat: { type: 'number', required: true, description: { en: 'Latitude', zh: '纬度' } },
+        label: 'Label',
+      },
     },
     extra: { type: 'object' },
   },
@@ -38,7 +41,10 @@ describe('parametersSchema', () => {
         where: {
           type: 'object',
           description: 'Position',
-          properties: { lat: { type: 'number', description: 'Latitude' }, label: { type: 'string', description: 'Label' } },
+          properties: {
+            lat: { type: 'number', description: 'Latitude' },
+            label: { type: 'string', description: 'Label' },
+          },
           required: ['lat'],
           additionalProperties: false,
         },
@@ -68,7 +74,12 @@ describe('parametersSchema', () => {
   });
 
   test('no parameters: an empty closed object', () => {
-    assert.deepEqual(parametersSchema({ name: 'x', description: 'x' }), { type: 'object', properties: {}, required: [], additionalProperties: false });
+    assert.deepEqual(parametersSchema({ name: 'x', description: 'x' }), {
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
   });
 
   test('toSpec turns the short form into a spec', () => {
@@ -91,7 +102,10 @@ describe('toolSignature', () => {
   });
 
   test('an array without items', () => {
-    assert.equal(toolSignature({ name: 'x', description: 'x', parameters: { list: { type: 'array', required: true } } }), 'x(list: array)');
+    assert.equal(
+      toolSignature({ name: 'x', description: 'x', parameters: { list: { type: 'array', required: true } } }),
+      'x(list: array)',
+    );
   });
 
   test('describeParameters: one line per parameter, localized', () => {

@@ -46,7 +46,13 @@ export interface ToolEntry {
  * A tool ready to run. Its arguments' schema is compiled from the manifest's parameters, unless
  * `schema` gives it whole (an MCP server's tool, whose JSON Schema is kept as the server wrote it).
  */
-export function registerTool(entry: ToolEntry, config: AppConfig, run: ToolRunner, isolation: Isolation, given?: JsonSchema): RegisteredTool {
+export function registerTool(
+  entry: ToolEntry,
+  config: AppConfig,
+  run: ToolRunner,
+  isolation: Isolation,
+  given?: JsonSchema,
+): RegisteredTool {
   // Built on first use: listing a thousand tools needs none of it.
   let schema: JsonSchema | undefined = given;
   const schemaOf = () => (schema ??= parametersSchema(entry.manifest));

@@ -17,7 +17,9 @@ class GreeterTool extends BaseTool<{ name: string; times: number }> {
   }
   execute(params: { name: string; times: number }, context: ToolContext): ToolResult {
     const greeting = String(context.config.greeting ?? 'Hello');
-    return ToolResult.ok(`${Array.from({ length: params.times }, () => `${greeting} ${params.name}`).join(' / ')} [${context.sessionId}]`);
+    return ToolResult.ok(
+      `${Array.from({ length: params.times }, () => `${greeting} ${params.name}`).join(' / ')} [${context.sessionId}]`,
+    );
   }
 }
 
@@ -66,10 +68,13 @@ class ConfigReaderTool extends BaseTool {
 
 describe('runTool', () => {
   test('runs a tool class as the registry would: coercion, defaults, its config section', async () => {
-    assert.deepEqual(await runTool(GreeterTool, { name: 'Ann', times: '2' }, { config: { tools: { greeter: { greeting: 'Hi' } } } }), {
-      success: true,
-      data: 'Hi Ann / Hi Ann [test]',
-    });
+    assert.deepEqual(
+      await runTool(GreeterTool, { name: 'Ann', times: '2' }, { config: { tools: { greeter: { greeting: 'Hi' } } } }),
+      {
+        success: true,
+        data: 'Hi Ann / Hi Ann [test]',
+      },
+    );
     assert.deepEqual(await runTool(GreeterTool, { name: 'Bo' }), { success: true, data: 'Hello Bo [test]' });
     assert.equal((await runTool(GreeterTool, { name: 'Cy' }, { sessionId: 'mine' })).data, 'Hello Cy [mine]');
   });

@@ -16,12 +16,24 @@ export interface RunToolOptions extends ExecuteOptions {
  * coerced, time limit, cancellation — without a folder. Meant for a tool's own tests.
  * Throws only when the manifest is invalid, since then the registry would not load the tool.
  */
-export async function runTool(tool: ToolClass | BaseTool, params: unknown, options: RunToolOptions = {}): Promise<ToolResult> {
+export async function runTool(
+  tool: ToolClass | BaseTool,
+  params: unknown,
+  options: RunToolOptions = {},
+): Promise<ToolResult> {
   const instance = typeof tool === 'function' ? new tool(options.config ?? {}) : tool;
   const read = readManifest(instance.manifest());
   const manifest = read.manifest as ToolManifest;
   const errors = read.problems.filter((problem) => problem.severity === 'error');
-  if (errors.length > 0) throw new Error(`Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`);
-  const entry = registerTool({ name: manifest.name, file: '', manifest }, instance.config, (params, context) => instance.execute(params, context), 'none');
+  if (errors.length > 0)
+    throw new Error(
+      `Invalid manifest:\n${errors.map((problem) => `- ${problem.path}: ${problem.message}`).join('\n')}`,
+    );
+  const entry = registerTool(
+    { name: manifest.name, file: '', manifest },
+    instance.config,
+    (params, context) => instance.execute(params, context),
+    'none',
+  );
   return executeTool(entry, params, { sessionId: 'test', ...options }, executionLimits(instance.config));
 }

@@ -40,7 +40,12 @@ export async function toolFolder(t: Cleanup, files: Record<string, string>): Pro
  * Writes `files` to a temp folder and loads it as the only drop-in folder. In this thread by default
  * (isolation "none"), so tools can report back through probes; pass 'worker' to test isolation.
  */
-export async function loadTools(t: Cleanup, files: Record<string, string>, config: AppConfig = {}, isolation: Isolation = 'none'): Promise<{ dir: string; registry: ToolRegistry }> {
+export async function loadTools(
+  t: Cleanup,
+  files: Record<string, string>,
+  config: AppConfig = {},
+  isolation: Isolation = 'none',
+): Promise<{ dir: string; registry: ToolRegistry }> {
   const dir = await toolFolder(t, files);
   const registry = await ToolRegistry.load({ folders: [dir], config, baseDir: dir, isolation });
   return { dir, registry };
@@ -67,7 +72,8 @@ export interface ToolSourceOptions {
  * The source of a tool file. Plain JavaScript syntax, so the same text works as .ts, .mts, .js or .mjs.
  */
 export function toolSource(name: string, options: ToolSourceOptions = {}): string {
-  const className = options.className ?? `${name.replace(/(^|[_-])(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Tool`;
+  const className =
+    options.className ?? `${name.replace(/(^|[_-])(\w)/g, (_, __, letter: string) => letter.toUpperCase())}Tool`;
   return `import { BaseTool, ToolResult } from 'riverse';
 ${options.header ?? ''}
 export class ${className} extends BaseTool {
@@ -106,13 +112,18 @@ export function probeRef(id: string): string {
 
 /** The diagnostics for one file (by absolute path), optionally of one code. */
 export function diagnosticsFor(registry: ToolRegistry, file: string, code?: DiagnosticCode): Diagnostic[] {
-  return registry.diagnostics.filter((diagnostic) => diagnostic.file === file && (code === undefined || diagnostic.code === code));
+  return registry.diagnostics.filter(
+    (diagnostic) => diagnostic.file === file && (code === undefined || diagnostic.code === code),
+  );
 }
 
 /** The single diagnostic for `file`, failing with the whole list when there is not exactly one. */
 export function onlyDiagnostic(registry: ToolRegistry, file: string): Diagnostic {
   const found = diagnosticsFor(registry, file);
-  if (found.length !== 1) throw new Error(`expected one diagnostic for ${file}, got ${found.length}:\n${JSON.stringify(registry.diagnostics, null, 2)}`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one diagnostic for ${file}, got ${found.length}:\n${JSON.stringify(registry.diagnostics, null, 2)}`,
+    );
   return found[0]!;
 }
 

@@ -49,7 +49,10 @@ describe('a throw in execute is reported at the line of the tool that threw', ()
       for (const name of ['stripped', 'mapped']) {
         const result = await registry.execute(name, {});
         assert.equal(result.code, 'threw');
-        assert.equal(result.error, `${name} failed: TypeError: Cannot read properties of undefined (reading 'width') (at ${join(dir, `${name}.ts`)}:10:47)`);
+        assert.equal(
+          result.error,
+          `${name} failed: TypeError: Cannot read properties of undefined (reading 'width') (at ${join(dir, `${name}.ts`)}:10:47)`,
+        );
       }
       const helper = await registry.execute('helper', {});
       assert.equal(helper.error, `helper failed: RangeError: the fuse was lit (at ${join(dir, '_helper.ts')}:3:9)`);
@@ -73,7 +76,17 @@ describe('toolErrorOrigin', () => {
       '    at WeatherTool.execute (file:///home/me/app/agent/tools/weather.ts?v=3:42:17)',
     ].join('\n');
     const origin = toolErrorOrigin(error);
-    assert.deepEqual({ ...origin, stack: undefined }, { name: 'TypeError', message: 'deep inside', file: '/home/me/app/agent/tools/weather.ts', line: 42, column: 17, stack: undefined });
+    assert.deepEqual(
+      { ...origin, stack: undefined },
+      {
+        name: 'TypeError',
+        message: 'deep inside',
+        file: '/home/me/app/agent/tools/weather.ts',
+        line: 42,
+        column: 17,
+        stack: undefined,
+      },
+    );
     assert.equal(describeToolError(origin, '/home/me/app'), 'TypeError: deep inside (at agent/tools/weather.ts:42:17)');
   });
 });

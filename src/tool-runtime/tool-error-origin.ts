@@ -26,12 +26,15 @@ const RIVERSE_SOURCE = fileURLToPath(new URL('..', import.meta.url));
  */
 export function toolErrorOrigin(error: unknown): ToolErrorOrigin {
   const name = error instanceof Error ? error.name || 'Error' : 'Error';
-  const stack = typeof (error as { stack?: unknown } | null)?.stack === 'string' ? (error as { stack: string }).stack : undefined;
+  const stack =
+    typeof (error as { stack?: unknown } | null)?.stack === 'string' ? (error as { stack: string }).stack : undefined;
   const frame = stack === undefined ? undefined : stackFrames(stack).find((candidate) => isToolCode(candidate.path));
   return {
     name,
     message: errorMessage(error),
-    ...(frame === undefined ? {} : { file: frame.path, line: frame.line, ...(frame.column === undefined ? {} : { column: frame.column }) }),
+    ...(frame === undefined
+      ? {}
+      : { file: frame.path, line: frame.line, ...(frame.column === undefined ? {} : { column: frame.column }) }),
     ...(stack === undefined ? {} : { stack }),
   };
 }

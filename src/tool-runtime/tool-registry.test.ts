@@ -35,7 +35,10 @@ describe('discovery', () => {
       'sub/deeper/more.ts': toolSource('deeper'),
     });
     assert.deepEqual(toolNames(registry), ['kept']);
-    assert.deepEqual(registry.list().map((row) => row.name), ['kept']);
+    assert.deepEqual(
+      registry.list().map((row) => row.name),
+      ['kept'],
+    );
     assert.deepEqual(registry.diagnostics, []);
   });
 
@@ -43,9 +46,18 @@ describe('discovery', () => {
     const { registry } = await loadTools(t, {
       '_helper.ts': `export function greet(name: string): string { return 'hello ' + name; }\n`,
       'lib/shout.ts': `export const shout = (text: string): string => text.toUpperCase() + '!';\n`,
-      'with-ts.ts': toolSource('with_ts', { header: `import { greet } from './_helper.ts';`, execute: `return ToolResult.ok(greet('ts'));` }),
-      'with-js.ts': toolSource('with_js', { header: `import { greet } from './_helper.js';`, execute: `return ToolResult.ok(greet('js'));` }),
-      'with-sub.ts': toolSource('with_sub', { header: `import { shout } from './lib/shout.js';`, execute: `return ToolResult.ok(shout('sub'));` }),
+      'with-ts.ts': toolSource('with_ts', {
+        header: `import { greet } from './_helper.ts';`,
+        execute: `return ToolResult.ok(greet('ts'));`,
+      }),
+      'with-js.ts': toolSource('with_js', {
+        header: `import { greet } from './_helper.js';`,
+        execute: `return ToolResult.ok(greet('js'));`,
+      }),
+      'with-sub.ts': toolSource('with_sub', {
+        header: `import { shout } from './lib/shout.js';`,
+        execute: `return ToolResult.ok(shout('sub'));`,
+      }),
     });
     assert.deepEqual(registry.diagnostics, []);
     assert.equal((await registry.execute('with_ts', {})).data, 'hello ts');
@@ -141,12 +153,18 @@ export class HelloTool extends GreetingBase {
 `,
     });
     assert.deepEqual(diagnosticsFor(registry, join(dir, 'family.ts')), []);
-    assert.deepEqual(registry.list().map((row) => row.name), ['hello']);
+    assert.deepEqual(
+      registry.list().map((row) => row.name),
+      ['hello'],
+    );
     assert.equal((await registry.execute('hello', {})).data, 'hi there');
   });
 
   test('a file that exports no tool class gets a no-tool-class warning', async (t) => {
-    const { dir, registry } = await loadTools(t, { 'constants.ts': `export const ANSWER = 42;\n`, 'ok.ts': toolSource('ok') });
+    const { dir, registry } = await loadTools(t, {
+      'constants.ts': `export const ANSWER = 42;\n`,
+      'ok.ts': toolSource('ok'),
+    });
     const [warning, ...rest] = diagnosticsFor(registry, join(dir, 'constants.ts'));
     assert.equal(rest.length, 0);
     assert.equal(warning?.code, 'no-tool-class');
@@ -159,7 +177,10 @@ export class HelloTool extends GreetingBase {
     const dir = await toolFolder(t, { 'present.ts': toolSource('present') });
     const missing = join(dir, 'does-not-exist');
     const registry = await ToolRegistry.load({ folders: [missing, dir] });
-    assert.deepEqual(registry.diagnostics.map((d) => [d.code, d.severity, d.file]), [['folder-missing', 'warning', missing]]);
+    assert.deepEqual(
+      registry.diagnostics.map((d) => [d.code, d.severity, d.file]),
+      [['folder-missing', 'warning', missing]],
+    );
     assert.equal(registry.hasErrors, false);
     assert.deepEqual(toolNames(registry), ['present']);
     assert.deepEqual(registry.folders, [missing, dir]);
@@ -178,8 +199,12 @@ describe('availability', () => {
     'plain.ts': toolSource('plain'),
     'switchable.ts': toolSource('switchable'),
     'refuses.ts': toolSource('refuses', { members: 'isAvailable() { return false; }' }),
-    'explains.ts': toolSource('explains', { members: `isAvailable() { return this.config.tools?.explains?.api_key ? true : this.unavailable('set tools.explains.api_key to your key'); }` }),
-    'later.ts': toolSource('later', { members: 'async isAvailable() { await new Promise((resolve) => setTimeout(resolve, 5)); return true; }' }),
+    'explains.ts': toolSource('explains', {
+      members: `isAvailable() { return this.config.tools?.explains?.api_key ? true : this.unavailable('set tools.explains.api_key to your key'); }`,
+    }),
+    'later.ts': toolSource('later', {
+      members: 'async isAvailable() { await new Promise((resolve) => setTimeout(resolve, 5)); return true; }',
+    }),
   };
 
   test('available by default; a tool section with enabled: false turns that tool off and names the key', async (t) => {
@@ -239,7 +264,8 @@ describe('availability', () => {
       {
         'echo.ts': toolSource('echo', {
           members: 'constructor(config) { super(config); this.seen = JSON.stringify(config); }',
-          execute: 'return ToolResult.ok(JSON.stringify({ section: context.config, constructed: JSON.parse(this.seen) }));',
+          execute:
+            'return ToolResult.ok(JSON.stringify({ section: context.config, constructed: JSON.parse(this.seen) }));',
         }),
         'bare.ts': toolSource('bare', { execute: 'return ToolResult.ok(JSON.stringify(context.config));' }),
       },
@@ -265,7 +291,10 @@ describe('duplicate names', () => {
     assert.equal((await registry.execute('dup', {})).data, 'a');
     assert.equal(registry.get('dup')?.file, join(dir, 'a-copy.ts'));
     const duplicates = registry.diagnostics.filter((d) => d.code === 'duplicate-name');
-    assert.deepEqual(duplicates.map((d) => d.file), [join(dir, 'b-copy.ts'), join(dir, 'c-copy.ts')]);
+    assert.deepEqual(
+      duplicates.map((d) => d.file),
+      [join(dir, 'b-copy.ts'), join(dir, 'c-copy.ts')],
+    );
     for (const duplicate of duplicates) {
       assert.equal(duplicate.severity, 'error');
       assert.equal(duplicate.tool, 'dup');
@@ -274,7 +303,10 @@ describe('duplicate names', () => {
       assert.match(duplicate.hint ?? '', /a-copy\.ts keeps the name/);
     }
     assert.equal(registry.hasErrors, true);
-    assert.deepEqual(registry.list().map((row) => row.file), [join(dir, 'a-copy.ts')]);
+    assert.deepEqual(
+      registry.list().map((row) => row.file),
+      [join(dir, 'a-copy.ts')],
+    );
   });
 
   test('the winner is the same on every load', async (t) => {
@@ -286,11 +318,18 @@ describe('duplicate names', () => {
   });
 
   test('across folders, the earlier folder wins', async (t) => {
-    const first = await toolFolder(t, { 'zz.ts': toolSource('shared', { execute: `return ToolResult.ok('first folder');` }) });
-    const second = await toolFolder(t, { 'aa.ts': toolSource('shared', { execute: `return ToolResult.ok('second folder');` }) });
+    const first = await toolFolder(t, {
+      'zz.ts': toolSource('shared', { execute: `return ToolResult.ok('first folder');` }),
+    });
+    const second = await toolFolder(t, {
+      'aa.ts': toolSource('shared', { execute: `return ToolResult.ok('second folder');` }),
+    });
     const registry = await ToolRegistry.load({ folders: [first, second] });
     assert.equal((await registry.execute('shared', {})).data, 'first folder');
-    assert.deepEqual(registry.diagnostics.map((d) => [d.code, d.file]), [['duplicate-name', join(second, 'aa.ts')]]);
+    assert.deepEqual(
+      registry.diagnostics.map((d) => [d.code, d.file]),
+      [['duplicate-name', join(second, 'aa.ts')]],
+    );
   });
 
   test('the same folder listed twice does not make duplicates', async (t) => {
@@ -321,13 +360,22 @@ describe('unknown tools', () => {
     });
     const byManifest = await registry.execute('bad_manifest', {});
     assert.equal(byManifest.code, 'unknown-tool');
-    assert.match(byManifest.error ?? '', /^Tool "bad_manifest" did not load, so it cannot be called:\n.*bad-manifest\.ts: error \[invalid-manifest\] bad_manifest: parameters\.x\.type: type "text"/);
+    assert.match(
+      byManifest.error ?? '',
+      /^Tool "bad_manifest" did not load, so it cannot be called:\n.*bad-manifest\.ts: error \[invalid-manifest\] bad_manifest: parameters\.x\.type: type "text"/,
+    );
     // The file is named after the tool: its syntax error is the answer.
-    assert.match((await registry.execute('forecast', {})).error ?? '', /^Tool "forecast" did not load, so it cannot be called:\n.*forecast\.ts:5:\d+: error \[syntax-error\]/);
+    assert.match(
+      (await registry.execute('forecast', {})).error ?? '',
+      /^Tool "forecast" did not load, so it cannot be called:\n.*forecast\.ts:5:\d+: error \[syntax-error\]/,
+    );
     // The name is in a file that never got as far as naming it.
     const other = await registry.execute('weather', {});
     assert.equal(other.code, 'unknown-tool');
-    assert.match(other.error ?? '', /^Unknown tool "weather"\. Available tools: clock\. Tool files that did not load, one of which may define it: .*forecast\.ts:5 \(syntax-error\)(, .*)?\.$/);
+    assert.match(
+      other.error ?? '',
+      /^Unknown tool "weather"\. Available tools: clock\. Tool files that did not load, one of which may define it: .*forecast\.ts:5 \(syntax-error\)(, .*)?\.$/,
+    );
     assert.deepEqual(registry.loadFailures('clock'), []);
   });
 

@@ -1,5 +1,13 @@
 import { basename, extname, relative, resolve } from 'node:path';
-import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, withBaseDir, type AppConfig, type Isolation } from '../tools/app-config.ts';
+import {
+  DEFAULT_ISOLATION,
+  toolIsolation,
+  toolSection,
+  turnedOff,
+  withBaseDir,
+  type AppConfig,
+  type Isolation,
+} from '../tools/app-config.ts';
 import { formatDiagnostic, said, type Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage } from './error-location.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
@@ -92,7 +100,11 @@ export class ToolRegistry {
     this.diagnostics = diagnostics;
     const byFile = new Map(files.map((load) => [load.file, load]));
     const hosts = hostChoices(setup, tools);
-    const available = new Map(tools.filter((tool) => tool.available).map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]));
+    const available = new Map(
+      tools
+        .filter((tool) => tool.available)
+        .map((tool) => [tool.name, register(tool, setup, byFile.get(tool.file)!, hosts.get(tool.file))]),
+    );
     const unavailable: ToolInfo[] = tools.filter((tool) => !tool.available);
     // A source's tool whose name a file holds is left out (the source names its tools so that this is rare).
     const holder = (name: string) => available.get(name)?.file ?? unavailable.find((tool) => tool.name === name)?.file;
@@ -100,7 +112,16 @@ export class ToolRegistry {
       const file = holder(tool.name);
       if (file === undefined) return true;
       const where = relative(setup.baseDir, file) || file;
-      diagnostics.push({ severity: 'error', code: 'duplicate-name', file: tool.file, tool: tool.name, ...said(phrase('load.name-taken', { name: tool.name, holder: where }), phrase('load.name-taken.hint', { holder: where, first: true })) });
+      diagnostics.push({
+        severity: 'error',
+        code: 'duplicate-name',
+        file: tool.file,
+        tool: tool.name,
+        ...said(
+          phrase('load.name-taken', { name: tool.name, holder: where }),
+          phrase('load.name-taken.hint', { holder: where, first: true }),
+        ),
+      });
       return false;
     };
     for (const source of setup.sources) {
@@ -108,9 +129,21 @@ export class ToolRegistry {
       for (const tool of found.tools) {
         if (!admit(tool)) continue;
         // Switched off in riverse.yaml like any tool (the dashboard's switch included).
-        const off = turnedOff(setup.config.tools) ? phrase('reason.all-off') : turnedOff(toolSection(setup.config, tool.name)) ? phrase('reason.turned-off', { name: tool.name }) : undefined;
+        const off = turnedOff(setup.config.tools)
+          ? phrase('reason.all-off')
+          : turnedOff(toolSection(setup.config, tool.name))
+            ? phrase('reason.turned-off', { name: tool.name })
+            : undefined;
         if (off === undefined) available.set(tool.name, tool);
-        else unavailable.push({ name: tool.name, file: tool.file, manifest: tool.manifest, available: false, reason: english(off), reasonText: off });
+        else
+          unavailable.push({
+            name: tool.name,
+            file: tool.file,
+            manifest: tool.manifest,
+            available: false,
+            reason: english(off),
+            reasonText: off,
+          });
       }
       for (const tool of found.unavailable) if (admit(tool)) unavailable.push(tool);
       diagnostics.push(...found.diagnostics);
@@ -136,7 +169,12 @@ export class ToolRegistry {
    * the registry in use, on a reload), so a running tool keeps its name and the newcomer gets the
    * diagnostic; else to the first claimant, folders in order and files sorted, the same on every machine.
    */
-  static compose(setup: RegistrySetup, loads: FileLoad[], folderDiagnostics: readonly Diagnostic[] = [], holders: ReadonlyMap<string, string> = new Map()): ToolRegistry {
+  static compose(
+    setup: RegistrySetup,
+    loads: FileLoad[],
+    folderDiagnostics: readonly Diagnostic[] = [],
+    holders: ReadonlyMap<string, string> = new Map(),
+  ): ToolRegistry {
     const diagnostics = [...folderDiagnostics];
     const claims = new Map<string, Array<FileLoad['tools'][number]>>();
     for (const load of loads) {
@@ -156,7 +194,10 @@ export class ToolRegistry {
           code: 'duplicate-name',
           file: tool.file,
           tool: name,
-          ...said(phrase('load.name-taken', { name, holder: where(winner.file) }), phrase('load.name-taken.hint', { holder: where(winner.file), first: holder !== undefined })),
+          ...said(
+            phrase('load.name-taken', { name, holder: where(winner.file) }),
+            phrase('load.name-taken.hint', { holder: where(winner.file), first: holder !== undefined }),
+          ),
         });
       }
     }
@@ -190,7 +231,11 @@ export class ToolRegistry {
     const named = errors.filter((diagnostic) => diagnostic.tool === name);
     if (named.length > 0) return named;
     const key = nameKey(name);
-    return errors.filter((diagnostic) => nameKey(basename(diagnostic.file, extname(diagnostic.file))) === key || (diagnostic.tool !== undefined && nameKey(diagnostic.tool) === key));
+    return errors.filter(
+      (diagnostic) =>
+        nameKey(basename(diagnostic.file, extname(diagnostic.file))) === key ||
+        (diagnostic.tool !== undefined && nameKey(diagnostic.tool) === key),
+    );
   }
 
   /**
@@ -201,17 +246,35 @@ export class ToolRegistry {
   unknownToolMessage(name: string, language: Language = 'en'): string {
     const failures = this.loadFailures(name);
     if (failures.length > 0) {
-      return renderPhrase(phrase('registry.did-not-load', { name, diagnostics: failures.map((diagnostic) => formatDiagnostic(diagnostic, process.cwd(), language)).join('\n') }), language)!;
+      return renderPhrase(
+        phrase('registry.did-not-load', {
+          name,
+          diagnostics: failures.map((diagnostic) => formatDiagnostic(diagnostic, process.cwd(), language)).join('\n'),
+        }),
+        language,
+      )!;
     }
     const known = [...this.#available.keys()].sort();
     // A file whose tools are not known (it did not get as far as naming them) may be the one meant.
     const listed = new Set(this.list().map((tool) => tool.file));
     const unread = new Map<string, Diagnostic>();
     for (const diagnostic of this.diagnostics) {
-      if (diagnostic.severity === 'error' && UNNAMED_FAULTS.has(diagnostic.code) && !listed.has(diagnostic.file) && !unread.has(diagnostic.file)) unread.set(diagnostic.file, diagnostic);
+      if (
+        diagnostic.severity === 'error' &&
+        UNNAMED_FAULTS.has(diagnostic.code) &&
+        !listed.has(diagnostic.file) &&
+        !unread.has(diagnostic.file)
+      )
+        unread.set(diagnostic.file, diagnostic);
     }
-    const where = (diagnostic: Diagnostic) => `${relative(process.cwd(), diagnostic.file) || diagnostic.file}${diagnostic.line === undefined ? '' : `:${diagnostic.line}`} (${diagnostic.code})`;
-    const unknown = phrase('registry.unknown', { name, near: known.length === 0 ? undefined : closestWord(name, known), known: known.join(', '), unread: [...unread.values()].map(where).join(', ') });
+    const where = (diagnostic: Diagnostic) =>
+      `${relative(process.cwd(), diagnostic.file) || diagnostic.file}${diagnostic.line === undefined ? '' : `:${diagnostic.line}`} (${diagnostic.code})`;
+    const unknown = phrase('registry.unknown', {
+      name,
+      near: known.length === 0 ? undefined : closestWord(name, known),
+      known: known.join(', '),
+      unread: [...unread.values()].map(where).join(', '),
+    });
     return renderPhrase(unknown, language)!;
   }
 
@@ -227,7 +290,12 @@ export class ToolRegistry {
   list(): ToolListing[] {
     const rows: ToolListing[] = [
       ...[...this.#available.values()].map(({ name, file }) => ({ name, file, available: true })),
-      ...this.#unavailable.map(({ name, file, reason }) => ({ name, file, available: false, ...(reason === undefined ? {} : { reason }) })),
+      ...this.#unavailable.map(({ name, file, reason }) => ({
+        name,
+        file,
+        available: false,
+        ...(reason === undefined ? {} : { reason }),
+      })),
     ];
     return rows.sort((a, b) => a.name.localeCompare(b.name));
   }
@@ -275,27 +343,38 @@ export class ToolRegistry {
 }
 
 /** Faults that keep a file from naming its tools. */
-const UNNAMED_FAULTS: ReadonlySet<Diagnostic['code']> = new Set(['syntax-error', 'import-failed', 'load-timeout', 'load-crashed', 'constructor-threw', 'manifest-threw', 'invalid-manifest']);
+const UNNAMED_FAULTS: ReadonlySet<Diagnostic['code']> = new Set([
+  'syntax-error',
+  'import-failed',
+  'load-timeout',
+  'load-crashed',
+  'constructor-threw',
+  'manifest-threw',
+  'invalid-manifest',
+]);
 
 /** A name as files, classes and tools spell it alike: `my-tool.ts`, `MyToolTool`, `my_tool` → `mytool`. */
 function nameKey(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/(.)tool$/, '$1');
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/(.)tool$/, '$1');
 }
 
 /** The set-up from options and config: folders resolved, isolation chosen, workers created. */
 export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
   const baseDir = options.baseDir ?? process.cwd();
   const config = withBaseDir(options.config ?? {}, baseDir);
-  const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) => resolve(baseDir, folder));
+  const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) =>
+    resolve(baseDir, folder),
+  );
   const isolation = options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION;
   return {
     config,
     baseDir,
     folders,
     isolation,
-    workers:
-      options.workers ??
-      new ToolWorkers(config, ToolWorkers.optionsFor(config)),
+    workers: options.workers ?? new ToolWorkers(config, ToolWorkers.optionsFor(config)),
     sources: options.sources ?? [],
     ...(options.cacheDir === undefined ? {} : { cache: LoadCache.open(options.cacheDir, folders, config, isolation) }),
   };
@@ -310,11 +389,24 @@ export async function scanFolders(folders: readonly string[]): Promise<{ files: 
     try {
       found = await findToolFiles(folder);
     } catch (error) {
-      diagnostics.push({ severity: 'error', code: 'folder-unreadable', file: folder, ...said(phrase('load.folder-unreadable', { error: errorMessage(error) }), phrase('load.folder-unreadable.hint')) });
+      diagnostics.push({
+        severity: 'error',
+        code: 'folder-unreadable',
+        file: folder,
+        ...said(
+          phrase('load.folder-unreadable', { error: errorMessage(error) }),
+          phrase('load.folder-unreadable.hint'),
+        ),
+      });
       continue;
     }
     if (found === undefined) {
-      diagnostics.push({ severity: 'warning', code: 'folder-missing', file: folder, ...said(phrase('load.folder-missing'), phrase('load.folder-missing.hint')) });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'folder-missing',
+        file: folder,
+        ...said(phrase('load.folder-missing'), phrase('load.folder-missing.hint')),
+      });
     } else files.push(...found);
   }
   return { files: [...new Set(files)], diagnostics };
@@ -339,12 +431,22 @@ function hostChoices(setup: RegistrySetup, tools: FileLoad['tools']): Map<string
   return hosts;
 }
 
-function register(tool: FileLoad['tools'][number], setup: RegistrySetup, load: FileLoad, host: HostChoice | undefined): RegisteredTool {
+function register(
+  tool: FileLoad['tools'][number],
+  setup: RegistrySetup,
+  load: FileLoad,
+  host: HostChoice | undefined,
+): RegisteredTool {
   const instance = tool.tool;
   // A tool asking for a host runs in one even when everything was loaded here (`tools.isolation: none`).
   if (host !== undefined || instance === undefined) {
     const choice: HostChoice = host ?? { kind: 'process' };
-    return registerTool(tool, setup.config, isolatedRunner(setup.workers, load, load.version, tool.name, choice), choice.kind);
+    return registerTool(
+      tool,
+      setup.config,
+      isolatedRunner(setup.workers, load, load.version, tool.name, choice),
+      choice.kind,
+    );
   }
   return registerTool(tool, setup.config, (params, context) => instance.execute(params, context), 'none');
 }

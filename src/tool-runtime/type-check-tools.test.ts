@@ -35,17 +35,29 @@ export class FineTool extends BaseTool {
 `,
       'tools/plain.mjs': toolSource('plain').replace('ToolResult.ok', 'ToolResult.okk'),
     });
-    const result = await typeCheckToolFiles([join(dir, 'typo.ts'), join(dir, 'fine.ts'), join(dir, 'plain.mjs')], { folders: [dir], baseDir: root });
+    const result = await typeCheckToolFiles([join(dir, 'typo.ts'), join(dir, 'fine.ts'), join(dir, 'plain.mjs')], {
+      folders: [dir],
+      baseDir: root,
+    });
     assert.match(result.version ?? '', /^\d+\./);
     assert.deepEqual(
-      result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.file, diagnostic.line, diagnostic.column]),
+      result.diagnostics.map((diagnostic) => [
+        diagnostic.code,
+        diagnostic.severity,
+        diagnostic.file,
+        diagnostic.line,
+        diagnostic.column,
+      ]),
       [
         ['type-error', 'error', join(dir, '_units.ts'), 1, 14],
         ['type-error', 'error', join(dir, 'typo.ts'), 10, 33],
         ['type-error', 'error', join(dir, 'typo.ts'), 11, 23],
       ],
     );
-    assert.match(result.diagnostics[1]!.message, /^Property 'ctiy' does not exist on type '\{ city: string; \}'\. (Did you mean 'city'\? )?\(TS(2551|2339)\)$/);
+    assert.match(
+      result.diagnostics[1]!.message,
+      /^Property 'ctiy' does not exist on type '\{ city: string; \}'\. (Did you mean 'city'\? )?\(TS(2551|2339)\)$/,
+    );
     assert.match(result.diagnostics[2]!.message, /Property 'okk' does not exist/);
     assert.match(result.diagnostics[2]!.hint ?? '', /--no-types/);
   });
@@ -64,7 +76,10 @@ export class FineTool extends BaseTool {
     const dir = join(root, 'agent', 'tools');
     const result = await typeCheckToolFiles([join(dir, 'fine.ts')], { folders: [dir], baseDir: root });
     // The one mistake is found, and nothing says that 'riverse' could not be found.
-    assert.deepEqual(result.diagnostics.map((diagnostic) => [diagnostic.line, /okk/.test(diagnostic.message)]), [[4, true]]);
+    assert.deepEqual(
+      result.diagnostics.map((diagnostic) => [diagnostic.line, /okk/.test(diagnostic.message)]),
+      [[4, true]],
+    );
   });
 
   test('a manifest() without its return type: the hint says to write `manifest(): ToolManifest`', async (t) => {
@@ -79,24 +94,33 @@ export class BareTool extends BaseTool<{ n: number }> {
 }
 `,
     });
-    const [diagnostic, ...rest] = (await typeCheckToolFiles([join(dir, 'bare.ts')], { folders: [dir], baseDir: dir })).diagnostics;
+    const [diagnostic, ...rest] = (await typeCheckToolFiles([join(dir, 'bare.ts')], { folders: [dir], baseDir: dir }))
+      .diagnostics;
     assert.deepEqual(rest, []);
     assert.equal(diagnostic?.line, 3);
-    assert.match(diagnostic?.message ?? '', /^Property 'manifest' in type 'BareTool' is not assignable .* … Type 'string' is not assignable to type '"array" \| .*'\. \(TS2416\)$/);
+    assert.match(
+      diagnostic?.message ?? '',
+      /^Property 'manifest' in type 'BareTool' is not assignable .* … Type 'string' is not assignable to type '"array" \| .*'\. \(TS2416\)$/,
+    );
     assert.match(diagnostic?.hint ?? '', /^write `manifest\(\): ToolManifest`/);
   });
 
   test('no TypeScript files, nothing to check: it does not run', async (t) => {
     const dir = await tempDir(t);
     await writeFiles(dir, { 'plain.mjs': toolSource('plain') });
-    assert.deepEqual(await typeCheckToolFiles([join(dir, 'plain.mjs')], { folders: [dir], baseDir: dir }), { diagnostics: [] });
+    assert.deepEqual(await typeCheckToolFiles([join(dir, 'plain.mjs')], { folders: [dir], baseDir: dir }), {
+      diagnostics: [],
+    });
   });
 
   test('its time is bounded: past the limit, a warning that the files were not type-checked', async (t) => {
     const dir = await tempDir(t);
     await writeFiles(dir, { 'typo.ts': TYPO_TOOL, '_units.ts': 'export const unit = 1;\n' });
     const result = await typeCheckToolFiles([join(dir, 'typo.ts')], { folders: [dir], baseDir: dir, timeoutMs: 1 });
-    assert.deepEqual(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.file]), [['type-check-failed', 'warning', dir]]);
+    assert.deepEqual(
+      result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.file]),
+      [['type-check-failed', 'warning', dir]],
+    );
     // Said only when the checker was killed at the limit: it was not waited for.
     assert.match(result.diagnostics[0]!.message, /not type-checked: it did not finish within 0\.001 s/);
   });
@@ -104,10 +128,14 @@ export class BareTool extends BaseTool<{ n: number }> {
 
 describe('parseTscOutput', () => {
   test('of a long explanation, keeps its first line (what) and its last (why)', () => {
-    const output = "tools/a.ts(3,5): error TS2322: Type '{ x: number; }' is not assignable to type 'ToolResult'.\n  Types of property 'x' are incompatible.\n    Object literal may only specify known properties.\nFound 1 error.\n";
+    const output =
+      "tools/a.ts(3,5): error TS2322: Type '{ x: number; }' is not assignable to type 'ToolResult'.\n  Types of property 'x' are incompatible.\n    Object literal may only specify known properties.\nFound 1 error.\n";
     const [diagnostic] = parseTscOutput(output, '/app');
     assert.equal(diagnostic?.file, '/app/tools/a.ts');
-    assert.equal(diagnostic?.message, "Type '{ x: number; }' is not assignable to type 'ToolResult'. … Object literal may only specify known properties. (TS2322)");
+    assert.equal(
+      diagnostic?.message,
+      "Type '{ x: number; }' is not assignable to type 'ToolResult'. … Object literal may only specify known properties. (TS2322)",
+    );
   });
 
   test("without Node's types, its cannot-find errors become one warning saying what to install", () => {
@@ -117,7 +145,13 @@ describe('parseTscOutput', () => {
       "tools/fs.ts(6,3): error TS2339: Property 'okk' does not exist on type 'typeof ToolResult'.",
     ].join('\n');
     const diagnostics = withoutNodeTypes(parseTscOutput(output, '/app'), '/app/tools');
-    assert.deepEqual(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.line]), [['type-error', 'error', 6], ['type-check-failed', 'warning', undefined]]);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity, diagnostic.line]),
+      [
+        ['type-error', 'error', 6],
+        ['type-check-failed', 'warning', undefined],
+      ],
+    );
     assert.equal(diagnostics[1]!.hint, 'npm install --save-dev @types/node');
   });
 });

@@ -39,7 +39,13 @@ export function importedFiles(file: string): string[] {
 }
 
 function recordImport(parentURL: string | undefined, url: string): void {
-  if (parentURL === undefined || !url.startsWith('file:') || url.includes('/node_modules/') || url.startsWith(OWN_SOURCE)) return;
+  if (
+    parentURL === undefined ||
+    !url.startsWith('file:') ||
+    url.includes('/node_modules/') ||
+    url.startsWith(OWN_SOURCE)
+  )
+    return;
   const parent = parentURL.replace(/\?v=\d+$/, '');
   const child = url.replace(/\?v=\d+$/, '');
   let set = imports.get(parent);
@@ -92,7 +98,10 @@ export function sourceText(file: string): string | undefined {
 export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}): void {
   if (registered) return;
   registered = true;
-  const entryFor = (parentURL: string | undefined) => (options.contractOnly === true || (parentURL !== undefined && /\?v=\d+$/.test(parentURL)) ? TOOL_API_ENTRY : FULL_ENTRY);
+  const entryFor = (parentURL: string | undefined) =>
+    options.contractOnly === true || (parentURL !== undefined && /\?v=\d+$/.test(parentURL))
+      ? TOOL_API_ENTRY
+      : FULL_ENTRY;
   if (lazyMaps === undefined) process.setSourceMapsEnabled(true);
   registerHooks({
     resolve(specifier, context, nextResolve) {
@@ -129,7 +138,10 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
       const filename = fileURLToPath(url);
       const ready = readyJavaScript.get(filename);
       if (ready !== undefined) {
-        const format = (context.format ?? (/\.c[jt]s(\?|#|$)/.test(url) ? 'commonjs' : 'module')).replace('-typescript', '');
+        const format = (context.format ?? (/\.c[jt]s(\?|#|$)/.test(url) ? 'commonjs' : 'module')).replace(
+          '-typescript',
+          '',
+        );
         return { format, source: `${ready}\n//# sourceURL=${url}`, shortCircuit: true };
       }
       const snapshot = snapshots.get(filename);
@@ -139,18 +151,28 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
         return snapshot === undefined ? loaded : { ...loaded, source: snapshot, shortCircuit: true };
       }
       // Name the format up front: left to Node, it would strip types (failing on enums) to guess it.
-      const format = extension === 'cts' ? 'commonjs-typescript' : extension === 'mts' ? 'module-typescript' : (context.format ?? 'module-typescript');
+      const format =
+        extension === 'cts'
+          ? 'commonjs-typescript'
+          : extension === 'mts'
+            ? 'module-typescript'
+            : (context.format ?? 'module-typescript');
       let source = snapshot;
       if (source === undefined) {
         const loaded = nextLoad(url, { ...context, format });
         if (loaded.source === undefined || loaded.source === null) return loaded;
-        source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
+        source =
+          typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source as Uint8Array).toString('utf8');
       }
       const ahead = preparedJavaScript.get(filename);
       if (ahead !== undefined) preparedJavaScript.delete(filename);
       const javascript = ahead?.source === source ? ahead.javascript : toJavaScript(source, filename);
       if (snapshot !== undefined) madeJavaScript.set(filename, javascript);
-      return { format: format.replace('-typescript', ''), source: `${javascript}\n//# sourceURL=${url}`, shortCircuit: true };
+      return {
+        format: format.replace('-typescript', ''),
+        source: `${javascript}\n//# sourceURL=${url}`,
+        shortCircuit: true,
+      };
     },
   });
 }
@@ -202,7 +224,14 @@ function learnFolder(specifier: string, resolved: { url: string; format?: string
  */
 function freshWithParent<T extends { url: string }>(resolved: T, parentURL: string | undefined): T {
   const version = parentURL === undefined ? undefined : /\?v=\d+$/.exec(parentURL)?.[0];
-  if (version === undefined || !resolved.url.startsWith('file:') || resolved.url.includes('?') || resolved.url.includes('/node_modules/') || resolved.url.startsWith(OWN_SOURCE)) return resolved;
+  if (
+    version === undefined ||
+    !resolved.url.startsWith('file:') ||
+    resolved.url.includes('?') ||
+    resolved.url.includes('/node_modules/') ||
+    resolved.url.startsWith(OWN_SOURCE)
+  )
+    return resolved;
   // Only the tool's own folder (and below): a shared module elsewhere stays one instance.
   const folder = parentURL!.slice(0, parentURL!.lastIndexOf('/', parentURL!.indexOf('?')) + 1);
   if (!resolved.url.startsWith(folder)) return resolved;
@@ -248,7 +277,10 @@ function transformWithOxc(source: string, filename: string): string | undefined 
     }
   }
   if (oxc === null) return undefined;
-  const { code, map, errors } = oxc.transformSync(filename, source, { sourcemap: true, typescript: { onlyRemoveTypeImports: true } });
+  const { code, map, errors } = oxc.transformSync(filename, source, {
+    sourcemap: true,
+    typescript: { onlyRemoveTypeImports: true },
+  });
   return errors.length > 0 || map === undefined ? undefined : withSourceMap(code, filename, map);
 }
 
@@ -256,7 +288,11 @@ function transformWithOxc(source: string, filename: string): string | undefined 
  * The code with its source map inline: what a stack needs (no copy of the source, which is on disk),
  * since the map travels with the code to the process that runs it, and into the load cache.
  */
-function withSourceMap(code: string, filename: string, { mappings, names }: Pick<SourceMapPayload, 'mappings' | 'names'>): string {
+function withSourceMap(
+  code: string,
+  filename: string,
+  { mappings, names }: Pick<SourceMapPayload, 'mappings' | 'names'>,
+): string {
   const map = JSON.stringify({ version: 3, sources: [filename], names, mappings });
   lazyMaps?.set(filename, map);
   return `${code}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(map).toString('base64')}`;

@@ -3,10 +3,17 @@ import { describe, test } from 'node:test';
 import { suggest, validateManifest, type ManifestProblem } from './validate-manifest.ts';
 
 const EXAMPLES = ['What is the weather in Oslo?', 'Is it raining in Bergen?'];
-const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ name: 'weather', description: 'Current weather for a city', examples: EXAMPLES, ...extra });
+const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: 'weather',
+  description: 'Current weather for a city',
+  examples: EXAMPLES,
+  ...extra,
+});
 
-const errors = (manifest: unknown): ManifestProblem[] => validateManifest(manifest).filter((problem) => problem.severity === 'error');
-const warnings = (manifest: unknown): ManifestProblem[] => validateManifest(manifest).filter((problem) => problem.severity === 'warning');
+const errors = (manifest: unknown): ManifestProblem[] =>
+  validateManifest(manifest).filter((problem) => problem.severity === 'error');
+const warnings = (manifest: unknown): ManifestProblem[] =>
+  validateManifest(manifest).filter((problem) => problem.severity === 'warning');
 /** The single error, failing with all problems when there is not exactly one. */
 function oneError(manifest: unknown): ManifestProblem {
   const found = errors(manifest);
@@ -37,12 +44,21 @@ describe('validateManifest', () => {
 
   test('annotations take a title and the four MCP hints, as booleans', () => {
     const base = { name: 'files', description: 'Reads files.', examples: ['read a.txt', 'show b.txt'] };
-    assert.deepEqual(validateManifest({ ...base, annotations: { title: 'Files', readOnlyHint: true, openWorldHint: false } }), []);
+    assert.deepEqual(
+      validateManifest({ ...base, annotations: { title: 'Files', readOnlyHint: true, openWorldHint: false } }),
+      [],
+    );
     const problems = validateManifest({ ...base, annotations: { readOnlyHnt: true, destructiveHint: 'no' } });
-    assert.deepEqual(problems.map((problem) => [problem.path, problem.message]), [
-      ['annotations.readOnlyHnt', 'annotations must be an object with only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint (did you mean "readOnlyHint"?)'],
-      ['annotations.destructiveHint', 'annotations.destructiveHint must be true or false, got "no"'],
-    ]);
+    assert.deepEqual(
+      problems.map((problem) => [problem.path, problem.message]),
+      [
+        [
+          'annotations.readOnlyHnt',
+          'annotations must be an object with only title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint (did you mean "readOnlyHint"?)',
+        ],
+        ['annotations.destructiveHint', 'annotations.destructiveHint must be true or false, got "no"'],
+      ],
+    );
   });
 
   test('a value that is not an object is one error at the top', () => {
@@ -54,7 +70,8 @@ describe('validateManifest', () => {
   });
 
   test('names must be 1–64 letters, digits, "_" or "-"', () => {
-    for (const name of ['my_tool', 'my-tool-2', 'A', 'x'.repeat(64)]) assert.deepEqual(errors(valid({ name })), [], name);
+    for (const name of ['my_tool', 'my-tool-2', 'A', 'x'.repeat(64)])
+      assert.deepEqual(errors(valid({ name })), [], name);
     for (const name of ['my tool!', '', 'x'.repeat(65), 'dot.name', 'ünïcode', 42, undefined]) {
       const problem = oneError(valid({ name }));
       assert.equal(problem.path, 'name');
@@ -65,9 +82,16 @@ describe('validateManifest', () => {
   test('a name starting with a digit or "-" loads, with a warning that Gemini rejects it', () => {
     for (const name of ['3d_print', '-dash']) {
       assert.deepEqual(errors(valid({ name })), [], name);
-      assert.deepEqual(warnings(valid({ name })).map(({ text: _, ...problem }) => problem), [
-        { severity: 'warning', path: 'name', message: `name "${name}" starts with "${name[0]}": Gemini models reject a tool name that does not start with a letter or "_" (e.g. "_${name}")` },
-      ]);
+      assert.deepEqual(
+        warnings(valid({ name })).map(({ text: _, ...problem }) => problem),
+        [
+          {
+            severity: 'warning',
+            path: 'name',
+            message: `name "${name}" starts with "${name[0]}": Gemini models reject a tool name that does not start with a letter or "_" (e.g. "_${name}")`,
+          },
+        ],
+      );
     }
     for (const name of ['_private', 'my-tool', 'A']) assert.deepEqual(warnings(valid({ name })), [], name);
   });
@@ -91,7 +115,10 @@ describe('validateManifest', () => {
     const badName = oneError(valid({ parameters: { 'my city': 'City' } }));
     assert.equal(badName.path, 'parameters.my city');
     assert.match(badName.message, /parameter name "my city" is invalid/);
-    assert.match(oneError(valid({ parameters: { city: null } })).message, /must be a description string or a spec .* got null/);
+    assert.match(
+      oneError(valid({ parameters: { city: null } })).message,
+      /must be a description string or a spec .* got null/,
+    );
     assert.match(oneError(valid({ parameters: { city: 5 } })).message, /got number/);
     assert.deepEqual(errors(valid({ parameters: { 'geo.lat': 'Latitude', 'a-b_c': 'x' } })), []);
   });
@@ -100,36 +127,78 @@ describe('validateManifest', () => {
     const type = oneError(valid({ parameters: { city: { type: 'text' } } }));
     assert.equal(type.path, 'parameters.city.type');
     assert.match(type.message, /type "text" is not one of string, number, integer, boolean, array, object/);
-    assert.match(oneError(valid({ parameters: { city: { required: 'yes' } } })).message, /required must be true or false, got "yes"/);
+    assert.match(
+      oneError(valid({ parameters: { city: { required: 'yes' } } })).message,
+      /required must be true or false, got "yes"/,
+    );
     assert.match(oneError(valid({ parameters: { units: { enum: [] } } })).message, /non-empty list/);
-    assert.match(oneError(valid({ parameters: { units: { enum: ['metric', 1] } } })).message, /enum value 1 is not a string/);
-    assert.match(oneError(valid({ parameters: { days: { type: 'integer', enum: [1, 1.5] } } })).message, /enum value 1\.5 is not a integer/);
-    assert.match(oneError(valid({ parameters: { days: { type: 'integer', default: '1' } } })).message, /default "1" is not a integer/);
-    assert.match(oneError(valid({ parameters: { units: { enum: ['metric'], default: 'kelvin' } } })).message, /default "kelvin" is not one of the enum values/);
-    assert.match(oneError(valid({ parameters: { city: { description: 7 } } })).message, /parameters\.city\.description must be a string/);
+    assert.match(
+      oneError(valid({ parameters: { units: { enum: ['metric', 1] } } })).message,
+      /enum value 1 is not a string/,
+    );
+    assert.match(
+      oneError(valid({ parameters: { days: { type: 'integer', enum: [1, 1.5] } } })).message,
+      /enum value 1\.5 is not a integer/,
+    );
+    assert.match(
+      oneError(valid({ parameters: { days: { type: 'integer', default: '1' } } })).message,
+      /default "1" is not a integer/,
+    );
+    assert.match(
+      oneError(valid({ parameters: { units: { enum: ['metric'], default: 'kelvin' } } })).message,
+      /default "kelvin" is not one of the enum values/,
+    );
+    assert.match(
+      oneError(valid({ parameters: { city: { description: 7 } } })).message,
+      /parameters\.city\.description must be a string/,
+    );
   });
 
   test('an unknown spec field is an error, with "did you mean" for a typo', () => {
     const typo = oneError(valid({ parameters: { city: { type: 'string', requried: true } } }));
     assert.equal(typo.path, 'parameters.city.requried');
     assert.match(typo.message, /unknown field "requried" \(did you mean "required"\?\)/);
-    assert.match(oneError(valid({ parameters: { city: { descripton: 'City' } } })).message, /did you mean "description"/);
+    assert.match(
+      oneError(valid({ parameters: { city: { descripton: 'City' } } })).message,
+      /did you mean "description"/,
+    );
     assert.doesNotMatch(oneError(valid({ parameters: { city: { colour: 'red' } } })).message, /did you mean/);
   });
 
   test('items and properties: only on their types, and checked recursively', () => {
-    assert.match(oneError(valid({ parameters: { city: { type: 'string', items: 'x' } } })).message, /items only applies to type "array"/);
-    assert.match(oneError(valid({ parameters: { city: { properties: {} } } })).message, /properties only applies to type "object"/);
-    assert.equal(oneError(valid({ parameters: { tags: { type: 'array', items: { type: 'text' } } } })).path, 'parameters.tags.items.type');
+    assert.match(
+      oneError(valid({ parameters: { city: { type: 'string', items: 'x' } } })).message,
+      /items only applies to type "array"/,
+    );
+    assert.match(
+      oneError(valid({ parameters: { city: { properties: {} } } })).message,
+      /properties only applies to type "object"/,
+    );
+    assert.equal(
+      oneError(valid({ parameters: { tags: { type: 'array', items: { type: 'text' } } } })).path,
+      'parameters.tags.items.type',
+    );
     assert.equal(oneError(valid({ parameters: { tags: { type: 'array', items: 5 } } })).path, 'parameters.tags.items');
-    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: { lat: { type: 'float' } } } } })).path, 'parameters.where.properties.lat.type');
-    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: { 'bad name': 'x' } } } })).path, 'parameters.where.properties.bad name');
-    assert.equal(oneError(valid({ parameters: { where: { type: 'object', properties: ['lat'] } } })).path, 'parameters.where.properties');
+    assert.equal(
+      oneError(valid({ parameters: { where: { type: 'object', properties: { lat: { type: 'float' } } } } })).path,
+      'parameters.where.properties.lat.type',
+    );
+    assert.equal(
+      oneError(valid({ parameters: { where: { type: 'object', properties: { 'bad name': 'x' } } } })).path,
+      'parameters.where.properties.bad name',
+    );
+    assert.equal(
+      oneError(valid({ parameters: { where: { type: 'object', properties: ['lat'] } } })).path,
+      'parameters.where.properties',
+    );
   });
 
   test('examples: fewer than two is a warning, bad ones are errors', () => {
     const none = warnings(valid({ examples: undefined }));
-    assert.deepEqual(none.map((problem) => problem.path), ['examples']);
+    assert.deepEqual(
+      none.map((problem) => problem.path),
+      ['examples'],
+    );
     assert.match(none[0]?.message ?? '', /no examples/);
     assert.deepEqual(errors(valid({ examples: undefined })), []);
     assert.match(warnings(valid({ examples: ['just one'] }))[0]?.message ?? '', /only one example/);
@@ -162,19 +231,32 @@ describe('validateManifest', () => {
   });
 
   test('reports every problem, not just the first', () => {
-    const problems = validateManifest({ name: 'bad name', description: '', parameters: { a: { type: 'nope' } }, timeoutMs: -1 });
-    assert.deepEqual(problems.map((problem) => `${problem.severity} ${problem.path}`), [
-      'error name',
-      'error description',
-      'error parameters.a.type',
-      'warning examples',
-      'error timeoutMs',
-    ]);
+    const problems = validateManifest({
+      name: 'bad name',
+      description: '',
+      parameters: { a: { type: 'nope' } },
+      timeoutMs: -1,
+    });
+    assert.deepEqual(
+      problems.map((problem) => `${problem.severity} ${problem.path}`),
+      ['error name', 'error description', 'error parameters.a.type', 'warning examples', 'error timeoutMs'],
+    );
   });
 
   test('a wrong parameter type does not stop the check of the rest of its spec', () => {
-    const problems = errors(valid({ parameters: { a: { type: 'strng', required: 'yes', enum: [], items: 3, propertes: {} } } }));
-    assert.deepEqual(problems.map((problem) => problem.path), ['parameters.a.propertes', 'parameters.a.type', 'parameters.a.required', 'parameters.a.enum', 'parameters.a.items']);
+    const problems = errors(
+      valid({ parameters: { a: { type: 'strng', required: 'yes', enum: [], items: 3, propertes: {} } } }),
+    );
+    assert.deepEqual(
+      problems.map((problem) => problem.path),
+      [
+        'parameters.a.propertes',
+        'parameters.a.type',
+        'parameters.a.required',
+        'parameters.a.enum',
+        'parameters.a.items',
+      ],
+    );
     assert.match(problems[1]!.message, /type "strng" is not one of .* \(did you mean "string"\?\)/);
   });
 
@@ -185,33 +267,56 @@ describe('validateManifest', () => {
           where: { type: 'object', properties: { lat: { type: 'number', required: true } }, default: {} },
           tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: ['c'] },
           extra: { type: 'object', properties: { x: 'x' }, default: { y: 1 } },
-          nested: { type: 'object', properties: { inner: { type: 'array', items: { type: 'integer' }, default: [1.5] } } },
+          nested: {
+            type: 'object',
+            properties: { inner: { type: 'array', items: { type: 'integer' }, default: [1.5] } },
+          },
           fine: { type: 'object', properties: { lat: { type: 'number', required: true } }, default: { lat: 1 } },
           free: { type: 'object', default: { anything: [1, 'a'] } },
         },
       }),
     );
-    assert.deepEqual(problems.map((problem) => [problem.path, /\((.*)\)/.exec(problem.message)?.[1]]), [
-      ['parameters.where.default', 'missing required field "lat"'],
-      ['parameters.tags.default', 'item 0 must be one of "a", "b"'],
-      ['parameters.extra.default', 'unknown field "y"'],
-      ['parameters.nested.properties.inner.default', 'item 0 must be integer'],
-    ]);
-    assert.match(problems[0]!.message, /so every call that leaves it out would be rejected; fix the default or the spec$/);
+    assert.deepEqual(
+      problems.map((problem) => [problem.path, /\((.*)\)/.exec(problem.message)?.[1]]),
+      [
+        ['parameters.where.default', 'missing required field "lat"'],
+        ['parameters.tags.default', 'item 0 must be one of "a", "b"'],
+        ['parameters.extra.default', 'unknown field "y"'],
+        ['parameters.nested.properties.inner.default', 'item 0 must be integer'],
+      ],
+    );
+    assert.match(
+      problems[0]!.message,
+      /so every call that leaves it out would be rejected; fix the default or the spec$/,
+    );
   });
 
   test('names every JavaScript object has cannot name a tool or a parameter, at any depth', () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
       const tool = oneError(valid({ name }));
       assert.equal(tool.path, 'name');
-      assert.match(tool.message, new RegExp(`name "${name}" is a property every JavaScript object has.*choose another name`));
+      assert.match(
+        tool.message,
+        new RegExp(`name "${name}" is a property every JavaScript object has.*choose another name`),
+      );
       // JSON.parse makes "__proto__" an own key, as a manifest built from data would have it.
       const parameters = JSON.parse(`{"${name}": "x", "where": {"type": "object", "properties": {"${name}": "y"}}}`);
-      assert.deepEqual(errors(valid({ parameters })).map((problem) => problem.path), [`parameters.${name}`, `parameters.where.properties.${name}`], name);
-      assert.match(errors(valid({ parameters }))[0]!.message, /is never missing and the call cannot leave it out: rename it/);
+      assert.deepEqual(
+        errors(valid({ parameters })).map((problem) => problem.path),
+        [`parameters.${name}`, `parameters.where.properties.${name}`],
+        name,
+      );
+      assert.match(
+        errors(valid({ parameters }))[0]!.message,
+        /is never missing and the call cannot leave it out: rename it/,
+      );
     }
     // A setting of `tools:` cannot be a tool's section too.
-    for (const name of ['enabled', 'dirs', 'timeout_ms', 'isolation']) assert.match(oneError(valid({ name })).message, new RegExp(`name "${name}" is also a setting \\(tools\\.${name}\\)`));
+    for (const name of ['enabled', 'dirs', 'timeout_ms', 'isolation'])
+      assert.match(
+        oneError(valid({ name })).message,
+        new RegExp(`name "${name}" is also a setting \\(tools\\.${name}\\)`),
+      );
     // Not an internal of plain objects: works as a parameter and a tool name.
     assert.deepEqual(errors(valid({ name: 'prototype', parameters: { prototype: 'p', proto: 'q' } })), []);
   });
@@ -232,5 +337,8 @@ test('a manifest too large to send with every request is an error that says how 
   const manifest = { name: 'huge', description: 'x'.repeat(40_000), examples: ['use huge', 'please run huge'] };
   const problems = validateManifest(manifest).filter((problem) => problem.severity === 'error');
   assert.equal(problems.length, 1, JSON.stringify(problems));
-  assert.match(problems[0]!.message, /^the manifest is 40,\d{3} characters as JSON, more than the 32,000 a tool may have/);
+  assert.match(
+    problems[0]!.message,
+    /^the manifest is 40,\d{3} characters as JSON, more than the 32,000 a tool may have/,
+  );
 });

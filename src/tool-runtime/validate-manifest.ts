@@ -28,7 +28,16 @@ const PARAMETER_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
  * tool file's top-level code could add to Object.prototype.
  */
 const OBJECT_INTERNALS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-export const MANIFEST_KEYS = ['name', 'description', 'parameters', 'examples', 'timeoutMs', 'exclusive', 'approval', 'annotations'];
+export const MANIFEST_KEYS = [
+  'name',
+  'description',
+  'parameters',
+  'examples',
+  'timeoutMs',
+  'exclusive',
+  'approval',
+  'annotations',
+];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
 /**
@@ -49,15 +58,18 @@ function jsonLength(value: unknown): number {
 /** Checks a value returned by `manifest()`. Errors keep the tool out of the registry; warnings do not. */
 export function validateManifest(manifest: unknown): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
-  const error = (path: string, text: Phrase) => problems.push({ severity: 'error', path, message: english(text), text });
-  const warn = (path: string, text: Phrase) => problems.push({ severity: 'warning', path, message: english(text), text });
+  const error = (path: string, text: Phrase) =>
+    problems.push({ severity: 'error', path, message: english(text), text });
+  const warn = (path: string, text: Phrase) =>
+    problems.push({ severity: 'warning', path, message: english(text), text });
 
   if (!isPlainObject(manifest)) {
     error('', phrase('manifest.not-object', { got: typeof manifest === 'object' ? 'null-or-array' : typeof manifest }));
     return problems;
   }
   for (const key of Object.keys(manifest)) {
-    if (!MANIFEST_KEYS.includes(key)) warn(key, phrase('manifest.unknown-field', { key, near: closestWord(key, MANIFEST_KEYS) }));
+    if (!MANIFEST_KEYS.includes(key))
+      warn(key, phrase('manifest.unknown-field', { key, near: closestWord(key, MANIFEST_KEYS) }));
   }
   const chars = jsonLength(manifest);
   if (chars > MAX_MANIFEST_CHARS) error('', phrase('manifest.too-large', { chars, max: MAX_MANIFEST_CHARS }));
@@ -81,7 +93,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     error('timeoutMs', phrase('manifest.timeout-invalid', { got: String(JSON.stringify(timeoutMs)) }));
   }
-  if (exclusive !== undefined && typeof exclusive !== 'boolean') error('exclusive', phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(exclusive)) }));
+  if (exclusive !== undefined && typeof exclusive !== 'boolean')
+    error('exclusive', phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(exclusive)) }));
   if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
   if (annotations !== undefined) checkAnnotations(annotations, error);
   return problems;
@@ -92,7 +105,8 @@ type Report = (path: string, text: Phrase) => void;
 function checkApproval(approval: unknown, parameters: Record<string, unknown>, error: Report, warn: Report): void {
   const problem = approvalSettingProblem(approval, 'approval');
   if (problem !== undefined) {
-    if (problem.regexError !== undefined) error(problem.at, phrase('manifest.approval-regex', { at: problem.at, error: problem.regexError }));
+    if (problem.regexError !== undefined)
+      error(problem.at, phrase('manifest.approval-regex', { at: problem.at, error: problem.regexError }));
     else error(problem.at, phrase('manifest.approval-invalid', { at: problem.at, got: problem.got }));
     return;
   }
@@ -100,7 +114,14 @@ function checkApproval(approval: unknown, parameters: Record<string, unknown>, e
   const when = (approval as { when: unknown }).when;
   for (const condition of (Array.isArray(when) ? when : [when]) as Array<{ param: string }>) {
     // A rule on a parameter the tool does not have never holds: the call would run unasked.
-    if (!Object.hasOwn(parameters, condition.param)) warn('approval', phrase('manifest.approval-unknown-param', { param: condition.param, near: closestWord(condition.param, Object.keys(parameters)) }));
+    if (!Object.hasOwn(parameters, condition.param))
+      warn(
+        'approval',
+        phrase('manifest.approval-unknown-param', {
+          param: condition.param,
+          near: closestWord(condition.param, Object.keys(parameters)),
+        }),
+      );
   }
 }
 
@@ -112,9 +133,15 @@ function checkAnnotations(annotations: unknown, error: Report): void {
   }
   for (const [key, value] of Object.entries(annotations)) {
     const path = `annotations.${key}`;
-    if (!keys.includes(key)) error(path, phrase('manifest.annotations-invalid', { keys: keys.join(', '), near: closestWord(key, keys) }));
+    if (!keys.includes(key))
+      error(path, phrase('manifest.annotations-invalid', { keys: keys.join(', '), near: closestWord(key, keys) }));
     else if (key === 'title' ? typeof value !== 'string' || value.trim() === '' : typeof value !== 'boolean') {
-      error(path, key === 'title' ? phrase('manifest.text-not-string', { path }) : phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(value)), key: path }));
+      error(
+        path,
+        key === 'title'
+          ? phrase('manifest.text-not-string', { path })
+          : phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(value)), key: path }),
+      );
     }
   }
 }
@@ -128,25 +155,37 @@ function checkText(value: unknown, path: string, error: Report, required = true)
   if (isPlainObject(value)) {
     const entries = Object.entries(value);
     for (const [language, text] of entries) {
-      if (!isLanguage(language)) error(`${path}.${language}`, phrase('manifest.unknown-language', { language, languages: LANGUAGES.join(', ') }));
-      else if (typeof text !== 'string') error(`${path}.${language}`, phrase('manifest.text-not-string', { path: `${path}.${language}` }));
+      if (!isLanguage(language))
+        error(
+          `${path}.${language}`,
+          phrase('manifest.unknown-language', { language, languages: LANGUAGES.join(', ') }),
+        );
+      else if (typeof text !== 'string')
+        error(`${path}.${language}`, phrase('manifest.text-not-string', { path: `${path}.${language}` }));
     }
-    if (required && !entries.some(([, text]) => typeof text === 'string' && text.trim() !== '')) error(path, phrase('manifest.text-no-language', { path }));
+    if (required && !entries.some(([, text]) => typeof text === 'string' && text.trim() !== ''))
+      error(path, phrase('manifest.text-no-language', { path }));
     return;
   }
   error(path, phrase('manifest.text-wrong-type', value === undefined ? { path } : { path, got: typeof value }));
 }
 
 function checkExamples(examples: unknown, error: Report, warn: Report): void {
-  const lists = Array.isArray(examples) ? [['examples', examples] as const] : isPlainObject(examples) ? Object.entries(examples).map(([language, list]) => [`examples.${language}`, list] as const) : [];
+  const lists = Array.isArray(examples)
+    ? [['examples', examples] as const]
+    : isPlainObject(examples)
+      ? Object.entries(examples).map(([language, list]) => [`examples.${language}`, list] as const)
+      : [];
   if (examples !== undefined && lists.length === 0 && !isPlainObject(examples)) {
     error('examples', phrase('manifest.examples-wrong-type'));
     return;
   }
   for (const [path, list] of lists) {
     const language = path.split('.')[1];
-    if (language !== undefined && !isLanguage(language)) error(path, phrase('manifest.unknown-language', { language, languages: LANGUAGES.join(', ') }));
-    else if (!Array.isArray(list) || list.some((example) => typeof example !== 'string' || example.trim() === '')) error(path, phrase('manifest.examples-not-strings', { path }));
+    if (language !== undefined && !isLanguage(language))
+      error(path, phrase('manifest.unknown-language', { language, languages: LANGUAGES.join(', ') }));
+    else if (!Array.isArray(list) || list.some((example) => typeof example !== 'string' || example.trim() === ''))
+      error(path, phrase('manifest.examples-not-strings', { path }));
   }
   const count = Math.max(0, ...lists.map(([, list]) => (Array.isArray(list) ? list.length : 0)));
   if (count < 2) warn('examples', phrase('manifest.examples-few', { count }));
@@ -175,25 +214,49 @@ function checkSpec(spec: Record<string, unknown>, at: string, report: Report): v
     report(path, text);
   };
   for (const key of Object.keys(spec)) {
-    if (!SPEC_KEYS.includes(key)) error(`${at}.${key}`, phrase('manifest.spec-unknown-field', { key, near: closestWord(key, SPEC_KEYS), at, keys: SPEC_KEYS.join(', ') }));
+    if (!SPEC_KEYS.includes(key))
+      error(
+        `${at}.${key}`,
+        phrase('manifest.spec-unknown-field', {
+          key,
+          near: closestWord(key, SPEC_KEYS),
+          at,
+          keys: SPEC_KEYS.join(', '),
+        }),
+      );
   }
   checkText(spec.description, `${at}.description`, error, false);
   // A wrong type is reported, and the rest of the spec is still checked (so that one run of
   // `tools check` lists every problem); only the checks that need the type are skipped.
   const given = spec.type ?? 'string';
   const type = (PARAMETER_TYPES as readonly unknown[]).includes(given) ? (given as ParameterType) : undefined;
-  if (type === undefined) error(`${at}.type`, phrase('manifest.type-invalid', { given: String(JSON.stringify(given)), types: PARAMETER_TYPES.join(', '), near: typeof given === 'string' ? closestWord(given, PARAMETER_TYPES) : undefined }));
-  if (spec.required !== undefined && typeof spec.required !== 'boolean') error(`${at}.required`, phrase('manifest.required-invalid', { got: String(JSON.stringify(spec.required)) }));
+  if (type === undefined)
+    error(
+      `${at}.type`,
+      phrase('manifest.type-invalid', {
+        given: String(JSON.stringify(given)),
+        types: PARAMETER_TYPES.join(', '),
+        near: typeof given === 'string' ? closestWord(given, PARAMETER_TYPES) : undefined,
+      }),
+    );
+  if (spec.required !== undefined && typeof spec.required !== 'boolean')
+    error(`${at}.required`, phrase('manifest.required-invalid', { got: String(JSON.stringify(spec.required)) }));
   if (spec.enum !== undefined) {
     if (!Array.isArray(spec.enum) || spec.enum.length === 0) error(`${at}.enum`, phrase('manifest.enum-empty'));
     else if (type !== undefined) {
       const wrong = spec.enum.find((value) => !matchesType(value, type));
-      if (wrong !== undefined) error(`${at}.enum`, phrase('manifest.enum-wrong-type', { value: String(JSON.stringify(wrong)), type }));
+      if (wrong !== undefined)
+        error(`${at}.enum`, phrase('manifest.enum-wrong-type', { value: String(JSON.stringify(wrong)), type }));
     }
   }
   if (spec.default !== undefined && type !== undefined) {
-    if (!matchesType(spec.default, type)) error(`${at}.default`, phrase('manifest.default-wrong-type', { value: String(JSON.stringify(spec.default)), type }));
-    else if (Array.isArray(spec.enum) && !spec.enum.includes(spec.default)) error(`${at}.default`, phrase('manifest.default-not-in-enum', { value: String(JSON.stringify(spec.default)) }));
+    if (!matchesType(spec.default, type))
+      error(
+        `${at}.default`,
+        phrase('manifest.default-wrong-type', { value: String(JSON.stringify(spec.default)), type }),
+      );
+    else if (Array.isArray(spec.enum) && !spec.enum.includes(spec.default))
+      error(`${at}.default`, phrase('manifest.default-not-in-enum', { value: String(JSON.stringify(spec.default)) }));
   }
   if (spec.items !== undefined) {
     if (type !== 'array' && type !== undefined) error(`${at}.items`, phrase('manifest.items-not-array', { at, type }));
@@ -201,14 +264,19 @@ function checkSpec(spec: Record<string, unknown>, at: string, report: Report): v
     else if (typeof spec.items !== 'string') error(`${at}.items`, phrase('manifest.items-invalid'));
   }
   if (spec.properties !== undefined) {
-    if (type !== 'object' && type !== undefined) error(`${at}.properties`, phrase('manifest.properties-not-object', { at, type }));
+    if (type !== 'object' && type !== undefined)
+      error(`${at}.properties`, phrase('manifest.properties-not-object', { at, type }));
     else if (!isPlainObject(spec.properties)) error(`${at}.properties`, phrase('manifest.properties-invalid'));
     else checkParameters(spec.properties, `${at}.properties`, error);
   }
   // Only a spec that is right otherwise can say whether its list or object default fits it.
   if (clean && (type === 'array' || type === 'object') && spec.default !== undefined) {
     const misfit = defaultMisfit(spec as ParameterSpec);
-    if (misfit !== undefined) report(`${at}.default`, phrase('manifest.default-misfit', { value: String(JSON.stringify(spec.default)), at, why: misfit }));
+    if (misfit !== undefined)
+      report(
+        `${at}.default`,
+        phrase('manifest.default-misfit', { value: String(JSON.stringify(spec.default)), at, why: misfit }),
+      );
   }
 }
 

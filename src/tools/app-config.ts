@@ -29,7 +29,15 @@ export interface ToolsConfig {
 }
 
 /** Keys of `tools:` that are settings, not tool sections. */
-export const TOOLS_SETTINGS = ['enabled', 'dirs', 'timeout_ms', 'max_result_chars', 'isolation', 'memory_mb', 'load_timeout_ms'] as const;
+export const TOOLS_SETTINGS = [
+  'enabled',
+  'dirs',
+  'timeout_ms',
+  'max_result_chars',
+  'isolation',
+  'memory_mb',
+  'load_timeout_ms',
+] as const;
 
 export interface ToolSection {
   enabled?: boolean;
@@ -62,7 +70,9 @@ export function toolSection(config: AppConfig, name: string): ToolSection {
 
 /** `enabled: false` set in this section itself (own properties only: one inherited from a patched Object.prototype is no setting). */
 export function turnedOff(section: object | undefined): boolean {
-  return section !== undefined && Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === false;
+  return (
+    section !== undefined && Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === false
+  );
 }
 
 /** Where tool code runs: a child process per file (the default), a worker thread per file, or Riverse's own thread. */
@@ -75,5 +85,7 @@ export const DEFAULT_ISOLATION: Isolation = 'process';
 export function toolIsolation(config: AppConfig, name: string, fallback: Isolation): Isolation {
   const section = toolSection(config, name);
   if (section.trusted === true) return 'none';
-  return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none' ? section.isolation : fallback;
+  return section.isolation === 'process' || section.isolation === 'worker' || section.isolation === 'none'
+    ? section.isolation
+    : fallback;
 }

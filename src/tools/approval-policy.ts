@@ -32,7 +32,10 @@ export interface ApprovalSettingProblem {
 /** What is wrong with a value given as an approval setting at `where`; undefined when it is one. */
 export function approvalSettingProblem(value: unknown, where: string): ApprovalSettingProblem | undefined {
   if (value === 'always' || value === 'never') return undefined;
-  const got = (at: string, found: unknown): ApprovalSettingProblem => ({ at, got: JSON.stringify(found) ?? String(found) });
+  const got = (at: string, found: unknown): ApprovalSettingProblem => ({
+    at,
+    got: JSON.stringify(found) ?? String(found),
+  });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return got(where, value);
   if (Object.keys(value).length !== 1 || !Object.hasOwn(value, 'when')) return got(where, value);
   const when = (value as { when: unknown }).when;
@@ -59,7 +62,9 @@ export function approvalSettingProblem(value: unknown, where: string): ApprovalS
 export function approvalSetting(manifest: Pick<ToolManifest, 'name' | 'approval'>, config: AppConfig): ApprovalSetting {
   const section = toolSection(config, manifest.name);
   if (Object.hasOwn(section, 'approval') && section.approval !== undefined && section.approval !== null) {
-    return approvalSettingProblem(section.approval, 'approval') === undefined ? (section.approval as ApprovalSetting) : 'always';
+    return approvalSettingProblem(section.approval, 'approval') === undefined
+      ? (section.approval as ApprovalSetting)
+      : 'always';
   }
   const own = manifest.approval;
   if (own === undefined) return 'never';
@@ -71,13 +76,18 @@ export function needsApproval(setting: ApprovalSetting, params: Readonly<Record<
   if (setting === 'always') return true;
   if (setting === 'never') return false;
   const conditions = Array.isArray(setting.when) ? setting.when : [setting.when as ApprovalCondition];
-  return conditions.some((condition) => Object.hasOwn(params, condition.param) && valueMatches(params[condition.param], new RegExp(condition.matches, 'u')));
+  return conditions.some(
+    (condition) =>
+      Object.hasOwn(params, condition.param) &&
+      valueMatches(params[condition.param], new RegExp(condition.matches, 'u')),
+  );
 }
 
 function valueMatches(value: unknown, pattern: RegExp): boolean {
   if (value === undefined) return false;
   if (typeof value === 'string') return pattern.test(value);
-  if (Array.isArray(value)) return value.some((item) => valueMatches(item, pattern)) || pattern.test(JSON.stringify(value));
+  if (Array.isArray(value))
+    return value.some((item) => valueMatches(item, pattern)) || pattern.test(JSON.stringify(value));
   return pattern.test(JSON.stringify(value) ?? String(value));
 }
 

@@ -51,7 +51,11 @@ export type ToolClass = new (config: AppConfig) => BaseTool;
 
 /** True for a class that extends BaseTool (any copy of it), but not for BaseTool itself. */
 export function isToolClass(value: unknown): value is ToolClass {
-  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[BASE_TOOL] === true && !Object.hasOwn(value, BASE_TOOL);
+  return (
+    typeof value === 'function' &&
+    (value as unknown as Record<symbol, unknown>)[BASE_TOOL] === true &&
+    !Object.hasOwn(value, BASE_TOOL)
+  );
 }
 
 /** True when the tool decides its availability with code of its own (not only from the config). */

@@ -73,16 +73,25 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
     try {
       response = await request(current, method, headers, body, signal, options);
     } catch (error) {
-      throw stopped() ?? (error instanceof SafeFetchError ? error : new SafeFetchError('network', `Cannot reach ${current.host}: ${networkReason(error)}.`));
+      throw (
+        stopped() ??
+        (error instanceof SafeFetchError
+          ? error
+          : new SafeFetchError('network', `Cannot reach ${current.host}: ${networkReason(error)}.`))
+      );
     }
     const location = response.headers.location;
     if (REDIRECTS.has(response.statusCode ?? 0) && typeof location === 'string') {
       response.destroy();
-      if (hop >= maxRedirects) throw new SafeFetchError('too-many-redirects', `More than ${maxRedirects} redirects, the last to ${location}.`);
+      if (hop >= maxRedirects)
+        throw new SafeFetchError('too-many-redirects', `More than ${maxRedirects} redirects, the last to ${location}.`);
       const next = parseUrl(location, current);
       // Credentials go to the host they were meant for, not to wherever it redirects.
       if (next.host !== current.host) headers = withoutCredentials(headers);
-      if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
+      if (
+        response.statusCode === 303 ||
+        ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')
+      ) {
         method = 'GET';
         body = undefined;
       }
@@ -91,9 +100,19 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
     }
     try {
       const { bytes, truncated } = await readBody(response, options.maxBytes ?? 2 * 1024 * 1024);
-      return { url: current.href, status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, body: bytes, truncated };
+      return {
+        url: current.href,
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? '',
+        headers: response.headers,
+        body: bytes,
+        truncated,
+      };
     } catch (error) {
-      throw stopped() ?? new SafeFetchError('network', `The answer from ${current.host} broke off: ${networkReason(error)}.`);
+      throw (
+        stopped() ??
+        new SafeFetchError('network', `The answer from ${current.host} broke off: ${networkReason(error)}.`)
+      );
     }
   }
 }
@@ -103,21 +122,37 @@ function parseUrl(text: string, base?: URL): URL {
   try {
     url = new URL(text, base);
   } catch {
-    throw new SafeFetchError('bad-url', `${JSON.stringify(text)} is not a URL; give a full address such as https://example.com/page.`);
+    throw new SafeFetchError(
+      'bad-url',
+      `${JSON.stringify(text)} is not a URL; give a full address such as https://example.com/page.`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SafeFetchError('bad-url', `Only http and https addresses are fetched, not ${url.protocol.slice(0, -1)}:.`);
-  if (url.username !== '' || url.password !== '') throw new SafeFetchError('bad-url', 'Addresses with a user name or password in them are not fetched.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SafeFetchError(
+      'bad-url',
+      `Only http and https addresses are fetched, not ${url.protocol.slice(0, -1)}:.`,
+    );
+  if (url.username !== '' || url.password !== '')
+    throw new SafeFetchError('bad-url', 'Addresses with a user name or password in them are not fetched.');
   return url;
 }
 
-async function request(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal, options: SafeFetchOptions): Promise<IncomingMessage> {
+async function request(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  signal: AbortSignal,
+  options: SafeFetchOptions,
+): Promise<IncomingMessage> {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   // An address in the URL itself is never looked up, so it is checked here.
   if (isIP(hostname) !== 0) checkAddress(hostname, hostname, options);
   const lookup: LookupFunction = (name, lookupOptions, callback) => {
     checkedAddresses(name, options).then(
       (addresses) => {
-        if (lookupOptions.all === true) (callback as unknown as (error: null, all: typeof addresses) => void)(null, addresses);
+        if (lookupOptions.all === true)
+          (callback as unknown as (error: null, all: typeof addresses) => void)(null, addresses);
         else callback(null, addresses[0]!.address, addresses[0]!.family);
       },
       (error: Error) => callback(error as NodeJS.ErrnoException, '', 0),
@@ -125,17 +160,26 @@ async function request(url: URL, method: string, headers: Record<string, string>
   };
   const client = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
-    const outgoing = client.request(url, { method, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, lookup, signal, agent: false }, resolve);
+    const outgoing = client.request(
+      url,
+      { method, headers: { 'accept-encoding': 'gzip, deflate, br', ...headers }, lookup, signal, agent: false },
+      resolve,
+    );
     outgoing.once('error', reject);
     outgoing.end(body);
   });
 }
 
 /** The resolved addresses of a name, every one of them allowed, or an error naming the one that is not. */
-async function checkedAddresses(hostname: string, options: SafeFetchOptions): Promise<Array<{ address: string; family: number }>> {
+async function checkedAddresses(
+  hostname: string,
+  options: SafeFetchOptions,
+): Promise<Array<{ address: string; family: number }>> {
   const fixed = options.hosts?.[hostname.toLowerCase()];
-  const system = async (name: string) => (await import('node:dns/promises')).lookup(name, { all: true, order: 'verbatim' });
-  const answers = fixed !== undefined ? [{ address: fixed, family: isIP(fixed) }] : await (options.resolve ?? system)(hostname);
+  const system = async (name: string) =>
+    (await import('node:dns/promises')).lookup(name, { all: true, order: 'verbatim' });
+  const answers =
+    fixed !== undefined ? [{ address: fixed, family: isIP(fixed) }] : await (options.resolve ?? system)(hostname);
   if (answers.length === 0) throw new SafeFetchError('network', `${hostname} has no address.`);
   // All of them: a name that answers one public and one private address must not be a way in.
   for (const { address } of answers) checkAddress(address, hostname, options);
@@ -240,13 +284,27 @@ function canonicalV6(address: string): string {
 }
 
 function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'x-subscription-token'].includes(name.toLowerCase())));
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      ([name]) =>
+        !['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'x-subscription-token'].includes(
+          name.toLowerCase(),
+        ),
+    ),
+  );
 }
 
 async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ bytes: Buffer; truncated: boolean }> {
   const { createBrotliDecompress, createGunzip, createInflate } = await import('node:zlib');
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    encoding === 'gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   const stream = decoder === undefined ? response : response.pipe(decoder);
   if (decoder !== undefined) response.once('error', (error) => decoder.destroy(error));
   const chunks: Buffer[] = [];
@@ -273,8 +331,20 @@ function networkReason(error: unknown): string {
 }
 
 /** The fetch rules of a tool's section: `allow_private`, `allow_hosts`, `hosts`. */
-export function safeFetchSettings(section: Record<string, unknown>, settings: string): Pick<SafeFetchOptions, 'allowPrivate' | 'allowHosts' | 'hosts' | 'settings'> {
-  const allowHosts = Array.isArray(section.allow_hosts) ? section.allow_hosts.filter((entry): entry is string => typeof entry === 'string') : [];
-  const hosts = typeof section.hosts === 'object' && section.hosts !== null && !Array.isArray(section.hosts) ? Object.fromEntries(Object.entries(section.hosts).filter((entry): entry is [string, string] => typeof entry[1] === 'string').map(([name, address]) => [name.toLowerCase(), address])) : {};
+export function safeFetchSettings(
+  section: Record<string, unknown>,
+  settings: string,
+): Pick<SafeFetchOptions, 'allowPrivate' | 'allowHosts' | 'hosts' | 'settings'> {
+  const allowHosts = Array.isArray(section.allow_hosts)
+    ? section.allow_hosts.filter((entry): entry is string => typeof entry === 'string')
+    : [];
+  const hosts =
+    typeof section.hosts === 'object' && section.hosts !== null && !Array.isArray(section.hosts)
+      ? Object.fromEntries(
+          Object.entries(section.hosts)
+            .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+            .map(([name, address]) => [name.toLowerCase(), address]),
+        )
+      : {};
   return { allowPrivate: section.allow_private === true, allowHosts, hosts, settings };
 }

@@ -26,7 +26,9 @@ export interface AskOptions {
   timeoutMs?: number;
 }
 
-export type AskAnswer = { answered: true; text: string } | { answered: false; reason: 'timeout' | 'unavailable' | 'cancelled' };
+export type AskAnswer =
+  | { answered: true; text: string }
+  | { answered: false; reason: 'timeout' | 'unavailable' | 'cancelled' };
 export type AskPerson = (question: string, options?: AskOptions) => Promise<AskAnswer>;
 
 const MAX_QUESTION_CHARS = 2_000;
@@ -36,16 +38,41 @@ const MAX_CHOICE_CHARS = 200;
 const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
 
 /** A question as it may be asked, or what is wrong with it (it crosses from tool code, isolated or not). */
-export function checkQuestion(question: unknown, options: unknown): { question: string; choices?: string[]; timeoutMs?: number } | string {
-  if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_CHARS) return `context.ask() takes a question: non-empty text of at most ${MAX_QUESTION_CHARS} characters`;
+export function checkQuestion(
+  question: unknown,
+  options: unknown,
+): { question: string; choices?: string[]; timeoutMs?: number } | string {
+  if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_CHARS)
+    return `context.ask() takes a question: non-empty text of at most ${MAX_QUESTION_CHARS} characters`;
   if (options === undefined) return { question };
-  if (typeof options !== 'object' || options === null) return 'context.ask() options must be an object { choices?, timeoutMs? }';
+  if (typeof options !== 'object' || options === null)
+    return 'context.ask() options must be an object { choices?, timeoutMs? }';
   const { choices, timeoutMs } = options as { choices?: unknown; timeoutMs?: unknown };
-  if (choices !== undefined && !(Array.isArray(choices) && choices.length <= MAX_CHOICES && choices.every((choice) => typeof choice === 'string' && choice !== '' && choice.length <= MAX_CHOICE_CHARS))) {
+  if (
+    choices !== undefined &&
+    !(
+      Array.isArray(choices) &&
+      choices.length <= MAX_CHOICES &&
+      choices.every((choice) => typeof choice === 'string' && choice !== '' && choice.length <= MAX_CHOICE_CHARS)
+    )
+  ) {
     return `context.ask() choices must be at most ${MAX_CHOICES} non-empty texts of at most ${MAX_CHOICE_CHARS} characters`;
   }
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isInteger(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_QUESTION_TIMEOUT_MS)) return `context.ask() timeoutMs must be a whole number of milliseconds from 1 to ${MAX_QUESTION_TIMEOUT_MS}`;
-  return { question, ...(choices === undefined ? {} : { choices: [...(choices as string[])] }), ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }) };
+  if (
+    timeoutMs !== undefined &&
+    !(
+      typeof timeoutMs === 'number' &&
+      Number.isInteger(timeoutMs) &&
+      timeoutMs > 0 &&
+      timeoutMs <= MAX_QUESTION_TIMEOUT_MS
+    )
+  )
+    return `context.ask() timeoutMs must be a whole number of milliseconds from 1 to ${MAX_QUESTION_TIMEOUT_MS}`;
+  return {
+    question,
+    ...(choices === undefined ? {} : { choices: [...(choices as string[])] }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
+  };
 }
 
 /** `context.ask` where no one can be asked. */
@@ -64,10 +91,12 @@ const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 /** A logger that writes `[tool] message` to stderr at `minLevel` and above (RIVERSE_LOG_LEVEL, default info). */
 export function createToolLogger(toolName: string, minLevel: LogLevel = defaultLogLevel()): ToolLogger {
   const threshold = LEVELS.indexOf(minLevel);
-  const write = (level: LogLevel) => (message: string, ...details: unknown[]) => {
-    if (LEVELS.indexOf(level) < threshold) return;
-    console.error(`[${toolName}] ${level}: ${message}`, ...details);
-  };
+  const write =
+    (level: LogLevel) =>
+    (message: string, ...details: unknown[]) => {
+      if (LEVELS.indexOf(level) < threshold) return;
+      console.error(`[${toolName}] ${level}: ${message}`, ...details);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 

@@ -14,14 +14,26 @@ describe('checkToolResult', () => {
   test('valid results come back normalized', () => {
     assert.deepEqual(checkToolResult({ success: true, data: 'x' }), { success: true, data: 'x' });
     assert.deepEqual(checkToolResult({ success: true }), { success: true, data: '' });
-    assert.deepEqual(checkToolResult({ success: true, data: 'x', error: 'note' }), { success: true, data: 'x', error: 'note' });
+    assert.deepEqual(checkToolResult({ success: true, data: 'x', error: 'note' }), {
+      success: true,
+      data: 'x',
+      error: 'note',
+    });
     assert.deepEqual(checkToolResult({ success: true, data: 'x', error: null }), { success: true, data: 'x' });
     assert.deepEqual(checkToolResult({ success: false, error: 'bad' }), { success: false, data: '', error: 'bad' });
-    assert.deepEqual(checkToolResult({ success: false, data: '', error: '' }), { success: false, data: '', error: 'the tool reported failure without an error message' });
+    assert.deepEqual(checkToolResult({ success: false, data: '', error: '' }), {
+      success: false,
+      data: '',
+      error: 'the tool reported failure without an error message',
+    });
   });
 
   test('extra fields are dropped, so a tool cannot set the runtime code', () => {
-    assert.deepEqual(checkToolResult({ success: false, data: '', error: 'x', code: 'timeout', other: 1 }), { success: false, data: '', error: 'x' });
+    assert.deepEqual(checkToolResult({ success: false, data: '', error: 'x', code: 'timeout', other: 1 }), {
+      success: false,
+      data: '',
+      error: 'x',
+    });
   });
 
   test('anything else is a sentence saying what is wrong', () => {

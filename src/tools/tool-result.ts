@@ -57,10 +57,18 @@ export function checkToolResult(value: unknown): ToolResult | string {
     return `returned ${describeValue(value)}, not a ToolResult`;
   }
   const { success, data = '', error } = value as Record<string, unknown>;
-  if (typeof success !== 'boolean') return `returned an object whose "success" is ${describeValue(success)}, not true or false`;
-  if (typeof data !== 'string') return `returned "data" as ${describeValue(data)}; "data" must be a string (use JSON.stringify for structured data)`;
-  if (error !== undefined && error !== null && typeof error !== 'string') return `returned "error" as ${describeValue(error)}; "error" must be a string`;
-  if (!success) return { success, data, error: typeof error === 'string' && error !== '' ? error : 'the tool reported failure without an error message' };
+  if (typeof success !== 'boolean')
+    return `returned an object whose "success" is ${describeValue(success)}, not true or false`;
+  if (typeof data !== 'string')
+    return `returned "data" as ${describeValue(data)}; "data" must be a string (use JSON.stringify for structured data)`;
+  if (error !== undefined && error !== null && typeof error !== 'string')
+    return `returned "error" as ${describeValue(error)}; "error" must be a string`;
+  if (!success)
+    return {
+      success,
+      data,
+      error: typeof error === 'string' && error !== '' ? error : 'the tool reported failure without an error message',
+    };
   return typeof error === 'string' ? { success, data, error } : { success, data };
 }
 
@@ -68,7 +76,8 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing (undefined)';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'string')
+    return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
@@ -96,6 +105,9 @@ export const TRUNCATION_MARKER_CHARS = 120;
 /** The result with `data` and `error` cut to `maxChars` each, with a visible marker where cut. */
 export function truncateResult(result: ToolResult, maxChars: number): ToolResult {
   if (result.data.length <= maxChars && (result.error === undefined || result.error.length <= maxChars)) return result;
-  const cut = (text: string) => (text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters]`);
+  const cut = (text: string) =>
+    text.length <= maxChars
+      ? text
+      : `${text.slice(0, maxChars)}\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters]`;
   return { ...result, data: cut(result.data), ...(result.error === undefined ? {} : { error: cut(result.error) }) };
 }

@@ -46,7 +46,11 @@ describe('textProtocolInstructions', () => {
 
   it('parses its own example format', () => {
     const example = `${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "Paris"}}\n${FENCE}`;
-    assert.deepEqual(parseTextToolCalls(example), { kind: 'calls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }], text: '' });
+    assert.deepEqual(parseTextToolCalls(example), {
+      kind: 'calls',
+      calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }],
+      text: '',
+    });
   });
 });
 
@@ -62,7 +66,10 @@ describe('compactSchema', () => {
   });
 
   it('keeps parameters that happen to be named required or additionalProperties', () => {
-    const schema = { type: 'object', properties: { required: { type: 'boolean' }, additionalProperties: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { required: { type: 'boolean' }, additionalProperties: { type: 'string' } },
+    };
     assert.equal(compactSchema(schema), JSON.stringify(schema));
   });
 });

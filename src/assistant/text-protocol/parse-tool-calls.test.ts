@@ -36,9 +36,10 @@ describe('parseTextToolCalls: calls', () => {
     assert.deepEqual(calls(`${FENCE}\n{"tool": "get_weather", "arguments": {"city": "Oslo"}}\n${FENCE}`).calls, [
       weather('Oslo'),
     ]);
-    assert.deepEqual(calls(`${FENCE}tool_call\n{"tool": "get_weather", "arguments": {"city": "Oslo"}}\n${FENCE}`).calls, [
-      weather('Oslo'),
-    ]);
+    assert.deepEqual(
+      calls(`${FENCE}tool_call\n{"tool": "get_weather", "arguments": {"city": "Oslo"}}\n${FENCE}`).calls,
+      [weather('Oslo')],
+    );
   });
 
   it('reads <tool_call> tags', () => {
@@ -54,7 +55,9 @@ describe('parseTextToolCalls: calls', () => {
   });
 
   it('reads a fence written inline on one line', () => {
-    const result = calls(`Sure: ${FENCE}json {"tool": "get_weather", "arguments": {"city": "Lima"}} ${FENCE} one moment.`);
+    const result = calls(
+      `Sure: ${FENCE}json {"tool": "get_weather", "arguments": {"city": "Lima"}} ${FENCE} one moment.`,
+    );
     assert.deepEqual(result.calls, [weather('Lima')]);
     assert.equal(result.text, 'Sure: one moment.');
   });
@@ -74,7 +77,10 @@ describe('parseTextToolCalls: calls', () => {
 
   it('reads an array of calls in one block, in order', () => {
     const reply = `${FENCE}json\n[\n  {"tool": "get_weather", "arguments": {"city": "Paris"}},\n  {"tool": "get_time", "arguments": {"zone": "Europe/Paris"}}\n]\n${FENCE}`;
-    assert.deepEqual(calls(reply).calls, [weather('Paris'), { name: 'get_time', arguments: '{"zone":"Europe/Paris"}' }]);
+    assert.deepEqual(calls(reply).calls, [
+      weather('Paris'),
+      { name: 'get_time', arguments: '{"zone":"Europe/Paris"}' },
+    ]);
   });
 
   it('reads a bare array', () => {
@@ -113,14 +119,17 @@ describe('parseTextToolCalls: calls', () => {
   });
 
   it('accepts OpenAI-like calls with arguments as a JSON string, and a tool_calls wrapper', () => {
-    const single = '{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}';
+    const single =
+      '{"type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}}';
     assert.deepEqual(calls(single).calls, [weather('Paris')]);
     const wrapped = `${FENCE}json\n{"tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\\"city\\":\\"Paris\\"}"}}, {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}]}\n${FENCE}`;
     assert.deepEqual(calls(wrapped).calls, [weather('Paris'), weather('Tokyo')]);
   });
 
   it('accepts arguments given as a JSON string with the simple keys', () => {
-    assert.deepEqual(calls('{"tool": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}').calls, [weather('Paris')]);
+    assert.deepEqual(calls('{"tool": "get_weather", "arguments": "{\\"city\\": \\"Paris\\"}"}').calls, [
+      weather('Paris'),
+    ]);
   });
 
   it('treats missing, null or empty-string arguments as no arguments', () => {
@@ -130,7 +139,9 @@ describe('parseTextToolCalls: calls', () => {
   });
 
   it('reads a lone {"name": ...} as a call only when it is the whole reply', () => {
-    assert.deepEqual(calls(`${FENCE}json\n{"name": "get_time"}\n${FENCE}`).calls, [{ name: 'get_time', arguments: '{}' }]);
+    assert.deepEqual(calls(`${FENCE}json\n{"name": "get_time"}\n${FENCE}`).calls, [
+      { name: 'get_time', arguments: '{}' },
+    ]);
     none(`Here is an example record:\n${FENCE}json\n{"name": "Alice"}\n${FENCE}`);
   });
 
@@ -153,21 +164,29 @@ describe('parseTextToolCalls: calls', () => {
   });
 
   it('reads a block surrounded by Chinese and Japanese prose', () => {
-    const zh = calls(`好的，我来查一下巴黎的天气。\n${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "巴黎"}}\n${FENCE}\n请稍等。`);
+    const zh = calls(
+      `好的，我来查一下巴黎的天气。\n${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "巴黎"}}\n${FENCE}\n请稍等。`,
+    );
     assert.deepEqual(zh.calls, [weather('巴黎')]);
     assert.equal(zh.text, '好的，我来查一下巴黎的天气。\n\n请稍等。');
-    const ja = calls(`東京の天気を調べます。{"tool": "get_weather", "arguments": {"city": "東京"}}少々お待ちください。`);
+    const ja = calls(
+      `東京の天気を調べます。{"tool": "get_weather", "arguments": {"city": "東京"}}少々お待ちください。`,
+    );
     assert.deepEqual(ja.calls, [weather('東京')]);
     assert.equal(ja.text, '東京の天気を調べます。 少々お待ちください。');
   });
 
   it('finds the call after a stray { in the prose', () => {
-    const result = calls('In Go a block opens with { and so on. {"tool": "get_weather", "arguments": {"city": "Paris"}}');
+    const result = calls(
+      'In Go a block opens with { and so on. {"tool": "get_weather", "arguments": {"city": "Paris"}}',
+    );
     assert.deepEqual(result.calls, [weather('Paris')]);
   });
 
   it('finds a call inside brackets that are not JSON', () => {
-    assert.deepEqual(calls('[calling {"tool": "get_weather", "arguments": {"city": "Paris"}}]').calls, [weather('Paris')]);
+    assert.deepEqual(calls('[calling {"tool": "get_weather", "arguments": {"city": "Paris"}}]').calls, [
+      weather('Paris'),
+    ]);
   });
 
   it('reads the call and keeps an unrelated code block in the text', () => {
@@ -204,7 +223,9 @@ describe('parseTextToolCalls: none', () => {
   });
 
   it('ignores a tool definition (it has a description, it is not a call)', () => {
-    none(`Define it like this:\n${FENCE}json\n{"name": "get_weather", "description": "Weather", "parameters": {"type": "object"}}\n${FENCE}`);
+    none(
+      `Define it like this:\n${FENCE}json\n{"name": "get_weather", "description": "Weather", "parameters": {"type": "object"}}\n${FENCE}`,
+    );
   });
 
   it('ignores a broken JSON example without tool-ish keys inside prose', () => {
@@ -237,7 +258,9 @@ describe('parseTextToolCalls: pathological input', () => {
 
 describe('parseTextToolCalls: invalid', () => {
   it('reports a malformed fenced block with the parser message', () => {
-    const result = invalid(`Let me look.\n${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "Paris"}\n${FENCE}`);
+    const result = invalid(
+      `Let me look.\n${FENCE}json\n{"tool": "get_weather", "arguments": {"city": "Paris"}\n${FENCE}`,
+    );
     assert.match(result.error, /```json block is not valid JSON/);
     assert.match(result.error, /Expected \{"tool"/);
     assert.equal(result.text, 'Let me look.');
@@ -269,7 +292,10 @@ describe('parseTextToolCalls: invalid', () => {
   });
 
   it('reports a tool name that is not a string', () => {
-    assert.match(invalid('{"tool": 42, "arguments": {}}').error, /tool name must be a non-empty string, got the number 42/);
+    assert.match(
+      invalid('{"tool": 42, "arguments": {}}').error,
+      /tool name must be a non-empty string, got the number 42/,
+    );
     assert.match(invalid('{"tool": "", "arguments": {}}').error, /non-empty string/);
   });
 
@@ -292,7 +318,10 @@ describe('parseTextToolCalls: invalid', () => {
   });
 
   it('reports a malformed <tool_call> tag', () => {
-    assert.match(invalid('<tool_call>\n{"name": "get_weather", "arguments": {"city": }}\n</tool_call>').error, /<tool_call> block/);
+    assert.match(
+      invalid('<tool_call>\n{"name": "get_weather", "arguments": {"city": }}\n</tool_call>').error,
+      /<tool_call> block/,
+    );
   });
 
   it('sends back only the first few errors', () => {

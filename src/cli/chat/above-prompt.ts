@@ -5,7 +5,13 @@ import { clearLine, cursorTo, type Interface } from 'node:readline';
  * cleared, the line written in its place, and the prompt drawn again below it with what was typed
  * so far; otherwise (piped) the line is written as it is, so the output stays whole lines.
  */
-export function writeAbovePrompt(line: string, rl: Interface, prompt: NodeJS.WritableStream & { isTTY?: boolean }, to: NodeJS.WritableStream, atPrompt: boolean): void {
+export function writeAbovePrompt(
+  line: string,
+  rl: Interface,
+  prompt: NodeJS.WritableStream & { isTTY?: boolean },
+  to: NodeJS.WritableStream,
+  atPrompt: boolean,
+): void {
   if (!atPrompt || prompt.isTTY !== true) {
     to.write(`${line}\n`);
     return;

@@ -26,7 +26,10 @@ describe('riverse ask', { concurrency: true }, () => {
 
   it('--json prints the whole trace: model, text, tool calls, messages, requests (--lang ja, the question unquoted)', async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const result = await runRiverse(['ask', '--json', '--lang', 'ja', 'Weather', 'in', 'Tokyo', 'and', 'Atlantis?'], { cwd: setup.project, env: setup.env });
+    const result = await runRiverse(['ask', '--json', '--lang', 'ja', 'Weather', 'in', 'Tokyo', 'and', 'Atlantis?'], {
+      cwd: setup.project,
+      env: setup.env,
+    });
     assert.equal(result.code, 0, show(result));
     const first = setup.model.requests[0]!.body.messages;
     assert.deepEqual(first[1], { role: 'user', content: 'Weather in Tokyo and Atlantis?' }, 'the words are joined');
@@ -45,7 +48,8 @@ describe('riverse ask', { concurrency: true }, () => {
     );
     assert.equal(trace.toolCalls[0].result.data, 'Tokyo：所により曇り、16°C（体感 14°C）、湿度 63%、風速 11 km/h');
     assert.match(trace.toolCalls[1].result.error, /does not know the place "Atlantis"/);
-    for (const call of trace.toolCalls) assert.match(String(call.durationMs), /^\d+(\.\d)?$/, 'durations to a tenth of a millisecond');
+    for (const call of trace.toolCalls)
+      assert.match(String(call.durationMs), /^\d+(\.\d)?$/, 'durations to a tenth of a millisecond');
     assert.deepEqual(
       trace.messages.map((message: any) => message.role),
       ['user', 'assistant', 'tool', 'tool', 'assistant'],
@@ -55,7 +59,10 @@ describe('riverse ask', { concurrency: true }, () => {
 
   it('with no model configured, exits 2 and says exactly what to set', async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const result = await runRiverse(['ask', 'Hello?'], { cwd: setup.project, env: { RIVERSE_DATA_DIR: setup.dataDir } });
+    const result = await runRiverse(['ask', 'Hello?'], {
+      cwd: setup.project,
+      env: { RIVERSE_DATA_DIR: setup.dataDir },
+    });
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /^riverse: No model is configured\. Set RIVERSE_MODEL/);
@@ -66,33 +73,48 @@ describe('riverse ask', { concurrency: true }, () => {
   });
 
   it('a server error exits 1 with the error on stderr', async (t) => {
-    const setup = await cliSetup(t, { status: 500, error: 'the GPUs are on fire' }, { config: 'model_options:\n  max_retries: 0\n' });
+    const setup = await cliSetup(
+      t,
+      { status: 500, error: 'the GPUs are on fire' },
+      { config: 'model_options:\n  max_retries: 0\n' },
+    );
     const result = await runRiverse(['ask', 'Hello?'], { cwd: setup.project, env: setup.env });
     assert.equal(result.code, 1, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/);
+    assert.match(
+      result.stderr,
+      /^The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/,
+    );
     assert.equal(setup.model.requests.length, 1, 'model_options.max_retries: 0 is obeyed');
   });
 
   it('a session survives a process restart: the second process sends the first exchange', async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const first = await runRiverse(['ask', '--session', 'trip', 'Weather in Tokyo?'], { cwd: setup.project, env: setup.env });
+    const first = await runRiverse(['ask', '--session', 'trip', 'Weather in Tokyo?'], {
+      cwd: setup.project,
+      env: setup.env,
+    });
     assert.equal(first.code, 0, show(first));
     assert.ok(existsSync(join(setup.dataDir, 'riverse.db')), 'the session is kept in RIVERSE_DATA_DIR');
-    const second = await runRiverse(['ask', '--session', 'trip', 'Thanks! Should I take an umbrella?'], { cwd: setup.project, env: setup.env });
+    const second = await runRiverse(['ask', '--session', 'trip', 'Thanks! Should I take an umbrella?'], {
+      cwd: setup.project,
+      env: setup.env,
+    });
     assert.equal(second.code, 0, show(second));
     assert.equal(second.stdout, 'You said: Thanks! Should I take an umbrella?\n');
 
     assert.equal(setup.model.requests.length, 3);
     const sent = messagesOf(setup.model.requests[2]!);
-    assert.deepEqual(sent.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant', 'user'],
+    );
     assert.equal(sent[0]!.content, 'Weather in Tokyo?');
     assert.equal(sent[1]!.tool_calls?.[0]?.function?.name, 'weather');
     assert.equal(sent[2]!.tool_call_id, sent[1]!.tool_calls?.[0]?.id);
     assert.equal(sent[2]!.content, TOKYO_SAYS);
     assert.equal(sent[3]!.content, first.stdout.trimEnd());
     assert.equal(sent[4]!.content, 'Thanks! Should I take an umbrella?');
-
   });
 
   it('a process killed during a tool call leaves a session the next process can still use', async (t) => {
@@ -111,7 +133,10 @@ describe('riverse ask', { concurrency: true }, () => {
     for (const [index, message] of sent.entries()) {
       for (const [offset, call] of (message.tool_calls ?? []).entries()) {
         const answer = sent[index + 1 + offset];
-        assert.ok(answer?.role === 'tool' && answer.tool_call_id === call.id, `tool call ${call.id} has no result in ${JSON.stringify(sent, null, 1)}`);
+        assert.ok(
+          answer?.role === 'tool' && answer.tool_call_id === call.id,
+          `tool call ${call.id} has no result in ${JSON.stringify(sent, null, 1)}`,
+        );
       }
     }
     assert.deepEqual(sent.at(-1), { role: 'user', content: 'Hello again' });

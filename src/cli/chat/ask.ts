@@ -7,14 +7,25 @@ import type { GlobalOptions } from '../load-tools.ts';
 import { printJson } from '../format.ts';
 
 /** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole trace). Exit 1 when the turn failed. */
-export async function ask(question: string, options: GlobalOptions & { session?: string; lang?: Language; json?: boolean }): Promise<number> {
+export async function ask(
+  question: string,
+  options: GlobalOptions & { session?: string; lang?: Language; json?: boolean },
+): Promise<number> {
   // Listening from the start: Ctrl-C while the tools load ends the command at once.
   const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[options.language].stillStopping });
   try {
-    const { assistant, store, tools } = await createAssistant({ ...options, persist: options.session !== undefined, watch: false });
+    const { assistant, store, tools } = await createAssistant({
+      ...options,
+      persist: options.session !== undefined,
+      watch: false,
+    });
     try {
       const signal = interrupts.begin();
-      const result = await assistant.turn(question, { signal, approvals: 'deny', ...(options.session === undefined ? {} : { session: options.session }) });
+      const result = await assistant.turn(question, {
+        signal,
+        approvals: 'deny',
+        ...(options.session === undefined ? {} : { session: options.session }),
+      });
       interrupts.end();
       if (options.json === true) printJson({ model: assistant.model.id, ...result });
       else if (turnFailed(result)) process.stderr.write(`${result.text}\n`);

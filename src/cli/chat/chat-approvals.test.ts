@@ -22,29 +22,56 @@ describe('approvals in riverse chat', { concurrency: true }, () => {
     const input = 'Tokyo?\ny\nLondon?\nn not London\nParis?\nmaybe\na\nBerlin?\n/exit\n';
     const result = await runRiverse(['chat', '--session', 'w'], { cwd: setup.project, env: setup.env, input });
     assert.equal(result.code, 0, show(result));
-    assert.deepEqual(setup.wttr.requests.map((request) => request.city), ['Tokyo', 'Paris', 'Berlin']);
+    assert.deepEqual(
+      setup.wttr.requests.map((request) => request.city),
+      ['Tokyo', 'Paris', 'Berlin'],
+    );
     const out = result.stdout;
-    assert.match(out, /\[approval\] weather wants to run with \{"city":"Tokyo"\}\n {2}y = yes, once · a = always for weather in this session · n = no \(n <reason> says why\) > \n⚙ weather \{"city":"Tokyo"\} ✓/);
-    assert.match(out, /⚙ weather \{"city":"London"\} ✗ denied: The person denied this call to weather; it did not run\. Their reason: "not London"/);
+    assert.match(
+      out,
+      /\[approval\] weather wants to run with \{"city":"Tokyo"\}\n {2}y = yes, once · a = always for weather in this session · n = no \(n <reason> says why\) > \n⚙ weather \{"city":"Tokyo"\} ✓/,
+    );
+    assert.match(
+      out,
+      /⚙ weather \{"city":"London"\} ✗ denied: The person denied this call to weather; it did not run\. Their reason: "not London"/,
+    );
     assert.match(out, /Please answer y, a or n \(n <reason>\)\./, 'an answer that is none of them is asked again');
     assert.equal(out.match(/\[approval\]/g)?.length, 3, 'Berlin was not asked');
-    const london = setup.model.requests.find((request) => request.body.messages.at(-1)?.role === 'tool' && String(request.body.messages.at(-1)?.content).includes('London'));
+    const london = setup.model.requests.find(
+      (request) =>
+        request.body.messages.at(-1)?.role === 'tool' &&
+        String(request.body.messages.at(-1)?.content).includes('London'),
+    );
     assert.match(String(london?.body.messages.at(-1)?.content), /denied .*Their reason: "not London"/);
   });
 
   it('in the chat’s language, and the end of the input is a no', async (t) => {
     const setup = await cliSetup(t, cityModel, { config: '    approval: always\n' });
-    const result = await runRiverse(['chat', '--lang', 'zh'], { cwd: setup.project, env: setup.env, input: '东京？\n是\n伦敦？\n' });
+    const result = await runRiverse(['chat', '--lang', 'zh'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '东京？\n是\n伦敦？\n',
+    });
     assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /\[需要批准\] weather 要以 \{"city":"东京"\} 运行\n {2}y = 同意（仅此一次）· a = 本会话中始终允许 weather · n = 拒绝/);
-    assert.deepEqual(setup.wttr.requests.map((request) => request.city), ['东京']);
+    assert.match(
+      result.stdout,
+      /\[需要批准\] weather 要以 \{"city":"东京"\} 运行\n {2}y = 同意（仅此一次）· a = 本会话中始终允许 weather · n = 拒绝/,
+    );
+    assert.deepEqual(
+      setup.wttr.requests.map((request) => request.city),
+      ['东京'],
+    );
     assert.match(result.stdout, /weather \{"city":"伦敦"\} ✗ .*no answer: the input ended/);
   });
 });
 
 describe('questions in riverse chat', () => {
   it('a tool asks (context.ask, in its own process): the question is printed, the next line is the answer', async (t) => {
-    const setup = await cliSetup(t, (request) => (request.body.messages.at(-1)?.role === 'tool' ? { text: `Said: ${String(request.body.messages.at(-1)?.content)}` } : { toolCalls: [{ name: 'pick', arguments: {} }] }));
+    const setup = await cliSetup(t, (request) =>
+      request.body.messages.at(-1)?.role === 'tool'
+        ? { text: `Said: ${String(request.body.messages.at(-1)?.content)}` }
+        : { toolCalls: [{ name: 'pick', arguments: {} }] },
+    );
     await writeFiles(join(setup.project, 'agent', 'tools'), {
       'pick.ts': `import { BaseTool, ToolResult } from 'riverse';
 export class PickTool extends BaseTool {
@@ -56,7 +83,11 @@ export class PickTool extends BaseTool {
 }
 `,
     });
-    const result = await runRiverse(['chat', '--lang', 'ja'], { cwd: setup.project, env: setup.env, input: '色を選んで\n青\n/exit\n' });
+    const result = await runRiverse(['chat', '--lang', 'ja'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '色を選んで\n青\n/exit\n',
+    });
     assert.equal(result.code, 0, show(result));
     assert.match(result.stdout, /\[pick からの質問\] Which colour\?（red \/ blue）\n {2}> \n/);
     assert.match(result.stdout, /Said: picked 青\n/);
@@ -65,8 +96,14 @@ export class PickTool extends BaseTool {
 
 describe('readDecision', () => {
   it('reads y, a and n (with a reason) in English, Chinese and Japanese; anything else is no answer', () => {
-    assert.deepEqual(['y', 'YES', '是', 'はい'].map((line) => readDecision(line)?.decision), ['approve', 'approve', 'approve', 'approve']);
-    assert.deepEqual(['a', 'always', '总是', '常に'].map((line) => readDecision(line)?.decision), ['always', 'always', 'always', 'always']);
+    assert.deepEqual(
+      ['y', 'YES', '是', 'はい'].map((line) => readDecision(line)?.decision),
+      ['approve', 'approve', 'approve', 'approve'],
+    );
+    assert.deepEqual(
+      ['a', 'always', '总是', '常に'].map((line) => readDecision(line)?.decision),
+      ['always', 'always', 'always', 'always'],
+    );
     assert.deepEqual(readDecision('n'), { decision: 'deny' });
     assert.deepEqual(readDecision('no: too risky'), { decision: 'deny', reason: 'too risky' });
     assert.deepEqual(readDecision('否 太危险'), { decision: 'deny', reason: '太危险' });

@@ -33,9 +33,12 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
     noTools: 'No tools.',
     available: 'available',
     unavailable: (reason) => `unavailable: ${reason}`,
-    notLoaded: (files) => `${files} tool file${files === 1 ? '' : 's'} did not load; \`${RIVERSE_COMMAND} tools check\` says why.`,
-    session: (name, messages, last) => `Session "${name}": ${last === undefined ? 'new, no messages yet' : `${messages} message${messages === 1 ? '' : 's'}, the last on ${last}`}.`,
-    resuming: (name, messages, last) => `Resuming session "${name}": ${messages} message${messages === 1 ? '' : 's'}, the last on ${last}.`,
+    notLoaded: (files) =>
+      `${files} tool file${files === 1 ? '' : 's'} did not load; \`${RIVERSE_COMMAND} tools check\` says why.`,
+    session: (name, messages, last) =>
+      `Session "${name}": ${last === undefined ? 'new, no messages yet' : `${messages} message${messages === 1 ? '' : 's'}, the last on ${last}`}.`,
+    resuming: (name, messages, last) =>
+      `Resuming session "${name}": ${messages} message${messages === 1 ? '' : 's'}, the last on ${last}.`,
     you: 'you',
     assistant: 'riverse',
   },
@@ -52,7 +55,8 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
     available: '可用',
     unavailable: (reason) => `不可用：${reason}`,
     notLoaded: (files) => `有 ${files} 个工具文件没有加载成功；原因见 \`${RIVERSE_COMMAND} tools check\`。`,
-    session: (name, messages, last) => `会话 "${name}"：${last === undefined ? '新会话，还没有消息' : `${messages} 条消息，最后一条在 ${last}`}。`,
+    session: (name, messages, last) =>
+      `会话 "${name}"：${last === undefined ? '新会话，还没有消息' : `${messages} 条消息，最后一条在 ${last}`}。`,
     resuming: (name, messages, last) => `继续会话 "${name}"：${messages} 条消息，最后一条在 ${last}。`,
     you: '你',
     assistant: 'riverse',
@@ -69,9 +73,12 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
     noTools: 'ツールはありません。',
     available: '使用可能',
     unavailable: (reason) => `使用不可：${reason}`,
-    notLoaded: (files) => `${files} 個のツールファイルを読み込めませんでした。理由は \`${RIVERSE_COMMAND} tools check\` で確認できます。`,
-    session: (name, messages, last) => `セッション "${name}"：${last === undefined ? '新規（まだメッセージはありません）' : `メッセージ ${messages} 件、最後は ${last}`}。`,
-    resuming: (name, messages, last) => `セッション "${name}" を再開します：メッセージ ${messages} 件、最後は ${last}。`,
+    notLoaded: (files) =>
+      `${files} 個のツールファイルを読み込めませんでした。理由は \`${RIVERSE_COMMAND} tools check\` で確認できます。`,
+    session: (name, messages, last) =>
+      `セッション "${name}"：${last === undefined ? '新規（まだメッセージはありません）' : `メッセージ ${messages} 件、最後は ${last}`}。`,
+    resuming: (name, messages, last) =>
+      `セッション "${name}" を再開します：メッセージ ${messages} 件、最後は ${last}。`,
     you: 'あなた',
     assistant: 'riverse',
   },

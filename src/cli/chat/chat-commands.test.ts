@@ -12,40 +12,69 @@ import { CLI, show } from '../cli-test-support.ts';
 describe('riverse chat: commands, resuming, saves', { concurrency: true }, () => {
   it('/help, /tools, /session and an unknown /word are answered locally; a line that only starts with "/" is a message', async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const result = await runRiverse(['chat', '--session', 'cmd'], { cwd: setup.project, env: setup.env, input: '/help\n/tools\n/xyz\n/session\n/etc/hosts is a file?\n/exit\n' });
+    const result = await runRiverse(['chat', '--session', 'cmd'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '/help\n/tools\n/xyz\n/session\n/etc/hosts is a file?\n/exit\n',
+    });
     assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /you> Commands \(anything else is sent to the assistant\):\n {2}\/help +this list\n {2}\/tools +the tools: available, or why not\n {2}\/session +this session; \/session NAME switches/);
+    assert.match(
+      result.stdout,
+      /you> Commands \(anything else is sent to the assistant\):\n {2}\/help +this list\n {2}\/tools +the tools: available, or why not\n {2}\/session +this session; \/session NAME switches/,
+    );
     assert.match(result.stdout, /\nyou> {3}weather +available\n/);
     assert.match(result.stdout, /\nyou> There is no command \/xyz; nothing was sent\.\nCommands/);
     assert.match(result.stdout, /\nyou> Session "cmd": new, no messages yet\.\n/);
     assert.match(result.stdout, /\nyou> You said: \/etc\/hosts is a file\?\n/);
-    assert.deepEqual(setup.model.requests.map((request) => request.body.messages.at(-1)!.content), ['/etc/hosts is a file?'], 'only the message reached the model');
+    assert.deepEqual(
+      setup.model.requests.map((request) => request.body.messages.at(-1)!.content),
+      ['/etc/hosts is a file?'],
+      'only the message reached the model',
+    );
   });
 
   it('a resumed session says so, with its last exchange; /session NAME switches to another', async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const first = await runRiverse(['chat', '--session', 'trip'], { cwd: setup.project, env: setup.env, input: 'Weather in Tokyo?\n' });
+    const first = await runRiverse(['chat', '--session', 'trip'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: 'Weather in Tokyo?\n',
+    });
     assert.equal(first.code, 0, show(first));
     assert.doesNotMatch(first.stdout, /Resuming/, 'a new session has nothing to resume');
-    const again = await runRiverse(['chat', '--session', 'trip'], { cwd: setup.project, env: setup.env, input: '/session other\nHello\n/session trip\n' });
+    const again = await runRiverse(['chat', '--session', 'trip'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '/session other\nHello\n/session trip\n',
+    });
     assert.equal(again.code, 0, show(again));
     const lines = again.stdout.split('\n');
     assert.match(lines[2]!, /^Resuming session "trip": 4 messages, the last on \d{4}-\d\d-\d\d \d\d:\d\d\.$/);
     assert.equal(lines[3], '  you: Weather in Tokyo?');
     assert.match(lines[4]!, /^ {2}riverse: Here is what I found\. Tokyo: Partly cloudy/);
-    assert.match(again.stdout, /you> Session "other": new, no messages yet\.\nyou> You said: Hello\nyou> Resuming session "trip": 4 messages/);
+    assert.match(
+      again.stdout,
+      /you> Session "other": new, no messages yet\.\nyou> You said: Hello\nyou> Resuming session "trip": 4 messages/,
+    );
     assert.deepEqual(
       setup.model.requests.at(-1)!.body.messages.map((message) => message.role),
       ['system', 'user'],
-      'the message after /session other went to the new session, without trip\'s history',
+      "the message after /session other went to the new session, without trip's history",
     );
   });
 
-  it('speaks the chat\'s language (--lang ja)', async (t) => {
+  it("speaks the chat's language (--lang ja)", async (t) => {
     const setup = await cliSetup(t, weatherModel);
-    const result = await runRiverse(['chat', '--lang', 'ja'], { cwd: setup.project, env: setup.env, input: '/tools\n/nope\n' });
+    const result = await runRiverse(['chat', '--lang', 'ja'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '/tools\n/nope\n',
+    });
     assert.match(result.stdout, /あなた> {3}weather +使用可能\n/);
-    assert.match(result.stdout, /あなた> \/nope というコマンドはありません。何も送信していません。\nコマンド（それ以外はアシスタントに送られます）：\n/);
+    assert.match(
+      result.stdout,
+      /あなた> \/nope というコマンドはありません。何も送信していません。\nコマンド（それ以外はアシスタントに送られます）：\n/,
+    );
     assert.equal(setup.model.requests.length, 0);
   });
 
@@ -53,7 +82,11 @@ describe('riverse chat: commands, resuming, saves', { concurrency: true }, () =>
     const setup = await cliSetup(t, weatherModel);
     await writeFile(join(setup.project, 'agent/tools/_shared.ts'), "export const GREETING = 'Hi';\n");
     await writeFile(join(setup.project, 'agent/tools/hello.ts'), helloTool('Says hi'));
-    const child = spawn(process.execPath, [CLI, 'chat'], { cwd: setup.project, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...setup.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'chat'], {
+      cwd: setup.project,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...setup.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -41,7 +41,10 @@ export function chatCommand(line: string, context: ChatCommandContext): ChatComm
     case 'session': {
       const name = argument === undefined || argument === '' ? context.session : argument;
       const recap = sessionRecap(context.store, name);
-      const print = recap === undefined ? text.session(name, 0, undefined) : recapLines(name, recap, text, context.width).join('\n');
+      const print =
+        recap === undefined
+          ? text.session(name, 0, undefined)
+          : recapLines(name, recap, text, context.width).join('\n');
       return name === context.session ? { print } : { print, session: name };
     }
     default:
@@ -54,7 +57,12 @@ function help(text: ChatCommandText): string {
 }
 
 function tools({ registry, language }: ChatCommandContext, text: ChatCommandText): string {
-  const rows = shownListing(registry, language).map((tool) => [`  ${tool.name}`, tool.available ? text.available : text.unavailable(tool.reason ?? '')]);
-  const broken = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.file)).size;
+  const rows = shownListing(registry, language).map((tool) => [
+    `  ${tool.name}`,
+    tool.available ? text.available : text.unavailable(tool.reason ?? ''),
+  ]);
+  const broken = new Set(
+    registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error').map((diagnostic) => diagnostic.file),
+  ).size;
   return [rows.length === 0 ? text.noTools : table(rows), ...(broken === 0 ? [] : [text.notLoaded(broken)])].join('\n');
 }

@@ -30,8 +30,17 @@ export async function chat(options: GlobalOptions & { session?: string; lang?: L
 }
 
 /** The chat itself; `onQuit` is given what a Ctrl-C at the prompt does (undefined once the chat is closing: then it exits). */
-async function chatLoop(options: GlobalOptions & { session?: string; lang?: Language }, interrupts: Interrupts, onQuit: (close: (() => void) | undefined) => void): Promise<number> {
-  const { assistant, tools, store } = await createAssistant({ ...options, persist: true, watch: true, interactive: true });
+async function chatLoop(
+  options: GlobalOptions & { session?: string; lang?: Language },
+  interrupts: Interrupts,
+  onQuit: (close: (() => void) | undefined) => void,
+): Promise<number> {
+  const { assistant, tools, store } = await createAssistant({
+    ...options,
+    persist: true,
+    watch: true,
+    interactive: true,
+  });
   const text = CLI_TEXT[options.language];
   const commandText = CHAT_COMMAND_TEXT[options.language];
   let session = options.session ?? 'default';
@@ -58,7 +67,14 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
   let atPrompt = false;
   const news = toolChangeNews(tools.current);
   tools.onChange((changes) => {
-    for (const change of news(changes)) writeAbovePrompt(text.toolsChanged(change.event, shortPath(change.file), change.tools), rl, out, process.stderr, atPrompt);
+    for (const change of news(changes))
+      writeAbovePrompt(
+        text.toolsChanged(change.event, shortPath(change.file), change.tools),
+        rl,
+        out,
+        process.stderr,
+        atPrompt,
+      );
   });
   try {
     for (;;) {
@@ -71,7 +87,13 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
       const line = next.trim();
       if (line === '') continue;
       // The chat's own commands are answered here; the model never sees them.
-      const command = chatCommand(line, { language: options.language, registry: tools.current, session, store, width: width() });
+      const command = chatCommand(line, {
+        language: options.language,
+        registry: tools.current,
+        session,
+        store,
+        width: width(),
+      });
       if (command?.exit === true) break;
       if (command !== undefined) {
         out.write(`${command.print}\n`);
@@ -79,7 +101,13 @@ async function chatLoop(options: GlobalOptions & { session?: string; lang?: Lang
         continue;
       }
       const printer = createPrinter(out, text);
-      const prompts = terminalPrompts({ approvals: assistant.approvals, reader: lines, write: printer.write, language: options.language, echoes: rl.terminal });
+      const prompts = terminalPrompts({
+        approvals: assistant.approvals,
+        reader: lines,
+        write: printer.write,
+        language: options.language,
+        echoes: rl.terminal,
+      });
       const result = await assistant.turn(line, {
         session,
         signal: interrupts.begin(),
@@ -152,16 +180,22 @@ function createPrinter(out: NodeJS.WriteStream, text: (typeof CLI_TEXT)[Language
       running.delete(event.call.callId);
       if (running.size === 0) lastTold = 0;
       line(renderToolCall(event.call, out.isTTY ? out.columns : Number.POSITIVE_INFINITY)); // piped: whole lines
-    }
-    else if (event.type === 'approval-request' || event.type === 'question') {
+    } else if (event.type === 'approval-request' || event.type === 'question') {
       // Waiting for the person is not running: no "still running" notice over the prompt.
       running.delete(event.callId);
       if (!atLineStart) write('\n');
-    } else if (event.type === 'approval-answered' && (event.decision === 'approved' || event.decision === 'always')) running.set(event.callId, { tool: event.tool, since: performance.now() });
+    } else if (event.type === 'approval-answered' && (event.decision === 'approved' || event.decision === 'always'))
+      running.set(event.callId, { tool: event.tool, since: performance.now() });
     else if (event.type === 'question-ended') running.set(event.callId, { tool: event.tool, since: performance.now() });
     else if (event.type === 'retry') line(text.retrying);
     else if (event.type === 'model-waiting') waiting(text.modelWaiting(Math.round(event.seconds)));
-    else if (event.type === 'model-retry') line(text.modelRetry(event.error.code, event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000)));
+    else if (event.type === 'model-retry')
+      line(
+        text.modelRetry(
+          event.error.code,
+          event.delayMs < 10_000 ? Math.round(event.delayMs / 100) / 10 : Math.round(event.delayMs / 1000),
+        ),
+      );
   };
   printer.write = write;
   printer.end = () => {

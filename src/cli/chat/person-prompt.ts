@@ -4,20 +4,24 @@ import { jsonText } from '../../models/json-text.ts';
 import type { Language } from '../../core/language.ts';
 
 /** What the terminal asks a person: approvals of calls, and the questions tools ask (ask_user). */
-const PERSON_TEXT: Record<Language, {
-  approve: (tool: string, params: string) => string;
-  choices: (tool: string) => string;
-  again: string;
-  stale: (why: string) => string;
-  ended: (tool: string, how: 'approval-timeout' | 'aborted') => string;
-  question: (tool: string, question: string, choices: string) => string;
-}> = {
+const PERSON_TEXT: Record<
+  Language,
+  {
+    approve: (tool: string, params: string) => string;
+    choices: (tool: string) => string;
+    again: string;
+    stale: (why: string) => string;
+    ended: (tool: string, how: 'approval-timeout' | 'aborted') => string;
+    question: (tool: string, question: string, choices: string) => string;
+  }
+> = {
   en: {
     approve: (tool, params) => `[approval] ${tool} wants to run with ${params}`,
     choices: (tool) => `  y = yes, once · a = always for ${tool} in this session · n = no (n <reason> says why) > `,
     again: '  Please answer y, a or n (n <reason>). > ',
     stale: (why) => `[approval not recorded: ${why}]`,
-    ended: (tool, how) => (how === 'approval-timeout' ? `[no answer in time: ${tool} did not run]` : `[stopped: ${tool} did not run]`),
+    ended: (tool, how) =>
+      how === 'approval-timeout' ? `[no answer in time: ${tool} did not run]` : `[stopped: ${tool} did not run]`,
     question: (tool, question, choices) => `[${tool} asks] ${question}${choices === '' ? '' : ` (${choices})`}\n  > `,
   },
   zh: {
@@ -25,16 +29,22 @@ const PERSON_TEXT: Record<Language, {
     choices: (tool) => `  y = 同意（仅此一次）· a = 本会话中始终允许 ${tool} · n = 拒绝（n <理由> 可附上理由）> `,
     again: '  请回答 y、a 或 n（n <理由>）。> ',
     stale: (why) => `[未记录此回答：${why}]`,
-    ended: (tool, how) => (how === 'approval-timeout' ? `[未在时限内回答：${tool} 没有运行]` : `[已停止：${tool} 没有运行]`),
+    ended: (tool, how) =>
+      how === 'approval-timeout' ? `[未在时限内回答：${tool} 没有运行]` : `[已停止：${tool} 没有运行]`,
     question: (tool, question, choices) => `[${tool} 提问] ${question}${choices === '' ? '' : `（${choices}）`}\n  > `,
   },
   ja: {
     approve: (tool, params) => `[承認] ${tool} を ${params} で実行しようとしています`,
-    choices: (tool) => `  y = 今回だけ許可 · a = このセッションでは ${tool} を常に許可 · n = 拒否（n <理由> で理由を添える）> `,
+    choices: (tool) =>
+      `  y = 今回だけ許可 · a = このセッションでは ${tool} を常に許可 · n = 拒否（n <理由> で理由を添える）> `,
     again: '  y・a・n（n <理由>）のどれかで答えてください。> ',
     stale: (why) => `[この回答は記録されませんでした：${why}]`,
-    ended: (tool, how) => (how === 'approval-timeout' ? `[時間内に回答がありませんでした：${tool} は実行されていません]` : `[中止しました：${tool} は実行されていません]`),
-    question: (tool, question, choices) => `[${tool} からの質問] ${question}${choices === '' ? '' : `（${choices}）`}\n  > `,
+    ended: (tool, how) =>
+      how === 'approval-timeout'
+        ? `[時間内に回答がありませんでした：${tool} は実行されていません]`
+        : `[中止しました：${tool} は実行されていません]`,
+    question: (tool, question, choices) =>
+      `[${tool} からの質問] ${question}${choices === '' ? '' : `（${choices}）`}\n  > `,
   },
 };
 
@@ -67,7 +77,9 @@ export function lineReader(lines: AsyncIterator<string>): LineReader & { pending
   };
 }
 
-type Ask = { kind: 'approval'; event: Extract<TurnEvent, { type: 'approval-request' }> } | { kind: 'question'; event: Extract<TurnEvent, { type: 'question' }> };
+type Ask =
+  | { kind: 'approval'; event: Extract<TurnEvent, { type: 'approval-request' }> }
+  | { kind: 'question'; event: Extract<TurnEvent, { type: 'question' }> };
 
 /**
  * The terminal's side of approvals and questions during a turn: each one printed and answered in
@@ -75,7 +87,13 @@ type Ask = { kind: 'approval'; event: Extract<TurnEvent, { type: 'approval-reque
  * going to `approvals`. One that ends without an answer (the time limit, Ctrl-C) is dropped, and
  * the line its prompt was reading goes to whoever reads next.
  */
-export function terminalPrompts(options: { approvals: Approvals; reader: ReturnType<typeof lineReader>; write: (text: string) => void; language: Language; echoes: boolean }): (event: TurnEvent) => void {
+export function terminalPrompts(options: {
+  approvals: Approvals;
+  reader: ReturnType<typeof lineReader>;
+  write: (text: string) => void;
+  language: Language;
+  echoes: boolean;
+}): (event: TurnEvent) => void {
   const text = PERSON_TEXT[options.language];
   const queue: Ask[] = [];
   const ended = new Set<string>();
@@ -116,12 +134,18 @@ export function terminalPrompts(options: { approvals: Approvals; reader: ReturnT
       const line = await readLine();
       if (line === 'cancelled') return;
       // Input closed: no one is there to say yes.
-      const decision = line === undefined ? { decision: 'deny' as const, reason: 'no answer: the input ended' } : readDecision(line);
+      const decision =
+        line === undefined ? { decision: 'deny' as const, reason: 'no answer: the input ended' } : readDecision(line);
       if (decision === undefined) {
         options.write(text.again);
         continue;
       }
-      const outcome = await options.approvals.answer(event.approvalId, { ...decision, callId: event.callId, tool: event.tool, params: event.params });
+      const outcome = await options.approvals.answer(event.approvalId, {
+        ...decision,
+        callId: event.callId,
+        tool: event.tool,
+        params: event.params,
+      });
       if (!outcome.ok) options.write(`${text.stale(outcome.message)}\n`);
       return;
     }
@@ -147,7 +171,10 @@ export function terminalPrompts(options: { approvals: Approvals; reader: ReturnT
   return (event) => {
     if (event.type === 'approval-request') queue.push({ kind: 'approval', event });
     else if (event.type === 'question') queue.push({ kind: 'question', event });
-    else if (event.type === 'approval-answered' && (event.decision === 'approval-timeout' || event.decision === 'aborted')) {
+    else if (
+      event.type === 'approval-answered' &&
+      (event.decision === 'approval-timeout' || event.decision === 'aborted')
+    ) {
       ended.add(event.approvalId);
       if (activeId === event.approvalId) {
         options.write(`\n${text.ended(event.tool, event.decision)}\n`);

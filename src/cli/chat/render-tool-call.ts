@@ -5,7 +5,9 @@ import { jsonText } from '../../models/json-text.ts';
 export function renderToolCall(call: ToolCallRecord, width = 100): string {
   const params = typeof call.params === 'string' ? call.params : jsonText(call.params);
   const seconds = `${(call.durationMs / 1000).toFixed(2)} s`;
-  const outcome = call.result.success ? `✓ ${seconds}` : `✗ ${call.result.code ?? 'failed'}: ${firstLine(call.result.error ?? '')} (${seconds})`;
+  const outcome = call.result.success
+    ? `✓ ${seconds}`
+    : `✗ ${call.result.code ?? 'failed'}: ${firstLine(call.result.error ?? '')} (${seconds})`;
   return clip(`⚙ ${call.tool} ${params} ${outcome}`, width);
 }
 

@@ -17,7 +17,9 @@ export function sessionRecap(store: SessionStore | undefined, name: string): Ses
   const messages = store.messages(info.id);
   if (messages.length === 0) return undefined;
   const asked = messages.findLastIndex((message) => message.role === 'user');
-  const reply = messages.slice(asked + 1).findLast((message) => message.role === 'assistant' && message.content.trim() !== '');
+  const reply = messages
+    .slice(asked + 1)
+    .findLast((message) => message.role === 'assistant' && message.content.trim() !== '');
   return {
     messages: messages.length,
     lastAt: localMinute(info.updatedAt),
@@ -28,8 +30,13 @@ export function sessionRecap(store: SessionStore | undefined, name: string): Ses
 
 /** `Resuming session "trip": 12 messages, the last on …` and the last exchange, one line each, cut to `width`. */
 export function recapLines(name: string, recap: SessionRecap, text: ChatCommandText, width: number): string[] {
-  const line = (who: string, said: string | undefined) => (said === undefined ? [] : [clip(`  ${who}: ${said.replace(/\s+/g, ' ').trim()}`, width)]);
-  return [text.resuming(name, recap.messages, recap.lastAt), ...line(text.you, recap.you), ...line(text.assistant, recap.reply)];
+  const line = (who: string, said: string | undefined) =>
+    said === undefined ? [] : [clip(`  ${who}: ${said.replace(/\s+/g, ' ').trim()}`, width)];
+  return [
+    text.resuming(name, recap.messages, recap.lastAt),
+    ...line(text.you, recap.you),
+    ...line(text.assistant, recap.reply),
+  ];
 }
 
 function localMinute(iso: string): string {

@@ -10,7 +10,15 @@ import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
  */
 export function toolChangeNews(initial: ToolRegistry): (changes: readonly ToolChange[]) => ToolChange[] {
   const told = new Map<string, string>();
-  for (const load of initial.files) told.set(load.file, fingerprint(load.file, load.tools.map((tool) => tool.name), load.diagnostics));
+  for (const load of initial.files)
+    told.set(
+      load.file,
+      fingerprint(
+        load.file,
+        load.tools.map((tool) => tool.name),
+        load.diagnostics,
+      ),
+    );
   return (changes) =>
     changes.filter((change) => {
       if (change.event === 'removed') {
@@ -31,5 +39,9 @@ function fingerprint(file: string, tools: readonly string[], diagnostics: ToolCh
   } catch {
     text = null;
   }
-  return JSON.stringify([text, tools, diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line, diagnostic.message])]);
+  return JSON.stringify([
+    text,
+    tools,
+    diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.line, diagnostic.message]),
+  ]);
 }

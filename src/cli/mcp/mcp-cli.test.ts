@@ -27,12 +27,25 @@ describe('the tools commands and riverse mcp list cover MCP servers', { concurre
   test('tools list: the source column names the server; a server that did not start is reported', async () => {
     const result = await project.run(['tools', 'list']);
     assert.equal(result.code, 0, show(result));
-    const rows = result.stdout.trimEnd().split('\n').map((line) => line.split(/\s{2,}/));
-    assert.deepEqual(rows.slice(1).map((row) => row.slice(0, 2)), [['echo', 'agent/tools/echo.ts'], ['fx__echo', 'mcp:fx'], ['fx__fail', 'mcp:fx']]);
-    assert.match(result.stderr, /mcp:down: error \[mcp-server-unavailable\] MCP server "down" is not connected: its command was not found/);
+    const rows = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/\s{2,}/));
+    assert.deepEqual(
+      rows.slice(1).map((row) => row.slice(0, 2)),
+      [
+        ['echo', 'agent/tools/echo.ts'],
+        ['fx__echo', 'mcp:fx'],
+        ['fx__fail', 'mcp:fx'],
+      ],
+    );
+    assert.match(
+      result.stderr,
+      /mcp:down: error \[mcp-server-unavailable\] MCP server "down" is not connected: its command was not found/,
+    );
   });
 
-  test('tools show prints the server\'s schema; tools run calls it, and a failure exits 1', async () => {
+  test("tools show prints the server's schema; tools run calls it, and a failure exits 1", async () => {
     const shown = parseJson(await project.run(['tools', 'show', 'fx__echo', '--json']));
     assert.equal(shown.file, 'mcp:fx');
     assert.equal(shown.schema.properties.times.maximum, 5);
@@ -53,11 +66,17 @@ describe('the tools commands and riverse mcp list cover MCP servers', { concurre
     assert.match(result.stdout + result.stderr, /mcp:down/);
   });
 
-  test('mcp list: each server\'s state, in the person\'s language; exit 1 while one is down', async () => {
+  test("mcp list: each server's state, in the person's language; exit 1 while one is down", async () => {
     const listed = await project.run(['mcp', 'list', '--json']);
     assert.equal(listed.code, 0, show(listed));
     const servers = parseJson(listed).servers as Array<{ name: string; state: string; tools: number; reason?: string }>;
-    assert.deepEqual(servers.map((server) => [server.name, server.state, server.tools]), [['down', 'retrying', 0], ['fx', 'connected', 2]]);
+    assert.deepEqual(
+      servers.map((server) => [server.name, server.state, server.tools]),
+      [
+        ['down', 'retrying', 0],
+        ['fx', 'connected', 2],
+      ],
+    );
     const table = await project.run(['mcp', 'list', '--lang', 'ja']);
     assert.equal(table.code, 1);
     assert.match(table.stdout, /^サーバー\s+トランスポート\s+状態/);

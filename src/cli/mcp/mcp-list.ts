@@ -19,7 +19,20 @@ export async function mcpList(options: GlobalOptions & { json?: boolean }): Prom
     return 0;
   }
   const detail = (server: (typeof servers)[number]) =>
-    server.state === 'connected' ? (server.protocolVersion ?? '') : [server.reason, server.failures > 0 ? text.failures(server.failures) : undefined].filter(Boolean).join('; ');
-  console.log(table([text.columns, ...servers.map((server) => [server.name, server.transport, text.states[server.state], String(server.tools), detail(server)])]));
+    server.state === 'connected'
+      ? (server.protocolVersion ?? '')
+      : [server.reason, server.failures > 0 ? text.failures(server.failures) : undefined].filter(Boolean).join('; ');
+  console.log(
+    table([
+      text.columns,
+      ...servers.map((server) => [
+        server.name,
+        server.transport,
+        text.states[server.state],
+        String(server.tools),
+        detail(server),
+      ]),
+    ]),
+  );
   return servers.every((server) => server.state === 'connected') ? 0 : 1;
 }

@@ -15,11 +15,27 @@ import { openMcp } from '../open-mcp.ts';
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('../../mcp/tool-server.ts')]);
+  const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    import('../../mcp/tool-server.ts'),
+  ]);
   const loaded = await loadCliConfig(options.config);
   const mcp = await openMcp(loaded.config, loaded.baseDir);
-  const [tools] = await Promise.all([LiveToolRegistry.open({ config: loaded.config, baseDir: loaded.baseDir, cacheDir: defaultCacheDir(), ...(mcp === undefined ? {} : { sources: [mcp] }) }), mcp?.ready()]);
-  const { server, close } = createToolServer({ get current() { return tools.current; }, onChange: (listener) => tools.onChange(() => listener()) });
+  const [tools] = await Promise.all([
+    LiveToolRegistry.open({
+      config: loaded.config,
+      baseDir: loaded.baseDir,
+      cacheDir: defaultCacheDir(),
+      ...(mcp === undefined ? {} : { sources: [mcp] }),
+    }),
+    mcp?.ready(),
+  ]);
+  const { server, close } = createToolServer({
+    get current() {
+      return tools.current;
+    },
+    onChange: (listener) => tools.onChange(() => listener()),
+  });
   const transport = new StdioServerTransport(process.stdin, protocol);
   const ended = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -37,7 +53,10 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
 
 /** A stream to the real stdout, for the protocol; `process.stdout` itself now writes to stderr. */
 function takeStdout(): Writable {
-  const write = process.stdout.write.bind(process.stdout) as (chunk: Uint8Array | string, callback: (error?: Error | null) => void) => boolean;
+  const write = process.stdout.write.bind(process.stdout) as (
+    chunk: Uint8Array | string,
+    callback: (error?: Error | null) => void,
+  ) => boolean;
   const protocol = new Writable({ write: (chunk: Buffer, _encoding, callback) => void write(chunk, callback) });
   process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   return protocol;

@@ -37,7 +37,9 @@ describe('riverse serve', () => {
     assert.deepEqual(status?.body.tools, { total: 1, available: 1 });
   });
 
-  it('runs in the process it was started as, with the young generation of a long-running service (decision 019)', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+  it('runs in the process it was started as, with the young generation of a long-running service (decision 019)', {
+    skip: process.platform !== 'linux' && 'reads /proc',
+  }, async () => {
     let cmdline: string[] | undefined;
     const result = await project.run(['serve', '--port', '0'], {
       env: env(),
@@ -51,10 +53,13 @@ describe('riverse serve', () => {
     assert.ok(cmdline?.includes(`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`), String(cmdline));
   });
 
-  it('refuses to listen beyond loopback without a token, in the person\'s language', async () => {
+  it("refuses to listen beyond loopback without a token, in the person's language", async () => {
     const result = await project.run(['serve', '--host', '0.0.0.0', '--port', '0'], { env: env() });
     assert.equal(result.code, 2, show(result));
-    assert.match(result.stderr, /^riverse: refusing to listen on 0\.0\.0\.0 without an access token: .*--token, RIVERSE_TOKEN or server\.token/);
+    assert.match(
+      result.stderr,
+      /^riverse: refusing to listen on 0\.0\.0\.0 without an access token: .*--token, RIVERSE_TOKEN or server\.token/,
+    );
     const zh = await project.run(['serve', '--host', '0.0.0.0', '--port', '0', '--lang', 'zh'], { env: env() });
     assert.equal(zh.code, 2, show(zh));
     assert.match(zh.stderr, /没有访问令牌时拒绝在 0\.0\.0\.0 上监听/);

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SERVICE_SEMI_SPACE_MB, serviceRestartArgs } from './service-heap.ts';
 
-const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({ execPath: '/bin/node', execArgv, argv: ['/bin/node', '/app/riverse.js', '-c', 'x.yaml', 'serve', '--port', '0'], env });
+const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({
+  execPath: '/bin/node',
+  execArgv,
+  argv: ['/bin/node', '/app/riverse.js', '-c', 'x.yaml', 'serve', '--port', '0'],
+  env,
+});
 
 test('serve starts again with the service young generation, keeping the Node flags and arguments it had', () => {
   assert.deepEqual(serviceRestartArgs(['-c', 'x.yaml', 'serve', '--port', '0'], node(['--enable-source-maps'])), [
@@ -19,14 +24,25 @@ test('serve starts again with the service young generation, keeping the Node fla
 });
 
 test('the bare command is the service too (npm start), with its own options', () => {
-  for (const argv of [[], ['--port', '9000'], ['-c', 'x.yaml', '--host', '127.0.0.1', '--token', 't', '--lang', 'ja']]) {
-    assert.equal(serviceRestartArgs(argv, node())?.[1], `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`, JSON.stringify(argv));
+  for (const argv of [
+    [],
+    ['--port', '9000'],
+    ['-c', 'x.yaml', '--host', '127.0.0.1', '--token', 't', '--lang', 'ja'],
+  ]) {
+    assert.equal(
+      serviceRestartArgs(argv, node())?.[1],
+      `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`,
+      JSON.stringify(argv),
+    );
   }
 });
 
 test('a young generation chosen on the command line or in NODE_OPTIONS is kept, and other commands run as they are', () => {
   assert.equal(serviceRestartArgs(['serve'], node(['--max-semi-space-size=64'])), undefined);
-  assert.equal(serviceRestartArgs(['serve'], node([], { NODE_OPTIONS: '--inspect --max-semi-space-size=4' })), undefined);
+  assert.equal(
+    serviceRestartArgs(['serve'], node([], { NODE_OPTIONS: '--inspect --max-semi-space-size=4' })),
+    undefined,
+  );
   assert.equal(serviceRestartArgs(['serve'], node(['--max-heap-size=512'])), undefined);
   assert.equal(serviceRestartArgs(['chat'], node()), undefined);
   assert.equal(serviceRestartArgs(['--help'], node()), undefined);

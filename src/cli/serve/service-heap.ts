@@ -13,9 +13,13 @@ const FLAG = '--max-semi-space-size';
  * or undefined: another command, or a young generation already chosen on the command line or in
  * NODE_OPTIONS (theirs is kept).
  */
-export function serviceRestartArgs(argv: readonly string[], process: Pick<NodeJS.Process, 'execPath' | 'execArgv' | 'argv' | 'env'>): string[] | undefined {
+export function serviceRestartArgs(
+  argv: readonly string[],
+  process: Pick<NodeJS.Process, 'execPath' | 'execArgv' | 'argv' | 'env'>,
+): string[] | undefined {
   if (!serves(argv)) return undefined;
-  const chosen = (arg: string) => arg === FLAG || arg.startsWith(`${FLAG}=`) || arg === '--max-heap-size' || arg.startsWith('--max-heap-size=');
+  const chosen = (arg: string) =>
+    arg === FLAG || arg.startsWith(`${FLAG}=`) || arg === '--max-heap-size' || arg.startsWith('--max-heap-size=');
   if (process.execArgv.some(chosen) || (process.env.NODE_OPTIONS ?? '').split(/\s+/).some(chosen)) return undefined;
   return [process.execPath, `${FLAG}=${SERVICE_SEMI_SPACE_MB}`, ...process.execArgv, ...process.argv.slice(1)];
 }

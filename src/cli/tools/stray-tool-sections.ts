@@ -13,9 +13,16 @@ const SHARED_SECTIONS: Record<string, readonly string[]> = { files: ['file_read'
  * there (`tools.wether.base_url`) leaves the tool running without its setting, and
  * `tools.wether.enabled: false` turns nothing off: a warning at the key's line.
  */
-export function strayToolSections(config: AppConfig, configPath: string | undefined, names: readonly string[]): Diagnostic[] {
-  const read = (key: string) => names.includes(key) || (SHARED_SECTIONS[key]?.some((name) => names.includes(name)) ?? false);
-  const stray = Object.keys(config.tools ?? {}).filter((key) => !(TOOLS_SETTINGS as readonly string[]).includes(key) && !read(key));
+export function strayToolSections(
+  config: AppConfig,
+  configPath: string | undefined,
+  names: readonly string[],
+): Diagnostic[] {
+  const read = (key: string) =>
+    names.includes(key) || (SHARED_SECTIONS[key]?.some((name) => names.includes(name)) ?? false);
+  const stray = Object.keys(config.tools ?? {}).filter(
+    (key) => !(TOOLS_SETTINGS as readonly string[]).includes(key) && !read(key),
+  );
   if (stray.length === 0 || configPath === undefined) return [];
   const lines = keyLines(configPath);
   return stray.map((key) => ({
@@ -23,7 +30,10 @@ export function strayToolSections(config: AppConfig, configPath: string | undefi
     code: 'unknown-tool-section',
     file: configPath,
     ...(lines.has(key) ? { line: lines.get(key)! } : {}),
-    ...said(phrase('config.unknown-tool-section', { key, near: closestWord(key, names) }), phrase('config.unknown-tool-section.hint')),
+    ...said(
+      phrase('config.unknown-tool-section', { key, near: closestWord(key, names) }),
+      phrase('config.unknown-tool-section.hint'),
+    ),
   }));
 }
 
@@ -36,7 +46,8 @@ function keyLines(path: string): Map<string, number> {
     const tools = document.get('tools', true);
     if (!isMap(tools)) return found;
     for (const pair of tools.items) {
-      if (isScalar(pair.key) && pair.key.range !== undefined && pair.key.range !== null) found.set(String(pair.key.value), counter.linePos(pair.key.range[0]).line);
+      if (isScalar(pair.key) && pair.key.range !== undefined && pair.key.range !== null)
+        found.set(String(pair.key.value), counter.linePos(pair.key.range[0]).line);
     }
   } catch {
     // The config was read already; without lines the warnings still stand.

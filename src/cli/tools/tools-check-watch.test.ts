@@ -28,7 +28,9 @@ interface Watcher {
 function watch(project: TempProject, args: string[]): Watcher {
   // As a user's shell would: without the test runner's variables and outside Riverse settings.
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const name of Object.keys(env)) if (name.startsWith('RIVERSE_') || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR'].includes(name)) delete env[name];
+  for (const name of Object.keys(env))
+    if (name.startsWith('RIVERSE_') || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS', 'FORCE_COLOR'].includes(name))
+      delete env[name];
   const child = spawn(process.execPath, [CLI, ...args], { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let partial = '';
@@ -41,7 +43,9 @@ function watch(project: TempProject, args: string[]): Watcher {
     wake();
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal })),
+  );
   const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const show = () => `--- stdout\n${lines.join('\n')}\n${partial}--- stderr\n${stderr}`;
   return {
@@ -75,7 +79,8 @@ interface WatchEvent {
   diagnostics: Array<{ code: string; line?: number; severity: string }>;
 }
 
-const version = (name: string, answer: string) => toolSource(name, { execute: `return ToolResult.ok(${JSON.stringify(answer)});` });
+const version = (name: string, answer: string) =>
+  toolSource(name, { execute: `return ToolResult.ok(${JSON.stringify(answer)});` });
 const BROKEN = version('fresh', 'never').replace('  manifest() {', '  manifest() {\n    return {{;');
 
 test('--watch --json: one JSON object per event, for add, edit, break, fix, rename and delete; SIGINT ends it with exit 0', async (t) => {
@@ -99,14 +104,19 @@ test('--watch --json: one JSON object per event, for add, edit, break, fix, rena
     const from = watcher.lines.length;
     const started = performance.now();
     await act();
-    for (const [event, file] of expected) await watcher.waitFor(isEvent(event, file), from, EVENT_DEADLINE_MS - (performance.now() - started));
+    for (const [event, file] of expected)
+      await watcher.waitFor(isEvent(event, file), from, EVENT_DEADLINE_MS - (performance.now() - started));
   };
 
   await step(() => project.write('agent/tools/fresh.ts', version('fresh', 'v1')), ['added', 'fresh.ts']);
   await step(() => project.write('agent/tools/fresh.ts', version('fresh', 'v2, longer')), ['changed', 'fresh.ts']);
   await step(() => project.write('agent/tools/fresh.ts', BROKEN), ['broken', 'fresh.ts']);
   await step(() => project.write('agent/tools/fresh.ts', version('fresh', 'v3')), ['fixed', 'fresh.ts']);
-  await step(() => rename(project.path('agent/tools/fresh.ts'), project.path('agent/tools/renamed.ts')), ['added', 'renamed.ts'], ['removed', 'fresh.ts']);
+  await step(
+    () => rename(project.path('agent/tools/fresh.ts'), project.path('agent/tools/renamed.ts')),
+    ['added', 'renamed.ts'],
+    ['removed', 'fresh.ts'],
+  );
   await step(() => rm(project.path('agent/tools/renamed.ts')), ['removed', 'renamed.ts']);
 
   const exit = await watcher.stop('SIGINT');
@@ -135,7 +145,10 @@ test('--watch --json: one JSON object per event, for add, edit, break, fix, rena
   assert.equal(broken.diagnostics[0]!.code, 'syntax-error');
   assert.equal(broken.diagnostics[0]!.severity, 'error');
   assert.equal(typeof broken.diagnostics[0]!.line, 'number');
-  assert.ok(events.filter((event) => event.event !== 'broken').every((event) => event.diagnostics.length === 0), 'only the broken file has diagnostics');
+  assert.ok(
+    events.filter((event) => event.event !== 'broken').every((event) => event.diagnostics.length === 0),
+    'only the broken file has diagnostics',
+  );
 });
 
 test('--watch in text: a line per change ("changed", "broken" with the diagnostic); SIGINT ends it with exit 0', async (t) => {
@@ -153,7 +166,10 @@ test('--watch in text: a line per change ("changed", "broken" with the diagnosti
   from = watcher.lines.length;
   await project.write('agent/tools/keep.ts', BROKEN.replaceAll('fresh', 'keep'));
   const broken = await watcher.waitFor((line) => /broken/.test(line), from, EVENT_DEADLINE_MS);
-  assert.match(watcher.lines[broken]!, /^\d\d:\d\d:\d\d broken agent\/tools\/keep\.ts: keep \(its last good version stays in use\)$/);
+  assert.match(
+    watcher.lines[broken]!,
+    /^\d\d:\d\d:\d\d broken agent\/tools\/keep\.ts: keep \(its last good version stays in use\)$/,
+  );
   await watcher.waitFor((line) => /syntax-error/.test(line), broken, EVENT_DEADLINE_MS);
   assert.match(watcher.lines[broken + 1]!, /^ {2}agent\/tools\/keep\.ts:\d+(:\d+)?: error \[syntax-error\] /);
 
@@ -171,7 +187,10 @@ test('--watch --lang zh: the events and their diagnostics in Chinese', async (t)
   const from = watcher.lines.length;
   await project.write('agent/tools/keep.ts', BROKEN.replaceAll('fresh', 'keep'));
   const broken = await watcher.waitFor((line) => /有错误/.test(line), from, EVENT_DEADLINE_MS);
-  assert.match(watcher.lines[broken]!, /^\d\d:\d\d:\d\d 有错误 agent\/tools\/keep\.ts: keep（继续使用上一个可用版本）$/);
+  assert.match(
+    watcher.lines[broken]!,
+    /^\d\d:\d\d:\d\d 有错误 agent\/tools\/keep\.ts: keep（继续使用上一个可用版本）$/,
+  );
   await watcher.waitFor((line) => /syntax-error/.test(line), broken, EVENT_DEADLINE_MS);
   assert.match(watcher.lines[broken + 1]!, /^ {2}agent\/tools\/keep\.ts:\d+(:\d+)?: 错误 \[syntax-error\] 语法错误：/);
   const exit = await watcher.stop('SIGINT');

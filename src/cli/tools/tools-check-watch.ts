@@ -18,12 +18,17 @@ export async function toolsCheckWatch(options: GlobalOptions & { json?: boolean 
   const print = (changes: ToolChange[]) => {
     for (const change of changes) {
       if (options.json === true) {
-        process.stdout.write(`${JSON.stringify({ event: change.event, file: change.file, tools: change.tools, diagnostics: change.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ event: change.event, file: change.file, tools: change.tools, diagnostics: change.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) })}\n`,
+        );
         continue;
       }
       const kept = change.event === 'broken' && change.tools.length > 0 ? text.keepsLastGood : '';
-      console.log(`${time()} ${text.events[change.event]} ${shortPath(change.file)}${change.tools.length > 0 ? `: ${change.tools.join(', ')}` : ''}${kept}`);
-      for (const diagnostic of change.diagnostics) console.log(`  ${formatDiagnostic(diagnostic, process.cwd(), language).replaceAll('\n', '\n  ')}`);
+      console.log(
+        `${time()} ${text.events[change.event]} ${shortPath(change.file)}${change.tools.length > 0 ? `: ${change.tools.join(', ')}` : ''}${kept}`,
+      );
+      for (const diagnostic of change.diagnostics)
+        console.log(`  ${formatDiagnostic(diagnostic, process.cwd(), language).replaceAll('\n', '\n  ')}`);
     }
   };
   print(live.initial);

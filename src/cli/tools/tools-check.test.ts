@@ -36,7 +36,10 @@ describe('riverse tools check', { concurrency: 4 }, () => {
   after(() => Promise.all([clean, messy, warningsOnly].map((project) => project?.remove())));
 
   test('a clean folder: the summary line, exit 0 (with --strict too)', async () => {
-    const [plain, strict] = await Promise.all([clean.run(['tools', 'check']), clean.run(['tools', 'check', '--strict'])]);
+    const [plain, strict] = await Promise.all([
+      clean.run(['tools', 'check']),
+      clean.run(['tools', 'check', '--strict']),
+    ]);
     for (const result of [plain, strict]) {
       assert.equal(result.code, 0, show(result));
       assert.equal(result.stdout, 'Checked agent/tools: 2 tools available, 0 unavailable; 0 errors, 0 warnings.\n');
@@ -77,7 +80,12 @@ describe('riverse tools check', { concurrency: 4 }, () => {
       ['echo', 'lonely'],
     );
     const byCode = new Map(output.diagnostics.map((diagnostic: { code: string }) => [diagnostic.code, diagnostic]));
-    assert.deepEqual([...byCode.keys()].sort(), ['duplicate-name', 'manifest-threw', 'manifest-warning', 'syntax-error']);
+    assert.deepEqual([...byCode.keys()].sort(), [
+      'duplicate-name',
+      'manifest-threw',
+      'manifest-warning',
+      'syntax-error',
+    ]);
     assert.deepEqual(
       {
         ...(byCode.get('syntax-error') as object),
@@ -132,11 +140,17 @@ describe('riverse tools check type-checks the tool files', { concurrency: 4 }, (
   test('by default (TypeScript is installed): a type-error at file:line:column, exit 1', async () => {
     const result = await project.run(['tools', 'check']);
     assert.equal(result.code, 1, show(result));
-    assert.match(result.stdout, /^agent\/tools\/add\.ts:\d+:\d+: error \[type-error\] Property 'm' does not exist on type '\{ n: number; \}'\.( Did you mean 'n'\?)? \(TS\d+\)\n {2}→ fix the types/m);
+    assert.match(
+      result.stdout,
+      /^agent\/tools\/add\.ts:\d+:\d+: error \[type-error\] Property 'm' does not exist on type '\{ n: number; \}'\.( Did you mean 'n'\?)? \(TS\d+\)\n {2}→ fix the types/m,
+    );
     assert.match(result.stdout, /2 tools available, 0 unavailable; 1 error, 0 warnings\.\n$/);
     const json = parseJson(await project.run(['tools', 'check', '--json', '--types']));
     assert.match(json.typescript, /^\d+\.\d+/);
-    assert.deepEqual(json.diagnostics.map((diagnostic: { code: string }) => diagnostic.code), ['type-error']);
+    assert.deepEqual(
+      json.diagnostics.map((diagnostic: { code: string }) => diagnostic.code),
+      ['type-error'],
+    );
   });
 
   test('--no-types skips it', async () => {
@@ -151,13 +165,17 @@ describe('riverse tools check and the config', () => {
     const project = await createProject({
       'agent/tools/echo.ts': ECHO_TOOL,
       'agent/tools/broken.ts': THROWING_TOOL,
-      'riverse.yaml': 'tools:\n  timeout_ms: 5000\n  echo:\n    enabled: true\n  eho:\n    base_url: http://example.test\n  ThrowingTool:\n    x: 1\n',
+      'riverse.yaml':
+        'tools:\n  timeout_ms: 5000\n  echo:\n    enabled: true\n  eho:\n    base_url: http://example.test\n  ThrowingTool:\n    x: 1\n',
     });
     t.after(() => project.remove());
     const result = await project.run(['tools', 'check', '--no-types']);
     assert.equal(result.code, 1, show(result));
     const [first] = result.stdout.split('\n\n');
-    assert.equal(first, 'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it');
+    assert.equal(
+      first,
+      'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it',
+    );
     assert.match(result.stdout, /; 1 error, 1 warning\.\n$/);
   });
 });

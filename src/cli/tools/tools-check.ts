@@ -22,31 +22,67 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   const { loaded, registry } = await loadTools(options);
   const types = await typeDiagnostics(registry, loaded.baseDir, options.types);
   // A tool that did not load still owns its section: its name is in its diagnostics.
-  const names = [...registry.list().map((tool) => tool.name), ...registry.diagnostics.flatMap((diagnostic) => (diagnostic.tool === undefined ? [] : [diagnostic.tool]))];
+  const names = [
+    ...registry.list().map((tool) => tool.name),
+    ...registry.diagnostics.flatMap((diagnostic) => (diagnostic.tool === undefined ? [] : [diagnostic.tool])),
+  ];
   const stray = strayToolSections(loaded.config, loaded.path, names);
   // Each file's type errors right after its load diagnostics (the sort is stable and files load in
   // order): the config's and the folders' diagnostics first, a helper's type errors last.
   const order = new Map(registry.files.map((load, index) => [load.file, index]));
-  const key = (fallback: number) => (diagnostic: Diagnostic) => ({ diagnostic, at: order.get(diagnostic.file) ?? fallback });
-  const diagnostics = [...stray.map(key(-2)), ...registry.diagnostics.map(key(-1)), ...types.diagnostics.map(key(Infinity))].sort((a, b) => a.at - b.at).map(({ diagnostic }) => diagnostic);
+  const key = (fallback: number) => (diagnostic: Diagnostic) => ({
+    diagnostic,
+    at: order.get(diagnostic.file) ?? fallback,
+  });
+  const diagnostics = [
+    ...stray.map(key(-2)),
+    ...registry.diagnostics.map(key(-1)),
+    ...types.diagnostics.map(key(Infinity)),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map(({ diagnostic }) => diagnostic);
   const tools = shownListing(registry, options.language);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const failed = errors > 0 || (options.strict === true && warnings > 0);
   if (options.json === true) {
-    printJson({ ok: !failed, errors, warnings, typescript: types.version ?? null, tools, diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)) });
+    printJson({
+      ok: !failed,
+      errors,
+      warnings,
+      typescript: types.version ?? null,
+      tools,
+      diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)),
+    });
     return failed ? 1 : 0;
   }
-  for (const diagnostic of diagnostics) console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
+  for (const diagnostic of diagnostics)
+    console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
   const available = tools.filter((tool) => tool.available).length;
-  console.log(TOOLS_TEXT[options.language].checked(registry.folders.map(shortPath).join(', '), available, tools.length - available, errors, warnings));
+  console.log(
+    TOOLS_TEXT[options.language].checked(
+      registry.folders.map(shortPath).join(', '),
+      available,
+      tools.length - available,
+      errors,
+      warnings,
+    ),
+  );
   return failed ? 1 : 0;
 }
 
-async function typeDiagnostics(registry: ToolRegistry, baseDir: string, wanted: boolean | undefined): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
+async function typeDiagnostics(
+  registry: ToolRegistry,
+  baseDir: string,
+  wanted: boolean | undefined,
+): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
   if (wanted === false) return { diagnostics: [] };
   // A file that does not parse already has its diagnostic; the compiler would only repeat it.
-  const unparsed = new Set(registry.diagnostics.filter((diagnostic) => diagnostic.code === 'syntax-error').map((diagnostic) => diagnostic.file));
+  const unparsed = new Set(
+    registry.diagnostics
+      .filter((diagnostic) => diagnostic.code === 'syntax-error')
+      .map((diagnostic) => diagnostic.file),
+  );
   const files = registry.files.map((load) => load.file).filter((file) => !unparsed.has(file));
   const result = await typeCheckToolFiles(files, { folders: registry.folders, baseDir });
   if (result.version !== undefined || wanted !== true || !files.some((file) => /\.m?ts$/.test(file))) return result;

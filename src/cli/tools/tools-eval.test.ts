@@ -3,7 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { startOpenAITestServer, type OpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { createProject, ECHO_TOOL, parseJson, show, type TempProject } from '../cli-test-support.ts';
 
-const tool = (className: string, name: string, description: string, examples: string[]) => `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+const tool = (
+  className: string,
+  name: string,
+  description: string,
+  examples: string[],
+) => `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
 
 export class ${className} extends BaseTool {
   manifest(): ToolManifest {
@@ -16,17 +21,30 @@ export class ${className} extends BaseTool {
 }
 `;
 
-const WEATHER = tool('Weather', 'get_weather', 'Weather forecast for a city: rain, sun, temperature', ['What is the forecast for Paris tomorrow?', 'What temperature is it in Rome?']);
+const WEATHER = tool('Weather', 'get_weather', 'Weather forecast for a city: rain, sun, temperature', [
+  'What is the forecast for Paris tomorrow?',
+  'What temperature is it in Rome?',
+]);
 // Its second example shares no word with the rest of the tool, and speaks of rain: it reaches the weather tool.
-const TRANSLATE = tool('Translate', 'translate', 'Translate text into another language', ['Translate this into French', 'What is thank you in another language?']);
-const NOTES = tool('Notes', 'take_note', 'Write a note down for later', ['Note down my shopping list', 'Remember that it will rain on the picnic']);
+const TRANSLATE = tool('Translate', 'translate', 'Translate text into another language', [
+  'Translate this into French',
+  'What is thank you in another language?',
+]);
+const NOTES = tool('Notes', 'take_note', 'Write a note down for later', [
+  'Note down my shopping list',
+  'Remember that it will rain on the picnic',
+]);
 
 describe('riverse tools eval', () => {
   let project: TempProject;
   let clean: TempProject;
   before(async () => {
     project = await createProject({ 'agent/tools/weather.ts': WEATHER, 'agent/tools/notes.ts': NOTES });
-    clean = await createProject({ 'agent/tools/weather.ts': WEATHER, 'agent/tools/translate.ts': TRANSLATE, 'agent/tools/echo.ts': ECHO_TOOL });
+    clean = await createProject({
+      'agent/tools/weather.ts': WEATHER,
+      'agent/tools/translate.ts': TRANSLATE,
+      'agent/tools/echo.ts': ECHO_TOOL,
+    });
   });
   after(async () => {
     await project?.remove();
@@ -46,7 +64,9 @@ describe('riverse tools eval', () => {
     const report = parseJson(result);
     assert.equal(report.k, 1);
     assert.equal(report.examples, 4);
-    assert.deepEqual(report.misses, [{ tool: 'take_note', example: 'Remember that it will rain on the picnic', reached: ['get_weather'] }]);
+    assert.deepEqual(report.misses, [
+      { tool: 'take_note', example: 'Remember that it will rain on the picnic', reached: ['get_weather'] },
+    ]);
   });
 
   test('replays the examples of every language; one that shares no word with any tool reached none', async () => {
@@ -55,7 +75,13 @@ describe('riverse tools eval', () => {
     const report = parseJson(result);
     // echo: two English and two Chinese examples; the others two each.
     assert.equal(report.examples, 8);
-    assert.ok(report.misses.some((miss: { tool: string; example: string; reached: string[] }) => miss.tool === 'echo' && miss.example === '回显 你好' && miss.reached.length === 0), result.stdout);
+    assert.ok(
+      report.misses.some(
+        (miss: { tool: string; example: string; reached: string[] }) =>
+          miss.tool === 'echo' && miss.example === '回显 你好' && miss.reached.length === 0,
+      ),
+      result.stdout,
+    );
   });
 
   test('exits 0 when every example reaches its tool, and says so in the language asked for', async () => {
@@ -73,7 +99,9 @@ describe('riverse tools eval --model', () => {
     // A model that calls the weather tool for what sounds like weather, and answers anything else itself.
     server = await startOpenAITestServer((request) => {
       const said = String(request.body.messages.at(-1)?.content ?? '');
-      return /forecast|temperature/i.test(said) ? { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] } : { text: 'I can do that myself.' };
+      return /forecast|temperature/i.test(said)
+        ? { toolCalls: [{ name: 'get_weather', arguments: { city: 'Rome' } }] }
+        : { text: 'I can do that myself.' };
     });
     project = await createProject({
       'agent/tools/weather.ts': WEATHER,
@@ -103,7 +131,10 @@ describe('riverse tools eval --model', () => {
     // One request per example, each with the tools and the example as the user's message, not streamed.
     assert.equal(server.requests.length, 4);
     for (const request of server.requests) {
-      assert.deepEqual((request.body.tools ?? []).map((tool) => tool.function.name).sort(), ['get_weather', 'translate']);
+      assert.deepEqual((request.body.tools ?? []).map((tool) => tool.function.name).sort(), [
+        'get_weather',
+        'translate',
+      ]);
       assert.equal(request.body.messages.at(-1)?.role, 'user');
     }
     const text = await project.run(['tools', 'eval', '--model']);

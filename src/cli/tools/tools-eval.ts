@@ -15,7 +15,9 @@ export const EVAL_K = 3;
  * `--model`, through the configured model; the ones that do not reach their tool are listed with
  * what they reached. Exit 1 on a miss, for CI.
  */
-export async function toolsEval(options: GlobalOptions & { json?: boolean; k?: number; model?: boolean }): Promise<number> {
+export async function toolsEval(
+  options: GlobalOptions & { json?: boolean; k?: number; model?: boolean },
+): Promise<number> {
   const text = ROUTE_TEXT[options.language];
   let model: ModelReplay | undefined;
   let registry;
@@ -23,7 +25,10 @@ export async function toolsEval(options: GlobalOptions & { json?: boolean; k?: n
     const { assistant, tools, config } = await createAssistant({ ...options, persist: false, watch: false });
     try {
       registry = tools.current;
-      model = await replayThroughModel(assistant.model, registry, { router: new ToolRouter(), settings: config.config.routing ?? null });
+      model = await replayThroughModel(assistant.model, registry, {
+        router: new ToolRouter(),
+        settings: config.config.routing ?? null,
+      });
     } finally {
       await tools.close();
     }
@@ -41,7 +46,8 @@ export async function toolsEval(options: GlobalOptions & { json?: boolean; k?: n
     console.log(text.evalSummary(result.examples, result.tools, result.misses.length, result.k));
     if (model !== undefined) {
       console.log('');
-      for (const miss of model.misses) console.log(text.evalModelMiss(miss.tool, miss.example, miss.reached, miss.error));
+      for (const miss of model.misses)
+        console.log(text.evalModelMiss(miss.tool, miss.example, miss.reached, miss.error));
       if (model.misses.length > 0) console.log('');
       console.log(text.evalModelSummary(model.model, model.examples, model.misses.length));
     }

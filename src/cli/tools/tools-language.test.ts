@@ -3,7 +3,15 @@
 // (their stable code stays; their message and hint are shown in that language).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createProject, ECHO_TOOL, NO_EXAMPLES_TOOL, parseJson, show, SYNTAX_ERROR_TOOL, type TempProject } from '../cli-test-support.ts';
+import {
+  createProject,
+  ECHO_TOOL,
+  NO_EXAMPLES_TOOL,
+  parseJson,
+  show,
+  SYNTAX_ERROR_TOOL,
+  type TempProject,
+} from '../cli-test-support.ts';
 
 describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
   let project: TempProject;
@@ -20,8 +28,14 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
   it('tools check --lang zh: diagnostics, hints and the summary in Chinese', async () => {
     const result = await project.run(['tools', 'check', '--lang', 'zh', '--no-types']);
     assert.equal(result.code, 1, show(result));
-    assert.match(result.stdout, /^agent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：.*\n {2}→ 请修正这一行的代码；其他工具文件照常加载$/m);
-    assert.match(result.stdout, /^agent\/tools\/lonely\.ts: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m);
+    assert.match(
+      result.stdout,
+      /^agent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：.*\n {2}→ 请修正这一行的代码；其他工具文件照常加载$/m,
+    );
+    assert.match(
+      result.stdout,
+      /^agent\/tools\/lonely\.ts: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m,
+    );
     assert.match(result.stdout, /^已检查 agent\/tools：1 个工具可用，1 个不可用；1 个错误，1 个警告。$/m);
     assert.doesNotMatch(result.stdout, /fix the code|no examples|Checked/);
   });
@@ -29,28 +43,54 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
   it('tools check --json --lang ja: the same codes, the text in Japanese, no phrases in the output', async () => {
     const result = await project.run(['tools', 'check', '--json', '--lang', 'ja', '--no-types']);
     const report = parseJson(result);
-    assert.deepEqual(report.diagnostics.map((diagnostic: { code: string }) => diagnostic.code).sort(), ['manifest-warning', 'syntax-error']);
+    assert.deepEqual(report.diagnostics.map((diagnostic: { code: string }) => diagnostic.code).sort(), [
+      'manifest-warning',
+      'syntax-error',
+    ]);
     const warning = report.diagnostics.find((diagnostic: { code: string }) => diagnostic.code === 'manifest-warning');
-    assert.equal(warning.message, 'examples：例がありません。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います');
+    assert.equal(
+      warning.message,
+      'examples：例がありません。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います',
+    );
     assert.equal('text' in warning, false);
-    assert.deepEqual(report.tools.find((tool: { name: string }) => tool.name === 'lonely'), { name: 'lonely', file: project.path('agent/tools/lonely.ts'), available: false, reason: '設定で無効にされています（tools.lonely.enabled: false）' });
+    assert.deepEqual(
+      report.tools.find((tool: { name: string }) => tool.name === 'lonely'),
+      {
+        name: 'lonely',
+        file: project.path('agent/tools/lonely.ts'),
+        available: false,
+        reason: '設定で無効にされています（tools.lonely.enabled: false）',
+      },
+    );
   });
 
   it('tools list under a Chinese locale (LANG=zh_CN.UTF-8)', async () => {
     const result = await project.run(['tools', 'list'], { env: { LANG: 'zh_CN.UTF-8' } });
     assert.equal(result.code, 0, show(result));
-    assert.match(result.stdout, /^名称 +源文件 +状态\necho +agent\/tools\/echo\.ts +可用\nlonely +agent\/tools\/lonely\.ts +不可用：已在配置中关闭（tools\.lonely\.enabled: false）\n/);
-    assert.match(result.stderr, /有 1 个问题导致工具无法加载：\nagent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：/);
+    assert.match(
+      result.stdout,
+      /^名称 +源文件 +状态\necho +agent\/tools\/echo\.ts +可用\nlonely +agent\/tools\/lonely\.ts +不可用：已在配置中关闭（tools\.lonely\.enabled: false）\n/,
+    );
+    assert.match(
+      result.stderr,
+      /有 1 个问题导致工具无法加载：\nagent\/tools\/broken\.ts:6:\d+: 错误 \[syntax-error\] 语法错误：/,
+    );
     assert.match(result.stderr, /运行 `npx riverse tools check` 查看全部诊断。\n$/);
   });
 
   it('tools run and show: a name that did not load, and a mistyped one, in Japanese', async () => {
     const broken = await project.run(['tools', 'run', 'broken', '--lang', 'ja']);
     assert.equal(broken.code, 1, show(broken));
-    assert.match(broken.stderr, /^エラー：ツール "broken" は読み込めなかったため、呼び出せません：\nagent\/tools\/broken\.ts:6:\d+: エラー \[syntax-error\] 構文エラー：/);
+    assert.match(
+      broken.stderr,
+      /^エラー：ツール "broken" は読み込めなかったため、呼び出せません：\nagent\/tools\/broken\.ts:6:\d+: エラー \[syntax-error\] 構文エラー：/,
+    );
     const typo = await project.run(['tools', 'show', 'ecko'], { env: { LANG: 'ja_JP.UTF-8' } });
     assert.equal(typo.code, 2, show(typo));
-    assert.match(typo.stderr, /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/);
+    assert.match(
+      typo.stderr,
+      /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/,
+    );
     const refused = await project.run(['tools', 'run', 'echo', 'times=many', '--lang', 'zh']);
     assert.equal(refused.code, 1, show(refused));
     assert.equal(
@@ -68,7 +108,10 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     try {
       const created = await app.run(['tools', 'new', 'greet']);
       assert.equal(created.code, 0, show(created));
-      assert.match(created.stdout, /^agent\/tools\/greet\.ts と agent\/tools\/greet\.test\.ts を作りました。\n次に：\n {2}npx riverse tools run greet text=hello +# 試しに実行する\n/);
+      assert.match(
+        created.stdout,
+        /^agent\/tools\/greet\.ts と agent\/tools\/greet\.test\.ts を作りました。\n次に：\n {2}npx riverse tools run greet text=hello +# 試しに実行する\n/,
+      );
       const invalid = await app.run(['tools', 'new', '9lives', '--lang', 'zh']);
       assert.equal(invalid.code, 2, show(invalid));
       assert.match(invalid.stderr, /^riverse: "9lives" 不是有效的工具名/);
@@ -78,17 +121,29 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
   });
 
   it('a riverse.yaml with mistakes: every problem in the language of the command, where stays as it is', async () => {
-    const broken = await createProject({ 'agent/tools/echo.ts': ECHO_TOOL, 'riverse.yaml': 'tools:\n  enabled: "yes"\n  isolation: procss\n  memory_mb: 4\n' });
+    const broken = await createProject({
+      'agent/tools/echo.ts': ECHO_TOOL,
+      'riverse.yaml': 'tools:\n  enabled: "yes"\n  isolation: procss\n  memory_mb: 4\n',
+    });
     try {
       const zh = await broken.run(['tools', 'list', '--lang', 'zh']);
       assert.equal(zh.code, 2, show(zh));
       assert.match(zh.stderr, /riverse\.yaml:2: tools\.enabled: 应为 true 或 false，实际是 string "yes"\n/);
-      assert.match(zh.stderr, /riverse\.yaml:3: tools\.isolation: 应为 process, worker, none 之一，实际是 string "procss"\n/);
+      assert.match(
+        zh.stderr,
+        /riverse\.yaml:3: tools\.isolation: 应为 process, worker, none 之一，实际是 string "procss"\n/,
+      );
       assert.match(zh.stderr, /riverse\.yaml:4: tools\.memory_mb: 应为 整数（兆字节），不小于 16，实际是 number 4\n/);
       const ja = await broken.run(['tools', 'list'], { env: { LANG: 'ja_JP.UTF-8' } });
-      assert.match(ja.stderr, /riverse\.yaml:2: tools\.enabled: true か false が必要ですが、実際は string "yes" です\n/);
+      assert.match(
+        ja.stderr,
+        /riverse\.yaml:2: tools\.enabled: true か false が必要ですが、実際は string "yes" です\n/,
+      );
       const en = await broken.run(['tools', 'list', '--lang', 'en']);
-      assert.match(en.stderr, /riverse\.yaml:3: tools\.isolation: expected one of process, worker, none, got string "procss"\n/);
+      assert.match(
+        en.stderr,
+        /riverse\.yaml:3: tools\.isolation: expected one of process, worker, none, got string "procss"\n/,
+      );
     } finally {
       await broken.remove();
     }

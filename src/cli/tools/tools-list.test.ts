@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { realpath } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { ADD_ONE_TOOL, createProject, ECHO_TOOL, GREET_TOOL, parseJson, show, SYNTAX_ERROR_TOOL, type TempProject } from '../cli-test-support.ts';
+import {
+  ADD_ONE_TOOL,
+  createProject,
+  ECHO_TOOL,
+  GREET_TOOL,
+  parseJson,
+  show,
+  SYNTAX_ERROR_TOOL,
+  type TempProject,
+} from '../cli-test-support.ts';
 
 describe('riverse tools list', { concurrency: 4 }, () => {
   let project: TempProject;
@@ -37,7 +46,8 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     // Columns line up.
     for (const column of ['SOURCE', 'STATUS']) {
       const at = lines[0]!.indexOf(column);
-      for (const line of lines.slice(1)) assert.match(line.slice(at), /^\S/, `column ${column} is aligned in:\n${result.stdout}`);
+      for (const line of lines.slice(1))
+        assert.match(line.slice(at), /^\S/, `column ${column} is aligned in:\n${result.stdout}`);
     }
     assert.doesNotMatch(result.stdout, /broken|_helpers|echo\.test/);
     assert.match(result.stderr, /1 problem kept tools from loading:/);
@@ -52,7 +62,12 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     assert.deepEqual(output.tools, [
       { name: 'add_one', file: `${root}/agent/tools/add.ts`, available: true },
       { name: 'echo', file: `${root}/agent/tools/echo.ts`, available: true },
-      { name: 'greet', file: `${root}/agent/tools/greet.ts`, available: false, reason: 'turned off in the config (tools.greet.enabled: false)' },
+      {
+        name: 'greet',
+        file: `${root}/agent/tools/greet.ts`,
+        available: false,
+        reason: 'turned off in the config (tools.greet.enabled: false)',
+      },
     ]);
     assert.equal(output.diagnostics.length, 1, JSON.stringify(output.diagnostics));
     assert.equal(output.diagnostics[0].code, 'syntax-error');

@@ -10,12 +10,16 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
   const text = TOOLS_TEXT[language];
   const rows = shownListing(registry, language);
   if (options.json === true) {
-    printJson({ tools: rows, diagnostics: registry.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)) });
+    printJson({
+      tools: rows,
+      diagnostics: registry.diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, language)),
+    });
     return 0;
   }
   if (rows.length === 0) console.log(text.noTools(registry.folders.map(shortPath).join(', ')));
   else {
-    const status = (row: (typeof rows)[number]) => (row.available ? text.available : text.unavailable(row.reason ?? ''));
+    const status = (row: (typeof rows)[number]) =>
+      row.available ? text.available : text.unavailable(row.reason ?? '');
     console.log(table([text.columns, ...rows.map((row) => [row.name, shortPath(row.file), status(row)])]));
   }
   const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');

@@ -49,23 +49,35 @@ for (const isolation of ['worker', 'none'] as const) {
       const getter = report.diagnostics.find((diagnostic: { file: string }) => diagnostic.file.endsWith('getter.ts'));
       assert.equal(getter?.code, 'invalid-manifest');
       assert.match(getter?.message, /^description: reading description threw: not yet/);
-      assert.deepEqual(report.tools.map((tool: { name: string }) => tool.name), ['echo']);
+      assert.deepEqual(
+        report.tools.map((tool: { name: string }) => tool.name),
+        ['echo'],
+      );
     });
 
     test('tools run of a tool whose file does not parse says so, with file:line and the fix', async () => {
       const result = await project.run(['tools', 'run', 'broken']);
       assert.equal(result.code, 1, show(result));
-      assert.match(result.stderr, /^error: Tool "broken" did not load, so it cannot be called:\nagent\/tools\/broken\.ts:6:\d+: error \[syntax-error\] syntax error: .*\n {2}→ fix the code at this line/);
+      assert.match(
+        result.stderr,
+        /^error: Tool "broken" did not load, so it cannot be called:\nagent\/tools\/broken\.ts:6:\d+: error \[syntax-error\] syntax error: .*\n {2}→ fix the code at this line/,
+      );
       assert.doesNotMatch(result.stderr, /Unknown tool/);
     });
 
     test('tools show of it: the same, exit 1; of a tool whose constructor threw: that error, found by its class and file name', async () => {
       const broken = await project.run(['tools', 'show', 'getter']);
       assert.equal(broken.code, 1, show(broken));
-      assert.match(broken.stderr, /^error: Tool "getter" did not load, so it cannot be called:\nagent\/tools\/getter\.ts: error \[invalid-manifest\] getter: description: reading description threw: not yet/);
+      assert.match(
+        broken.stderr,
+        /^error: Tool "getter" did not load, so it cannot be called:\nagent\/tools\/getter\.ts: error \[invalid-manifest\] getter: description: reading description threw: not yet/,
+      );
       const wobbly = await project.run(['tools', 'show', 'wobbly']);
       assert.equal(wobbly.code, 1, show(wobbly));
-      assert.match(wobbly.stderr, /agent\/tools\/wobbly\.ts:6:\d+: error \[constructor-threw\] WobblyTool: the constructor of WobblyTool threw: no key/);
+      assert.match(
+        wobbly.stderr,
+        /agent\/tools\/wobbly\.ts:6:\d+: error \[constructor-threw\] WobblyTool: the constructor of WobblyTool threw: no key/,
+      );
     });
 
     test('a name no file is about is still unknown: exit 2 with the tools that exist', async () => {
@@ -79,9 +91,21 @@ for (const isolation of ['worker', 'none'] as const) {
       const result = await project.run(['tools', 'run', 'echo', '--params', deep, '--timeout', '20000']);
       assert.equal(result.code, 1, show(result));
       // Not the --timeout of 20 s: the check, before the call.
-      assert.match(result.stderr, /^error: Invalid parameters for echo:\n- the arguments are nested more than 64 levels deep \(at "times\.0\.0\.0…"\); send flatter data/);
+      assert.match(
+        result.stderr,
+        /^error: Invalid parameters for echo:\n- the arguments are nested more than 64 levels deep \(at "times\.0\.0\.0…"\); send flatter data/,
+      );
       // Too deep even to print: --json says so instead of overflowing the stack.
-      const json = parseJson(await project.run(['tools', 'run', 'echo', '--json', '--params', `{"text": ${'['.repeat(60_000)}${']'.repeat(60_000)}}`]));
+      const json = parseJson(
+        await project.run([
+          'tools',
+          'run',
+          'echo',
+          '--json',
+          '--params',
+          `{"text": ${'['.repeat(60_000)}${']'.repeat(60_000)}}`,
+        ]),
+      );
       assert.deepEqual([json.code, json.params], ['invalid-params', '(not shown: too large or too deeply nested)']);
     });
 

@@ -24,7 +24,10 @@ describe('riverse tools new', { concurrency: 4 }, () => {
     assert.match(created.stdout, /^Created agent\/tools\/my_tool\.ts and agent\/tools\/my_tool\.test\.ts\.$/m);
     await access(fresh.path('agent/tools/my_tool.ts'));
     await access(fresh.path('agent/tools/my_tool.test.ts'));
-    const [command, ...args] = /^ {2}(npx node --test agent\/tools\/my_tool\.test\.ts) +# run its test$/m.exec(created.stdout)?.[1]?.split(' ') ?? [];
+    const [command, ...args] =
+      /^ {2}(npx node --test agent\/tools\/my_tool\.test\.ts) +# run its test$/m
+        .exec(created.stdout)?.[1]
+        ?.split(' ') ?? [];
     assert.ok(command !== undefined, show(created));
 
     const [checked, ran, tested, again] = await Promise.all([
@@ -68,7 +71,10 @@ describe('riverse tools new', { concurrency: 4 }, () => {
   test('a name whose class would be BaseTool still makes a working tool', async () => {
     const created = await reserved.run(['tools', 'new', 'base_tool']);
     assert.equal(created.code, 0, show(created));
-    const [checked, ran] = await Promise.all([reserved.run(['tools', 'check', '--strict']), reserved.run(['tools', 'run', 'base_tool', 'text=ok'])]);
+    const [checked, ran] = await Promise.all([
+      reserved.run(['tools', 'check', '--strict']),
+      reserved.run(['tools', 'run', 'base_tool', 'text=ok']),
+    ]);
     assert.equal(checked.code, 0, show(checked));
     assert.match(checked.stdout, /1 tool available, 0 unavailable; 0 errors, 0 warnings\./);
     assert.equal(ran.code, 0, show(ran));

@@ -15,7 +15,10 @@ export async function toolsNew(name: string, options: GlobalOptions & { dir?: st
   const text = TOOLS_TEXT[options.language];
   if (!PORTABLE_TOOL_NAME_PATTERN.test(name)) throw new UsageError(text.invalidName(name));
   const loaded = await loadCliConfig(options.config);
-  const folder = options.dir !== undefined ? resolve(options.dir) : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
+  const folder =
+    options.dir !== undefined
+      ? resolve(options.dir)
+      : resolve(loaded.baseDir, loaded.config.tools?.dirs?.[0] ?? DEFAULT_TOOL_FOLDER);
   const extension = await esmExtension(folder);
   const fileName = `${name}${extension}`;
   const toolFile = join(folder, fileName);
@@ -32,7 +35,9 @@ export async function toolsNew(name: string, options: GlobalOptions & { dir?: st
     [`${RIVERSE_COMMAND} tools check`, text.next.checkAll],
   ];
   const width = Math.max(...next.map(([command]) => command.length));
-  console.log(`${text.created(shortPath(toolFile), shortPath(testFile))}\n${text.next.title}\n${next.map(([command, what]) => `  ${command.padEnd(width)}   # ${what}`).join('\n')}`);
+  console.log(
+    `${text.created(shortPath(toolFile), shortPath(testFile))}\n${text.next.title}\n${next.map(([command, what]) => `  ${command.padEnd(width)}   # ${what}`).join('\n')}`,
+  );
   return 0;
 }
 

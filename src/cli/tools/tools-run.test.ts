@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ADD_ONE_TOOL, createProject, ECHO_TOOL, FAILING_TOOL, GREET_TOOL, parseJson, show, SLOW_TOOL, type TempProject } from '../cli-test-support.ts';
+import {
+  ADD_ONE_TOOL,
+  createProject,
+  ECHO_TOOL,
+  FAILING_TOOL,
+  GREET_TOOL,
+  parseJson,
+  show,
+  SLOW_TOOL,
+  type TempProject,
+} from '../cli-test-support.ts';
 
 describe('riverse tools run', { concurrency: 4 }, () => {
   let project: TempProject;
@@ -71,7 +81,10 @@ describe('riverse tools run', { concurrency: 4 }, () => {
     const result = await project.run(['tools', 'run', 'add_on', 'n=1']);
     assert.equal(result.code, 1, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^error: Unknown tool "add_on" \(did you mean "add_one"\?\)\. Available tools: add_one, always_fails, echo, greet, slow\.$/m);
+    assert.match(
+      result.stderr,
+      /^error: Unknown tool "add_on" \(did you mean "add_one"\?\)\. Available tools: add_one, always_fails, echo, greet, slow\.$/m,
+    );
   });
 
   test('a word without "=": usage error, exit 2', async () => {
@@ -109,7 +122,9 @@ describe('riverse tools run', { concurrency: 4 }, () => {
   });
 
   test('Ctrl-C cancels the call: exit 1 saying so, and the command ends at once', async () => {
-    const result = await project.run(['tools', 'run', 'slow'], { signalWhen: { stderr: /\[slow\] info: started/, signal: 'SIGINT' } });
+    const result = await project.run(['tools', 'run', 'slow'], {
+      signalWhen: { stderr: /\[slow\] info: started/, signal: 'SIGINT' },
+    });
     assert.equal(result.code, 1, show(result));
     assert.match(result.stderr, /^error: Call to slow was cancelled\.$/m);
   });
@@ -156,7 +171,9 @@ describe('riverse tools run', { concurrency: 4 }, () => {
   test('RIVERSE_CONFIG names the file when --config does not; tools.dirs is relative to that file', async () => {
     const [fromEnv, overridden] = await Promise.all([
       project.run(['tools', 'run', 'greet', 'name=Bo'], { env: { RIVERSE_CONFIG: 'config/from-env.yaml' } }),
-      project.run(['-c', 'other.yaml', 'tools', 'run', 'greet', 'name=Bo'], { env: { RIVERSE_CONFIG: 'config/from-env.yaml' } }),
+      project.run(['-c', 'other.yaml', 'tools', 'run', 'greet', 'name=Bo'], {
+        env: { RIVERSE_CONFIG: 'config/from-env.yaml' },
+      }),
     ]);
     assert.equal(fromEnv.code, 0, show(fromEnv));
     assert.equal(fromEnv.stdout, 'Salut, Bo [en]\n');
@@ -187,8 +204,14 @@ describe('riverse tools run with an invalid riverse.yaml', { concurrency: 4 }, (
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
     const file = `${project.dir}/riverse.yaml`.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    assert.match(result.stderr, new RegExp(`${file}:3: tools\\.timeout_ms: expected a whole number of at least 1, got string "soon"`));
-    assert.match(result.stderr, new RegExp(`${file}:5: tools\\.echo\\.enabled: expected true or false, got string "maybe"`));
+    assert.match(
+      result.stderr,
+      new RegExp(`${file}:3: tools\\.timeout_ms: expected a whole number of at least 1, got string "soon"`),
+    );
+    assert.match(
+      result.stderr,
+      new RegExp(`${file}:5: tools\\.echo\\.enabled: expected true or false, got string "maybe"`),
+    );
   });
 
   test('YAML that does not parse: exit 2 with file:line', async () => {

@@ -41,7 +41,9 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     // Arguments it refused are shown as given, unless their shape keeps them from even printing
     // (nested past JSON.stringify's stack).
     const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : text.notShown;
-    process.stdout.write(`${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`,
+    );
   } else if (result.success) {
     process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
   } else {
@@ -55,7 +57,13 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
  * Why the call failed: in the person's language where Riverse says it (a name that is not a tool,
  * a tool that is off, refused arguments); a tool's own error in its own words.
  */
-function failureText(result: ToolResult, name: string, registry: ToolRegistry, checked: ParamsCheck | undefined, language: Language): string {
+function failureText(
+  result: ToolResult,
+  name: string,
+  registry: ToolRegistry,
+  checked: ParamsCheck | undefined,
+  language: Language,
+): string {
   const entry = registry.get(name);
   switch (result.code) {
     case 'unknown-tool':
@@ -63,7 +71,8 @@ function failureText(result: ToolResult, name: string, registry: ToolRegistry, c
     case 'unavailable':
       return registry.unavailableMessage(name, language) ?? result.error ?? '';
     case 'invalid-params':
-      if (entry !== undefined && checked?.ok === false) return explainInvalidParams(entry.manifest, checked.problems, language);
+      if (entry !== undefined && checked?.ok === false)
+        return explainInvalidParams(entry.manifest, checked.problems, language);
   }
   return result.error ?? TOOLS_TEXT[language].toolFailed;
 }

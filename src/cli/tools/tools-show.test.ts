@@ -4,7 +4,15 @@ import { after, before, describe, test } from 'node:test';
 import { startAnthropicTestServer } from '../../models/testing/anthropic-wire.ts';
 import { startGeminiTestServer } from '../../models/testing/gemini-wire.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
-import { ADD_ONE_TOOL, createProject, ECHO_TOOL, GREET_TOOL, parseJson, show, type TempProject } from '../cli-test-support.ts';
+import {
+  ADD_ONE_TOOL,
+  createProject,
+  ECHO_TOOL,
+  GREET_TOOL,
+  parseJson,
+  show,
+  type TempProject,
+} from '../cli-test-support.ts';
 
 describe('riverse tools show', { concurrency: 4 }, () => {
   let project: TempProject;
@@ -113,7 +121,10 @@ describe('riverse tools show', { concurrency: 4 }, () => {
       description: 'テキストをそのまま返す\n例: "Echo hello"; "Say \\"hi\\" back to me"',
       parameters: {
         type: 'object',
-        properties: { text: { type: 'string', description: '返すテキスト' }, times: { type: 'integer', description: 'How many times (default: 1)' } },
+        properties: {
+          text: { type: 'string', description: '返すテキスト' },
+          times: { type: 'integer', description: 'How many times (default: 1)' },
+        },
         required: ['text'],
       },
     });
@@ -122,20 +133,47 @@ describe('riverse tools show', { concurrency: 4 }, () => {
     assert.match(wrong.stderr, /Allowed choices are openai, openai-strict, anthropic, gemini, local/);
     const local = await project.run(['tools', 'show', 'echo', '--dialect', 'local']);
     assert.equal(local.code, 0, show(local));
-    assert.match(local.stdout, /^- echo: Echoes the text back\nExamples: .* Parameters \(JSON Schema\): \{"type":"object",/);
+    assert.match(
+      local.stdout,
+      /^- echo: Echoes the text back\nExamples: .* Parameters \(JSON Schema\): \{"type":"object",/,
+    );
   });
 
   // What is printed is what is sent: `ask` with each provider against its local wire server, and the
   // bytes of the tool in the request body it received.
   const providers = [
-    ['openai', async () => startOpenAITestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'openai:test', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' })],
-    ['openai-strict', async () => startOpenAITestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'openai:test', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k', RIVERSE_CONFIG: 'strict.yaml' })],
-    ['anthropic', async () => startAnthropicTestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'anthropic:test', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' })],
-    ['gemini', async () => startGeminiTestServer({ text: 'ok' }), (url: string) => ({ RIVERSE_MODEL: 'gemini:test', GEMINI_BASE_URL: url, GEMINI_API_KEY: 'k' })],
+    [
+      'openai',
+      async () => startOpenAITestServer({ text: 'ok' }),
+      (url: string) => ({ RIVERSE_MODEL: 'openai:test', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'k' }),
+    ],
+    [
+      'openai-strict',
+      async () => startOpenAITestServer({ text: 'ok' }),
+      (url: string) => ({
+        RIVERSE_MODEL: 'openai:test',
+        OPENAI_BASE_URL: url,
+        OPENAI_API_KEY: 'k',
+        RIVERSE_CONFIG: 'strict.yaml',
+      }),
+    ],
+    [
+      'anthropic',
+      async () => startAnthropicTestServer({ text: 'ok' }),
+      (url: string) => ({ RIVERSE_MODEL: 'anthropic:test', ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'k' }),
+    ],
+    [
+      'gemini',
+      async () => startGeminiTestServer({ text: 'ok' }),
+      (url: string) => ({ RIVERSE_MODEL: 'gemini:test', GEMINI_BASE_URL: url, GEMINI_API_KEY: 'k' }),
+    ],
   ] as const;
   for (const [dialect, start, env] of providers) {
     test(`--dialect ${dialect} --json prints the very bytes the adapter sends`, async () => {
-      await project.write('strict.yaml', 'model_options:\n  strict_tools: true\ntools:\n  greet:\n    enabled: false\n');
+      await project.write(
+        'strict.yaml',
+        'model_options:\n  strict_tools: true\ntools:\n  greet:\n    enabled: false\n',
+      );
       const server = await start();
       try {
         const asked = await project.run(['ask', 'hello'], { env: env(server.url) });
@@ -143,8 +181,15 @@ describe('riverse tools show', { concurrency: 4 }, () => {
         const printed = await project.run(['tools', 'show', 'echo', '--dialect', dialect, '--json']);
         assert.equal(printed.code, 0, show(printed));
         const sent = server.requests[0]!.raw;
-        assert.ok(printed.stdout.endsWith('\n') && sent.includes(printed.stdout.slice(0, -1)), `printed:\n${printed.stdout}\nsent:\n${sent}`);
-        assert.deepEqual(JSON.parse((await project.run(['tools', 'show', 'echo', '--dialect', dialect])).stdout), JSON.parse(printed.stdout), 'indented, the same value');
+        assert.ok(
+          printed.stdout.endsWith('\n') && sent.includes(printed.stdout.slice(0, -1)),
+          `printed:\n${printed.stdout}\nsent:\n${sent}`,
+        );
+        assert.deepEqual(
+          JSON.parse((await project.run(['tools', 'show', 'echo', '--dialect', dialect])).stdout),
+          JSON.parse(printed.stdout),
+          'indented, the same value',
+        );
       } finally {
         await server.close();
       }

@@ -15,7 +15,10 @@ import { UsageError } from '../usage-error.ts';
  * the tool exactly as that adapter sends it (its own code writes it), indented unless `--json`
  * asks for the very bytes.
  */
-export async function toolsShow(name: string, options: GlobalOptions & { json?: boolean; dialect?: ProviderWireName }): Promise<number> {
+export async function toolsShow(
+  name: string,
+  options: GlobalOptions & { json?: boolean; dialect?: ProviderWireName },
+): Promise<number> {
   const { registry } = await loadTools(options);
   const { language } = options;
   const text = TOOLS_TEXT[language];
@@ -36,7 +39,14 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
     return 0;
   }
   if (options.json === true) {
-    printJson({ name: found.name, file: found.file, available: found.available, reason: localizeReason(found, language), manifest: found.manifest, schema });
+    printJson({
+      name: found.name,
+      file: found.file,
+      available: found.available,
+      reason: localizeReason(found, language),
+      manifest: found.manifest,
+      schema,
+    });
     return 0;
   }
   const { manifest } = found;
@@ -45,11 +55,15 @@ export async function toolsShow(name: string, options: GlobalOptions & { json?: 
   console.log(`${manifest.name} — ${localize(manifest.description, language)}`);
   const { fields } = text;
   console.log(`${fields.source}${shortPath(found.file)}`);
-  console.log(`${fields.status}${found.available ? text.available : text.unavailable(localizeReason(found, language) ?? '')}`);
+  console.log(
+    `${fields.status}${found.available ? text.available : text.unavailable(localizeReason(found, language) ?? '')}`,
+  );
   console.log(`${fields.signature}${toolSignature(manifest)}`);
   if (manifest.timeoutMs !== undefined) console.log(`${fields.timeout}${manifest.timeoutMs} ms`);
   console.log(`${fields.parameters}${parameters === '' ? text.none : `\n${parameters}`}`);
-  console.log(`${fields.examples}${examples.length === 0 ? text.none : `\n${examples.map((example) => `  - ${example}`).join('\n')}`}`);
+  console.log(
+    `${fields.examples}${examples.length === 0 ? text.none : `\n${examples.map((example) => `  - ${example}`).join('\n')}`}`,
+  );
   console.log(`\n${text.schemaTitle}\n${JSON.stringify(schema, null, 2)}`);
   return 0;
 }

@@ -27,15 +27,31 @@ const tools: Tool[] = [
     },
     annotations: { readOnlyHint: true },
   },
-  { name: 'structured', description: 'Returns structured content.', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] } },
-  { name: 'media', description: 'Returns an image, a resource link and an embedded resource.', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'structured',
+    description: 'Returns structured content.',
+    inputSchema: { type: 'object', properties: {} },
+    outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] },
+  },
+  {
+    name: 'media',
+    description: 'Returns an image, a resource link and an embedded resource.',
+    inputSchema: { type: 'object', properties: {} },
+  },
   { name: 'fail', description: 'Reports a failure (isError).', inputSchema: { type: 'object', properties: {} } },
   { name: 'crash', description: 'Exits in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
   { name: 'hang', description: 'Never answers.', inputSchema: { type: 'object', properties: {} } },
-  { name: 'add_tool', description: 'Adds the tool "added" and says the list changed.', inputSchema: { type: 'object', properties: {} } },
+  {
+    name: 'add_tool',
+    description: 'Adds the tool "added" and says the list changed.',
+    inputSchema: { type: 'object', properties: {} },
+  },
 ];
 
-const server = new Server({ name: 'riverse-fixture', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+const server = new Server(
+  { name: 'riverse-fixture', version: '1.0.0' },
+  { capabilities: { tools: { listChanged: true } } },
+);
 
 server.setRequestHandler('tools/list', async () => ({ tools }));
 server.setRequestHandler('tools/call', async (request) => {
@@ -45,7 +61,11 @@ server.setRequestHandler('tools/call', async (request) => {
       const said = String(args.text);
       const loud = args.style === 'loud' ? said.toUpperCase() : said;
       const separator = (args.options as { separator?: string } | undefined)?.separator ?? ' ';
-      return { content: [{ type: 'text' as const, text: Array.from({ length: Number(args.times ?? 1) }, () => loud).join(separator) }] };
+      return {
+        content: [
+          { type: 'text' as const, text: Array.from({ length: Number(args.times ?? 1) }, () => loud).join(separator) },
+        ],
+      };
     }
     case 'added':
       return { content: [{ type: 'text', text: 'the added tool ran' }] };
@@ -68,7 +88,12 @@ server.setRequestHandler('tools/call', async (request) => {
     case 'hang':
       return new Promise(() => {});
     case 'add_tool':
-      if (!tools.some((tool) => tool.name === 'added')) tools.push({ name: 'added', description: 'A tool added while connected.', inputSchema: { type: 'object', properties: {} } });
+      if (!tools.some((tool) => tool.name === 'added'))
+        tools.push({
+          name: 'added',
+          description: 'A tool added while connected.',
+          inputSchema: { type: 'object', properties: {} },
+        });
       await server.sendToolListChanged();
       return { content: [{ type: 'text', text: 'added' }] };
     default:

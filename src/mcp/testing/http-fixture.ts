@@ -28,9 +28,14 @@ export async function startHttpFixture(options: { forgetful?: boolean } = {}): P
     const id = request.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const transport = sessions.get(id);
-      if (transport === undefined || (options.forgetful === true && request.method === 'POST' && (await peekMethod(request)) === 'tools/call')) {
+      if (
+        transport === undefined ||
+        (options.forgetful === true && request.method === 'POST' && (await peekMethod(request)) === 'tools/call')
+      ) {
         sessions.delete(id);
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
       await transport.handleRequest(request, response, bodies.get(request));
@@ -45,9 +50,17 @@ export async function startHttpFixture(options: { forgetful?: boolean } = {}): P
     });
     const server = new Server({ name: 'riverse-http-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [{ name: 'greet', description: 'Greets someone.', inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } }],
+      tools: [
+        {
+          name: 'greet',
+          description: 'Greets someone.',
+          inputSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+        },
+      ],
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (call) => ({ content: [{ type: 'text', text: `hello ${String(call.params.arguments?.who)}` }] }));
+    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
+      content: [{ type: 'text', text: `hello ${String(call.params.arguments?.who)}` }],
+    }));
     await server.connect(transport);
     await transport.handleRequest(request, response);
   });

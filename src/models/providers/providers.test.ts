@@ -5,8 +5,11 @@ import { PROVIDER_NAMES } from './provider-names.ts';
 import { PROVIDER_WIRES } from './provider-wires.ts';
 import { PROVIDERS, providerNamed } from './providers.ts';
 
-test('the cheap name list the help reads is the descriptors\' names, in order', () => {
-  assert.deepEqual([...PROVIDER_NAMES], PROVIDERS.map((provider) => provider.name));
+test("the cheap name list the help reads is the descriptors' names, in order", () => {
+  assert.deepEqual(
+    [...PROVIDER_NAMES],
+    PROVIDERS.map((provider) => provider.name),
+  );
 });
 
 test('the cheap name list imports nothing, so the help loads no adapter', async () => {
@@ -34,7 +37,8 @@ test('a wire name means one wire whichever provider gives it: what --dialect pri
 
 test('what a provider needs is stated consistently', () => {
   for (const provider of PROVIDERS) {
-    if (provider.discover === 'key') assert.ok(provider.keyEnv !== undefined, `${provider.name} is found by a key it names`);
+    if (provider.discover === 'key')
+      assert.ok(provider.keyEnv !== undefined, `${provider.name} is found by a key it names`);
     if (provider.defaultBaseUrl !== undefined) assert.ok(URL.canParse(provider.defaultBaseUrl), provider.name);
     if (provider.keyEnv !== undefined) assert.match(provider.keyEnv, /^[A-Z][A-Z0-9_]*$/);
     if (provider.baseUrlEnv !== undefined) assert.match(provider.baseUrlEnv, /^[A-Z][A-Z0-9_]*$/);
@@ -47,7 +51,8 @@ test('the README names every provider with its key and base-URL variables', asyn
   for (const provider of PROVIDERS) {
     assert.ok(paragraph.includes(`\`${provider.name}\``), `README's "Providers:" names ${provider.name}`);
     for (const variable of [provider.keyEnv, provider.baseUrlEnv]) {
-      if (variable !== undefined) assert.ok(paragraph.includes(`\`${variable}\``), `README's "Providers:" names ${variable}`);
+      if (variable !== undefined)
+        assert.ok(paragraph.includes(`\`${variable}\``), `README's "Providers:" names ${variable}`);
     }
   }
 });

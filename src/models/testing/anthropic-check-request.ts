@@ -11,31 +11,44 @@ export function checkAnthropicRequest(body: AnthropicRequestBody): string | unde
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
   for (const [i, tool] of (body.tools ?? []).entries()) {
     const schema = tool.input_schema as { type?: unknown } | undefined;
-    if (typeof tool.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name)) return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
+    if (typeof tool.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(tool.name))
+      return `tools.${i}.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'`;
     if (schema?.type !== 'object') return `tools.${i}.input_schema.type: Input should be 'object'`;
   }
-  const toolBlocks = body.messages.some((message) => Array.isArray(message.content) && message.content.some((block) => block.type === 'tool_use' || block.type === 'tool_result'));
-  if (toolBlocks && (body.tools === undefined || body.tools.length === 0)) return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+  const toolBlocks = body.messages.some(
+    (message) =>
+      Array.isArray(message.content) &&
+      message.content.some((block) => block.type === 'tool_use' || block.type === 'tool_result'),
+  );
+  if (toolBlocks && (body.tools === undefined || body.tools.length === 0))
+    return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
   let previousUses: string[] = [];
   for (const [i, message] of body.messages.entries()) {
-    if (message.role !== 'user' && message.role !== 'assistant') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
-    if (i > 0 && body.messages[i - 1]!.role === message.role) return 'messages: roles must alternate between "user" and "assistant", but found multiple consecutive messages with the same role';
-    const blocks: AnthropicBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+    if (message.role !== 'user' && message.role !== 'assistant')
+      return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    if (i > 0 && body.messages[i - 1]!.role === message.role)
+      return 'messages: roles must alternate between "user" and "assistant", but found multiple consecutive messages with the same role';
+    const blocks: AnthropicBlock[] =
+      typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     if (!Array.isArray(blocks) || blocks.length === 0) return `messages.${i}: all messages must have non-empty content`;
     const results: string[] = [];
     const uses: string[] = [];
     for (const [j, block] of blocks.entries()) {
       const where = `messages.${i}.content.${j}`;
       if (block.type === 'text') {
-        if (typeof block.text !== 'string' || block.text.trim() === '') return `${where}: text content blocks must contain non-whitespace text`;
+        if (typeof block.text !== 'string' || block.text.trim() === '')
+          return `${where}: text content blocks must contain non-whitespace text`;
       } else if (block.type === 'tool_use') {
         if (message.role !== 'assistant') return `${where}: tool_use blocks may only appear in assistant messages`;
-        if (block.input === null || typeof block.input !== 'object' || Array.isArray(block.input)) return `${where}.tool_use.input: Input should be a valid dictionary`;
+        if (block.input === null || typeof block.input !== 'object' || Array.isArray(block.input))
+          return `${where}.tool_use.input: Input should be a valid dictionary`;
         uses.push(block.id);
       } else if (block.type === 'tool_result') {
         if (message.role !== 'user') return `${where}: tool_result blocks may only appear in user messages`;
-        if (block.is_error !== undefined && typeof block.is_error !== 'boolean') return `${where}.tool_result.is_error: Input should be a valid boolean`;
-        if (j > results.length) return `${where}: tool_result blocks must come first in the user message, before any other content`;
+        if (block.is_error !== undefined && typeof block.is_error !== 'boolean')
+          return `${where}.tool_result.is_error: Input should be a valid boolean`;
+        if (j > results.length)
+          return `${where}: tool_result blocks must come first in the user message, before any other content`;
         results.push(block.tool_use_id);
       } else {
         return `${where}.type: unexpected block type ${JSON.stringify((block as { type: unknown }).type)}`;

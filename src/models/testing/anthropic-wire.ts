@@ -1,6 +1,21 @@
-import type { AnthropicRequestBody, AnthropicResponse, AnthropicStreamEvent, AnthropicUsage } from '../providers/anthropic/anthropic-wire-types.ts';
+import type {
+  AnthropicRequestBody,
+  AnthropicResponse,
+  AnthropicStreamEvent,
+  AnthropicUsage,
+} from '../providers/anthropic/anthropic-wire-types.ts';
 import { checkAnthropicRequest } from './anthropic-check-request.ts';
-import { split, startWireServer, words, type NoRoute, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
+import {
+  split,
+  startWireServer,
+  words,
+  type NoRoute,
+  type ReplyControls,
+  type WireHandler,
+  type WireProtocol,
+  type WireRequest,
+  type WireTestServer,
+} from './wire-server.ts';
 
 /**
  * Anthropic's Messages API (`POST /v1/messages`, plain JSON and SSE) on the test server
@@ -51,8 +66,10 @@ export const ANTHROPIC_WIRE: WireProtocol<AnthropicRequestBody, NoRoute, ReplySp
   route: (method, url) => (method === 'POST' && url.pathname === '/v1/messages' ? {} : undefined),
   notFound: (method, url) => `Not found: ${method} ${url}`,
   refuse(headers) {
-    if (typeof headers['x-api-key'] !== 'string' || headers['x-api-key'] === '') return { status: 401, message: 'x-api-key header is required' };
-    if (headers['anthropic-version'] === undefined) return { status: 400, message: 'anthropic-version: header is required' };
+    if (typeof headers['x-api-key'] !== 'string' || headers['x-api-key'] === '')
+      return { status: 401, message: 'x-api-key header is required' };
+    if (headers['anthropic-version'] === undefined)
+      return { status: 400, message: 'anthropic-version: header is required' };
     return undefined;
   },
   notJson: (error) => `There was an issue with your request body: ${error.message}`,
@@ -61,11 +78,15 @@ export const ANTHROPIC_WIRE: WireProtocol<AnthropicRequestBody, NoRoute, ReplySp
   answer: (request, spec) => message(request.body, spec),
   events: (request, spec) => spec.events ?? streamEvents(request.body, spec),
   // The event's name is its `type`.
-  frame: (payload, event) => `event: ${typeof event === 'string' ? 'unknown' : String((event as { type?: unknown }).type)}\ndata: ${payload}\n\n`,
+  frame: (payload, event) =>
+    `event: ${typeof event === 'string' ? 'unknown' : String((event as { type?: unknown }).type)}\ndata: ${payload}\n\n`,
   streamContentType: 'text/event-stream; charset=utf-8',
   errorBody({ status, message }, spec) {
     const type = spec?.errorType ?? ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
-    return { headers: { 'content-type': 'application/json', 'request-id': 'req_test' }, body: JSON.stringify({ type: 'error', error: { type, message } }) };
+    return {
+      headers: { 'content-type': 'application/json', 'request-id': 'req_test' },
+      body: JSON.stringify({ type: 'error', error: { type, message } }),
+    };
   },
 };
 
@@ -76,7 +97,12 @@ export function startAnthropicTestServer(handler: ReplyHandler | ReplySpec): Pro
 /** The event sequence of the real API: message_start, each block (start, ping after the first, deltas, stop), message_delta, message_stop. */
 function streamEvents(body: AnthropicRequestBody, spec: ReplySpec): AnthropicStreamEvent[] {
   const usage = usageOf(body, spec);
-  const start = message(body, { text: '', toolCalls: [], stopReason: null, usage: usage === null ? null : { ...usage, output_tokens: 1 } });
+  const start = message(body, {
+    text: '',
+    toolCalls: [],
+    stopReason: null,
+    usage: usage === null ? null : { ...usage, output_tokens: 1 },
+  });
   const out: AnthropicStreamEvent[] = [{ type: 'message_start', message: start }];
   let index = 0;
   const ping = () => {
@@ -86,20 +112,34 @@ function streamEvents(body: AnthropicRequestBody, spec: ReplySpec): AnthropicStr
     out.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
     index++;
     ping();
-    for (const piece of words(spec.text)) out.push({ type: 'content_block_delta', index: index - 1, delta: { type: 'text_delta', text: piece } });
+    for (const piece of words(spec.text))
+      out.push({ type: 'content_block_delta', index: index - 1, delta: { type: 'text_delta', text: piece } });
     out.push({ type: 'content_block_stop', index: index - 1 });
   }
   (spec.toolCalls ?? []).forEach((call, n) => {
-    out.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id ?? `toolu_${n + 1}`, name: call.name, input: {} } });
+    out.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id ?? `toolu_${n + 1}`, name: call.name, input: {} },
+    });
     index++;
     ping();
     // The real API opens with an empty piece.
     const pieces = ['', ...split(inputJsonText(call), spec.argumentPieces ?? 3)];
-    for (const piece of pieces) out.push({ type: 'content_block_delta', index: index - 1, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of pieces)
+      out.push({
+        type: 'content_block_delta',
+        index: index - 1,
+        delta: { type: 'input_json_delta', partial_json: piece },
+      });
     out.push({ type: 'content_block_stop', index: index - 1 });
   });
   const reason = stopReasonOf(spec);
-  out.push({ type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, ...(usage === null ? {} : { usage: { output_tokens: usage.output_tokens } }) });
+  out.push({
+    type: 'message_delta',
+    delta: { stop_reason: reason, stop_sequence: null },
+    ...(usage === null ? {} : { usage: { output_tokens: usage.output_tokens } }),
+  });
   out.push({ type: 'message_stop' });
   return out;
 }
@@ -108,7 +148,12 @@ function message(body: AnthropicRequestBody, spec: ReplySpec): AnthropicResponse
   const content: AnthropicResponse['content'] = [];
   if (spec.text !== undefined && spec.text !== '') content.push({ type: 'text', text: spec.text });
   (spec.toolCalls ?? []).forEach((call, n) => {
-    content.push({ type: 'tool_use', id: call.id ?? `toolu_${n + 1}`, name: call.name, input: JSON.parse(inputJsonText(call)) as Record<string, unknown> });
+    content.push({
+      type: 'tool_use',
+      id: call.id ?? `toolu_${n + 1}`,
+      name: call.name,
+      input: JSON.parse(inputJsonText(call)) as Record<string, unknown>,
+    });
   });
   const usage = usageOf(body, spec);
   return {
@@ -135,6 +180,9 @@ function stopReasonOf(spec: ReplySpec): string | null {
 function usageOf(body: AnthropicRequestBody, spec: ReplySpec): AnthropicUsage | null {
   if (spec.usage !== undefined) return spec.usage;
   const input_tokens = Math.ceil((JSON.stringify(body.messages).length + (body.system?.length ?? 0)) / 4);
-  const output_tokens = Math.max(1, Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.toolCalls ?? []).length) / 4));
+  const output_tokens = Math.max(
+    1,
+    Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.toolCalls ?? []).length) / 4),
+  );
   return { input_tokens, output_tokens };
 }

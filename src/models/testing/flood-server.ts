@@ -70,7 +70,8 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'flood', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+      const chunk = (delta: object) =>
+        `data: ${JSON.stringify({ id: 'flood', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
       if (mode === 'trickle') {
         while (await write(res, ': keep-alive\n\n')) await new Promise((resolve) => setTimeout(resolve, 50));
         return;
@@ -80,13 +81,24 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
         const piece = 'x'.repeat(PIECE);
         for (let done = 0; done < total; done += PIECE) if (!(await write(res, piece))) return;
       } else if (mode === 'args') {
-        if (!(await write(res, chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'echo', arguments: '' } }] })))) return;
+        if (
+          !(await write(
+            res,
+            chunk({
+              tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'echo', arguments: '' } }],
+            }),
+          ))
+        )
+          return;
         const piece = chunk({ tool_calls: [{ index: 0, function: { arguments: 'x'.repeat(PIECE) } }] });
         for (let done = 0; done < total; done += PIECE) if (!(await write(res, piece))) return;
       } else {
         const piece = chunk({ content: 'x'.repeat(PIECE) });
         for (let done = 0; done < total; done += PIECE) if (!(await write(res, piece))) return;
-        await write(res, `data: ${JSON.stringify({ id: 'flood', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+        await write(
+          res,
+          `data: ${JSON.stringify({ id: 'flood', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+        );
       }
       res.end();
     });
@@ -111,6 +123,8 @@ export async function startFloodServer(options: { bytes?: number; depth?: number
 
 // Run as a script (the benchmark does, so that the server's memory is not the host's): prints the URL.
 if (import.meta.main) {
-  const server = await startFloodServer(process.env.FLOOD_BYTES === undefined ? {} : { bytes: Number(process.env.FLOOD_BYTES) });
+  const server = await startFloodServer(
+    process.env.FLOOD_BYTES === undefined ? {} : { bytes: Number(process.env.FLOOD_BYTES) },
+  );
   process.stdout.write(`${server.url}\n`);
 }

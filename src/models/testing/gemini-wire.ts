@@ -1,5 +1,19 @@
-import type { GeminiErrorDetail, GeminiPart, GeminiRequestBody, GeminiResponse, GeminiUsage } from '../providers/gemini/gemini-wire-types.ts';
-import { startWireServer, words, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
+import type {
+  GeminiErrorDetail,
+  GeminiPart,
+  GeminiRequestBody,
+  GeminiResponse,
+  GeminiUsage,
+} from '../providers/gemini/gemini-wire-types.ts';
+import {
+  startWireServer,
+  words,
+  type ReplyControls,
+  type WireHandler,
+  type WireProtocol,
+  type WireRequest,
+  type WireTestServer,
+} from './wire-server.ts';
 
 /**
  * Gemini's `generateContent` and `streamGenerateContent` (SSE with `alt=sse`, else a JSON array of
@@ -62,22 +76,36 @@ export const GEMINI_WIRE: WireProtocol<GeminiRequestBody, GeminiRoute, GeminiRep
     const match = ROUTE.exec(url.pathname);
     if (method !== 'POST' || match === null) return undefined;
     const endpoint = match[2] as GeminiRoute['endpoint'];
-    return { model: decodeURIComponent(match[1]!), endpoint, sse: endpoint === 'streamGenerateContent' && url.searchParams.get('alt') === 'sse' };
+    return {
+      model: decodeURIComponent(match[1]!),
+      endpoint,
+      sse: endpoint === 'streamGenerateContent' && url.searchParams.get('alt') === 'sse',
+    };
   },
   notFound: (method, url) => `Unknown request URL: ${method} ${url}`,
   refuse: (headers) =>
     headers['x-goog-api-key'] === undefined
-      ? { status: 403, message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API." }
+      ? {
+          status: 403,
+          message:
+            "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        }
       : undefined,
   notJson: (error) => `Invalid JSON payload received. ${error.message}`,
   streams: (request) => request.route.sse,
   // streamGenerateContent without alt=sse answers with the chunks as one JSON array.
-  answer: (request, spec) => (request.route.endpoint === 'streamGenerateContent' ? streamChunks(request, spec) : whole(request, spec)),
+  answer: (request, spec) =>
+    request.route.endpoint === 'streamGenerateContent' ? streamChunks(request, spec) : whole(request, spec),
   events: (request, spec) => spec.events ?? streamChunks(request, spec),
   // Google ends lines with \r\n.
   frame: (payload) => `data: ${payload}\r\n\r\n`,
   errorBody({ status, message }, spec) {
-    const error = { code: status, message, status: spec?.errorStatus ?? STATUS_NAMES[status] ?? 'UNKNOWN', ...(spec?.errorDetails === undefined ? {} : { details: spec.errorDetails }) };
+    const error = {
+      code: status,
+      message,
+      status: spec?.errorStatus ?? STATUS_NAMES[status] ?? 'UNKNOWN',
+      ...(spec?.errorDetails === undefined ? {} : { details: spec.errorDetails }),
+    };
     return { headers: { 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify({ error }, null, 2) };
   },
 };
@@ -91,7 +119,8 @@ function streamChunks(request: GeminiRecordedRequest, spec: GeminiReplySpec): Ge
   const out: GeminiResponse[] = [];
   if (spec.thought !== undefined) out.push(chunk([{ text: spec.thought, thought: true }]));
   for (const piece of words(spec.text)) out.push(chunk([{ text: piece }]));
-  if (spec.functionCalls !== undefined && spec.functionCalls.length > 0) out.push(chunk(spec.functionCalls.map(callPart)));
+  if (spec.functionCalls !== undefined && spec.functionCalls.length > 0)
+    out.push(chunk(spec.functionCalls.map(callPart)));
   if (out.length === 0) out.push(chunk([{ text: '' }]));
   return finishLast(out, request, spec);
 }
@@ -110,7 +139,9 @@ export function chunk(parts: GeminiPart[]): GeminiResponse {
 }
 
 function callPart(call: ScriptedFunctionCall): GeminiPart {
-  const part: GeminiPart = { functionCall: { name: call.name, args: call.args ?? {}, ...(call.id === undefined ? {} : { id: call.id }) } };
+  const part: GeminiPart = {
+    functionCall: { name: call.name, args: call.args ?? {}, ...(call.id === undefined ? {} : { id: call.id }) },
+  };
   if (call.thoughtSignature !== undefined) part.thoughtSignature = call.thoughtSignature;
   return part;
 }
@@ -126,6 +157,9 @@ function finishLast(chunks: GeminiResponse[], request: GeminiRecordedRequest, sp
 
 function defaultUsage(request: GeminiRecordedRequest, spec: GeminiReplySpec): GeminiUsage {
   const promptTokenCount = Math.ceil(JSON.stringify(request.body.contents).length / 4);
-  const candidatesTokenCount = Math.max(1, Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.functionCalls ?? []).length) / 4));
+  const candidatesTokenCount = Math.max(
+    1,
+    Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.functionCalls ?? []).length) / 4),
+  );
   return { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount };
 }

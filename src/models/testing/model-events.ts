@@ -4,7 +4,10 @@ import type { ModelEvent } from '../chat-model.ts';
 import { ModelError } from '../model-error.ts';
 
 /** Every event of a run; `onEvent` sees each as it comes (and may wait, to act as a slow consumer). */
-export async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void | Promise<void>): Promise<ModelEvent[]> {
+export async function collect(
+  events: AsyncIterable<ModelEvent>,
+  onEvent?: (event: ModelEvent) => void | Promise<void>,
+): Promise<ModelEvent[]> {
   const out: ModelEvent[] = [];
   for await (const event of events) {
     out.push(event);
@@ -14,7 +17,10 @@ export async function collect(events: AsyncIterable<ModelEvent>, onEvent?: (even
 }
 
 /** The ModelError a run ends with, and the events before it. */
-export async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (event: ModelEvent) => void): Promise<ModelError & { before: ModelEvent[] }> {
+export async function failure(
+  events: AsyncIterable<ModelEvent>,
+  onEvent?: (event: ModelEvent) => void,
+): Promise<ModelError & { before: ModelEvent[] }> {
   const before: ModelEvent[] = [];
   try {
     await collect(events, (event) => {
@@ -28,8 +34,10 @@ export async function failure(events: AsyncIterable<ModelEvent>, onEvent?: (even
   assert.fail('expected the request to fail');
 }
 
-export const textOf = (events: ModelEvent[]): string => events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
-export const callsOf = (events: ModelEvent[]) => events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
+export const textOf = (events: ModelEvent[]): string =>
+  events.map((event) => (event.type === 'text-delta' ? event.text : '')).join('');
+export const callsOf = (events: ModelEvent[]) =>
+  events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
 export const finishOf = (events: ModelEvent[]): ModelEvent | undefined => events.at(-1);
 export const reasonOf = (events: ModelEvent[]) => {
   const last = events.at(-1);

@@ -1,5 +1,21 @@
-import type { WireChunk, WireCompletion, WireRequestBody, WireToolCall, WireUsage } from '../providers/openai/openai-wire-types.ts';
-import { split, startWireServer, words, type NoRoute, type ReplyControls, type WireHandler, type WireProtocol, type WireRequest, type WireTestServer } from './wire-server.ts';
+import type {
+  WireChunk,
+  WireCompletion,
+  WireRequestBody,
+  WireToolCall,
+  WireUsage,
+} from '../providers/openai/openai-wire-types.ts';
+import {
+  split,
+  startWireServer,
+  words,
+  type NoRoute,
+  type ReplyControls,
+  type WireHandler,
+  type WireProtocol,
+  type WireRequest,
+  type WireTestServer,
+} from './wire-server.ts';
 
 /** OpenAI's Chat Completions on the test server (wire-server.ts): plain JSON and `stream: true` SSE. For tests only. */
 
@@ -33,7 +49,10 @@ export type OpenAITestServer = WireTestServer<WireRequestBody, NoRoute>;
 
 export const OPENAI_WIRE: WireProtocol<WireRequestBody, NoRoute, ReplySpec> = {
   basePath: '/v1',
-  route: (method, url) => (method === 'POST' && (url.pathname === '/v1/chat/completions' || url.pathname === '/chat/completions') ? {} : undefined),
+  route: (method, url) =>
+    method === 'POST' && (url.pathname === '/v1/chat/completions' || url.pathname === '/chat/completions')
+      ? {}
+      : undefined,
   notFound: (method, url) => `Unknown request URL: ${method} ${url}`,
   notJson: (error) => `We could not parse the JSON body of your request. (${error.message})`,
   streams: (request) => request.body.stream === true,
@@ -45,7 +64,10 @@ export const OPENAI_WIRE: WireProtocol<WireRequestBody, NoRoute, ReplySpec> = {
   frame: (payload) => `data: ${payload}\n\n`,
   errorBody({ status, message }) {
     const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
-    return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message, type, param: null, code: null } }) };
+    return {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message, type, param: null, code: null } }),
+    };
   },
 };
 
@@ -55,7 +77,10 @@ export function startOpenAITestServer(handler: ReplyHandler | ReplySpec): Promis
 
 function chunks(body: WireRequestBody, spec: ReplySpec): WireChunk[] {
   const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1700000000, model: body.model };
-  const chunk = (delta: object, finish: string | null = null): WireChunk => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta: object, finish: string | null = null): WireChunk => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   const out: WireChunk[] = [chunk({ role: 'assistant', content: '' })];
   for (const piece of words(spec.text)) out.push(chunk({ content: piece }));
   for (const [index, call] of (spec.toolCalls ?? []).entries()) {
@@ -66,7 +91,8 @@ function chunks(body: WireRequestBody, spec: ReplySpec): WireChunk[] {
       continue;
     }
     out.push(chunk({ tool_calls: [{ index, ...wire, function: { name: wire.function!.name, arguments: '' } }] }));
-    for (const piece of split(args, spec.argumentPieces ?? 3)) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of split(args, spec.argumentPieces ?? 3))
+      out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   }
   const finish = finishOf(spec);
   if (finish !== null) out.push(chunk({}, finish));
@@ -77,7 +103,11 @@ function chunks(body: WireRequestBody, spec: ReplySpec): WireChunk[] {
 
 function completion(body: WireRequestBody, spec: ReplySpec): WireCompletion {
   const calls = spec.toolCalls?.map(toolCall);
-  const message = { role: 'assistant', content: spec.text ?? null, ...(calls === undefined ? {} : { tool_calls: calls }) };
+  const message = {
+    role: 'assistant',
+    content: spec.text ?? null,
+    ...(calls === undefined ? {} : { tool_calls: calls }),
+  };
   const usage = usageOf(body, spec);
   return {
     id: 'chatcmpl-test',
@@ -101,6 +131,9 @@ function finishOf(spec: ReplySpec): string | null {
 function usageOf(body: WireRequestBody, spec: ReplySpec): WireUsage | null {
   if (spec.usage !== undefined) return spec.usage;
   const prompt_tokens = Math.ceil(JSON.stringify(body.messages).length / 4);
-  const completion_tokens = Math.max(1, Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.toolCalls ?? []).length) / 4));
+  const completion_tokens = Math.max(
+    1,
+    Math.ceil(((spec.text ?? '').length + JSON.stringify(spec.toolCalls ?? []).length) / 4),
+  );
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }

@@ -110,7 +110,8 @@ export async function startWireServer<Body, Route, Spec extends ReplyControls>(
       const fail = (reply: ErrorReply) => sendError(res, protocol, reply);
       const url = new URL(req.url ?? '/', 'http://localhost');
       const route = protocol.route(req.method ?? '', url);
-      if (route === undefined) return fail({ status: 404, message: protocol.notFound(req.method ?? '', req.url ?? '') });
+      if (route === undefined)
+        return fail({ status: 404, message: protocol.notFound(req.method ?? '', req.url ?? '') });
       const refusal = protocol.refuse?.(req.headers);
       if (refusal !== undefined) return fail(refusal);
       const raw = Buffer.concat(chunks).toString('utf8');
@@ -122,7 +123,14 @@ export async function startWireServer<Body, Route, Spec extends ReplyControls>(
       }
       const problem = protocol.check?.(body);
       if (problem !== undefined) return fail({ status: 400, message: problem });
-      const request: WireRequest<Body, Route> = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw, route };
+      const request: WireRequest<Body, Route> = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        raw,
+        route,
+      };
       requests.push(request);
       Promise.resolve(handle(request, served++)).then(
         (spec) => reply(res, protocol, request, spec),
@@ -143,7 +151,12 @@ export async function startWireServer<Body, Route, Spec extends ReplyControls>(
   };
 }
 
-async function reply<Body, Route, Spec extends ReplyControls>(res: ServerResponse, protocol: WireProtocol<Body, Route, Spec>, request: WireRequest<Body, Route>, spec: Spec): Promise<void> {
+async function reply<Body, Route, Spec extends ReplyControls>(
+  res: ServerResponse,
+  protocol: WireProtocol<Body, Route, Spec>,
+  request: WireRequest<Body, Route>,
+  spec: Spec,
+): Promise<void> {
   if (spec.hang === true) return;
   if (spec.delayMs !== undefined) await pause(spec.delayMs);
   if (res.destroyed) return;
@@ -153,11 +166,25 @@ async function reply<Body, Route, Spec extends ReplyControls>(res: ServerRespons
     res.end(spec.body);
     return;
   }
-  if (status >= 400) return sendError(res, protocol, { status, message: spec.error ?? `error ${status}`, ...(spec.headers === undefined ? {} : { headers: spec.headers }) }, spec);
+  if (status >= 400)
+    return sendError(
+      res,
+      protocol,
+      {
+        status,
+        message: spec.error ?? `error ${status}`,
+        ...(spec.headers === undefined ? {} : { headers: spec.headers }),
+      },
+      spec,
+    );
   if (protocol.streams(request)) return stream(res, protocol, protocol.events(request, spec), spec);
   const text = JSON.stringify(protocol.answer(request, spec));
   if (spec.cutAfterChunks !== undefined) {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...spec.headers });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...spec.headers,
+    });
     res.write(text.slice(0, text.length >> 1), () => res.destroy());
     return;
   }
@@ -165,8 +192,17 @@ async function reply<Body, Route, Spec extends ReplyControls>(res: ServerRespons
   res.end(text);
 }
 
-async function stream<Body, Route, Spec extends ReplyControls>(res: ServerResponse, protocol: WireProtocol<Body, Route, Spec>, events: (string | object)[], spec: Spec): Promise<void> {
-  res.writeHead(200, { 'content-type': protocol.streamContentType ?? 'text/event-stream', 'cache-control': 'no-cache', ...spec.headers });
+async function stream<Body, Route, Spec extends ReplyControls>(
+  res: ServerResponse,
+  protocol: WireProtocol<Body, Route, Spec>,
+  events: (string | object)[],
+  spec: Spec,
+): Promise<void> {
+  res.writeHead(200, {
+    'content-type': protocol.streamContentType ?? 'text/event-stream',
+    'cache-control': 'no-cache',
+    ...spec.headers,
+  });
   for (let i = 0; i < events.length; i++) {
     if (spec.cutAfterChunks !== undefined && i === spec.cutAfterChunks) {
       res.destroy();
@@ -178,12 +214,19 @@ async function stream<Body, Route, Spec extends ReplyControls>(res: ServerRespon
     if (res.destroyed) return;
     const event = events[i]!;
     // Flushed before the next step, so that a cut comes after exactly these events.
-    await new Promise((resolve) => res.write(protocol.frame(typeof event === 'string' ? event : JSON.stringify(event), event), resolve));
+    await new Promise((resolve) =>
+      res.write(protocol.frame(typeof event === 'string' ? event : JSON.stringify(event), event), resolve),
+    );
   }
   res.end();
 }
 
-function sendError<Body, Route, Spec extends ReplyControls>(res: ServerResponse, protocol: WireProtocol<Body, Route, Spec>, reply: ErrorReply, spec?: Spec): void {
+function sendError<Body, Route, Spec extends ReplyControls>(
+  res: ServerResponse,
+  protocol: WireProtocol<Body, Route, Spec>,
+  reply: ErrorReply,
+  spec?: Spec,
+): void {
   const { headers, body } = protocol.errorBody(reply, spec);
   res.writeHead(reply.status, { ...headers, ...reply.headers });
   res.end(body);

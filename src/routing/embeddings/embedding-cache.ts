@@ -28,7 +28,10 @@ export class EmbeddingCache {
           if (typeof h !== 'string' || typeof v !== 'string' || this.#vectors.size >= MAX_ENTRIES) continue;
           const bytes = Buffer.from(v, 'base64');
           if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0) continue;
-          this.#vectors.set(h, new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+          this.#vectors.set(
+            h,
+            new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)),
+          );
         } catch {
           // a torn or foreign line
         }
@@ -55,7 +58,12 @@ export class EmbeddingCache {
     for (const [key, vector] of entries) {
       if (this.#vectors.has(key) || this.#vectors.size >= MAX_ENTRIES) continue;
       this.#vectors.set(key, vector);
-      lines.push(JSON.stringify({ h: key, v: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') }));
+      lines.push(
+        JSON.stringify({
+          h: key,
+          v: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64'),
+        }),
+      );
     }
     if (this.#file === undefined || lines.length === 0) return;
     try {

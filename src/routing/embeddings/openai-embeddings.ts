@@ -31,18 +31,29 @@ export function createOpenAIEmbeddings(options: OpenAIEmbeddingsOptions): Embedd
   };
 }
 
-async function request(url: string, options: OpenAIEmbeddingsOptions, input: readonly string[], timeoutMs: number, signal: AbortSignal | undefined): Promise<Float32Array[]> {
+async function request(
+  url: string,
+  options: OpenAIEmbeddingsOptions,
+  input: readonly string[],
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Float32Array[]> {
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+      },
       body: JSON.stringify({ model: options.model, input }),
       signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
     });
   } catch (error) {
-    throw new EmbeddingError(`${url}: ${timeout.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message}`);
+    throw new EmbeddingError(
+      `${url}: ${timeout.aborted ? `no answer within ${timeoutMs} ms` : (error as Error).message}`,
+    );
   }
   const body = await readCapped(response, url);
   if (!response.ok) throw new EmbeddingError(`${url} answered ${response.status}: ${body.slice(0, 300)}`);
@@ -52,15 +63,25 @@ async function request(url: string, options: OpenAIEmbeddingsOptions, input: rea
   } catch {
     throw new EmbeddingError(`${url} answered with something that is not JSON: ${body.slice(0, 100)}`);
   }
-  if (!Array.isArray(data) || data.length !== input.length) throw new EmbeddingError(`${url} answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${input.length} texts`);
+  if (!Array.isArray(data) || data.length !== input.length)
+    throw new EmbeddingError(
+      `${url} answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${input.length} texts`,
+    );
   const vectors: Float32Array[] = new Array(input.length);
   for (const [position, item] of data.entries()) {
     const { embedding, index } = (item ?? {}) as { embedding?: unknown; index?: unknown };
-    if (!Array.isArray(embedding) || embedding.length === 0 || embedding.some((value) => typeof value !== 'number' || !Number.isFinite(value))) throw new EmbeddingError(`${url}: embedding ${position} is not a list of numbers`);
-    const at = typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < input.length ? index : position;
+    if (
+      !Array.isArray(embedding) ||
+      embedding.length === 0 ||
+      embedding.some((value) => typeof value !== 'number' || !Number.isFinite(value))
+    )
+      throw new EmbeddingError(`${url}: embedding ${position} is not a list of numbers`);
+    const at =
+      typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < input.length ? index : position;
     vectors[at] = Float32Array.from(embedding as number[]);
   }
-  if (vectors.some((vector) => vector === undefined)) throw new EmbeddingError(`${url}: the embeddings' indexes do not cover the texts sent`);
+  if (vectors.some((vector) => vector === undefined))
+    throw new EmbeddingError(`${url}: the embeddings' indexes do not cover the texts sent`);
   return vectors;
 }
 

@@ -10,8 +10,15 @@ import { EmbeddingError } from './embedding-model.ts';
 import { createOpenAIEmbeddings } from './openai-embeddings.ts';
 import { SemanticIndex } from './semantic-index.ts';
 
-const tool = (name: string, description: string, examples: string[] = []) => ({ name, manifest: { name, description, examples } });
-const TOOLS = [tool('car_hire', 'Rent a car for a few days', ['I need wheels for the weekend']), tool('play_song', 'Play a song'), tool('exchange', 'Convert currency')];
+const tool = (name: string, description: string, examples: string[] = []) => ({
+  name,
+  manifest: { name, description, examples },
+});
+const TOOLS = [
+  tool('car_hire', 'Rent a car for a few days', ['I need wheels for the weekend']),
+  tool('play_song', 'Play a song'),
+  tool('exchange', 'Convert currency'),
+];
 
 describe('the semantic stage', () => {
   let server: EmbeddingsTestServer;
@@ -24,7 +31,8 @@ describe('the semantic stage', () => {
     await server?.close();
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
-  const model = (batch = 64) => createOpenAIEmbeddings({ baseUrl: server.url, model: 'test-embed', apiKey: 'k', batch });
+  const model = (batch = 64) =>
+    createOpenAIEmbeddings({ baseUrl: server.url, model: 'test-embed', apiKey: 'k', batch });
 
   test('an OpenAI-compatible endpoint: one vector per text, in order, in batches', async () => {
     const seen = server.requests.length;
@@ -37,11 +45,17 @@ describe('the semantic stage', () => {
   test('an endpoint that fails or is not there is an EmbeddingError saying which and why', async () => {
     server.failWith(500);
     try {
-      await assert.rejects(model().embed(['x']), (error: unknown) => error instanceof EmbeddingError && /embeddings answered 500/.test(error.message));
+      await assert.rejects(
+        model().embed(['x']),
+        (error: unknown) => error instanceof EmbeddingError && /embeddings answered 500/.test(error.message),
+      );
     } finally {
       server.failWith(0);
     }
-    await assert.rejects(createOpenAIEmbeddings({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }).embed(['x']), EmbeddingError);
+    await assert.rejects(
+      createOpenAIEmbeddings({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' }).embed(['x']),
+      EmbeddingError,
+    );
   });
 
   test('tools are embedded once per text: again only when their text changed, and not after a restart (disk cache)', async () => {
@@ -76,13 +90,19 @@ describe('the semantic stage', () => {
 
   test('a failing endpoint leaves the semantic stage out, never the ranking, and says so', async () => {
     const errors: unknown[] = [];
-    const router = new ToolRouter({ semantic: new SemanticIndex(model()), onSemanticError: (error) => errors.push(error) });
+    const router = new ToolRouter({
+      semantic: new SemanticIndex(model()),
+      onSemanticError: (error) => errors.push(error),
+    });
     server.failWith(503);
     try {
       router.sync(TOOLS);
       await router.semanticReady();
       assert.equal(errors.length, 1);
-      assert.deepEqual((await router.rankFused('convert currency', [], 2)).map((hit) => hit.name), ['exchange']);
+      assert.deepEqual(
+        (await router.rankFused('convert currency', [], 2)).map((hit) => hit.name),
+        ['exchange'],
+      );
     } finally {
       server.failWith(0);
     }
@@ -93,7 +113,10 @@ describe('the semantic stage', () => {
     server.failWith(503);
     try {
       // The request's own embedding fails: the lexical ranking alone.
-      assert.deepEqual((await router.rankFused('convert currency', [], 1)).map((hit) => hit.name), ['exchange']);
+      assert.deepEqual(
+        (await router.rankFused('convert currency', [], 1)).map((hit) => hit.name),
+        ['exchange'],
+      );
       assert.equal(errors.length, 2);
     } finally {
       server.failWith(0);

@@ -47,11 +47,15 @@ export async function startEmbeddingsTestServer(): Promise<EmbeddingsTestServer>
     const input = Array.isArray(body.input) ? body.input : [body.input];
     requests.push(input);
     if (request.method !== 'POST' || request.url !== '/v1/embeddings' || failing !== 0) {
-      response.writeHead(failing || 404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no' } }));
+      response
+        .writeHead(failing || 404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'no' } }));
       return;
     }
     const data = input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) }));
-    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model }));
+    response
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data, model: body.model }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

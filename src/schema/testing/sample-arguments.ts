@@ -5,8 +5,16 @@ import { isRecord, typesOf, type SchemaNode } from '../schema-node.ts';
 import { samplePattern } from './sample-pattern.ts';
 
 const FORMATS: Record<string, string> = {
-  date: '2024-05-17', 'date-time': '2024-05-17T09:30:00Z', time: '09:30:00', duration: 'PT1H', email: 'user@example.com',
-  uri: 'https://example.com/a', url: 'https://example.com/a', hostname: 'example.com', ipv4: '192.0.2.1', ipv6: '2001:db8::1',
+  date: '2024-05-17',
+  'date-time': '2024-05-17T09:30:00Z',
+  time: '09:30:00',
+  duration: 'PT1H',
+  email: 'user@example.com',
+  uri: 'https://example.com/a',
+  url: 'https://example.com/a',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
   uuid: '123e4567-e89b-12d3-a456-426614174000',
 };
 
@@ -22,7 +30,8 @@ export function sampleArguments(root: SchemaNode, full: boolean): Record<string,
 function sampleObject(node: SchemaNode, full: boolean, top = false): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const required = new Set(node.required ?? []);
-  for (const [name, child] of Object.entries(node.properties ?? {})) if (full || required.has(name)) out[name] = sample(child, full, 0);
+  for (const [name, child] of Object.entries(node.properties ?? {}))
+    if (full || required.has(name)) out[name] = sample(child, full, 0);
   if (full && !top && Object.keys(node.properties ?? {}).length === 0 && node.additionalProperties !== false) {
     // A free-form object: one field, shaped by what it allows.
     const [pattern, value] = Object.entries(node.patternProperties ?? {})[0] ?? [];
@@ -74,9 +83,11 @@ function sampleNumber(node: SchemaNode, integer: boolean, variant: number): numb
 
 function sampleString(node: SchemaNode, variant: number): string {
   if (node.pattern !== undefined) return samplePattern(node.pattern) ?? 'unsampleable pattern';
-  let text = (node.format === undefined ? undefined : FORMATS[node.format]) ?? (variant === 0 ? 'example' : `example${variant}`);
+  let text =
+    (node.format === undefined ? undefined : FORMATS[node.format]) ?? (variant === 0 ? 'example' : `example${variant}`);
   if (node.minLength !== undefined && text.length < node.minLength) text = text.padEnd(node.minLength, 'x');
-  if (node.maxLength !== undefined && [...text].length > node.maxLength) text = [...text].slice(0, node.maxLength).join('');
+  if (node.maxLength !== undefined && [...text].length > node.maxLength)
+    text = [...text].slice(0, node.maxLength).join('');
   return text;
 }
 
@@ -85,7 +96,11 @@ function sampleString(node: SchemaNode, variant: number): string {
  * every left-out optional field with null; JSON-text fields are strings of JSON; Gemini's
  * non-string enum values are their text.
  */
-export function encodeArguments(args: Record<string, unknown>, root: SchemaNode, dialect: Dialect): Record<string, unknown> {
+export function encodeArguments(
+  args: Record<string, unknown>,
+  root: SchemaNode,
+  dialect: Dialect,
+): Record<string, unknown> {
   return encodeObject(args, root, dialect);
 }
 

@@ -2,7 +2,19 @@
 // with `pattern`. Handles what real tool schemas write (classes, groups, alternation, quantifiers,
 // \d \w \s); returns undefined when its guess does not match.
 
-const ESCAPES: Record<string, string> = { d: '0', w: 'a', s: ' ', D: 'a', W: '-', S: 'a', n: '\n', t: '\t', r: '\r', b: '', B: '' };
+const ESCAPES: Record<string, string> = {
+  d: '0',
+  w: 'a',
+  s: ' ',
+  D: 'a',
+  W: '-',
+  S: 'a',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '',
+  B: '',
+};
 
 export function samplePattern(pattern: string): string | undefined {
   let at = 0;
@@ -93,7 +105,8 @@ export function samplePattern(pattern: string): string | undefined {
     while (at < pattern.length && peek() !== ']') {
       let char = pattern[at++]!;
       if (char === '\\') char = escaped() || 'a';
-      if (peek() === '-' && pattern[at + 1] !== ']' && pattern[at + 1] !== undefined) at += 2 + (pattern[at + 1] === '\\' ? 1 : 0);
+      if (peek() === '-' && pattern[at + 1] !== ']' && pattern[at + 1] !== undefined)
+        at += 2 + (pattern[at + 1] === '\\' ? 1 : 0);
       members.push(char);
     }
     at++; // ']'

@@ -24,15 +24,31 @@ export function approvalRoutes(context: ServerContext): Hono {
     const id = c.req.param('id');
     const body = await readJsonObject(c);
     if (context.approvals.isQuestion(id)) {
-      if (typeof body.answer !== 'string' || body.answer.length > MAX_ANSWER_CHARS) throw new ApiError(400, 'invalid-request', `A question is answered with "answer": text of at most ${MAX_ANSWER_CHARS} characters.`, 'answer');
-      if (!context.approvals.reply(id, body.answer)) throw new ApiError(409, 'not-pending', `Question ${id} is no longer waiting for an answer.`);
+      if (typeof body.answer !== 'string' || body.answer.length > MAX_ANSWER_CHARS)
+        throw new ApiError(
+          400,
+          'invalid-request',
+          `A question is answered with "answer": text of at most ${MAX_ANSWER_CHARS} characters.`,
+          'answer',
+        );
+      if (!context.approvals.reply(id, body.answer))
+        throw new ApiError(409, 'not-pending', `Question ${id} is no longer waiting for an answer.`);
       return c.json({ question: { id, answered: true } });
     }
     const { decision, reason, callId, tool, params } = body;
-    if (!(DECISIONS as readonly unknown[]).includes(decision)) throw new ApiError(400, 'invalid-request', `"decision" must be one of ${DECISIONS.join(', ')}.`, 'decision');
-    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS)) throw new ApiError(400, 'invalid-request', `"reason" must be text of at most ${MAX_REASON_CHARS} characters.`, 'reason');
-    if (callId !== undefined && typeof callId !== 'string') throw new ApiError(400, 'invalid-request', '"callId" must be the call id of the approval request.', 'callId');
-    if (tool !== undefined && typeof tool !== 'string') throw new ApiError(400, 'invalid-request', '"tool" must be the tool name of the approval request.', 'tool');
+    if (!(DECISIONS as readonly unknown[]).includes(decision))
+      throw new ApiError(400, 'invalid-request', `"decision" must be one of ${DECISIONS.join(', ')}.`, 'decision');
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS))
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `"reason" must be text of at most ${MAX_REASON_CHARS} characters.`,
+        'reason',
+      );
+    if (callId !== undefined && typeof callId !== 'string')
+      throw new ApiError(400, 'invalid-request', '"callId" must be the call id of the approval request.', 'callId');
+    if (tool !== undefined && typeof tool !== 'string')
+      throw new ApiError(400, 'invalid-request', '"tool" must be the tool name of the approval request.', 'tool');
     const outcome = await context.approvals.answer(id, {
       decision: decision as ApprovalDecision,
       ...(reason === undefined ? {} : { reason: reason as string }),
@@ -43,7 +59,14 @@ export function approvalRoutes(context: ServerContext): Hono {
     if (!outcome.ok) throw new ApiError(outcome.code === 'not-found' ? 404 : 409, outcome.code, outcome.message);
     const { approval, result } = outcome;
     return c.json({
-      approval: { id: approval.id, callId: approval.callId, tool: approval.tool, status: approval.status, always: approval.always, ...(approval.reason === undefined ? {} : { reason: approval.reason }) },
+      approval: {
+        id: approval.id,
+        callId: approval.callId,
+        tool: approval.tool,
+        status: approval.status,
+        always: approval.always,
+        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+      },
       ...(result === undefined ? {} : { result }),
     });
   });

@@ -28,7 +28,16 @@ export function chatEvent(event: TurnEvent): { type: string; data: unknown } | u
     }
     case 'done': {
       const { result } = event;
-      return { type: 'done', data: { text: result.text, stopReason: result.stopReason, ...(result.error === undefined ? {} : { error: result.error }), usage: result.usage, requests: result.requests } };
+      return {
+        type: 'done',
+        data: {
+          text: result.text,
+          stopReason: result.stopReason,
+          ...(result.error === undefined ? {} : { error: result.error }),
+          usage: result.usage,
+          requests: result.requests,
+        },
+      };
     }
     default: {
       const { type, ...data } = event;

@@ -38,7 +38,11 @@ describe('GET /api/status', () => {
 
 describe('POST /api/chat', () => {
   it('streams a tool turn: session first, the call and its result, the text, done last; no messages events', async (t) => {
-    const server = await modelServer(t, (_request, index) => (index === 0 ? { toolCalls: [{ name: 'echo', arguments: { text: 'hello' } }] } : { text: 'The tool said: echo: hello' }));
+    const server = await modelServer(t, (_request, index) =>
+      index === 0
+        ? { toolCalls: [{ name: 'echo', arguments: { text: 'hello' } }] }
+        : { text: 'The tool said: echo: hello' },
+    );
     const { url, context } = await startTestService(t, { files: { 'echo.ts': ECHO }, model: testModel(server) });
     const reply = await chat(url, { message: 'Please echo hello for me' });
     assert.equal(reply.status, 200);
@@ -46,7 +50,10 @@ describe('POST /api/chat', () => {
     assert.equal(types[0], 'session');
     assert.equal(types.at(-1), 'done');
     assert.ok(!types.includes('messages'));
-    assert.deepEqual([...new Set(types)], ['session', 'tool-call-delta', 'tool-call', 'tool-result', 'text-delta', 'done']);
+    assert.deepEqual(
+      [...new Set(types)],
+      ['session', 'tool-call-delta', 'tool-call', 'tool-result', 'text-delta', 'done'],
+    );
     const session = reply.events[0]!.data;
     assert.equal(session.name, 'Please echo hello for me');
     assert.equal(typeof session.id, 'string');
@@ -58,7 +65,10 @@ describe('POST /api/chat', () => {
     assert.equal(result.data, 'echo: hello');
     assert.equal(typeof result.durationMs, 'number');
     assert.ok(!Number.isNaN(Date.parse(result.startedAt)));
-    const text = reply.events.filter((message) => message.event === 'text-delta').map((message) => message.data.text).join('');
+    const text = reply.events
+      .filter((message) => message.event === 'text-delta')
+      .map((message) => message.data.text)
+      .join('');
     assert.equal(text, 'The tool said: echo: hello');
     const done = reply.events.at(-1)!.data;
     assert.equal(done.text, 'The tool said: echo: hello');
@@ -67,7 +77,10 @@ describe('POST /api/chat', () => {
     assert.equal(typeof done.usage, 'object');
     // Stored: the conversation and the trace.
     const stored = context.store.messages(session.id);
-    assert.deepEqual(stored.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      stored.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(context.store.traces({ session: session.name })[0]?.tool, 'echo');
   });
 
@@ -110,7 +123,11 @@ describe('POST /api/chat', () => {
       assert.equal(reply.json.error.param, param);
       assert.match(reply.json.error.message, message);
     }
-    const broken = await raw(port, '/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message": ' });
+    const broken = await raw(port, '/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"message": ',
+    });
     assert.equal(broken.status, 400);
     assert.equal(broken.json.error.code, 'invalid-json');
     const list = await raw(port, '/api/chat', { method: 'POST', body: '[1]' });
@@ -125,10 +142,17 @@ describe('POST /api/chat', () => {
       ${probeRef('chat-disconnect')}.reason = context.signal.reason?.name;
       return ToolResult.fail('stopped');`,
     });
-    const server = await modelServer(t, (_request, index) => (index === 0 ? { toolCalls: [{ name: 'slow', arguments: {} }] } : { text: 'done' }));
+    const server = await modelServer(t, (_request, index) =>
+      index === 0 ? { toolCalls: [{ name: 'slow', arguments: {} }] } : { text: 'done' },
+    );
     const { url } = await startTestService(t, { files: { 'slow.ts': slow }, model: testModel(server) });
     const controller = new AbortController();
-    const response = await fetch(`${url}api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'go slow', session: 's' }), signal: controller.signal });
+    const response = await fetch(`${url}api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'go slow', session: 's' }),
+      signal: controller.signal,
+    });
     const messages = sseMessages(response);
     for (;;) {
       const { value } = await messages.next();
@@ -141,7 +165,8 @@ describe('POST /api/chat', () => {
     controller.abort();
     await messages.return(undefined).catch(() => {});
     // The tool's signal fires (the turn's cancellation reaches it), and the session is free again.
-    for (let tries = 0; probe.reason === undefined && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let tries = 0; probe.reason === undefined && tries < 200; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     assert.equal(probe.started, true);
     assert.equal(probe.reason, 'AbortError');
     let again: Awaited<ReturnType<typeof chat>> | undefined;
@@ -163,7 +188,10 @@ describe('POST /api/chat with routing', () => {
     });
     const files: Record<string, string> = { 'echo.ts': ECHO };
     for (const topic of ['stock', 'recipe', 'flight']) {
-      files[`${topic}.ts`] = toolSource(`${topic}_lookup`, { manifest: `description: 'Looks up a ${topic}',`, execute: "return ToolResult.ok('');" });
+      files[`${topic}.ts`] = toolSource(`${topic}_lookup`, {
+        manifest: `description: 'Looks up a ${topic}',`,
+        execute: "return ToolResult.ok('');",
+      });
     }
     const yaml = 'tools:\n  isolation: none\nrouting:\n  max_tools: 2\n';
     const { url } = await startTestService(t, { files, yaml, model: testModel(server) });

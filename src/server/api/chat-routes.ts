@@ -20,14 +20,25 @@ export function chatRoutes(context: ServerContext): Hono {
 
   routes.post('/chat', async (c) => {
     const body = await readJsonObject(c);
-    if (typeof body.message !== 'string' || body.message.trim() === '') throw new ApiError(400, 'invalid-request', '"message" must be a non-empty string', 'message');
-    if (body.lang !== undefined && !isLanguage(body.lang)) throw new ApiError(400, 'invalid-request', `"lang" must be one of ${LANGUAGES.join(', ')}`, 'lang');
+    if (typeof body.message !== 'string' || body.message.trim() === '')
+      throw new ApiError(400, 'invalid-request', '"message" must be a non-empty string', 'message');
+    if (body.lang !== undefined && !isLanguage(body.lang))
+      throw new ApiError(400, 'invalid-request', `"lang" must be one of ${LANGUAGES.join(', ')}`, 'lang');
     const language = (body.lang as Language | undefined) ?? requestLanguage(c);
     const message = body.message;
     const assistant = context.assistant();
     if (assistant === undefined) throw new ApiError(409, 'no-model', CONNECT_HINT[language]);
-    const name = body.session === undefined ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken)) : sessionName(body.session, 'session');
-    if (busy.has(name)) throw new ApiError(409, 'session-busy', `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`, 'session');
+    const name =
+      body.session === undefined
+        ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken))
+        : sessionName(body.session, 'session');
+    if (busy.has(name))
+      throw new ApiError(
+        409,
+        'session-busy',
+        `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`,
+        'session',
+      );
     const session = context.store.session(name);
     busy.add(name);
     return streamSSE(c, async (stream) => {

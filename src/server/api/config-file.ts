@@ -16,7 +16,8 @@ export async function setToolEnabled(file: string, name: string, enabled: boolea
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ApiError(500, 'config-unreadable', `${file} cannot be read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ApiError(500, 'config-unreadable', `${file} cannot be read: ${(error as Error).message}`);
   }
   const document = parseDocument(text);
   if (document.errors.length > 0) {
@@ -46,7 +47,11 @@ function refuse<T>(file: string, parse: () => T): T {
     return parse();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new ApiError(409, 'config-invalid', `${file} was not changed, because it has errors; fix them first:\n${error.message}`);
+    throw new ApiError(
+      409,
+      'config-invalid',
+      `${file} was not changed, because it has errors; fix them first:\n${error.message}`,
+    );
   }
 }
 
@@ -56,7 +61,11 @@ function ensureMapping(document: Document, path: string[]): void {
   if (isMap(node)) return;
   const value = document.getIn(path);
   if (value !== undefined && value !== null) {
-    throw new ApiError(409, 'config-invalid', `riverse.yaml was not changed: ${path.join('.')} is ${JSON.stringify(value)}, not a mapping; make it one (or remove it) first.`);
+    throw new ApiError(
+      409,
+      'config-invalid',
+      `riverse.yaml was not changed: ${path.join('.')} is ${JSON.stringify(value)}, not a mapping; make it one (or remove it) first.`,
+    );
   }
   document.setIn(path, document.createNode({}));
 }

@@ -21,7 +21,12 @@ export function eventRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   let open = 0;
   routes.get('/events', (c) => {
-    if (open >= MAX_EVENT_STREAMS) throw new ApiError(503, 'too-many-streams', `${MAX_EVENT_STREAMS} event streams are open already; close some of the dashboard's tabs and try again.`);
+    if (open >= MAX_EVENT_STREAMS)
+      throw new ApiError(
+        503,
+        'too-many-streams',
+        `${MAX_EVENT_STREAMS} event streams are open already; close some of the dashboard's tabs and try again.`,
+      );
     const language = requestLanguage(c);
     const { baseDir } = context.config;
     open++;
@@ -29,10 +34,24 @@ export function eventRoutes(context: ServerContext): Hono {
       const queue = sseQueue(stream);
       let end!: () => void;
       const ended = new Promise<void>((resolve) => (end = resolve));
-      const unsubscribe = context.events.subscribe((type, data) => {
-        const shown = type === 'tools-changed' ? { changes: (data as { changes: ToolChange[] }).changes.map((change) => ({ ...change, file: projectPath(change.file, baseDir), diagnostics: change.diagnostics.map((diagnostic) => diagnosticView(diagnostic, { baseDir, language })) })) } : data;
-        if (!queue.send(type, shown)) end();
-      }, () => end());
+      const unsubscribe = context.events.subscribe(
+        (type, data) => {
+          const shown =
+            type === 'tools-changed'
+              ? {
+                  changes: (data as { changes: ToolChange[] }).changes.map((change) => ({
+                    ...change,
+                    file: projectPath(change.file, baseDir),
+                    diagnostics: change.diagnostics.map((diagnostic) =>
+                      diagnosticView(diagnostic, { baseDir, language }),
+                    ),
+                  })),
+                }
+              : data;
+          if (!queue.send(type, shown)) end();
+        },
+        () => end(),
+      );
       stream.onAbort(() => end());
       c.req.raw.signal.addEventListener('abort', () => end(), { once: true });
       const keepAlive = setInterval(() => queue.comment('keep-alive'), KEEP_ALIVE_MS);

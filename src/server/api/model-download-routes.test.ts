@@ -11,9 +11,16 @@ import { apiRoutes } from './api-routes.ts';
 describe('the model download route', () => {
   it('is mounted by the API routes, not the dashboard', async (t) => {
     const { context } = await startTestService(t);
-    const posts = (routes: { method: string; path: string }[]) => routes.filter((route) => route.method === 'POST').map((route) => route.path);
-    assert.ok(posts(apiRoutes(context).routes).includes('/model/download'), posts(apiRoutes(context).routes).join(', '));
-    assert.deepEqual(dashboardRoutes().routes.filter((route) => route.path.startsWith('/api')), []);
+    const posts = (routes: { method: string; path: string }[]) =>
+      routes.filter((route) => route.method === 'POST').map((route) => route.path);
+    assert.ok(
+      posts(apiRoutes(context).routes).includes('/model/download'),
+      posts(apiRoutes(context).routes).join(', '),
+    );
+    assert.deepEqual(
+      dashboardRoutes().routes.filter((route) => route.path.startsWith('/api')),
+      [],
+    );
   });
 
   it('reports the context’s download, the same however many apps are built on it', async (t) => {

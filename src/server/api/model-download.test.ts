@@ -42,14 +42,19 @@ function downloadEvent(context: ServerContext, test: (state: Download) => boolea
   });
 }
 
-describe('downloading the default model', { skip: installed ? false : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}` }, () => {
+describe('downloading the default model', {
+  skip: installed ? false : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}`,
+}, () => {
   describe('a model file', () => {
     it('shows progress, refuses a second download while it runs, and uses the model once it loads', async (t) => {
       const body = tinyGguf();
       const hub = await useFakeModelHub(t, body, { holdHalf: true });
       const { port, context, dir } = await startTestService(t);
       assert.equal((await raw(port, '/api/status')).json.model, null);
-      const halfway = downloadEvent(context, (state) => state.state === 'downloading' && state.receivedBytes > 0 && state.receivedBytes < state.totalBytes);
+      const halfway = downloadEvent(
+        context,
+        (state) => state.state === 'downloading' && state.receivedBytes > 0 && state.receivedBytes < state.totalBytes,
+      );
       const started = await raw(port, '/api/model/download', { method: 'POST' });
       assert.equal(started.status, 202, started.text);
       assert.equal(started.json.download.state, 'downloading');
@@ -69,8 +74,14 @@ describe('downloading the default model', { skip: installed ? false : `node-llam
       assert.equal(end.receivedBytes, body.byteLength);
       assert.equal((await raw(port, '/api/status')).json.model.id, `local:${FILE}`);
       const files = await readdir(join(dir, 'data', 'models'));
-      assert.ok(files.some((name) => name.endsWith(FILE)), files.join(', '));
-      assert.ok(hub.requests.some((request) => request.startsWith('GET /Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/')), hub.requests.join(', '));
+      assert.ok(
+        files.some((name) => name.endsWith(FILE)),
+        files.join(', '),
+      );
+      assert.ok(
+        hub.requests.some((request) => request.startsWith('GET /Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/')),
+        hub.requests.join(', '),
+      );
     });
   });
 

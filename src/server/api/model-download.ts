@@ -4,7 +4,11 @@
 // service's model. One download at a time.
 import { join } from 'node:path';
 import { installCommand } from '../../models/providers/local/local-llama-install.ts';
-import { hasNodeLlamaCpp, loadModelFile, resolveModelReference } from '../../models/providers/local/local-llama-runtime.ts';
+import {
+  hasNodeLlamaCpp,
+  loadModelFile,
+  resolveModelReference,
+} from '../../models/providers/local/local-llama-runtime.ts';
 import { DEFAULT_LOCAL_MODEL, resolveModel } from '../../models/resolve-model.ts';
 import type { ChatModel } from '../../models/chat-model.ts';
 import { ApiError } from '../api-error.ts';
@@ -52,10 +56,19 @@ export interface ModelDownloader {
 /** Progress events are sent at most this often (the last one always). */
 const PROGRESS_INTERVAL_MS = 200;
 
-export function createModelDownloader(context: ModelDownloadService, options: ModelDownloaderOptions = {}): ModelDownloader {
+export function createModelDownloader(
+  context: ModelDownloadService,
+  options: ModelDownloaderOptions = {},
+): ModelDownloader {
   const reference = options.reference ?? DEFAULT_LOCAL_MODEL;
   const directory = options.directory ?? join(context.dataDir, 'models');
-  let state: ModelDownloadState = { state: 'idle', file: reference.split('/').pop() ?? reference, receivedBytes: 0, totalBytes: 0, sizeGb: 1.1 };
+  let state: ModelDownloadState = {
+    state: 'idle',
+    file: reference.split('/').pop() ?? reference,
+    receivedBytes: 0,
+    totalBytes: 0,
+    sizeGb: 1.1,
+  };
   let running = false;
   let lastSent = 0;
   let trailing: NodeJS.Timeout | undefined;
@@ -90,9 +103,18 @@ export function createModelDownloader(context: ModelDownloadService, options: Mo
     try {
       const path = await resolveModelReference(reference, directory, true, {
         signal: stop.signal,
-        onProgress: ({ totalSize, downloadedSize }) => set({ state: 'downloading', receivedBytes: downloadedSize, totalBytes: totalSize }, downloadedSize >= totalSize),
+        onProgress: ({ totalSize, downloadedSize }) =>
+          set(
+            { state: 'downloading', receivedBytes: downloadedSize, totalBytes: totalSize },
+            downloadedSize >= totalSize,
+          ),
       });
-      set({ state: 'downloading', loading: true, receivedBytes: Math.max(state.receivedBytes, state.totalBytes), totalBytes: Math.max(state.receivedBytes, state.totalBytes) });
+      set({
+        state: 'downloading',
+        loading: true,
+        receivedBytes: Math.max(state.receivedBytes, state.totalBytes),
+        totalBytes: Math.max(state.receivedBytes, state.totalBytes),
+      });
       // The existing resolution of `local:` models; loading the file now proves it is a model (and
       // keeps it loaded for the first turn, which would load the same file).
       const model = resolveModel({ model: `local:${reference}` }, {}, { modelsDirectory: directory });
@@ -110,11 +132,20 @@ export function createModelDownloader(context: ModelDownloadService, options: Mo
   return {
     state: () => state,
     async start() {
-      if (running) throw new ApiError(409, 'download-running', `${state.file} is already downloading; its progress is on /api/events (model-download).`);
+      if (running)
+        throw new ApiError(
+          409,
+          'download-running',
+          `${state.file} is already downloading; its progress is on /api/events (model-download).`,
+        );
       running = true;
       if (!(await runtime)) {
         running = false;
-        throw new ApiError(409, 'local-runtime-missing', `Local models need node-llama-cpp, which is not installed. Install it with: ${installCommand()}`);
+        throw new ApiError(
+          409,
+          'local-runtime-missing',
+          `Local models need node-llama-cpp, which is not installed. Install it with: ${installCommand()}`,
+        );
       }
       set({ state: 'downloading', error: undefined, receivedBytes: 0, totalBytes: 0 });
       void run();

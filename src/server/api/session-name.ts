@@ -24,8 +24,9 @@ const MAX_NAME_CHARS = 200;
 
 /** A session name from a request: non-empty text, at most MAX_NAME_CHARS; else a 400 naming `field`. */
 export function sessionName(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new ApiError(400, 'invalid-request', `"${field}" must be a non-empty string`, field);
-  if (value.length > MAX_NAME_CHARS) throw new ApiError(400, 'invalid-request', `"${field}" must be at most ${MAX_NAME_CHARS} characters`, field);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new ApiError(400, 'invalid-request', `"${field}" must be a non-empty string`, field);
+  if (value.length > MAX_NAME_CHARS)
+    throw new ApiError(400, 'invalid-request', `"${field}" must be at most ${MAX_NAME_CHARS} characters`, field);
   return value;
 }
-

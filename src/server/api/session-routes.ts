@@ -5,7 +5,12 @@ import { readJsonObject } from '../read-json.ts';
 import { sessionName } from './session-name.ts';
 import type { ServerContext } from '../server-context.ts';
 
-const noSuchSession = (name: string) => new ApiError(404, 'session-not-found', `There is no session called ${JSON.stringify(name)}; GET /api/sessions lists them.`);
+const noSuchSession = (name: string) =>
+  new ApiError(
+    404,
+    'session-not-found',
+    `There is no session called ${JSON.stringify(name)}; GET /api/sessions lists them.`,
+  );
 
 /** `/api/sessions`: list, read, rename, delete. */
 export function sessionRoutes(context: ServerContext): Hono {

@@ -19,23 +19,48 @@ const WEATHER = toolSource('weather', {
   execute: 'return ToolResult.ok(`${params.city}: sunny, ${params.unit}, ${params.days ?? 1} day(s)`);',
 });
 const FAILING = toolSource('failing', { execute: "return ToolResult.fail('the service is down');" });
-const BROKEN = "import { BaseTool } from 'riverse';\nexport class BrokenTool extends BaseTool {\n  manifest() { return { name: 'broken', description: 'x'  }\n";
+const BROKEN =
+  "import { BaseTool } from 'riverse';\nexport class BrokenTool extends BaseTool {\n  manifest() { return { name: 'broken', description: 'x'  }\n";
 const FILES = { 'weather.ts': WEATHER, 'failing.ts': FAILING, 'broken.ts': BROKEN };
-const YAML = '# My Riverse settings\ntools:\n  isolation: none # quick loads\n\n  # the weather tool needs no key\n  weather:\n    units: metric # kept\n';
+const YAML =
+  '# My Riverse settings\ntools:\n  isolation: none # quick loads\n\n  # the weather tool needs no key\n  weather:\n    units: metric # kept\n';
 
 describe('GET /api/tools', () => {
   it('lists every tool with its file, folder, availability, schema, examples and diagnostics, and the files that failed', async (t) => {
     const { port } = await startTestService(t, { files: FILES, yaml: YAML });
     const { json, status } = await raw(port, '/api/tools');
     assert.equal(status, 200);
-    assert.deepEqual(json.tools.map((tool: { name: string }) => tool.name), ['failing', 'weather']);
+    assert.deepEqual(
+      json.tools.map((tool: { name: string }) => tool.name),
+      ['failing', 'weather'],
+    );
     const weather = json.tools[1];
     assert.deepEqual(
       { ...weather, parameters: undefined },
-      { name: 'weather', description: 'Get the weather for a city', file: join('agent', 'tools', 'weather.ts'), source: join('agent', 'tools'), available: true, enabled: true, isolation: 'none', approval: 'never', parameters: undefined, examples: ['weather in Tokyo?'], diagnostics: weather.diagnostics },
+      {
+        name: 'weather',
+        description: 'Get the weather for a city',
+        file: join('agent', 'tools', 'weather.ts'),
+        source: join('agent', 'tools'),
+        available: true,
+        enabled: true,
+        isolation: 'none',
+        approval: 'never',
+        parameters: undefined,
+        examples: ['weather in Tokyo?'],
+        diagnostics: weather.diagnostics,
+      },
     );
     // Its own diagnostics: one example only is a warning, its file relative to the project.
-    assert.deepEqual(weather.diagnostics.map(({ severity, code, file, tool }: Record<string, string>) => ({ severity, code, file, tool })), [{ severity: 'warning', code: 'manifest-warning', file: join('agent', 'tools', 'weather.ts'), tool: 'weather' }]);
+    assert.deepEqual(
+      weather.diagnostics.map(({ severity, code, file, tool }: Record<string, string>) => ({
+        severity,
+        code,
+        file,
+        tool,
+      })),
+      [{ severity: 'warning', code: 'manifest-warning', file: join('agent', 'tools', 'weather.ts'), tool: 'weather' }],
+    );
     assert.match(weather.diagnostics[0].message, /only one example/);
     assert.deepEqual(weather.parameters.required, ['city']);
     assert.deepEqual(weather.parameters.properties.unit, { type: 'string', enum: ['c', 'f'], default: 'c' });
@@ -45,7 +70,7 @@ describe('GET /api/tools', () => {
     assert.ok(!('text' in json.failures[0].diagnostics[0]));
   });
 
-  it('speaks the reader\'s language: descriptions, parameters, examples and diagnostics', async (t) => {
+  it("speaks the reader's language: descriptions, parameters, examples and diagnostics", async (t) => {
     const { port } = await startTestService(t, { files: FILES });
     const { json } = await raw(port, '/api/tools', { headers: { 'accept-language': 'zh-CN' } });
     const weather = json.tools.find((tool: { name: string }) => tool.name === 'weather');
@@ -78,19 +103,34 @@ describe('PUT /api/tools/:name/enabled', () => {
     assert.equal(off.json.available, false);
     assert.equal(off.json.reason, 'turned off in the config (tools.weather.enabled: false)');
     const written = await readFile(join(dir, 'riverse.yaml'), 'utf8');
-    assert.equal(written, '# My Riverse settings\ntools:\n  isolation: none # quick loads\n\n  # the weather tool needs no key\n  weather:\n    units: metric # kept\n    enabled: false\n');
+    assert.equal(
+      written,
+      '# My Riverse settings\ntools:\n  isolation: none # quick loads\n\n  # the weather tool needs no key\n  weather:\n    units: metric # kept\n    enabled: false\n',
+    );
     // The assistant no longer offers it.
     await chat(url, { message: 'weather?' });
-    assert.deepEqual(server.requests.at(-1)!.body.tools?.map((tool) => tool.function.name), ['failing']);
+    assert.deepEqual(
+      server.requests.at(-1)!.body.tools?.map((tool) => tool.function.name),
+      ['failing'],
+    );
     const zh = await raw(port, '/api/tools/weather?lang=zh');
     assert.equal(zh.json.reason, '已在配置中关闭（tools.weather.enabled: false）');
 
     const on = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: true } });
     assert.equal(on.json.available, true);
     assert.equal(on.json.enabled, true);
-    assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /# the weather tool needs no key\n {2}weather:\n {4}units: metric # kept\n {4}enabled: true\n$/);
+    assert.match(
+      await readFile(join(dir, 'riverse.yaml'), 'utf8'),
+      /# the weather tool needs no key\n {2}weather:\n {4}units: metric # kept\n {4}enabled: true\n$/,
+    );
     await chat(url, { message: 'weather?' });
-    assert.deepEqual(server.requests.at(-1)!.body.tools?.map((tool) => tool.function.name).sort(), ['failing', 'weather']);
+    assert.deepEqual(
+      server.requests
+        .at(-1)!
+        .body.tools?.map((tool) => tool.function.name)
+        .sort(),
+      ['failing', 'weather'],
+    );
   });
 
   it('creates riverse.yaml when there is none, and keeps two switches made at once', async (t) => {
@@ -104,9 +144,18 @@ describe('PUT /api/tools/:name/enabled', () => {
       raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } }),
       raw(port, '/api/tools/failing/enabled', { method: 'PUT', body: { enabled: false } }),
     ]);
-    assert.deepEqual(both.map((response) => response.status), [200, 200]);
-    assert.equal(await readFile(join(dir, 'other.yaml'), 'utf8'), 'tools:\n  weather:\n    enabled: false\n  failing:\n    enabled: false\n');
-    assert.deepEqual((await raw(port, '/api/tools')).json.tools.map((tool: { available: boolean }) => tool.available), [false, false]);
+    assert.deepEqual(
+      both.map((response) => response.status),
+      [200, 200],
+    );
+    assert.equal(
+      await readFile(join(dir, 'other.yaml'), 'utf8'),
+      'tools:\n  weather:\n    enabled: false\n  failing:\n    enabled: false\n',
+    );
+    assert.deepEqual(
+      (await raw(port, '/api/tools')).json.tools.map((tool: { available: boolean }) => tool.available),
+      [false, false],
+    );
   });
 
   it('refuses to touch a riverse.yaml with errors, saying where, and leaves it as it was', async (t) => {
@@ -116,14 +165,20 @@ describe('PUT /api/tools/:name/enabled', () => {
     const refused = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
     assert.equal(refused.status, 409);
     assert.equal(refused.json.error.code, 'config-invalid');
-    assert.match(refused.json.error.message, /riverse\.yaml was not changed, because it has errors.*\n.*riverse\.yaml:\d+: invalid YAML/);
+    assert.match(
+      refused.json.error.message,
+      /riverse\.yaml was not changed, because it has errors.*\n.*riverse\.yaml:\d+: invalid YAML/,
+    );
     assert.equal(await readFile(join(dir, 'riverse.yaml'), 'utf8'), broken);
     await writeFile(join(dir, 'riverse.yaml'), 'tools:\n  timeout_ms: soon\n');
     const invalid = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
     assert.equal(invalid.status, 409);
     assert.match(invalid.json.error.message, /tools\.timeout_ms: expected a whole number/);
     await writeFile(join(dir, 'riverse.yaml'), 'tools: [weather]\n');
-    assert.match((await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } })).json.error.message, /tools is \["weather"\], not a mapping/);
+    assert.match(
+      (await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } })).json.error.message,
+      /tools is \["weather"\], not a mapping/,
+    );
   });
 
   it('checks the body and the name', async (t) => {
@@ -131,23 +186,32 @@ describe('PUT /api/tools/:name/enabled', () => {
     const bad = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: 'no' } });
     assert.equal(bad.status, 400);
     assert.equal(bad.json.error.param, 'enabled');
-    assert.equal((await raw(port, '/api/tools/nothing/enabled', { method: 'PUT', body: { enabled: false } })).status, 404);
+    assert.equal(
+      (await raw(port, '/api/tools/nothing/enabled', { method: 'PUT', body: { enabled: false } })).status,
+      404,
+    );
   });
 });
 
 describe('POST /api/tools/:name/run', () => {
   it('runs a tool as a model call runs: checked, coerced, with its defaults, timed', async (t) => {
     const { port } = await startTestService(t, { files: FILES });
-    const run = await raw(port, '/api/tools/weather/run', { method: 'POST', body: { params: { city: 'Tokyo', days: '3' } } });
+    const run = await raw(port, '/api/tools/weather/run', {
+      method: 'POST',
+      body: { params: { city: 'Tokyo', days: '3' } },
+    });
     assert.equal(run.status, 200);
     assert.equal(run.json.success, true);
     assert.equal(run.json.data, 'Tokyo: sunny, c, 3 day(s)');
     assert.equal(typeof run.json.durationMs, 'number');
     const failed = await raw(port, '/api/tools/failing/run', { method: 'POST', body: {} });
-    assert.deepEqual({ ...failed.json, durationMs: 0 }, { success: false, data: '', error: 'the service is down', durationMs: 0 });
+    assert.deepEqual(
+      { ...failed.json, durationMs: 0 },
+      { success: false, data: '', error: 'the service is down', durationMs: 0 },
+    );
   });
 
-  it('explains refused arguments in the reader\'s language', async (t) => {
+  it("explains refused arguments in the reader's language", async (t) => {
     const { port } = await startTestService(t, { files: FILES });
     const en = await raw(port, '/api/tools/weather/run', { method: 'POST', body: { params: { unit: 'k' } } });
     assert.equal(en.json.success, false);
@@ -158,7 +222,10 @@ describe('POST /api/tools/:name/run', () => {
   });
 
   it('answers an unknown tool with 404, one switched off with 409, and bad params with 400', async (t) => {
-    const { port } = await startTestService(t, { files: FILES, yaml: 'tools:\n  isolation: none\n  failing:\n    enabled: false\n' });
+    const { port } = await startTestService(t, {
+      files: FILES,
+      yaml: 'tools:\n  isolation: none\n  failing:\n    enabled: false\n',
+    });
     const unknown = await raw(port, '/api/tools/wether/run', { method: 'POST', body: {} });
     assert.equal(unknown.status, 404);
     assert.match(unknown.json.error.message, /Did you mean "weather"|"weather"/);

@@ -17,8 +17,13 @@ import { toolCatalog, toolView, type ViewOptions } from './tool-view.ts';
  */
 export function toolRoutes(context: ServerContext): Hono {
   const routes = new Hono();
-  const viewOptions = (language: Language): ViewOptions => ({ config: context.config.config, baseDir: context.config.baseDir, language });
-  const notFound = (registry: ToolRegistry, name: string, language: Language) => new ApiError(404, 'tool-not-found', registry.unknownToolMessage(name, language));
+  const viewOptions = (language: Language): ViewOptions => ({
+    config: context.config.config,
+    baseDir: context.config.baseDir,
+    language,
+  });
+  const notFound = (registry: ToolRegistry, name: string, language: Language) =>
+    new ApiError(404, 'tool-not-found', registry.unknownToolMessage(name, language));
   // One riverse.yaml edit at a time: two switches at once must not lose one of them.
   let editing: Promise<unknown> = Promise.resolve();
 
@@ -36,10 +41,15 @@ export function toolRoutes(context: ServerContext): Hono {
     const language = requestLanguage(c);
     const name = c.req.param('name');
     const body = await readJsonObject(c);
-    if (typeof body.enabled !== 'boolean') throw new ApiError(400, 'invalid-request', '"enabled" must be true or false', 'enabled');
+    if (typeof body.enabled !== 'boolean')
+      throw new ApiError(400, 'invalid-request', '"enabled" must be true or false', 'enabled');
     if (context.tools.current.find(name) === undefined) throw notFound(context.tools.current, name, language);
     if ((TOOLS_SETTINGS as readonly string[]).includes(name)) {
-      throw new ApiError(409, 'tool-name-reserved', `A tool called "${name}" cannot be switched in riverse.yaml: tools.${name} is a setting of every tool. Rename the tool.`);
+      throw new ApiError(
+        409,
+        'tool-name-reserved',
+        `A tool called "${name}" cannot be switched in riverse.yaml: tools.${name} is a setting of every tool. Rename the tool.`,
+      );
     }
     const enabled = body.enabled;
     const edit = editing.then(async () => {
@@ -59,24 +69,44 @@ export function toolRoutes(context: ServerContext): Hono {
     const name = c.req.param('name');
     const body = await readJsonObject(c);
     const params = body.params ?? {};
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new ApiError(400, 'invalid-request', '"params" must be a JSON object of the tool\'s parameters', 'params');
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      throw new ApiError(400, 'invalid-request', '"params" must be a JSON object of the tool\'s parameters', 'params');
     const registry = context.tools.current;
     const found = registry.find(name);
     if (found === undefined) throw notFound(registry, name, language);
-    if (!found.available) throw new ApiError(409, 'tool-unavailable', registry.unavailableMessage(name, language) ?? `${name} is unavailable.`);
+    if (!found.available)
+      throw new ApiError(
+        409,
+        'tool-unavailable',
+        registry.unavailableMessage(name, language) ?? `${name} is unavailable.`,
+      );
     const started = performance.now();
     const result = await registry.execute(name, params, { signal: c.req.raw.signal, sessionId: 'dashboard', language });
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
-    return c.json({ ...result, ...(result.success ? {} : { error: failureText(result, registry, name, params as Record<string, unknown>, language) }), durationMs });
+    return c.json({
+      ...result,
+      ...(result.success
+        ? {}
+        : { error: failureText(result, registry, name, params as Record<string, unknown>, language) }),
+      durationMs,
+    });
   });
 
   return routes;
 }
 
 /** Refused arguments explained in the person's language (a model gets them in English); a tool's own error as it wrote it. */
-function failureText(result: ToolResult, registry: ToolRegistry, name: string, params: Record<string, unknown>, language: Language): string | undefined {
+function failureText(
+  result: ToolResult,
+  registry: ToolRegistry,
+  name: string,
+  params: Record<string, unknown>,
+  language: Language,
+): string | undefined {
   if (result.code !== 'invalid-params') return result.error;
   const entry = registry.get(name);
   const checked = entry?.checkParams(params);
-  return entry !== undefined && checked?.ok === false ? explainInvalidParams(entry.manifest, checked.problems, language) : result.error;
+  return entry !== undefined && checked?.ok === false
+    ? explainInvalidParams(entry.manifest, checked.problems, language)
+    : result.error;
 }

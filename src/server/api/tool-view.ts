@@ -1,6 +1,13 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { approvalSetting, type ApprovalSetting } from '../../tools/approval-policy.ts';
-import { DEFAULT_ISOLATION, toolIsolation, toolSection, turnedOff, type AppConfig, type Isolation } from '../../tools/app-config.ts';
+import {
+  DEFAULT_ISOLATION,
+  toolIsolation,
+  toolSection,
+  turnedOff,
+  type AppConfig,
+  type Isolation,
+} from '../../tools/app-config.ts';
 import { localizeDiagnostic, type Diagnostic } from '../../core/diagnostic.ts';
 import { parametersSchema, type JsonSchema } from '../../tool-runtime/parameter-schema.ts';
 import { localizeReason } from '../../core/phrase.ts';
@@ -62,7 +69,14 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
     name,
     description: localize(found.manifest.description, language),
     file: projectPath(found.file, baseDir),
-    source: !fromFile ? found.file : projectPath(registry.folders.find((folder) => found.file.startsWith(`${folder}/`) || found.file.startsWith(`${folder}\\`)) ?? dirname(found.file), baseDir),
+    source: !fromFile
+      ? found.file
+      : projectPath(
+          registry.folders.find(
+            (folder) => found.file.startsWith(`${folder}/`) || found.file.startsWith(`${folder}\\`),
+          ) ?? dirname(found.file),
+          baseDir,
+        ),
     available: found.available,
     ...(reason === undefined ? {} : { reason }),
     enabled: !turnedOff(toolSection(options.config, name)),
@@ -70,12 +84,19 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
     approval: approvalSetting(found.manifest, options.config),
     parameters: registered?.schemaGiven === true ? registered.schema : parametersSchema(found.manifest, language),
     examples: localizeList(found.manifest.examples, language),
-    diagnostics: registry.diagnostics.filter((diagnostic) => diagnostic.file === found.file && (diagnostic.tool === undefined || diagnostic.tool === name)).map((diagnostic) => diagnosticView(diagnostic, options)),
+    diagnostics: registry.diagnostics
+      .filter(
+        (diagnostic) => diagnostic.file === found.file && (diagnostic.tool === undefined || diagnostic.tool === name),
+      )
+      .map((diagnostic) => diagnosticView(diagnostic, options)),
   };
 }
 
 /** Every tool, by name, and the files (or folders) with diagnostics but no tool: those that failed to load. */
-export function toolCatalog(registry: ToolRegistry, options: ViewOptions): { tools: ToolView[]; failures: Array<{ file: string; diagnostics: DiagnosticView[] }> } {
+export function toolCatalog(
+  registry: ToolRegistry,
+  options: ViewOptions,
+): { tools: ToolView[]; failures: Array<{ file: string; diagnostics: DiagnosticView[] }> } {
   const listing = registry.list();
   const withTools = new Set(listing.map((tool) => tool.file));
   const failed = new Map<string, Diagnostic[]>();
@@ -85,6 +106,9 @@ export function toolCatalog(registry: ToolRegistry, options: ViewOptions): { too
   }
   return {
     tools: listing.map((tool) => toolView(registry, tool.name, options)!),
-    failures: [...failed].map(([file, diagnostics]) => ({ file: projectPath(file, options.baseDir), diagnostics: diagnostics.map((diagnostic) => diagnosticView(diagnostic, options)) })),
+    failures: [...failed].map(([file, diagnostics]) => ({
+      file: projectPath(file, options.baseDir),
+      diagnostics: diagnostics.map((diagnostic) => diagnosticView(diagnostic, options)),
+    })),
   };
 }

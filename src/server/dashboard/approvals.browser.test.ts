@@ -14,13 +14,24 @@ import { tempDir, toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium)` : false;
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const skip =
+  !existsSync(CHROMIUM) && !process.env.CI
+    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium)`
+    : false;
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 const NOTE = toolSource('write_note', {
   header: "import { appendFileSync } from 'node:fs';",
   manifest: "parameters: { text: { type: 'string', required: true, description: 'the note' } }, approval: 'always',",
-  execute: "appendFileSync(context.config.log_file, params.text + '\\n'); return ToolResult.ok('written: ' + params.text);",
+  execute:
+    "appendFileSync(context.config.log_file, params.text + '\\n'); return ToolResult.ok('written: ' + params.text);",
 });
 
 test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
@@ -33,11 +44,26 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
   t.after(() => modelServer.close());
   const dir = await tempDir(t);
   const log = join(dir, 'notes.log');
-  const notes = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter((line) => line !== '') : []);
-  const service = await startTestService(t, { files: { 'note.ts': NOTE }, yaml: `tools:\n  isolation: none\n  write_note:\n    log_file: ${JSON.stringify(log)}\n`, model: createOpenAICompatibleModel({ model: 'm', baseUrl: modelServer.url, maxRetries: 0 }) });
+  const notes = () =>
+    existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+      : [];
+  const service = await startTestService(t, {
+    files: { 'note.ts': NOTE },
+    yaml: `tools:\n  isolation: none\n  write_note:\n    log_file: ${JSON.stringify(log)}\n`,
+    model: createOpenAICompatibleModel({ model: 'm', baseUrl: modelServer.url, maxRetries: 0 }),
+  });
 
   const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, locale: 'en-US', timeout: 60_000 });
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: LAUNCH_ARGS,
+    locale: 'en-US',
+    timeout: 60_000,
+  });
   t.after(async () => {
     await browser.close();
     await rm(profile, { recursive: true, force: true });
@@ -46,7 +72,15 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => void (message.type() === 'error' && !/Failed to load resource/.test(message.text()) && problems.push(message.text())));
+  page.on(
+    'console',
+    (message) =>
+      void (
+        message.type() === 'error' &&
+        !/Failed to load resource/.test(message.text()) &&
+        problems.push(message.text())
+      ),
+  );
   await page.goto(`${service.url}#/chat`);
   const send = async (text: string) => {
     await page.locator('#chat-input').fill(text);
@@ -80,7 +114,10 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
 
   await t.test('always for this session: this call and the next run, the next without a card', async () => {
     await send('note bread');
-    await page.locator('.approval-card[data-state="pending"]').getByRole('button', { name: 'Always for this session' }).click();
+    await page
+      .locator('.approval-card[data-state="pending"]')
+      .getByRole('button', { name: 'Always for this session' })
+      .click();
     await page.locator('.message.assistant', { hasText: 'written: bread' }).waitFor();
     await send('note eggs');
     await page.locator('.message.assistant', { hasText: 'written: eggs' }).waitFor();
@@ -88,20 +125,23 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
     assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
   });
 
-  await t.test('a reload while a call waits: the card is back from GET /api/approvals, and approving it runs the call', async () => {
-    await page.locator('[data-action="new-chat"]').click();
-    await send('note tea');
-    await page.locator('.approval-card[data-state="pending"]').waitFor();
-    await page.waitForURL(/#\/chat\/.+/);
-    await page.reload();
-    const card = page.locator('.approval-card[data-state="pending"]');
-    await card.waitFor();
-    assert.match((await card.locator('.tool-params').textContent()) ?? '', /"text": "tea"/);
-    assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
-    await card.getByRole('button', { name: 'Approve once' }).click();
-    await page.locator('.approval-card[data-state="approved"]').waitFor();
-    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea']);
-  });
+  await t.test(
+    'a reload while a call waits: the card is back from GET /api/approvals, and approving it runs the call',
+    async () => {
+      await page.locator('[data-action="new-chat"]').click();
+      await send('note tea');
+      await page.locator('.approval-card[data-state="pending"]').waitFor();
+      await page.waitForURL(/#\/chat\/.+/);
+      await page.reload();
+      const card = page.locator('.approval-card[data-state="pending"]');
+      await card.waitFor();
+      assert.match((await card.locator('.tool-params').textContent()) ?? '', /"text": "tea"/);
+      assert.deepEqual(notes(), ['milk', 'bread', 'eggs']);
+      await card.getByRole('button', { name: 'Approve once' }).click();
+      await page.locator('.approval-card[data-state="approved"]').waitFor();
+      assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea']);
+    },
+  );
 
   await t.test('in Japanese: the card and its buttons', async () => {
     await page.locator('[data-action="new-chat"]').click();

@@ -21,10 +21,15 @@ describe('the dashboard files', () => {
       seen.add(path);
       const response = await raw(port, path);
       assert.equal(response.status, 200, path);
-      const type = path.endsWith('.js') ? 'text/javascript; charset=utf-8' : path.endsWith('.css') ? 'text/css; charset=utf-8' : 'image/svg+xml';
+      const type = path.endsWith('.js')
+        ? 'text/javascript; charset=utf-8'
+        : path.endsWith('.css')
+          ? 'text/css; charset=utf-8'
+          : 'image/svg+xml';
       assert.equal(response.headers['content-type'], type, path);
       assert.equal(response.headers['x-content-type-options'], 'nosniff');
-      if (path.endsWith('.js')) for (const match of response.text.matchAll(/from '\.\/([\w-]+\.js)'/g)) queue.push(`/assets/${match[1]}`);
+      if (path.endsWith('.js'))
+        for (const match of response.text.matchAll(/from '\.\/([\w-]+\.js)'/g)) queue.push(`/assets/${match[1]}`);
     }
     assert.ok(seen.size >= 12, [...seen].join(', '));
   });
@@ -32,7 +37,14 @@ describe('the dashboard files', () => {
   it('sends a policy that allows only its own scripts, styles and connections, and no framing', async (t) => {
     const { port } = await startTestService(t);
     const policy = String((await raw(port, '/')).headers['content-security-policy']);
-    for (const rule of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) assert.ok(policy.includes(rule), `${rule} in ${policy}`);
+    for (const rule of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+    ])
+      assert.ok(policy.includes(rule), `${rule} in ${policy}`);
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
   });
 
@@ -51,7 +63,12 @@ describe('the dashboard files', () => {
 
   it('answers a file that is not there with the API 404, never a path outside the folder', async (t) => {
     const { port } = await startTestService(t);
-    for (const path of ['/assets/nope.js', '/assets/..%2Fdashboard-routes.ts', '/assets/../package.json', '/assets/dashboard-static.test.ts']) {
+    for (const path of [
+      '/assets/nope.js',
+      '/assets/..%2Fdashboard-routes.ts',
+      '/assets/../package.json',
+      '/assets/dashboard-static.test.ts',
+    ]) {
       const response = await raw(port, path);
       assert.equal(response.status, 404, path);
       assert.equal(response.json.error.code, 'not-found');

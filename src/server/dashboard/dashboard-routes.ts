@@ -25,7 +25,8 @@ export function dashboardRoutes(): Hono {
   const files = loadStaticFiles();
   const routes = new Hono();
   const page = files.get('index.html');
-  if (page === undefined) throw new Error("The dashboard's index.html is missing; a package build copies it (npm run build).");
+  if (page === undefined)
+    throw new Error("The dashboard's index.html is missing; a package build copies it (npm run build).");
   routes.get('/', (c) => send(c, page));
   routes.get('/index.html', (c) => send(c, page));
   routes.get('/assets/:name', (c, next) => {

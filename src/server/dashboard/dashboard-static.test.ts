@@ -15,15 +15,23 @@ const load = async <T>(name: string): Promise<T> => (await import(join(STATIC_DI
 const { MESSAGES, LANGUAGES } = await load<{ MESSAGES: Record<string, Catalog>; LANGUAGES: string[] }>('messages.js');
 const { readField, readParams, fieldKind } = await load<{
   readField: (schema: object, raw: unknown, required: boolean) => FieldResult;
-  readParams: (schema: object, raws: Record<string, unknown>) => { params?: Record<string, unknown>; errors?: Record<string, FieldResult> };
+  readParams: (
+    schema: object,
+    raws: Record<string, unknown>,
+  ) => { params?: Record<string, unknown>; errors?: Record<string, FieldResult> };
   fieldKind: (schema: object) => string;
 }>('schema-values.js');
-const { readEvents } = await load<{ readEvents: (body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void) => Promise<void> }>('sse.js');
+const { readEvents } = await load<{
+  readEvents: (body: ReadableStream<Uint8Array>, onEvent: (type: string, data: unknown) => void) => Promise<void>;
+}>('sse.js');
 
 const { pickLanguage } = await load<{ pickLanguage: (preferred: string[]) => string }>('i18n.js');
 
 type Piece = { type: string; text: string; lang?: string };
-const { replyBlocks, inlinePieces } = await load<{ replyBlocks: (text: string) => Piece[]; inlinePieces: (text: string) => Piece[] }>('reply-text.js');
+const { replyBlocks, inlinePieces } = await load<{
+  replyBlocks: (text: string) => Piece[];
+  inlinePieces: (text: string) => Piece[];
+}>('reply-text.js');
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
@@ -36,7 +44,11 @@ describe('the message catalogs', () => {
       assert.deepEqual(Object.keys(catalog).sort(), keys, `${language}: the same keys as en`);
       for (const key of keys) {
         assert.notEqual(catalog[key]!.trim(), '', `${language}.${key} is empty`);
-        assert.deepEqual(placeholders(catalog[key]!), placeholders(MESSAGES.en![key]!), `${language}.${key}: placeholders`);
+        assert.deepEqual(
+          placeholders(catalog[key]!),
+          placeholders(MESSAGES.en![key]!),
+          `${language}.${key}: placeholders`,
+        );
       }
     }
   });
@@ -46,13 +58,24 @@ describe('the message catalogs', () => {
     for (const name of await readdir(STATIC_DIR)) {
       if (!/\.(js|html)$/.test(name) || name === 'messages.js') continue;
       const text = await readFile(join(STATIC_DIR, name), 'utf8');
-      const patterns = [/\bi18n(?:Aria|Placeholder|Title)?: '(\w+)'/g, /data-i18n(?:-aria-label)?="(\w+)"/g, /setText\([^,]+, '(\w+)'/g, /\bt\('(\w+)'/g, /\b(?:note|say)\('(\w+)'/g, /error: '(\w+)'/g];
+      const patterns = [
+        /\bi18n(?:Aria|Placeholder|Title)?: '(\w+)'/g,
+        /data-i18n(?:-aria-label)?="(\w+)"/g,
+        /setText\([^,]+, '(\w+)'/g,
+        /\bt\('(\w+)'/g,
+        /\b(?:note|say)\('(\w+)'/g,
+        /error: '(\w+)'/g,
+      ];
       for (const pattern of patterns) for (const match of text.matchAll(pattern)) used.add(match[1]!);
       // Keys chosen by a condition.
-      for (const match of text.matchAll(/(?:i18n\w*: |setText\(\w+, |(?:note|say)\()[^,?]*\? '(\w+)' : '(\w+)'/g)) used.add(match[1]!).add(match[2]!);
+      for (const match of text.matchAll(/(?:i18n\w*: |setText\(\w+, |(?:note|say)\()[^,?]*\? '(\w+)' : '(\w+)'/g))
+        used.add(match[1]!).add(match[2]!);
     }
     assert.ok(used.size > 80, `found ${used.size} keys`);
-    assert.deepEqual([...used].filter((key) => !(key in MESSAGES.en!)), []);
+    assert.deepEqual(
+      [...used].filter((key) => !(key in MESSAGES.en!)),
+      [],
+    );
   });
 });
 
@@ -91,18 +114,35 @@ describe('the run form checks', () => {
       },
       required: ['city', 'days'],
     };
-    assert.deepEqual(readParams(schema, { city: 'Oslo', days: '3', unit: '1', hourly: true, tags: '["a"]', note: '' }), { params: { city: 'Oslo', days: 3, unit: 'f', hourly: true, tags: ['a'] } });
-    assert.deepEqual(readParams(schema, { city: 'Oslo', days: '3', unit: '', hourly: false, tags: '' }), { params: { city: 'Oslo', days: 3 } });
+    assert.deepEqual(
+      readParams(schema, { city: 'Oslo', days: '3', unit: '1', hourly: true, tags: '["a"]', note: '' }),
+      { params: { city: 'Oslo', days: 3, unit: 'f', hourly: true, tags: ['a'] } },
+    );
+    assert.deepEqual(readParams(schema, { city: 'Oslo', days: '3', unit: '', hourly: false, tags: '' }), {
+      params: { city: 'Oslo', days: 3 },
+    });
   });
 
   it('names what is wrong with each field before anything is sent', () => {
     assert.equal(readField({ type: 'string' }, '', true).error, 'fieldRequired');
     assert.equal(readField({ type: 'integer' }, '2.5', true).error, 'fieldNotInteger');
     assert.equal(readField({ type: 'number' }, 'abc', true).error, 'fieldNotNumber');
-    assert.deepEqual(readField({ type: 'integer', minimum: 1 }, '0', true), { error: 'fieldTooSmall', vars: { min: 1 } });
-    assert.deepEqual(readField({ type: 'number', exclusiveMaximum: 10 }, '10', true), { error: 'fieldBelow', vars: { max: 10 } });
-    assert.deepEqual(readField({ type: 'string', maxLength: 3 }, 'abcd', true), { error: 'fieldTooLong', vars: { max: 3 } });
-    assert.deepEqual(readField({ type: 'string', pattern: '^[a-z]+$' }, 'Oslo', true), { error: 'fieldPattern', vars: { pattern: '^[a-z]+$' } });
+    assert.deepEqual(readField({ type: 'integer', minimum: 1 }, '0', true), {
+      error: 'fieldTooSmall',
+      vars: { min: 1 },
+    });
+    assert.deepEqual(readField({ type: 'number', exclusiveMaximum: 10 }, '10', true), {
+      error: 'fieldBelow',
+      vars: { max: 10 },
+    });
+    assert.deepEqual(readField({ type: 'string', maxLength: 3 }, 'abcd', true), {
+      error: 'fieldTooLong',
+      vars: { max: 3 },
+    });
+    assert.deepEqual(readField({ type: 'string', pattern: '^[a-z]+$' }, 'Oslo', true), {
+      error: 'fieldPattern',
+      vars: { pattern: '^[a-z]+$' },
+    });
     assert.equal(readField({ type: 'object' }, '{oops', true).error, 'fieldNotJson');
     assert.deepEqual(readField({ type: 'object' }, '[1]', true), { error: 'fieldWrongType', vars: { type: 'object' } });
     assert.deepEqual(readField({ type: 'array' }, '{}', false), { error: 'fieldWrongType', vars: { type: 'array' } });
@@ -137,7 +177,9 @@ describe('a reply as shown', () => {
       { type: 'link', text: 'https://example.com/a?b=1' },
       { type: 'text', text: '.' },
     ]);
-    assert.deepEqual(inlinePieces('<img src=x onerror=alert(1)> javascript:alert(1)'), [{ type: 'text', text: '<img src=x onerror=alert(1)> javascript:alert(1)' }]);
+    assert.deepEqual(inlinePieces('<img src=x onerror=alert(1)> javascript:alert(1)'), [
+      { type: 'text', text: '<img src=x onerror=alert(1)> javascript:alert(1)' },
+    ]);
   });
 });
 
@@ -152,7 +194,17 @@ describe('the SSE reader', () => {
 
   it('reads events split anywhere, JSON data parsed, comments skipped, any line ending; an event cut off is dropped', async () => {
     const events: [string, unknown][] = [];
-    await readEvents(body([': keep-alive\n\nevent: text-del', 'ta\ndata: {"text":"hé', 'llo"}\n\n', 'event: done\r\ndata: {"a":1}\r\n\r\n', 'data: line one\ndata: line two\n\n', 'event: last\ndata: {"b":2}']), (type, data) => events.push([type, data]));
+    await readEvents(
+      body([
+        ': keep-alive\n\nevent: text-del',
+        'ta\ndata: {"text":"hé',
+        'llo"}\n\n',
+        'event: done\r\ndata: {"a":1}\r\n\r\n',
+        'data: line one\ndata: line two\n\n',
+        'event: last\ndata: {"b":2}',
+      ]),
+      (type, data) => events.push([type, data]),
+    );
     assert.deepEqual(events, [
       ['text-delta', { text: 'héllo' }],
       ['done', { a: 1 }],
@@ -162,6 +214,9 @@ describe('the SSE reader', () => {
 
   it('refuses a line longer than its cap instead of buffering it', async () => {
     const huge = 'x'.repeat(1024 * 1024);
-    await assert.rejects(readEvents(body(['data: ', ...Array.from({ length: 5 }, () => huge)]), () => {}), /longer than/);
+    await assert.rejects(
+      readEvents(body(['data: ', ...Array.from({ length: 5 }, () => huge)]), () => {}),
+      /longer than/,
+    );
   });
 });

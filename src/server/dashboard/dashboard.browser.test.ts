@@ -25,7 +25,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
 const missing = !existsSync(CHROMIUM);
 // In CI a missing browser is a failure (.ci/run installs it); elsewhere the test says why it skips.
-const skip = missing && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)` : false;
+const skip =
+  missing && !process.env.CI
+    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)`
+    : false;
 
 const WEATHER_TOOL = `import { BaseTool, ToolResult } from 'riverse';
 
@@ -71,7 +74,13 @@ type PageGlobals = {
   document: {
     documentElement: { scrollWidth: number };
     querySelector(selector: string): { value: number; max: number; hasAttribute(name: string): boolean } | null;
-    querySelectorAll(selector: string): Iterable<{ id: string; textContent: string | null; outerHTML: string; getAttribute(name: string): string | null; closest(selector: string): object | null }>;
+    querySelectorAll(selector: string): Iterable<{
+      id: string;
+      textContent: string | null;
+      outerHTML: string;
+      getAttribute(name: string): string | null;
+      closest(selector: string): object | null;
+    }>;
   };
 };
 
@@ -101,13 +110,30 @@ export class EchoTextTool extends BaseTool {
 }
 `;
 
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** Chromium with a fresh profile; closed and removed when the test ends. */
 async function openBrowser(t: TestContext): Promise<BrowserContext> {
-  if (missing) throw new Error(`${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`);
+  if (missing)
+    throw new Error(
+      `${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`,
+    );
   const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, viewport: { width: 1280, height: 860 }, locale: 'en-US', timeout: 60_000 });
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: LAUNCH_ARGS,
+    viewport: { width: 1280, height: 860 },
+    locale: 'en-US',
+    timeout: 60_000,
+  });
   t.after(async () => {
     await browser.close();
     await rm(profile, { recursive: true, force: true });
@@ -142,9 +168,15 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     const messages = request.body.messages as { role: string; content?: unknown }[];
     const last = messages.at(-1);
     if (last?.role === 'tool' && String(last.content).includes('Found')) return { text: 'The tides are in.' };
-    if (last?.role === 'tool') return { text: String(last.content).includes('Atlantis') ? 'I could not find Atlantis.' : 'It is **sunny** in Oslo today.\n```\nOslo 21°\n```' };
+    if (last?.role === 'tool')
+      return {
+        text: String(last.content).includes('Atlantis')
+          ? 'I could not find Atlantis.'
+          : 'It is **sunny** in Oslo today.\n```\nOslo 21°\n```',
+      };
     if (String(last?.content ?? '').includes('take your time')) return { hang: true };
-    if (String(last?.content ?? '').includes('slowly')) return { toolCalls: [{ name: 'slow_lookup', arguments: { topic: 'tides' } }] };
+    if (String(last?.content ?? '').includes('slowly'))
+      return { toolCalls: [{ name: 'slow_lookup', arguments: { topic: 'tides' } }] };
     const city = String(last?.content ?? '').includes('Atlantis') ? 'Atlantis' : 'Oslo';
     return { toolCalls: [{ name: 'weather_report', arguments: { city, days: 2 } }] };
   });
@@ -154,7 +186,11 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   let release = () => {};
   gate.released = new Promise<void>((resolve) => (release = resolve));
   t.after(() => release());
-  const service = await startTestService(t, { files: { 'weather.ts': WEATHER_TOOL, 'stock.ts': UNAVAILABLE_TOOL, 'slow.ts': GATED_TOOL }, model, watch: true });
+  const service = await startTestService(t, {
+    files: { 'weather.ts': WEATHER_TOOL, 'stock.ts': UNAVAILABLE_TOOL, 'slow.ts': GATED_TOOL },
+    model,
+    watch: true,
+  });
   const browser = await openBrowser(t);
   const { page, problems } = await openPage(browser, `${service.url}#/chat`);
 
@@ -220,7 +256,9 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await toggle.click();
     await weather.locator('.badge', { hasText: 'Switched off' }).waitFor();
     assert.equal(await toggle.isChecked(), false);
-    const off = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as { available: boolean };
+    const off = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as {
+      available: boolean;
+    };
     assert.equal(off.available, false);
     await toggle.click();
     await weather.locator('.badge', { hasText: 'Available' }).waitFor();
@@ -259,30 +297,39 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await form.locator('input[name="hourly"]').check();
     await form.locator('button[type="submit"]').click();
     await form.locator('.run-result .badge', { hasText: 'Succeeded' }).waitFor();
-    assert.equal(await form.locator('.run-output').textContent(), 'Sunny in Kyoto, 21 fahrenheit, for 3 day(s), hourly');
+    assert.equal(
+      await form.locator('.run-output').textContent(),
+      'Sunny in Kyoto, 21 fahrenheit, for 3 day(s), hourly',
+    );
     await screenshot(page, 'tools');
   });
 
-  await t.test('traces: recent calls, filtered by tool and outcome, each opening its parameters and result', async () => {
-    await page.locator('.nav a[data-page="traces"]').click();
-    const oslo = page.locator('details.trace[data-outcome="success"]', { hasText: 'weather_report' }).first();
-    await oslo.waitFor();
-    await oslo.locator('summary').click();
-    assert.match((await oslo.locator('.trace-body').textContent()) ?? '', /"city": "Oslo"[\s\S]*Sunny in Oslo/);
-    await page.locator('#trace-outcome').selectOption('failure');
-    const atlantis = page.locator('details.trace[data-outcome="failure"]');
-    await atlantis.waitFor();
-    await page.locator('details.trace[data-outcome="success"]').waitFor({ state: 'detached' });
-    await atlantis.locator('summary').click();
-    assert.match((await atlantis.locator('.trace-body').textContent()) ?? '', /"city": "Atlantis"[\s\S]*There is no city called Atlantis/);
-    await page.locator('#trace-outcome').selectOption('success');
-    await page.locator('#trace-tool').selectOption('stock_quote');
-    await page.locator('.trace-list .empty').waitFor();
-    await page.locator('#trace-tool').selectOption('weather_report');
-    await oslo.waitFor();
-    assert.equal(await page.locator('details.trace[data-outcome="failure"]').count(), 0);
-    await screenshot(page, 'traces');
-  });
+  await t.test(
+    'traces: recent calls, filtered by tool and outcome, each opening its parameters and result',
+    async () => {
+      await page.locator('.nav a[data-page="traces"]').click();
+      const oslo = page.locator('details.trace[data-outcome="success"]', { hasText: 'weather_report' }).first();
+      await oslo.waitFor();
+      await oslo.locator('summary').click();
+      assert.match((await oslo.locator('.trace-body').textContent()) ?? '', /"city": "Oslo"[\s\S]*Sunny in Oslo/);
+      await page.locator('#trace-outcome').selectOption('failure');
+      const atlantis = page.locator('details.trace[data-outcome="failure"]');
+      await atlantis.waitFor();
+      await page.locator('details.trace[data-outcome="success"]').waitFor({ state: 'detached' });
+      await atlantis.locator('summary').click();
+      assert.match(
+        (await atlantis.locator('.trace-body').textContent()) ?? '',
+        /"city": "Atlantis"[\s\S]*There is no city called Atlantis/,
+      );
+      await page.locator('#trace-outcome').selectOption('success');
+      await page.locator('#trace-tool').selectOption('stock_quote');
+      await page.locator('.trace-list .empty').waitFor();
+      await page.locator('#trace-tool').selectOption('weather_report');
+      await oslo.waitFor();
+      assert.equal(await page.locator('details.trace[data-outcome="failure"]').count(), 0);
+      await screenshot(page, 'traces');
+    },
+  );
 
   await t.test('chat: a card shows a spinner while its tool runs, then its result', async () => {
     await page.locator('.nav a[data-page="chat"]').click();
@@ -332,7 +379,10 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
       asked.push(dialog.message());
       void dialog.accept();
     });
-    await page.locator('.session-item.current').getByRole('button', { name: /^Delete / }).click();
+    await page
+      .locator('.session-item.current')
+      .getByRole('button', { name: /^Delete / })
+      .click();
     await page.locator('.welcome').waitFor();
     assert.match(asked[0] ?? '', /Atlantis trip/);
     await page.locator('.session-item', { hasText: 'Atlantis trip' }).waitFor({ state: 'detached' });
@@ -362,8 +412,19 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
 
   await t.test('accessibility: every control has a name, and the keyboard works the switches and forms', async () => {
     const unnamed = await page.evaluate(() =>
-      [...(globalThis as unknown as PageGlobals).document.querySelectorAll('button, input, select, textarea, summary, a[href]')]
-        .filter((el) => el.getAttribute('aria-label') === null && (el.textContent ?? '').trim() === '' && (el.id === '' || (globalThis as unknown as PageGlobals).document.querySelector(`label[for="${el.id}"]`) === null) && el.closest('label') === null)
+      [
+        ...(globalThis as unknown as PageGlobals).document.querySelectorAll(
+          'button, input, select, textarea, summary, a[href]',
+        ),
+      ]
+        .filter(
+          (el) =>
+            el.getAttribute('aria-label') === null &&
+            (el.textContent ?? '').trim() === '' &&
+            (el.id === '' ||
+              (globalThis as unknown as PageGlobals).document.querySelector(`label[for="${el.id}"]`) === null) &&
+            el.closest('label') === null,
+        )
         .map((el) => el.outerHTML.slice(0, 120)),
     );
     assert.deepEqual(unnamed, []);
@@ -373,7 +434,11 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await page.locator('article[data-tool="weather_report"] .badge', { hasText: 'Switched off' }).waitFor();
     await toggle.press('Space');
     await page.locator('article[data-tool="weather_report"] .badge', { hasText: 'Available' }).waitFor();
-    const outline = await toggle.evaluate((el: object) => (globalThis as unknown as { getComputedStyle(el: object): { outlineStyle: string } }).getComputedStyle(el).outlineStyle);
+    const outline = await toggle.evaluate(
+      (el: object) =>
+        (globalThis as unknown as { getComputedStyle(el: object): { outlineStyle: string } }).getComputedStyle(el)
+          .outlineStyle,
+    );
     assert.notEqual(outline, 'none', 'focus is visible, and stays on the switch');
     await page.locator('article[data-tool="weather_report"] .run-panel summary').press('Enter');
     const form = page.locator('article[data-tool="weather_report"] form.tool-form');
@@ -402,17 +467,26 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await page.locator('.nav a[data-page="chat"]').click();
     assert.equal(await page.locator('.nav').isVisible(), false, 'choosing a page closes the menu');
     await page.locator('.tool-card').first().waitFor();
-    assert.ok(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+    assert.ok(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390),
+      'no sideways scrolling',
+    );
     await screenshot(page, 'phone-chat');
     await page.locator('.nav a[data-page="tools"]').evaluate((link: { click(): void }) => link.click()); // hidden behind the menu at this width
     await page.locator('article[data-tool="weather_report"]').waitFor();
-    assert.ok(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390), 'no sideways scrolling on the tools page');
+    assert.ok(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth <= 390),
+      'no sideways scrolling on the tools page',
+    );
     await screenshot(page, 'phone-tools');
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   await t.test('the token: taken from #token= and out of the address, or asked for on 401', async (tt) => {
-    const guarded = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL }, server: { token: 'open-sesame' } });
+    const guarded = await startTestService(tt, {
+      files: { 'weather.ts': WEATHER_TOOL },
+      server: { token: 'open-sesame' },
+    });
     const asked = await openPage(browser, `${guarded.url}#/tools`);
     const dialog = asked.page.locator('#sign-in');
     await dialog.waitFor({ state: 'visible' });
@@ -435,7 +509,9 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
   });
 
   await t.test('no model: how to connect one, and the default model downloaded with a progress bar', async (tt) => {
-    const hub = await useFakeModelHub(tt, new TextEncoder().encode('this is not a GGUF model '.repeat(4000)), { holdHalf: true });
+    const hub = await useFakeModelHub(tt, new TextEncoder().encode('this is not a GGUF model '.repeat(4000)), {
+      holdHalf: true,
+    });
     const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
     const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
     const panel = fresh.locator('[data-panel="connect"]');
@@ -476,18 +552,25 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     await fresh.close();
   });
 
-  await t.test('no model: a download that loads becomes the model, and the chat opens', { skip: (await hasNodeLlamaCpp()) ? false : 'node-llama-cpp is not installed' }, async (tt) => {
-    await useFakeModelHub(tt, tinyGguf());
-    const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
-    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
-    const panel = fresh.locator('[data-panel="connect"]');
-    await panel.locator('[data-action="download-model"]').click();
-    await panel.waitFor({ state: 'hidden' });
-    assert.match((await fresh.locator('#model-badge').textContent()) ?? '', /local:qwen2\.5-1\.5b-instruct-q4_k_m\.gguf/);
-    assert.equal(await fresh.locator('#chat-input').isDisabled(), false);
-    assert.deepEqual(freshProblems, []);
-    await fresh.close();
-  });
+  await t.test(
+    'no model: a download that loads becomes the model, and the chat opens',
+    { skip: (await hasNodeLlamaCpp()) ? false : 'node-llama-cpp is not installed' },
+    async (tt) => {
+      await useFakeModelHub(tt, tinyGguf());
+      const bare = await startTestService(tt, { files: { 'weather.ts': WEATHER_TOOL } });
+      const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
+      const panel = fresh.locator('[data-panel="connect"]');
+      await panel.locator('[data-action="download-model"]').click();
+      await panel.waitFor({ state: 'hidden' });
+      assert.match(
+        (await fresh.locator('#model-badge').textContent()) ?? '',
+        /local:qwen2\.5-1\.5b-instruct-q4_k_m\.gguf/,
+      );
+      assert.equal(await fresh.locator('#chat-input').isDisabled(), false);
+      assert.deepEqual(freshProblems, []);
+      await fresh.close();
+    },
+  );
 
   assert.deepEqual(problems, [], 'the page logged no errors');
 });

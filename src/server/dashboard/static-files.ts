@@ -32,7 +32,10 @@ export function loadStaticFiles(directory: string = STATIC_DIR): Map<string, Sta
   try {
     names = readdirSync(directory);
   } catch (error) {
-    throw new Error(`The dashboard's files are missing from ${directory} (${error instanceof Error ? error.message : String(error)}); a package build copies them there (npm run build).`, { cause: error });
+    throw new Error(
+      `The dashboard's files are missing from ${directory} (${error instanceof Error ? error.message : String(error)}); a package build copies them there (npm run build).`,
+      { cause: error },
+    );
   }
   for (const name of names) {
     const type = TYPES[extname(name)];

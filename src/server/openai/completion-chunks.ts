@@ -29,12 +29,19 @@ function usageOf(usage: Usage): { prompt_tokens: number; completion_tokens: numb
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-const wireCall = (call: ToolCallRequest) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } });
+const wireCall = (call: ToolCallRequest) => ({
+  id: call.id,
+  type: 'function',
+  function: { name: call.name, arguments: call.arguments },
+});
 
 /** The answer to a request without `stream`. */
 export function completionBody(identity: CompletionIdentity, text: string, result: TurnResult): object {
   const calls = result.clientCalls ?? [];
-  const message = calls.length === 0 ? { role: 'assistant', content: text, refusal: null } : { role: 'assistant', content: text === '' ? null : text, refusal: null, tool_calls: calls.map(wireCall) };
+  const message =
+    calls.length === 0
+      ? { role: 'assistant', content: text, refusal: null }
+      : { role: 'assistant', content: text === '' ? null : text, refusal: null, tool_calls: calls.map(wireCall) };
   return {
     id: identity.id,
     object: 'chat.completion',
@@ -46,7 +53,8 @@ export function completionBody(identity: CompletionIdentity, text: string, resul
 }
 
 /** One SSE event. */
-export const sseData = (payload: object | string): string => `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`;
+export const sseData = (payload: object | string): string =>
+  `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`;
 
 /** Ignored by every SSE reader; keeps a proxy from closing a stream while the model is silent. */
 export const SSE_KEEP_ALIVE = ': waiting for the model\n\n';
@@ -74,8 +82,12 @@ export class ChunkWriter {
   toolCalls(calls: readonly ToolCallRequest[]): string {
     let out = '';
     calls.forEach((call, index) => {
-      out += this.#choice({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null);
-      if (call.arguments !== '') out += this.#choice({ tool_calls: [{ index, function: { arguments: call.arguments } }] }, null);
+      out += this.#choice(
+        { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] },
+        null,
+      );
+      if (call.arguments !== '')
+        out += this.#choice({ tool_calls: [{ index, function: { arguments: call.arguments } }] }, null);
     });
     return out;
   }

@@ -2,11 +2,22 @@ import type { Context } from 'hono';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
 import { followSignal } from '../../assistant/follow-signal.ts';
 import { errorBody } from '../api-error.ts';
-import { ChunkWriter, finishReason, SSE_DONE, SSE_KEEP_ALIVE, sseData, type CompletionIdentity } from './completion-chunks.ts';
+import {
+  ChunkWriter,
+  finishReason,
+  SSE_DONE,
+  SSE_KEEP_ALIVE,
+  sseData,
+  type CompletionIdentity,
+} from './completion-chunks.ts';
 import { ReplyText } from './reply-text.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+};
 
 /**
  * A turn answered as chunks. The response starts with the turn's first sign of life (text, a
@@ -15,7 +26,13 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
  * error like the plain answer's; a failure after it is an `error` event, OpenAI's way. Closing the
  * connection cancels the turn.
  */
-export function streamCompletion(c: Context, assistant: Assistant, request: CompletionRequest, identity: CompletionIdentity, includeUsage: boolean): Promise<Response> {
+export function streamCompletion(
+  c: Context,
+  assistant: Assistant,
+  request: CompletionRequest,
+  identity: CompletionIdentity,
+  includeUsage: boolean,
+): Promise<Response> {
   const writer = new ChunkWriter(identity);
   const text = new ReplyText();
   const encoder = new TextEncoder();
@@ -52,12 +69,21 @@ export function streamCompletion(c: Context, assistant: Assistant, request: Comp
       .then((result) => {
         const failure = turnFailure(result);
         if (failure !== undefined && !started) return resolve(refuse(c, failure));
-        send(failure !== undefined ? sseData(errorBody(c.req.path, failure)) : writer.toolCalls(result.clientCalls ?? []) + writer.finish(finishReason(result)) + (includeUsage ? writer.usage(result.usage) : '') + SSE_DONE);
+        send(
+          failure !== undefined
+            ? sseData(errorBody(c.req.path, failure))
+            : writer.toolCalls(result.clientCalls ?? []) +
+                writer.finish(finishReason(result)) +
+                (includeUsage ? writer.usage(result.usage) : '') +
+                SSE_DONE,
+        );
         if (!cancel.signal.aborted) controller.close();
       })
       .catch((error: unknown) => {
         // Only a bug gets here (complete never throws): the stream ends, the log says why.
-        console.error(`riverse serve: /v1/chat/completions: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        console.error(
+          `riverse serve: /v1/chat/completions: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
         if (!started) resolve(new Response(null, { status: 500 }));
         else if (!cancel.signal.aborted) controller.error(error);
       });

@@ -13,11 +13,19 @@ import { LOOKUP_TOOL, openaiService } from './openai-test-support.ts';
 
 const SHOW_NOTE: ChatCompletionTool = {
   type: 'function',
-  function: { name: 'show_note', description: 'Shows a note on the screen', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  function: {
+    name: 'show_note',
+    description: 'Shows a note on the screen',
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
 };
 
-const LOOKUP_THEN_ANSWER = replies<ReplySpec>([{ toolCalls: [{ name: 'lookup', arguments: { word: 'river' } }] }, { text: 'River means a stream of water.' }]);
-const toolContents = (model: OpenAITestServer, index: number) => model.requests[index]!.body.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+const LOOKUP_THEN_ANSWER = replies<ReplySpec>([
+  { toolCalls: [{ name: 'lookup', arguments: { word: 'river' } }] },
+  { text: 'River means a stream of water.' },
+]);
+const toolContents = (model: OpenAITestServer, index: number) =>
+  model.requests[index]!.body.messages.filter((message) => message.role === 'tool').map((message) => message.content);
 
 describe('/v1 with the openai client', () => {
   it('lists the assistant as the model riverse', async (t) => {
@@ -33,14 +41,20 @@ describe('/v1 with the openai client', () => {
 
   it('answers a completion with our tool run behind it, and records the call as a trace', async (t) => {
     const { client, model, service } = await openaiService(t, LOOKUP_THEN_ANSWER);
-    const completion = await client.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'What does river mean?' }] }, { headers: { 'X-Riverse-Session': 'from-openai' } });
+    const completion = await client.chat.completions.create(
+      { model: 'riverse', messages: [{ role: 'user', content: 'What does river mean?' }] },
+      { headers: { 'X-Riverse-Session': 'from-openai' } },
+    );
 
     assert.equal(completion.object, 'chat.completion');
     assert.equal(completion.model, 'riverse');
     assert.match(completion.id, /^chatcmpl-/);
     assert.equal(completion.choices[0]?.message.content, 'River means a stream of water.');
     assert.equal(completion.choices[0]?.finish_reason, 'stop');
-    assert.ok(completion.usage!.prompt_tokens > 0 && completion.usage!.total_tokens === completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
+    assert.ok(
+      completion.usage!.prompt_tokens > 0 &&
+        completion.usage!.total_tokens === completion.usage!.prompt_tokens + completion.usage!.completion_tokens,
+    );
     // The tool ran: the model was sent its result.
     assert.equal(model.requests.length, 2);
     assert.deepEqual(toolContents(model, 1), ['found: river']);
@@ -50,18 +64,32 @@ describe('/v1 with the openai client', () => {
       traces.map((trace) => [trace.tool, trace.success, trace.data]),
       [['lookup', true, 'found: river']],
     );
-    assert.deepEqual(store.messages(store.findSession('from-openai')!.id), [], 'the conversation is the client’s: not stored');
+    assert.deepEqual(
+      store.messages(store.findSession('from-openai')!.id),
+      [],
+      'the conversation is the client’s: not stored',
+    );
   });
 
   it('streams the same turn: the role first, the text, finish_reason, the usage chunk', async (t) => {
     const { client, model } = await openaiService(t, LOOKUP_THEN_ANSWER);
-    const stream = await client.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'What does river mean?' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'riverse',
+      messages: [{ role: 'user', content: 'What does river mean?' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
 
     assert.deepEqual(chunks[0]!.choices[0]!.delta, { role: 'assistant', content: '' });
-    assert.equal(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join(''), 'River means a stream of water.');
-    const finish = chunks.findIndex((chunk) => chunk.choices[0]?.finish_reason !== null && chunk.choices[0]?.finish_reason !== undefined);
+    assert.equal(
+      chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join(''),
+      'River means a stream of water.',
+    );
+    const finish = chunks.findIndex(
+      (chunk) => chunk.choices[0]?.finish_reason !== null && chunk.choices[0]?.finish_reason !== undefined,
+    );
     assert.equal(chunks[finish]!.choices[0]!.finish_reason, 'stop');
     assert.equal(finish, chunks.length - 2, 'finish_reason comes just before the usage chunk');
     const last = chunks.at(-1)!;
@@ -78,10 +106,22 @@ describe('/v1 with the openai client', () => {
       (request) =>
         request.body.messages.some((message) => message.role === 'tool' && message.content === 'note shown')
           ? { text: 'I looked it up and showed you the note.' }
-          : { text: 'Let me look.', toolCalls: [{ name: 'lookup', arguments: { word: 'river' } }, { name: 'show_note', arguments: { text: 'river: a stream' } }] },
+          : {
+              text: 'Let me look.',
+              toolCalls: [
+                { name: 'lookup', arguments: { word: 'river' } },
+                { name: 'show_note', arguments: { text: 'river: a stream' } },
+              ],
+            },
     );
     const user = { role: 'user' as const, content: 'Look up river and show it to me' };
-    const stream = await client.chat.completions.create({ model: 'riverse', messages: [user], tools: [SHOW_NOTE], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'riverse',
+      messages: [user],
+      tools: [SHOW_NOTE],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
 
@@ -114,11 +154,19 @@ describe('/v1 with the openai client', () => {
     const answer = await client.chat.completions.create({
       model: 'riverse',
       tools: [SHOW_NOTE],
-      messages: [user, { role: 'assistant', content: reply.content, tool_calls: reply.tool_calls! }, { role: 'tool', tool_call_id: call.id, content: 'note shown' }],
+      messages: [
+        user,
+        { role: 'assistant', content: reply.content, tool_calls: reply.tool_calls! },
+        { role: 'tool', tool_call_id: call.id, content: 'note shown' },
+      ],
     });
     assert.equal(answer.choices[0]!.message.content, 'I looked it up and showed you the note.');
     assert.equal(answer.choices[0]!.finish_reason, 'stop');
-    assert.deepEqual(toolContents(model, 2), ['found: river', 'note shown'], 'the model sees its own earlier result and the client’s');
+    assert.deepEqual(
+      toolContents(model, 2),
+      ['found: river', 'note shown'],
+      'the model sees its own earlier result and the client’s',
+    );
   });
 
   it('refuses what it cannot do, through the client’s error classes', async (t) => {
@@ -135,46 +183,69 @@ describe('/v1 with the openai client', () => {
       assert.equal(error.param, 'messages');
       return true;
     });
-    await assert.rejects(client.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x/y.png' } }] }] }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.BadRequestError, String(error));
-      assert.equal(error.param, 'messages[0].content[0]');
-      return true;
-    });
-    await assert.rejects(client.chat.completions.create({ model: 'riverse', messages: user, tools: [{ type: 'function', function: { name: 'lookup' } }] }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.BadRequestError, String(error));
-      assert.equal(error.param, 'tools');
-      assert.equal(error.code, 'tool-name-clash');
-      assert.match(error.message, /"lookup"/);
-      return true;
-    });
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'riverse',
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x/y.png' } }] }],
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+        assert.equal(error.param, 'messages[0].content[0]');
+        return true;
+      },
+    );
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'riverse',
+        messages: user,
+        tools: [{ type: 'function', function: { name: 'lookup' } }],
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+        assert.equal(error.param, 'tools');
+        assert.equal(error.code, 'tool-name-clash');
+        assert.match(error.message, /"lookup"/);
+        return true;
+      },
+    );
     assert.equal(model.requests.length, 0, 'nothing refused reached the model');
   });
 
   it('says there is no model with 503, and refuses a wrong token with 401', async (t) => {
     const bare = await startTestService(t, { files: { 'lookup.ts': LOOKUP_TOOL } });
     const noModel = new OpenAI({ baseURL: `${bare.url}v1`, apiKey: 'unused', maxRetries: 0 });
-    await assert.rejects(noModel.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }] }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.APIError && error.status === 503, String(error));
-      assert.equal(error.code, 'no-model');
-      assert.match(error.message, /RIVERSE_MODEL/);
-      return true;
-    });
+    await assert.rejects(
+      noModel.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }] }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.APIError && error.status === 503, String(error));
+        assert.equal(error.code, 'no-model');
+        assert.match(error.message, /RIVERSE_MODEL/);
+        return true;
+      },
+    );
 
     const { service } = await openaiService(t, { text: 'unused' }, { server: { token: 'the-token' } });
     const wrong = new OpenAI({ baseURL: `${service.url}v1`, apiKey: 'not-the-token', maxRetries: 0 });
     await assert.rejects(wrong.models.list(), (error: unknown) => error instanceof OpenAI.AuthenticationError);
     const right = new OpenAI({ baseURL: `${service.url}v1`, apiKey: 'the-token', maxRetries: 0 });
-    assert.equal((await right.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }] })).choices[0]!.message.content, 'unused');
+    assert.equal(
+      (await right.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }] }))
+        .choices[0]!.message.content,
+      'unused',
+    );
   });
 
   it('answers a model that fails before the stream starts with an HTTP error, which the client does not send again', async (t) => {
     const { service, model } = await openaiService(t, { status: 401, error: 'Incorrect API key provided' });
     const retrying = new OpenAI({ baseURL: `${service.url}v1`, apiKey: 'unused', maxRetries: 2 });
-    await assert.rejects(retrying.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }], stream: true }), (error: unknown) => {
-      assert.ok(error instanceof OpenAI.APIError && error.status === 502, String(error));
-      assert.match(error.message, /Incorrect API key/);
-      return true;
-    });
+    await assert.rejects(
+      retrying.chat.completions.create({ model: 'riverse', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.APIError && error.status === 502, String(error));
+        assert.match(error.message, /Incorrect API key/);
+        return true;
+      },
+    );
     assert.equal(model.requests.length, 1, 'x-should-retry: false kept the client from running the turn again');
   });
 });

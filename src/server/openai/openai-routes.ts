@@ -28,7 +28,13 @@ export function openaiRoutes(context: ServerContext): Hono {
 
   app.get('/models', (c) => c.json({ object: 'list', data: [MODEL] }));
   app.get('/models/:id', (c) => {
-    if (c.req.param('id') !== RIVERSE_MODEL_ID) throw new ApiError(404, 'model_not_found', `There is no model "${c.req.param('id').slice(0, 100)}" here: this service has one model, "riverse".`, 'model');
+    if (c.req.param('id') !== RIVERSE_MODEL_ID)
+      throw new ApiError(
+        404,
+        'model_not_found',
+        `There is no model "${c.req.param('id').slice(0, 100)}" here: this service has one model, "riverse".`,
+        'model',
+      );
     return c.json(MODEL);
   });
 
@@ -37,7 +43,13 @@ export function openaiRoutes(context: ServerContext): Hono {
     const assistant = context.assistant();
     if (assistant === undefined) throw new ApiError(503, 'no-model', CONNECT_HINT.en);
     const session = c.req.header('x-riverse-session') ?? 'openai';
-    if (session.trim() === '' || session.length > MAX_SESSION_NAME) throw new ApiError(400, 'invalid-request', `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`, 'X-Riverse-Session');
+    if (session.trim() === '' || session.length > MAX_SESSION_NAME)
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
+        'X-Riverse-Session',
+      );
     const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const request = {
       messages: input.messages,

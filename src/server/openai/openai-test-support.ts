@@ -2,7 +2,12 @@
 // model, the service with one drop-in tool in front of it, and an openai client pointed at it.
 import OpenAI from 'openai';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
-import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from '../../models/testing/openai-wire.ts';
+import {
+  startOpenAITestServer,
+  type OpenAITestServer,
+  type ReplyHandler,
+  type ReplySpec,
+} from '../../models/testing/openai-wire.ts';
 import type { Cleanup } from '../../tool-runtime/test-support.ts';
 import { startTestService, type TestService, type TestServiceOptions } from '../server-test-support.ts';
 
@@ -20,10 +25,23 @@ export class LookupTool extends BaseTool {
 `;
 
 /** The model server, the service with `lookup` and that model, and an openai client for it. */
-export async function openaiService(t: Cleanup, handler: ReplyHandler | ReplySpec, options: TestServiceOptions = {}): Promise<{ model: OpenAITestServer; service: TestService; client: OpenAI }> {
+export async function openaiService(
+  t: Cleanup,
+  handler: ReplyHandler | ReplySpec,
+  options: TestServiceOptions = {},
+): Promise<{ model: OpenAITestServer; service: TestService; client: OpenAI }> {
   const model = await startOpenAITestServer(handler);
   t.after(() => model.close());
-  const service = await startTestService(t, { files: { 'lookup.ts': LOOKUP_TOOL }, model: createOpenAICompatibleModel({ model: 'test-model', baseUrl: model.url, apiKey: 'k', maxRetries: 0, timeoutMs: 10_000 }), ...options });
+  const service = await startTestService(t, {
+    files: { 'lookup.ts': LOOKUP_TOOL },
+    model: createOpenAICompatibleModel({
+      model: 'test-model',
+      baseUrl: model.url,
+      apiKey: 'k',
+      maxRetries: 0,
+      timeoutMs: 10_000,
+    }),
+    ...options,
+  });
   return { model, service, client: new OpenAI({ baseURL: `${service.url}v1`, apiKey: 'unused', maxRetries: 0 }) };
 }
-

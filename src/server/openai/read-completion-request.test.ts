@@ -26,12 +26,23 @@ describe('readCompletionRequest', () => {
       temperature: 0.2,
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Show' }, { type: 'text', text: 'x' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Show' },
+            { type: 'text', text: 'x' },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [call] },
         { role: 'tool', tool_call_id: 'c1', content: 'shown' },
         { role: 'developer', content: 'Use English.' },
       ],
-      tools: [{ type: 'function', function: { name: 'show_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'show_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+        },
+      ],
     });
     assert.deepEqual(input, {
       messages: [
@@ -54,17 +65,76 @@ describe('readCompletionRequest', () => {
   const cases: Array<[string, Record<string, unknown>, string, RegExp]> = [
     ['no messages', { messages: [] }, 'messages', /non-empty array/],
     ['an unknown role', { messages: [{ role: 'function', content: 'x' }] }, 'messages[0].role', /old form of "tool"/],
-    ['an image', { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] }, 'messages[0].content[0]', /image_url.*only text parts/],
-    ['a call without its result', { messages: [user, { role: 'assistant', content: '', tool_calls: [call] }, user] }, 'messages[1].tool_calls', /c1 got no result/],
-    ['a result without its call', { messages: [user, { role: 'tool', tool_call_id: 'c9', content: 'x' }] }, 'messages[1].tool_call_id', /"c9", which is not a call/],
-    ['an assistant message last', { messages: [user, { role: 'assistant', content: 'hello' }] }, 'messages', /last message/],
-    ['arguments that are not text', { messages: [user, { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: {} } }] }] }, 'messages[1].tool_calls[0].function.arguments', /JSON text/],
-    ['stream_options without stream', { messages: [user], stream_options: { include_usage: true } }, 'stream_options', /only allowed when "stream" is true/],
+    [
+      'an image',
+      { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+      'messages[0].content[0]',
+      /image_url.*only text parts/,
+    ],
+    [
+      'a call without its result',
+      { messages: [user, { role: 'assistant', content: '', tool_calls: [call] }, user] },
+      'messages[1].tool_calls',
+      /c1 got no result/,
+    ],
+    [
+      'a result without its call',
+      { messages: [user, { role: 'tool', tool_call_id: 'c9', content: 'x' }] },
+      'messages[1].tool_call_id',
+      /"c9", which is not a call/,
+    ],
+    [
+      'an assistant message last',
+      { messages: [user, { role: 'assistant', content: 'hello' }] },
+      'messages',
+      /last message/,
+    ],
+    [
+      'arguments that are not text',
+      { messages: [user, { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: {} } }] }] },
+      'messages[1].tool_calls[0].function.arguments',
+      /JSON text/,
+    ],
+    [
+      'stream_options without stream',
+      { messages: [user], stream_options: { include_usage: true } },
+      'stream_options',
+      /only allowed when "stream" is true/,
+    ],
     ['two answers', { messages: [user], n: 2 }, 'n', /must be 1/],
     ['a forced tool', { messages: [user], tool_choice: 'required' }, 'tool_choice', /only be "auto"/],
-    ['a tool with a bad name', { messages: [user], tools: [{ type: 'function', function: { name: 'no spaces' } }] }, 'tools[0].function.name', /letters, digits/],
-    ['two tools of one name', { messages: [user], tools: [{ type: 'function', function: { name: 'a' } }, { type: 'function', function: { name: 'a' } }] }, 'tools[1].function.name', /two tools are named "a"/],
-    ['parameters nested too deep', { messages: [user], tools: [{ type: 'function', function: { name: 'a', parameters: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) } }] }, 'tools[0].function.parameters', /nested more than 32/],
+    [
+      'a tool with a bad name',
+      { messages: [user], tools: [{ type: 'function', function: { name: 'no spaces' } }] },
+      'tools[0].function.name',
+      /letters, digits/,
+    ],
+    [
+      'two tools of one name',
+      {
+        messages: [user],
+        tools: [
+          { type: 'function', function: { name: 'a' } },
+          { type: 'function', function: { name: 'a' } },
+        ],
+      },
+      'tools[1].function.name',
+      /two tools are named "a"/,
+    ],
+    [
+      'parameters nested too deep',
+      {
+        messages: [user],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'a', parameters: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) },
+          },
+        ],
+      },
+      'tools[0].function.parameters',
+      /nested more than 32/,
+    ],
   ];
   for (const [what, body, param, message] of cases) {
     it(`refuses ${what}, naming ${param}`, () => {

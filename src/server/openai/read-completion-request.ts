@@ -23,7 +23,8 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const invalid = (param: string, message: string) => new ApiError(400, 'invalid-request', message, param);
 
 /**
@@ -32,23 +33,36 @@ const invalid = (param: string, message: string) => new ApiError(400, 'invalid-r
  * accepted and left to the configured model's settings.
  */
 export function readCompletionRequest(body: Json): CompletionInput {
-  if (typeof body.model !== 'string' || body.model === '') throw invalid('model', '"model" must be a non-empty string: this service has one model, "riverse".');
+  if (typeof body.model !== 'string' || body.model === '')
+    throw invalid('model', '"model" must be a non-empty string: this service has one model, "riverse".');
   if (body.model !== RIVERSE_MODEL_ID) {
-    throw new ApiError(404, 'model_not_found', `The model "${body.model.slice(0, 100)}" does not exist here: this service has one model, "riverse" (GET /v1/models).`, 'model');
+    throw new ApiError(
+      404,
+      'model_not_found',
+      `The model "${body.model.slice(0, 100)}" does not exist here: this service has one model, "riverse" (GET /v1/models).`,
+      'model',
+    );
   }
-  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') throw invalid('stream', '"stream" must be true or false.');
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean')
+    throw invalid('stream', '"stream" must be true or false.');
   const stream = body.stream === true;
   let includeUsage = false;
   if (body.stream_options !== undefined && body.stream_options !== null) {
     if (!stream) throw invalid('stream_options', '"stream_options" is only allowed when "stream" is true.');
-    if (!isObject(body.stream_options)) throw invalid('stream_options', '"stream_options" must be an object, e.g. {"include_usage": true}.');
+    if (!isObject(body.stream_options))
+      throw invalid('stream_options', '"stream_options" must be an object, e.g. {"include_usage": true}.');
     const usage = body.stream_options.include_usage;
-    if (usage !== undefined && typeof usage !== 'boolean') throw invalid('stream_options.include_usage', '"stream_options.include_usage" must be true or false.');
+    if (usage !== undefined && typeof usage !== 'boolean')
+      throw invalid('stream_options.include_usage', '"stream_options.include_usage" must be true or false.');
     includeUsage = usage === true;
   }
-  if (body.n !== undefined && body.n !== null && body.n !== 1) throw invalid('n', '"n" must be 1: the assistant gives one answer per turn.');
+  if (body.n !== undefined && body.n !== null && body.n !== 1)
+    throw invalid('n', '"n" must be 1: the assistant gives one answer per turn.');
   if (body.tool_choice !== undefined && body.tool_choice !== null && body.tool_choice !== 'auto') {
-    throw invalid('tool_choice', '"tool_choice" can only be "auto" here: the assistant decides which tools a turn needs, its own and the request\'s.');
+    throw invalid(
+      'tool_choice',
+      '"tool_choice" can only be "auto" here: the assistant decides which tools a turn needs, its own and the request\'s.',
+    );
   }
   const tools = readTools(body.tools);
   const { messages, system } = readMessages(body.messages);
@@ -57,22 +71,35 @@ export function readCompletionRequest(body: Json): CompletionInput {
 
 function readTools(value: unknown): ClientTool[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalid('tools', '"tools" must be an array of {"type": "function", "function": {...}}.');
-  if (value.length > MAX_TOOLS) throw invalid('tools', `"tools" has ${value.length} tools; at most ${MAX_TOOLS} are taken.`);
+  if (!Array.isArray(value))
+    throw invalid('tools', '"tools" must be an array of {"type": "function", "function": {...}}.');
+  if (value.length > MAX_TOOLS)
+    throw invalid('tools', `"tools" has ${value.length} tools; at most ${MAX_TOOLS} are taken.`);
   const seen = new Set<string>();
   return value.map((tool, index): ClientTool => {
     const at = `tools[${index}]`;
-    if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function)) throw invalid(at, `${at} must be {"type": "function", "function": {"name", "description", "parameters"}}.`);
+    if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function))
+      throw invalid(at, `${at} must be {"type": "function", "function": {"name", "description", "parameters"}}.`);
     const { name, description, parameters } = tool.function;
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) throw invalid(`${at}.function.name`, `${at}.function.name must be 1 to 64 letters, digits, "_" or "-".`);
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      throw invalid(`${at}.function.name`, `${at}.function.name must be 1 to 64 letters, digits, "_" or "-".`);
     if (seen.has(name)) throw invalid(`${at}.function.name`, `${at}.function.name: two tools are named "${name}".`);
     seen.add(name);
-    if (description !== undefined && typeof description !== 'string') throw invalid(`${at}.function.description`, `${at}.function.description must be a string.`);
-    if (parameters !== undefined && !isObject(parameters)) throw invalid(`${at}.function.parameters`, `${at}.function.parameters must be a JSON Schema object.`);
+    if (description !== undefined && typeof description !== 'string')
+      throw invalid(`${at}.function.description`, `${at}.function.description must be a string.`);
+    if (parameters !== undefined && !isObject(parameters))
+      throw invalid(`${at}.function.parameters`, `${at}.function.parameters must be a JSON Schema object.`);
     if (parameters !== undefined && depth(parameters, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH) {
-      throw invalid(`${at}.function.parameters`, `${at}.function.parameters is nested more than ${MAX_SCHEMA_DEPTH} levels deep.`);
+      throw invalid(
+        `${at}.function.parameters`,
+        `${at}.function.parameters is nested more than ${MAX_SCHEMA_DEPTH} levels deep.`,
+      );
     }
-    return { name, ...(description === undefined ? {} : { description }), ...(parameters === undefined ? {} : { parameters }) };
+    return {
+      name,
+      ...(description === undefined ? {} : { description }),
+      ...(parameters === undefined ? {} : { parameters }),
+    };
   });
 }
 
@@ -90,7 +117,8 @@ function depth(value: unknown, limit: number): number {
  * no result without its call, and it ends with the user's message or with results.
  */
 function readMessages(value: unknown): { messages: ChatMessage[]; system?: string } {
-  if (!Array.isArray(value) || value.length === 0) throw invalid('messages', '"messages" must be a non-empty array of {"role", "content"}.');
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalid('messages', '"messages" must be a non-empty array of {"role", "content"}.');
   const messages: ChatMessage[] = [];
   const system: string[] = [];
   /** Calls of the last assistant message still waiting for their result. */
@@ -98,7 +126,10 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
   let openAt = -1;
   const closeOpen = (index: number) => {
     if (open.size === 0) return;
-    throw invalid(`messages[${openAt}].tool_calls`, `messages[${openAt}] calls tools, and ${[...open.keys()].join(', ')} got no result: each call needs a "tool" message with its tool_call_id right after it (before messages[${index}]).`);
+    throw invalid(
+      `messages[${openAt}].tool_calls`,
+      `messages[${openAt}] calls tools, and ${[...open.keys()].join(', ')} got no result: each call needs a "tool" message with its tool_call_id right after it (before messages[${index}]).`,
+    );
   };
   value.forEach((message: unknown, index) => {
     const at = `messages[${index}]`;
@@ -116,28 +147,46 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
       case 'assistant': {
         const content = readText(message.content, `${at}.content`, true);
         const calls = readToolCalls(message.tool_calls, `${at}.tool_calls`);
-        messages.push(calls.length === 0 ? { role: 'assistant', content } : { role: 'assistant', content, toolCalls: calls });
+        messages.push(
+          calls.length === 0 ? { role: 'assistant', content } : { role: 'assistant', content, toolCalls: calls },
+        );
         open = new Map(calls.map((call) => [call.id, call]));
         openAt = index;
         break;
       }
       case 'tool': {
         const id = message.tool_call_id;
-        if (typeof id !== 'string' || id === '') throw invalid(`${at}.tool_call_id`, `${at}.tool_call_id must be the id of the call it answers.`);
+        if (typeof id !== 'string' || id === '')
+          throw invalid(`${at}.tool_call_id`, `${at}.tool_call_id must be the id of the call it answers.`);
         const call = open.get(id);
-        if (call === undefined) throw invalid(`${at}.tool_call_id`, `${at} answers "${id.slice(0, 100)}", which is not a call of the assistant message before it (or was answered already).`);
+        if (call === undefined)
+          throw invalid(
+            `${at}.tool_call_id`,
+            `${at} answers "${id.slice(0, 100)}", which is not a call of the assistant message before it (or was answered already).`,
+          );
         open.delete(id);
-        messages.push({ role: 'tool', toolCallId: id, name: call.name, content: readText(message.content, `${at}.content`, false) });
+        messages.push({
+          role: 'tool',
+          toolCallId: id,
+          name: call.name,
+          content: readText(message.content, `${at}.content`, false),
+        });
         break;
       }
       default:
-        throw invalid(`${at}.role`, `${at}.role must be "system", "developer", "user", "assistant" or "tool"${role === 'function' ? ' ("function" messages are the old form of "tool")' : ''}.`);
+        throw invalid(
+          `${at}.role`,
+          `${at}.role must be "system", "developer", "user", "assistant" or "tool"${role === 'function' ? ' ("function" messages are the old form of "tool")' : ''}.`,
+        );
     }
   });
   closeOpen(value.length);
   const last = messages.at(-1);
   if (last === undefined || last.role === 'assistant') {
-    throw invalid('messages', 'The last message must be the user\'s, or the results of the assistant\'s tool calls ("tool" messages): that is what the assistant answers.');
+    throw invalid(
+      'messages',
+      'The last message must be the user\'s, or the results of the assistant\'s tool calls ("tool" messages): that is what the assistant answers.',
+    );
   }
   return system.length === 0 ? { messages } : { messages, system: system.join('\n\n') };
 }
@@ -157,25 +206,32 @@ function readText(value: unknown, at: string, nullable: boolean): string {
         if (typeof text === 'string') return text;
       }
       const type = isObject(part) && typeof part.type === 'string' ? ` (${part.type.slice(0, 40)})` : '';
-      throw invalid(`${at}[${index}]`, `${at}[${index}]${type}: only text parts, {"type": "text", "text": "..."}, are taken.`);
+      throw invalid(
+        `${at}[${index}]`,
+        `${at}[${index}]${type}: only text parts, {"type": "text", "text": "..."}, are taken.`,
+      );
     })
     .join('\n');
 }
 
 function readToolCalls(value: unknown, at: string): ToolCallRequest[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw invalid(at, `${at} must be an array of {"id", "type": "function", "function": {"name", "arguments"}}.`);
+  if (!Array.isArray(value))
+    throw invalid(at, `${at} must be an array of {"id", "type": "function", "function": {"name", "arguments"}}.`);
   const ids = new Set<string>();
   return value.map((call: unknown, index): ToolCallRequest => {
     const here = `${at}[${index}]`;
-    if (!isObject(call) || !isObject(call.function) || (call.type !== undefined && call.type !== 'function')) throw invalid(here, `${here} must be {"id", "type": "function", "function": {"name", "arguments"}}.`);
+    if (!isObject(call) || !isObject(call.function) || (call.type !== undefined && call.type !== 'function'))
+      throw invalid(here, `${here} must be {"id", "type": "function", "function": {"name", "arguments"}}.`);
     const { id } = call;
     const { name, arguments: args } = call.function;
     if (typeof id !== 'string' || id === '') throw invalid(`${here}.id`, `${here}.id must be a non-empty string.`);
     if (ids.has(id)) throw invalid(`${here}.id`, `${here}.id: two calls have the id "${id.slice(0, 100)}".`);
     ids.add(id);
-    if (typeof name !== 'string' || name === '') throw invalid(`${here}.function.name`, `${here}.function.name must be a non-empty string.`);
-    if (typeof args !== 'string') throw invalid(`${here}.function.arguments`, `${here}.function.arguments must be a string (JSON text).`);
+    if (typeof name !== 'string' || name === '')
+      throw invalid(`${here}.function.name`, `${here}.function.name must be a non-empty string.`);
+    if (typeof args !== 'string')
+      throw invalid(`${here}.function.arguments`, `${here}.function.arguments must be a string (JSON text).`);
     return { id, name, arguments: args };
   });
 }

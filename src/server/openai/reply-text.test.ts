@@ -17,14 +17,29 @@ function shown(events: TurnEvent[]): { pieces: string[]; text: string } {
 
 describe('ReplyText', () => {
   it('puts a blank line between the replies of a turn', () => {
-    assert.deepEqual(shown([delta('Let me look.'), replyEnd, { type: 'messages', messages: [{ role: 'tool', toolCallId: 'c', name: 'x', content: '' }] }, delta('Found it.')]), {
-      pieces: ['Let me look.', '\n\nFound it.'],
-      text: 'Let me look.\n\nFound it.',
-    });
+    assert.deepEqual(
+      shown([
+        delta('Let me look.'),
+        replyEnd,
+        { type: 'messages', messages: [{ role: 'tool', toolCallId: 'c', name: 'x', content: '' }] },
+        delta('Found it.'),
+      ]),
+      {
+        pieces: ['Let me look.', '\n\nFound it.'],
+        text: 'Let me look.\n\nFound it.',
+      },
+    );
   });
 
   it('shows a retried reply from where the first attempt stopped', () => {
-    const { pieces, text } = shown([delta('Hello '), delta('the'), retry, delta('Hel'), delta('lo there'), delta(', friend.')]);
+    const { pieces, text } = shown([
+      delta('Hello '),
+      delta('the'),
+      retry,
+      delta('Hel'),
+      delta('lo there'),
+      delta(', friend.'),
+    ]);
     assert.deepEqual(pieces, ['Hello ', 'the', 're', ', friend.']);
     assert.equal(text, 'Hello there, friend.');
   });

@@ -22,7 +22,8 @@ export class ReplyText {
   follow(event: TurnEvent): string {
     if (event.type === 'text-delta') return this.add(event.text);
     if (event.type === 'retry') this.retry();
-    else if (event.type === 'messages' && event.messages.some((message) => message.role === 'assistant')) this.replyEnded();
+    else if (event.type === 'messages' && event.messages.some((message) => message.role === 'assistant'))
+      this.replyEnded();
     return '';
   }
 
@@ -41,7 +42,8 @@ export class ReplyText {
     if (piece === '') return '';
     if (this.#between) {
       this.#between = false;
-      if (this.#text !== '' && !this.#text.endsWith('\n\n')) piece = `${this.#text.endsWith('\n') ? '\n' : '\n\n'}${piece}`;
+      if (this.#text !== '' && !this.#text.endsWith('\n\n'))
+        piece = `${this.#text.endsWith('\n') ? '\n' : '\n\n'}${piece}`;
     }
     this.#text += piece;
     return piece;

@@ -17,9 +17,11 @@ export function turnFailure(result: TurnResult): ApiError | undefined {
   if (!turnFailed(result)) return undefined;
   const code: TurnFailureCode = result.error?.code ?? 'internal';
   const message = result.error?.message ?? result.text;
-  if (REQUEST_FAULTS.has(code)) return new ApiError(400, code, `The request's tools cannot be used: ${message}.`, 'tools');
+  if (REQUEST_FAULTS.has(code))
+    return new ApiError(400, code, `The request's tools cannot be used: ${message}.`, 'tools');
   if (code === 'turn-timeout') return new ApiError(504, code, `The turn was stopped: ${message}.`);
-  if (code === 'aborted') return new ApiError(503, code, 'The turn was cancelled (the connection closed, or the service is stopping).');
+  if (code === 'aborted')
+    return new ApiError(503, code, 'The turn was cancelled (the connection closed, or the service is stopping).');
   if (SERVICE_FAULTS.has(code)) return new ApiError(500, code, `The turn failed inside Riverse: ${message}`);
   return new ApiError(502, code, `The model behind riverse failed: ${message}`);
 }

@@ -17,7 +17,11 @@ export interface FakeModelHub {
   close(): Promise<void>;
 }
 
-export async function startFakeModelHub(file: string, body: Uint8Array, options: { holdHalf?: boolean } = {}): Promise<FakeModelHub> {
+export async function startFakeModelHub(
+  file: string,
+  body: Uint8Array,
+  options: { holdHalf?: boolean } = {},
+): Promise<FakeModelHub> {
   const requests: string[] = [];
   let release = () => {};
   const released = options.holdHalf === true ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
@@ -56,7 +60,11 @@ export async function startFakeModelHub(file: string, body: Uint8Array, options:
  * The hub serving `body` as the default model's file, with HF_ENDPOINT pointing at it for the rest
  * of the test (the downloader reads it on every download); both undone when the test ends.
  */
-export async function useFakeModelHub(t: Cleanup, body: Uint8Array, options: { holdHalf?: boolean } = {}): Promise<FakeModelHub> {
+export async function useFakeModelHub(
+  t: Cleanup,
+  body: Uint8Array,
+  options: { holdHalf?: boolean } = {},
+): Promise<FakeModelHub> {
   const hub = await startFakeModelHub(DEFAULT_LOCAL_MODEL.split('/').pop()!, body, options);
   const previous = process.env.HF_ENDPOINT;
   process.env.HF_ENDPOINT = hub.url;

@@ -60,9 +60,12 @@ export class DeclaredTool extends BaseTool {
   async execute(params: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
     const values: Values = { params, settings: context.config, section: `tools.${this.#manifest.name}` };
     try {
-      return this.#spec.kind === 'http' ? await this.#request(this.#spec, values, context) : await this.#run(this.#spec, values, context);
+      return this.#spec.kind === 'http'
+        ? await this.#request(this.#spec, values, context)
+        : await this.#run(this.#spec, values, context);
     } catch (error) {
-      if (error instanceof MissingSetting) return ToolResult.fail(`${this.#manifest.name} cannot run yet: ${error.message}.`);
+      if (error instanceof MissingSetting)
+        return ToolResult.fail(`${this.#manifest.name} cannot run yet: ${error.message}.`);
       throw error;
     }
   }
@@ -77,7 +80,8 @@ export class DeclaredTool extends BaseTool {
     const headers: Record<string, string> = {};
     for (const [name, pieces] of spec.headers) {
       const value = fill(pieces, values);
-      if (/[\r\n\0]/.test(value)) return ToolResult.fail(`The value for the ${name} header contains a line break, which a header cannot hold.`);
+      if (/[\r\n\0]/.test(value))
+        return ToolResult.fail(`The value for the ${name} header contains a line break, which a header cannot hold.`);
       headers[name.toLowerCase()] = value;
     }
     let body: string | undefined;
@@ -110,13 +114,18 @@ export class DeclaredTool extends BaseTool {
       throw error;
     }
     const text = response.body.toString('utf8');
-    if (response.status >= 400) return ToolResult.fail(`${url.host} answered HTTP ${response.status} ${response.statusText}${text.trim() === '' ? '' : `: ${text.trim().slice(0, 300)}`}`);
+    if (response.status >= 400)
+      return ToolResult.fail(
+        `${url.host} answered HTTP ${response.status} ${response.statusText}${text.trim() === '' ? '' : `: ${text.trim().slice(0, 300)}`}`,
+      );
     if (spec.result === undefined) return ToolResult.ok(text);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return ToolResult.fail(`${url.host} sent an answer that is not JSON${response.truncated ? ' (it was cut at max_bytes)' : ''}, so ${spec.result} cannot be read from it.`);
+      return ToolResult.fail(
+        `${url.host} sent an answer that is not JSON${response.truncated ? ' (it was cut at max_bytes)' : ''}, so ${spec.result} cannot be read from it.`,
+      );
     }
     const picked = atPath(parsed, spec.result);
     if (picked === undefined) return ToolResult.fail(`The answer of ${url.host} has nothing at ${spec.result}.`);
@@ -131,11 +140,14 @@ export class DeclaredTool extends BaseTool {
       // An element whose parameter the call left out is left out whole (`--limit={limit}` too).
       if (pieces.some((piece) => !('text' in piece) && pieceValue(piece, values) === undefined)) continue;
       const value = whole !== undefined ? asText(pieceValue(whole, values)) : fill(pieces, values);
-      if (value.includes('\0')) return ToolResult.fail('A value contains a NUL character, which a command argument cannot hold.');
+      if (value.includes('\0'))
+        return ToolResult.fail('A value contains a NUL character, which a command argument cannot hold.');
       // A value on its own must not turn into an option of the program (`-rf`, `--output=…`):
       // the file's author writes "--" before such an element to pass values that start with "-".
       if (whole !== undefined && argv.length > 0 && !endOfOptions && value.startsWith('-')) {
-        return ToolResult.fail(`The value ${JSON.stringify(value)} starts with "-", which ${argv[0]} would read as an option; give a value that does not.`);
+        return ToolResult.fail(
+          `The value ${JSON.stringify(value)} starts with "-", which ${argv[0]} would read as an option; give a value that does not.`,
+        );
       }
       if (argv.length > 0 && whole === undefined && value === '--') endOfOptions = true;
       argv.push(value);
@@ -145,15 +157,42 @@ export class DeclaredTool extends BaseTool {
     const path = typeof context.config.path === 'string' ? context.config.path : DEFAULT_PATH;
     const cwd = typeof this.config.base_dir === 'string' ? this.config.base_dir : process.cwd();
     return new Promise((done) => {
-      execFile(program!, args, { cwd, env: { PATH: path, LANG: 'C.UTF-8', HOME: cwd }, shell: false, signal: context.signal, killSignal: 'SIGKILL', maxBuffer: maxBytes, encoding: 'utf8' }, (error, stdout, stderr) => {
-        if (error === null) return done(ToolResult.ok(stdout));
-        const failure = error as NodeJS.ErrnoException & { code?: number | string };
-        if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return done(ToolResult.ok(`${stdout}\n…[output cut at ${maxBytes.toLocaleString('en')} bytes; the program was stopped]`));
-        if (failure.code === 'ENOENT') return done(ToolResult.fail(`${program} was not found on ${path}; install it or set tools.${this.#manifest.name}.path.`));
-        if (context.signal.aborted) return done(ToolResult.fail(`${program} was stopped.`));
-        const detail = stderr.trim() === '' ? stdout.trim() : stderr.trim();
-        done(ToolResult.fail(`${program} exited with ${typeof failure.code === 'number' ? `code ${failure.code}` : failure.message}${detail === '' ? '' : `: ${detail.slice(0, 1000)}`}`));
-      });
+      execFile(
+        program!,
+        args,
+        {
+          cwd,
+          env: { PATH: path, LANG: 'C.UTF-8', HOME: cwd },
+          shell: false,
+          signal: context.signal,
+          killSignal: 'SIGKILL',
+          maxBuffer: maxBytes,
+          encoding: 'utf8',
+        },
+        (error, stdout, stderr) => {
+          if (error === null) return done(ToolResult.ok(stdout));
+          const failure = error as NodeJS.ErrnoException & { code?: number | string };
+          if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+            return done(
+              ToolResult.ok(
+                `${stdout}\n…[output cut at ${maxBytes.toLocaleString('en')} bytes; the program was stopped]`,
+              ),
+            );
+          if (failure.code === 'ENOENT')
+            return done(
+              ToolResult.fail(
+                `${program} was not found on ${path}; install it or set tools.${this.#manifest.name}.path.`,
+              ),
+            );
+          if (context.signal.aborted) return done(ToolResult.fail(`${program} was stopped.`));
+          const detail = stderr.trim() === '' ? stdout.trim() : stderr.trim();
+          done(
+            ToolResult.fail(
+              `${program} exited with ${typeof failure.code === 'number' ? `code ${failure.code}` : failure.message}${detail === '' ? '' : `: ${detail.slice(0, 1000)}`}`,
+            ),
+          );
+        },
+      );
     });
   }
 }
@@ -166,12 +205,15 @@ function fillJson(template: JsonTemplate, values: Values): unknown {
     const value = pieceValue(whole, values);
     return value === undefined ? LEFT_OUT : value;
   }
-  if (Array.isArray(template)) return template.map((item) => fillJson(item, values)).filter((item) => item !== LEFT_OUT);
+  if (Array.isArray(template))
+    return template.map((item) => fillJson(item, values)).filter((item) => item !== LEFT_OUT);
   if (typeof template === 'object' && template !== null) {
-    return Object.fromEntries(Object.entries(template).flatMap(([key, item]) => {
-      const value = fillJson(item, values);
-      return value === LEFT_OUT ? [] : [[key, value]];
-    }));
+    return Object.fromEntries(
+      Object.entries(template).flatMap(([key, item]) => {
+        const value = fillJson(item, values);
+        return value === LEFT_OUT ? [] : [[key, value]];
+      }),
+    );
   }
   return template;
 }

@@ -24,7 +24,8 @@ export function parseTemplate(template: string): Piece[] | string {
     const end = template.indexOf('}', index);
     if (end === -1) return `"{" at ${index + 1} is not closed; write "{{" for a literal brace`;
     const name = template.slice(index + 1, end).trim();
-    if (!/^[a-zA-Z0-9_.-]{1,64}$/.test(name)) return `{${name}} is not a placeholder: a parameter name, or config.<setting>`;
+    if (!/^[a-zA-Z0-9_.-]{1,64}$/.test(name))
+      return `{${name}} is not a placeholder: a parameter name, or config.<setting>`;
     if (text !== '') pieces.push({ text });
     text = '';
     pieces.push(name.startsWith('config.') ? { setting: name.slice('config.'.length) } : { param: name });
@@ -56,7 +57,8 @@ export class MissingSetting extends Error {
 export function pieceValue(piece: Exclude<Piece, { text: string }>, values: Values): unknown {
   if ('param' in piece) return values.params[piece.param];
   const value = values.settings[piece.setting];
-  if (value === undefined || value === null || value === '') throw new MissingSetting(`set ${values.section}.${piece.setting} in riverse.yaml`);
+  if (value === undefined || value === null || value === '')
+    throw new MissingSetting(`set ${values.section}.${piece.setting} in riverse.yaml`);
   return value;
 }
 
@@ -67,7 +69,11 @@ export function asText(value: unknown): string {
 }
 
 /** Fills a template in, each value through `encode`. */
-export function fill(pieces: readonly Piece[], values: Values, encode: (text: string) => string = (text) => text): string {
+export function fill(
+  pieces: readonly Piece[],
+  values: Values,
+  encode: (text: string) => string = (text) => text,
+): string {
   return pieces.map((piece) => ('text' in piece ? piece.text : encode(asText(pieceValue(piece, values))))).join('');
 }
 

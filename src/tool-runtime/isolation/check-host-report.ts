@@ -9,17 +9,25 @@ const DIAGNOSTIC_KEYS = ['severity', 'code', 'file', 'message'] as const;
 
 /** A loader's report for `file`, or why it cannot be used. */
 export function checkFileReport(info: unknown, file: string): FileInfo | string {
-  if (!isRecord(info) || info.file !== file || !Array.isArray(info.tools) || !Array.isArray(info.diagnostics)) return 'its loader sent a malformed report';
+  if (!isRecord(info) || info.file !== file || !Array.isArray(info.tools) || !Array.isArray(info.diagnostics))
+    return 'its loader sent a malformed report';
   for (const tool of info.tools) {
-    if (!isRecord(tool) || typeof tool.name !== 'string' || tool.file !== file || typeof tool.available !== 'boolean') return 'its loader sent a malformed report';
+    if (!isRecord(tool) || typeof tool.name !== 'string' || tool.file !== file || typeof tool.available !== 'boolean')
+      return 'its loader sent a malformed report';
     if (tool.reason !== undefined && typeof tool.reason !== 'string') return 'its loader sent a malformed report';
     const problems = validateManifest(tool.manifest).filter((problem) => problem.severity === 'error');
-    if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name) return 'its loader sent a manifest that does not pass the manifest check';
+    if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name)
+      return 'its loader sent a manifest that does not pass the manifest check';
   }
-  if (info.dependencies !== undefined && !(Array.isArray(info.dependencies) && info.dependencies.every((path) => typeof path === 'string'))) return 'its loader sent a malformed report';
+  if (
+    info.dependencies !== undefined &&
+    !(Array.isArray(info.dependencies) && info.dependencies.every((path) => typeof path === 'string'))
+  )
+    return 'its loader sent a malformed report';
   if (info.javascript !== undefined && typeof info.javascript !== 'string') return 'its loader sent a malformed report';
   for (const diagnostic of info.diagnostics) {
-    if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string')) return 'its loader sent a malformed report';
+    if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string'))
+      return 'its loader sent a malformed report';
   }
   return info as unknown as FileInfo;
 }
@@ -33,15 +41,26 @@ export function checkCallReport(result: unknown): WorkerResult {
 }
 
 /** A question a host sends for one of its calls (`context.ask`), or undefined when it is not one. */
-export function checkAskReport(message: unknown): { id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number } | undefined {
+export function checkAskReport(
+  message: unknown,
+): { id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number } | undefined {
   if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
-  const question = checkQuestion(message.question, { ...(message.choices === undefined ? {} : { choices: message.choices }), ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }) });
-  return typeof question === 'string' ? undefined : { id: message.id as number, seq: message.seq as number, ...question };
+  const question = checkQuestion(message.question, {
+    ...(message.choices === undefined ? {} : { choices: message.choices }),
+    ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }),
+  });
+  return typeof question === 'string'
+    ? undefined
+    : { id: message.id as number, seq: message.seq as number, ...question };
 }
 
 function checkThrown(thrown: unknown): ThrownError {
   if (!isRecord(thrown)) return { name: 'Error', message: String(thrown) };
-  return { name: String(thrown.name), message: String(thrown.message), ...(typeof thrown.stack === 'string' ? { stack: thrown.stack } : {}) };
+  return {
+    name: String(thrown.name),
+    message: String(thrown.message),
+    ...(typeof thrown.stack === 'string' ? { stack: thrown.stack } : {}),
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

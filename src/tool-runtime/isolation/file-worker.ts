@@ -62,7 +62,14 @@ export class FileWorker {
   /** Hands over a spare host of that kind and memory limit, if one is ready. */
   spare: ((kind: HostKind, memoryMb: number) => SpareHost | undefined) | undefined;
 
-  constructor(kind: HostKind, file: string, version: number, source: string, config: AppConfig, limits: FileWorkerLimits) {
+  constructor(
+    kind: HostKind,
+    file: string,
+    version: number,
+    source: string,
+    config: AppConfig,
+    limits: FileWorkerLimits,
+  ) {
     this.#kind = kind;
     this.file = file;
     this.version = version;
@@ -81,7 +88,9 @@ export class FileWorker {
     for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
     const host = this.#start();
     const id = ++this.#nextId;
-    const done = new Promise<WorkerResult>((resolve, reject) => this.#pending.set(id, { resolve, reject, ask: call.ask ?? NO_ONE_TO_ASK }));
+    const done = new Promise<WorkerResult>((resolve, reject) =>
+      this.#pending.set(id, { resolve, reject, ask: call.ask ?? NO_ONE_TO_ASK }),
+    );
     host.ref(); // an idle host must not keep the process alive; a busy one must
     const abort = () => {
       const pending = this.#pending.get(id);
@@ -89,11 +98,23 @@ export class FileWorker {
       pending.stopped ??= Promise.withResolvers<void>();
       const started = this.#isReady;
       const reason: unknown = call.signal.reason;
-      if (started) host.post({ type: 'abort', id, ...(reason instanceof Error || reason instanceof DOMException ? { reason: { name: reason.name, message: reason.message } } : {}) });
+      if (started)
+        host.post({
+          type: 'abort',
+          id,
+          ...(reason instanceof Error || reason instanceof DOMException
+            ? { reason: { name: reason.name, message: reason.message } }
+            : {}),
+        });
       // A tool that ignores its signal (or spins, or whose file hangs while loading) is stopped with its host after the grace period.
       const timer = setTimeout(() => {
         if (!this.#pending.has(id) || this.#host !== host) return;
-        void this.#stop(host, started ? `it did not stop when cancelled, so its ${this.#kind} was stopped` : `its file did not finish loading before the call ended, so its ${this.#kind} was stopped`);
+        void this.#stop(
+          host,
+          started
+            ? `it did not stop when cancelled, so its ${this.#kind} was stopped`
+            : `its file did not finish loading before the call ended, so its ${this.#kind} was stopped`,
+        );
       }, this.#limits.graceMs);
       timer.unref();
     };
@@ -101,7 +122,15 @@ export class FileWorker {
     else call.signal.addEventListener('abort', abort, { once: true });
     try {
       await this.#ready;
-      if (this.#host === host && this.#pending.has(id)) host.post({ type: 'call', id, tool: call.tool, params: call.params, sessionId: call.sessionId, language: call.language });
+      if (this.#host === host && this.#pending.has(id))
+        host.post({
+          type: 'call',
+          id,
+          tool: call.tool,
+          params: call.params,
+          sessionId: call.sessionId,
+          language: call.language,
+        });
       return await done;
     } finally {
       call.signal.removeEventListener('abort', abort);
@@ -125,7 +154,15 @@ export class FileWorker {
     this.#ready = promise;
     this.#isReady = false;
     this.#stopping = undefined;
-    const data = { role: 'execute' as const, config: this.#config, file: this.file, version: this.version, source: this.#source, hostPid: process.pid, maxResultChars: this.#limits.maxResultChars };
+    const data = {
+      role: 'execute' as const,
+      config: this.#config,
+      file: this.file,
+      version: this.version,
+      source: this.#source,
+      hostPid: process.pid,
+      maxResultChars: this.#limits.maxResultChars,
+    };
     const events: HostEvents = {
       message: (message: FromWorker) => {
         if (message.type === 'ready') {
@@ -138,7 +175,8 @@ export class FileWorker {
         if (this.#host === host) this.#host = undefined;
         const reason = this.#stopping ?? why;
         // Nobody is waiting to hear it (say, a timer threw after the call returned): say it here.
-        if (this.#pending.size === 0 && this.#stopping === undefined) console.error(`[riverse] ${this.file}: ${reason}; a new one starts on the next call`);
+        if (this.#pending.size === 0 && this.#stopping === undefined)
+          console.error(`[riverse] ${this.file}: ${reason}; a new one starts on the next call`);
         for (const [id, pending] of this.#pending) {
           this.#pending.delete(id);
           pending.reject(new ToolCrash(reason));
@@ -172,7 +210,8 @@ export class FileWorker {
         if (this.#host === host && this.#pending.has(id)) host.post({ type: 'answer', id, seq, answer });
       },
       () => {
-        if (this.#host === host && this.#pending.has(id)) host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
+        if (this.#host === host && this.#pending.has(id))
+          host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
       },
     );
   }

@@ -16,5 +16,8 @@ test('frames split at any byte boundary come out whole and in order', () => {
 test('a header announcing more than the cap is refused before the body arrives', () => {
   const reader = new FrameReader(100, () => assert.fail('no frame may come out'));
   const frame = encodeFrame('x'.repeat(500));
-  assert.throws(() => reader.push(frame.subarray(0, 4)), (error: unknown) => error instanceof FrameTooLarge && /more than the 1 KB allowed/.test(error.message));
+  assert.throws(
+    () => reader.push(frame.subarray(0, 4)),
+    (error: unknown) => error instanceof FrameTooLarge && /more than the 1 KB allowed/.test(error.message),
+  );
 });

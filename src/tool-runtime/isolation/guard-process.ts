@@ -7,7 +7,12 @@
 function refuseHost(hostPid: number, pid: unknown): void {
   const target = Number(pid);
   if (target === hostPid || target <= 0 || (process.pid === hostPid && target === process.pid)) {
-    throw Object.assign(new Error(`a tool may not signal the Riverse process (pid ${hostPid}) or a process group; to stop itself, a tool returns or throws`), { code: 'ERR_RIVERSE_PROCESS_GUARD' });
+    throw Object.assign(
+      new Error(
+        `a tool may not signal the Riverse process (pid ${hostPid}) or a process group; to stop itself, a tool returns or throws`,
+      ),
+      { code: 'ERR_RIVERSE_PROCESS_GUARD' },
+    );
   }
 }
 

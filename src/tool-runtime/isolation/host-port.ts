@@ -64,5 +64,11 @@ function watchParent(): void {
       Atomics.wait(tick, 0, 0, 1000);
       if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL');
     }`;
-  new Worker(code, { eval: true, workerData: process.ppid, resourceLimits: { maxOldGenerationSizeMb: 8 }, stdout: true, stderr: true }).unref();
+  new Worker(code, {
+    eval: true,
+    workerData: process.ppid,
+    resourceLimits: { maxOldGenerationSizeMb: 8 },
+    stdout: true,
+    stderr: true,
+  }).unref();
 }

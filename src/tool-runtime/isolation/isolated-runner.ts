@@ -5,9 +5,22 @@ import { reviveThrown } from './thrown-error.ts';
 import type { HostChoice, ToolWorkers } from './tool-workers.ts';
 
 /** Runs a tool's calls in the host of its file's version; what the host says becomes a result or a throw. */
-export function isolatedRunner(workers: ToolWorkers, file: SourceFile, version: number, tool: string, choice: HostChoice): ToolRunner {
+export function isolatedRunner(
+  workers: ToolWorkers,
+  file: SourceFile,
+  version: number,
+  tool: string,
+  choice: HostChoice,
+): ToolRunner {
   return async (params, context) => {
-    const result = await workers.call(file, version, choice, { tool, params, sessionId: context.sessionId, language: context.language, signal: context.signal, ask: context.ask });
+    const result = await workers.call(file, version, choice, {
+      tool,
+      params,
+      sessionId: context.sessionId,
+      language: context.language,
+      signal: context.signal,
+      ask: context.ask,
+    });
     if ('invalid' in result) throw new InvalidToolResult(result.invalid);
     if ('threw' in result) throw reviveThrown(result.threw);
     return result;

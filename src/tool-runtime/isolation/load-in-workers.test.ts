@@ -6,7 +6,12 @@ import { registrySetup, ToolRegistry } from '../tool-registry.ts';
 
 test('a small load spreads over the loaders: each takes its share of the files, not as many as it may hold ahead', async (t) => {
   // Each tool says which loader process read its manifest.
-  const files = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [`tool_${index}.ts`, toolSource(`tool_${index}`, { manifest: `description: 'loaded in ' + process.pid,` })]));
+  const files = Object.fromEntries(
+    Array.from({ length: 6 }, (_, index) => [
+      `tool_${index}.ts`,
+      toolSource(`tool_${index}`, { manifest: `description: 'loaded in ' + process.pid,` }),
+    ]),
+  );
   const dir = await toolFolder(t, files);
   const { workers } = registrySetup({});
   t.after(() => workers.close());

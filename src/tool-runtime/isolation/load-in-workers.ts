@@ -64,7 +64,12 @@ interface Sent {
  * sent to it after that one go to others), and every file must be done by one deadline, so N
  * hanging files cost one time limit, not N.
  */
-export async function loadInWorkers(files: readonly SourceFile[], config: AppConfig, version: number, options: LoadInWorkersOptions): Promise<FileInfo[]> {
+export async function loadInWorkers(
+  files: readonly SourceFile[],
+  config: AppConfig,
+  version: number,
+  options: LoadInWorkersOptions,
+): Promise<FileInfo[]> {
   const results: FileInfo[] = new Array(files.length);
   const queue: Job[] = files.map((file, index) => ({ ...file, index, retried: false }));
   const concurrency = loaderCount(files.length);
@@ -80,7 +85,9 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
   const moving = () => [...loaders].filter((loader) => !loader.stalled).length;
   const pump = () => {
     // Past the deadline no file can load: those still waiting fail at once, without a loader each.
-    if (performance.now() >= deadline) for (const job of queue.splice(0)) record(job, { file: job.file, tools: [], diagnostics: [timedOut(job.file, options.fileTimeoutMs)] });
+    if (performance.now() >= deadline)
+      for (const job of queue.splice(0))
+        record(job, { file: job.file, tools: [], diagnostics: [timedOut(job.file, options.fileTimeoutMs)] });
     while (queue.length > 0 && moving() < concurrency && loaders.size < MAX_LOADERS) startLoader();
   };
   const startLoader = () => {
@@ -108,7 +115,11 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
     const fill = () => {
       if (sent.length > IN_FLIGHT - BATCH) return;
       // No more than a fair share of what is left, so that a small load still spreads over the loaders.
-      for (let share = Math.ceil(queue.length / concurrency); share > 0 && sent.length < IN_FLIGHT && !loader.stalled && queue.length > 0 && moving() <= concurrency; share--) {
+      for (
+        let share = Math.ceil(queue.length / concurrency);
+        share > 0 && sent.length < IN_FLIGHT && !loader.stalled && queue.length > 0 && moving() <= concurrency;
+        share--
+      ) {
         if (queue[0]!.retried && (sent.length > 0 || unchecked.length > 0)) return;
         const job = queue.shift()!;
         const first = loader.sent === 0;
@@ -128,7 +139,13 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
       for (;;) {
         if (sent.length === 0) {
           // A file tried again must load where nothing unchecked came before it.
-          if (queue[0]?.retried === true && unchecked.length > 0 && moving() <= concurrency && !settleUnchecked(await loader.check(deadline))) break;
+          if (
+            queue[0]?.retried === true &&
+            unchecked.length > 0 &&
+            moving() <= concurrency &&
+            !settleUnchecked(await loader.check(deadline))
+          )
+            break;
           fill();
           if (sent.length === 0) break;
         }
@@ -148,7 +165,11 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
         }
         if ('info' in outcome) {
           loader.loaded++;
-          unchecked.push({ job: current.job, info: current.first ? outcome.info : withoutJavaScript(outcome.info), first: current.first });
+          unchecked.push({
+            job: current.job,
+            info: current.first ? outcome.info : withoutJavaScript(outcome.info),
+            first: current.first,
+          });
           if (current.check && !settleUnchecked(outcome.changed)) break;
           fill();
           continue;
@@ -160,7 +181,8 @@ export async function loadInWorkers(files: readonly SourceFile[], config: AppCon
         unchecked = [];
         // A crash may come from a file this loader imported earlier (a timer or a promise of its
         // top-level code): the file is tried again in a new loader, and blamed only if it crashes that one too.
-        if (!current.first && !current.job.retried && outcome.failure.code === 'load-crashed') queue.unshift({ ...current.job, retried: true });
+        if (!current.first && !current.job.retried && outcome.failure.code === 'load-crashed')
+          queue.unshift({ ...current.job, retried: true });
         else record(current.job, { file: current.job.file, tools: [], diagnostics: [outcome.failure] });
         break; // this loader is gone
       }
@@ -217,7 +239,12 @@ class Loader {
         const checked = head === undefined ? notLoading : checkFileReport(message.info, head.file);
         const info = typeof checked === 'string' || message.seq === head?.seq ? checked : notLoading;
         if (typeof info === 'string') {
-          this.#fail(crashed(head?.file ?? '', said(phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint'))));
+          this.#fail(
+            crashed(
+              head?.file ?? '',
+              said(phrase('load.forged-report', { why: info }), phrase('load.forged-report.hint')),
+            ),
+          );
           void this.#host.terminate();
         } else this.#settleHead({ info, changed: message.changed !== undefined });
       },
@@ -252,10 +279,13 @@ class Loader {
       return { seq, outcome: promise };
     }
     this.#pending.push({ seq, file: job.file, settle: resolve });
-    this.#deadlineTimer ??= setTimeout(() => {
-      this.#fail(timedOut(this.#pending[0]?.file ?? job.file, limitMs));
-      void this.#host.terminate();
-    }, Math.max(0, deadline - performance.now()));
+    this.#deadlineTimer ??= setTimeout(
+      () => {
+        this.#fail(timedOut(this.#pending[0]?.file ?? job.file, limitMs));
+        void this.#host.terminate();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     this.#host.post({ type: 'load', seq, file: job.file, version: this.#version, source: job.source, check });
     return { seq, outcome: promise };
   }
@@ -325,7 +355,12 @@ class Loader {
 }
 
 function timedOut(file: string, limitMs: number): Diagnostic {
-  return { severity: 'error', code: 'load-timeout', file, ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')) };
+  return {
+    severity: 'error',
+    code: 'load-timeout',
+    file,
+    ...said(phrase('load.timeout', { seconds: limitMs / 1000 }), phrase('load.timeout.hint')),
+  };
 }
 
 function crashed(file: string, text: Pick<Diagnostic, 'message' | 'hint' | 'text'>): Diagnostic {

@@ -27,7 +27,13 @@ export function startEarlyLoaders(kind: HostKind, memoryMb: number): void {
   early = early.filter((loader) => !loader.ended);
   while (early.length < loaderCount(Infinity)) {
     const events: HostEvents = { message: () => {}, exit: () => (loader.ended = true) };
-    const loader: EarlyLoader = { kind, memoryMb, ended: false, events, host: spawnHost(kind, loaderLimits(memoryMb), events, 'load') };
+    const loader: EarlyLoader = {
+      kind,
+      memoryMb,
+      ended: false,
+      events,
+      host: spawnHost(kind, loaderLimits(memoryMb), events, 'load'),
+    };
     loader.host.unref();
     early.push(loader);
   }

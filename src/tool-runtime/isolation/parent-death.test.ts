@@ -30,7 +30,9 @@ function alive(pid: number): boolean {
  */
 async function spinningToolEnds(t: Parameters<typeof tempDir>[0], watch: 'kernel' | 'thread'): Promise<void> {
   const dir = await tempDir(t);
-  await writeFiles(join(dir, 'tools'), { 'spin.ts': toolSource('spin', { execute: "process.stdout.write(`tool pid ${process.pid}\\n`); for (;;) {}" }) });
+  await writeFiles(join(dir, 'tools'), {
+    'spin.ts': toolSource('spin', { execute: 'process.stdout.write(`tool pid ${process.pid}\\n`); for (;;) {}' }),
+  });
   const script = join(dir, 'riverse.ts');
   await writeFile(
     script,
@@ -41,7 +43,9 @@ const registry = await ToolRegistry.load({ folders: [${JSON.stringify(join(dir, 
 void registry.execute('spin', {});
 `,
   );
-  const riverse = spawn(process.execPath, ['--conditions=riverse-source', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const riverse = spawn(process.execPath, ['--conditions=riverse-source', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   t.after(() => riverse.kill('SIGKILL'));
   let out = '';
   const toolPid = await new Promise<number>((resolve, reject) => {
@@ -63,10 +67,16 @@ void registry.execute('spin', {});
   while (alive(toolPid)) await sleep(20);
 }
 
-test('a spinning tool process ends when Riverse is killed: the kernel ends it (setpriv --pdeathsig)', { timeout: 60_000, skip: parentDeathPrefix().length === 0 ? 'no setpriv with --pdeathsig here' : false }, async (t) => {
+test('a spinning tool process ends when Riverse is killed: the kernel ends it (setpriv --pdeathsig)', {
+  timeout: 60_000,
+  skip: parentDeathPrefix().length === 0 ? 'no setpriv with --pdeathsig here' : false,
+}, async (t) => {
   await spinningToolEnds(t, 'kernel');
 });
 
-test('a spinning tool process ends when Riverse is killed: where there is no setpriv, its own thread ends it', { timeout: 60_000, skip: existsSync('/proc') ? false : 'needs /proc' }, async (t) => {
+test('a spinning tool process ends when Riverse is killed: where there is no setpriv, its own thread ends it', {
+  timeout: 60_000,
+  skip: existsSync('/proc') ? false : 'needs /proc',
+}, async (t) => {
   await spinningToolEnds(t, 'thread');
 });

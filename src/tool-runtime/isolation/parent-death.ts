@@ -16,7 +16,10 @@ let prefix: readonly string[] | undefined;
 export function parentDeathPrefix(): readonly string[] {
   if (prefix !== undefined) return prefix;
   // Tried once: an older setpriv without --pdeathsig (util-linux < 2.33) fails, and the thread does the work.
-  const usable = process.platform === 'linux' && existsSync(SETPRIV) && spawnSync(SETPRIV, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+  const usable =
+    process.platform === 'linux' &&
+    existsSync(SETPRIV) &&
+    spawnSync(SETPRIV, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
   prefix = usable ? [SETPRIV, '--pdeathsig', 'KILL', '--'] : [];
   return prefix;
 }

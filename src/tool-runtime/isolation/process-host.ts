@@ -46,7 +46,15 @@ export const LOADER_V8_FLAGS: readonly string[] = (() => {
 export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags: readonly string[] = []): ToolHost {
   const cache = hostCompileCache();
   const through = parentDeathPrefix();
-  const argv = [...through, process.execPath, `--max-old-space-size=${limits.memoryMb}`, '--disable-warning=ExperimentalWarning', ...v8Flags, ...inheritedFlags(), fileURLToPath(TOOL_HOST_SCRIPT)];
+  const argv = [
+    ...through,
+    process.execPath,
+    `--max-old-space-size=${limits.memoryMb}`,
+    '--disable-warning=ExperimentalWarning',
+    ...v8Flags,
+    ...inheritedFlags(),
+    fileURLToPath(TOOL_HOST_SCRIPT),
+  ];
   const env: NodeJS.ProcessEnv = { ...process.env, ...(cache === undefined ? {} : { NODE_COMPILE_CACHE: cache }) };
   // Set only where setpriv set the signal up (a Riverse started by a tool inherits its host's environment).
   if (through.length === 0) delete env[PARENT_DEATH_ENV];
@@ -69,7 +77,8 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
     const message = value as FromWorker;
     // Only the first: it is sent before any tool code runs, which could send another.
     if (message.type === 'started') baseline ??= typeof message.rss === 'number' ? message.rss : 0;
-    else if (message.type === 'uncaught') uncaught = `its process crashed: ${message.error.name}: ${message.error.message}`;
+    else if (message.type === 'uncaught')
+      uncaught = `its process crashed: ${message.error.name}: ${message.error.message}`;
     else events.message(message);
   });
   channel.on('data', (chunk: Buffer) => {
@@ -77,7 +86,11 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
     try {
       reader.push(chunk);
     } catch (error) {
-      stop(error instanceof FrameTooLarge ? `${error.message}, so its process was stopped` : `it sent a message Riverse could not read, so its process was stopped`);
+      stop(
+        error instanceof FrameTooLarge
+          ? `${error.message}, so its process was stopped`
+          : `it sent a message Riverse could not read, so its process was stopped`,
+      );
     }
   });
   channel.on('error', () => {}); // the exit says why
@@ -95,7 +108,9 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
   const watchdog = setInterval(() => {
     const rss = baseline === undefined ? undefined : residentBytes(child.pid);
     if (rss !== undefined && rss - baseline! > limits.memoryMb * 1024 * 1024) {
-      stop(`its process exceeded the memory limit of ${limits.memoryMb} MB (it held ${Math.round((rss - baseline!) / (1024 * 1024))} MB more than at its start) and was stopped`);
+      stop(
+        `its process exceeded the memory limit of ${limits.memoryMb} MB (it held ${Math.round((rss - baseline!) / (1024 * 1024))} MB more than at its start) and was stopped`,
+      );
     }
   }, MEMORY_CHECK_MS);
   watchdog.unref();
@@ -113,7 +128,8 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
   child.once('exit', (code, signal) => {
     // Stopped by us: `reason` says why. Otherwise the heap limit (V8 aborts, saying so on stderr), a signal, or an exit code.
     if (uncaught !== undefined) finish(uncaught);
-    else if (/heap limit|heap out of memory/i.test(tail)) finish(`its process exceeded the memory limit of ${limits.memoryMb} MB and was stopped`);
+    else if (/heap limit|heap out of memory/i.test(tail))
+      finish(`its process exceeded the memory limit of ${limits.memoryMb} MB and was stopped`);
     else if (signal !== null) finish(`its process was ended by ${signal}${lastLine(tail)}`);
     else finish(`its process exited with code ${code} (process.exit?)${lastLine(tail)}`);
   });

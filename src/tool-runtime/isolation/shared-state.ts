@@ -12,20 +12,91 @@ const require = createRequire(import.meta.url);
  * such as FormData, are built on first read at a cost of milliseconds; only their names are watched.)
  */
 const WATCHED_GLOBALS = [
-  'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Math', 'JSON', 'Reflect', 'Proxy', 'Promise',
-  'RegExp', 'Date', 'Error', 'TypeError', 'RangeError', 'SyntaxError', 'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef',
-  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Uint8Array', 'Int32Array', 'Float64Array', 'Iterator', 'Intl', 'Buffer',
-  'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal', 'EventTarget', 'Event',
-  'console', 'fetch', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'atob', 'btoa',
+  'Object',
+  'Function',
+  'Array',
+  'String',
+  'Number',
+  'Boolean',
+  'Symbol',
+  'BigInt',
+  'Math',
+  'JSON',
+  'Reflect',
+  'Proxy',
+  'Promise',
+  'RegExp',
+  'Date',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'WeakRef',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'Uint8Array',
+  'Int32Array',
+  'Float64Array',
+  'Iterator',
+  'Intl',
+  'Buffer',
+  'URL',
+  'URLSearchParams',
+  'TextEncoder',
+  'TextDecoder',
+  'AbortController',
+  'AbortSignal',
+  'EventTarget',
+  'Event',
+  'console',
+  'fetch',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'queueMicrotask',
+  'structuredClone',
+  'atob',
+  'btoa',
 ];
 
 /** What of `process` a file could change for the files after it (others, such as chdir, are defined lazily by Node). */
-const WATCHED_PROCESS = ['emitWarning', 'exit', 'kill', 'nextTick', 'cwd', 'hrtime', 'memoryUsage', 'on', 'emit', 'env'] as const;
+const WATCHED_PROCESS = [
+  'emitWarning',
+  'exit',
+  'kill',
+  'nextTick',
+  'cwd',
+  'hrtime',
+  'memoryUsage',
+  'on',
+  'emit',
+  'env',
+] as const;
 /** Listeners a file could add to `process` that would act on the files after it. */
 const WATCHED_EVENTS = ['uncaughtException', 'unhandledRejection', 'exit', 'warning', 'beforeExit'] as const;
 
 /** Node modules tools import most, whose exports a file could patch for everyone after it. */
-const WATCHED_MODULES = ['fs', 'fs/promises', 'path', 'os', 'url', 'util', 'events', 'http', 'https', 'net', 'dns', 'crypto', 'child_process', 'module'];
+const WATCHED_MODULES = [
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'url',
+  'util',
+  'events',
+  'http',
+  'https',
+  'net',
+  'dns',
+  'crypto',
+  'child_process',
+  'module',
+];
 
 type Descriptors = Map<PropertyKey, PropertyDescriptor>;
 
@@ -55,7 +126,14 @@ export function captureSharedState(): SharedState {
     if ((typeof target !== 'object' && typeof target !== 'function') || target === null || seen.has(target)) return;
     seen.add(target);
     const properties = descriptorsOf(target);
-    objects.push({ label, target, prototype: Object.getPrototypeOf(target), extensible: Object.isExtensible(target), properties, keys: [...properties.keys()] });
+    objects.push({
+      label,
+      target,
+      prototype: Object.getPrototypeOf(target),
+      extensible: Object.isExtensible(target),
+      properties,
+      keys: [...properties.keys()],
+    });
   };
   for (const key of WATCHED_GLOBALS) {
     const value = (globalThis as Record<string, unknown>)[key];
@@ -65,9 +143,18 @@ export function captureSharedState(): SharedState {
   // Prototypes with no global of their own.
   watch('Function.prototype', Function.prototype);
   watch('TypedArray.prototype', Object.getPrototypeOf(Uint8Array.prototype));
-  watch('AsyncFunction.prototype', Object.getPrototypeOf(async () => {}));
+  watch(
+    'AsyncFunction.prototype',
+    Object.getPrototypeOf(async () => {}),
+  );
   for (const name of WATCHED_MODULES) watch(`node:${name}`, require(name));
-  return { objects, globalNames: globalNames(), env: { ...process.env }, process: processMembers(), listeners: processListeners() };
+  return {
+    objects,
+    globalNames: globalNames(),
+    env: { ...process.env },
+    process: processMembers(),
+    listeners: processListeners(),
+  };
 }
 
 /** What changed since `before`, as readable paths ("Array.prototype.map", "globalThis.answer"); empty when nothing did. */
@@ -83,12 +170,14 @@ export function changesSince(before: SharedState): string[] {
       const old = watched.properties.get(key);
       if (old === undefined || !sameDescriptor(old, descriptor)) changes.push(`${watched.label}.${String(key)}`);
     }
-    for (const key of watched.properties.keys()) if (!now.has(key)) changes.push(`${watched.label}.${String(key)} (deleted)`);
+    for (const key of watched.properties.keys())
+      if (!now.has(key)) changes.push(`${watched.label}.${String(key)} (deleted)`);
   }
   const names = globalNames();
   for (const name of names) if (!before.globalNames.has(name)) changes.push(`globalThis.${name}`);
   for (const name of before.globalNames) if (!names.has(name)) changes.push(`globalThis.${name} (deleted)`);
-  for (const key of new Set([...Object.keys(before.env), ...Object.keys(process.env)])) if (before.env[key] !== process.env[key]) changes.push(`process.env.${key}`);
+  for (const key of new Set([...Object.keys(before.env), ...Object.keys(process.env)]))
+    if (before.env[key] !== process.env[key]) changes.push(`process.env.${key}`);
   for (const [index, member] of processMembers().entries()) {
     if (member !== before.process[index]) changes.push(`process.${WATCHED_PROCESS[index]}`);
   }
@@ -126,7 +215,14 @@ function descriptorsOf(target: object): Descriptors {
 }
 
 function sameDescriptor(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
-  return a.get === b.get && a.set === b.set && a.writable === b.writable && a.enumerable === b.enumerable && a.configurable === b.configurable && Object.is(a.value, b.value);
+  return (
+    a.get === b.get &&
+    a.set === b.set &&
+    a.writable === b.writable &&
+    a.enumerable === b.enumerable &&
+    a.configurable === b.configurable &&
+    Object.is(a.value, b.value)
+  );
 }
 
 function processMembers(): unknown[] {

@@ -4,7 +4,11 @@ import type { ToWorker, WorkerData } from './worker-messages.ts';
 
 /** A worker thread: cheap to start, but it shares Riverse's process (its file descriptors, and memory outside the V8 heap). */
 export function startThreadHost(limits: HostLimits, events: HostEvents): ToolHost {
-  const worker = new Worker(TOOL_HOST_SCRIPT, { resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb }, stdout: false, stderr: false });
+  const worker = new Worker(TOOL_HOST_SCRIPT, {
+    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    stdout: false,
+    stderr: false,
+  });
   let crash: string | undefined;
   worker.on('message', (message) => events.message(message));
   worker.on('error', (error) => {

@@ -7,7 +7,15 @@ const MAX_MESSAGE_CHARS = 4_000;
 const MAX_STACK_CHARS = 8_000;
 
 /** Built-in error classes rebuilt as themselves, so `instanceof TypeError` still holds. */
-const BUILT_IN: Record<string, ErrorConstructor> = { Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError };
+const BUILT_IN: Record<string, ErrorConstructor> = {
+  Error,
+  TypeError,
+  RangeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+};
 
 /** In the tool's host: what was thrown, as data (sizes capped). */
 export function describeThrown(error: unknown): ThrownError {

@@ -10,7 +10,10 @@ export type HostKind = 'process' | 'worker';
 export const DEFAULT_HOST_MEMORY_MB = 256;
 
 /** The script every tool host runs. */
-export const TOOL_HOST_SCRIPT = new URL(import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js', import.meta.url);
+export const TOOL_HOST_SCRIPT = new URL(
+  import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js',
+  import.meta.url,
+);
 
 export interface HostLimits {
   /** Memory limit, in MB: the V8 heap of a worker thread; everything a child process holds. */
@@ -57,7 +60,12 @@ export function startHost(kind: HostKind, data: WorkerData, limits: HostLimits, 
  * that `init` later costs only the tool file's own import. `events` may be changed until then.
  * A loader process is known to be one from its start: it gets the V8 settings of a short life.
  */
-export function spawnHost(kind: HostKind, limits: HostLimits, events: HostEvents, role: WorkerData['role'] = 'execute'): ToolHost {
+export function spawnHost(
+  kind: HostKind,
+  limits: HostLimits,
+  events: HostEvents,
+  role: WorkerData['role'] = 'execute',
+): ToolHost {
   if (kind === 'worker') return startThreadHost(limits, events);
   return startProcessHost(limits, events, role === 'load' ? LOADER_V8_FLAGS : []);
 }

@@ -8,7 +8,15 @@ import type { BaseTool } from '../../tools/base-tool.ts';
 import { toolIsolation, toolSection } from '../../tools/app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../../tools/tool-context.ts';
-import { importedFiles, javaScriptOf, mapStacksOnDemand, prepareJavaScript, registerTypeScriptHooks, useSourceSnapshot, warmTypeStripper } from '../typescript-hooks.ts';
+import {
+  importedFiles,
+  javaScriptOf,
+  mapStacksOnDemand,
+  prepareJavaScript,
+  registerTypeScriptHooks,
+  useSourceSnapshot,
+  warmTypeStripper,
+} from '../typescript-hooks.ts';
 import { checkToolResult, truncateResult } from '../../tools/tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -56,10 +64,18 @@ if (data.role === 'load') {
     useSourceSnapshot(message.file, message.source);
     const loaded = await loadToolFile(message.file, data.config, message.version);
     const changed = message.check ? changesSince(shared) : [];
-    const info: FileInfo = { ...loaded, tools: loaded.tools.map(({ tool: _tool, ...info }) => info), dependencies: importedFiles(message.file) };
+    const info: FileInfo = {
+      ...loaded,
+      tools: loaded.tools.map(({ tool: _tool, ...info }) => info),
+      dependencies: importedFiles(message.file),
+    };
     // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
     const javascript = javaScriptOf(message.file);
-    if (javascript !== undefined && loaded.tools.some((tool) => toolIsolation(data.config, tool.name, port.kind) === 'none')) info.javascript = javascript;
+    if (
+      javascript !== undefined &&
+      loaded.tools.some((tool) => toolIsolation(data.config, tool.name, port.kind) === 'none')
+    )
+      info.javascript = javascript;
     port.send({ type: 'loaded', seq: message.seq, info, ...(changed.length === 0 ? {} : { changed }) });
   };
   const drain = async () => {
@@ -87,14 +103,16 @@ if (data.role === 'load') {
   // A question crosses to Riverse as a message, and its answer comes back the same way.
   const questions = new Map<number, (answer: AskAnswer) => void>();
   let nextQuestion = 0;
-  const askAcross = (id: number): AskPerson => async (question, options) => {
-    const checked = checkQuestion(question, options);
-    if (typeof checked === 'string') throw new TypeError(checked);
-    const seq = ++nextQuestion;
-    const answer = new Promise<AskAnswer>((resolve) => questions.set(seq, resolve));
-    port.send({ type: 'ask', id, seq, ...checked });
-    return answer;
-  };
+  const askAcross =
+    (id: number): AskPerson =>
+    async (question, options) => {
+      const checked = checkQuestion(question, options);
+      if (typeof checked === 'string') throw new TypeError(checked);
+      const seq = ++nextQuestion;
+      const answer = new Promise<AskAnswer>((resolve) => questions.set(seq, resolve));
+      port.send({ type: 'ask', id, seq, ...checked });
+      return answer;
+    };
 
   port.onMessage(async (message: ToWorker) => {
     if (message.type === 'answer') {
@@ -103,7 +121,11 @@ if (data.role === 'load') {
       return;
     }
     if (message.type === 'abort') {
-      running.get(message.id)?.abort(new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'));
+      running
+        .get(message.id)
+        ?.abort(
+          new DOMException(message.reason?.message ?? 'The call was cancelled.', message.reason?.name ?? 'AbortError'),
+        );
       return;
     }
     if (message.type !== 'call') return;
@@ -114,7 +136,9 @@ if (data.role === 'load') {
     try {
       if (tool === undefined) {
         const problems = loaded.diagnostics.map((diagnostic) => diagnostic.message).join('; ');
-        throw new Error(`the file no longer defines the tool "${message.tool}"${problems === '' ? '' : ` (${problems})`}`);
+        throw new Error(
+          `the file no longer defines the tool "${message.tool}"${problems === '' ? '' : ` (${problems})`}`,
+        );
       }
       const value = await tool.execute(message.params, {
         signal: controller.signal,
@@ -126,7 +150,11 @@ if (data.role === 'load') {
       });
       const checked = checkToolResult(value);
       // Cut here, before it crosses: a tool that returns 500 MB must not cost Riverse 500 MB.
-      result = { type: 'result', id: message.id, result: typeof checked === 'string' ? { invalid: checked } : truncateResult(checked, data.maxResultChars) };
+      result = {
+        type: 'result',
+        id: message.id,
+        result: typeof checked === 'string' ? { invalid: checked } : truncateResult(checked, data.maxResultChars),
+      };
     } catch (error) {
       // Sent as a thrown value: Riverse rebuilds it and words it like an in-process exception.
       result = { type: 'result', id: message.id, result: { threw: describeThrown(error) } };

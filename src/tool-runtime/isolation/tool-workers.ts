@@ -9,7 +9,13 @@ export interface ToolWorkersOptions extends FileWorkerLimits {
   idleMs: number;
 }
 
-const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = { memoryMb: DEFAULT_HOST_MEMORY_MB, graceMs: 1_000, idleMs: 5 * 60_000, maxResultChars: 20_000, maxMessageBytes: 8 * 1024 * 1024 };
+const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = {
+  memoryMb: DEFAULT_HOST_MEMORY_MB,
+  graceMs: 1_000,
+  idleMs: 5 * 60_000,
+  maxResultChars: 20_000,
+  maxMessageBytes: 8 * 1024 * 1024,
+};
 
 /** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
 function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {
@@ -26,14 +32,26 @@ interface Spare extends SpareHost {
 
 function spawnSpare(kind: HostKind, limits: HostLimits): Spare {
   const events: HostEvents = { message: () => {}, exit: () => (spare.ended = true) };
-  const spare: Spare = { kind, limits: { memoryMb: limits.memoryMb, maxMessageBytes: limits.maxMessageBytes }, ended: false, events, host: spawnHost(kind, limits, events) };
+  const spare: Spare = {
+    kind,
+    limits: { memoryMb: limits.memoryMb, maxMessageBytes: limits.maxMessageBytes },
+    ended: false,
+    events,
+    host: spawnHost(kind, limits, events),
+  };
   spare.host.unref();
   return spare;
 }
 
 /** A spare that is still there and was started as a host of this kind and these limits would be. */
 function fits(spare: Spare | undefined, kind: HostKind, limits: HostLimits): spare is Spare {
-  return spare !== undefined && !spare.ended && spare.kind === kind && spare.limits.memoryMb === limits.memoryMb && spare.limits.maxMessageBytes === limits.maxMessageBytes;
+  return (
+    spare !== undefined &&
+    !spare.ended &&
+    spare.kind === kind &&
+    spare.limits.memoryMb === limits.memoryMb &&
+    spare.limits.maxMessageBytes === limits.maxMessageBytes
+  );
 }
 
 /** The spare started by `ToolWorkers.startEarlySpare`, until a ToolWorkers takes it. */
@@ -66,7 +84,10 @@ export class ToolWorkers {
 
   /** The options the registry's hosts get from the config (`tools.memory_mb`, `tools.max_result_chars`). */
   static optionsFor(config: AppConfig): Partial<ToolWorkersOptions> {
-    return { memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb, maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars };
+    return {
+      memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb,
+      maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars,
+    };
   }
 
   /**
@@ -109,7 +130,10 @@ export class ToolWorkers {
     const key = `${file}\u0000${version}`;
     let slot = this.#workers.get(key);
     if (slot === undefined) {
-      const worker = new FileWorker(choice.kind, file, version, source, this.#config, { ...this.#options, ...(choice.memoryMb === undefined ? {} : { memoryMb: choice.memoryMb }) });
+      const worker = new FileWorker(choice.kind, file, version, source, this.#config, {
+        ...this.#options,
+        ...(choice.memoryMb === undefined ? {} : { memoryMb: choice.memoryMb }),
+      });
       worker.spare = (kind, memoryMb) => this.#takeSpare(kind, memoryMb);
       const created: { worker: FileWorker; idle?: NodeJS.Timeout } = { worker };
       slot = created;

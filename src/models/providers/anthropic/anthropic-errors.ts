@@ -12,13 +12,20 @@ export function anthropicStatusError(status: number, text: string, context: Erro
   if (status === 529) {
     const { message } = serverMessage(text);
     const said = message === '' ? '' : `: ${message}`;
-    return new ModelError('server-error', `${context.provider} is overloaded (HTTP 529 from ${context.baseUrl}${said}); try again shortly`, { status: 529, retryable: true });
+    return new ModelError(
+      'server-error',
+      `${context.provider} is overloaded (HTTP 529 from ${context.baseUrl}${said}); try again shortly`,
+      { status: 529, retryable: true },
+    );
   }
   return statusError(status, text, context);
 }
 
 /** An `error` event in a stream, or an error body sent with status 200, by Anthropic's error type. */
-export function anthropicBodyError(error: { type?: string; message?: string } | undefined, context: ErrorContext): ModelError {
+export function anthropicBodyError(
+  error: { type?: string; message?: string } | undefined,
+  context: ErrorContext,
+): ModelError {
   const type = error?.type ?? 'api_error';
   const said = `${context.provider} reported ${type}${error?.message ? `: ${error.message}` : ''}`;
   switch (type) {
@@ -44,9 +51,20 @@ export function anthropicBodyError(error: { type?: string; message?: string } | 
 }
 
 /** A body that is not the expected JSON; a web page usually means a wrong base URL. */
-export function anthropicBadResponse(what: string, bodyText: string, context: ErrorContext, cause?: unknown): ModelError {
+export function anthropicBadResponse(
+  what: string,
+  bodyText: string,
+  context: ErrorContext,
+  cause?: unknown,
+): ModelError {
   const flat = bodyText.replace(/\s+/g, ' ').trim();
   const shown = flat.length <= 120 ? flat : `${flat.slice(0, 120)}…`;
-  const hint = /^\s*</.test(bodyText) ? '; it looks like a web page: check the base URL (e.g. https://api.anthropic.com)' : '';
-  return new ModelError('bad-response', `${context.provider} sent ${what} from ${context.url}: ${JSON.stringify(shown)}${hint}`, { cause });
+  const hint = /^\s*</.test(bodyText)
+    ? '; it looks like a web page: check the base URL (e.g. https://api.anthropic.com)'
+    : '';
+  return new ModelError(
+    'bad-response',
+    `${context.provider} sent ${what} from ${context.url}: ${JSON.stringify(shown)}${hint}`,
+    { cause },
+  );
 }

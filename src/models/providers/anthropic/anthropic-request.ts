@@ -3,7 +3,9 @@ import type { ModelRequest } from '../../chat-model.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 /** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
-export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) => JSON.stringify({ name, description, input_schema: parameters }));
+export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) =>
+  JSON.stringify({ name, description, input_schema: parameters }),
+);
 
 /** The whole body, built as a string like the OpenAI body; `modelJson` is the model name already serialized. */
 export function anthropicRequestBody(modelJson: string, maxTokens: number, request: ModelRequest): string {
@@ -48,13 +50,23 @@ function anthropicMessagesJson(messages: readonly ChatMessage[], toolBlocks = tr
         break;
       case 'tool':
         if (toolBlocks) add('user', toolResultBlock(message.toolCallId, message.content, message.isError === true));
-        else add('user', textBlock(`[${message.isError === true ? 'error from' : 'result of'} tool ${message.name}: ${message.content}]`));
+        else
+          add(
+            'user',
+            textBlock(
+              `[${message.isError === true ? 'error from' : 'result of'} tool ${message.name}: ${message.content}]`,
+            ),
+          );
         break;
       case 'assistant': {
         // Anthropic rejects empty text blocks; an assistant message with nothing in it is left out.
         const hasText = message.content.trim() !== '';
         if (hasText) add('assistant', textBlock(message.content), message.content);
-        for (const call of message.toolCalls ?? []) add('assistant', toolBlocks ? toolUseBlock(call) : textBlock(`[called tool ${call.name} with ${call.arguments}]`));
+        for (const call of message.toolCalls ?? [])
+          add(
+            'assistant',
+            toolBlocks ? toolUseBlock(call) : textBlock(`[called tool ${call.name} with ${call.arguments}]`),
+          );
         break;
       }
     }

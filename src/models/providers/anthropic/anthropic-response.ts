@@ -28,7 +28,9 @@ export function anthropicFinishReason(reason: string | null | undefined, hasTool
 /** Adds what `usage` says to `into`; input counts cached tokens too, as they were all read. */
 export function addAnthropicUsage(into: Usage, usage: AnthropicUsage | undefined | null): void {
   if (usage === undefined || usage === null) return;
-  const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].filter((n) => typeof n === 'number');
+  const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].filter(
+    (n) => typeof n === 'number',
+  );
   if (parts.length > 0) into.inputTokens = parts.reduce((sum, n) => sum + n, 0);
   if (typeof usage.output_tokens === 'number') into.outputTokens = usage.output_tokens;
 }
@@ -47,7 +49,8 @@ export function anthropicMessageEvents(text: string, context: ErrorContext, next
   } catch (error) {
     throw anthropicBadResponse('a response that is not JSON', text, context, error);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw anthropicBadResponse('an unexpected response', text, context);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw anthropicBadResponse('an unexpected response', text, context);
   if (body.type === 'error') throw anthropicBodyError(body.error, context);
   if (!Array.isArray(body.content)) throw anthropicBadResponse('a reply without content', text, context);
 
@@ -67,6 +70,10 @@ export function anthropicMessageEvents(text: string, context: ErrorContext, next
   const usage: Usage = {};
   addAnthropicUsage(usage, body.usage);
   const reason = anthropicFinishReason(body.stop_reason, hasCalls);
-  events.push(usage.inputTokens !== undefined || usage.outputTokens !== undefined ? { type: 'finish', reason, usage } : { type: 'finish', reason });
+  events.push(
+    usage.inputTokens !== undefined || usage.outputTokens !== undefined
+      ? { type: 'finish', reason, usage }
+      : { type: 'finish', reason },
+  );
   return events;
 }

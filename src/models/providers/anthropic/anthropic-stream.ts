@@ -57,7 +57,8 @@ export class AnthropicStreamState {
       case 'content_block_start': {
         const block = event.content_block;
         if (block?.type === 'text') {
-          if (typeof block.text === 'string' && block.text !== '') this.events.push({ type: 'text-delta', text: block.text });
+          if (typeof block.text === 'string' && block.text !== '')
+            this.events.push({ type: 'text-delta', text: block.text });
         } else if (block?.type === 'tool_use') {
           const id = typeof block.id === 'string' && block.id !== '' ? block.id : this.#nextId();
           const name = typeof block.name === 'string' ? block.name : '';
@@ -70,7 +71,8 @@ export class AnthropicStreamState {
       case 'content_block_delta': {
         const delta = event.delta;
         if (delta?.type === 'text_delta') {
-          if (typeof delta.text === 'string' && delta.text !== '') this.events.push({ type: 'text-delta', text: delta.text });
+          if (typeof delta.text === 'string' && delta.text !== '')
+            this.events.push({ type: 'text-delta', text: delta.text });
         } else if (delta?.type === 'input_json_delta') {
           const call = this.#calls.get(event.index);
           const piece = delta.partial_json;
@@ -105,7 +107,11 @@ export class AnthropicStreamState {
     for (const call of this.#calls.values()) this.#emit(call);
     const reason = anthropicFinishReason(this.#reason, this.#calls.size > 0);
     const usage = this.#usage;
-    this.events.push(usage.inputTokens !== undefined || usage.outputTokens !== undefined ? { type: 'finish', reason, usage } : { type: 'finish', reason });
+    this.events.push(
+      usage.inputTokens !== undefined || usage.outputTokens !== undefined
+        ? { type: 'finish', reason, usage }
+        : { type: 'finish', reason },
+    );
   }
 
   #emit(call: PendingCall): void {

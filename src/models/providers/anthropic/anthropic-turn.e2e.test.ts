@@ -29,7 +29,12 @@ import { ToolRegistry } from '../../../tool-runtime/tool-registry.ts';
 import { createAnthropicModel } from './anthropic.ts';
 import type { AnthropicBlock } from './anthropic-wire-types.ts';
 import type { ChatModel } from '../../chat-model.ts';
-import { startAnthropicTestServer, type AnthropicTestServer, type ReplyHandler, type ReplySpec } from '../../testing/anthropic-wire.ts';
+import {
+  startAnthropicTestServer,
+  type AnthropicTestServer,
+  type ReplyHandler,
+  type ReplySpec,
+} from '../../testing/anthropic-wire.ts';
 import { replies } from '../../testing/wire-server.ts';
 
 const shared = sharedCleanup();
@@ -37,8 +42,15 @@ let wttr: WttrServer;
 let weatherTools: ToolRegistry;
 before(async () => {
   wttr = await wttrServer(shared);
-  weatherTools = await ToolRegistry.load({ folders: [AGENT_TOOLS], config: { tools: { weather: { base_url: wttr.url } } }, isolation: 'none' });
-  assert.deepEqual(weatherTools.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'), []);
+  weatherTools = await ToolRegistry.load({
+    folders: [AGENT_TOOLS],
+    config: { tools: { weather: { base_url: wttr.url } } },
+    isolation: 'none',
+  });
+  assert.deepEqual(
+    weatherTools.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [],
+  );
 });
 after(() => shared.run());
 
@@ -49,36 +61,68 @@ async function claude(t: Cleanup, handler: ReplyHandler | ReplySpec): Promise<An
 }
 
 function modelOn(server: AnthropicTestServer): ChatModel {
-  return createAnthropicModel({ model: 'claude-test', baseUrl: server.url, apiKey: 'sk-ant-test', retryDelayMs: 5, timeoutMs: 10_000 });
+  return createAnthropicModel({
+    model: 'claude-test',
+    baseUrl: server.url,
+    apiKey: 'sk-ant-test',
+    retryDelayMs: 5,
+    timeoutMs: 10_000,
+  });
 }
 
 /** Tools from the seed's folder and `files` written to a temp folder, loaded in this thread. */
-async function toolsWith(t: Cleanup, files: Record<string, string>, config: Record<string, Record<string, unknown>> = {}): Promise<ToolRegistry> {
+async function toolsWith(
+  t: Cleanup,
+  files: Record<string, string>,
+  config: Record<string, Record<string, unknown>> = {},
+): Promise<ToolRegistry> {
   const dir = await tempDir(t, 'riverse-anthropic-tools-');
   await writeFiles(dir, files);
-  const registry = await ToolRegistry.load({ folders: [AGENT_TOOLS, dir], config: { tools: { weather: { base_url: wttr.url }, ...config } }, isolation: 'none' });
-  assert.deepEqual(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'), []);
+  const registry = await ToolRegistry.load({
+    folders: [AGENT_TOOLS, dir],
+    config: { tools: { weather: { base_url: wttr.url }, ...config } },
+    isolation: 'none',
+  });
+  assert.deepEqual(
+    registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+    [],
+  );
   return registry;
 }
 
 /** A text reply's events up to and with its first word: message_start, content_block_start, ping, the word. */
 const FIRST_WORD = 4;
-const blocks = (content: string | AnthropicBlock[] | undefined): AnthropicBlock[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []));
+const blocks = (content: string | AnthropicBlock[] | undefined): AnthropicBlock[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
 
 describe('runTurn over Anthropic: the weather conversation', () => {
   for (const language of ['en', 'zh', 'ja'] as const) {
     for (const stream of [true, false]) {
       it(`${language}, ${stream ? 'streamed' : 'not streamed'}: tool_use → tool_result → the reply`, async (t) => {
         const talk = WEATHER_CONVERSATIONS[language];
-        const server = await claude(t, replies([{ toolCalls: [{ name: 'weather', input: { city: talk.city } }] }, { text: talk.answer }]));
+        const server = await claude(
+          t,
+          replies([{ toolCalls: [{ name: 'weather', input: { city: talk.city } }] }, { text: talk.answer }]),
+        );
         const events: TurnEvent[] = [];
         const wttrSeen = wttr.requests.length;
-        const result = await runTurn({ model: modelOn(server), registry: weatherTools, history: [], input: talk.input, language, stream, onEvent: (event) => events.push(event) });
+        const result = await runTurn({
+          model: modelOn(server),
+          registry: weatherTools,
+          history: [],
+          input: talk.input,
+          language,
+          stream,
+          onEvent: (event) => events.push(event),
+        });
 
         assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
         assert.equal(result.text, talk.answer);
         assert.equal(server.requests.length, 2, 'one round of calls costs exactly two requests');
-        const [first, second] = server.requests.map((request) => request.body) as [AnthropicTestServer['requests'][0]['body'], AnthropicTestServer['requests'][0]['body']];
+        const [first, second] = server.requests.map((request) => request.body) as [
+          AnthropicTestServer['requests'][0]['body'],
+          AnthropicTestServer['requests'][0]['body'],
+        ];
 
         // The first request: the system prompt top-level, the tool in the user's language, the message.
         assert.ok(first.system?.startsWith(talk.system), first.system);
@@ -95,14 +139,21 @@ describe('runTurn over Anthropic: the weather conversation', () => {
         // The second: the call as tool_use with its input parsed, the result as a tool_result.
         assert.deepEqual(second.messages, [
           { role: 'user', content: talk.input },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: talk.city } }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: talk.city } }],
+          },
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: talk.toolSays }] },
         ]);
         assert.ok(second.tools !== undefined, 'the tools are offered again after the results');
 
         assert.deepEqual(result.messages, [
           { role: 'user', content: talk.input },
-          { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1', name: 'weather', arguments: JSON.stringify({ city: talk.city }) }] },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'toolu_1', name: 'weather', arguments: JSON.stringify({ city: talk.city }) }],
+          },
           { role: 'tool', toolCallId: 'toolu_1', name: 'weather', content: talk.toolSays },
           { role: 'assistant', content: talk.answer },
         ]);
@@ -114,22 +165,50 @@ describe('runTurn over Anthropic: the weather conversation', () => {
 
         // The next turn sends this one back as history, still valid for Anthropic.
         const next = await claude(t, { text: 'You are welcome.' });
-        const thanks = await runTurn({ model: modelOn(next), registry: weatherTools, history: result.messages, input: 'Thanks!', language, stream });
+        const thanks = await runTurn({
+          model: modelOn(next),
+          registry: weatherTools,
+          history: result.messages,
+          input: 'Thanks!',
+          language,
+          stream,
+        });
         assert.equal(thanks.stopReason, 'answer', JSON.stringify(thanks.error));
-        assert.deepEqual(next.requests[0]!.body.messages.map((message) => message.role), ['user', 'assistant', 'user', 'assistant', 'user']);
+        assert.deepEqual(
+          next.requests[0]!.body.messages.map((message) => message.role),
+          ['user', 'assistant', 'user', 'assistant', 'user'],
+        );
       });
     }
   }
 
   it('the last round goes without tools, and the history is told as text so that Anthropic accepts it', async (t) => {
-    const server = await claude(t, (request) => (request.body.tools !== undefined ? { toolCalls: [{ name: 'weather', input: { city: 'Tokyo' } }] } : { text: 'Tokyo is at 16 °C.' }));
-    const result = await runTurn({ model: modelOn(server), registry: weatherTools, history: [], input: 'Keep checking Tokyo', language: 'en', maxRounds: 1 });
+    const server = await claude(t, (request) =>
+      request.body.tools !== undefined
+        ? { toolCalls: [{ name: 'weather', input: { city: 'Tokyo' } }] }
+        : { text: 'Tokyo is at 16 °C.' },
+    );
+    const result = await runTurn({
+      model: modelOn(server),
+      registry: weatherTools,
+      history: [],
+      input: 'Keep checking Tokyo',
+      language: 'en',
+      maxRounds: 1,
+    });
     assert.equal(result.stopReason, 'round-limit', JSON.stringify(result.error));
     assert.equal(result.text, 'Tokyo is at 16 °C.');
     const last = server.requests[1]!.body;
     assert.equal(last.tools, undefined);
-    assert.deepEqual(blocks(last.messages[1]?.content), [{ type: 'text', text: '[called tool weather with {"city":"Tokyo"}]' }]);
-    assert.deepEqual(blocks(last.messages[2]?.content), [{ type: 'text', text: `[result of tool weather: Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h]` }]);
+    assert.deepEqual(blocks(last.messages[1]?.content), [
+      { type: 'text', text: '[called tool weather with {"city":"Tokyo"}]' },
+    ]);
+    assert.deepEqual(blocks(last.messages[2]?.content), [
+      {
+        type: 'text',
+        text: `[result of tool weather: Tokyo: ${SKY.en}, 16°C (feels like 14°C), humidity 63%, wind 11 km/h]`,
+      },
+    ]);
   });
 });
 
@@ -152,13 +231,35 @@ describe('runTurn over Anthropic: several tools in one round', () => {
       ]),
     );
     const events: TurnEvent[] = [];
-    const result = await runTurn({ model: modelOn(server), registry: tools, history: [], input: 'Nap twice and check Atlantis', language: 'en', onEvent: (event) => events.push(event) });
+    const result = await runTurn({
+      model: modelOn(server),
+      registry: tools,
+      history: [],
+      input: 'Nap twice and check Atlantis',
+      language: 'en',
+      onEvent: (event) => events.push(event),
+    });
     assert.equal(result.stopReason, 'answer', JSON.stringify(result.error));
     assert.equal(result.text, 'Both naps done; Atlantis is unknown.');
-    assert.deepEqual(result.toolCalls.map((call) => [call.callId, call.tool, call.result.success]), [['toolu_a', 'nap_a', true], ['toolu_w', 'weather', false], ['toolu_b', 'nap_b', true]]);
-    const times = result.toolCalls.filter((call) => call.tool.startsWith('nap')).map((call) => JSON.parse(call.result.data) as { start: number; end: number });
-    assert.ok(Math.max(times[0]!.start, times[1]!.start) < Math.min(times[0]!.end, times[1]!.end), 'the naps overlapped');
-    assert.deepEqual(new Set(events.flatMap((event) => (event.type === 'tool-call-delta' ? [event.index] : []))), new Set([0, 1, 2]));
+    assert.deepEqual(
+      result.toolCalls.map((call) => [call.callId, call.tool, call.result.success]),
+      [
+        ['toolu_a', 'nap_a', true],
+        ['toolu_w', 'weather', false],
+        ['toolu_b', 'nap_b', true],
+      ],
+    );
+    const times = result.toolCalls
+      .filter((call) => call.tool.startsWith('nap'))
+      .map((call) => JSON.parse(call.result.data) as { start: number; end: number });
+    assert.ok(
+      Math.max(times[0]!.start, times[1]!.start) < Math.min(times[0]!.end, times[1]!.end),
+      'the naps overlapped',
+    );
+    assert.deepEqual(
+      new Set(events.flatMap((event) => (event.type === 'tool-call-delta' ? [event.index] : []))),
+      new Set([0, 1, 2]),
+    );
 
     const [, assistant, results] = server.requests[1]!.body.messages;
     assert.deepEqual(blocks(assistant?.content), [
@@ -169,9 +270,19 @@ describe('runTurn over Anthropic: several tools in one round', () => {
     ]);
     const sent = blocks(results?.content);
     assert.equal(results?.role, 'user');
-    assert.deepEqual(sent.map((block) => block.type === 'tool_result' && [block.tool_use_id, block.is_error ?? false]), [['toolu_a', false], ['toolu_w', true], ['toolu_b', false]]);
+    assert.deepEqual(
+      sent.map((block) => block.type === 'tool_result' && [block.tool_use_id, block.is_error ?? false]),
+      [
+        ['toolu_a', false],
+        ['toolu_w', true],
+        ['toolu_b', false],
+      ],
+    );
     const failed = sent[1];
-    assert.ok(failed?.type === 'tool_result' && failed.content?.startsWith('Error: ') && failed.content.includes('Atlantis'), JSON.stringify(failed));
+    assert.ok(
+      failed?.type === 'tool_result' && failed.content?.startsWith('Error: ') && failed.content.includes('Atlantis'),
+      JSON.stringify(failed),
+    );
     assert.equal(server.requests[1]!.body.messages.length, 3);
   });
 });
@@ -179,7 +290,10 @@ describe('runTurn over Anthropic: several tools in one round', () => {
 describe('runTurn over Anthropic: cancellation', () => {
   // The server sends nothing after the first word: only the abort can end the turn within the test's timeout.
   it('aborting while the reply streams ends the turn at once, without a retry', { timeout: 20_000 }, async (t) => {
-    const server = await claude(t, { text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z', hangAfterChunks: FIRST_WORD });
+    const server = await claude(t, {
+      text: 'a b c d e f g h i j k l m n o p q r s t u v w x y z',
+      hangAfterChunks: FIRST_WORD,
+    });
     const controller = new AbortController();
     let aborted = false;
     const result = await runTurn({
@@ -203,10 +317,16 @@ describe('runTurn over Anthropic: cancellation', () => {
   });
 
   // The slow tool works until its signal fires (its own limit is 60 s): only the abort can end the turn in time.
-  it('aborting during a slow tool ends the turn; the next turn sends the results merged with the new message', { timeout: 20_000 }, async (t) => {
+  it('aborting during a slow tool ends the turn; the next turn sends the results merged with the new message', {
+    timeout: 20_000,
+  }, async (t) => {
     const logs = await tempDir(t, 'riverse-anthropic-logs-');
     const waitLog = join(logs, 'wait.log');
-    const tools = await toolsWith(t, { 'wait_for_cancel.ts': WAIT_FOR_CANCEL_TOOL }, { wait_for_cancel: { log_file: waitLog } });
+    const tools = await toolsWith(
+      t,
+      { 'wait_for_cancel.ts': WAIT_FOR_CANCEL_TOOL },
+      { wait_for_cancel: { log_file: waitLog } },
+    );
     const server = await claude(
       t,
       replies([
@@ -232,7 +352,9 @@ describe('runTurn over Anthropic: cancellation', () => {
         if (event.type === 'tool-result' && event.call.tool === 'weather') weatherDone = true;
         if (event.type === 'tool-call' && event.tool === 'wait_for_cancel') {
           // Cancel once the weather call has its result and the long job is at work.
-          void eventually(() => weatherDone && logLines(waitLog).length > 0, 'the tools to get going').then(() => controller.abort());
+          void eventually(() => weatherDone && logLines(waitLog).length > 0, 'the tools to get going').then(() =>
+            controller.abort(),
+          );
         }
       },
     });
@@ -241,20 +363,46 @@ describe('runTurn over Anthropic: cancellation', () => {
     assert.equal(server.requests.length, 1, 'no request after the abort');
     assertWellFormed(result.messages);
 
-    const next = await runTurn({ model: modelOn(server), registry: tools, history: result.messages, input: 'Never mind the job.', language: 'en' });
+    const next = await runTurn({
+      model: modelOn(server),
+      registry: tools,
+      history: result.messages,
+      input: 'Never mind the job.',
+      language: 'en',
+    });
     assert.equal(next.stopReason, 'answer', JSON.stringify(next.error));
     const sent = server.requests[1]!.body.messages;
-    assert.deepEqual(sent.map((message) => message.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      sent.map((message) => message.role),
+      ['user', 'assistant', 'user'],
+    );
     const merged = blocks(sent[2]?.content);
-    assert.deepEqual(merged.map((block) => block.type), ['tool_result', 'tool_result', 'text']);
-    assert.ok(merged[0]?.type === 'tool_result' && merged[0].tool_use_id === 'toolu_weather' && merged[0].is_error === undefined, JSON.stringify(merged[0]));
-    assert.ok(merged[1]?.type === 'tool_result' && merged[1].tool_use_id === 'toolu_wait' && merged[1].is_error === true);
+    assert.deepEqual(
+      merged.map((block) => block.type),
+      ['tool_result', 'tool_result', 'text'],
+    );
+    assert.ok(
+      merged[0]?.type === 'tool_result' &&
+        merged[0].tool_use_id === 'toolu_weather' &&
+        merged[0].is_error === undefined,
+      JSON.stringify(merged[0]),
+    );
+    assert.ok(
+      merged[1]?.type === 'tool_result' && merged[1].tool_use_id === 'toolu_wait' && merged[1].is_error === true,
+    );
     assert.deepEqual(merged[2], { type: 'text', text: 'Never mind the job.' });
   });
 
   it('a signal aborted before the turn starts sends nothing', async (t) => {
     const server = await claude(t, { text: 'never' });
-    const result = await runTurn({ model: modelOn(server), registry: weatherTools, history: [], input: 'Hello', language: 'en', signal: AbortSignal.abort() });
+    const result = await runTurn({
+      model: modelOn(server),
+      registry: weatherTools,
+      history: [],
+      input: 'Hello',
+      language: 'en',
+      signal: AbortSignal.abort(),
+    });
     assert.equal(result.stopReason, 'aborted');
     assert.equal(server.requests.length, 0);
   });

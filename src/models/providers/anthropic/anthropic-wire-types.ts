@@ -78,10 +78,17 @@ export type AnthropicStreamEvent =
   | {
       type: 'content_block_delta';
       index: number;
-      delta: { type: 'text_delta'; text: string } | { type: 'input_json_delta'; partial_json: string } | { type: string; [field: string]: unknown };
+      delta:
+        | { type: 'text_delta'; text: string }
+        | { type: 'input_json_delta'; partial_json: string }
+        | { type: string; [field: string]: unknown };
     }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason?: string | null; stop_sequence?: string | null }; usage?: AnthropicUsage }
+  | {
+      type: 'message_delta';
+      delta: { stop_reason?: string | null; stop_sequence?: string | null };
+      usage?: AnthropicUsage;
+    }
   | { type: 'message_stop' }
   | { type: 'ping' }
   | { type: 'error'; error: { type?: string; message?: string } };

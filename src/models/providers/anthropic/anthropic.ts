@@ -25,10 +25,19 @@ export interface AnthropicOptions extends RequestOptions {
 /** A ChatModel over Anthropic's Messages API (`POST /v1/messages`), or a server that speaks it. */
 export function createAnthropicModel(options: AnthropicOptions): ChatModel {
   const baseUrl = (options.baseUrl ?? ANTHROPIC_BASE_URL).replace(/\/+$/, '');
-  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl)) throw new ModelError('not-configured', `anthropic: base URL "${options.baseUrl}" is not a URL (expected e.g. ${ANTHROPIC_BASE_URL})`);
+  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new ModelError(
+      'not-configured',
+      `anthropic: base URL "${options.baseUrl}" is not a URL (expected e.g. ${ANTHROPIC_BASE_URL})`,
+    );
   const maxTokens = options.maxTokens ?? 4096;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new ModelError('not-configured', `anthropic: maxTokens must be a whole number above 0, not ${maxTokens}`);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, ...options.headers };
+  if (!Number.isInteger(maxTokens) || maxTokens < 1)
+    throw new ModelError('not-configured', `anthropic: maxTokens must be a whole number above 0, not ${maxTokens}`);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'anthropic-version': ANTHROPIC_VERSION,
+    ...options.headers,
+  };
   if (options.apiKey !== undefined && options.apiKey !== '') headers['x-api-key'] = options.apiKey;
   const context: ErrorContext = {
     provider: 'anthropic',

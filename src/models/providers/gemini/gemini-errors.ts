@@ -14,7 +14,11 @@ interface GoogleError {
 }
 
 /** A non-2xx answer as a ModelError, with the wait the body asks for (Retry-After is read by the caller). */
-export function geminiResponseError(status: number, text: string, context: ErrorContext): { error: ModelError; retryDelayMs?: number } {
+export function geminiResponseError(
+  status: number,
+  text: string,
+  context: ErrorContext,
+): { error: ModelError; retryDelayMs?: number } {
   const said = googleError(text);
   return { error: geminiStatusError(status, said, context), retryDelayMs: said.retryDelayMs };
 }
@@ -22,7 +26,11 @@ export function geminiResponseError(status: number, text: string, context: Error
 /** An error object sent inside a 200 (mid-stream), by its `code`. */
 export function geminiBodyError(body: GeminiErrorBody, context: ErrorContext): ModelError {
   const code = body.error?.code;
-  return geminiStatusError(typeof code === 'number' && code >= 400 ? code : 500, googleError(JSON.stringify(body)), context);
+  return geminiStatusError(
+    typeof code === 'number' && code >= 400 ? code : 500,
+    googleError(JSON.stringify(body)),
+    context,
+  );
 }
 
 function geminiStatusError(status: number, said: GoogleError, context: ErrorContext): ModelError {
@@ -39,12 +47,32 @@ function geminiStatusError(status: number, said: GoogleError, context: ErrorCont
     return new ModelError('auth', text, { status });
   }
   if (status === 404) {
-    return new ModelError('not-found', `model "${model}" or URL ${url} not found (HTTP 404${detail}); check the model name (e.g. gemini-2.5-flash) and the base URL`, { status });
+    return new ModelError(
+      'not-found',
+      `model "${model}" or URL ${url} not found (HTTP 404${detail}); check the model name (e.g. gemini-2.5-flash) and the base URL`,
+      { status },
+    );
   }
-  if (status === 429) return new ModelError('rate-limited', `${provider} rate limit or quota reached (HTTP 429${detail})`, { status, retryable: true });
-  if (status === 408) return new ModelError('timeout', `${provider} timed out the request (HTTP 408${detail})`, { status, retryable: true });
-  if (status >= 500) return new ModelError('server-error', `${provider} server error (HTTP ${status} from ${baseUrl}${detail})`, { status, retryable: true });
-  return new ModelError('bad-request', `${provider} rejected the request for model "${model}" (HTTP ${status}${detail})`, { status });
+  if (status === 429)
+    return new ModelError('rate-limited', `${provider} rate limit or quota reached (HTTP 429${detail})`, {
+      status,
+      retryable: true,
+    });
+  if (status === 408)
+    return new ModelError('timeout', `${provider} timed out the request (HTTP 408${detail})`, {
+      status,
+      retryable: true,
+    });
+  if (status >= 500)
+    return new ModelError('server-error', `${provider} server error (HTTP ${status} from ${baseUrl}${detail})`, {
+      status,
+      retryable: true,
+    });
+  return new ModelError(
+    'bad-request',
+    `${provider} rejected the request for model "${model}" (HTTP ${status}${detail})`,
+    { status },
+  );
 }
 
 /** Reads Google's error body (array-wrapped by the stream endpoint without `alt=sse`); other text is quoted. */

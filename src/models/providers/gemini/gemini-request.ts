@@ -2,7 +2,13 @@ import { hasProperties, type SchemaNode } from '../../../schema/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest } from '../../chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
-import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiFunctionResponse, GeminiPart } from './gemini-wire-types.ts';
+import type {
+  GeminiContent,
+  GeminiFunctionCall,
+  GeminiFunctionDeclaration,
+  GeminiFunctionResponse,
+  GeminiPart,
+} from './gemini-wire-types.ts';
 import { jsonText } from '../../json-text.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
@@ -22,7 +28,9 @@ export const GEMINI_TOOLS: ToolsWire = toolsWire(
   'gemini',
   ({ name, description, parameters }) => {
     const schema = parameters as SchemaNode;
-    const declaration: GeminiFunctionDeclaration = hasProperties(schema) ? { name, description, parameters: schema } : { name, description };
+    const declaration: GeminiFunctionDeclaration = hasProperties(schema)
+      ? { name, description, parameters: schema }
+      : { name, description };
     return JSON.stringify(declaration);
   },
   'json',
@@ -33,7 +41,8 @@ export const GEMINI_TOOLS: ToolsWire = toolsWire(
 export function requestBody(request: ModelRequest, memory: GeminiCallMemory): string {
   let body = `{"contents":${jsonText(geminiContents(request.messages, memory))}`;
   const system = request.system;
-  if (system !== undefined && system !== '') body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
+  if (system !== undefined && system !== '')
+    body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
   const tools = request.tools;
   if (tools !== undefined && tools.length > 0) body += `,"tools":${GEMINI_TOOLS.toolsText(tools)}`;
   return `${body}}`;
@@ -82,15 +91,23 @@ function callPart(call: ToolCallRequest, first: boolean, memory: GeminiCallMemor
   return signature === undefined ? { functionCall } : { functionCall, thoughtSignature: signature };
 }
 
-function responseParts(results: readonly ToolMessage[], calls: readonly ToolCallRequest[], memory: GeminiCallMemory): GeminiPart[] {
+function responseParts(
+  results: readonly ToolMessage[],
+  calls: readonly ToolCallRequest[],
+  memory: GeminiCallMemory,
+): GeminiPart[] {
   const position = (id: string) => {
     const index = calls.findIndex((call) => call.id === id);
     return index === -1 ? calls.length : index;
   };
-  const ordered = results.length > 1 ? [...results].sort((a, b) => position(a.toolCallId) - position(b.toolCallId)) : results;
+  const ordered =
+    results.length > 1 ? [...results].sort((a, b) => position(a.toolCallId) - position(b.toolCallId)) : results;
   return ordered.map((result) => {
     const name = calls.find((call) => call.id === result.toolCallId)?.name ?? result.name;
-    const functionResponse: GeminiFunctionResponse = { name, response: result.isError === true ? { error: result.content } : { content: result.content } };
+    const functionResponse: GeminiFunctionResponse = {
+      name,
+      response: result.isError === true ? { error: result.content } : { content: result.content },
+    };
     if (memory.isServerId(result.toolCallId)) functionResponse.id = result.toolCallId;
     return { functionResponse };
   });

@@ -49,7 +49,8 @@ export class GeminiStreamState {
   }
 
   handleChunk(value: unknown, text: string): void {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badResponse('an unexpected response', text, this.#context);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw badResponse('an unexpected response', text, this.#context);
     const chunk = value as GeminiResponse;
     if (chunk.error !== undefined && chunk.error !== null) throw geminiBodyError(chunk, this.#context);
     if (chunk.usageMetadata) this.#usage = usageOf(chunk.usageMetadata);
@@ -60,8 +61,10 @@ export class GeminiStreamState {
     if (Array.isArray(parts)) {
       for (const part of parts) {
         if (part === null || typeof part !== 'object' || part.thought === true) continue;
-        if (typeof part.text === 'string' && part.text !== '') this.events.push({ type: 'text-delta', text: part.text });
-        if (part.functionCall) this.#call(part.functionCall, typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined);
+        if (typeof part.text === 'string' && part.text !== '')
+          this.events.push({ type: 'text-delta', text: part.text });
+        if (part.functionCall)
+          this.#call(part.functionCall, typeof part.thoughtSignature === 'string' ? part.thoughtSignature : undefined);
       }
     }
     const reason = candidate.finishReason;
@@ -70,7 +73,10 @@ export class GeminiStreamState {
 
   /** Appends `finish`. Without a finishReason (a plain response may leave it out) the answer counts as stopped. */
   finish(): void {
-    const reason = this.#blocked && this.wireReason === undefined ? 'content-filter' : finishReason(this.wireReason, this.#calls > 0);
+    const reason =
+      this.#blocked && this.wireReason === undefined
+        ? 'content-filter'
+        : finishReason(this.wireReason, this.#calls > 0);
     this.events.push(this.#usage ? { type: 'finish', reason, usage: this.#usage } : { type: 'finish', reason });
   }
 

@@ -24,7 +24,11 @@ export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta
 /** A ChatModel over Google's Gemini API (`generateContent`, and `streamGenerateContent?alt=sse` when streaming). */
 export function createGeminiModel(options: GeminiOptions): ChatModel {
   const baseUrl = (options.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '');
-  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl)) throw new ModelError('not-configured', `gemini: base URL "${options.baseUrl}" is not a URL (expected e.g. ${GEMINI_BASE_URL})`);
+  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new ModelError(
+      'not-configured',
+      `gemini: base URL "${options.baseUrl}" is not a URL (expected e.g. ${GEMINI_BASE_URL})`,
+    );
   const name = options.model.replace(/^\/+/, '');
   if (name === '') throw new ModelError('not-configured', 'gemini: no model named (e.g. gemini-2.5-flash)');
   const path = (name.includes('/') ? name : `models/${name}`).split('/').map(encodeURIComponent).join('/');
@@ -41,18 +45,29 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
   const nextCallId = callIdSource();
   const memory = new GeminiCallMemory();
   const plainWire = geminiWire(plain, nextCallId, memory, false);
-  const streamWire = geminiWire({ ...plain, url: `${baseUrl}/${path}:streamGenerateContent?alt=sse` }, nextCallId, memory, true);
+  const streamWire = geminiWire(
+    { ...plain, url: `${baseUrl}/${path}:streamGenerateContent?alt=sse` },
+    nextCallId,
+    memory,
+    true,
+  );
   const policy = requestPolicy(options, headers);
   return {
     id: `gemini:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: GEMINI_TOOLS.dialect,
-    stream: (request) => modelRequest(policy, request.stream === true ? streamWire : plainWire, requestBody(request, memory), request),
+    stream: (request) =>
+      modelRequest(policy, request.stream === true ? streamWire : plainWire, requestBody(request, memory), request),
   };
 }
 
 /** Gemini's wire format at one endpoint: plain `generateContent`, or the SSE stream. */
-function geminiWire(context: ErrorContext, nextCallId: CallIdSource, memory: GeminiCallMemory, streaming: boolean): WireFormat {
+function geminiWire(
+  context: ErrorContext,
+  nextCallId: CallIdSource,
+  memory: GeminiCallMemory,
+  streaming: boolean,
+): WireFormat {
   const streamState = () => new GeminiStreamState(context, nextCallId, memory, streaming);
   return {
     context,
@@ -67,7 +82,8 @@ function geminiWire(context: ErrorContext, nextCallId: CallIdSource, memory: Gem
       }
       const state = streamState();
       for (const chunk of Array.isArray(parsed) ? parsed : [parsed]) state.handleChunk(chunk, text);
-      if (!state.complete && state.events.length === 0) throw badResponse('a response without candidates', text, context);
+      if (!state.complete && state.events.length === 0)
+        throw badResponse('a response without candidates', text, context);
       state.finish();
       return state.events;
     },

@@ -12,7 +12,9 @@ import { hasNodeLlamaCpp } from './local-llama-runtime.ts';
 import { createLocalEmbeddings } from './local-embeddings.ts';
 import { ModelError } from '../../model-error.ts';
 
-const skip = (await hasNodeLlamaCpp()) ? false : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}`;
+const skip = (await hasNodeLlamaCpp())
+  ? false
+  : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}`;
 
 describe('local GGUF embeddings', { skip }, () => {
   let dir: string;
@@ -24,7 +26,7 @@ describe('local GGUF embeddings', { skip }, () => {
   });
   after(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
 
-  test('one vector per text, the same for the same text, through the router\'s semantic stage', async () => {
+  test("one vector per text, the same for the same text, through the router's semantic stage", async () => {
     const model = createLocalEmbeddings({ path: file, threads: 2 });
     const [car, song, again] = await model.embed(['rent a car', 'play a song', 'rent a car']);
     assert.ok(car!.length > 0 && car!.length === song!.length);
@@ -42,6 +44,10 @@ describe('local GGUF embeddings', { skip }, () => {
 
   test('a file that is not there is a not-configured ModelError saying where', async () => {
     const model = createLocalEmbeddings({ path: join(dir, 'missing.gguf'), threads: 2 });
-    await assert.rejects(model.embed(['x']), (error: unknown) => error instanceof ModelError && error.code === 'not-configured' && error.message.includes('missing.gguf'));
+    await assert.rejects(
+      model.embed(['x']),
+      (error: unknown) =>
+        error instanceof ModelError && error.code === 'not-configured' && error.message.includes('missing.gguf'),
+    );
   });
 });

@@ -20,13 +20,19 @@ const MAX_TEXT_CHARS = 2_000;
  * router's semantic stage takes it (`EmbeddingModel` in src/routing/embeddings). Texts are embedded one
  * after another on one context; a failure is a ModelError saying what to do.
  */
-export function createLocalEmbeddings(options: LocalEmbeddingsOptions): { readonly id: string; embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> } {
+export function createLocalEmbeddings(options: LocalEmbeddingsOptions): {
+  readonly id: string;
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+} {
   const path = resolve(options.path);
   let context: Promise<LlamaEmbeddingContext> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const open = () =>
     (context ??= loadModelFile(path).then((model) =>
-      model.createEmbeddingContext({ contextSize: options.contextSize ?? 512, threads: options.threads ?? Math.min(4, availableParallelism()) }),
+      model.createEmbeddingContext({
+        contextSize: options.contextSize ?? 512,
+        threads: options.threads ?? Math.min(4, availableParallelism()),
+      }),
     ));
   return {
     id: `local:${path}`,

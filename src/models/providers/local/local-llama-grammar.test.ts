@@ -18,7 +18,11 @@ const NOTE: ToolDefinition = {
     additionalProperties: false,
   },
 };
-const PING: ToolDefinition = { name: 'ping', description: 'Pings', parameters: { type: 'object', properties: {}, required: [], additionalProperties: false } };
+const PING: ToolDefinition = {
+  name: 'ping',
+  description: 'Pings',
+  parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+};
 
 test('the reply schema has one branch per tool, with its own arguments, and the answer', () => {
   assert.deepEqual(replySchema([NOTE, PING]), {
@@ -39,19 +43,32 @@ test('the reply schema has one branch per tool, with its own arguments, and the 
           },
         },
       },
-      { type: 'object', properties: { tool: { const: 'ping' }, arguments: { type: 'object', additionalProperties: false } } },
+      {
+        type: 'object',
+        properties: { tool: { const: 'ping' }, arguments: { type: 'object', additionalProperties: false } },
+      },
       { type: 'object', properties: { answer: { type: 'string' } } },
     ],
   });
 });
 
 test('a finished reply reads as a call (optional nulls dropped) or an answer', () => {
-  assert.deepEqual(readGrammarReply('{"tool": "note", "arguments": {"text": "milk", "tags": null, "priority": "high", "extra": null}}', [NOTE, PING]), {
+  assert.deepEqual(
+    readGrammarReply(
+      '{"tool": "note", "arguments": {"text": "milk", "tags": null, "priority": "high", "extra": null}}',
+      [NOTE, PING],
+    ),
+    {
+      kind: 'call',
+      name: 'note',
+      arguments: '{"text":"milk","priority":"high"}',
+    },
+  );
+  assert.deepEqual(readGrammarReply('{"tool":"ping","arguments":{}}', [NOTE, PING]), {
     kind: 'call',
-    name: 'note',
-    arguments: '{"text":"milk","priority":"high"}',
+    name: 'ping',
+    arguments: '{}',
   });
-  assert.deepEqual(readGrammarReply('{"tool":"ping","arguments":{}}', [NOTE, PING]), { kind: 'call', name: 'ping', arguments: '{}' });
   assert.deepEqual(readGrammarReply('{ "answer": "Hi\\nthere" }', [NOTE]), { kind: 'answer', text: 'Hi\nthere' });
 });
 

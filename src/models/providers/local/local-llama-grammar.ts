@@ -14,7 +14,10 @@ export type GrammarReply = { kind: 'call'; name: string; arguments: string } | {
 export function replySchema(tools: readonly ToolDefinition[]): GrammarSchema {
   return {
     oneOf: [
-      ...tools.map((tool) => ({ type: 'object', properties: { tool: { const: tool.name }, arguments: objectSchema(tool.parameters) } })),
+      ...tools.map((tool) => ({
+        type: 'object',
+        properties: { tool: { const: tool.name }, arguments: objectSchema(tool.parameters) },
+      })),
       { type: 'object', properties: { answer: { type: 'string' } } },
     ],
   };
@@ -32,7 +35,11 @@ export function readGrammarReply(raw: string, tools: readonly ToolDefinition[]):
   if (typeof value.answer === 'string') return { kind: 'answer', text: value.answer };
   const tool = tools.find((candidate) => candidate.name === value.tool);
   if (tool === undefined) return undefined;
-  return { kind: 'call', name: tool.name, arguments: JSON.stringify(dropNulls(value.arguments ?? {}, tool.parameters)) };
+  return {
+    kind: 'call',
+    name: tool.name,
+    arguments: JSON.stringify(dropNulls(value.arguments ?? {}, tool.parameters)),
+  };
 }
 
 /**
@@ -73,7 +80,11 @@ function valueSchema(schema: JsonSchema): GrammarSchema {
 
 /** Any JSON value (an empty schema would mean only `null` to node-llama-cpp). */
 const ANY: GrammarSchema = {
-  oneOf: [{ type: ['string', 'number', 'boolean', 'null'] }, { type: 'array' }, { type: 'object', additionalProperties: true }],
+  oneOf: [
+    { type: ['string', 'number', 'boolean', 'null'] },
+    { type: 'array' },
+    { type: 'object', additionalProperties: true },
+  ],
 };
 
 function dropNulls(value: unknown, schema: JsonSchema): unknown {

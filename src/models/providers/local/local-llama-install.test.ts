@@ -22,7 +22,14 @@ test('the install takes the pinned CPU build only, and keeps the optional packag
     }),
   );
   const args = installArguments(root);
-  assert.deepEqual(args.slice(0, 6), ['install', '--no-save', '--no-audit', '--no-fund', '--omit=optional', 'node-llama-cpp@3.21.1']);
+  assert.deepEqual(args.slice(0, 6), [
+    'install',
+    '--no-save',
+    '--no-audit',
+    '--no-fund',
+    '--omit=optional',
+    'node-llama-cpp@3.21.1',
+  ]);
   assert.equal(args.at(-1), '@typescript/typescript-linux-x64@7.0.2');
   assert.ok(!args.some((arg) => arg.includes('darwin') || arg.startsWith('b@')));
   if (platformPackage() !== undefined) assert.ok(args.includes(`${platformPackage()}@3.21.1`));
@@ -38,6 +45,9 @@ test('each platform has its prebuilt package name', () => {
 
 test('installed in an app, the install runs in the app, not in the riverse package folder', () => {
   assert.equal(installRoot(`${join('/work', 'app', 'node_modules', 'riverse')}/`), `${join('/work', 'app')}/`);
-  assert.equal(installRoot(`${join('/work', 'app', 'node_modules', '.pnpm', 'riverse@0.1.0', 'node_modules', 'riverse')}/`), `${join('/work', 'app')}/`);
+  assert.equal(
+    installRoot(`${join('/work', 'app', 'node_modules', '.pnpm', 'riverse@0.1.0', 'node_modules', 'riverse')}/`),
+    `${join('/work', 'app')}/`,
+  );
   assert.equal(installRoot('/src/riverse/'), '/src/riverse/');
 });

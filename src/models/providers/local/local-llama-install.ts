@@ -56,7 +56,9 @@ export function installArguments(root: string = ROOT): string[] {
 
 /** The install command as a user would type it. */
 export function installCommand(root: string = ROOT): string {
-  return `npm ${installArguments(root).filter((arg) => arg !== '--no-audit' && arg !== '--no-fund').join(' ')}`;
+  return `npm ${installArguments(root)
+    .filter((arg) => arg !== '--no-audit' && arg !== '--no-fund')
+    .join(' ')}`;
 }
 
 /** `name@version` of the top-level optional packages of the lockfile that are on disk. */
@@ -70,7 +72,8 @@ function installedOptionalPackages(root: string): string[] {
   const kept: string[] = [];
   for (const [path, entry] of Object.entries(lock.packages ?? {})) {
     const name = path.startsWith('node_modules/') ? path.slice('node_modules/'.length) : '';
-    if (name === '' || name.includes('/node_modules/') || entry.optional !== true || entry.version === undefined) continue;
+    if (name === '' || name.includes('/node_modules/') || entry.optional !== true || entry.version === undefined)
+      continue;
     if (name.startsWith('@node-llama-cpp/') || !existsSync(join(root, path))) continue;
     kept.push(`${name}@${entry.version}`);
   }
@@ -83,5 +86,10 @@ if (import.meta.main) {
   // Skip node-llama-cpp's postinstall: with no prebuilt binary it would try to compile llama.cpp
   // from a download, and riverse never uses such a build (it asks for prebuilt binaries only).
   const env = { ...process.env, NODE_LLAMA_CPP_SKIP_DOWNLOAD: 'true' };
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd: ROOT, env, stdio: 'inherit', shell: process.platform === 'win32' });
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, {
+    cwd: ROOT,
+    env,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
 }

@@ -6,9 +6,15 @@ import type { ToolDefinition } from '../../chat-model.ts';
 import type { ChatHistoryItem } from './local-llama-runtime.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
-export function chatHistory(system: string | undefined, messages: readonly ChatMessage[], tools: readonly ToolDefinition[] | undefined): ChatHistoryItem[] {
+export function chatHistory(
+  system: string | undefined,
+  messages: readonly ChatMessage[],
+  tools: readonly ToolDefinition[] | undefined,
+): ChatHistoryItem[] {
   const items: ChatHistoryItem[] = [];
-  const systemText = [system, tools === undefined || tools.length === 0 ? undefined : LOCAL_TOOLS.toolsText(tools)].filter((part) => part !== undefined && part !== '').join('\n\n');
+  const systemText = [system, tools === undefined || tools.length === 0 ? undefined : LOCAL_TOOLS.toolsText(tools)]
+    .filter((part) => part !== undefined && part !== '')
+    .join('\n\n');
   if (systemText !== '') items.push({ type: 'system', text: systemText });
   let results: string[] = [];
   const flushResults = () => {
@@ -17,7 +23,9 @@ export function chatHistory(system: string | undefined, messages: readonly ChatM
   };
   for (const message of messages) {
     if (message.role === 'tool') {
-      results.push(`Result of ${message.name} (${message.toolCallId})${message.isError === true ? ', failed' : ''}:\n${message.content}`);
+      results.push(
+        `Result of ${message.name} (${message.toolCallId})${message.isError === true ? ', failed' : ''}:\n${message.content}`,
+      );
       continue;
     }
     flushResults();
@@ -45,7 +53,9 @@ export const LOCAL_TOOLS: ToolsWire = toolsWire(
 
 function modelText(content: string, calls: readonly ToolCallRequest[] | undefined): string {
   if (calls === undefined || calls.length === 0) return content;
-  const json = calls.map((call) => `{"tool": ${JSON.stringify(call.name)}, "arguments": ${argumentsJson(call.arguments)}}`);
+  const json = calls.map(
+    (call) => `{"tool": ${JSON.stringify(call.name)}, "arguments": ${argumentsJson(call.arguments)}}`,
+  );
   return [content, ...json].filter((part) => part !== '').join('\n');
 }
 

@@ -22,7 +22,10 @@ interface GenerateOptions {
 }
 
 export interface LlamaChat {
-  generateResponse(history: ChatHistoryItem[], options: GenerateOptions): Promise<{ response: string; metadata: { stopReason: string } }>;
+  generateResponse(
+    history: ChatHistoryItem[],
+    options: GenerateOptions,
+  ): Promise<{ response: string; metadata: { stopReason: string } }>;
 }
 
 export interface LlamaContext {
@@ -33,7 +36,10 @@ export interface LlamaContext {
 export interface LlamaModel {
   readonly trainContextSize: number;
   createContext(options: { contextSize?: number | { max: number }; threads?: number }): Promise<LlamaContext>;
-  createEmbeddingContext(options: { contextSize?: number | { max: number }; threads?: number }): Promise<LlamaEmbeddingContext>;
+  createEmbeddingContext(options: {
+    contextSize?: number | { max: number };
+    threads?: number;
+  }): Promise<LlamaEmbeddingContext>;
 }
 
 export interface LlamaEmbeddingContext {
@@ -49,9 +55,22 @@ interface Llama {
 }
 
 interface NodeLlamaCpp {
-  getLlama(options: { build: 'never'; logLevel: string; logger: (level: string, message: string) => void }): Promise<Llama>;
+  getLlama(options: {
+    build: 'never';
+    logLevel: string;
+    logger: (level: string, message: string) => void;
+  }): Promise<Llama>;
   LlamaChat: new (options: { contextSequence: object }) => LlamaChat;
-  resolveModelFile(uri: string, options: { directory: string; download: 'auto' | false; cli: boolean; onProgress?: DownloadProgress['onProgress']; signal?: AbortSignal }): Promise<string>;
+  resolveModelFile(
+    uri: string,
+    options: {
+      directory: string;
+      download: 'auto' | false;
+      cli: boolean;
+      onProgress?: DownloadProgress['onProgress'];
+      signal?: AbortSignal;
+    },
+  ): Promise<string>;
 }
 
 export interface Runtime {
@@ -99,12 +118,25 @@ export interface DownloadProgress {
  * bar, resuming a cut download; or reported to `progress` instead of the bar), found there
  * afterwards. `download: false` only looks.
  */
-export async function resolveModelReference(reference: string, directory: string, download = true, progress?: DownloadProgress): Promise<string> {
+export async function resolveModelReference(
+  reference: string,
+  directory: string,
+  download = true,
+  progress?: DownloadProgress,
+): Promise<string> {
   await loadRuntime(); // a missing package is reported the usual way
   const module = await importPackage();
   try {
-    const watched = progress === undefined ? {} : { onProgress: progress.onProgress, ...(progress.signal === undefined ? {} : { signal: progress.signal }) };
-    return await module.resolveModelFile(reference, { directory, download: download ? 'auto' : false, cli: download && progress === undefined, ...watched });
+    const watched =
+      progress === undefined
+        ? {}
+        : { onProgress: progress.onProgress, ...(progress.signal === undefined ? {} : { signal: progress.signal }) };
+    return await module.resolveModelFile(reference, {
+      directory,
+      download: download ? 'auto' : false,
+      cli: download && progress === undefined,
+      ...watched,
+    });
   } catch (error) {
     throw new ModelError(
       'not-configured',
@@ -133,7 +165,8 @@ async function start(): Promise<Runtime> {
   try {
     module = await importPackage();
   } catch (error) {
-    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && message(error).includes("'node-llama-cpp'");
+    const missing =
+      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && message(error).includes("'node-llama-cpp'");
     throw new ModelError(
       'not-configured',
       missing
@@ -147,14 +180,21 @@ async function start(): Promise<Runtime> {
     const llama = await module.getLlama({ build: 'never', logLevel: 'error', logger: keepError });
     return { llama, LlamaChat: module.LlamaChat };
   } catch (error) {
-    throw new ModelError('not-configured', `node-llama-cpp has no working llama.cpp binary for ${process.platform}-${process.arch}: ${message(error)}. Install the prebuilt one with:\n  ${installCommand()}`, { cause: error });
+    throw new ModelError(
+      'not-configured',
+      `node-llama-cpp has no working llama.cpp binary for ${process.platform}-${process.arch}: ${message(error)}. Install the prebuilt one with:\n  ${installCommand()}`,
+      { cause: error },
+    );
   }
 }
 
 async function openModel(file: string): Promise<LlamaModel> {
   const info = await stat(file).catch(() => undefined);
   if (info === undefined || !info.isFile()) {
-    throw new ModelError('not-configured', `local:${basename(file)}: there is no model file at ${file}. Download a GGUF model (e.g. a Q4_K_M quantization of a small instruct model) and set RIVERSE_MODEL=local:/path/to/model.gguf.`);
+    throw new ModelError(
+      'not-configured',
+      `local:${basename(file)}: there is no model file at ${file}. Download a GGUF model (e.g. a Q4_K_M quantization of a small instruct model) and set RIVERSE_MODEL=local:/path/to/model.gguf.`,
+    );
   }
   const { llama } = await loadRuntime();
   loggedErrors.length = 0;
@@ -162,8 +202,14 @@ async function openModel(file: string): Promise<LlamaModel> {
     return await llama.loadModel({ modelPath: file });
   } catch (error) {
     await new Promise((resolve) => setTimeout(resolve, 10)); // the log lines arrive after the rejection
-    const reason = [message(error), ...loggedErrors.filter((line) => !line.includes('failed to load model'))].join('; ');
-    throw new ModelError('not-configured', `local:${basename(file)}: could not load ${file} as a GGUF model (${reason}). Check that it is a complete .gguf file (download it again if it was cut short) of an architecture llama.cpp supports.`, { cause: error });
+    const reason = [message(error), ...loggedErrors.filter((line) => !line.includes('failed to load model'))].join(
+      '; ',
+    );
+    throw new ModelError(
+      'not-configured',
+      `local:${basename(file)}: could not load ${file} as a GGUF model (${reason}). Check that it is a complete .gguf file (download it again if it was cut short) of an architecture llama.cpp supports.`,
+      { cause: error },
+    );
   }
 }
 

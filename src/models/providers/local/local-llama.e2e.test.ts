@@ -16,7 +16,9 @@ import { hasNodeLlamaCpp, loadModelFile } from './local-llama-runtime.ts';
 import { createLocalModel, type LocalModelOptions } from './local-llama.ts';
 import { ModelError } from '../../model-error.ts';
 
-const skip = (await hasNodeLlamaCpp()) ? false : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}`;
+const skip = (await hasNodeLlamaCpp())
+  ? false
+  : `node-llama-cpp is not installed (optional); to run these tests: ${installCommand()}`;
 
 // Untrained, the tiny model mostly repeats its last token; under the grammar that closes every
 // string as soon as it opens, so replies are short, valid JSON. Which branch it takes (call or
@@ -27,7 +29,12 @@ const ANSWERER = 1;
 const WEATHER: ToolDefinition = {
   name: 'weather',
   description: 'Get the current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string', description: 'City name' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
 };
 const TOOLS = [WEATHER];
 
@@ -59,7 +66,10 @@ describe('local model (node-llama-cpp)', { skip }, () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'riverse-local-llama-'));
-    await Promise.all([writeTinyGguf(path(CALLER), { seed: CALLER }), writeTinyGguf(path(ANSWERER), { seed: ANSWERER })]);
+    await Promise.all([
+      writeTinyGguf(path(CALLER), { seed: CALLER }),
+      writeTinyGguf(path(ANSWERER), { seed: ANSWERER }),
+    ]);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -67,7 +77,10 @@ describe('local model (node-llama-cpp)', { skip }, () => {
     const local = model(ANSWERER, { maxTokens: 16 });
     assert.equal(local.id, `local:tiny-${ANSWERER}.gguf`);
     assert.equal(local.toolCalling, 'native');
-    const events = await collect(local, { system: 'You are helpful.', messages: [{ role: 'user', content: 'Hello!' }] });
+    const events = await collect(local, {
+      system: 'You are helpful.',
+      messages: [{ role: 'user', content: 'Hello!' }],
+    });
     const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');
     assert.ok(text.length > 0, 'some text');
     const finish = events.at(-1);
@@ -78,7 +91,11 @@ describe('local model (node-llama-cpp)', { skip }, () => {
   });
 
   test('with tools, the grammar makes the reply a valid call of one of them', async () => {
-    const events = await collect(model(CALLER), { system: 'You are helpful.', messages: [{ role: 'user', content: 'What is the weather in Paris?' }], tools: TOOLS });
+    const events = await collect(model(CALLER), {
+      system: 'You are helpful.',
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      tools: TOOLS,
+    });
     const calls = events.flatMap((event) => (event.type === 'tool-call' ? [event.call] : []));
     assert.equal(calls.length, 1, `one call in ${JSON.stringify(events)}`);
     const call = calls[0]!;
@@ -102,7 +119,10 @@ describe('local model (node-llama-cpp)', { skip }, () => {
     await mkdir(tools);
     await writeFile(join(tools, 'echo.ts'), ECHO_TOOL);
     const registry = await ToolRegistry.load({ folders: [tools], isolation: 'none' });
-    assert.deepEqual(registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'), []);
+    assert.deepEqual(
+      registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+      [],
+    );
     const seen: string[] = [];
     const result = await runTurn({
       model: model(CALLER),
@@ -119,7 +139,10 @@ describe('local model (node-llama-cpp)', { skip }, () => {
     assert.equal(record?.tool, 'echo');
     assert.equal(record?.result.success, true, JSON.stringify(record?.result));
     assert.match(String(record?.result.data), /^echo: \[/);
-    assert.deepEqual(result.messages.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      result.messages.map((message) => message.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(result.requests, 2);
     assert.equal(result.stopReason, 'round-limit');
     assert.ok(seen.includes('tool-call') && seen.includes('tool-result'));
@@ -129,10 +152,14 @@ describe('local model (node-llama-cpp)', { skip }, () => {
     const controller = new AbortController();
     const local = model(ANSWERER, { maxTokens: 2000 });
     await assert.rejects(
-      collect(local, { messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }, () => controller.abort()),
+      collect(local, { messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }, () =>
+        controller.abort(),
+      ),
       (error) => error instanceof ModelError && error.code === 'aborted',
     );
-    await assert.rejects(collect(local, { messages: [{ role: 'user', content: 'Hi' }], signal: AbortSignal.abort() }), { code: 'aborted' });
+    await assert.rejects(collect(local, { messages: [{ role: 'user', content: 'Hi' }], signal: AbortSignal.abort() }), {
+      code: 'aborted',
+    });
     // The model is free again afterwards.
     const events = await collect(model(ANSWERER, { maxTokens: 4 }), { messages: [{ role: 'user', content: 'Hi' }] });
     assert.equal(events.at(-1)?.type, 'finish');
@@ -144,18 +171,24 @@ describe('local model (node-llama-cpp)', { skip }, () => {
 
   test('a missing or broken file is a not-configured error naming the path', async () => {
     const missing = join(dir, 'missing.gguf');
-    await assert.rejects(collect(createLocalModel({ modelPath: missing }), { messages: [{ role: 'user', content: 'Hi' }] }), (error) => {
-      assert.ok(error instanceof ModelError && error.code === 'not-configured');
-      assert.ok(error.message.includes(missing) && /RIVERSE_MODEL=local:/.test(error.message), error.message);
-      return true;
-    });
+    await assert.rejects(
+      collect(createLocalModel({ modelPath: missing }), { messages: [{ role: 'user', content: 'Hi' }] }),
+      (error) => {
+        assert.ok(error instanceof ModelError && error.code === 'not-configured');
+        assert.ok(error.message.includes(missing) && /RIVERSE_MODEL=local:/.test(error.message), error.message);
+        return true;
+      },
+    );
     const broken = join(dir, 'broken.gguf');
     await writeFile(broken, 'not a model at all');
-    await assert.rejects(collect(createLocalModel({ modelPath: broken }), { messages: [{ role: 'user', content: 'Hi' }] }), (error) => {
-      assert.ok(error instanceof ModelError && error.code === 'not-configured');
-      assert.ok(error.message.includes(broken) && /GGUF/.test(error.message), error.message);
-      return true;
-    });
+    await assert.rejects(
+      collect(createLocalModel({ modelPath: broken }), { messages: [{ role: 'user', content: 'Hi' }] }),
+      (error) => {
+        assert.ok(error instanceof ModelError && error.code === 'not-configured');
+        assert.ok(error.message.includes(broken) && /GGUF/.test(error.message), error.message);
+        return true;
+      },
+    );
   });
 });
 

@@ -9,7 +9,15 @@ import type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolDefinition 
 import { AnswerStream } from './local-llama-answer-stream.ts';
 import { readGrammarReply, replySchema } from './local-llama-grammar.ts';
 import { chatHistory, LOCAL_TOOLS } from './local-llama-prompt.ts';
-import { isModelReference, loadModelFile, loadRuntime, resolveModelReference, type LlamaChat, type LlamaContext, type LlamaGrammar } from './local-llama-runtime.ts';
+import {
+  isModelReference,
+  loadModelFile,
+  loadRuntime,
+  resolveModelReference,
+  type LlamaChat,
+  type LlamaContext,
+  type LlamaGrammar,
+} from './local-llama-runtime.ts';
 import { ModelError } from '../../model-error.ts';
 import { callIdSource } from '../../call-ids.ts';
 
@@ -49,13 +57,22 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
 
   const openSession = (): Promise<LlamaChat> => {
     session ??= (async () => {
-      const file = isModelReference(options.modelPath) ? await resolveModelReference(options.modelPath, options.modelsDirectory ?? DEFAULT_MODELS_DIRECTORY) : options.modelPath;
+      const file = isModelReference(options.modelPath)
+        ? await resolveModelReference(options.modelPath, options.modelsDirectory ?? DEFAULT_MODELS_DIRECTORY)
+        : options.modelPath;
       const [{ LlamaChat }, model] = await Promise.all([loadRuntime(), loadModelFile(file)]);
       let context: LlamaContext;
       try {
-        context = await model.createContext({ contextSize: options.contextSize ?? { max: 8192 }, threads: options.threads ?? availableParallelism() });
+        context = await model.createContext({
+          contextSize: options.contextSize ?? { max: 8192 },
+          threads: options.threads ?? availableParallelism(),
+        });
       } catch (error) {
-        throw new ModelError('not-configured', `${id}: could not make a context for it (${message(error)}); try a smaller contextSize.`, { cause: error });
+        throw new ModelError(
+          'not-configured',
+          `${id}: could not make a context for it (${message(error)}); try a smaller contextSize.`,
+          { cause: error },
+        );
       }
       return new LlamaChat({ contextSequence: context.getSequence() });
     })().catch((error: unknown) => {
@@ -116,12 +133,16 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
       reason = 'tool-calls';
     } else if (reply?.kind === 'answer') {
       // The streamed text is the answer already; this only guards against a decoding slip.
-      if (reply.text !== shown && reply.text.startsWith(shown)) out.push({ type: 'text-delta', text: reply.text.slice(shown.length) });
+      if (reply.text !== shown && reply.text.startsWith(shown))
+        out.push({ type: 'text-delta', text: reply.text.slice(shown.length) });
       reason = 'stop';
     } else if (shown !== '' || !/"tool"/.test(result.response)) {
       reason = 'length'; // an answer cut short: what came is still worth showing
     } else {
-      throw new ModelError('bad-response', `${id}: the reply reached the limit of ${maxTokens} tokens before its tool call was complete; raise maxTokens.`);
+      throw new ModelError(
+        'bad-response',
+        `${id}: the reply reached the limit of ${maxTokens} tokens before its tool call was complete; raise maxTokens.`,
+      );
     }
     out.push({ type: 'finish', reason, usage });
   };

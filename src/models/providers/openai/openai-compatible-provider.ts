@@ -13,6 +13,10 @@ export function openAICompatibleProvider(fields: OpenAICompatibleFields): Provid
     ...fields,
     wires: { openai: OPENAI_TOOLS, 'openai-strict': OPENAI_STRICT_TOOLS },
     create: (settings) =>
-      createOpenAICompatibleModel({ ...settings, baseUrl: settings.baseUrl ?? fields.defaultBaseUrl, provider: fields.name }),
+      createOpenAICompatibleModel({
+        ...settings,
+        baseUrl: settings.baseUrl ?? fields.defaultBaseUrl,
+        provider: fields.name,
+      }),
   };
 }

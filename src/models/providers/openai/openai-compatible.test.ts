@@ -3,7 +3,12 @@ import { afterEach, describe, it } from 'node:test';
 import type { ChatMessage } from '../../chat-message.ts';
 import type { ToolDefinition } from '../../chat-model.ts';
 import { createOpenAICompatibleModel, type OpenAICompatibleOptions } from './openai-compatible.ts';
-import { startOpenAITestServer, type OpenAITestServer, type ReplyHandler, type ReplySpec } from '../../testing/openai-wire.ts';
+import {
+  startOpenAITestServer,
+  type OpenAITestServer,
+  type ReplyHandler,
+  type ReplySpec,
+} from '../../testing/openai-wire.ts';
 import { callsOf, collect, failure, finishOf, textOf } from '../../testing/model-events.ts';
 
 const open: OpenAITestServer[] = [];
@@ -18,7 +23,13 @@ async function serve(handler: ReplyHandler | ReplySpec): Promise<OpenAITestServe
 }
 
 function modelFor(server: OpenAITestServer, options: Partial<OpenAICompatibleOptions> = {}) {
-  return createOpenAICompatibleModel({ model: 'test-model', baseUrl: server.url, apiKey: 'sk-test', retryDelayMs: 5, ...options });
+  return createOpenAICompatibleModel({
+    model: 'test-model',
+    baseUrl: server.url,
+    apiKey: 'sk-test',
+    retryDelayMs: 5,
+    ...options,
+  });
 }
 
 const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tokyo?' }];
@@ -26,12 +37,20 @@ const ASK: ChatMessage[] = [{ role: 'user', content: 'What is the weather in Tok
 const WEATHER: ToolDefinition = {
   name: 'weather',
   description: 'Current weather for a city',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { city: { type: 'string' } },
+    required: ['city'],
+    additionalProperties: false,
+  },
 };
 
 describe('createOpenAICompatibleModel: replies', () => {
   it('streams a text reply as text deltas, then finish with usage', async () => {
-    const server = await serve({ text: 'Sunny and 21 C in Tokyo.', usage: { prompt_tokens: 12, completion_tokens: 7 } });
+    const server = await serve({
+      text: 'Sunny and 21 C in Tokyo.',
+      usage: { prompt_tokens: 12, completion_tokens: 7 },
+    });
     const events = await collect(modelFor(server).stream({ messages: ASK, stream: true }));
     assert.ok(events.filter((event) => event.type === 'text-delta').length > 1, 'several deltas');
     assert.equal(textOf(events), 'Sunny and 21 C in Tokyo.');
@@ -48,15 +67,29 @@ describe('createOpenAICompatibleModel: replies', () => {
   });
 
   it('streams a tool call whose arguments come over several chunks', async () => {
-    const server = await serve({ toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo', unit: 'celsius' }, id: 'call_abc' }], argumentPieces: 4 });
+    const server = await serve({
+      toolCalls: [{ name: 'weather', arguments: { city: 'Tokyo', unit: 'celsius' }, id: 'call_abc' }],
+      argumentPieces: 4,
+    });
     const events = await collect(modelFor(server).stream({ messages: ASK, tools: [WEATHER], stream: true }));
     const deltas = events.filter((event) => event.type === 'tool-call-delta');
     assert.equal(deltas.length, 5);
-    assert.deepEqual(deltas[0], { type: 'tool-call-delta', index: 0, id: 'call_abc', name: 'weather', argumentsDelta: '' });
+    assert.deepEqual(deltas[0], {
+      type: 'tool-call-delta',
+      index: 0,
+      id: 'call_abc',
+      name: 'weather',
+      argumentsDelta: '',
+    });
     assert.equal(deltas.map((delta) => delta.argumentsDelta).join(''), '{"city":"Tokyo","unit":"celsius"}');
-    assert.deepEqual(callsOf(events), [{ id: 'call_abc', name: 'weather', arguments: '{"city":"Tokyo","unit":"celsius"}' }]);
+    assert.deepEqual(callsOf(events), [
+      { id: 'call_abc', name: 'weather', arguments: '{"city":"Tokyo","unit":"celsius"}' },
+    ]);
     assert.equal(finishOf(events)?.type === 'finish' && finishOf(events)?.type, 'finish');
-    assert.deepEqual({ ...finishOf(events), usage: undefined }, { type: 'finish', reason: 'tool-calls', usage: undefined });
+    assert.deepEqual(
+      { ...finishOf(events), usage: undefined },
+      { type: 'finish', reason: 'tool-calls', usage: undefined },
+    );
   });
 
   it('assembles several tool calls that follow text, streaming or not', async () => {
@@ -92,7 +125,10 @@ describe('createOpenAICompatibleModel: replies', () => {
     for (const stream of [true, false]) {
       const events = await collect(modelFor(server).stream({ messages: ASK, tools: [WEATHER], stream }));
       const calls = callsOf(events);
-      assert.deepEqual(calls.map((call) => call.arguments), ['{"city":"Tokyo"}', '{"city":"Oslo"}']);
+      assert.deepEqual(
+        calls.map((call) => call.arguments),
+        ['{"city":"Tokyo"}', '{"city":"Oslo"}'],
+      );
       for (const call of calls) assert.match(call.id, /^call_\d+_\w+$/);
       assert.notEqual(calls[0]?.id, calls[1]?.id);
       const finish = finishOf(events);
@@ -101,7 +137,9 @@ describe('createOpenAICompatibleModel: replies', () => {
   });
 
   it('tells calls apart when a server leaves out `index`, and accepts arguments sent as an object', async () => {
-    const piece = (call: object, finish: string | null = null) => ({ choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: finish }] });
+    const piece = (call: object, finish: string | null = null) => ({
+      choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: finish }],
+    });
     const server = await serve({
       events: [
         piece({ function: { name: 'weather', arguments: '{"city":' } }),
@@ -111,14 +149,22 @@ describe('createOpenAICompatibleModel: replies', () => {
       ],
     });
     const events = await collect(modelFor(server).stream({ messages: ASK, stream: true }));
-    assert.deepEqual(callsOf(events).map((call) => [call.name, call.arguments]), [
-      ['weather', '{"city":"Tokyo"}'],
-      ['weather', '{"city":"Oslo"}'],
-    ]);
+    assert.deepEqual(
+      callsOf(events).map((call) => [call.name, call.arguments]),
+      [
+        ['weather', '{"city":"Tokyo"}'],
+        ['weather', '{"city":"Oslo"}'],
+      ],
+    );
   });
 
   it('maps finish reasons, and finishes a stream that has [DONE] but no finish_reason', async () => {
-    const reasons: [string | null, string][] = [['length', 'length'], ['content_filter', 'content-filter'], ['something_new', 'other'], [null, 'stop']];
+    const reasons: [string | null, string][] = [
+      ['length', 'length'],
+      ['content_filter', 'content-filter'],
+      ['something_new', 'other'],
+      [null, 'stop'],
+    ];
     for (const [wire, reason] of reasons) {
       const server = await serve({ text: 'cut', finishReason: wire });
       for (const stream of [true, false]) {
@@ -129,7 +175,9 @@ describe('createOpenAICompatibleModel: replies', () => {
   });
 
   it('accepts a plain JSON answer to a streaming request', async () => {
-    const completion = { choices: [{ index: 0, message: { role: 'assistant', content: 'not streamed' }, finish_reason: 'stop' }] };
+    const completion = {
+      choices: [{ index: 0, message: { role: 'assistant', content: 'not streamed' }, finish_reason: 'stop' }],
+    };
     const server = await serve({ body: JSON.stringify(completion) });
     const events = await collect(modelFor(server).stream({ messages: ASK, stream: true }));
     assert.deepEqual(events, [
@@ -162,7 +210,11 @@ describe('createOpenAICompatibleModel: the request', () => {
     assert.deepEqual(body.messages, [
       { role: 'system', content: 'You are Riverse.' },
       { role: 'user', content: 'What is the weather in Tokyo?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{"city":"Tokyo"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{"city":"Tokyo"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_9', content: 'Sunny, 21 C' },
       { role: 'assistant', content: 'It is sunny.' },
       { role: 'user', content: 'Thanks' },
@@ -176,7 +228,12 @@ describe('createOpenAICompatibleModel: the request', () => {
     await collect(model.stream({ messages: ASK, tools: [] }));
     await collect(model.stream({ messages: ASK }));
     const [first, second, third] = server.requests.map((request) => request.body);
-    assert.deepEqual(first?.tools, [{ type: 'function', function: { name: 'weather', description: 'Current weather for a city', parameters: WEATHER.parameters } }]);
+    assert.deepEqual(first?.tools, [
+      {
+        type: 'function',
+        function: { name: 'weather', description: 'Current weather for a city', parameters: WEATHER.parameters },
+      },
+    ]);
     assert.equal(first?.stream, true);
     assert.deepEqual(first?.stream_options, { include_usage: true });
     for (const body of [second, third]) {
@@ -196,21 +253,34 @@ describe('createOpenAICompatibleModel: the request', () => {
     tools[0]!.description = 'changed';
     await collect(model.stream({ messages: ASK, tools }));
     await collect(model.stream({ messages: ASK, tools: [...tools] }));
-    assert.deepEqual(server.requests.map((request) => request.body.tools?.[0]?.function.description), ['Current weather for a city', 'Current weather for a city', 'changed']);
+    assert.deepEqual(
+      server.requests.map((request) => request.body.tools?.[0]?.function.description),
+      ['Current weather for a city', 'Current weather for a city', 'changed'],
+    );
   });
 
   it('has a provider:model id and the configured tool-calling mode', async () => {
-    const model = createOpenAICompatibleModel({ model: 'qwen3', baseUrl: 'http://127.0.0.1:11434/v1/', provider: 'ollama', toolCalling: 'text' });
+    const model = createOpenAICompatibleModel({
+      model: 'qwen3',
+      baseUrl: 'http://127.0.0.1:11434/v1/',
+      provider: 'ollama',
+      toolCalling: 'text',
+    });
     assert.equal(model.id, 'ollama:qwen3');
     assert.equal(model.toolCalling, 'text');
     assert.equal(createOpenAICompatibleModel({ model: 'm', baseUrl: 'http://x/v1' }).toolCalling, 'native');
-    assert.throws(() => createOpenAICompatibleModel({ model: 'm', baseUrl: 'localhost:11434' }), { code: 'not-configured' });
+    assert.throws(() => createOpenAICompatibleModel({ model: 'm', baseUrl: 'localhost:11434' }), {
+      code: 'not-configured',
+    });
   });
 });
 
 describe('createOpenAICompatibleModel: errors', () => {
   it('does not retry an exhausted quota', async () => {
-    const server = await serve({ status: 429, body: JSON.stringify({ error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }) });
+    const server = await serve({
+      status: 429,
+      body: JSON.stringify({ error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }),
+    });
     const error = await failure(modelFor(server).stream({ messages: ASK }));
     assert.equal(error.code, 'rate-limited');
     assert.equal(error.retryable, false);
@@ -254,9 +324,11 @@ describe('createOpenAICompatibleModel: errors', () => {
       const error = await failure(modelFor(server, options).stream({ messages: ASK }));
       assert.equal(error.code, 'bad-request');
       assert.equal(error.status, 301);
-      assert.equal(error.message, `${server.url}/chat/completions redirects to ${moved} (HTTP 301); set the base URL to the address it points to`);
+      assert.equal(
+        error.message,
+        `${server.url}/chat/completions redirects to ${moved} (HTTP 301); set the base URL to the address it points to`,
+      );
     }
     assert.equal(server.requests.length, 2, 'sent once each, never retried nor followed');
   });
-
 });

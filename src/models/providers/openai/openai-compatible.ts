@@ -31,7 +31,11 @@ export interface OpenAICompatibleOptions extends RequestOptions {
 export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): ChatModel {
   const provider = options.provider ?? 'openai';
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl)) throw new ModelError('not-configured', `${provider}: base URL "${options.baseUrl}" is not a URL (expected e.g. https://api.openai.com/v1)`);
+  if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new ModelError(
+      'not-configured',
+      `${provider}: base URL "${options.baseUrl}" is not a URL (expected e.g. https://api.openai.com/v1)`,
+    );
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.apiKey !== undefined && options.apiKey !== '') headers.authorization = `Bearer ${options.apiKey}`;
   const context: ErrorContext = {

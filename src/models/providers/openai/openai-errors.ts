@@ -6,7 +6,11 @@ export function openaiStatusError(status: number, bodyText: string, context: Err
   const { message, code } = serverMessage(bodyText);
   // An exhausted quota does not come back by waiting.
   if (status === 429 && code === 'insufficient_quota') {
-    return new ModelError('rate-limited', `${context.provider} quota exhausted (HTTP 429${message === '' ? '' : `: ${message}`})`, { status, retryable: false });
+    return new ModelError(
+      'rate-limited',
+      `${context.provider} quota exhausted (HTTP 429${message === '' ? '' : `: ${message}`})`,
+      { status, retryable: false },
+    );
   }
   return statusError(status, bodyText, context);
 }

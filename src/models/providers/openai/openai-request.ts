@@ -3,7 +3,9 @@ import type { ModelRequest } from '../../chat-model.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 /** Tools as Chat Completions takes them: functions, their parameters in the openai dialect. */
-export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) => JSON.stringify({ type: 'function', function: { name, description, parameters } }));
+export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) =>
+  JSON.stringify({ type: 'function', function: { name, description, parameters } }),
+);
 
 /**
  * With `strict: true` (decision 009): the parameters in the openai-strict dialect, which OpenAI then
@@ -52,7 +54,8 @@ function messageJson(message: ChatMessage): string {
       return `{"role":"tool","tool_call_id":${JSON.stringify(message.toolCallId)},"content":${JSON.stringify(message.content)}}`;
     case 'assistant': {
       const calls = message.toolCalls;
-      if (calls === undefined || calls.length === 0) return `{"role":"assistant","content":${JSON.stringify(message.content)}}`;
+      if (calls === undefined || calls.length === 0)
+        return `{"role":"assistant","content":${JSON.stringify(message.content)}}`;
       // With tool calls and no text, OpenAI's own replies carry `content: null`.
       let json = `{"role":"assistant","content":${message.content === '' ? 'null' : JSON.stringify(message.content)},"tool_calls":[`;
       for (let i = 0; i < calls.length; i++) {

@@ -49,16 +49,21 @@ export function completionEvents(text: string, context: ErrorContext, nextId: Ca
   if (body.error !== undefined && body.error !== null) throw bodyError(body);
   const choice = body.choices?.[0];
   const message = choice?.message;
-  if (message === undefined || message === null) throw badResponse('a completion without choices[0].message', text, context);
+  if (message === undefined || message === null)
+    throw badResponse('a completion without choices[0].message', text, context);
 
   const events: ModelEvent[] = [];
-  if (typeof message.content === 'string' && message.content !== '') events.push({ type: 'text-delta', text: message.content });
+  if (typeof message.content === 'string' && message.content !== '')
+    events.push({ type: 'text-delta', text: message.content });
   const calls = message.tool_calls;
   const hasCalls = Array.isArray(calls) && calls.length > 0;
   if (hasCalls) {
     for (const call of calls) {
       const id = typeof call.id === 'string' && call.id !== '' ? call.id : nextId();
-      events.push({ type: 'tool-call', call: { id, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) } });
+      events.push({
+        type: 'tool-call',
+        call: { id, name: call.function?.name ?? '', arguments: argumentsText(call.function?.arguments) },
+      });
     }
   }
   const reason = finishReason(choice?.finish_reason, hasCalls);

@@ -73,7 +73,11 @@ export class OpenAIStreamState {
       this.reason = finishReason(undefined, this.#calls.length > 0);
       this.#emitCalls();
     }
-    this.events.push(this.#usage ? { type: 'finish', reason: this.reason, usage: this.#usage } : { type: 'finish', reason: this.reason });
+    this.events.push(
+      this.#usage
+        ? { type: 'finish', reason: this.reason, usage: this.#usage }
+        : { type: 'finish', reason: this.reason },
+    );
   }
 
   #toolCallDelta(delta: WireToolCall): void {
@@ -92,7 +96,11 @@ export class OpenAIStreamState {
     // Some servers repeat the whole name in every piece; others could split it.
     if (name !== undefined && call.name !== name) call.name += name;
     call.arguments += piece;
-    const event: { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta: string } = { type: 'tool-call-delta', index, argumentsDelta: piece };
+    const event: { type: 'tool-call-delta'; index: number; id?: string; name?: string; argumentsDelta: string } = {
+      type: 'tool-call-delta',
+      index,
+      argumentsDelta: piece,
+    };
     if (id !== undefined) event.id = id;
     if (name !== undefined) event.name = name;
     this.events.push(event);

@@ -45,13 +45,21 @@ export interface WireError {
 
 export interface WireCompletion extends WireError {
   id?: string;
-  choices?: { index?: number; message?: { role?: string; content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }[];
+  choices?: {
+    index?: number;
+    message?: { role?: string; content?: string | null; tool_calls?: WireToolCall[] };
+    finish_reason?: string | null;
+  }[];
   usage?: WireUsage | null;
 }
 
 export interface WireChunk extends WireError {
   id?: string;
-  choices?: { index?: number; delta?: { role?: string; content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }[];
+  choices?: {
+    index?: number;
+    delta?: { role?: string; content?: string | null; tool_calls?: WireToolCall[] };
+    finish_reason?: string | null;
+  }[];
   usage?: WireUsage | null;
   /** Groq puts the usage here. */
   x_groq?: { usage?: WireUsage };

@@ -31,7 +31,11 @@ export function takeTokenFromAddress() {
   const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
   if (match === null) return false;
   setToken(decodeURIComponent(match[1] ?? ''));
-  const rest = location.hash.slice(1).split('&').filter((part) => !part.startsWith('token=')).join('&');
+  const rest = location.hash
+    .slice(1)
+    .split('&')
+    .filter((part) => !part.startsWith('token='))
+    .join('&');
   history.replaceState(null, '', `${location.pathname}${location.search}${rest === '' ? '' : `#${rest}`}`);
   return true;
 }
@@ -80,7 +84,13 @@ function headers(json) {
 async function send(path, { method = 'GET', body, signal } = {}) {
   let response;
   try {
-    response = await fetch(path, { method, headers: headers(body !== undefined), body: body === undefined ? undefined : JSON.stringify(body), signal, cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      headers: headers(body !== undefined),
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
   } catch (error) {
     if (isAbort(error)) throw error;
     throw new ApiError(0, 'network', error instanceof Error ? error.message : String(error));

@@ -75,7 +75,8 @@ function route() {
   const [, page = 'chat', ...rest] = (location.hash.replace(/^#/, '') || '/chat').split('/');
   const name = /** @type {keyof typeof pages} */ (page in pages ? page : 'chat');
   currentPage = name;
-  for (const section of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page'))) section.hidden = section.dataset.page !== name;
+  for (const section of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.page')))
+    section.hidden = section.dataset.page !== name;
   for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('.nav a'))) {
     if (link.dataset.page === name) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -35,15 +35,47 @@ import { h, pretty, setText } from './dom.js';
  */
 export function approvalCard(request) {
   const status = h('p', { class: 'approval-status', role: 'status' });
-  const reason = h('input', { type: 'text', class: 'approval-reason', maxlength: '2000', i18nPlaceholder: 'denyReason', i18nAria: 'denyReason' });
+  const reason = h('input', {
+    type: 'text',
+    class: 'approval-reason',
+    maxlength: '2000',
+    i18nPlaceholder: 'denyReason',
+    i18nAria: 'denyReason',
+  });
   const buttons = [
-    h('button', { type: 'button', class: 'primary', 'data-decision': 'approve', i18n: 'approveOnce', onclick: () => answer('approve') }),
-    h('button', { type: 'button', 'data-decision': 'always', i18n: 'approveAlways', i18nVars: { tool: request.tool }, onclick: () => answer('always') }),
-    h('button', { type: 'button', class: 'danger', 'data-decision': 'deny', i18n: 'deny', onclick: () => answer('deny') }),
+    h('button', {
+      type: 'button',
+      class: 'primary',
+      'data-decision': 'approve',
+      i18n: 'approveOnce',
+      onclick: () => answer('approve'),
+    }),
+    h('button', {
+      type: 'button',
+      'data-decision': 'always',
+      i18n: 'approveAlways',
+      i18nVars: { tool: request.tool },
+      onclick: () => answer('always'),
+    }),
+    h('button', {
+      type: 'button',
+      class: 'danger',
+      'data-decision': 'deny',
+      i18n: 'deny',
+      onclick: () => answer('deny'),
+    }),
   ];
   const element = h(
     'section',
-    { class: 'approval-card', 'data-state': 'pending', 'data-approval-id': request.approvalId, 'data-call-id': request.callId, role: 'group', i18nAria: 'approvalTitle', i18nVars: { tool: request.tool } },
+    {
+      class: 'approval-card',
+      'data-state': 'pending',
+      'data-approval-id': request.approvalId,
+      'data-call-id': request.callId,
+      role: 'group',
+      i18nAria: 'approvalTitle',
+      i18nVars: { tool: request.tool },
+    },
     h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } }),
     h('p', { i18n: 'approvalText' }),
     h('pre', { class: 'tool-params', text: pretty(request.params ?? {}) }),
@@ -68,9 +100,19 @@ export function approvalCard(request) {
     try {
       await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
         method: 'POST',
-        body: { decision, callId: request.callId, tool: request.tool, params: request.params, ...(decision === 'deny' && text !== '' ? { reason: text } : {}) },
+        body: {
+          decision,
+          callId: request.callId,
+          tool: request.tool,
+          params: request.params,
+          ...(decision === 'deny' && text !== '' ? { reason: text } : {}),
+        },
       });
-      close(decision === 'deny' ? 'denied' : 'approved', decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved', { tool: request.tool });
+      close(
+        decision === 'deny' ? 'denied' : 'approved',
+        decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved',
+        { tool: request.tool },
+      );
     } catch (error) {
       close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
@@ -85,7 +127,16 @@ export function approvalCard(request) {
     settle(event) {
       if (event.decision === 'approval-timeout') close('timed-out', 'approvalTimedOut');
       else if (event.decision === 'aborted') close('stopped', 'approvalStopped');
-      else if (element.dataset.state === 'pending' || element.dataset.state === 'sending') close(event.decision === 'denied' ? 'denied' : 'approved', event.decision === 'denied' ? 'approvalDenied' : event.decision === 'always' ? 'approvalAlways' : 'approvalApproved', { tool: request.tool });
+      else if (element.dataset.state === 'pending' || element.dataset.state === 'sending')
+        close(
+          event.decision === 'denied' ? 'denied' : 'approved',
+          event.decision === 'denied'
+            ? 'approvalDenied'
+            : event.decision === 'always'
+              ? 'approvalAlways'
+              : 'approvalApproved',
+          { tool: request.tool },
+        );
     },
   };
 }
@@ -96,19 +147,44 @@ export function approvalCard(request) {
  * @param {string | undefined} sessionId
  */
 export function pendingApprovalCards(pending, sessionId) {
-  return pending.filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId).map((entry) => approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }));
+  return pending
+    .filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId)
+    .map((entry) =>
+      approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }),
+    );
 }
 
 /** @param {QuestionRequest} request */
 export function questionCard(request) {
   const status = h('p', { class: 'approval-status', role: 'status' });
-  const input = h('input', { type: 'text', class: 'question-answer', maxlength: '10000', i18nAria: 'questionAnswer', i18nPlaceholder: 'questionAnswer' });
-  const choices = (request.choices ?? []).map((choice) => h('button', { type: 'button', class: 'choice', text: choice, onclick: () => send(choice) }));
+  const input = h('input', {
+    type: 'text',
+    class: 'question-answer',
+    maxlength: '10000',
+    i18nAria: 'questionAnswer',
+    i18nPlaceholder: 'questionAnswer',
+  });
+  const choices = (request.choices ?? []).map((choice) =>
+    h('button', { type: 'button', class: 'choice', text: choice, onclick: () => send(choice) }),
+  );
   const submit = h('button', { type: 'submit', class: 'primary', i18n: 'questionSend' });
-  const form = h('form', { class: 'approval-actions', onsubmit: (event) => (event.preventDefault(), send(input.value)) }, ...choices, input, submit);
+  const form = h(
+    'form',
+    { class: 'approval-actions', onsubmit: (event) => (event.preventDefault(), send(input.value)) },
+    ...choices,
+    input,
+    submit,
+  );
   const element = h(
     'section',
-    { class: 'approval-card question-card', 'data-state': 'pending', 'data-question-id': request.questionId, role: 'group', i18nAria: 'questionTitle', i18nVars: { tool: request.tool } },
+    {
+      class: 'approval-card question-card',
+      'data-state': 'pending',
+      'data-question-id': request.questionId,
+      role: 'group',
+      i18nAria: 'questionTitle',
+      i18nVars: { tool: request.tool },
+    },
     h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
     h('p', { class: 'question-text', text: request.question }),
     form,
@@ -137,7 +213,8 @@ export function questionCard(request) {
     element,
     /** @param {{ answered: boolean }} event */
     settle(event) {
-      if (element.dataset.state === 'pending' || element.dataset.state === 'sending') close(event.answered ? 'answered' : 'closed', event.answered ? 'questionAnswered' : 'questionEnded');
+      if (element.dataset.state === 'pending' || element.dataset.state === 'sending')
+        close(event.answered ? 'answered' : 'closed', event.answered ? 'questionAnswered' : 'questionEnded');
     },
   };
 }

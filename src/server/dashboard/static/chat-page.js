@@ -48,7 +48,9 @@ export function chatPage(root, app) {
    */
   function setCurrent(name) {
     current = name;
-    document.querySelector('.nav a[data-page="chat"]')?.setAttribute('href', name === null ? '#/chat' : `#/chat/${encodeURIComponent(name)}`);
+    document
+      .querySelector('.nav a[data-page="chat"]')
+      ?.setAttribute('href', name === null ? '#/chat' : `#/chat/${encodeURIComponent(name)}`);
   }
 
   /**

@@ -177,7 +177,11 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
         drafts.clear();
         break;
       case 'model-retry':
-        say('modelRetry', { attempt: data.attempt, seconds: Math.round((data.delayMs ?? 0) / 100) / 10, error: data.error?.message ?? data.error?.code ?? '' });
+        say('modelRetry', {
+          attempt: data.attempt,
+          seconds: Math.round((data.delayMs ?? 0) / 100) / 10,
+          error: data.error?.message ?? data.error?.code ?? '',
+        });
         break;
       case 'model-waiting':
         if (waiting === null) waiting = transcript.note('modelWaiting', { seconds: data.seconds });
@@ -200,9 +204,11 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       onEvent: (type, data) => onEvent(/** @type {ChatEvent} */ ({ type, data })),
     });
     if (done === null) say('turnCut', {}, 'error');
-    else if (done.error !== undefined && done.stopReason !== 'aborted') say('turnFailed', { reason: done.error.message ?? done.error.code ?? '' }, 'error');
+    else if (done.error !== undefined && done.stopReason !== 'aborted')
+      say('turnFailed', { reason: done.error.message ?? done.error.code ?? '' }, 'error');
     else if (done.stopReason === 'aborted') say('turnStopped');
-    else if (done.stopReason === 'round-limit' || done.stopReason === 'loop-stopped') say(done.stopReason === 'round-limit' ? 'roundLimit' : 'loopStopped');
+    else if (done.stopReason === 'round-limit' || done.stopReason === 'loop-stopped')
+      say(done.stopReason === 'round-limit' ? 'roundLimit' : 'loopStopped');
   } catch (error) {
     if (isAbort(error)) say('turnStopped');
     else if (error instanceof ApiError && error.code === 'no-model') {

@@ -10,9 +10,22 @@ import { h, setText } from './dom.js';
  * @param {() => void} chat.stop
  */
 export function composer({ running, send, stop }) {
-  const input = h('textarea', { id: 'chat-input', rows: 1, i18nPlaceholder: 'messagePlaceholder', i18nAria: 'message', autocomplete: 'off', 'aria-describedby': 'composer-hint' });
+  const input = h('textarea', {
+    id: 'chat-input',
+    rows: 1,
+    i18nPlaceholder: 'messagePlaceholder',
+    i18nAria: 'message',
+    autocomplete: 'off',
+    'aria-describedby': 'composer-hint',
+  });
   const sendButton = h('button', { type: 'submit', class: 'primary', i18n: 'send' });
-  const element = h('form', { class: 'composer', novalidate: true }, input, h('span', { id: 'composer-hint', class: 'visually-hidden', i18n: 'composerHint' }), sendButton);
+  const element = h(
+    'form',
+    { class: 'composer', novalidate: true },
+    input,
+    h('span', { id: 'composer-hint', class: 'visually-hidden', i18n: 'composerHint' }),
+    sendButton,
+  );
 
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

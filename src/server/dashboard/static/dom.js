@@ -49,8 +49,10 @@ export function h(tag, props = {}, ...children) {
     else if (key === 'i18nPlaceholder') el.dataset.i18nPlaceholder = String(prop);
     else if (key === 'i18nTitle') el.dataset.i18nTitle = String(prop);
     else if (key === 'value') value = prop;
-    else if (key === 'checked' || key === 'disabled' || key === 'selected' || key === 'open') Object.assign(el, { [key]: Boolean(prop) });
-    else if (key.startsWith('on') && typeof prop === 'function') el.addEventListener(key.slice(2), /** @type {EventListener} */ (prop));
+    else if (key === 'checked' || key === 'disabled' || key === 'selected' || key === 'open')
+      Object.assign(el, { [key]: Boolean(prop) });
+    else if (key.startsWith('on') && typeof prop === 'function')
+      el.addEventListener(key.slice(2), /** @type {EventListener} */ (prop));
     else el.setAttribute(key, prop === true ? '' : String(prop));
   }
   append(el, children);
@@ -90,12 +92,16 @@ export function replace(parent, ...children) {
  * @param {Element} root
  */
 export function translate(root) {
-  const nodes = root.querySelectorAll ? [root, ...root.querySelectorAll('[data-i18n],[data-i18n-aria-label],[data-i18n-placeholder],[data-i18n-title]')] : [];
+  const nodes = root.querySelectorAll
+    ? [root, ...root.querySelectorAll('[data-i18n],[data-i18n-aria-label],[data-i18n-placeholder],[data-i18n-title]')]
+    : [];
   for (const el of nodes) {
     if (!(el instanceof HTMLElement)) continue;
     const vars = el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : {};
     // Keys put there by h() and setText(), typed there; t() says so if one is not in the catalog.
-    const { i18n, i18nAriaLabel, i18nPlaceholder, i18nTitle } = /** @type {Partial<Record<string, MessageKey>>} */ (el.dataset);
+    const { i18n, i18nAriaLabel, i18nPlaceholder, i18nTitle } = /** @type {Partial<Record<string, MessageKey>>} */ (
+      el.dataset
+    );
     if (i18n) el.textContent = t(i18n, vars);
     if (i18nAriaLabel) el.setAttribute('aria-label', t(i18nAriaLabel, vars));
     if (i18nPlaceholder) el.setAttribute('placeholder', t(i18nPlaceholder, vars));

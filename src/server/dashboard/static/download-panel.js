@@ -23,7 +23,12 @@ import { onLiveEvent } from './live-events.js';
 /** @param {App} app */
 export function downloadPanel(app) {
   const hint = h('p', { class: 'connect-hint' });
-  const button = h('button', { type: 'button', class: 'primary', i18n: 'downloadButton', 'data-action': 'download-model' });
+  const button = h('button', {
+    type: 'button',
+    class: 'primary',
+    i18n: 'downloadButton',
+    'data-action': 'download-model',
+  });
   const offer = h('p', { class: 'muted' });
   const progress = h('progress', { max: 1, i18nAria: 'downloadProgress' });
   const progressText = h('span', { class: 'muted', 'aria-live': 'polite' });
@@ -68,7 +73,10 @@ export function downloadPanel(app) {
     download = state ?? { state: 'idle' };
     const received = Number(download.receivedBytes) || 0;
     const total = Number(download.totalBytes) || 0;
-    setText(offer, 'localModelOffer', { file: download.file ?? 'qwen2.5-1.5b-instruct-q4_k_m.gguf', size: download.sizeGb === undefined ? '1.1 GB' : `${download.sizeGb} GB` });
+    setText(offer, 'localModelOffer', {
+      file: download.file ?? 'qwen2.5-1.5b-instruct-q4_k_m.gguf',
+      size: download.sizeGb === undefined ? '1.1 GB' : `${download.sizeGb} GB`,
+    });
     if (download.installCommand) {
       install.hidden = false;
       install.replaceChildren(h('p', { i18n: 'runtimeMissing' }), h('pre', { text: download.installCommand }));
@@ -83,10 +91,16 @@ export function downloadPanel(app) {
     } else progress.removeAttribute('value'); // not known yet: the bar shows it is busy
     if (busy && download.loading) setText(progressText, 'loadingModel');
     else if (download.state === 'done') setText(progressText, 'downloadDone');
-    else if (total > 0) setText(progressText, 'downloadProgressText', { received: formatBytes(received), total: formatBytes(total), percent: Math.floor((received / total) * 100) });
+    else if (total > 0)
+      setText(progressText, 'downloadProgressText', {
+        received: formatBytes(received),
+        total: formatBytes(total),
+        percent: Math.floor((received / total) * 100),
+      });
     else setText(progressText, 'downloadStarting');
     problem.hidden = download.state !== 'failed';
-    if (download.state === 'failed') problem.replaceChildren(h('strong', { i18n: 'downloadFailed' }), ' ', download.error ?? '');
+    if (download.state === 'failed')
+      problem.replaceChildren(h('strong', { i18n: 'downloadFailed' }), ' ', download.error ?? '');
     // The model event may come before or after this one; asking once makes sure the page knows.
     if (download.state === 'done' && before !== 'done' && status?.model == null) void app.refreshStatus();
   }

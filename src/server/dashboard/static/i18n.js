@@ -92,7 +92,9 @@ export function formatBytes(bytes) {
 /** @param {unknown} ms */
 export function formatDuration(ms) {
   const value = Number(ms) || 0;
-  return value < 1000 ? `${Math.round(value)} ms` : `${new Intl.NumberFormat(current, { maximumFractionDigits: 1 }).format(value / 1000)} s`;
+  return value < 1000
+    ? `${Math.round(value)} ms`
+    : `${new Intl.NumberFormat(current, { maximumFractionDigits: 1 }).format(value / 1000)} s`;
 }
 
 /** @param {string} iso */

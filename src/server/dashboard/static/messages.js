@@ -18,7 +18,8 @@ const en = {
   navTraces: 'Traces',
   language: 'Language',
   signInTitle: 'Sign in',
-  signInText: 'This service needs its access token: the one riverse serve was started with (--token, RIVERSE_TOKEN or server.token). The address it printed carries it after #token=.',
+  signInText:
+    'This service needs its access token: the one riverse serve was started with (--token, RIVERSE_TOKEN or server.token). The address it printed carries it after #token=.',
   signInToken: 'Access token',
   signInButton: 'Sign in',
   signInWrong: 'That token was not accepted. Check it and try again.',
@@ -33,7 +34,8 @@ const en = {
   send: 'Send',
   stop: 'Stop',
   welcomeTitle: 'What can I help with?',
-  welcomeText: 'Ask a question; when a tool helps, you will see it work here, with what it was given and what it returned.',
+  welcomeText:
+    'Ask a question; when a tool helps, you will see it work here, with what it was given and what it returned.',
   loadFailed: 'Could not load this: {reason}',
   noSessions: 'No sessions yet.',
   sessionMeta: '{count} messages · {when}',
@@ -54,7 +56,8 @@ const en = {
 
   connectTitle: 'Connect a model',
   localModelTitle: 'Or run the default model on this computer',
-  localModelOffer: 'Download {file} (about {size}) into the service\u2019s data folder and use it at once. It runs on the CPU; nothing leaves this machine.',
+  localModelOffer:
+    'Download {file} (about {size}) into the service\u2019s data folder and use it at once. It runs on the CPU; nothing leaves this machine.',
   downloadButton: 'Download the default model',
   downloadAgain: 'Try the download again',
   downloadProgress: 'Download progress',
@@ -63,7 +66,8 @@ const en = {
   loadingModel: 'Downloaded. Loading the model…',
   downloadDone: 'The model is ready.',
   downloadFailed: 'The model could not be set up.',
-  runtimeMissing: 'Local models need node-llama-cpp, which is not installed (it is optional, about 83 MB). Install it in the service\u2019s folder, then start the service again:',
+  runtimeMissing:
+    'Local models need node-llama-cpp, which is not installed (it is optional, about 83 MB). Install it in the service\u2019s folder, then start the service again:',
 
   running: 'Running',
   preparingCall: 'The model is writing the call…',
@@ -79,7 +83,8 @@ const en = {
   noResult: 'No result: the turn ended before this call finished.',
 
   toolsTitle: 'Tools',
-  toolsSummary: '{available} of {total} tools available. Tool files are read from the tools folder; edits show up here as you save.',
+  toolsSummary:
+    '{available} of {total} tools available. Tool files are read from the tools folder; edits show up here as you save.',
   filterTools: 'Filter tools',
   failedToLoad: 'Failed to load',
   toolSwitch: 'Use {name}',
@@ -147,7 +152,8 @@ const zh = {
   navTraces: '调用记录',
   language: '语言',
   signInTitle: '登录',
-  signInText: '此服务需要访问令牌：即启动 riverse serve 时使用的令牌（--token、RIVERSE_TOKEN 或 server.token）。它打印的地址中 #token= 之后就是令牌。',
+  signInText:
+    '此服务需要访问令牌：即启动 riverse serve 时使用的令牌（--token、RIVERSE_TOKEN 或 server.token）。它打印的地址中 #token= 之后就是令牌。',
   signInToken: '访问令牌',
   signInButton: '登录',
   signInWrong: '令牌未被接受，请检查后重试。',
@@ -192,7 +198,8 @@ const zh = {
   loadingModel: '下载完成，正在加载模型…',
   downloadDone: '模型已就绪。',
   downloadFailed: '无法设置该模型。',
-  runtimeMissing: '本地模型需要 node-llama-cpp，但它尚未安装（可选，约 83 MB）。请在服务所在的文件夹中安装，然后重新启动服务：',
+  runtimeMissing:
+    '本地模型需要 node-llama-cpp，但它尚未安装（可选，约 83 MB）。请在服务所在的文件夹中安装，然后重新启动服务：',
 
   running: '运行中',
   preparingCall: '模型正在生成调用…',
@@ -276,7 +283,8 @@ const ja = {
   navTraces: '実行履歴',
   language: '言語',
   signInTitle: 'サインイン',
-  signInText: 'このサービスにはアクセストークンが必要です。riverse serve の起動時に指定したもの（--token、RIVERSE_TOKEN、server.token）で、表示されたアドレスの #token= の後ろにあります。',
+  signInText:
+    'このサービスにはアクセストークンが必要です。riverse serve の起動時に指定したもの（--token、RIVERSE_TOKEN、server.token）で、表示されたアドレスの #token= の後ろにあります。',
   signInToken: 'アクセストークン',
   signInButton: 'サインイン',
   signInWrong: 'このトークンは受け付けられませんでした。確認してもう一度お試しください。',
@@ -312,7 +320,8 @@ const ja = {
 
   connectTitle: 'モデルを接続',
   localModelTitle: 'または既定のモデルをこのコンピューターで実行',
-  localModelOffer: '{file}（約 {size}）をサービスのデータフォルダーにダウンロードして、すぐに使います。CPU で動作し、データはこのマシンの外に出ません。',
+  localModelOffer:
+    '{file}（約 {size}）をサービスのデータフォルダーにダウンロードして、すぐに使います。CPU で動作し、データはこのマシンの外に出ません。',
   downloadButton: '既定のモデルをダウンロード',
   downloadAgain: 'もう一度ダウンロード',
   downloadProgress: 'ダウンロードの進み具合',
@@ -321,7 +330,8 @@ const ja = {
   loadingModel: 'ダウンロードしました。モデルを読み込んでいます…',
   downloadDone: 'モデルの準備ができました。',
   downloadFailed: 'モデルを使える状態にできませんでした。',
-  runtimeMissing: 'ローカルモデルには node-llama-cpp が必要ですが、インストールされていません（任意、約 83 MB）。サービスのフォルダーにインストールしてから、サービスを起動し直してください：',
+  runtimeMissing:
+    'ローカルモデルには node-llama-cpp が必要ですが、インストールされていません（任意、約 83 MB）。サービスのフォルダーにインストールしてから、サービスを起動し直してください：',
 
   running: '実行中',
   preparingCall: 'モデルが呼び出しを書いています…',
@@ -337,7 +347,8 @@ const ja = {
   noResult: '結果なし：この呼び出しが終わる前にターンが終了しました。',
 
   toolsTitle: 'ツール',
-  toolsSummary: '{total} 個中 {available} 個のツールが使用可能です。ツールファイルはツールフォルダーから読み込まれ、保存した変更はすぐここに反映されます。',
+  toolsSummary:
+    '{total} 個中 {available} 個のツールが使用可能です。ツールファイルはツールフォルダーから読み込まれ、保存した変更はすぐここに反映されます。',
   filterTools: 'ツールを絞り込む',
   failedToLoad: '読み込み失敗',
   toolSwitch: '{name} を使う',
@@ -358,7 +369,8 @@ const ja = {
   isolationNone: 'サービス自身のプロセス',
   examples: '例',
   diagnostics: '診断',
-  noTools: 'ツールはまだありません。ツールフォルダーにツールファイルを置くと（riverse tools new NAME で作成できます）ここに表示されます。',
+  noTools:
+    'ツールはまだありません。ツールフォルダーにツールファイルを置くと（riverse tools new NAME で作成できます）ここに表示されます。',
   runByHand: '手動で実行',
   run: '実行',
   noParameters: 'このツールにパラメーターはありません。',
@@ -401,4 +413,8 @@ const ja = {
  */
 
 /** @type {Record<Language, Record<MessageKey, string>>} */
-export const MESSAGES = { en: { ...en, ...APPROVAL_MESSAGES.en }, zh: { ...zh, ...APPROVAL_MESSAGES.zh }, ja: { ...ja, ...APPROVAL_MESSAGES.ja } };
+export const MESSAGES = {
+  en: { ...en, ...APPROVAL_MESSAGES.en },
+  zh: { ...zh, ...APPROVAL_MESSAGES.zh },
+  ja: { ...ja, ...APPROVAL_MESSAGES.ja },
+};

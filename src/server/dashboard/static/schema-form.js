@@ -64,12 +64,23 @@ function buildField(id, name, schema, isRequired) {
       'select',
       { id, name, 'aria-describedby': describedBy, required: isRequired },
       h('option', { value: '', i18n: isRequired ? 'chooseOne' : 'notSet' }),
-      choices.map((choice, index) => h('option', { value: String(index), text: typeof choice === 'string' ? choice : JSON.stringify(choice) })),
+      choices.map((choice, index) =>
+        h('option', { value: String(index), text: typeof choice === 'string' ? choice : JSON.stringify(choice) }),
+      ),
     );
-    const initial = schema.default === undefined ? -1 : choices.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(schema.default));
+    const initial =
+      schema.default === undefined
+        ? -1
+        : choices.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(schema.default));
     if (initial >= 0) input.value = String(initial);
   } else if (kind === 'boolean') {
-    input = h('input', { id, name, type: 'checkbox', 'aria-describedby': describedBy, checked: schema.default === true });
+    input = h('input', {
+      id,
+      name,
+      type: 'checkbox',
+      'aria-describedby': describedBy,
+      checked: schema.default === true,
+    });
   } else if (kind === 'integer' || kind === 'number') {
     input = h('input', {
       id,
@@ -85,8 +96,17 @@ function buildField(id, name, schema, isRequired) {
     });
   } else if (kind === 'string') {
     const long = typeof schema.maxLength !== 'number' || schema.maxLength > 200;
-    const props = { id, name, required: isRequired, 'aria-describedby': describedBy, value: typeof schema.default === 'string' ? schema.default : undefined };
-    input = long && /text|content|body|code|query|prompt/i.test(name) ? h('textarea', { ...props, rows: 3 }) : h('input', { ...props, type: 'text', autocomplete: 'off' });
+    const props = {
+      id,
+      name,
+      required: isRequired,
+      'aria-describedby': describedBy,
+      value: typeof schema.default === 'string' ? schema.default : undefined,
+    };
+    input =
+      long && /text|content|body|code|query|prompt/i.test(name)
+        ? h('textarea', { ...props, rows: 3 })
+        : h('input', { ...props, type: 'text', autocomplete: 'off' });
   } else {
     input = h('textarea', {
       id,
@@ -109,7 +129,13 @@ function buildField(id, name, schema, isRequired) {
     kind === 'json' ? h('span', { class: 'muted', i18n: 'jsonField' }) : null,
   );
   const help = description === '' ? null : h('span', { class: 'help', id: helpId, text: description });
-  const element = h('div', { class: kind === 'boolean' ? 'field checkbox' : 'field' }, kind === 'boolean' ? [input, label] : [label, input], help, error);
+  const element = h(
+    'div',
+    { class: kind === 'boolean' ? 'field checkbox' : 'field' },
+    kind === 'boolean' ? [input, label] : [label, input],
+    help,
+    error,
+  );
   return {
     element,
     input,

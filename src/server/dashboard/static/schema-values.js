@@ -69,7 +69,8 @@ export function readField(schema, raw, required) {
     return required || schema.default === true ? { value: false } : { omit: true };
   }
   const text = typeof raw === 'string' ? raw : '';
-  if (text.trim() === '' && !(kind === 'string' && text !== '')) return required ? { error: 'fieldRequired' } : { omit: true };
+  if (text.trim() === '' && !(kind === 'string' && text !== ''))
+    return required ? { error: 'fieldRequired' } : { omit: true };
   switch (kind) {
     case 'enum': {
       const index = Number(text);
@@ -119,10 +120,14 @@ function readNumber(schema, text, kind) {
   const value = Number(text);
   if (!Number.isFinite(value)) return { error: 'fieldNotNumber' };
   if (kind === 'integer' && !Number.isInteger(value)) return { error: 'fieldNotInteger' };
-  if (typeof schema.minimum === 'number' && value < schema.minimum) return { error: 'fieldTooSmall', vars: { min: schema.minimum } };
-  if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum) return { error: 'fieldAbove', vars: { min: schema.exclusiveMinimum } };
-  if (typeof schema.maximum === 'number' && value > schema.maximum) return { error: 'fieldTooLarge', vars: { max: schema.maximum } };
-  if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum) return { error: 'fieldBelow', vars: { max: schema.exclusiveMaximum } };
+  if (typeof schema.minimum === 'number' && value < schema.minimum)
+    return { error: 'fieldTooSmall', vars: { min: schema.minimum } };
+  if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum)
+    return { error: 'fieldAbove', vars: { min: schema.exclusiveMinimum } };
+  if (typeof schema.maximum === 'number' && value > schema.maximum)
+    return { error: 'fieldTooLarge', vars: { max: schema.maximum } };
+  if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum)
+    return { error: 'fieldBelow', vars: { max: schema.exclusiveMaximum } };
   return { value };
 }
 
@@ -133,8 +138,10 @@ function readNumber(schema, text, kind) {
  */
 function readString(schema, text) {
   const length = [...text].length;
-  if (typeof schema.minLength === 'number' && length < schema.minLength) return { error: 'fieldTooShort', vars: { min: schema.minLength } };
-  if (typeof schema.maxLength === 'number' && length > schema.maxLength) return { error: 'fieldTooLong', vars: { max: schema.maxLength } };
+  if (typeof schema.minLength === 'number' && length < schema.minLength)
+    return { error: 'fieldTooShort', vars: { min: schema.minLength } };
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength)
+    return { error: 'fieldTooLong', vars: { max: schema.maxLength } };
   if (typeof schema.pattern === 'string') {
     let pattern;
     try {
@@ -142,7 +149,8 @@ function readString(schema, text) {
     } catch {
       pattern = undefined; // a pattern JavaScript cannot read is left to the server's check
     }
-    if (pattern !== undefined && !pattern.test(text)) return { error: 'fieldPattern', vars: { pattern: schema.pattern } };
+    if (pattern !== undefined && !pattern.test(text))
+      return { error: 'fieldPattern', vars: { pattern: schema.pattern } };
   }
   return { value: text };
 }

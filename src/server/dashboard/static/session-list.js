@@ -26,10 +26,27 @@ export function sessionList({ current, renamedCurrent, newChat }) {
   const element = h(
     'aside',
     { class: 'sessions', id: 'sessions-panel' },
-    h('div', { class: 'sessions-head' }, h('h2', { id: 'sessions-title', i18n: 'sessions' }), h('button', { type: 'button', class: 'primary', onclick: () => newChat(), i18n: 'newChat', 'data-action': 'new-chat' })),
+    h(
+      'div',
+      { class: 'sessions-head' },
+      h('h2', { id: 'sessions-title', i18n: 'sessions' }),
+      h('button', {
+        type: 'button',
+        class: 'primary',
+        onclick: () => newChat(),
+        i18n: 'newChat',
+        'data-action': 'new-chat',
+      }),
+    ),
     list,
   );
-  const toggle = h('button', { type: 'button', class: 'icon sessions-toggle', 'aria-expanded': 'false', 'aria-controls': 'sessions-panel', i18n: 'sessions' });
+  const toggle = h('button', {
+    type: 'button',
+    class: 'icon sessions-toggle',
+    'aria-expanded': 'false',
+    'aria-controls': 'sessions-panel',
+    i18n: 'sessions',
+  });
   toggle.addEventListener('click', () => {
     const open = !element.classList.contains('open');
     element.classList.toggle('open', open);
@@ -42,7 +59,8 @@ export function sessionList({ current, renamedCurrent, newChat }) {
       const result = await api('/api/sessions');
       sessions = result.sessions ?? [];
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 401)) toast(t('loadFailed', { reason: errorMessage(error) }), 'error');
+      if (!(error instanceof ApiError && error.status === 401))
+        toast(t('loadFailed', { reason: errorMessage(error) }), 'error');
       return;
     }
     render();
@@ -58,15 +76,47 @@ export function sessionList({ current, renamedCurrent, newChat }) {
 
   /** @param {SessionSummary} session */
   function sessionItem(session) {
-    const item = h('li', { class: session.name === current() ? 'session-item current' : 'session-item', 'data-session': session.name });
+    const item = h('li', {
+      class: session.name === current() ? 'session-item current' : 'session-item',
+      'data-session': session.name,
+    });
     const open = h(
       'button',
-      { type: 'button', class: 'session-open', 'aria-current': session.name === current() ? 'true' : undefined, onclick: () => (location.hash = `#/chat/${encodeURIComponent(session.name)}`) },
+      {
+        type: 'button',
+        class: 'session-open',
+        'aria-current': session.name === current() ? 'true' : undefined,
+        onclick: () => (location.hash = `#/chat/${encodeURIComponent(session.name)}`),
+      },
       h('span', { class: 'session-name', text: session.name }),
-      h('span', { class: 'session-meta', i18n: 'sessionMeta', i18nVars: { count: session.messageCount ?? 0, when: formatTime(session.updatedAt) } }),
+      h('span', {
+        class: 'session-meta',
+        i18n: 'sessionMeta',
+        i18nVars: { count: session.messageCount ?? 0, when: formatTime(session.updatedAt) },
+      }),
     );
-    const rename = h('button', { type: 'button', class: 'icon', i18nAria: 'renameSession', i18nTitle: 'renameSession', i18nVars: { name: session.name } }, icon('pencil'));
-    const remove = h('button', { type: 'button', class: 'icon danger', i18nAria: 'deleteSession', i18nTitle: 'deleteSession', i18nVars: { name: session.name } }, icon('trash'));
+    const rename = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon',
+        i18nAria: 'renameSession',
+        i18nTitle: 'renameSession',
+        i18nVars: { name: session.name },
+      },
+      icon('pencil'),
+    );
+    const remove = h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon danger',
+        i18nAria: 'deleteSession',
+        i18nTitle: 'deleteSession',
+        i18nVars: { name: session.name },
+      },
+      icon('trash'),
+    );
     rename.addEventListener('click', () => startRename(item, session));
     remove.addEventListener('click', () => void deleteSession(session));
     item.append(open, h('span', { class: 'session-actions' }, rename, remove));
@@ -78,7 +128,13 @@ export function sessionList({ current, renamedCurrent, newChat }) {
    * @param {SessionSummary} session
    */
   function startRename(item, session) {
-    const field = h('input', { type: 'text', class: 'session-rename', value: session.name, i18nAria: 'newName', maxlength: 200 });
+    const field = h('input', {
+      type: 'text',
+      class: 'session-rename',
+      value: session.name,
+      i18nAria: 'newName',
+      maxlength: 200,
+    });
     let done = false;
     /** @param {boolean} save */
     const finish = async (save) => {
@@ -95,7 +151,9 @@ export function sessionList({ current, renamedCurrent, newChat }) {
       }
       await load();
       const kept = save && name !== '' ? name : session.name;
-      /** @type {HTMLButtonElement | null} */ (list.querySelector(`[data-session="${CSS.escape(kept)}"] .session-open`))?.focus(); // the keyboard's place
+      /** @type {HTMLButtonElement | null} */ (
+        list.querySelector(`[data-session="${CSS.escape(kept)}"] .session-open`)
+      )?.focus(); // the keyboard's place
     };
     field.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') void finish(true);

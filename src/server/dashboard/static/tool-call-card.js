@@ -41,7 +41,12 @@ export function toolCallCard({ tool, callId }) {
     'details',
     { class: 'tool-card', 'data-state': 'running', 'data-call-id': callId },
     h('summary', {}, status, name, preview, duration),
-    h('div', { class: 'tool-card-body' }, h('div', {}, h('h4', { i18n: 'parameters' }), paramsBlock), h('div', {}, resultHead, resultBlock)),
+    h(
+      'div',
+      { class: 'tool-card-body' },
+      h('div', {}, h('h4', { i18n: 'parameters' }), paramsBlock),
+      h('div', {}, resultHead, resultBlock),
+    ),
   );
   let started = 0;
   let timer = 0;

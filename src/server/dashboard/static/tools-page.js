@@ -48,7 +48,12 @@ export function toolsPage(root) {
   const summary = h('p', { class: 'tools-summary' });
   replace(
     root,
-    h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'toolsTitle' }), summary), h('div', { class: 'toolbar' }, filter)),
+    h(
+      'div',
+      { class: 'page-header' },
+      h('div', {}, h('h1', { i18n: 'toolsTitle' }), summary),
+      h('div', { class: 'toolbar' }, filter),
+    ),
     failures,
     list,
   );
@@ -60,7 +65,8 @@ export function toolsPage(root) {
 
   function applyFilter() {
     const needle = filter.value.trim().toLowerCase();
-    for (const [name, card] of cards) card.element.hidden = needle !== '' && !`${name} ${card.view.description ?? ''}`.toLowerCase().includes(needle);
+    for (const [name, card] of cards)
+      card.element.hidden = needle !== '' && !`${name} ${card.view.description ?? ''}`.toLowerCase().includes(needle);
   }
 
   async function refresh() {
@@ -71,7 +77,16 @@ export function toolsPage(root) {
         render(result.tools ?? [], result.failures ?? []);
         loaded = true;
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 401)) replace(list, h('p', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: errorMessage(error) } }));
+        if (!(error instanceof ApiError && error.status === 401))
+          replace(
+            list,
+            h('p', {
+              class: 'notice error',
+              role: 'alert',
+              i18n: 'loadFailed',
+              i18nVars: { reason: errorMessage(error) },
+            }),
+          );
       } finally {
         refreshing = null;
       }
@@ -89,7 +104,18 @@ export function toolsPage(root) {
     replace(
       failures,
       failed.map((failure) =>
-        h('article', { class: 'card tool', 'data-failure': failure.file }, h('div', { class: 'tool-head' }, h('h2', { text: baseName(failure.file) }), h('span', { class: 'badge bad', i18n: 'failedToLoad' })), h('div', { class: 'tool-meta' }, h('code', { text: failure.file })), diagnosticsList(failure.diagnostics ?? [])),
+        h(
+          'article',
+          { class: 'card tool', 'data-failure': failure.file },
+          h(
+            'div',
+            { class: 'tool-head' },
+            h('h2', { text: baseName(failure.file) }),
+            h('span', { class: 'badge bad', i18n: 'failedToLoad' }),
+          ),
+          h('div', { class: 'tool-meta' }, h('code', { text: failure.file })),
+          diagnosticsList(failure.diagnostics ?? []),
+        ),
       ),
     );
     const seen = new Set();
@@ -125,7 +151,13 @@ export function toolsPage(root) {
     const badge = h('span', { class: 'badge' });
     // A person is asked before each call (approval: always), or before the calls a rule picks.
     const asks = h('span', { class: 'badge warn', hidden: true });
-    const toggle = h('input', { type: 'checkbox', role: 'switch', id: `${id}-enabled`, i18nAria: 'toolSwitch', i18nVars: { name: initial.name } });
+    const toggle = h('input', {
+      type: 'checkbox',
+      role: 'switch',
+      id: `${id}-enabled`,
+      i18nAria: 'toolSwitch',
+      i18nVars: { name: initial.name },
+    });
     const switchLabel = h('label', { class: 'switch', for: `${id}-enabled` }, h('span', { i18n: 'enabled' }), toggle);
     const description = h('p', { class: 'tool-description' });
     const meta = h('div', { class: 'tool-meta' });
@@ -135,9 +167,25 @@ export function toolsPage(root) {
     const formBox = h('div', {});
     const result = h('div', { class: 'run-result', 'aria-live': 'polite' });
     const runButton = h('button', { type: 'submit', class: 'primary', i18n: 'run' });
-    const form = h('form', { class: 'tool-form', novalidate: true }, formBox, h('div', { class: 'form-actions' }, runButton), result);
+    const form = h(
+      'form',
+      { class: 'tool-form', novalidate: true },
+      formBox,
+      h('div', { class: 'form-actions' }, runButton),
+      result,
+    );
     const runPanel = h('details', { class: 'run-panel' }, h('summary', { i18n: 'runByHand' }), form);
-    const element = h('article', { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` }, h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, asks, switchLabel), description, reason, meta, diagnostics, examples, runPanel);
+    const element = h(
+      'article',
+      { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` },
+      h('div', { class: 'tool-head' }, h('h2', { id: `${id}-name`, text: initial.name }), badge, asks, switchLabel),
+      description,
+      reason,
+      meta,
+      diagnostics,
+      examples,
+      runPanel,
+    );
     /** @type {ReturnType<typeof schemaForm> | null} */
     let fields = null;
     let schemaText = '';
@@ -171,13 +219,33 @@ export function toolsPage(root) {
       if (read === undefined) return;
       running = true;
       runButton.setAttribute('aria-disabled', 'true');
-      replace(result, h('p', { class: 'muted' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', h('span', { i18n: 'runningCall' })));
+      replace(
+        result,
+        h(
+          'p',
+          { class: 'muted' },
+          h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+          ' ',
+          h('span', { i18n: 'runningCall' }),
+        ),
+      );
       try {
         /** @type {CallOutcome} */
-        const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, { method: 'POST', body: { params: read.params } });
+        const outcome = await api(`/api/tools/${encodeURIComponent(view.name)}/run`, {
+          method: 'POST',
+          body: { params: read.params },
+        });
         replace(
           result,
-          h('div', { class: 'tool-head' }, h('span', { class: `badge ${outcome.success ? 'ok' : 'bad'}`, i18n: outcome.success ? 'succeeded' : 'failed' }), h('span', { class: 'muted', text: formatDuration(outcome.durationMs) })),
+          h(
+            'div',
+            { class: 'tool-head' },
+            h('span', {
+              class: `badge ${outcome.success ? 'ok' : 'bad'}`,
+              i18n: outcome.success ? 'succeeded' : 'failed',
+            }),
+            h('span', { class: 'muted', text: formatDuration(outcome.durationMs) }),
+          ),
           h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcomeText(outcome) }),
         );
       } catch (error) {
@@ -204,10 +272,27 @@ export function toolsPage(root) {
         meta,
         h('span', {}, h('span', { i18n: 'file' }), ' ', h('code', { text: next.file ?? '' })),
         next.source ? h('span', {}, h('span', { i18n: 'source' }), ' ', h('code', { text: next.source })) : null,
-        next.isolation ? h('span', {}, h('span', { i18n: 'isolation' }), ' ', h('span', { i18n: ISOLATION[next.isolation] ?? 'isolationNone' })) : null,
+        next.isolation
+          ? h(
+              'span',
+              {},
+              h('span', { i18n: 'isolation' }),
+              ' ',
+              h('span', { i18n: ISOLATION[next.isolation] ?? 'isolationNone' }),
+            )
+          : null,
       );
       replace(diagnostics, diagnosticsList(next.diagnostics ?? []));
-      replace(examples, (next.examples ?? []).length === 0 ? null : h('ul', { class: 'examples', i18nAria: 'examples' }, next.examples.map((example) => h('li', { text: example }))));
+      replace(
+        examples,
+        (next.examples ?? []).length === 0
+          ? null
+          : h(
+              'ul',
+              { class: 'examples', i18nAria: 'examples' },
+              next.examples.map((example) => h('li', { text: example })),
+            ),
+      );
       const text = JSON.stringify(next.parameters ?? {});
       if (text !== schemaText) {
         schemaText = text;
@@ -256,7 +341,11 @@ function diagnosticsList(diagnostics) {
         { class: `diagnostic ${diagnostic.severity === 'error' ? 'error' : 'warning'}` },
         h('strong', { i18n: diagnostic.severity === 'error' ? 'error' : 'warning' }),
         ' ',
-        diagnostic.line === undefined ? null : h('code', { text: `${baseName(diagnostic.file ?? '')}:${diagnostic.line}${diagnostic.column === undefined ? '' : `:${diagnostic.column}`}` }),
+        diagnostic.line === undefined
+          ? null
+          : h('code', {
+              text: `${baseName(diagnostic.file ?? '')}:${diagnostic.line}${diagnostic.column === undefined ? '' : `:${diagnostic.column}`}`,
+            }),
         ' ',
         diagnostic.message ?? '',
         diagnostic.hint ? h('span', { class: 'hint', text: diagnostic.hint }) : null,

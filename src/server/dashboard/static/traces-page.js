@@ -30,7 +30,12 @@ export function tracesPage(root) {
   );
   const count = h('p', { class: 'muted' });
   const list = h('ul', { class: 'trace-list' });
-  replace(root, h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'tracesTitle' }), count)), filters, list);
+  replace(
+    root,
+    h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'tracesTitle' }), count)),
+    filters,
+    list,
+  );
   /** @type {Trace[]} */
   let traces = [];
   let ticket = 0;
@@ -58,7 +63,15 @@ export function tracesPage(root) {
       render();
     } catch (error) {
       if (mine !== ticket || (error instanceof ApiError && error.status === 401)) return;
-      replace(list, h('li', { class: 'notice error', role: 'alert', i18n: 'loadFailed', i18nVars: { reason: errorMessage(error) } }));
+      replace(
+        list,
+        h('li', {
+          class: 'notice error',
+          role: 'alert',
+          i18n: 'loadFailed',
+          i18nVars: { reason: errorMessage(error) },
+        }),
+      );
     }
   }
 
@@ -68,8 +81,18 @@ export function tracesPage(root) {
    */
   function fillTools(tools) {
     const chosen = toolSelect.value;
-    const names = [...new Set([...tools.map((tool) => tool.name), ...traces.map((trace) => trace.tool), ...(chosen === '' ? [] : [chosen])])].sort();
-    replace(toolSelect, h('option', { value: '', i18n: 'allTools' }), names.map((name) => h('option', { value: name, text: name })));
+    const names = [
+      ...new Set([
+        ...tools.map((tool) => tool.name),
+        ...traces.map((trace) => trace.tool),
+        ...(chosen === '' ? [] : [chosen]),
+      ]),
+    ].sort();
+    replace(
+      toolSelect,
+      h('option', { value: '', i18n: 'allTools' }),
+      names.map((name) => h('option', { value: name, text: name })),
+    );
     toolSelect.value = chosen;
   }
 
@@ -102,7 +125,11 @@ export function tracesPage(root) {
           { class: 'trace-body' },
           h('div', {}, h('h4', { i18n: 'parameters' }), h('pre', { text: pretty(trace.params ?? {}) })),
           h('div', {}, h('h4', { i18n: ok ? 'result' : 'error' }), h('pre', { text: output === '' ? '—' : output })),
-          h('p', { class: 'muted', i18n: 'traceWhere', i18nVars: { session: trace.session ?? '—', when: formatTime(trace.startedAt), call: trace.callId ?? '' } }),
+          h('p', {
+            class: 'muted',
+            i18n: 'traceWhere',
+            i18nVars: { session: trace.session ?? '—', when: formatTime(trace.startedAt), call: trace.callId ?? '' },
+          }),
         ),
       ),
     );

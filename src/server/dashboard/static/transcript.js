@@ -22,7 +22,12 @@ import { toolCallCard } from './tool-call-card.js';
 /** @typedef {ReturnType<typeof transcript>} Transcript */
 
 export function transcript() {
-  const element = h('ol', { class: 'transcript', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'conversation-title' });
+  const element = h('ol', {
+    class: 'transcript',
+    role: 'log',
+    'aria-live': 'polite',
+    'aria-labelledby': 'conversation-title',
+  });
 
   /**
    * A line from the page itself (loading, stopped, failed…), at the end.
@@ -57,17 +62,26 @@ export function transcript() {
     try {
       const [session, traces, pending] = await Promise.all([
         /** @type {Promise<SessionRead>} */ (api(`/api/sessions/${encodeURIComponent(name)}`)),
-        /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)).catch(() => ({ traces: [] })),
-        /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({ approvals: [] })),
+        /** @type {Promise<{ traces?: Trace[] }>} */ (
+          api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)
+        ).catch(() => ({ traces: [] })),
+        /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({
+          approvals: [],
+        })),
       ]);
       if (!stillShown()) return false;
       renderHistory(session.messages ?? [], traces.traces ?? []);
       // Calls of this session still waiting for an answer (the page was reloaded, the service restarted).
-      for (const card of pendingApprovalCards(pending.approvals ?? [], session.session?.id)) element.append(h('li', {}, card.element));
+      for (const card of pendingApprovalCards(pending.approvals ?? [], session.session?.id))
+        element.append(h('li', {}, card.element));
     } catch (error) {
       if (!stillShown()) return false;
       replace(element);
-      note(error instanceof ApiError && error.status === 404 ? 'sessionNotFound' : 'loadFailed', { name, reason: errorMessage(error) }, 'error');
+      note(
+        error instanceof ApiError && error.status === 404 ? 'sessionNotFound' : 'loadFailed',
+        { name, reason: errorMessage(error) },
+        'error',
+      );
     }
     return true;
   }
@@ -96,7 +110,12 @@ export function transcript() {
         }
       } else if (message.role === 'tool') {
         const card = cards.get(message.toolCallId);
-        if (card !== undefined && card.element.dataset.state === 'running') card.finish({ success: message.isError !== true, data: message.content, error: message.isError === true ? message.content : undefined });
+        if (card !== undefined && card.element.dataset.state === 'running')
+          card.finish({
+            success: message.isError !== true,
+            data: message.content,
+            error: message.isError === true ? message.content : undefined,
+          });
       }
     }
     for (const card of cards.values()) card.abandon();

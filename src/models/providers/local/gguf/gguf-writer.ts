@@ -22,7 +22,10 @@ export function encodeGguf(metadata: ReadonlyMap<string, GgufValue>, tensors: re
   const offsets: number[] = [];
   for (const tensor of tensors) {
     const elements = tensor.shape.reduce((a, b) => a * b, 1);
-    if (elements !== tensor.data.length) throw new Error(`tensor ${tensor.name}: shape ${tensor.shape.join('×')} does not match ${tensor.data.length} values`);
+    if (elements !== tensor.data.length)
+      throw new Error(
+        `tensor ${tensor.name}: shape ${tensor.shape.join('×')} does not match ${tensor.data.length} values`,
+      );
     out.string(tensor.name);
     out.u32(tensor.shape.length);
     for (const size of tensor.shape) out.u64(size);

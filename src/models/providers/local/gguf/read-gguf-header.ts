@@ -39,18 +39,30 @@ export function readGgufHeader(bytes: Uint8Array): GgufHeader {
   };
   const value = (type: number): GgufMetadataValue => {
     switch (type) {
-      case GgufType.uint8: return view.getUint8(take(1));
-      case GgufType.int8: return view.getInt8(take(1));
-      case GgufType.uint16: return view.getUint16(take(2), true);
-      case GgufType.int16: return view.getInt16(take(2), true);
-      case GgufType.uint32: return u32();
-      case GgufType.int32: return view.getInt32(take(4), true);
-      case GgufType.float32: return view.getFloat32(take(4), true);
-      case GgufType.bool: return view.getUint8(take(1)) !== 0;
-      case GgufType.string: return string();
-      case GgufType.uint64: return view.getBigUint64(take(8), true);
-      case GgufType.int64: return view.getBigInt64(take(8), true);
-      case GgufType.float64: return view.getFloat64(take(8), true);
+      case GgufType.uint8:
+        return view.getUint8(take(1));
+      case GgufType.int8:
+        return view.getInt8(take(1));
+      case GgufType.uint16:
+        return view.getUint16(take(2), true);
+      case GgufType.int16:
+        return view.getInt16(take(2), true);
+      case GgufType.uint32:
+        return u32();
+      case GgufType.int32:
+        return view.getInt32(take(4), true);
+      case GgufType.float32:
+        return view.getFloat32(take(4), true);
+      case GgufType.bool:
+        return view.getUint8(take(1)) !== 0;
+      case GgufType.string:
+        return string();
+      case GgufType.uint64:
+        return view.getBigUint64(take(8), true);
+      case GgufType.int64:
+        return view.getBigInt64(take(8), true);
+      case GgufType.float64:
+        return view.getFloat64(take(8), true);
       case GgufType.array: {
         const itemType = u32();
         const count = u64();

@@ -35,7 +35,8 @@ export function tinyVocab(): TinyVocab {
   // ChatML's markers, for the chat template.
   add('<|im_start|>', TokenType.control, 0);
   add('<|im_end|>', TokenType.control, 0);
-  for (let byte = 0; byte < 256; byte++) add(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, TokenType.byte, 0);
+  for (let byte = 0; byte < 256; byte++)
+    add(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`, TokenType.byte, 0);
   const seen = new Set<string>();
   const piece = (text: string) => {
     if (seen.has(text)) return;

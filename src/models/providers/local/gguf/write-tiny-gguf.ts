@@ -44,7 +44,8 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   const headsKv = options.headCountKv ?? 2;
   const ff = options.feedForwardLength ?? 128;
   const scale = options.weightScale ?? 0.05;
-  if (embd % heads !== 0 || heads % headsKv !== 0) throw new RangeError(`tinyGguf: ${embd} dims do not split into ${heads} heads of ${headsKv} groups`);
+  if (embd % heads !== 0 || heads % headsKv !== 0)
+    throw new RangeError(`tinyGguf: ${embd} dims do not split into ${heads} heads of ${headsKv} groups`);
   const headDim = embd / heads;
   const kvDim = headDim * headsKv;
   const vocab = tinyVocab();
@@ -83,7 +84,11 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
     for (let i = 0; i < data.length; i++) data[i] = (random() * 2 - 1) * range;
     return { name, shape, data };
   };
-  const ones = (name: string, size: number): F32Tensor => ({ name, shape: [size], data: new Float32Array(size).fill(1) });
+  const ones = (name: string, size: number): F32Tensor => ({
+    name,
+    shape: [size],
+    data: new Float32Array(size).fill(1),
+  });
 
   // Shapes as llama.cpp's llama arch creates them (ggml order: input dimension first).
   const embeddings = weights('token_embd.weight', [embd, nVocab], options.embeddingScale ?? 1);
@@ -101,7 +106,10 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
       weights(`blk.${b}.ffn_down.weight`, [ff, embd]),
     );
   }
-  const output = options.tiedEmbeddings === false ? weights('output.weight', [embd, nVocab]) : { ...embeddings, name: 'output.weight' };
+  const output =
+    options.tiedEmbeddings === false
+      ? weights('output.weight', [embd, nVocab])
+      : { ...embeddings, name: 'output.weight' };
   tensors.push(ones('output_norm.weight', embd), output);
   return encodeGguf(metadata, tensors);
 }
