@@ -45,7 +45,7 @@ if (FROM !== 'dist' && FROM !== 'src') {
 const src = (path) =>
   new URL(`../${FROM}/${FROM === 'dist' ? path.replace(/\.ts$/, '.js') : path}`, import.meta.url).href;
 const { ToolRegistry } = await import(src('tool-runtime/tool-registry.ts'));
-const { createOpenAICompatibleModel } = await import(src('models/openai-compatible.ts'));
+const { createOpenAICompatibleModel } = await import(src('models/providers/openai/openai-compatible.ts'));
 const { Assistant } = await import(src('assistant/assistant.ts'));
 const { runTurn } = await import(src('assistant/run-turn.ts'));
 
