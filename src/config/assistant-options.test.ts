@@ -132,7 +132,7 @@ describe('one way from the config to an assistant', () => {
     for (const file of files) {
       if (file.startsWith(`assistant${sep}`) || file === join('config', 'assistant-options.ts')) continue;
       const source = await readFile(join(src, file), 'utf8');
-      if (source.includes('assistantLimits(') || /new Assistant\((?!assistantOptions\()/.test(source))
+      if (source.includes('assistantLimits(') || /new Assistant\((?!\s*assistantOptions\()/.test(source))
         elsewhere.push(file);
     }
     assert.deepEqual(elsewhere, []);
