@@ -54,6 +54,8 @@ export class FileWriteTool extends BaseTool<Params> {
       },
       // It changes files: a person says yes to each call (tools.file_write.approval: never lifts it).
       approval: 'always',
+      // Off until tools.<name>.enabled: true (the dashboard's switch writes it).
+      offByDefault: true,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     };
   }

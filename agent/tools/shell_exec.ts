@@ -59,6 +59,8 @@ export class ShellExecTool extends BaseTool<Params> {
       },
       // It runs programs: a person says yes to each call (tools.shell_exec.approval overrides it).
       approval: 'always',
+      // Off until tools.<name>.enabled: true (the dashboard's switch writes it).
+      offByDefault: true,
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
       timeoutMs: 60_000,
     };

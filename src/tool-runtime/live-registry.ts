@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { withBaseDir, type AppConfig } from '../tools/app-config.ts';
+import { TOOLS_SETTINGS, withBaseDir, type AppConfig } from '../tools/app-config.ts';
 import type { Diagnostic } from '../core/diagnostic.ts';
 import { isToolFileName } from './find-tool-files.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
@@ -61,6 +61,8 @@ export class LiveToolRegistry {
   #reloading: Promise<ToolChange[]> | undefined;
   #pending = false;
   #forceAll = false;
+  /** Files to reload on the next reload although unchanged on disk (their tool's section changed). */
+  readonly #forced = new Set<string>();
   #version = 0;
   /** What the last reload put in the registry, kept to compose again when a tool source changes. */
   #inUse: FileLoad[] = [];
@@ -111,17 +113,23 @@ export class LiveToolRegistry {
   }
 
   /**
-   * Reloads every file with a new config (a tool switched on or off in riverse.yaml) and tells the
-   * listeners, as a save does: each file's new version gets new hosts, which construct its tools
-   * with the new config. The folders stay; the load cache is left out from now on, since what it
-   * knows was found with the old config.
+   * Takes a new config (a tool switched on or off in riverse.yaml) and tells the listeners, as a
+   * save does. When only tools' own sections changed (`tools.<name>`: a switch), only the files
+   * holding those tools are reloaded; any other change reloads every file. A reloaded file's new
+   * version gets new hosts, which construct its tools with the new config. The folders stay; the
+   * load cache is left out from now on, since what it knows was found with the old config.
    */
   async reconfigure(config: AppConfig): Promise<ToolChange[]> {
     const { cache: _stale, ...setup } = this.setup;
     config = withBaseDir(config, setup.baseDir);
+    const sections = changedToolSections(this.setup.config, config);
     this.setup = { ...setup, config };
     setup.workers.reconfigure(config);
-    this.#forceAll = true;
+    if (sections === undefined) this.#forceAll = true;
+    else
+      for (const [file, state] of this.#files)
+        if ([state.load, state.good].some((load) => load?.tools.some((tool) => sections.has(tool.name))))
+          this.#forced.add(file);
     // A reload under way may have read the old config: this one starts after it.
     while (this.#reloading !== undefined) await this.#reloading.catch(() => {});
     return this.reload();
@@ -140,10 +148,14 @@ export class LiveToolRegistry {
 
   async #reloadOnce(): Promise<ToolChange[]> {
     const forceAll = this.#forceAll;
+    const forced = new Set(this.#forced);
     this.#forceAll = false;
+    this.#forced.clear();
     const { files, diagnostics } = await scanFolders(this.setup.folders);
     const signatures = await Promise.all(files.map(signature));
-    const changed = files.filter((file, index) => forceAll || this.#files.get(file)?.signature !== signatures[index]);
+    const changed = files.filter(
+      (file, index) => forceAll || forced.has(file) || this.#files.get(file)?.signature !== signatures[index],
+    );
     const loads =
       changed.length === 0
         ? []
@@ -332,6 +344,25 @@ export class LiveToolRegistry {
     this.#timer = setTimeout(() => void this.reload(), SETTLE_MS);
     this.#timer.unref();
   }
+}
+
+/**
+ * The tools whose own sections (`tools.<name>`) differ between two configs, or undefined when
+ * anything else differs too (a setting every tool reads, another section of the file).
+ */
+export function changedToolSections(before: AppConfig, after: AppConfig): Set<string> | undefined {
+  const text = (value: unknown) => JSON.stringify(value) ?? '';
+  const { tools: toolsBefore = {}, ...restBefore } = before;
+  const { tools: toolsAfter = {}, ...restAfter } = after;
+  if (text(restBefore) !== text(restAfter)) return undefined;
+  const changed = new Set<string>();
+  for (const key of new Set([...Object.keys(toolsBefore), ...Object.keys(toolsAfter)])) {
+    const [was, now] = [(toolsBefore as Record<string, unknown>)[key], (toolsAfter as Record<string, unknown>)[key]];
+    if (text(was) === text(now)) continue;
+    if ((TOOLS_SETTINGS as readonly string[]).includes(key)) return undefined;
+    changed.add(key);
+  }
+  return changed;
 }
 
 /** Changes when the file is saved: its modification time and size. */

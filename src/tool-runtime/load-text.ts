@@ -55,6 +55,8 @@ const en = {
     `rename one of them (manifest().name) or delete the copy; ${a.holder} keeps the name${a.first ? ' (it had it first)' : ''}`,
   'reason.all-off': () => 'every tool is off (tools.enabled: false in the config)',
   'reason.turned-off': (a: { name: string }) => `turned off in the config (tools.${a.name}.enabled: false)`,
+  'reason.off-by-default': (a: { name: string }) =>
+    `off until it is switched on (the dashboard's switch, or tools.${a.name}.enabled: true in riverse.yaml)`,
   'reason.returned-false': () => 'isAvailable() returned false',
   'reason.not-true': (a: { value: string }) => `isAvailable() returned ${a.value}, not true`,
   'load.folder-missing': () => 'the tool folder does not exist',
@@ -151,6 +153,8 @@ const zh: typeof en = {
     `请给其中一个改名（manifest().name）或删除重复的文件；${a.holder} 保留这个名称${a.first ? '（它先占用了）' : ''}`,
   'reason.all-off': () => '所有工具都已关闭（配置中的 tools.enabled: false）',
   'reason.turned-off': (a) => `已在配置中关闭（tools.${a.name}.enabled: false）`,
+  'reason.off-by-default': (a) =>
+    `默认关闭，需先打开（控制台的开关，或在 riverse.yaml 中设置 tools.${a.name}.enabled: true）`,
   'reason.returned-false': () => 'isAvailable() 返回了 false',
   'reason.not-true': (a) => `isAvailable() 返回了 ${a.value}，而不是 true`,
   'load.folder-missing': () => '工具文件夹不存在',
@@ -244,6 +248,8 @@ const ja: typeof en = {
     `どちらかの名前（manifest().name）を変えるか、重複を削除してください。名前は ${a.holder} のものになります${a.first ? '（先に使っていたため）' : ''}`,
   'reason.all-off': () => 'すべてのツールが無効です（設定の tools.enabled: false）',
   'reason.turned-off': (a) => `設定で無効にされています（tools.${a.name}.enabled: false）`,
+  'reason.off-by-default': (a) =>
+    `オンにするまで無効です（ダッシュボードのスイッチ、または riverse.yaml の tools.${a.name}.enabled: true）`,
   'reason.returned-false': () => 'isAvailable() が false を返しました',
   'reason.not-true': (a) => `isAvailable() が true ではなく ${a.value} を返しました`,
   'load.folder-missing': () => 'ツールフォルダーがありません',

@@ -217,7 +217,9 @@ async function loadToolInstance(
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
-  const reason = checkAvailability ? await unavailableReason(tool, manifest.name, config, file, report) : undefined;
+  const reason = checkAvailability
+    ? await unavailableReason(tool, manifest.name, config, file, report, manifest.offByDefault === true)
+    : undefined;
   return {
     name: manifest.name,
     file,
@@ -236,6 +238,7 @@ export async function unavailableReason(
   config: AppConfig,
   file: string,
   report: Report,
+  offByDefault = false,
 ): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
@@ -257,7 +260,11 @@ export async function unavailableReason(
             );
           }),
         ]);
-    if (available === true) return undefined;
+    // A tool that is off until switched on (its manifest's offByDefault), whether or not it checks itself.
+    if (available === true)
+      return offByDefault && toolSection(config, name).enabled !== true
+        ? off(phrase('reason.off-by-default', { name }))
+        : undefined;
     // Text only: the reason is sent from the loader as data and shown to people and models.
     const reason: unknown = tool.unavailableReason;
     if (reason !== undefined) return { reason: errorMessage(reason) };

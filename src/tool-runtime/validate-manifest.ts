@@ -36,6 +36,7 @@ export const MANIFEST_KEYS = [
   'timeoutMs',
   'exclusive',
   'approval',
+  'offByDefault',
   'annotations',
 ];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
@@ -74,7 +75,8 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const chars = jsonLength(manifest);
   if (chars > MAX_MANIFEST_CHARS) error('', phrase('manifest.too-large', { chars, max: MAX_MANIFEST_CHARS }));
 
-  const { name, description, parameters, examples, timeoutMs, exclusive, approval, annotations } = manifest;
+  const { name, description, parameters, examples, timeoutMs, exclusive, approval, offByDefault, annotations } =
+    manifest;
   if (typeof name !== 'string' || !TOOL_NAME_PATTERN.test(name)) {
     error('name', phrase('manifest.name-invalid', { name: String(JSON.stringify(name)) }));
   } else if ((TOOLS_SETTINGS as readonly string[]).includes(name)) {
@@ -95,6 +97,11 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   }
   if (exclusive !== undefined && typeof exclusive !== 'boolean')
     error('exclusive', phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(exclusive)) }));
+  if (offByDefault !== undefined && typeof offByDefault !== 'boolean')
+    error(
+      'offByDefault',
+      phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(offByDefault)), key: 'offByDefault' }),
+    );
   if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
   if (annotations !== undefined) checkAnnotations(annotations, error);
   return problems;

@@ -43,6 +43,12 @@ export interface ToolManifest {
    */
   approval?: ApprovalSetting;
   /**
+   * True for a tool that stays off until `tools.<name>.enabled: true` is set (in riverse.yaml, or by
+   * the dashboard's switch): one that changes files or runs programs. Riverse keeps it unavailable
+   * until then and shows its switch off. Default false.
+   */
+  offByDefault?: boolean;
+  /**
    * What clients that show or gate tools may assume (MCP tool annotations; `riverse mcp` sends them):
    * hints, not guarantees. Left out, a client assumes the worst (may write, may reach the world).
    */

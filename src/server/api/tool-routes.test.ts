@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { modelServer, testModel } from '../../assistant/turn-test-support.ts';
-import { toolSource } from '../../tool-runtime/test-support.ts';
+import { createProbe, probeRef, toolSource } from '../../tool-runtime/test-support.ts';
 import { chat, raw, startTestService } from '../server-test-support.ts';
 
 const WEATHER = toolSource('weather', {
@@ -179,6 +179,36 @@ describe('PUT /api/tools/:name/enabled', () => {
       (await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } })).json.error.message,
       /tools is \["weather"\], not a mapping/,
     );
+  });
+
+  it('shows a tool that is off by default switched off, and one switch turns it on', async (t) => {
+    const careful = toolSource('careful', { manifest: 'offByDefault: true,' });
+    const { port, dir } = await startTestService(t, { files: { ...FILES, 'careful.ts': careful } });
+    const before = await raw(port, '/api/tools/careful');
+    assert.equal(before.json.enabled, false, 'the switch shows it off');
+    assert.equal(before.json.available, false);
+    assert.match(before.json.reason, /off until it is switched on .*tools\.careful\.enabled: true/);
+    assert.match((await raw(port, '/api/tools/careful?lang=ja')).json.reason, /オンにするまで無効です/);
+    const on = await raw(port, '/api/tools/careful/enabled', { method: 'PUT', body: { enabled: true } });
+    assert.equal(on.status, 200, on.text);
+    assert.deepEqual([on.json.enabled, on.json.available], [true, true]);
+    assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /careful:\n {4}enabled: true\n/);
+    const off = await raw(port, '/api/tools/careful/enabled', { method: 'PUT', body: { enabled: false } });
+    assert.deepEqual([off.json.enabled, off.json.available], [false, false]);
+  });
+
+  it('reloads only the file of the tool it switches', async (t) => {
+    const probe = createProbe('switch-loads');
+    const counted = (name: string) =>
+      toolSource(name, {
+        header: `${probeRef('switch-loads')}.${name} = (${probeRef('switch-loads')}.${name} ?? 0) + 1;`,
+      });
+    const { port } = await startTestService(t, { files: { 'one.ts': counted('one'), 'two.ts': counted('two') } });
+    assert.deepEqual([probe.one, probe.two], [1, 1]);
+    await raw(port, '/api/tools/one/enabled', { method: 'PUT', body: { enabled: false } });
+    await raw(port, '/api/tools/one/enabled', { method: 'PUT', body: { enabled: true } });
+    assert.deepEqual([probe.one, probe.two], [3, 1], 'two.ts was not loaded again');
+    assert.equal((await raw(port, '/api/tools/one')).json.available, true);
   });
 
   it('checks the body and the name', async (t) => {

@@ -28,7 +28,7 @@ export interface ToolView {
   available: boolean;
   /** Why not, when it is unavailable: switched off, or its isAvailable() said no. */
   reason?: string;
-  /** `tools.<name>.enabled` (default true). */
+  /** `tools.<name>.enabled`; when it is not set, true unless the manifest says `offByDefault`. */
   enabled: boolean;
   isolation: Isolation;
   /** Whether a person is asked before its calls run: the manifest's `approval` or `tools.<name>.approval` (decision 017). */
@@ -79,7 +79,7 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
         ),
     available: found.available,
     ...(reason === undefined ? {} : { reason }),
-    enabled: !turnedOff(toolSection(options.config, name)),
+    enabled: switchedOn(toolSection(options.config, name), found.manifest.offByDefault === true),
     isolation: toolIsolation(options.config, name, options.config.tools?.isolation ?? DEFAULT_ISOLATION),
     approval: approvalSetting(found.manifest, options.config),
     parameters: registered?.schemaGiven === true ? registered.schema : parametersSchema(found.manifest, language),
@@ -90,6 +90,12 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
       )
       .map((diagnostic) => diagnosticView(diagnostic, options)),
   };
+}
+
+/** What the switch shows: the section's own `enabled` when set, else the tool's default. */
+function switchedOn(section: object, offByDefault: boolean): boolean {
+  if (turnedOff(section)) return false;
+  return offByDefault ? Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === true : true;
 }
 
 /** Every tool, by name, and the files (or folders) with diagnostics but no tool: those that failed to load. */

@@ -106,8 +106,13 @@ export async function loadDeclaredToolFile(file: string, source: string, config:
     if (problems.some((problem) => problem.severity === 'error')) continue;
     const manifest = snapshot as ToolManifest;
     const tool = new DeclaredTool(config, manifest, built.spec);
-    const reason = await unavailableReason(tool, manifest.name, config, file, (diagnostic) =>
-      diagnostics.push({ file, ...diagnostic }),
+    const reason = await unavailableReason(
+      tool,
+      manifest.name,
+      config,
+      file,
+      (diagnostic) => diagnostics.push({ file, ...diagnostic }),
+      manifest.offByDefault === true,
     );
     tools.push({ name: manifest.name, file, tool, manifest, available: reason === undefined, ...reason });
   }
