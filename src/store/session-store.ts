@@ -55,8 +55,18 @@ export interface TraceQuery {
 /** A trace as `traces()` returns it: with its row id and its session's name. */
 export interface StoredTrace extends ToolCallTrace {
   id: number;
+  /** The session's name; empty for a run by hand. */
   session: string;
+  /** Run by a person from the dashboard's tools page (`recordHandRun`), in no session. */
+  byHand?: true;
 }
+
+/**
+ * The session that holds the runs made by hand on the tools page: a trace belongs to a session,
+ * and this one is never listed, named by a person, nor resumed (its name is no one's to type).
+ */
+const HAND_RUNS_ID = 'riverse:hand-runs';
+const HAND_RUNS_NAME = 'riverse:hand-runs:7f3c9a';
 
 export const MAX_TRACES = 1_000;
 const DEFAULT_TRACES = 100;
@@ -146,13 +156,17 @@ export class SessionStore {
     return row && toSessionInfo(row as unknown as SessionRow);
   }
 
-  /** Every session with its message count, most recently updated first. */
+  /**
+   * Every session with its message count (what a person reads: their messages and the replies with
+   * text, not the tool calls and results between them), most recently updated first.
+   */
   listSessions(): SessionSummary[] {
     const rows = this.#prepare(
       `SELECT id, name, language, created_at, updated_at,
-              (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count
-         FROM sessions s ORDER BY updated_at DESC, name`,
-    ).all() as unknown as (SessionRow & { message_count: number })[];
+              (SELECT count(*) FROM messages m WHERE m.session_id = s.id
+                  AND (m.role = 'user' OR (m.role = 'assistant' AND m.content <> ''))) AS message_count
+         FROM sessions s WHERE s.id <> ? ORDER BY updated_at DESC, name`,
+    ).all(HAND_RUNS_ID) as unknown as (SessionRow & { message_count: number })[];
     return rows.map((row) => ({ ...toSessionInfo(row), messageCount: row.message_count }));
   }
 
@@ -240,6 +254,19 @@ export class SessionStore {
     }
   }
 
+  /** Records a call a person ran by hand on the tools page: a trace of no session (`byHand` in `traces()`). */
+  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>): void {
+    const now = new Date().toISOString();
+    this.#run(
+      'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      HAND_RUNS_ID,
+      HAND_RUNS_NAME,
+      now,
+      now,
+    );
+    this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
+  }
+
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
   toolCalls(sessionId: string, options: ToolCallQuery = {}): ToolCallTrace[] {
     const { turnId, limit } = options;
@@ -279,11 +306,11 @@ export class SessionStore {
         ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
         ORDER BY t.id DESC LIMIT ?`,
     ).all(...params, limit);
-    return (rows as unknown as (TraceRow & { id: number; session: string })[]).map((row) => ({
-      id: row.id,
-      session: row.session,
-      ...toTrace(row),
-    }));
+    return (rows as unknown as (TraceRow & { id: number; session: string })[]).map((row) =>
+      row.session_id === HAND_RUNS_ID
+        ? { id: row.id, session: '', byHand: true, ...toTrace(row) }
+        : { id: row.id, session: row.session, ...toTrace(row) },
+    );
   }
 
   #prepare(sql: string): StatementSync {

@@ -60,7 +60,7 @@ describe('/api/sessions', () => {
         messageCount,
       })),
       [
-        { name: '東京 trip', messageCount: 3 },
+        { name: '東京 trip', messageCount: 1 }, // the question: its tool call and result are not counted
         { name: 'work', messageCount: 2 },
       ],
     );

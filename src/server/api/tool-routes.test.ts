@@ -241,6 +241,24 @@ describe('POST /api/tools/:name/run', () => {
     );
   });
 
+  it('traces a run by hand, as a model call is traced, in no session', async (t) => {
+    const { port } = await startTestService(t, { files: FILES });
+    await raw(port, '/api/tools/weather/run', { method: 'POST', body: { params: { city: 'Oslo' } } });
+    await raw(port, '/api/tools/failing/run', { method: 'POST', body: {} });
+    const { traces } = (await raw(port, '/api/traces')).json;
+    assert.deepEqual(
+      traces.map((trace: Record<string, unknown>) => [trace.tool, trace.success, trace.byHand, trace.session]),
+      [
+        ['failing', false, true, ''],
+        ['weather', true, true, ''],
+      ],
+    );
+    assert.deepEqual(traces[1].params, { city: 'Oslo' });
+    assert.equal(traces[1].data, 'Oslo: sunny, c, 1 day(s)');
+    assert.equal(traces[0].error, 'the service is down');
+    assert.deepEqual((await raw(port, '/api/sessions')).json.sessions, [], 'the runs are in no session');
+  });
+
   it("explains refused arguments in the reader's language", async (t) => {
     const { port } = await startTestService(t, { files: FILES });
     const en = await raw(port, '/api/tools/weather/run', { method: 'POST', body: { params: { unit: 'k' } } });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { TOOLS_SETTINGS } from '../../tools/app-config.ts';
 import { explainInvalidParams } from '../../tool-runtime/check-params.ts';
@@ -80,16 +81,27 @@ export function toolRoutes(context: ServerContext): Hono {
         'tool-unavailable',
         registry.unavailableMessage(name, language) ?? `${name} is unavailable.`,
       );
+    const startedAt = new Date().toISOString();
     const started = performance.now();
     const result = await registry.execute(name, params, { signal: c.req.raw.signal, sessionId: 'dashboard', language });
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
-    return c.json({
-      ...result,
-      ...(result.success
-        ? {}
-        : { error: failureText(result, registry, name, params as Record<string, unknown>, language) }),
+    const error = result.success
+      ? undefined
+      : failureText(result, registry, name, params as Record<string, unknown>, language);
+    // Traced as a model's call is, so that the traces page shows it.
+    context.store.recordHandRun({
+      turnId: randomUUID(),
+      callId: randomUUID(),
+      tool: name,
+      params,
+      success: result.success,
+      data: result.data,
+      ...(error === undefined ? {} : { error }),
+      ...(result.code === undefined ? {} : { code: result.code }),
       durationMs,
+      startedAt,
     });
+    return c.json({ ...result, ...(result.success ? {} : { error }), durationMs });
   });
 
   return routes;
