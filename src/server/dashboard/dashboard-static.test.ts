@@ -99,6 +99,23 @@ describe('the run form checks', () => {
     assert.equal(fieldKind({ type: 'object', properties: {} }), 'json');
     assert.equal(fieldKind({ type: 'array', items: { type: 'string' } }), 'json');
     assert.equal(fieldKind({}), 'json');
+    assert.equal(fieldKind({ type: 'array', items: { type: 'string', enum: ['mon', 'tue'] } }), 'enum-array');
+  });
+
+  it('reads a list of choices from the checked boxes, in the schema order', () => {
+    const days = { type: 'array', items: { type: 'string', enum: ['mon', 'tue', 'wed'] } };
+    assert.deepEqual(readField(days, [2, 0], false), { value: ['mon', 'wed'] });
+    assert.deepEqual(readField(days, [], false), { omit: true });
+    assert.deepEqual(readField(days, [], true), { value: [] });
+    assert.deepEqual(readField({ ...days, default: ['tue'] }, [], false), { value: [] }, 'the default unchecked');
+    assert.deepEqual(readField({ ...days, minItems: 2 }, [1], false), {
+      error: 'fieldChooseAtLeast',
+      vars: { min: 2 },
+    });
+    assert.deepEqual(readField({ ...days, maxItems: 1 }, [0, 1], true), {
+      error: 'fieldChooseAtMost',
+      vars: { max: 1 },
+    });
   });
 
   it('reads values as their schema types them, and leaves out optional fields left empty', () => {

@@ -5,6 +5,7 @@ import { language } from './i18n.js';
 import { readEvents } from './sse.js';
 
 const TOKEN_KEY = 'riverse.token';
+/** @type {(sent: string) => void} */
 let unauthorized = () => {};
 
 /**
@@ -60,18 +61,20 @@ export function setToken(value) {
 }
 
 /**
- * Called with no arguments whenever the service answers 401.
- * @param {() => void} listener
+ * Called whenever the service answers 401, with the token the refused request carried ('' for none).
+ * @param {(sent: string) => void} listener
  */
 export function onUnauthorized(listener) {
   unauthorized = listener;
 }
 
-/** @param {boolean} json */
-function headers(json) {
+/**
+ * @param {boolean} json
+ * @param {string} value the token to send ('' for none)
+ */
+function headers(json, value) {
   /** @type {Record<string, string>} */
   const out = { 'Accept-Language': language() };
-  const value = token();
   if (value !== '') out.Authorization = `Bearer ${value}`;
   if (json) out['Content-Type'] = 'application/json';
   return out;
@@ -83,10 +86,11 @@ function headers(json) {
  */
 async function send(path, { method = 'GET', body, signal } = {}) {
   let response;
+  const sent = token();
   try {
     response = await fetch(path, {
       method,
-      headers: headers(body !== undefined),
+      headers: headers(body !== undefined, sent),
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
       cache: 'no-store',
@@ -96,7 +100,7 @@ async function send(path, { method = 'GET', body, signal } = {}) {
     throw new ApiError(0, 'network', error instanceof Error ? error.message : String(error));
   }
   if (!response.ok) {
-    if (response.status === 401) unauthorized();
+    if (response.status === 401) unauthorized(sent);
     let code = `http-${response.status}`;
     let message = response.statusText;
     try {

@@ -89,6 +89,7 @@ function route() {
 function renderModelBadge() {
   const badge = element('model-badge');
   const model = app.status?.model;
+  badge.hidden = false; // hidden until the service has said (an empty pill says nothing)
   badge.classList.toggle('none', model == null);
   if (model == null) setText(badge, 'noModel');
   else setText(badge, 'modelBadge', { id: model.id });
@@ -125,20 +126,18 @@ onLanguageChange(() => {
   void app.refreshStatus();
 });
 
-// Sign-in: any 401 opens the box; a new token retries everything.
+// Sign-in: any 401 opens the box. It says a token was not accepted only when the refused request
+// carried one (typed in the box, from a #token= link, or kept from before): a first visit without a
+// token sees only what the box is for, however many of its first requests are refused.
 const dialog = /** @type {HTMLDialogElement} */ (element('sign-in'));
 const tokenInput = /** @type {HTMLInputElement} */ (element('sign-in-token'));
 const signInError = element('sign-in-error');
-let signInShown = false;
-onUnauthorized(() => {
-  if (dialog.open) {
-    if (signInShown) {
-      signInError.hidden = false;
-      setText(signInError, 'signInWrong');
-    }
-    return;
+onUnauthorized((sent) => {
+  if (sent !== '') {
+    signInError.hidden = false;
+    setText(signInError, 'signInWrong');
   }
-  signInShown = true;
+  if (dialog.open) return;
   dialog.showModal();
   tokenInput.focus();
 });

@@ -89,6 +89,8 @@ const en = {
   failedToLoad: 'Failed to load',
   toolSwitch: 'Use {name}',
   enabled: 'On',
+  switchOff: 'Off',
+  switchBusy: 'Switching…',
   available: 'Available',
   unavailable: 'Unavailable',
   switchedOff: 'Switched off',
@@ -107,6 +109,7 @@ const en = {
   diagnostics: 'Diagnostics',
   noTools: 'No tools yet. Put a tool file in the tools folder (riverse tools new NAME writes one) and it appears here.',
   runByHand: 'Run by hand',
+  runWhenOn: 'Switch it on to run it by hand.',
   run: 'Run',
   noParameters: 'This tool takes no parameters.',
   chooseOne: 'Choose one…',
@@ -128,9 +131,12 @@ const en = {
   fieldPattern: 'This does not match the expected form ({pattern}).',
   fieldNotJson: 'This is not valid JSON: {reason}',
   fieldWrongType: 'This must be a JSON {type}.',
+  fieldChooseAtLeast: 'Choose at least {min}.',
+  fieldChooseAtMost: 'Choose at most {max}.',
 
   tracesTitle: 'Traces',
   tracesCount: '{count} recent tool calls, newest first.',
+  tracesCountOne: 'One recent tool call.',
   tracesCountMax: 'The latest {count} tool calls, newest first.',
   traceFilters: 'Filter traces',
   tool: 'Tool',
@@ -139,6 +145,10 @@ const en = {
   allOutcomes: 'Any outcome',
   refresh: 'Refresh',
   noTraces: 'No tool calls match.',
+  noTracesYet:
+    'No tool calls yet. They appear here when the assistant uses a tool, or when you run one by hand on the Tools page.',
+  byHand: 'Run by hand',
+  traceByHand: 'Run by hand on the Tools page · {when} · call {call}',
   traceWhere: 'Session {session} · {when} · call {call}',
 };
 
@@ -220,6 +230,8 @@ const zh = {
   failedToLoad: '加载失败',
   toolSwitch: '启用 {name}',
   enabled: '启用',
+  switchOff: '关闭',
+  switchBusy: '正在切换…',
   available: '可用',
   unavailable: '不可用',
   switchedOff: '已关闭',
@@ -238,6 +250,7 @@ const zh = {
   diagnostics: '诊断',
   noTools: '还没有工具。把工具文件放进工具文件夹（riverse tools new NAME 可以生成一个），它就会出现在这里。',
   runByHand: '手动运行',
+  runWhenOn: '打开开关后即可手动运行。',
   run: '运行',
   noParameters: '此工具不需要参数。',
   chooseOne: '请选择…',
@@ -259,9 +272,12 @@ const zh = {
   fieldPattern: '格式不符合要求（{pattern}）。',
   fieldNotJson: '这不是有效的 JSON：{reason}',
   fieldWrongType: '这里必须是 JSON {type}。',
+  fieldChooseAtLeast: '请至少选择 {min} 项。',
+  fieldChooseAtMost: '最多选择 {max} 项。',
 
   tracesTitle: '调用记录',
   tracesCount: '最近 {count} 次工具调用，最新的在前。',
+  tracesCountOne: '最近 1 次工具调用。',
   tracesCountMax: '最新的 {count} 次工具调用，最新的在前。',
   traceFilters: '筛选调用记录',
   tool: '工具',
@@ -270,6 +286,9 @@ const zh = {
   allOutcomes: '全部结果',
   refresh: '刷新',
   noTraces: '没有符合条件的工具调用。',
+  noTracesYet: '还没有工具调用。助手使用工具，或你在“工具”页手动运行工具时，调用会显示在这里。',
+  byHand: '手动运行',
+  traceByHand: '在“工具”页手动运行 · {when} · 调用 {call}',
   traceWhere: '会话 {session} · {when} · 调用 {call}',
 };
 
@@ -353,6 +372,8 @@ const ja = {
   failedToLoad: '読み込み失敗',
   toolSwitch: '{name} を使う',
   enabled: 'オン',
+  switchOff: 'オフ',
+  switchBusy: '切り替え中…',
   available: '使用可能',
   unavailable: '使用不可',
   switchedOff: 'オフ',
@@ -372,6 +393,7 @@ const ja = {
   noTools:
     'ツールはまだありません。ツールフォルダーにツールファイルを置くと（riverse tools new NAME で作成できます）ここに表示されます。',
   runByHand: '手動で実行',
+  runWhenOn: 'オンにすると手動で実行できます。',
   run: '実行',
   noParameters: 'このツールにパラメーターはありません。',
   chooseOne: '選択してください…',
@@ -393,9 +415,12 @@ const ja = {
   fieldPattern: '求められている形式（{pattern}）に合いません。',
   fieldNotJson: '有効な JSON ではありません：{reason}',
   fieldWrongType: 'JSON の {type} である必要があります。',
+  fieldChooseAtLeast: '{min} 個以上選んでください。',
+  fieldChooseAtMost: '{max} 個まで選べます。',
 
   tracesTitle: '実行履歴',
   tracesCount: '最近のツール呼び出し {count} 件（新しい順）。',
+  tracesCountOne: '最近のツール呼び出し 1 件。',
   tracesCountMax: '最新のツール呼び出し {count} 件（新しい順）。',
   traceFilters: '実行履歴を絞り込む',
   tool: 'ツール',
@@ -404,6 +429,10 @@ const ja = {
   allOutcomes: 'すべての結果',
   refresh: '更新',
   noTraces: '該当するツール呼び出しはありません。',
+  noTracesYet:
+    'ツール呼び出しはまだありません。アシスタントがツールを使うか、「ツール」ページで手動で実行すると、ここに表示されます。',
+  byHand: '手動実行',
+  traceByHand: '「ツール」ページで手動実行 · {when} · 呼び出し {call}',
   traceWhere: 'セッション {session} · {when} · 呼び出し {call}',
 };
 

@@ -1,12 +1,16 @@
 // @ts-check
 // A form generated from a tool's parameters (a JSON Schema object): a select for an enum, a
-// checkbox for a boolean, a number input for numbers, a text input for strings, and a JSON text
-// area, checked in the page, for nested objects and arrays. Required fields are marked.
+// checkbox per choice for a list of choices, a checkbox for a boolean, a number input for numbers,
+// a text input for strings, and a JSON text area, checked in the page, for nested objects and
+// other arrays. Required fields are marked.
 import { h, setText } from './dom.js';
 import { fieldKind, mainType, readParams } from './schema-values.js';
 
 /** @import { FieldError, JsonSchema } from './schema-values.js' */
-/** @typedef {ReturnType<typeof buildField>} Field */
+/**
+ * One field: its element, the input that takes the focus, what it reads, and how it shows a problem.
+ * @typedef {{ element: HTMLElement, input: HTMLElement, raw(): unknown, showError(result: FieldError | undefined): void }} Field
+ */
 
 let formCount = 0;
 
@@ -23,7 +27,8 @@ export function schemaForm(schema) {
   const element = h('div', { class: 'form-fields' });
   if (properties.length === 0) element.append(h('p', { class: 'muted', i18n: 'noParameters' }));
   for (const [name, property] of properties) {
-    const field = buildField(`${prefix}-${name.replace(/[^\w-]/g, '_')}`, name, property ?? {}, required.has(name));
+    const build = fieldKind(property ?? {}) === 'enum-array' ? buildChoices : buildField;
+    const field = build(`${prefix}-${name.replace(/[^\w-]/g, '_')}`, name, property ?? {}, required.has(name));
     fields.set(name, field);
     element.append(field.element);
   }
@@ -41,6 +46,74 @@ export function schemaForm(schema) {
     return { params: result.params };
   };
   return { element, read };
+}
+
+/**
+ * A list of choices (an array whose items are an enum): a group of checkboxes, one per choice.
+ * @param {string} id
+ * @param {string} name
+ * @param {JsonSchema} schema
+ * @param {boolean} isRequired
+ */
+function buildChoices(id, name, schema, isRequired) {
+  const choices = schema.items?.enum ?? []; // fieldKind saw them
+  const helpId = `${id}-help`;
+  const errorId = `${id}-error`;
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  const error = h('p', { class: 'field-error', id: errorId, hidden: true });
+  const chosen = Array.isArray(schema.default) ? schema.default.map((value) => JSON.stringify(value)) : [];
+  const boxes = choices.map((choice, index) =>
+    h('input', {
+      type: 'checkbox',
+      id: `${id}-${index}`,
+      name,
+      value: String(index),
+      checked: chosen.includes(JSON.stringify(choice)),
+    }),
+  );
+  const element = h(
+    'fieldset',
+    {
+      class: 'field choices',
+      'aria-describedby': [description === '' ? '' : helpId, errorId].filter(Boolean).join(' '),
+    },
+    h(
+      'legend',
+      {},
+      name,
+      isRequired ? h('span', { class: 'required', 'aria-hidden': 'true', text: '*' }) : null,
+      isRequired ? h('span', { class: 'visually-hidden', i18n: 'requiredField' }) : null,
+    ),
+    h(
+      'div',
+      { class: 'choice-list' },
+      boxes.map((box, index) =>
+        h(
+          'label',
+          { class: 'choice', for: box.id },
+          box,
+          typeof choices[index] === 'string' ? choices[index] : JSON.stringify(choices[index]),
+        ),
+      ),
+    ),
+    description === '' ? null : h('span', { class: 'help', id: helpId, text: description }),
+    error,
+  );
+  const input = boxes[0] ?? h('input', { type: 'checkbox', hidden: true });
+  return {
+    element,
+    input,
+    raw: () => boxes.flatMap((box, index) => (box.checked ? [index] : [])),
+    /** @param {FieldError | undefined} result */
+    showError(result) {
+      error.hidden = result === undefined;
+      if (result === undefined) element.removeAttribute('aria-invalid');
+      else {
+        setText(error, result.error, result.vars ?? {});
+        element.setAttribute('aria-invalid', 'true');
+      }
+    },
+  };
 }
 
 /**

@@ -14,6 +14,9 @@
  * @property {unknown} [default]
  * @property {string} [description]
  * @property {Record<string, JsonSchema | undefined>} [properties]
+ * @property {JsonSchema} [items]
+ * @property {number} [minItems]
+ * @property {number} [maxItems]
  * @property {string[]} [required]
  * @property {number} [minimum]
  * @property {number} [maximum]
@@ -28,16 +31,18 @@
  * @typedef {{ value: unknown } | { omit: true } | FieldError} FieldResult
  */
 /** @typedef {{ error: MessageKey, vars?: MessageVars }} FieldError */
-/** @typedef {'enum' | 'boolean' | 'integer' | 'number' | 'string' | 'json'} FieldKind */
+/** @typedef {'enum' | 'enum-array' | 'boolean' | 'integer' | 'number' | 'string' | 'json'} FieldKind */
 
 /**
- * The input a parameter gets: a choice, a checkbox, a number, a line of text, or JSON text.
+ * The input a parameter gets: a choice, a checkbox per choice (a list of choices), a checkbox, a
+ * number, a line of text, or JSON text.
  * @param {JsonSchema | undefined} schema
  * @returns {FieldKind}
  */
 export function fieldKind(schema) {
   if (Array.isArray(schema?.enum) && schema.enum.length > 0) return 'enum';
   const type = mainType(schema);
+  if (type === 'array' && Array.isArray(schema?.items?.enum) && schema.items.enum.length > 0) return 'enum-array';
   if (type === 'boolean' || type === 'integer' || type === 'number' || type === 'string') return type;
   return 'json';
 }
@@ -54,8 +59,8 @@ export function mainType(schema) {
 
 /**
  * The value of one field: `{ value }`, `{ omit: true }` for an optional field left empty, or
- * `{ error, vars }`. `raw` is the input's text, the chosen option's index for an enum, or a
- * boolean for a checkbox.
+ * `{ error, vars }`. `raw` is the input's text, the chosen option's index for an enum, the
+ * indexes of the checked choices for a list of choices, or a boolean for a checkbox.
  * @param {JsonSchema} schema
  * @param {unknown} raw
  * @param {boolean} required
@@ -68,6 +73,7 @@ export function readField(schema, raw, required) {
     if (raw === true) return { value: true };
     return required || schema.default === true ? { value: false } : { omit: true };
   }
+  if (kind === 'enum-array') return readChoices(schema, raw, required);
   const text = typeof raw === 'string' ? raw : '';
   if (text.trim() === '' && !(kind === 'string' && text !== ''))
     return required ? { error: 'fieldRequired' } : { omit: true };
@@ -108,6 +114,26 @@ export function readParams(schema, raws) {
     else if (!('omit' in result)) params[name] = result.value;
   }
   return Object.keys(errors).length > 0 ? { errors } : { params };
+}
+
+/**
+ * The checked choices of a list, in the schema's order; none checked leaves an optional list out.
+ * @param {JsonSchema} schema
+ * @param {unknown} raw
+ * @param {boolean} required
+ * @returns {FieldResult}
+ */
+function readChoices(schema, raw, required) {
+  const choices = schema.items?.enum ?? []; // fieldKind saw them
+  const picked = (Array.isArray(raw) ? raw : [])
+    .filter((index) => Number.isInteger(index) && index >= 0 && index < choices.length)
+    .sort((a, b) => a - b);
+  if (picked.length === 0 && !required && schema.default === undefined) return { omit: true };
+  if (typeof schema.minItems === 'number' && picked.length < schema.minItems)
+    return { error: picked.length === 0 ? 'fieldRequired' : 'fieldChooseAtLeast', vars: { min: schema.minItems } };
+  if (typeof schema.maxItems === 'number' && picked.length > schema.maxItems)
+    return { error: 'fieldChooseAtMost', vars: { max: schema.maxItems } };
+  return { value: picked.map((index) => choices[index]) };
 }
 
 /**

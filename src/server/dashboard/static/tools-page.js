@@ -158,7 +158,10 @@ export function toolsPage(root) {
       i18nAria: 'toolSwitch',
       i18nVars: { name: initial.name },
     });
-    const switchLabel = h('label', { class: 'switch', for: `${id}-enabled` }, h('span', { i18n: 'enabled' }), toggle);
+    // The label says the state the switch shows (On or Off); a spinner while it is being applied.
+    const switchState = h('span', { class: 'switch-state', i18n: 'enabled' });
+    const switchSpinner = h('span', { class: 'spinner', hidden: true, i18nAria: 'switchBusy', role: 'img' });
+    const switchLabel = h('label', { class: 'switch', for: `${id}-enabled` }, switchSpinner, switchState, toggle);
     const description = h('p', { class: 'tool-description' });
     const meta = h('div', { class: 'tool-meta' });
     const reason = h('p', { class: 'notice warn', hidden: true });
@@ -175,6 +178,8 @@ export function toolsPage(root) {
       result,
     );
     const runPanel = h('details', { class: 'run-panel' }, h('summary', { i18n: 'runByHand' }), form);
+    // A tool that cannot run is not offered to run: its switch first (when off), or its reason.
+    const runWhenOn = h('p', { class: 'muted run-when-on', i18n: 'runWhenOn', hidden: true });
     const element = h(
       'article',
       { class: 'card tool', id, 'data-tool': initial.name, 'aria-labelledby': `${id}-name` },
@@ -185,32 +190,56 @@ export function toolsPage(root) {
       diagnostics,
       examples,
       runPanel,
+      runWhenOn,
     );
     /** @type {ReturnType<typeof schemaForm> | null} */
     let fields = null;
     let schemaText = '';
 
     // Busy, not disabled, while a switch or a run is sent: a disabled control would lose the keyboard's focus.
+    // Clicks while a switch is applied are kept: the last state asked for is sent when the one under way is done.
+    /** @type {boolean | null} */
+    let wanted = null;
     let switching = false;
     let running = false;
-    toggle.addEventListener('click', (event) => {
-      if (switching) event.preventDefault();
+    toggle.addEventListener('change', () => {
+      wanted = toggle.checked;
+      showSwitch();
+      void applySwitch();
     });
-    toggle.addEventListener('change', async () => {
-      const enabled = toggle.checked;
+
+    async function applySwitch() {
+      if (switching) return;
       switching = true;
-      toggle.setAttribute('aria-busy', 'true');
+      showSwitch();
       try {
-        update(await api(`/api/tools/${encodeURIComponent(view.name)}/enabled`, { method: 'PUT', body: { enabled } }));
-        toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
-      } catch (error) {
-        toggle.checked = !enabled;
-        toast(t('switchFailed', { name: view.name, reason: errorMessage(error) }), 'error');
+        while (wanted !== null && wanted !== view.enabled) {
+          const enabled = wanted;
+          try {
+            update(
+              await api(`/api/tools/${encodeURIComponent(view.name)}/enabled`, { method: 'PUT', body: { enabled } }),
+            );
+            toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
+          } catch (error) {
+            toast(t('switchFailed', { name: view.name, reason: errorMessage(error) }), 'error');
+            break;
+          }
+        }
       } finally {
         switching = false;
-        toggle.removeAttribute('aria-busy');
+        wanted = null;
+        toggle.checked = view.enabled !== false;
+        showSwitch();
       }
-    });
+    }
+
+    /** The switch's label and busy state, as the checkbox now shows it. */
+    function showSwitch() {
+      setText(switchState, toggle.checked ? 'enabled' : 'switchOff');
+      switchSpinner.hidden = !switching;
+      if (switching) toggle.setAttribute('aria-busy', 'true');
+      else toggle.removeAttribute('aria-busy');
+    }
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
@@ -264,10 +293,13 @@ export function toolsPage(root) {
       setText(badge, next.available ? 'available' : next.enabled === false ? 'switchedOff' : 'unavailable');
       asks.hidden = next.approval === undefined || next.approval === 'never';
       setText(asks, next.approval === 'always' ? 'asksFirst' : 'asksFirstSometimes');
-      toggle.checked = next.enabled !== false;
+      toggle.checked = wanted ?? next.enabled !== false; // a click not yet applied keeps what it asked for
+      showSwitch();
       description.textContent = next.description ?? '';
       reason.hidden = next.available || !next.reason;
       reason.textContent = next.reason ?? '';
+      runPanel.hidden = !next.available;
+      runWhenOn.hidden = next.available || next.enabled !== false;
       replace(
         meta,
         h('span', {}, h('span', { i18n: 'file' }), ' ', h('code', { text: next.file ?? '' })),

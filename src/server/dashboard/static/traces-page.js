@@ -6,7 +6,8 @@ import { h, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
 import { outcomeText } from './tool-call-card.js';
 
-/** @import { Trace } from './tool-call-card.js' */
+/** @import { Trace as CallTrace } from './tool-call-card.js' */
+/** A trace, and whether a person ran it by hand on the tools page (in no session). @typedef {CallTrace & { byHand?: true }} Trace */
 
 const LIMIT = 200;
 
@@ -97,8 +98,17 @@ export function tracesPage(root) {
   }
 
   function render() {
-    setText(count, traces.length >= LIMIT ? 'tracesCountMax' : 'tracesCount', { count: traces.length });
-    replace(list, traces.length === 0 ? h('li', { class: 'empty', i18n: 'noTraces' }) : traces.map(traceItem));
+    count.hidden = traces.length === 0; // the empty state says it
+    setText(count, traces.length >= LIMIT ? 'tracesCountMax' : traces.length === 1 ? 'tracesCountOne' : 'tracesCount', {
+      count: traces.length,
+    });
+    const filtered = toolSelect.value !== '' || outcomeSelect.value !== '';
+    replace(
+      list,
+      traces.length === 0
+        ? h('li', { class: 'empty', i18n: filtered ? 'noTraces' : 'noTracesYet' })
+        : traces.map(traceItem),
+    );
   }
 
   /** @param {Trace} trace */
@@ -116,9 +126,13 @@ export function tracesPage(root) {
           {},
           h('span', { class: `badge ${ok ? 'ok' : 'bad'}`, i18n: ok ? 'succeeded' : 'failed' }),
           h('span', { class: 'tool-name', text: trace.tool }),
-          h('span', { class: 'session', text: trace.session ?? '' }),
+          trace.byHand
+            ? h('span', { class: 'session by-hand', i18n: 'byHand' })
+            : h('span', { class: 'session', text: trace.session ?? '' }),
           h('span', { class: 'when', text: formatTime(trace.startedAt) }),
-          h('span', { class: 'muted', text: formatDuration(trace.durationMs) }),
+          h('span', { class: 'muted duration', text: formatDuration(trace.durationMs) }),
+          // A sign that the row opens, turned when it is open.
+          h('span', { class: 'chevron', 'aria-hidden': 'true' }),
         ),
         h(
           'div',
@@ -127,7 +141,7 @@ export function tracesPage(root) {
           h('div', {}, h('h4', { i18n: ok ? 'result' : 'error' }), h('pre', { text: output === '' ? '—' : output })),
           h('p', {
             class: 'muted',
-            i18n: 'traceWhere',
+            i18n: trace.byHand ? 'traceByHand' : 'traceWhere',
             i18nVars: { session: trace.session ?? '—', when: formatTime(trace.startedAt), call: trace.callId ?? '' },
           }),
         ),
