@@ -350,7 +350,7 @@ export class LiveToolRegistry {
  * The tools whose own sections (`tools.<name>`) differ between two configs, or undefined when
  * anything else differs too (a setting every tool reads, another section of the file).
  */
-export function changedToolSections(before: AppConfig, after: AppConfig): Set<string> | undefined {
+function changedToolSections(before: AppConfig, after: AppConfig): Set<string> | undefined {
   const text = (value: unknown) => JSON.stringify(value) ?? '';
   const { tools: toolsBefore = {}, ...restBefore } = before;
   const { tools: toolsAfter = {}, ...restAfter } = after;

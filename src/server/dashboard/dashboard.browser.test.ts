@@ -308,7 +308,10 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     'traces: recent calls, filtered by tool and outcome, each opening its parameters and result',
     async () => {
       await page.locator('.nav a[data-page="traces"]').click();
-      const oslo = page.locator('details.trace[data-outcome="success"]', { hasText: 'weather_report' }).first();
+      // The oldest call of the weather tool in a session (the tools page's runs by hand came later).
+      const oslo = page
+        .locator('details.trace[data-outcome="success"]:not(:has(.by-hand))', { hasText: 'weather_report' })
+        .last();
       await oslo.waitFor();
       await oslo.locator('summary').click();
       assert.match((await oslo.locator('.trace-body').textContent()) ?? '', /"city": "Oslo"[\s\S]*Sunny in Oslo/);
@@ -569,6 +572,209 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
       assert.equal(await fresh.locator('#chat-input').isDisabled(), false);
       assert.deepEqual(freshProblems, []);
       await fresh.close();
+    },
+  );
+
+  assert.deepEqual(problems, [], 'the page logged no errors');
+});
+
+const CAREFUL_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class CarefulWriteTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'careful_write',
+      description: 'Writes carefully',
+      parameters: { text: 'What to write' },
+      examples: ['Write it down', 'Note this'],
+      offByDefault: true,
+    };
+  }
+  async execute(params) {
+    return ToolResult.ok('written: ' + (params.text ?? ''));
+  }
+}
+`;
+
+const PLAN_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+
+export class PlanWeekTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'plan_week',
+      description: 'Plans the week',
+      parameters: {
+        days: { type: 'array', items: { type: 'string', enum: ['mon', 'tue', 'wed'] }, required: true, description: 'The days' },
+      },
+      examples: ['Plan my week', 'Which days am I free?'],
+    };
+  }
+  async execute(params) {
+    return ToolResult.ok('Planned: ' + params.days.join(', '));
+  }
+}
+`;
+
+type Scroll = { document: { documentElement: { scrollWidth: number } } };
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as Scroll).document.documentElement.scrollWidth);
+
+test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
+  const service = await startTestService(t, {
+    files: { 'weather.ts': WEATHER_TOOL, 'careful.ts': CAREFUL_TOOL, 'plan.ts': PLAN_TOOL },
+  });
+  const browser = await openBrowser(t);
+  const { page, problems } = await openPage(browser, `${service.url}#/traces`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await t.test('traces: with no calls yet and no filter, the page says so, not "no calls match"', async () => {
+    await page.locator('.trace-list .empty', { hasText: 'No tool calls yet.' }).waitFor();
+    assert.equal(await page.locator('#page-traces .page-header p').isVisible(), false, 'no "0 recent tool calls"');
+    await page.locator('#trace-outcome').selectOption('failure');
+    await page.locator('.trace-list .empty', { hasText: 'No tool calls match.' }).waitFor();
+    await page.locator('#trace-outcome').selectOption('');
+  });
+
+  await t.test(
+    'tools: a tool off by default shows off, says Off, offers no run, and one click turns it on',
+    async () => {
+      await page.locator('.nav a[data-page="tools"]').click();
+      const careful = page.locator('article[data-tool="careful_write"]');
+      await careful.locator('.badge', { hasText: 'Switched off' }).waitFor();
+      const toggle = careful.getByRole('switch');
+      assert.equal(await toggle.isChecked(), false);
+      assert.equal(await careful.locator('.switch-state').textContent(), 'Off');
+      assert.equal(await careful.locator('.run-panel').isVisible(), false, 'no "Run by hand" for a tool that is off');
+      assert.equal(await careful.locator('.run-when-on').textContent(), 'Switch it on to run it by hand.');
+      await toggle.click();
+      await careful.locator('.badge', { hasText: 'Available' }).waitFor();
+      assert.equal(await careful.locator('.switch-state').textContent(), 'On');
+      assert.equal(await careful.locator('.run-panel').isVisible(), true);
+      const view = (await page.evaluate(async () => (await fetch('/api/tools/careful_write')).json())) as {
+        enabled: boolean;
+        available: boolean;
+      };
+      assert.deepEqual([view.enabled, view.available], [true, true]);
+    },
+  );
+
+  await t.test('tools: a second click while a switch is applied is kept, not dropped', async () => {
+    const weather = page.locator('article[data-tool="weather_report"]');
+    const toggle = weather.getByRole('switch');
+    await toggle.click();
+    await toggle.click(); // while the first is on its way
+    await weather.locator('.switch:not(:has(.spinner:not([hidden])))').waitFor();
+    await weather.locator('.badge', { hasText: 'Available' }).waitFor();
+    assert.equal(await toggle.isChecked(), true);
+    assert.equal(await weather.locator('.switch-state').textContent(), 'On');
+    const view = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as {
+      enabled: boolean;
+    };
+    assert.equal(view.enabled, true, 'the service has the state the switch shows');
+  });
+
+  await t.test('tools: a list of choices is a checkbox per choice, sent as a list', async () => {
+    const plan = page.locator('article[data-tool="plan_week"]');
+    await plan.locator('.run-panel summary').click();
+    const form = plan.locator('form.tool-form');
+    assert.equal(await form.locator('textarea').count(), 0, 'no JSON box');
+    assert.equal(await form.locator('fieldset input[type="checkbox"]').count(), 3);
+    await form.getByLabel('wed').check();
+    await form.getByLabel('mon').check();
+    await form.locator('button[type="submit"]').click();
+    await form.locator('.run-output', { hasText: 'Planned: mon, wed' }).waitFor();
+  });
+
+  await t.test('traces: a run by hand is there, counted as one call, and its row says it opens', async () => {
+    await page.locator('.nav a[data-page="traces"]').click();
+    const row = page.locator('details.trace', { hasText: 'plan_week' });
+    await row.waitFor();
+    assert.equal(await row.locator('.session').textContent(), 'Run by hand');
+    assert.equal(await page.locator('#page-traces .page-header p').textContent(), 'One recent tool call.');
+    assert.equal(await row.locator('.chevron').isVisible(), true);
+    await row.locator('summary').click();
+    assert.match(
+      (await row.locator('.trace-body').textContent()) ?? '',
+      /"wed"[\s\S]*Planned: mon, wed[\s\S]*Tools page/,
+    );
+    await screenshot(page, 'traces-by-hand');
+  });
+
+  await t.test('phone width, in zh and ja: trace rows show their time and a sign, switches their state', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const row = page.locator('details.trace', { hasText: 'plan_week' });
+    assert.equal(await row.locator('.when').isVisible(), true, 'rows can be told apart');
+    assert.equal(await row.locator('.session').isVisible(), true);
+    assert.equal(await row.locator('.chevron').isVisible(), true);
+    assert.ok((await noSidewaysScroll(page)) <= 390);
+    await screenshot(page, 'phone-traces');
+    for (const [language, one, byHand, off] of [
+      ['zh', '最近 1 次工具调用。', '手动运行', '关闭'],
+      ['ja', '最近のツール呼び出し 1 件。', '手動実行', 'オフ'],
+    ] as const) {
+      await page.locator('#language-select').selectOption(language);
+      await page.locator('#page-traces .page-header p', { hasText: one }).waitFor();
+      assert.equal(await row.locator('.session').textContent(), byHand);
+      await page.locator('.nav a[data-page="tools"]').evaluate((link: { click(): void }) => link.click());
+      const careful = page.locator('article[data-tool="careful_write"]');
+      await careful.getByRole('switch').click();
+      await careful.locator('.switch-state', { hasText: off }).waitFor();
+      await careful.locator('.run-when-on').waitFor();
+      assert.ok((await noSidewaysScroll(page)) <= 390);
+      await screenshot(page, `phone-tools-${language}`);
+      await careful.getByRole('switch').click();
+      await careful.locator('.run-panel').waitFor();
+      await page.locator('.nav a[data-page="traces"]').evaluate((link: { click(): void }) => link.click());
+    }
+    await page.locator('#language-select').selectOption('en');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  await t.test(
+    'sign-in: no "not accepted" before a token was given, in en, zh and ja; no empty model badge',
+    async (tt) => {
+      const guarded = await startTestService(tt, {
+        files: { 'weather.ts': WEATHER_TOOL },
+        server: { token: 'open-sesame' },
+      });
+      for (const [language, text] of [
+        ['en', 'This service needs its access token'],
+        ['zh', '此服务需要访问令牌'],
+        ['ja', 'このサービスにはアクセストークンが必要です'],
+      ] as const) {
+        const asked = await openPage(browser, `${guarded.url}#/tools`);
+        await asked.page.evaluate((value) => localStorage.setItem('riverse.language', value), language);
+        const refused = (path: string) =>
+          asked.page.waitForResponse((response) => response.url().includes(path) && response.status() === 401);
+        const firstLoad = Promise.all([refused('/api/tools'), refused('/api/status')]);
+        await asked.page.reload();
+        const dialog = asked.page.locator('#sign-in');
+        await dialog.waitFor({ state: 'visible' });
+        await dialog.locator('p', { hasText: text }).waitFor();
+        await firstLoad; // every request of the first load was refused (before, the second said "not accepted")
+        await asked.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+        assert.equal(
+          await asked.page.locator('#sign-in-error').isVisible(),
+          false,
+          `${language}: nothing was typed yet`,
+        );
+        assert.equal(await asked.page.locator('#model-badge').isVisible(), false, `${language}: no empty badge`);
+        if (language === 'en') {
+          await asked.page.locator('#sign-in-token').fill('wrong');
+          await asked.page.locator('#sign-in-token').press('Enter');
+          await asked.page.locator('#sign-in-error', { hasText: 'That token was not accepted' }).waitFor();
+          await asked.page.locator('#sign-in-token').fill('open-sesame');
+          await asked.page.locator('#sign-in-token').press('Enter');
+          await asked.page.locator('article[data-tool="weather_report"]').waitFor();
+          await asked.page.locator('#model-badge', { hasText: 'No model' }).waitFor();
+        }
+        await asked.page.evaluate(() => localStorage.clear());
+        assert.deepEqual(asked.problems, []);
+        await asked.page.close();
+      }
     },
   );
 
