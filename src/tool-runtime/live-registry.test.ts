@@ -7,7 +7,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { LiveToolRegistry, type ToolChange } from './live-registry.ts';
-import { tempDir, toolSource, writeFiles, type Cleanup } from './test-support.ts';
+import { createProbe, probeRef, tempDir, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 
 /** How long to wait for an event before giving up on it: a safety bound, far past the target. */
 const GIVE_UP_MS = 30_000;
@@ -253,4 +253,32 @@ test('a new file that claims a name in use: the running tool keeps it, the newco
   assert.deepEqual(fixed?.tools, ['weather']);
   assert.deepEqual(await live.current.execute('weather', {}), { success: true, data: 'the copy' });
   assert.deepEqual(live.current.diagnostics, []);
+});
+
+test('a new config reloads only the files of the tools whose own sections changed; any other change, every file', async (t) => {
+  const dir = await tempDir(t);
+  const probe = createProbe('reconfigure-loads');
+  const counted = (name: string) =>
+    toolSource(name, {
+      header: `${probeRef('reconfigure-loads')}.${name} = (${probeRef('reconfigure-loads')}.${name} ?? 0) + 1;`,
+    });
+  await writeFiles(dir, { 'one.ts': counted('one'), 'two.ts': counted('two') });
+  const base = { tools: { isolation: 'none' as const } };
+  const live = await LiveToolRegistry.open({ folders: [dir], baseDir: dir, config: base, watch: false });
+  t.after(() => live.close());
+  assert.deepEqual([probe.one, probe.two], [1, 1]);
+  const switched = await live.reconfigure({ tools: { ...base.tools, one: { enabled: false } } });
+  assert.deepEqual(
+    switched.map((change) => basename(change.file)),
+    ['one.ts'],
+  );
+  assert.deepEqual([probe.one, probe.two], [2, 1]);
+  assert.equal(live.current.find('one')?.available, false);
+  await live.reconfigure({ tools: { ...base.tools, one: { enabled: false }, timeout_ms: 5_000 } });
+  assert.deepEqual([probe.one, probe.two], [3, 2], 'a setting of every tool reloads every file');
+  await live.reconfigure({
+    tools: { ...base.tools, one: { enabled: false }, timeout_ms: 5_000 },
+    files: { roots: ['.'] },
+  });
+  assert.deepEqual([probe.one, probe.two], [4, 3], 'a section any tool may read reloads every file');
 });
