@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { modelServer, testModel } from '../../assistant/turn-test-support.ts';
 import { createProbe, probeRef, toolSource } from '../../tool-runtime/test-support.ts';
@@ -195,6 +196,20 @@ describe('PUT /api/tools/:name/enabled', () => {
     assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /careful:\n {4}enabled: true\n/);
     const off = await raw(port, '/api/tools/careful/enabled', { method: 'PUT', body: { enabled: false } });
     assert.deepEqual([off.json.enabled, off.json.available], [false, false]);
+  });
+
+  it('shows the built-ins that are off by default (file_write, shell_exec) off, and the switch turns file_write on', async (t) => {
+    const builtins = fileURLToPath(new URL('../../../agent/tools', import.meta.url));
+    const { port } = await startTestService(t, {
+      yaml: `tools:\n  isolation: none\n  dirs: [${JSON.stringify(builtins)}]\n`,
+    });
+    for (const name of ['file_write', 'shell_exec']) {
+      const view = (await raw(port, `/api/tools/${name}`)).json;
+      assert.deepEqual([view.enabled, view.available], [false, false], name);
+    }
+    assert.equal((await raw(port, '/api/tools/file_read')).json.enabled, true);
+    const on = await raw(port, '/api/tools/file_write/enabled', { method: 'PUT', body: { enabled: true } });
+    assert.deepEqual([on.json.enabled, on.json.available], [true, true]);
   });
 
   it('reloads only the file of the tool it switches', async (t) => {
