@@ -65,7 +65,7 @@ describe('riverse ask', { concurrency: true }, () => {
     });
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^riverse: No model is configured\. Set RIVERSE_MODEL/);
+    assert.match(result.stderr, /^error: No model is configured\. Set RIVERSE_MODEL/);
     assert.match(result.stderr, /RIVERSE_MODEL=openai:gpt-4\.1-mini +with OPENAI_API_KEY=/);
     assert.match(result.stderr, /OPENAI_BASE_URL/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
