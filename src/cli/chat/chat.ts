@@ -8,7 +8,6 @@ import { CLI_TEXT } from '../cli-text.ts';
 import { createAssistant } from '../create-assistant.ts';
 import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from '../interrupt.ts';
 import type { GlobalOptions } from '../load-tools.ts';
-import { shortPath } from '../format.ts';
 import { lineReader, terminalPrompts } from './person-prompt.ts';
 import { renderToolCall } from './render-tool-call.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
