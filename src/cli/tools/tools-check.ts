@@ -1,8 +1,8 @@
-import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../../core/diagnostic.ts';
+import { localizeDiagnostic, said, type Diagnostic } from '../../core/diagnostic.ts';
 import { phrase } from '../../tool-runtime/runtime-phrases.ts';
 import { typeCheckToolFiles } from '../../tool-runtime/type-check-tools.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
-import { printJson, shortPath, shownListing } from '../format.ts';
+import { formatDiagnosticWithFrame, printJson, shortPath, shownListing } from '../format.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
@@ -56,8 +56,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
     });
     return failed ? 1 : 0;
   }
-  for (const diagnostic of diagnostics)
-    console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
+  for (const diagnostic of diagnostics) console.log(`${formatDiagnosticWithFrame(diagnostic, options.language)}\n`);
   const available = tools.filter((tool) => tool.available).length;
   console.log(
     TOOLS_TEXT[options.language].checked(

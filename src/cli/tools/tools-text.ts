@@ -7,6 +7,8 @@ export interface ToolsText {
   /** Before an error on stderr. */
   error: string;
   noTools: (folders: string) => string;
+  /** No tool loaded, and `files` tool files failed to: said before anything else. */
+  noneLoaded: (folders: string, files: number) => string;
   columns: [name: string, source: string, status: string];
   available: string;
   unavailable: (reason: string) => string;
@@ -37,6 +39,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   en: {
     error: 'error: ',
     noTools: (folders) => `No tools found in ${folders}. Create one with: ${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) =>
+      `No tools loaded from ${folders}: ${files === 1 ? '1 tool file' : `${files} tool files`} could not be loaded:`,
     columns: ['NAME', 'SOURCE', 'STATUS'],
     available: 'available',
     unavailable: (reason) => `unavailable: ${reason}`,
@@ -71,6 +75,7 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   zh: {
     error: '错误：',
     noTools: (folders) => `在 ${folders} 中没有找到工具。新建一个：${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) => `${folders} 中没有加载到任何工具：有 ${files} 个工具文件无法加载：`,
     columns: ['名称', '源文件', '状态'],
     available: '可用',
     unavailable: (reason) => `不可用：${reason}`,
@@ -105,6 +110,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   ja: {
     error: 'エラー：',
     noTools: (folders) => `${folders} にツールが見つかりません。新しく作るには：${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) =>
+      `${folders} からツールを 1 つも読み込めませんでした。読み込めなかったツールファイルが ${files} 個あります：`,
     columns: ['名前', 'ソース', '状態'],
     available: '使用可能',
     unavailable: (reason) => `使用不可：${reason}`,
