@@ -174,7 +174,7 @@ describe('riverse tools check and the config', () => {
     const [first] = result.stdout.split('\n\n');
     assert.equal(
       first,
-      'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it',
+      'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it\n  5 |   eho:',
     );
     assert.match(result.stdout, /; 1 error, 1 warning\.\n$/);
   });

@@ -87,7 +87,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
       assert.equal(lines[0], 'No tools loaded from agent/tools: 1 tool file could not be loaded:', show(result));
       assert.match(lines[1]!, /^agent\/tools\/broken\.ts:6:(\d+): error \[syntax-error\] syntax error: /);
       const column = Number(/:6:(\d+):/.exec(lines[1]!)![1]);
-      const frame = lines.findIndex((line) => line === '  6 |   execute() {');
+      const frame = lines.indexOf('  6 |   execute() {');
       assert.ok(frame > 1, show(result));
       assert.equal(lines[frame + 1], `    | ${' '.repeat(column - 1)}^`);
       assert.match(result.stderr, /`npx riverse tools check`/);
