@@ -51,6 +51,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
       errors,
       warnings,
       typescript: types.version ?? null,
+      typesChecked: types.version !== undefined,
       tools,
       diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)),
     });
@@ -67,6 +68,8 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
       warnings,
     ),
   );
+  // Not a warning (nothing is wrong with the tools), but not silence either: a pass did not check types.
+  if (types.notInstalled === true) console.log(TOOLS_TEXT[options.language].typesNotChecked);
   return failed ? 1 : 0;
 }
 
@@ -74,7 +77,7 @@ async function typeDiagnostics(
   registry: ToolRegistry,
   baseDir: string,
   wanted: boolean | undefined,
-): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
+): Promise<{ version?: string; notInstalled?: true; diagnostics: Diagnostic[] }> {
   if (wanted === false) return { diagnostics: [] };
   // A file that does not parse already has its diagnostic; the compiler would only repeat it.
   const unparsed = new Set(
@@ -84,7 +87,7 @@ async function typeDiagnostics(
   );
   const files = registry.files.map((load) => load.file).filter((file) => !unparsed.has(file));
   const result = await typeCheckToolFiles(files, { folders: registry.folders, baseDir });
-  if (result.version !== undefined || wanted !== true || !files.some((file) => /\.m?ts$/.test(file))) return result;
+  if (result.notInstalled !== true || wanted !== true) return result;
   return {
     diagnostics: [
       {
