@@ -34,7 +34,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     );
     assert.match(
       result.stdout,
-      /^agent\/tools\/lonely\.ts: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m,
+      /^agent\/tools\/lonely\.ts:5:12: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m,
     );
     assert.match(result.stdout, /^已检查 agent\/tools：1 个工具可用，1 个不可用；1 个错误，1 个警告。$/m);
     assert.doesNotMatch(result.stdout, /fix the code|no examples|Checked/);
