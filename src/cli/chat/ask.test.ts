@@ -83,7 +83,7 @@ describe('riverse ask', { concurrency: true }, () => {
     assert.equal(result.stdout, '');
     assert.match(
       result.stderr,
-      /^The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/,
+      /^error: The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/,
     );
     assert.equal(setup.model.requests.length, 1, 'model_options.max_retries: 0 is obeyed');
   });

@@ -12,6 +12,7 @@ import { lineReader, terminalPrompts } from './person-prompt.ts';
 import { renderToolCall } from './render-tool-call.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
 import { toolChangeLine } from './tool-change-line.ts';
+import { turnFailureLine } from './turn-failure.ts';
 import { toolChangeNews } from './tool-change-news.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
@@ -112,7 +113,7 @@ async function chatLoop(
       });
       interrupts.end();
       printer.end();
-      if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
+      if (turnFailed(result)) process.stderr.write(turnFailureLine(result, options.language));
     }
   } finally {
     onQuit(undefined);
