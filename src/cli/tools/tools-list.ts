@@ -18,10 +18,12 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
   }
   const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   const folders = registry.folders.map(shortPath).join(', ');
-  if (rows.length === 0 && errors.length > 0) {
+  // Tool files, not a folder or an MCP server: those are no tool file that failed.
+  const toolFiles = new Set(registry.files.map((load) => load.file));
+  const failed = new Set(errors.map((error) => error.file).filter((file) => toolFiles.has(file))).size;
+  if (rows.length === 0 && failed > 0) {
     // Not "no tools, create one": there is one, and it did not load. That comes first.
-    const files = new Set(errors.map((error) => error.file)).size;
-    console.error(text.noneLoaded(folders, files));
+    console.error(text.noneLoaded(folders, failed));
     for (const error of errors) console.error(formatDiagnosticWithFrame(error, language));
     console.error(text.runCheck);
     return 0;
