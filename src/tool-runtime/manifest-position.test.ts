@@ -52,6 +52,13 @@ test("a property's key, by its path, in the literal manifest() returns: past com
 test('no position rather than a wrong one', () => {
   // Built elsewhere: a variable, a spread, a helper.
   const variable = `class A { manifest() { const m = { name: 'a' }; return m; } }`;
+  // Another class's manifest() in the file, with no name to tell: not the tool's own.
+  const helper0 = `class Helper { manifest() { return { description: 'x' }; } }\nexport class Tool extends Base {}`;
+  assert.equal(manifestPosition(helper0, 'tool', 'description'), undefined);
+  assert.equal(manifestPosition(helper0, 'Tool', 'description'), undefined);
+  // Its own class, named by a variable: found by the class.
+  const own = `export class Tool extends Base { manifest() { return { name: NAME, description: 'x' }; } }`;
+  assert.equal(manifestPosition(own, 'Tool', 'description')?.column, own.indexOf('description') + 1);
   assert.equal(manifestPosition(variable, 'a', 'name'), undefined);
   const spread = `class A { manifest() { return { ...base, name: 'a' }; } }`;
   assert.equal(manifestPosition(spread, 'a', 'description'), undefined);

@@ -8,7 +8,8 @@
  */
 export function manifestPosition(
   source: string,
-  tool: string | undefined,
+  /** The tool's manifest name, or the name of its class. */
+  tool: string,
   path: string,
 ): { line: number; column: number } | undefined {
   let tokens: Token[];
@@ -159,7 +160,7 @@ function expressionEnd(source: string, at: number): number {
  * The `{` of the object literal a `manifest()` method returns, for `tool` (its manifest name, or
  * its class's name): the only one in the file, or the only one that names it.
  */
-function manifestLiteral(tokens: Token[], tool: string | undefined): number | undefined {
+function manifestLiteral(tokens: Token[], tool: string): number | undefined {
   const found: Array<{ literal: number; className: string | undefined }> = [];
   let className: string | undefined;
   for (let index = 0; index < tokens.length; index++) {
@@ -178,14 +179,10 @@ function manifestLiteral(tokens: Token[], tool: string | undefined): number | un
     found.push({ literal: returns.length === 1 ? returns[0]! : -1, className });
   }
   if (found.length === 0) return undefined;
-  // A literal that names another tool is not this one's (its manifest may come from a base class elsewhere).
+  // Only a literal that is surely this tool's: in its class, or naming it. Another class's manifest()
+  // in the same file is not, when the tool's own comes from a base class elsewhere.
   const named = (literal: number) => (literal < 0 ? undefined : nameOf(tokens, literal));
-  const chosen = found.filter(
-    ({ literal, className }) =>
-      className === tool ||
-      named(literal) === tool ||
-      (found.length === 1 && (tool === undefined || named(literal) === undefined)),
-  );
+  const chosen = found.filter(({ literal, className }) => className === tool || named(literal) === tool);
   return chosen.length === 1 && chosen[0]!.literal >= 0 ? chosen[0]!.literal : undefined;
 }
 
