@@ -17,7 +17,8 @@ export const CLI_TEXT: Record<
     /** Ctrl-C was pressed but the work has not stopped yet. */
     stillStopping: string;
     goodbye: string;
-    toolsChanged: (event: ToolChangeEvent, file: string, tools: string[]) => string;
+    /** A tool file changed while chatting; `problem`: for `broken`, its first error in one line. */
+    toolsChanged: (event: ToolChangeEvent, file: string, tools: string[], problem?: string) => string;
     offerDownload: (file: string, sizeGb: number, directory: string) => string;
   }
 > = {
@@ -34,8 +35,8 @@ export const CLI_TEXT: Record<
     goodbye: 'Bye.',
     offerDownload: (file, size, directory) =>
       `No model is configured. Download the default local model (${file}, about ${size} GB) into ${directory}? [y/N] `,
-    toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: tools.length > 0 ? 'is broken; its last good version stays in use' : 'is broken', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''} — run \`${RIVERSE_COMMAND} tools check\` for details`,
+    toolsChanged: (event, file, tools, problem) =>
+      `↻ ${file} ${{ added: 'added', changed: 'changed', removed: 'removed', broken: tools.length > 0 ? 'is broken; its last good version stays in use' : 'is broken', fixed: 'fixed' }[event]}${tools.length > 0 ? ` (${tools.join(', ')})` : ''}${problem === undefined ? ` — run \`${RIVERSE_COMMAND} tools check\` for details` : `: ${problem}`}`,
   },
   zh: {
     welcome: (model, tools, session) =>
@@ -50,8 +51,8 @@ export const CLI_TEXT: Record<
     goodbye: '再见。',
     offerDownload: (file, size, directory) =>
       `尚未配置模型。要下载默认的本地模型（${file}，约 ${size} GB）到 ${directory} 吗？[y/N] `,
-    toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: tools.length > 0 ? '有错误，继续使用上一个可用版本' : '有错误', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 详情见 \`${RIVERSE_COMMAND} tools check\``,
+    toolsChanged: (event, file, tools, problem) =>
+      `↻ ${file} ${{ added: '已添加', changed: '已更新', removed: '已删除', broken: tools.length > 0 ? '有错误，继续使用上一个可用版本' : '有错误', fixed: '已修复' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''}${problem === undefined ? ` — 详情见 \`${RIVERSE_COMMAND} tools check\`` : `：${problem}`}`,
   },
   ja: {
     welcome: (model, tools, session) =>
@@ -66,8 +67,8 @@ export const CLI_TEXT: Record<
     goodbye: 'さようなら。',
     offerDownload: (file, size, directory) =>
       `モデルが設定されていません。既定のローカルモデル（${file}、約 ${size} GB）を ${directory} にダウンロードしますか？[y/N] `,
-    toolsChanged: (event, file, tools) =>
-      `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: tools.length > 0 ? 'にエラーがあります。最後に動いた版を使い続けます' : 'にエラーがあります', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''} — 詳細は \`${RIVERSE_COMMAND} tools check\``,
+    toolsChanged: (event, file, tools, problem) =>
+      `↻ ${file} ${{ added: 'を追加しました', changed: 'を更新しました', removed: 'を削除しました', broken: tools.length > 0 ? 'にエラーがあります。最後に動いた版を使い続けます' : 'にエラーがあります', fixed: 'が直りました' }[event]}${tools.length > 0 ? `（${tools.join('、')}）` : ''}${problem === undefined ? ` — 詳細は \`${RIVERSE_COMMAND} tools check\`` : `：${problem}`}`,
   },
 };
 

@@ -1,6 +1,8 @@
 import { jsonText } from '../models/json-text.ts';
 import { relative } from 'node:path';
 import { localizeReason } from '../core/phrase.ts';
+import { formatDiagnostic, type Diagnostic } from '../core/diagnostic.ts';
+import { codeFrame } from './code-frame.ts';
 import type { Language } from '../core/language.ts';
 import type { ToolListing, ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
@@ -41,4 +43,12 @@ export function shownListing(registry: ToolRegistry, language: Language): ToolLi
           reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)!,
         },
   );
+}
+
+/** A diagnostic as `tools check` and `tools list` print it: with the line it points at and a caret, where it has one. */
+export function formatDiagnosticWithFrame(diagnostic: Diagnostic, language: Language): string {
+  const text = formatDiagnostic(diagnostic, process.cwd(), language);
+  const frame =
+    diagnostic.line === undefined ? undefined : codeFrame(diagnostic.file, diagnostic.line, diagnostic.column);
+  return frame === undefined ? text : `${text}\n${frame}`;
 }

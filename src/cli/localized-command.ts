@@ -71,7 +71,11 @@ export class LocalizedCommand extends Command {
   }
 
   private unknownWord(word: string): string {
-    const names = this.commands.map((command) => command.name()).filter((name) => name !== 'help');
+    // Hidden commands (`bench`) still run when typed, but are not offered.
+    const names = new Help()
+      .visibleCommands(this)
+      .map((command) => command.name())
+      .filter((name) => name !== 'help');
     const near = closestWord(word, names);
     // Words that are no typo of a command, where `ask` is one, are most likely a question.
     const question =

@@ -29,7 +29,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.equal(question.code, 2, show(question));
     assert.match(
       question.stderr,
-      /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'bench', 'mcp', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/,
+      /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'mcp', 'serve'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/,
     );
     const far = await project.run(['tools', 'frobnicate']);
     assert.match(
@@ -68,6 +68,20 @@ describe('riverse command line', { concurrency: true }, () => {
       result.stdout.includes(`Providers: ${PROVIDER_NAMES.join(', ')} (local:/path/to/model.gguf).`),
       'every provider, dashscope too',
     );
+    // Any OpenAI-compatible server is one variable away; `bench` measures Riverse, not for a newcomer.
+    assert.match(result.stdout, /OPENAI_BASE_URL=http:\/\/host:port\/v1 with RIVERSE_MODEL=openai:<model>/);
+    assert.doesNotMatch(result.stdout, /bench/);
+    const bench = await project.run(['bench', '--help']);
+    assert.equal(bench.code, 0, show(bench));
+    assert.match(bench.stdout, /^Usage: riverse bench/);
+  });
+
+  it('every error the command prints starts the same way: error: (a typo of a provider too)', async () => {
+    const model = await project.run(['ask', 'hi'], { env: { RIVERSE_MODEL: 'opeani:gpt-4.1-mini' } });
+    assert.equal(model.code, 2, show(model));
+    assert.match(model.stderr, /^error: Unknown model provider "opeani" .*\(did you mean "openai"\?\).*, local\.\n/);
+    const zh = await project.run(['ask', 'hi', '--lang', 'zh'], { env: { RIVERSE_MODEL: 'opeani:x' } });
+    assert.match(zh.stderr, /^错误：/);
   });
 
   it('speaks Chinese and Japanese: --lang, the locale, the config', async () => {

@@ -129,8 +129,9 @@ tools
   .option('--model', text.evalModel)
   .action(run(async (options) => (await import('./tools/tools-eval.ts')).toolsEval({ ...globals(), ...options })));
 
+// For Riverse's own measurements, not a person's first hour: kept out of the main help (`bench --help` has it).
 program
-  .command('bench')
+  .command('bench', { hidden: true })
   .description(text.bench)
   .command('route')
   .description(text.benchRoute)
@@ -189,7 +190,8 @@ try {
     error instanceof ConfigError ||
     (error instanceof ModelError && error.code === 'not-configured')
   ) {
-    console.error(`riverse: ${error instanceof ConfigError ? error.localized(language) : error.message}`);
+    // One form for every error the command prints: commander's own (`error: …`), in the person's language.
+    console.error(`${text.error}${error instanceof ConfigError ? error.localized(language) : error.message}`);
     process.exitCode = 2;
   } else throw error;
 }

@@ -77,7 +77,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: "${example}" — ${error !== undefined ? `the model could not be asked: ${error}` : reached.length === 0 ? 'the model called no tool' : `the model called ${reached.join(', ')}`}`,
     semanticFailed: (detail) =>
-      `riverse: the embeddings for choosing tools failed (${detail}); tools are chosen by their words alone until they work (routing.embeddings in riverse.yaml).`,
+      `warning: the embeddings for choosing tools failed (${detail}); tools are chosen by their words alone until they work (routing.embeddings in riverse.yaml).`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0
         ? `${model} calls the right tool for all ${examples} examples.`
@@ -115,7 +115,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}：“${example}” — ${error !== undefined ? `无法询问模型：${error}` : reached.length === 0 ? '模型没有调用工具' : `模型调用了 ${reached.join('、')}`}`,
     semanticFailed: (detail) =>
-      `riverse：用于挑选工具的向量嵌入失败（${detail}）；在恢复之前只按文字挑选工具（riverse.yaml 的 routing.embeddings）。`,
+      `警告：用于挑选工具的向量嵌入失败（${detail}）；在恢复之前只按文字挑选工具（riverse.yaml 的 routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0
         ? `${model} 对全部 ${examples} 条示例都调用了正确的工具。`
@@ -154,7 +154,7 @@ export const ROUTE_TEXT: Record<Language, RouteText> = {
     evalModelMiss: (tool, example, reached, error) =>
       `✗ ${tool}: 「${example}」 — ${error !== undefined ? `モデルに問い合わせられません: ${error}` : reached.length === 0 ? 'モデルはツールを呼びませんでした' : `モデルは ${reached.join('、')} を呼びました`}`,
     semanticFailed: (detail) =>
-      `riverse: ツール選択用の埋め込みに失敗しました（${detail}）。復旧するまで単語だけでツールを選びます（riverse.yaml の routing.embeddings）。`,
+      `警告：ツール選択用の埋め込みに失敗しました（${detail}）。復旧するまで単語だけでツールを選びます（riverse.yaml の routing.embeddings）。`,
     evalModelSummary: (model, examples, misses) =>
       misses === 0
         ? `${model} は例 ${examples} 件すべてで正しいツールを呼びます。`

@@ -65,7 +65,12 @@ describe('resolveModel', () => {
     notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'qwen:qwen-plus' }), /set DASHSCOPE_API_KEY/);
     notConfigured(
       () => resolveModel({}, { RIVERSE_MODEL: 'mistral:large' }),
-      /Unknown model provider "mistral".*Known providers: openai, anthropic, gemini/,
+      /Unknown model provider "mistral" in "mistral:large"\. Known providers: openai, anthropic, gemini/,
+    );
+    // A typo of a provider is named, as a typo of a command is; the list ends with the embedded one.
+    notConfigured(
+      () => resolveModel({}, { RIVERSE_MODEL: 'opeani:gpt-4.1-mini' }),
+      /Unknown model provider "opeani" in "opeani:gpt-4\.1-mini" \(did you mean "openai"\?\)\. Known providers: openai, .*, local\.$/,
     );
     notConfigured(() => resolveModel({}, { RIVERSE_MODEL: 'ollama:' }), /names no model; write ollama:<model>/);
   });

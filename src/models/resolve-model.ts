@@ -1,4 +1,5 @@
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
+import { closestWord } from '../core/closest-word.ts';
 import { ModelError } from './model-error.ts';
 import type { ChooseModelOptions, ProviderDescriptor } from './providers/provider-descriptor.ts';
 import { PROVIDERS, providerNamed } from './providers/providers.ts';
@@ -95,9 +96,13 @@ function createNamedModel(
   const model = at > 0 ? name.slice(at + 1) : name;
   const provider = providerNamed(prefix);
   if (provider === undefined) {
+    const near = closestWord(
+      prefix,
+      PROVIDERS.map((known) => known.name),
+    );
     throw new ModelError(
       'not-configured',
-      `Unknown model provider "${prefix}" in "${name}". Known providers: ${providerNames()}.`,
+      `Unknown model provider "${prefix}" in "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}. Known providers: ${providerNames()}.`,
     );
   }
   if (model === '') {

@@ -44,7 +44,7 @@ export async function startServer(
     });
   });
   // Errors after start-up (a socket reset mid-request) belong to that request, not to the process.
-  server.on('error', (error) => console.error(`riverse serve: ${error.message}`));
+  server.on('error', (error) => console.error(`error: ${error.message}`));
   const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {

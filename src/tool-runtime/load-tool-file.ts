@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { toolSection, turnedOff, type AppConfig } from '../tools/app-config.ts';
 import { hasOwnAvailability, isToolClass, type BaseTool, type ToolClass } from '../tools/base-tool.ts';
@@ -9,6 +10,7 @@ import type { ToolManifest } from '../tools/tool-manifest.ts';
 import { importFailure } from './import-failure.ts';
 import { registerTypeScriptHooks } from './typescript-hooks.ts';
 import { readManifest } from './manifest-snapshot.ts';
+import { manifestPosition } from './manifest-position.ts';
 import type { ManifestProblem } from './validate-manifest.ts';
 
 /** A tool found in a file, with a valid manifest, available or not. */
@@ -207,11 +209,17 @@ async function loadToolInstance(
   const { manifest: snapshot, problems } = readManifest(returned);
   const manifest = snapshot as ToolManifest;
   const toolName = typeof manifest?.name === 'string' && manifest.name !== '' ? manifest.name : className;
+  const source = problems.length === 0 ? undefined : readSource(file);
   for (const problem of problems) {
+    const position =
+      source === undefined
+        ? undefined
+        : (manifestPosition(source, toolName, problem.path) ?? manifestPosition(source, className, problem.path));
     report({
       severity: problem.severity,
       code: problem.severity === 'error' ? 'invalid-manifest' : 'manifest-warning',
       tool: toolName,
+      ...position,
       ...manifestProblemText(problem),
     });
   }
@@ -290,6 +298,15 @@ export async function unavailableReason(
     return off(phrase('load.is-available-threw', { error: errorMessage(error) }));
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The file as its author wrote it, to find where a manifest problem is written; undefined when unreadable. */
+function readSource(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

@@ -362,7 +362,7 @@ describe('unknown tools', () => {
     assert.equal(byManifest.code, 'unknown-tool');
     assert.match(
       byManifest.error ?? '',
-      /^Tool "bad_manifest" did not load, so it cannot be called:\n.*bad-manifest\.ts: error \[invalid-manifest\] bad_manifest: parameters\.x\.type: type "text"/,
+      /^Tool "bad_manifest" did not load, so it cannot be called:\n.*bad-manifest\.ts:\d+:\d+: error \[invalid-manifest\] bad_manifest: parameters\.x\.type: type "text"/,
     );
     // The file is named after the tool: its syntax error is the answer.
     assert.match(

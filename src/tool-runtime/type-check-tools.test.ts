@@ -155,3 +155,15 @@ describe('parseTscOutput', () => {
     assert.equal(diagnostics[1]!.hint, 'npm install --save-dev @types/node');
   });
 });
+
+describe('typeCheckToolFiles, where no TypeScript is installed', () => {
+  test('TypeScript tool files and no TypeScript: not checked, and said to be (so that `tools check` can say it)', async (t) => {
+    const root = await tempDir(t);
+    await writeFiles(root, { 'tools/plain.ts': toolSource('plain'), 'tools/other.mjs': toolSource('other') });
+    const nowhere = { folders: [join(root, 'tools')], baseDir: root, lookIn: [join(root, 'package.json')] };
+    const missing = await typeCheckToolFiles([join(root, 'tools/plain.ts')], nowhere);
+    assert.deepEqual(missing, { notInstalled: true, diagnostics: [] });
+    // Only JavaScript: there was nothing to check, so nothing is missing.
+    assert.deepEqual(await typeCheckToolFiles([join(root, 'tools/other.mjs')], nowhere), { diagnostics: [] });
+  });
+});

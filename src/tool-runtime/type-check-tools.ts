@@ -25,6 +25,8 @@ const OWN_TYPES = fileURLToPath(new URL('../../node_modules/@types', import.meta
 export interface TypeCheckResult {
   /** The TypeScript version that checked, or undefined when the check did not run. */
   version?: string;
+  /** There were TypeScript tool files, but no TypeScript to check them with. */
+  notInstalled?: true;
   diagnostics: Diagnostic[];
 }
 
@@ -33,6 +35,8 @@ export interface TypeCheckOptions {
   folders: readonly string[];
   /** Where TypeScript is looked for first (the app's own), and where it runs. */
   baseDir: string;
+  /** Where TypeScript is looked for, in order (files whose folder's packages are searched): the app's, then Riverse's own. */
+  lookIn?: readonly string[];
   timeoutMs?: number;
 }
 
@@ -48,8 +52,11 @@ export async function typeCheckToolFiles(
   options: TypeCheckOptions,
 ): Promise<TypeCheckResult> {
   const sources = files.filter((file) => /\.m?ts$/.test(file) && !file.endsWith('.d.ts'));
-  const typescript = findTypeScript(options.baseDir);
-  if (sources.length === 0 || typescript === undefined) return { diagnostics: [] };
+  const typescript = findTypeScript(
+    options.lookIn ?? [join(options.baseDir, 'package.json'), fileURLToPath(import.meta.url)],
+  );
+  if (sources.length === 0) return { diagnostics: [] };
+  if (typescript === undefined) return { notInstalled: true, diagnostics: [] };
 
   const dir = await mkdtemp(join(tmpdir(), 'riverse-types-'));
   try {
@@ -164,9 +171,9 @@ export function withoutNodeTypes(diagnostics: readonly Diagnostic[], folder: str
   ];
 }
 
-/** The app's TypeScript, else Riverse's own; undefined when neither is installed. */
-function findTypeScript(baseDir: string): { tsc: string; version: string } | undefined {
-  for (const from of [join(baseDir, 'package.json'), fileURLToPath(import.meta.url)]) {
+/** The first TypeScript found from `places` (the app's, else Riverse's own); undefined when none is installed. */
+function findTypeScript(places: readonly string[]): { tsc: string; version: string } | undefined {
+  for (const from of places) {
     try {
       const manifestPath = createRequire(from).resolve('typescript/package.json');
       const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { version?: string; bin?: { tsc?: string } };

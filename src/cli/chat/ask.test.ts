@@ -65,7 +65,7 @@ describe('riverse ask', { concurrency: true }, () => {
     });
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^riverse: No model is configured\. Set RIVERSE_MODEL/);
+    assert.match(result.stderr, /^error: No model is configured\. Set RIVERSE_MODEL/);
     assert.match(result.stderr, /RIVERSE_MODEL=openai:gpt-4\.1-mini +with OPENAI_API_KEY=/);
     assert.match(result.stderr, /OPENAI_BASE_URL/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
@@ -83,7 +83,7 @@ describe('riverse ask', { concurrency: true }, () => {
     assert.equal(result.stdout, '');
     assert.match(
       result.stderr,
-      /^The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/,
+      /^error: The model could not answer: openai server error \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/v1: the GPUs are on fire\)\n$/,
     );
     assert.equal(setup.model.requests.length, 1, 'model_options.max_retries: 0 is obeyed');
   });

@@ -4,6 +4,7 @@ import { CLI_TEXT } from '../cli-text.ts';
 import { createAssistant } from '../create-assistant.ts';
 import { listenForInterrupts } from '../interrupt.ts';
 import type { GlobalOptions } from '../load-tools.ts';
+import { turnFailureLine } from './turn-failure.ts';
 import { printJson } from '../format.ts';
 
 /** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole trace). Exit 1 when the turn failed. */
@@ -28,7 +29,7 @@ export async function ask(
       });
       interrupts.end();
       if (options.json === true) printJson({ model: assistant.model.id, ...result });
-      else if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
+      else if (turnFailed(result)) process.stderr.write(turnFailureLine(result, options.language));
       else process.stdout.write(`${result.text}\n`);
       return turnFailed(result) ? 1 : 0;
     } finally {

@@ -14,6 +14,8 @@ export interface ChatCommandText {
   notLoaded: (files: number) => string;
   /** A session: new, or how many messages and when the last one came. */
   session: (name: string, messages: number, last: string | undefined) => string;
+  /** `/session` on the session the chat is in: it is this one (nothing is resumed). */
+  current: (name: string, messages: number, last: string | undefined) => string;
   /** Shown when the chat starts on a session that has a history. */
   resuming: (name: string, messages: number, last: string) => string;
   you: string;
@@ -37,6 +39,8 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
       `${files} tool file${files === 1 ? '' : 's'} did not load; \`${RIVERSE_COMMAND} tools check\` says why.`,
     session: (name, messages, last) =>
       `Session "${name}": ${last === undefined ? 'new, no messages yet' : `${messages} message${messages === 1 ? '' : 's'}, the last on ${last}`}.`,
+    current: (name, messages, last) =>
+      `This is session "${name}" (the current one): ${last === undefined ? 'new, no messages yet' : `${messages} message${messages === 1 ? '' : 's'}, the last on ${last}`}.`,
     resuming: (name, messages, last) =>
       `Resuming session "${name}": ${messages} message${messages === 1 ? '' : 's'}, the last on ${last}.`,
     you: 'you',
@@ -57,6 +61,8 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
     notLoaded: (files) => `有 ${files} 个工具文件没有加载成功；原因见 \`${RIVERSE_COMMAND} tools check\`。`,
     session: (name, messages, last) =>
       `会话 "${name}"：${last === undefined ? '新会话，还没有消息' : `${messages} 条消息，最后一条在 ${last}`}。`,
+    current: (name, messages, last) =>
+      `这就是当前会话 "${name}"：${last === undefined ? '新会话，还没有消息' : `${messages} 条消息，最后一条在 ${last}`}。`,
     resuming: (name, messages, last) => `继续会话 "${name}"：${messages} 条消息，最后一条在 ${last}。`,
     you: '你',
     assistant: 'riverse',
@@ -77,6 +83,8 @@ export const CHAT_COMMAND_TEXT: Record<Language, ChatCommandText> = {
       `${files} 個のツールファイルを読み込めませんでした。理由は \`${RIVERSE_COMMAND} tools check\` で確認できます。`,
     session: (name, messages, last) =>
       `セッション "${name}"：${last === undefined ? '新規（まだメッセージはありません）' : `メッセージ ${messages} 件、最後は ${last}`}。`,
+    current: (name, messages, last) =>
+      `今のセッション "${name}" です：${last === undefined ? '新規（まだメッセージはありません）' : `メッセージ ${messages} 件、最後は ${last}`}。`,
     resuming: (name, messages, last) =>
       `セッション "${name}" を再開します：メッセージ ${messages} 件、最後は ${last}。`,
     you: 'あなた',

@@ -24,7 +24,7 @@ describe('riverse chat: commands, resuming, saves', { concurrency: true }, () =>
     );
     assert.match(result.stdout, /\nyou> {3}weather +available\n/);
     assert.match(result.stdout, /\nyou> There is no command \/xyz; nothing was sent\.\nCommands/);
-    assert.match(result.stdout, /\nyou> Session "cmd": new, no messages yet\.\n/);
+    assert.match(result.stdout, /\nyou> This is session "cmd" \(the current one\): new, no messages yet\.\n/);
     assert.match(result.stdout, /\nyou> You said: \/etc\/hosts is a file\?\n/);
     assert.deepEqual(
       setup.model.requests.map((request) => request.body.messages.at(-1)!.content),
@@ -45,13 +45,15 @@ describe('riverse chat: commands, resuming, saves', { concurrency: true }, () =>
     const again = await runRiverse(['chat', '--session', 'trip'], {
       cwd: setup.project,
       env: setup.env,
-      input: '/session other\nHello\n/session trip\n',
+      input: '/session\n/session other\nHello\n/session trip\n',
     });
     assert.equal(again.code, 0, show(again));
     const lines = again.stdout.split('\n');
     assert.match(lines[2]!, /^Resuming session "trip": 4 messages, the last on \d{4}-\d\d-\d\d \d\d:\d\d\.$/);
     assert.equal(lines[3], '  you: Weather in Tokyo?');
     assert.match(lines[4]!, /^ {2}riverse: Here is what I found\. Tokyo: Partly cloudy/);
+    // Asked about the session it is in, the chat does not claim to resume it.
+    assert.match(again.stdout, /you> This is session "trip" \(the current one\): 4 messages, the last on /);
     assert.match(
       again.stdout,
       /you> Session "other": new, no messages yet\.\nyou> You said: Hello\nyou> Resuming session "trip": 4 messages/,
@@ -106,6 +108,36 @@ describe('riverse chat: commands, resuming, saves', { concurrency: true }, () =>
     child.stdin.end('/exit\n');
     assert.equal(await closed, 0, stderr);
     assert.equal(stderr, `↻ agent/tools/hello.ts changed (hello) — run \`npx riverse tools check\` for details\n`);
+  });
+
+  it("a save that breaks a tool file is told with its error, in one line, in the chat's language", async (t) => {
+    const setup = await cliSetup(t, weatherModel);
+    await writeFile(join(setup.project, 'agent/tools/_shared.ts'), "export const GREETING = 'Hi';\n");
+    await writeFile(join(setup.project, 'agent/tools/hello.ts'), helloTool('Says hi'));
+    const child = spawn(process.execPath, [CLI, 'chat', '--lang', 'ja'], {
+      cwd: setup.project,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...setup.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    t.after(() => child.kill('SIGKILL'));
+    await until(() => stdout.includes('あなた> '));
+    await writeFile(
+      join(setup.project, 'agent/tools/hello.ts'),
+      helloTool('Says hi').replace('execute() {', 'execute( {'),
+    );
+    await until(() => stderr.includes('hello.ts'));
+    child.stdin.end('/exit\n');
+    assert.equal(await closed, 0, stderr);
+    assert.match(
+      stderr,
+      /^↻ agent\/tools\/hello\.ts:\d+:\d+ にエラーがあります。最後に動いた版を使い続けます（hello）：\[syntax-error\] 構文エラー：.+\n$/,
+    );
+    assert.doesNotMatch(stderr, /tools check/);
   });
 });
 

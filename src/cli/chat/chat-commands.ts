@@ -40,12 +40,13 @@ export function chatCommand(line: string, context: ChatCommandContext): ChatComm
       return { print: tools(context, text) };
     case 'session': {
       const name = argument === undefined || argument === '' ? context.session : argument;
+      const current = name === context.session;
       const recap = sessionRecap(context.store, name);
       const print =
         recap === undefined
-          ? text.session(name, 0, undefined)
-          : recapLines(name, recap, text, context.width).join('\n');
-      return name === context.session ? { print } : { print, session: name };
+          ? (current ? text.current : text.session)(name, 0, undefined)
+          : recapLines(name, recap, text, context.width, current).join('\n');
+      return current ? { print } : { print, session: name };
     }
     default:
       return { print: `${text.unknownCommand(match[1]!)}\n${help(text)}` };

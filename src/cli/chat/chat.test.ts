@@ -133,7 +133,7 @@ describe('riverse chat', { concurrency: true }, () => {
     assert.equal(result.code, 0, show(result));
     assert.match(
       result.stderr,
-      /^The model could not answer: openai server error \(HTTP 500 .*overloaded\)\nCancelled\.\n$/,
+      /^error: The model could not answer: openai server error \(HTTP 500 .*overloaded\)\nCancelled\.\n$/,
     );
     assert.match(result.stdout, /you> Here again: Are you there\?\nyou> Bye\.\n$/);
     assert.equal(setup.model.requests.length, 3);

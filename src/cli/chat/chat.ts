@@ -8,10 +8,11 @@ import { CLI_TEXT } from '../cli-text.ts';
 import { createAssistant } from '../create-assistant.ts';
 import { INTERRUPTED_EXIT, listenForInterrupts, type Interrupts } from '../interrupt.ts';
 import type { GlobalOptions } from '../load-tools.ts';
-import { shortPath } from '../format.ts';
 import { lineReader, terminalPrompts } from './person-prompt.ts';
 import { renderToolCall } from './render-tool-call.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
+import { toolChangeLine } from './tool-change-line.ts';
+import { turnFailureLine } from './turn-failure.ts';
 import { toolChangeNews } from './tool-change-news.ts';
 
 /** `riverse chat`: an interactive chat in the terminal, streamed, one line per tool call. */
@@ -68,13 +69,7 @@ async function chatLoop(
   const news = toolChangeNews(tools.current);
   tools.onChange((changes) => {
     for (const change of news(changes))
-      writeAbovePrompt(
-        text.toolsChanged(change.event, shortPath(change.file), change.tools),
-        rl,
-        out,
-        process.stderr,
-        atPrompt,
-      );
+      writeAbovePrompt(toolChangeLine(change, options.language), rl, out, process.stderr, atPrompt);
   });
   try {
     for (;;) {
@@ -118,7 +113,7 @@ async function chatLoop(
       });
       interrupts.end();
       printer.end();
-      if (turnFailed(result)) process.stderr.write(`${result.text}\n`);
+      if (turnFailed(result)) process.stderr.write(turnFailureLine(result, options.language));
     }
   } finally {
     onQuit(undefined);

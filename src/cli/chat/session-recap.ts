@@ -28,12 +28,21 @@ export function sessionRecap(store: SessionStore | undefined, name: string): Ses
   };
 }
 
-/** `Resuming session "trip": 12 messages, the last on …` and the last exchange, one line each, cut to `width`. */
-export function recapLines(name: string, recap: SessionRecap, text: ChatCommandText, width: number): string[] {
+/**
+ * `Resuming session "trip": 12 messages, the last on …` and the last exchange, one line each, cut to
+ * `width`; `current` says it is the session the chat is in instead (nothing is resumed).
+ */
+export function recapLines(
+  name: string,
+  recap: SessionRecap,
+  text: ChatCommandText,
+  width: number,
+  current = false,
+): string[] {
   const line = (who: string, said: string | undefined) =>
     said === undefined ? [] : [clip(`  ${who}: ${said.replace(/\s+/g, ' ').trim()}`, width)];
   return [
-    text.resuming(name, recap.messages, recap.lastAt),
+    (current ? text.current : text.resuming)(name, recap.messages, recap.lastAt),
     ...line(text.you, recap.you),
     ...line(text.assistant, recap.reply),
   ];

@@ -58,7 +58,7 @@ describe('riverse serve', () => {
     assert.equal(result.code, 2, show(result));
     assert.match(
       result.stderr,
-      /^riverse: refusing to listen on 0\.0\.0\.0 without an access token: .*--token, RIVERSE_TOKEN or server\.token/,
+      /^error: refusing to listen on 0\.0\.0\.0 without an access token: .*--token, RIVERSE_TOKEN or server\.token/,
     );
     const zh = await project.run(['serve', '--host', '0.0.0.0', '--port', '0', '--lang', 'zh'], { env: env() });
     assert.equal(zh.code, 2, show(zh));

@@ -193,6 +193,9 @@ test('--watch --lang zh: the events and their diagnostics in Chinese', async (t)
   );
   await watcher.waitFor((line) => /syntax-error/.test(line), broken, EVENT_DEADLINE_MS);
   assert.match(watcher.lines[broken + 1]!, /^ {2}agent\/tools\/keep\.ts:\d+(:\d+)?: 错误 \[syntax-error\] 语法错误：/);
+  // The line it points at, under the diagnostic, as `tools check` shows it.
+  const line = /keep\.ts:(\d+)/.exec(watcher.lines[broken + 1]!)![1];
+  await watcher.waitFor((shown) => shown.startsWith(`    ${line} | `), broken, EVENT_DEADLINE_MS);
   const exit = await watcher.stop('SIGINT');
   assert.equal(exit.code, 0, exit.stderr);
 });

@@ -1,7 +1,7 @@
-import { formatDiagnostic, localizeDiagnostic } from '../../core/diagnostic.ts';
+import { localizeDiagnostic } from '../../core/diagnostic.ts';
 import { LiveToolRegistry, type ToolChange } from '../../tool-runtime/live-registry.ts';
 import { loadCliConfig } from '../cli-config.ts';
-import { shortPath } from '../format.ts';
+import { formatDiagnosticWithFrame, shortPath } from '../format.ts';
 import type { GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
 
@@ -28,7 +28,7 @@ export async function toolsCheckWatch(options: GlobalOptions & { json?: boolean 
         `${time()} ${text.events[change.event]} ${shortPath(change.file)}${change.tools.length > 0 ? `: ${change.tools.join(', ')}` : ''}${kept}`,
       );
       for (const diagnostic of change.diagnostics)
-        console.log(`  ${formatDiagnostic(diagnostic, process.cwd(), language).replaceAll('\n', '\n  ')}`);
+        console.log(`  ${formatDiagnosticWithFrame(diagnostic, language).replaceAll('\n', '\n  ')}`);
     }
   };
   print(live.initial);

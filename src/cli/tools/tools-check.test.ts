@@ -56,7 +56,7 @@ describe('riverse tools check', { concurrency: 4 }, () => {
     const expected = [
       /^agent\/tools\/broken\.ts:6:\d+: error \[syntax-error\] syntax error: .+\n {2}→ fix the code at this line/,
       /^agent\/tools\/echo_copy\.ts: error \[duplicate-name\] echo: the tool name "echo" is already taken by agent\/tools\/echo\.ts; this one is not registered\n {2}→ rename one of them/,
-      /^agent\/tools\/lonely\.ts: warning \[manifest-warning\] lonely: examples: no examples: add 2–3 messages/,
+      /^agent\/tools\/lonely\.ts:5:12: warning \[manifest-warning\] lonely: examples: no examples: add 2–3 messages/,
       /^agent\/tools\/throws\.ts:6:\d+: error \[manifest-threw\] ThrowingTool: manifest\(\) of ThrowingTool threw: the manifest is not ready\n {2}→ /,
     ];
     assert.equal(blocks.length, expected.length, show(result));
@@ -114,7 +114,7 @@ describe('riverse tools check', { concurrency: 4 }, () => {
       warningsOnly.run(['tools', 'check', '--strict', '--json']),
     ]);
     assert.equal(plain.code, 0, show(plain));
-    assert.match(plain.stdout, /^agent\/tools\/lonely\.ts: warning \[manifest-warning\]/m);
+    assert.match(plain.stdout, /^agent\/tools\/lonely\.ts:5:12: warning \[manifest-warning\]/m);
     assert.match(plain.stdout, /2 tools available, 0 unavailable; 0 errors, 1 warning\.$/m);
     assert.equal(strict.code, 1, show(strict));
     assert.match(strict.stdout, /0 errors, 1 warning\.$/m);
@@ -174,8 +174,57 @@ describe('riverse tools check and the config', () => {
     const [first] = result.stdout.split('\n\n');
     assert.equal(
       first,
-      'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it',
+      'riverse.yaml:5: warning [unknown-tool-section] tools.eho is the section of a tool named "eho", and no tool file has that name (did you mean "echo"?); nothing reads it\n  → rename the section to the tool\'s manifest().name, or remove it\n  5 |   eho:',
     );
     assert.match(result.stdout, /; 1 error, 1 warning\.\n$/);
+  });
+});
+
+describe('riverse tools check: where in the manifest', () => {
+  test('a manifest error is at the line and column of its property, with the line and a caret; --json has line and column', async (t) => {
+    const project = await createProject({
+      'agent/tools/weather.ts': `import { BaseTool, ToolResult, type ToolManifest } from 'riverse';
+
+export class WeatherTool extends BaseTool {
+  manifest(): ToolManifest {
+    return {
+      name: 'weather',
+      description: 'The weather in a city',
+      parameters: {
+        city: { type: 'strin' as 'string', description: 'the city' },
+      },
+      examples: ['Weather in Tokyo?', 'Is it raining in Paris?'],
+    };
+  }
+
+  execute() {
+    return ToolResult.ok('sunny');
+  }
+}
+`,
+    });
+    t.after(() => project.remove());
+    const result = await project.run(['tools', 'check', '--no-types']);
+    assert.equal(result.code, 1, show(result));
+    const [first] = result.stdout.split('\n\n');
+    assert.equal(
+      first,
+      [
+        'agent/tools/weather.ts:9:17: error [invalid-manifest] weather: parameters.city.type: type "strin" is not one of string, number, integer, boolean, array, object (did you mean "string"?)',
+        '  → fix the manifest; the tool is not registered until then',
+        "  9 |         city: { type: 'strin' as 'string', description: 'the city' },",
+        '    |                 ^',
+      ].join('\n'),
+    );
+    const json = parseJson(await project.run(['tools', 'check', '--no-types', '--json']));
+    assert.deepEqual(
+      json.diagnostics.map(({ code, line, column }: { code: string; line: number; column: number }) => ({
+        code,
+        line,
+        column,
+      })),
+      [{ code: 'invalid-manifest', line: 9, column: 17 }],
+    );
+    assert.doesNotMatch(JSON.stringify(json), /\^/, 'no code frame in JSON');
   });
 });

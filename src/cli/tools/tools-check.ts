@@ -1,8 +1,8 @@
-import { formatDiagnostic, localizeDiagnostic, said, type Diagnostic } from '../../core/diagnostic.ts';
+import { localizeDiagnostic, said, type Diagnostic } from '../../core/diagnostic.ts';
 import { phrase } from '../../tool-runtime/runtime-phrases.ts';
 import { typeCheckToolFiles } from '../../tool-runtime/type-check-tools.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
-import { printJson, shortPath, shownListing } from '../format.ts';
+import { formatDiagnosticWithFrame, printJson, shortPath, shownListing } from '../format.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
@@ -51,13 +51,13 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
       errors,
       warnings,
       typescript: types.version ?? null,
+      typesChecked: types.version !== undefined,
       tools,
       diagnostics: diagnostics.map((diagnostic) => localizeDiagnostic(diagnostic, options.language)),
     });
     return failed ? 1 : 0;
   }
-  for (const diagnostic of diagnostics)
-    console.log(`${formatDiagnostic(diagnostic, process.cwd(), options.language)}\n`);
+  for (const diagnostic of diagnostics) console.log(`${formatDiagnosticWithFrame(diagnostic, options.language)}\n`);
   const available = tools.filter((tool) => tool.available).length;
   console.log(
     TOOLS_TEXT[options.language].checked(
@@ -68,6 +68,8 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
       warnings,
     ),
   );
+  // Not a warning (nothing is wrong with the tools), but not silence either: a pass did not check types.
+  if (types.notInstalled === true) console.log(TOOLS_TEXT[options.language].typesNotChecked);
   return failed ? 1 : 0;
 }
 
@@ -75,7 +77,7 @@ async function typeDiagnostics(
   registry: ToolRegistry,
   baseDir: string,
   wanted: boolean | undefined,
-): Promise<{ version?: string; diagnostics: Diagnostic[] }> {
+): Promise<{ version?: string; notInstalled?: true; diagnostics: Diagnostic[] }> {
   if (wanted === false) return { diagnostics: [] };
   // A file that does not parse already has its diagnostic; the compiler would only repeat it.
   const unparsed = new Set(
@@ -85,7 +87,7 @@ async function typeDiagnostics(
   );
   const files = registry.files.map((load) => load.file).filter((file) => !unparsed.has(file));
   const result = await typeCheckToolFiles(files, { folders: registry.folders, baseDir });
-  if (result.version !== undefined || wanted !== true || !files.some((file) => /\.m?ts$/.test(file))) return result;
+  if (result.notInstalled !== true || wanted !== true) return result;
   return {
     diagnostics: [
       {

@@ -34,7 +34,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     );
     assert.match(
       result.stdout,
-      /^agent\/tools\/lonely\.ts: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m,
+      /^agent\/tools\/lonely\.ts:5:12: 警告 \[manifest-warning\] lonely: examples：没有示例：请添加 2–3 条应当触发此工具的用户消息/m,
     );
     assert.match(result.stdout, /^已检查 agent\/tools：1 个工具可用，1 个不可用；1 个错误，1 个警告。$/m);
     assert.doesNotMatch(result.stdout, /fix the code|no examples|Checked/);
@@ -89,7 +89,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     assert.equal(typo.code, 2, show(typo));
     assert.match(
       typo.stderr,
-      /^riverse: "ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/,
+      /^エラー："ecko" というツールはありません（"echo" のことですか？）。使えるツール：echo。/,
     );
     const refused = await project.run(['tools', 'run', 'echo', 'times=many', '--lang', 'zh']);
     assert.equal(refused.code, 1, show(refused));
@@ -100,7 +100,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     const off = await project.run(['tools', 'run', 'lonely', '--lang', 'zh']);
     assert.equal(off.stderr, '错误：工具 "lonely" 不可用：已在配置中关闭（tools.lonely.enabled: false）。\n');
     const pair = await project.run(['tools', 'run', 'echo', 'hello', '--lang', 'zh']);
-    assert.equal(pair.stderr, 'riverse: "hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
+    assert.equal(pair.stderr, '错误："hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
   });
 
   it('tools new: the language of the config (language: ja), and --lang over it', async () => {
@@ -114,7 +114,7 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
       );
       const invalid = await app.run(['tools', 'new', '9lives', '--lang', 'zh']);
       assert.equal(invalid.code, 2, show(invalid));
-      assert.match(invalid.stderr, /^riverse: "9lives" 不是有效的工具名/);
+      assert.match(invalid.stderr, /^错误："9lives" 不是有效的工具名/);
     } finally {
       await app.remove();
     }

@@ -76,6 +76,33 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     assert.equal(output.diagnostics[0].line, 6);
   });
 
+  test('with only a broken file, it says first that a file could not be loaded, not "create one"; with its line and a caret', async () => {
+    const broken = await createProject({ 'agent/tools/broken.ts': SYNTAX_ERROR_TOOL });
+    try {
+      const result = await broken.run(['tools', 'list']);
+      assert.equal(result.code, 0, show(result));
+      assert.equal(result.stdout, '');
+      assert.doesNotMatch(result.stderr, /No tools found|Create one/);
+      const lines = result.stderr.split('\n');
+      assert.equal(lines[0], 'No tools loaded from agent/tools: 1 tool file could not be loaded:', show(result));
+      assert.match(lines[1]!, /^agent\/tools\/broken\.ts:6:(\d+): error \[syntax-error\] syntax error: /);
+      const column = Number(/:6:(\d+):/.exec(lines[1]!)![1]);
+      const frame = lines.indexOf('  6 |   execute() {');
+      assert.ok(frame > 1, show(result));
+      assert.equal(lines[frame + 1], `    | ${' '.repeat(column - 1)}^`);
+      assert.match(result.stderr, /`npx riverse tools check`/);
+      const ja = await broken.run(['tools', 'list', '--lang', 'ja']);
+      assert.match(
+        ja.stderr,
+        /^agent\/tools からツールを 1 つも読み込めませんでした。読み込めなかったツールファイルが 1 個あります：\n/,
+      );
+      const zh = await broken.run(['tools', 'list', '--lang', 'zh']);
+      assert.match(zh.stderr, /^agent\/tools 中没有加载到任何工具：有 1 个工具文件无法加载：\n/);
+    } finally {
+      await broken.remove();
+    }
+  });
+
   test('a project without tools says how to create one', async () => {
     const empty = await createProject();
     try {

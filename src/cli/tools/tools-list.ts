@@ -1,5 +1,5 @@
-import { formatDiagnostic, localizeDiagnostic } from '../../core/diagnostic.ts';
-import { printJson, shortPath, shownListing, table } from '../format.ts';
+import { localizeDiagnostic } from '../../core/diagnostic.ts';
+import { formatDiagnosticWithFrame, printJson, shortPath, shownListing, table } from '../format.ts';
 import { loadTools, type GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
 
@@ -16,16 +16,27 @@ export async function toolsList(options: GlobalOptions & { json?: boolean }): Pr
     });
     return 0;
   }
-  if (rows.length === 0) console.log(text.noTools(registry.folders.map(shortPath).join(', ')));
+  const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
+  const folders = registry.folders.map(shortPath).join(', ');
+  // Tool files, not a folder or an MCP server: those are no tool file that failed.
+  const toolFiles = new Set(registry.files.map((load) => load.file));
+  const failed = new Set(errors.map((error) => error.file).filter((file) => toolFiles.has(file))).size;
+  if (rows.length === 0 && failed > 0) {
+    // Not "no tools, create one": there is one, and it did not load. That comes first.
+    console.error(text.noneLoaded(folders, failed));
+    for (const error of errors) console.error(formatDiagnosticWithFrame(error, language));
+    console.error(text.runCheck);
+    return 0;
+  }
+  if (rows.length === 0) console.log(text.noTools(folders));
   else {
     const status = (row: (typeof rows)[number]) =>
       row.available ? text.available : text.unavailable(row.reason ?? '');
     console.log(table([text.columns, ...rows.map((row) => [row.name, shortPath(row.file), status(row)])]));
   }
-  const errors = registry.diagnostics.filter((diagnostic) => diagnostic.severity === 'error');
   if (errors.length > 0) {
     console.error(`\n${text.keptFromLoading(errors.length)}`);
-    for (const error of errors) console.error(formatDiagnostic(error, process.cwd(), language));
+    for (const error of errors) console.error(formatDiagnosticWithFrame(error, language));
     console.error(text.runCheck);
   }
   return 0;

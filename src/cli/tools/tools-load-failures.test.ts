@@ -70,7 +70,7 @@ for (const isolation of ['worker', 'none'] as const) {
       assert.equal(broken.code, 1, show(broken));
       assert.match(
         broken.stderr,
-        /^error: Tool "getter" did not load, so it cannot be called:\nagent\/tools\/getter\.ts: error \[invalid-manifest\] getter: description: reading description threw: not yet/,
+        /^error: Tool "getter" did not load, so it cannot be called:\nagent\/tools\/getter\.ts:5:34: error \[invalid-manifest\] getter: description: reading description threw: not yet/,
       );
       const wobbly = await project.run(['tools', 'show', 'wobbly']);
       assert.equal(wobbly.code, 1, show(wobbly));

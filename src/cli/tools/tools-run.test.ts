@@ -91,7 +91,7 @@ describe('riverse tools run', { concurrency: 4 }, () => {
     const result = await project.run(['tools', 'run', 'echo', 'hello']);
     assert.equal(result.code, 2, show(result));
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^riverse: "hello" is not a parameter: write key=value/m);
+    assert.match(result.stderr, /^error: "hello" is not a parameter: write key=value/m);
   });
 
   test('--params that is not JSON, or not an object: usage error, exit 2', async () => {
@@ -100,9 +100,9 @@ describe('riverse tools run', { concurrency: 4 }, () => {
       project.run(['tools', 'run', 'echo', '--params', '["hi"]']),
     ]);
     assert.equal(notJson.code, 2, show(notJson));
-    assert.match(notJson.stderr, /^riverse: --params is not valid JSON: /m);
+    assert.match(notJson.stderr, /^error: --params is not valid JSON: /m);
     assert.equal(notObject.code, 2, show(notObject));
-    assert.match(notObject.stderr, /^riverse: --params must be a JSON object/m);
+    assert.match(notObject.stderr, /^error: --params must be a JSON object/m);
   });
 
   test('an option commander rejects is a usage error too: exit 2, not the exit 1 of a failed tool', async () => {

@@ -7,6 +7,8 @@ export interface ToolsText {
   /** Before an error on stderr. */
   error: string;
   noTools: (folders: string) => string;
+  /** No tool loaded, and `files` tool files failed to: said before anything else. */
+  noneLoaded: (folders: string, files: number) => string;
   columns: [name: string, source: string, status: string];
   available: string;
   unavailable: (reason: string) => string;
@@ -22,6 +24,8 @@ export interface ToolsText {
   notAParameter: (word: string) => string;
   notShown: string;
   checked: (folders: string, available: number, unavailable: number, errors: number, warnings: number) => string;
+  /** After the summary, when there were TypeScript tool files and no TypeScript to check them. */
+  typesNotChecked: string;
   watching: (folders: string) => string;
   events: Record<ToolChangeEvent, string>;
   keepsLastGood: string;
@@ -37,6 +41,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   en: {
     error: 'error: ',
     noTools: (folders) => `No tools found in ${folders}. Create one with: ${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) =>
+      `No tools loaded from ${folders}: ${files === 1 ? '1 tool file' : `${files} tool files`} could not be loaded:`,
     columns: ['NAME', 'SOURCE', 'STATUS'],
     available: 'available',
     unavailable: (reason) => `unavailable: ${reason}`,
@@ -59,6 +65,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     notShown: '(not shown: too large or too deeply nested)',
     checked: (folders, available, unavailable, errors, warnings) =>
       `Checked ${folders}: ${plural(available, 'tool')} available, ${unavailable} unavailable; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.`,
+    typesNotChecked:
+      'Types were not checked: TypeScript is not installed here. To check them: npm install --save-dev typescript (--no-types skips this line).',
     watching: (folders) => `Watching ${folders} — Ctrl+C to stop.`,
     events: { added: 'added', changed: 'changed', removed: 'removed', broken: 'broken', fixed: 'fixed' },
     keepsLastGood: ' (its last good version stays in use)',
@@ -71,6 +79,7 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   zh: {
     error: '错误：',
     noTools: (folders) => `在 ${folders} 中没有找到工具。新建一个：${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) => `${folders} 中没有加载到任何工具：有 ${files} 个工具文件无法加载：`,
     columns: ['名称', '源文件', '状态'],
     available: '可用',
     unavailable: (reason) => `不可用：${reason}`,
@@ -93,6 +102,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     notShown: '（未显示：过大或嵌套过深）',
     checked: (folders, available, unavailable, errors, warnings) =>
       `已检查 ${folders}：${available} 个工具可用，${unavailable} 个不可用；${errors} 个错误，${warnings} 个警告。`,
+    typesNotChecked:
+      '没有做类型检查：这里没有安装 TypeScript。要检查类型：npm install --save-dev typescript（用 --no-types 不再显示这一行）。',
     watching: (folders) => `正在监视 ${folders} — 按 Ctrl+C 停止。`,
     events: { added: '已添加', changed: '已更新', removed: '已删除', broken: '有错误', fixed: '已修复' },
     keepsLastGood: '（继续使用上一个可用版本）',
@@ -105,6 +116,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
   ja: {
     error: 'エラー：',
     noTools: (folders) => `${folders} にツールが見つかりません。新しく作るには：${RIVERSE_COMMAND} tools new my_tool`,
+    noneLoaded: (folders, files) =>
+      `${folders} からツールを 1 つも読み込めませんでした。読み込めなかったツールファイルが ${files} 個あります：`,
     columns: ['名前', 'ソース', '状態'],
     available: '使用可能',
     unavailable: (reason) => `使用不可：${reason}`,
@@ -127,6 +140,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     notShown: '（表示しません：大きすぎるか、入れ子が深すぎます）',
     checked: (folders, available, unavailable, errors, warnings) =>
       `${folders} をチェックしました：使用可能なツール ${available} 個、使用不可 ${unavailable} 個。エラー ${errors} 件、警告 ${warnings} 件。`,
+    typesNotChecked:
+      '型はチェックしていません：TypeScript がインストールされていません。チェックするには：npm install --save-dev typescript（--no-types でこの行は出ません）。',
     watching: (folders) => `${folders} を監視しています — Ctrl+C で終了します。`,
     events: { added: '追加', changed: '更新', removed: '削除', broken: 'エラー', fixed: '修正' },
     keepsLastGood: '（最後に動いた版を使い続けます）',

@@ -39,23 +39,25 @@ export async function loadDeclaredToolFile(file: string, source: string, config:
     }
     return { file, tools: [], diagnostics };
   }
-  const lineOf = (path: ReadonlyArray<string | number>): number | undefined => {
+  const placeOf = (path: ReadonlyArray<string | number>): { line: number; column: number } | undefined => {
     // The deepest node of the path that exists: a missing field is reported where its parent is.
     for (let length = path.length; length >= 0; length--) {
       const node = document.getIn(path.slice(0, length), true) as { range?: [number, number, number] } | undefined;
-      if (node?.range != null) return lines.linePos(node.range[0]).line;
+      if (node?.range != null) {
+        const { line, col } = lines.linePos(node.range[0]);
+        return { line, column: col };
+      }
     }
     return undefined;
   };
   const declared = document.toJS({ maxAliasCount: 100 }) as unknown;
   const report = (tool: string | undefined, problem: Problem, text?: Pick<Diagnostic, 'message' | 'hint' | 'text'>) => {
-    const line = lineOf(problem.path);
     const where = problem.path.join('.');
     diagnostics.push({
       severity: 'error',
       code: 'invalid-manifest',
       file,
-      ...(line === undefined ? {} : { line }),
+      ...placeOf(problem.path),
       ...(tool === undefined ? {} : { tool }),
       ...(text ?? said(phrase('load.at-path', { path: where, problem: problem.message }), phrase('load.fix-declared'))),
     });
@@ -99,7 +101,7 @@ export async function loadDeclaredToolFile(file: string, source: string, config:
           code: 'manifest-warning',
           file,
           tool: name,
-          ...(lineOf(path) === undefined ? {} : { line: lineOf(path)! }),
+          ...placeOf(path),
           ...manifestProblemText(problem),
         });
     }

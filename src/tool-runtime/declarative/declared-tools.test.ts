@@ -314,6 +314,8 @@ four:
     });
     const typeProblem = onlyManifest.diagnostics.find((diagnostic) => diagnostic.code === 'invalid-manifest');
     assert.equal(typeProblem?.line, 4);
+    // And its column: the value at fault (`int`), for the caret under it.
+    assert.equal(typeProblem?.column, '    n: { type: int }'.indexOf('int') + 1);
     assert.match(typeProblem?.message ?? '', /parameters\.n\.type/);
     assert.deepEqual(
       registry.list().map((tool) => tool.name),

@@ -1,0 +1,28 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The line a diagnostic points at, and a caret under its column, as compilers show them:
+ *
+ *     12 |       type: 'strin',
+ *        |       ^
+ *
+ * Undefined when the file cannot be read or has no such line; no caret when the column is not on
+ * the line (a wrong caret misleads more than none).
+ */
+export function codeFrame(file: string, line: number, column?: number, indent = '  '): string | undefined {
+  let source: string;
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = source.split(/\r?\n/);
+  if (!Number.isInteger(line) || line < 1 || line > lines.length) return undefined;
+  const text = lines[line - 1]!;
+  const gutter = String(line);
+  const head = `${indent}${gutter} | ${text.trimEnd()}`;
+  if (column === undefined || !Number.isInteger(column) || column < 1 || column > text.length + 1) return head;
+  // Tabs stay tabs, so that the caret sits under the same character however wide a tab is shown.
+  const before = text.slice(0, column - 1).replace(/[^\t]/g, ' ');
+  return `${head}\n${indent}${' '.repeat(gutter.length)} | ${before}^`;
+}
