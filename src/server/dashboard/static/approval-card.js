@@ -5,6 +5,7 @@
 // approval's. A question a tool asks (ask_user) is a card of the same kind.
 import { api, errorMessage } from './api.js';
 import { h, pretty, setText } from './dom.js';
+import { t } from './i18n.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
@@ -65,6 +66,9 @@ export function approvalCard(request) {
       onclick: () => answer('deny'),
     }),
   ];
+  const heading = h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } });
+  const explanation = h('p', { i18n: 'approvalText' });
+  const actions = h('div', { class: 'approval-actions' }, reason, ...buttons);
   const element = h(
     'section',
     {
@@ -76,10 +80,10 @@ export function approvalCard(request) {
       i18nAria: 'approvalTitle',
       i18nVars: { tool: request.tool },
     },
-    h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } }),
-    h('p', { i18n: 'approvalText' }),
+    heading,
+    explanation,
     h('pre', { class: 'tool-params', text: pretty(request.params ?? {}) }),
-    h('div', { class: 'approval-actions' }, reason, ...buttons),
+    actions,
     status,
   );
   /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
@@ -88,6 +92,19 @@ export function approvalCard(request) {
     for (const button of buttons) button.disabled = true;
     reason.disabled = true;
     setText(status, key, vars);
+    // Answered: the card says what happened, and no longer asks.
+    /** @type {MessageKey} */
+    const title =
+      state === 'approved'
+        ? 'approvalTitleApproved'
+        : state === 'denied'
+          ? 'approvalTitleDenied'
+          : 'approvalTitleClosed';
+    setText(heading, title, { tool: request.tool });
+    element.dataset.i18nAriaLabel = title; // the group's name follows, in every language
+    element.setAttribute('aria-label', t(title, { tool: request.tool }));
+    explanation.hidden = true;
+    actions.hidden = true;
   };
 
   /** @param {Decision} decision */

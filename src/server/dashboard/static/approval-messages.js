@@ -5,6 +5,9 @@
 export const APPROVAL_MESSAGES = {
   en: {
     approvalTitle: '{tool} asks to run',
+    approvalTitleApproved: '{tool} was allowed to run',
+    approvalTitleDenied: '{tool} was not allowed to run',
+    approvalTitleClosed: '{tool} did not run',
     approvalText: 'Riverse runs this call only if you approve it.',
     approveOnce: 'Approve once',
     approveAlways: 'Always for this session',
@@ -25,6 +28,9 @@ export const APPROVAL_MESSAGES = {
   },
   zh: {
     approvalTitle: '{tool} 请求运行',
+    approvalTitleApproved: '已允许 {tool} 运行',
+    approvalTitleDenied: '未允许 {tool} 运行',
+    approvalTitleClosed: '{tool} 没有运行',
     approvalText: '只有你批准，Riverse 才会运行这次调用。',
     approveOnce: '批准一次',
     approveAlways: '本会话中始终允许',
@@ -45,6 +51,9 @@ export const APPROVAL_MESSAGES = {
   },
   ja: {
     approvalTitle: '{tool} が実行の許可を求めています',
+    approvalTitleApproved: '{tool} の実行を許可しました',
+    approvalTitleDenied: '{tool} の実行を許可しませんでした',
+    approvalTitleClosed: '{tool} は実行されませんでした',
     approvalText: '許可した場合だけ、Riverse はこの呼び出しを実行します。',
     approveOnce: '今回だけ許可',
     approveAlways: 'このセッションでは常に許可',
