@@ -38,7 +38,14 @@ export function shownListing(registry: ToolRegistry, language: Language): ToolLi
       ? row
       : {
           ...row,
-          reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)!,
+          reason: localizeReason(
+            {
+              reason: row.reason,
+              reasonText: registry.find(row.name)?.reasonText,
+              reasonTexts: registry.find(row.name)?.reasonTexts,
+            },
+            language,
+          )!,
         },
   );
 }
