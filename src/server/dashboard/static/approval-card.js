@@ -40,8 +40,9 @@ export function approvalCard(request) {
     type: 'text',
     class: 'approval-reason',
     maxlength: '2000',
-    i18nPlaceholder: 'denyReason',
+    i18nPlaceholder: 'denyReasonShort',
     i18nAria: 'denyReason',
+    i18nTitle: 'denyReason',
   });
   const buttons = [
     h('button', {
