@@ -2,7 +2,7 @@ import type { Language } from '../../core/language.ts';
 import type { ChatModel } from '../../models/chat-model.ts';
 
 /** How long the model has to name a chat; the turn's stream waits for it at most this long after it starts. */
-export const TITLE_TIMEOUT_MS = 8_000;
+const TITLE_TIMEOUT_MS = 8_000;
 /** A reply longer than this is no title: the request is cut there. */
 const MAX_REPLY_CHARS = 200;
 /** A title longer than this is cut at a word (the session list cuts it further, with an ellipsis). */
