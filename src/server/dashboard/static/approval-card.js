@@ -8,6 +8,7 @@ import { h, pretty, setText } from './dom.js';
 import { t } from './i18n.js';
 
 /** @import { MessageKey } from './messages.js' */
+/** @import { CallOutcome } from './tool-call-card.js' */
 /** @import { MessageVars } from './i18n.js' */
 /**
  * A call waiting for approval: the `approval-request` chat event.
@@ -33,8 +34,10 @@ import { t } from './i18n.js';
 
 /**
  * @param {ApprovalRequest} request
+ * @param {(answer: { result?: CallOutcome }) => void} [onAnswered] what the service answered (with the call's result
+ *   when the turn that asked is gone and the approved call ran at once)
  */
-export function approvalCard(request) {
+export function approvalCard(request, onAnswered) {
   const status = h('p', { class: 'approval-status', role: 'status' });
   const reason = h('input', {
     type: 'text',
@@ -116,7 +119,8 @@ export function approvalCard(request) {
     setText(status, 'approvalSending');
     const text = reason.value.trim();
     try {
-      await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
+      /** @type {{ result?: CallOutcome }} */
+      const answered = await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
         method: 'POST',
         body: {
           decision,
@@ -131,6 +135,7 @@ export function approvalCard(request) {
         decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved',
         { tool: request.tool },
       );
+      onAnswered?.(answered);
     } catch (error) {
       close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
@@ -160,15 +165,19 @@ export function approvalCard(request) {
 }
 
 /**
- * Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals).
+ * Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals);
+ * `answered` hears what the service said of each call, by its id.
  * @param {PendingRequest[]} pending
  * @param {string | undefined} sessionId
+ * @param {(callId: string, answer: { result?: CallOutcome }) => void} [answered]
  */
-export function pendingApprovalCards(pending, sessionId) {
+export function pendingApprovalCards(pending, sessionId, answered) {
   return pending
     .filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId)
     .map((entry) =>
-      approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }),
+      approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }, (answer) =>
+        answered?.(entry.callId, answer),
+      ),
     );
 }
 
