@@ -49,11 +49,12 @@ export function chatRoutes(context: ServerContext): Hono {
       c.req.raw.signal.addEventListener('abort', cancel, { once: true });
       const queue = sseQueue(stream);
       // A new chat is named by the model while it answers (asked beside the turn, bounded): the
-      // page learns the name from a second `session` event, before the stream ends.
-      const titling =
-        body.session === undefined && context.sessionTitles === 'model'
-          ? modelTitle(assistant.model, message, language, abort.signal)
-          : undefined;
+      // page learns the name from a second `session` event, before the stream ends. A model on this
+      // computer answers one request at a time: it is asked after the turn, not before it.
+      const naming = body.session === undefined && context.sessionTitles === 'model';
+      const title = () => modelTitle(assistant.model, message, language, abort.signal);
+      const oneAtATime = assistant.model.id.startsWith('local:');
+      const titling = naming && !oneAtATime ? title() : undefined;
       try {
         queue.send('session', { id: session.id, name: session.name });
         await assistant.turn(message, {
@@ -64,7 +65,8 @@ export function chatRoutes(context: ServerContext): Hono {
             if (sent !== undefined) queue.send(sent.type, sent.data);
           },
         });
-        const renamed = titling === undefined ? undefined : retitle(context, name, await titling, busy);
+        const given = titling ?? (naming && !abort.signal.aborted ? title() : undefined);
+        const renamed = given === undefined ? undefined : retitle(context, name, await given, busy);
         if (renamed !== undefined) queue.send('session', { id: session.id, name: renamed });
         await queue.flushed();
       } finally {
