@@ -103,7 +103,9 @@ export function approvalCard(request, onAnswered) {
         ? 'approvalTitleApproved'
         : state === 'denied'
           ? 'approvalTitleDenied'
-          : 'approvalTitleClosed';
+          : state === 'stale'
+            ? 'approvalTitleAsked' // answered elsewhere, perhaps: the status says what is known
+            : 'approvalTitleClosed';
     setText(heading, title, { tool: request.tool });
     element.dataset.i18nAriaLabel = title; // the group's name follows, in every language
     element.setAttribute('aria-label', t(title, { tool: request.tool }));
