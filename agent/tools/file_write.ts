@@ -62,9 +62,11 @@ export class FileWriteTool extends BaseTool<Params> {
 
   override isAvailable(): boolean {
     if (toolSection(this.config, 'file_write').enabled !== true)
-      return this.unavailable(
-        'off by default, since it changes files; set tools.file_write.enabled: true in riverse.yaml to turn it on',
-      );
+      return this.unavailable({
+        en: 'off by default, since it changes files; set tools.file_write.enabled: true in riverse.yaml to turn it on',
+        zh: '默认关闭，因为它会修改文件；在 riverse.yaml 中设置 tools.file_write.enabled: true 即可启用',
+        ja: 'ファイルを書き換えるため既定ではオフです。riverse.yaml で tools.file_write.enabled: true にするとオンになります',
+      });
     return true;
   }
 

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { configuredEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
+import { missingEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
 import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { image: string; question: string };
@@ -59,8 +59,8 @@ export class ImageDescribeTool extends BaseTool<Params> {
   }
 
   override isAvailable(): boolean {
-    const found = configuredEndpoint(this.config, 'image_describe');
-    return typeof found === 'string' ? this.unavailable(found) : true;
+    const missing = missingEndpoint(this.config, 'image_describe');
+    return missing === undefined ? true : this.unavailable(missing);
   }
 
   async execute(params: Params, context: ToolContext): Promise<ToolResult> {

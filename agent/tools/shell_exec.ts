@@ -69,15 +69,19 @@ export class ShellExecTool extends BaseTool<Params> {
   override isAvailable(): boolean {
     const section = toolSection(this.config, 'shell_exec');
     if (section.enabled !== true)
-      return this.unavailable(
-        'off by default, since it runs programs; set tools.shell_exec.enabled: true and list the programs in tools.shell_exec.allow in riverse.yaml',
-      );
+      return this.unavailable({
+        en: 'off by default, since it runs programs; set tools.shell_exec.enabled: true and list the programs in tools.shell_exec.allow in riverse.yaml',
+        zh: '默认关闭，因为它会运行程序；在 riverse.yaml 中设置 tools.shell_exec.enabled: true，并在 tools.shell_exec.allow 中列出允许的程序',
+        ja: 'プログラムを実行するため既定ではオフです。riverse.yaml で tools.shell_exec.enabled: true にし、tools.shell_exec.allow に許可するプログラムを並べてください',
+      });
     const allowed = allowList(section.allow);
     if (typeof allowed === 'string') return this.unavailable(allowed);
     if (allowed.length === 0)
-      return this.unavailable(
-        'no program is allowed; list them in tools.shell_exec.allow, e.g. [{ program: git, args: [status] }]',
-      );
+      return this.unavailable({
+        en: 'no program is allowed; list them in tools.shell_exec.allow, e.g. [{ program: git, args: [status] }]',
+        zh: '没有允许的程序；请在 tools.shell_exec.allow 中列出，例如 [{ program: git, args: [status] }]',
+        ja: '許可されたプログラムがありません。tools.shell_exec.allow に並べてください（例：[{ program: git, args: [status] }]）',
+      });
     return true;
   }
 

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { configuredEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
+import { missingEndpoint, endpoint, serviceError } from './_openai-endpoint.ts';
 import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { audio: string; language?: string };
@@ -55,8 +55,8 @@ export class VoiceTranscribeTool extends BaseTool<Params> {
   }
 
   override isAvailable(): boolean {
-    const found = configuredEndpoint(this.config, 'voice_transcribe', 'whisper-1');
-    return typeof found === 'string' ? this.unavailable(found) : true;
+    const missing = missingEndpoint(this.config, 'voice_transcribe', 'whisper-1');
+    return missing === undefined ? true : this.unavailable(missing);
   }
 
   async execute(params: Params, context: ToolContext): Promise<ToolResult> {

@@ -246,6 +246,15 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     assert.match(result.error ?? '', /does not know the place "Atlantis"/);
   });
 
+  test('its failures are in the language of the person: zh and ja', async () => {
+    const [zh, ja] = await Promise.all([
+      registry.execute('weather', { city: 'Atlantis' }, { language: 'zh' }),
+      registry.execute('weather', { city: '   ' }, { language: 'ja' }),
+    ]);
+    assert.equal(zh.error, '天气服务不认识地点“Atlantis”；请检查拼写，或换一个附近的大城市。');
+    assert.match(ja.error ?? '', /^都市がありません/);
+  });
+
   test('a body that is not JSON: a clear failure', async () => {
     const result = await registry.execute('weather', { city: 'Html Town' }, { language: 'en' });
     assert.equal(result.success, false);

@@ -114,6 +114,22 @@ describe('approvals in a turn', () => {
     });
   }
 
+  it("the call's duration does not count the wait for the person's answer", async (t) => {
+    const { registry } = await setUp(t);
+    const server = await modelServer(t, replies([{ toolCalls: [call('buy tea', 'call_w')] }, { text: 'Noted.' }]));
+    const assistant = new Assistant({ model: testModel(server), registry });
+    let clock = performance.now();
+    t.mock.method(performance, 'now', () => clock); // moves only when the test says: a minute passes while asked
+    const seen = watch();
+    const turn = assistant.turn('Note: buy tea', { onEvent: seen.onEvent });
+    const request = await seen.next(1);
+    clock += 60_000;
+    await assistant.approvals.answer(request.approvalId, { decision: 'approve' });
+    const result = await turn;
+    assert.equal(result.toolCalls[0]!.result.success, true);
+    assert.ok(result.toolCalls[0]!.durationMs < 60_000, `${result.toolCalls[0]!.durationMs} ms counts the wait`);
+  });
+
   it('a model without native tool calling (the text protocol): asked, and a denial keeps the tool from running', async (t) => {
     const { log, registry } = await setUp(t);
     const server = await modelServer(

@@ -58,6 +58,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const parsed = parseArguments(call.arguments);
   const params = parsed.ok ? parsed.value : call.arguments;
   context.emit({ type: 'tool-call', callId: call.id, tool: call.name, params });
+  const waited = { ms: 0 }; // time spent waiting for the person's approval: not the call's
 
   const key = `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
   const failures = context.failures.get(key) ?? 0;
@@ -73,13 +74,15 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
         ? await offered.find(parsed.value, context.execute.signal)
         : failures >= MAX_IDENTICAL_FAILURES
           ? failure('repeated', text.repeatedCall(call.name, failures))
-          : await context.registry.execute(call.name, parsed.value, withPerson(call, context)).catch((error: unknown) =>
-              // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
-              failure(
-                'threw',
-                `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`,
-              ),
-            );
+          : await context.registry
+              .execute(call.name, parsed.value, withPerson(call, context, waited))
+              .catch((error: unknown) =>
+                // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
+                failure(
+                  'threw',
+                  `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`,
+                ),
+              );
   if (!result.success && result.code !== 'repeated') context.failures.set(key, failures + 1);
 
   const record: ToolCallRecord = {
@@ -87,15 +90,18 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
     tool: call.name,
     params,
     result,
-    durationMs: tenthOfMs(performance.now() - started),
+    durationMs: tenthOfMs(Math.max(0, performance.now() - started - waited.ms)),
     startedAt,
   };
   context.emit({ type: 'tool-result', call: record });
   return record;
 }
 
-/** The call's options: the turn's, with the approval gate and the question channel bound to this call. */
-function withPerson(call: ToolCallRequest, context: ToolCallsContext): ExecuteOptions {
+/**
+ * The call's options: the turn's, with the approval gate and the question channel bound to this
+ * call. The time the gate waits for the person is added to `waited`.
+ */
+function withPerson(call: ToolCallRequest, context: ToolCallsContext, waited: { ms: number }): ExecuteOptions {
   const bound = {
     callId: call.id,
     tool: call.name,
@@ -105,7 +111,16 @@ function withPerson(call: ToolCallRequest, context: ToolCallsContext): ExecuteOp
     ...(context.execute.signal === undefined ? {} : { signal: context.execute.signal }),
   };
   const ask = questionChannel(context.approvals, bound);
-  return { ...context.execute, approve: approvalGate(context.approvals, bound), ...(ask === undefined ? {} : { ask }) };
+  const gate = approvalGate(context.approvals, bound);
+  const approve: typeof gate = async (tool, params) => {
+    const asked = performance.now();
+    try {
+      return await gate(tool, params);
+    } finally {
+      waited.ms += performance.now() - asked;
+    }
+  };
+  return { ...context.execute, approve, ...(ask === undefined ? {} : { ask }) };
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

@@ -40,7 +40,14 @@ export function shownListing(registry: ToolRegistry, language: Language): ToolLi
       ? row
       : {
           ...row,
-          reason: localizeReason({ reason: row.reason, reasonText: registry.find(row.name)?.reasonText }, language)!,
+          reason: localizeReason(
+            {
+              reason: row.reason,
+              reasonText: registry.find(row.name)?.reasonText,
+              reasonTexts: registry.find(row.name)?.reasonTexts,
+            },
+            language,
+          )!,
         },
   );
 }

@@ -80,12 +80,21 @@ export function renderPhrase(said: Phrase, language: Language, depth = 0): strin
   }
 }
 
-/** Why a tool is unavailable, in `language` where the reason is Riverse's own. */
+/** Why a tool is unavailable, in `language`: Riverse's own reason (a phrase), or the tool's in the languages it gave. */
 export function localizeReason(
-  tool: { reason?: string | undefined; reasonText?: Phrase | undefined },
+  tool: {
+    reason?: string | undefined;
+    reasonText?: Phrase | undefined;
+    reasonTexts?: Partial<Record<Language, string>> | undefined;
+  },
   language: Language,
 ): string | undefined {
-  return (tool.reasonText === undefined ? undefined : renderPhrase(tool.reasonText, language)) ?? tool.reason;
+  const own = tool.reasonTexts?.[language];
+  return (
+    (tool.reasonText === undefined ? undefined : renderPhrase(tool.reasonText, language)) ??
+    (typeof own === 'string' ? own : undefined) ??
+    tool.reason
+  );
 }
 
 /** The English text of a phrase made here (whose id is known). */

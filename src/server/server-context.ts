@@ -45,6 +45,8 @@ export interface ServerContext {
   dataDir: string;
   version: string;
   download: ModelDownloader;
+  /** How a new chat is named: `model` asks the model for a short title (the default), `cut` takes its first words. */
+  sessionTitles: 'model' | 'cut';
 }
 
 export interface ServerContextOptions {
@@ -57,6 +59,8 @@ export interface ServerContextOptions {
   language?: Language | 'auto';
   dataDir: string;
   version: string;
+  /** How a new chat is named (default `model`: a title from the model, when there is one). */
+  sessionTitles?: 'model' | 'cut';
 }
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
@@ -72,6 +76,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     language: assistantLanguage(options.config.config, options.language),
     dataDir: options.dataDir,
     version: options.version,
+    sessionTitles: options.sessionTitles ?? 'model',
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.

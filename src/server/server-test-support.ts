@@ -31,6 +31,11 @@ export interface TestServiceOptions {
   server?: Partial<ServerOptions>;
   /** Watch the tool folder (default false: most tests need no reloads). */
   watch?: boolean;
+  /**
+   * How new chats are named (default `cut`: the scripted models of most tests answer every request
+   * as a turn's, so a title request would take one of their replies).
+   */
+  sessionTitles?: 'model' | 'cut';
 }
 
 /** riverse.yaml unless a test gives its own: tools in this thread, so that loading stays quick. */
@@ -53,6 +58,7 @@ export async function startTestService(t: Cleanup, options: TestServiceOptions =
     model: options.model,
     dataDir: join(dir, 'data'),
     version: '0.0.0-test',
+    sessionTitles: options.sessionTitles ?? 'cut',
   });
   const server = await startServer(context, {
     ...serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}),

@@ -5,6 +5,7 @@ import { hasOwnAvailability, isToolClass, type BaseTool, type ToolClass } from '
 import { said, type Diagnostic, type DiagnosticCode } from '../core/diagnostic.ts';
 import { errorLocation, errorMessage } from './error-location.ts';
 import { english, type Phrase } from '../core/phrase.ts';
+import { LANGUAGES, localize, type Language } from '../core/language.ts';
 import { phrase } from './runtime-phrases.ts';
 import type { ToolManifest } from '../tools/tool-manifest.ts';
 import { importFailure } from './import-failure.ts';
@@ -23,6 +24,8 @@ export interface ToolInfo {
   reason?: string;
   /** The same as a phrase, when the reason is Riverse's (not the tool's own words). */
   reasonText?: Phrase;
+  /** The tool's own words in each language it gave (`unavailable({ en, zh, ja })`). */
+  reasonTexts?: Partial<Record<Language, string>>;
   /** Its availability comes from its own isAvailable(), which must run at every load (so what loading found cannot be reused). */
   ownAvailability?: boolean;
 }
@@ -247,7 +250,7 @@ export async function unavailableReason(
   file: string,
   report: Report,
   offByDefault = false,
-): Promise<Pick<ToolInfo, 'reason' | 'reasonText'> | undefined> {
+): Promise<Pick<ToolInfo, 'reason' | 'reasonText' | 'reasonTexts'> | undefined> {
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
   if (turnedOff(toolSection(config, name))) return off(phrase('reason.turned-off', { name }));
@@ -275,7 +278,7 @@ export async function unavailableReason(
         : undefined;
     // Text only: the reason is sent from the loader as data and shown to people and models.
     const reason: unknown = tool.unavailableReason;
-    if (reason !== undefined) return { reason: errorMessage(reason) };
+    if (reason !== undefined) return ownReason(reason);
     // Only `true` makes a tool available: say so when it was something else that looked like yes.
     return off(
       available === false
@@ -308,6 +311,18 @@ function readSource(file: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The tool's own reason as data: a text, or one text per language (English, or the first given, as `reason`). */
+function ownReason(reason: unknown): Pick<ToolInfo, 'reason' | 'reasonTexts'> {
+  if (typeof reason !== 'object' || reason === null || reason instanceof Error) return { reason: errorMessage(reason) };
+  const texts: Partial<Record<Language, string>> = {};
+  for (const language of LANGUAGES) {
+    const text: unknown = (reason as Record<string, unknown>)[language];
+    if (typeof text === 'string' && text !== '') texts[language] = text;
+  }
+  const english = localize(texts, 'en');
+  return english === '' ? { reason: errorMessage(reason) } : { reason: english, reasonTexts: texts };
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

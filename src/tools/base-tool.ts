@@ -1,3 +1,4 @@
+import type { LocalizedText } from '../core/language.ts';
 import { toolSection, turnedOff, type AppConfig } from './app-config.ts';
 import type { ToolContext } from './tool-context.ts';
 import type { ToolManifest } from './tool-manifest.ts';
@@ -16,7 +17,7 @@ const DEFAULT_AVAILABILITY = Symbol.for('riverse.BaseTool.defaultIsAvailable');
 export abstract class BaseTool<Params extends object = Record<string, any>> {
   static readonly [BASE_TOOL] = true;
   readonly config: AppConfig;
-  #unavailableReason: string | undefined;
+  #unavailableReason: LocalizedText | undefined;
 
   constructor(config: AppConfig) {
     this.config = config;
@@ -35,14 +36,17 @@ export abstract class BaseTool<Params extends object = Record<string, any>> {
     Object.defineProperty(BaseTool.prototype.isAvailable, DEFAULT_AVAILABILITY, { value: true });
   }
 
-  /** Call from `isAvailable()` to say why the tool is off: `return this.unavailable('set tools.x.key')`. */
-  protected unavailable(reason: string): false {
+  /**
+   * Call from `isAvailable()` to say why the tool is off: `return this.unavailable('set tools.x.key')`,
+   * or one text per language (`{ en, zh, ja }`), shown in the reader's.
+   */
+  protected unavailable(reason: LocalizedText): false {
     this.#unavailableReason = reason;
     return false;
   }
 
   /** The reason given to `unavailable()`, if any. */
-  get unavailableReason(): string | undefined {
+  get unavailableReason(): LocalizedText | undefined {
     return this.#unavailableReason;
   }
 }

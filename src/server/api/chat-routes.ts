@@ -9,6 +9,7 @@ import type { ServerContext } from '../server-context.ts';
 import { sseQueue } from '../sse-queue.ts';
 import { chatEvent } from './chat-events.ts';
 import { newSessionName, sessionName } from './session-name.ts';
+import { modelTitle } from './session-title.ts';
 
 /**
  * `POST /api/chat`: one turn, streamed as SSE — `session` first, the turn's events, `done` last.
@@ -47,6 +48,13 @@ export function chatRoutes(context: ServerContext): Hono {
       stream.onAbort(cancel);
       c.req.raw.signal.addEventListener('abort', cancel, { once: true });
       const queue = sseQueue(stream);
+      // A new chat is named by the model while it answers (asked beside the turn, bounded): the
+      // page learns the name from a second `session` event, before the stream ends. A model on this
+      // computer answers one request at a time: it is asked after the turn, not before it.
+      const naming = body.session === undefined && context.sessionTitles === 'model';
+      const title = () => modelTitle(assistant.model, message, language, abort.signal);
+      const oneAtATime = assistant.model.id.startsWith('local:');
+      const titling = naming && !oneAtATime ? title() : undefined;
       try {
         queue.send('session', { id: session.id, name: session.name });
         await assistant.turn(message, {
@@ -57,6 +65,9 @@ export function chatRoutes(context: ServerContext): Hono {
             if (sent !== undefined) queue.send(sent.type, sent.data);
           },
         });
+        const given = titling ?? (naming && !abort.signal.aborted ? title() : undefined);
+        const renamed = given === undefined ? undefined : retitle(context, name, await given, busy);
+        if (renamed !== undefined) queue.send('session', { id: session.id, name: renamed });
         await queue.flushed();
       } finally {
         busy.delete(name);
@@ -66,4 +77,25 @@ export function chatRoutes(context: ServerContext): Hono {
   });
 
   return routes;
+}
+
+/**
+ * The chat called `name` takes the model's `title` (made unique), unless it was renamed or
+ * deleted meanwhile; its new name, or undefined when it keeps its own. Never throws: a title is
+ * a nicety, and the turn has been answered.
+ */
+function retitle(
+  context: ServerContext,
+  name: string,
+  title: string | undefined,
+  busy: Set<string>,
+): string | undefined {
+  if (title === undefined || title === name) return undefined;
+  try {
+    if (context.store.findSession(name) === undefined) return undefined;
+    const next = newSessionName(title, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken));
+    return context.store.renameSession(name, next)?.name;
+  } catch {
+    return undefined;
+  }
 }

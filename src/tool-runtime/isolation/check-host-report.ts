@@ -15,6 +15,11 @@ export function checkFileReport(info: unknown, file: string): FileInfo | string 
     if (!isRecord(tool) || typeof tool.name !== 'string' || tool.file !== file || typeof tool.available !== 'boolean')
       return 'its loader sent a malformed report';
     if (tool.reason !== undefined && typeof tool.reason !== 'string') return 'its loader sent a malformed report';
+    if (
+      tool.reasonTexts !== undefined &&
+      !(isRecord(tool.reasonTexts) && Object.values(tool.reasonTexts).every((text) => typeof text === 'string'))
+    )
+      return 'its loader sent a malformed report';
     const problems = validateManifest(tool.manifest).filter((problem) => problem.severity === 'error');
     if (problems.length > 0 || (tool.manifest as { name?: unknown }).name !== tool.name)
       return 'its loader sent a manifest that does not pass the manifest check';

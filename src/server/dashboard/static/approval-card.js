@@ -5,8 +5,10 @@
 // approval's. A question a tool asks (ask_user) is a card of the same kind.
 import { api, errorMessage } from './api.js';
 import { h, pretty, setText } from './dom.js';
+import { t } from './i18n.js';
 
 /** @import { MessageKey } from './messages.js' */
+/** @import { CallOutcome } from './tool-call-card.js' */
 /** @import { MessageVars } from './i18n.js' */
 /**
  * A call waiting for approval: the `approval-request` chat event.
@@ -32,15 +34,18 @@ import { h, pretty, setText } from './dom.js';
 
 /**
  * @param {ApprovalRequest} request
+ * @param {(answer: { result?: CallOutcome }) => void} [onAnswered] what the service answered (with the call's result
+ *   when the turn that asked is gone and the approved call ran at once)
  */
-export function approvalCard(request) {
+export function approvalCard(request, onAnswered) {
   const status = h('p', { class: 'approval-status', role: 'status' });
   const reason = h('input', {
     type: 'text',
     class: 'approval-reason',
     maxlength: '2000',
-    i18nPlaceholder: 'denyReason',
+    i18nPlaceholder: 'denyReasonShort',
     i18nAria: 'denyReason',
+    i18nTitle: 'denyReason',
   });
   const buttons = [
     h('button', {
@@ -65,6 +70,9 @@ export function approvalCard(request) {
       onclick: () => answer('deny'),
     }),
   ];
+  const heading = h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } });
+  const explanation = h('p', { i18n: 'approvalText' });
+  const actions = h('div', { class: 'approval-actions' }, reason, ...buttons);
   const element = h(
     'section',
     {
@@ -76,10 +84,10 @@ export function approvalCard(request) {
       i18nAria: 'approvalTitle',
       i18nVars: { tool: request.tool },
     },
-    h('h3', { i18n: 'approvalTitle', i18nVars: { tool: request.tool } }),
-    h('p', { i18n: 'approvalText' }),
+    heading,
+    explanation,
     h('pre', { class: 'tool-params', text: pretty(request.params ?? {}) }),
-    h('div', { class: 'approval-actions' }, reason, ...buttons),
+    actions,
     status,
   );
   /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
@@ -88,6 +96,21 @@ export function approvalCard(request) {
     for (const button of buttons) button.disabled = true;
     reason.disabled = true;
     setText(status, key, vars);
+    // Answered: the card says what happened, and no longer asks.
+    /** @type {MessageKey} */
+    const title =
+      state === 'approved'
+        ? 'approvalTitleApproved'
+        : state === 'denied'
+          ? 'approvalTitleDenied'
+          : state === 'stale'
+            ? 'approvalTitleAsked' // answered elsewhere, perhaps: the status says what is known
+            : 'approvalTitleClosed';
+    setText(heading, title, { tool: request.tool });
+    element.dataset.i18nAriaLabel = title; // the group's name follows, in every language
+    element.setAttribute('aria-label', t(title, { tool: request.tool }));
+    explanation.hidden = true;
+    actions.hidden = true;
   };
 
   /** @param {Decision} decision */
@@ -98,7 +121,8 @@ export function approvalCard(request) {
     setText(status, 'approvalSending');
     const text = reason.value.trim();
     try {
-      await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
+      /** @type {{ result?: CallOutcome }} */
+      const answered = await api(`/api/approvals/${encodeURIComponent(request.approvalId)}`, {
         method: 'POST',
         body: {
           decision,
@@ -113,6 +137,7 @@ export function approvalCard(request) {
         decision === 'deny' ? 'approvalDenied' : decision === 'always' ? 'approvalAlways' : 'approvalApproved',
         { tool: request.tool },
       );
+      onAnswered?.(answered);
     } catch (error) {
       close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
@@ -142,15 +167,19 @@ export function approvalCard(request) {
 }
 
 /**
- * Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals).
+ * Cards for the approvals of a session that no chat on this page is waiting for (GET /api/approvals);
+ * `answered` hears what the service said of each call, by its id.
  * @param {PendingRequest[]} pending
  * @param {string | undefined} sessionId
+ * @param {(callId: string, answer: { result?: CallOutcome }) => void} [answered]
  */
-export function pendingApprovalCards(pending, sessionId) {
+export function pendingApprovalCards(pending, sessionId, answered) {
   return pending
     .filter((entry) => entry.kind === 'approval' && entry.sessionId === sessionId)
     .map((entry) =>
-      approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }),
+      approvalCard({ approvalId: entry.id, callId: entry.callId, tool: entry.tool, params: entry.params }, (answer) =>
+        answered?.(entry.callId, answer),
+      ),
     );
 }
 

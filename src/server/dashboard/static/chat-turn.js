@@ -27,7 +27,7 @@ import { toolCallCard } from './tool-call-card.js';
  * @property {{ attempt: number, delayMs?: number, error?: EventError }} model-retry
  * @property {{ seconds: number }} model-waiting
  * @property {ApprovalRequest} approval-request
- * @property {{ approvalId: string, decision: Settled }} approval-answered
+ * @property {{ approvalId: string, callId?: string, decision: Settled }} approval-answered
  * @property {QuestionRequest} question
  * @property {{ questionId: string, answered: boolean }} question-ended
  * @property {{ text?: string, stopReason?: StopReason, error?: EventError }} done
@@ -74,6 +74,12 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
   const questions = new Map(); // question id → its card
   /** @type {HTMLLIElement | null} */
   let waiting = null;
+  /** @type {HTMLLIElement | null} */
+  let retrying = null; // one note for the model's retries, said again in place; gone when the model answers or fails
+  const endRetrying = () => {
+    retrying?.remove();
+    retrying = null;
+  };
   const textBubble = () => {
     if (bubble === null) {
       bubble = h('li', { class: 'message assistant streaming' });
@@ -109,6 +115,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       waiting.remove();
       waiting = null;
     }
+    if (retrying !== null && type !== 'model-retry' && type !== 'retry' && type !== 'model-waiting') endRetrying();
     switch (type) {
       case 'session':
         onSession(data.name);
@@ -151,6 +158,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
         break;
       }
       case 'approval-request': {
+        cards.get(data.callId)?.awaitApproval();
         const card = approvalCard(data);
         approvals.set(data.approvalId, card);
         cardItem(card);
@@ -164,6 +172,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       }
       case 'approval-answered':
         approvals.get(data.approvalId)?.settle(data);
+        if (data.decision === 'approved' || data.decision === 'always') cards.get(data.callId ?? '')?.resume();
         break;
       case 'question-ended':
         questions.get(data.questionId)?.settle(data);
@@ -176,20 +185,24 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
         for (const draft of drafts.values()) draft.element.closest('li')?.remove();
         drafts.clear();
         break;
-      case 'model-retry':
-        say('modelRetry', {
+      case 'model-retry': {
+        const vars = {
           attempt: data.attempt,
           seconds: Math.round((data.delayMs ?? 0) / 100) / 10,
           error: data.error?.message ?? data.error?.code ?? '',
-        });
+        };
+        if (retrying === null) retrying = transcript.note('modelRetry', vars);
+        else setText(retrying, 'modelRetry', vars);
         break;
+      }
       case 'model-waiting':
         if (waiting === null) waiting = transcript.note('modelWaiting', { seconds: data.seconds });
         else setText(waiting, 'modelWaiting', { seconds: data.seconds });
         break;
       case 'done':
         done = data;
-        if (!sawText && data.text) addText(data.text); // a model that does not stream
+        // A model that does not stream gives its answer here; a failed turn's text repeats the error, said below once.
+        if (!sawText && data.text && data.stopReason !== 'error') addText(data.text);
         break;
     }
     transcript.scroll();
@@ -203,9 +216,14 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       // What the service sends, typed by ChatEvents; an event of another type changes nothing.
       onEvent: (type, data) => onEvent(/** @type {ChatEvent} */ ({ type, data })),
     });
+    endRetrying();
     if (done === null) say('turnCut', {}, 'error');
     else if (done.error !== undefined && done.stopReason !== 'aborted')
-      say('turnFailed', { reason: done.error.message ?? done.error.code ?? '' }, 'error');
+      say(
+        done.error.code === 'network' ? 'modelUnreachable' : 'turnFailed',
+        { reason: done.error.message ?? done.error.code ?? '' },
+        'error',
+      );
     else if (done.stopReason === 'aborted') say('turnStopped');
     else if (done.stopReason === 'round-limit' || done.stopReason === 'loop-stopped')
       say(done.stopReason === 'round-limit' ? 'roundLimit' : 'loopStopped');
@@ -216,6 +234,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       onNoModel();
     } else say('turnFailed', { reason: errorMessage(error) }, 'error');
   } finally {
+    endRetrying();
     endBubble();
     for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
     log.removeAttribute('aria-busy');

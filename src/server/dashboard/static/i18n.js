@@ -77,6 +77,18 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
+/**
+ * The key for `count` in the page's language: `one` where its plural rules say "one" (English's
+ * 1; never in Chinese or Japanese, whose words do not change), else `other`.
+ * @param {number} count
+ * @param {MessageKey} one
+ * @param {MessageKey} other
+ * @returns {MessageKey}
+ */
+export function pluralKey(count, one, other) {
+  return new Intl.PluralRules(current).select(count) === 'one' ? one : other;
+}
+
 /** @param {unknown} bytes */
 export function formatBytes(bytes) {
   const units = ['B', 'KB', 'MB', 'GB'];

@@ -38,6 +38,7 @@ const en = {
     'Ask a question; when a tool helps, you will see it work here, with what it was given and what it returned.',
   loadFailed: 'Could not load this: {reason}',
   noSessions: 'No sessions yet.',
+  sessionMetaOne: '{count} message · {when}',
   sessionMeta: '{count} messages · {when}',
   renameSession: 'Rename {name}',
   deleteSession: 'Delete {name}',
@@ -48,6 +49,8 @@ const en = {
   modelRetry: 'The model failed ({error}); trying again in {seconds} s (attempt {attempt}).',
   modelWaiting: 'Waiting for the model… {seconds} s',
   turnCut: 'The reply was cut off before it finished (the connection to the service broke).',
+  modelUnreachable:
+    'The model server cannot be reached ({reason}). Start it, or point Riverse at another one (RIVERSE_MODEL, OPENAI_BASE_URL, or model: in riverse.yaml), then send your message again.',
   turnFailed: 'The reply failed: {reason}',
   turnStopped: 'Stopped.',
   roundLimit: 'The assistant reached its limit of tool rounds and answered with what it had.',
@@ -80,6 +83,8 @@ const en = {
   succeeded: 'Succeeded',
   failed: 'Failed',
   notFinished: 'Not finished',
+  waitingBadge: 'Waiting',
+  waitingForApproval: 'Waiting for your approval; it has not run yet.',
   noResult: 'No result: the turn ended before this call finished.',
 
   toolsTitle: 'Tools',
@@ -181,6 +186,7 @@ const zh = {
   welcomeText: '提个问题吧；需要用到工具时，你会在这里看到它的运行过程，以及它收到的参数和返回的结果。',
   loadFailed: '无法加载：{reason}',
   noSessions: '还没有会话。',
+  sessionMetaOne: '{count} 条消息 · {when}',
   sessionMeta: '{count} 条消息 · {when}',
   renameSession: '重命名 {name}',
   deleteSession: '删除 {name}',
@@ -191,6 +197,8 @@ const zh = {
   modelRetry: '模型出错（{error}）；{seconds} 秒后重试（第 {attempt} 次）。',
   modelWaiting: '正在等待模型… {seconds} 秒',
   turnCut: '回复在完成前中断了（与服务的连接已断开）。',
+  modelUnreachable:
+    '无法连接模型服务器（{reason}）。请启动它，或让 Riverse 使用另一个（RIVERSE_MODEL、OPENAI_BASE_URL 或 riverse.yaml 中的 model:），然后重新发送消息。',
   turnFailed: '回复失败：{reason}',
   turnStopped: '已停止。',
   roundLimit: '助手已达到工具调用轮数上限，并根据现有信息作答。',
@@ -222,6 +230,8 @@ const zh = {
   succeeded: '成功',
   failed: '失败',
   notFinished: '未完成',
+  waitingBadge: '等待中',
+  waitingForApproval: '正在等待你的批准，尚未运行。',
   noResult: '没有结果：本轮对话在该调用完成前就结束了。',
 
   toolsTitle: '工具',
@@ -321,6 +331,7 @@ const ja = {
   welcomeText: '質問してください。ツールが役立つときは、その動作と、渡された値・返した結果がここに表示されます。',
   loadFailed: '読み込めませんでした：{reason}',
   noSessions: 'セッションはまだありません。',
+  sessionMetaOne: '{count} 件のメッセージ · {when}',
   sessionMeta: '{count} 件のメッセージ · {when}',
   renameSession: '{name} の名前を変更',
   deleteSession: '{name} を削除',
@@ -331,6 +342,8 @@ const ja = {
   modelRetry: 'モデルでエラーが発生しました（{error}）。{seconds} 秒後に再試行します（{attempt} 回目）。',
   modelWaiting: 'モデルの応答を待っています… {seconds} 秒',
   turnCut: '返答が途中で途切れました（サービスとの接続が切れました）。',
+  modelUnreachable:
+    'モデルのサーバーに接続できません（{reason}）。サーバーを起動するか、別のサーバーを指定してから（RIVERSE_MODEL、OPENAI_BASE_URL、または riverse.yaml の model:）、もう一度送信してください。',
   turnFailed: '返答に失敗しました：{reason}',
   turnStopped: '停止しました。',
   roundLimit: 'ツール呼び出しの回数の上限に達したため、アシスタントは手元の情報で回答しました。',
@@ -363,6 +376,8 @@ const ja = {
   succeeded: '成功',
   failed: '失敗',
   notFinished: '未完了',
+  waitingBadge: '待機中',
+  waitingForApproval: 'あなたの許可を待っています。まだ実行されていません。',
   noResult: '結果なし：この呼び出しが終わる前にターンが終了しました。',
 
   toolsTitle: 'ツール',

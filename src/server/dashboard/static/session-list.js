@@ -3,7 +3,7 @@
 // button for a new chat; at phone widths a toggle in the conversation's head shows and hides it.
 import { api, ApiError, errorMessage } from './api.js';
 import { h, icon, replace, toast } from './dom.js';
-import { formatTime, t } from './i18n.js';
+import { formatTime, pluralKey, t } from './i18n.js';
 
 /**
  * A session as GET /api/sessions lists it.
@@ -91,7 +91,7 @@ export function sessionList({ current, renamedCurrent, newChat }) {
       h('span', { class: 'session-name', text: session.name }),
       h('span', {
         class: 'session-meta',
-        i18n: 'sessionMeta',
+        i18n: pluralKey(session.messageCount ?? 0, 'sessionMetaOne', 'sessionMeta'),
         i18nVars: { count: session.messageCount ?? 0, when: formatTime(session.updatedAt) },
       }),
     );

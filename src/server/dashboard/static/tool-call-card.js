@@ -2,7 +2,7 @@
 // One tool call as a card: the tool, its parameters, and its result or error with the time it
 // took; a spinner while it runs. Chat and the traces page both show calls this way.
 import { h, pretty, setText } from './dom.js';
-import { formatDuration } from './i18n.js';
+import { formatDuration, t } from './i18n.js';
 
 /** @import { MessageKey } from './messages.js' */
 
@@ -50,6 +50,17 @@ export function toolCallCard({ tool, callId }) {
   );
   let started = 0;
   let timer = 0;
+  const run = () => {
+    element.dataset.state = 'running';
+    spin(status);
+    setText(preview, 'runningCall');
+    setText(resultBlock, 'stillRunning');
+    started = performance.now();
+    clearInterval(timer);
+    timer = setInterval(() => {
+      duration.textContent = formatDuration(performance.now() - started);
+    }, 250);
+  };
 
   return {
     element,
@@ -67,12 +78,22 @@ export function toolCallCard({ tool, callId }) {
       if (call.callId !== undefined) element.dataset.callId = call.callId;
       if (call.tool !== undefined) name.textContent = call.tool;
       paramsBlock.textContent = pretty(call.params ?? {});
-      setText(preview, 'runningCall');
-      started = performance.now();
+      run();
+    },
+    /** It waits for the person's approval: not running, and the wait is not its time. */
+    awaitApproval() {
+      if (element.dataset.state !== 'running') return;
       clearInterval(timer);
-      timer = setInterval(() => {
-        duration.textContent = formatDuration(performance.now() - started);
-      }, 250);
+      element.dataset.state = 'waiting';
+      settle(status, 'muted', 'waitingBadge');
+      setText(preview, 'waitingForApproval');
+      setText(resultBlock, 'waitingForApproval');
+      duration.textContent = '';
+    },
+    /** Approved: it runs from now on. */
+    resume() {
+      if (element.dataset.state !== 'waiting') return;
+      run();
     },
     /** @param {CallOutcome} result */
     finish(result) {
@@ -93,7 +114,7 @@ export function toolCallCard({ tool, callId }) {
     },
     /** The turn ended before the call's result came (cancelled, or the connection broke). */
     abandon() {
-      if (element.dataset.state !== 'running') return;
+      if (element.dataset.state !== 'running' && element.dataset.state !== 'waiting') return;
       clearInterval(timer);
       element.dataset.state = 'abandoned';
       settle(status, 'muted', 'notFinished');
@@ -115,6 +136,16 @@ function settle(status, kind, key) {
   status.removeAttribute('aria-label');
   delete status.dataset.i18nAriaLabel;
   setText(status, key);
+}
+
+/** @param {HTMLElement} status back to a spinner (a call that waited runs now) */
+function spin(status) {
+  status.className = 'spinner';
+  status.textContent = '';
+  delete status.dataset.i18n;
+  status.setAttribute('role', 'img');
+  status.dataset.i18nAriaLabel = 'running';
+  status.setAttribute('aria-label', t('running'));
 }
 
 /**

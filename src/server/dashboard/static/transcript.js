@@ -11,7 +11,7 @@ import { toolCallCard } from './tool-call-card.js';
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
 /** @import { PendingRequest } from './approval-card.js' */
-/** @import { ToolCallCard, Trace } from './tool-call-card.js' */
+/** @import { CallOutcome, ToolCallCard, Trace } from './tool-call-card.js' */
 /**
  * A message as the store keeps it (GET /api/sessions/:name).
  * @typedef {{ role: 'user', content: string }
@@ -70,9 +70,22 @@ export function transcript() {
         })),
       ]);
       if (!stillShown()) return false;
-      renderHistory(session.messages ?? [], traces.traces ?? []);
-      // Calls of this session still waiting for an answer (the page was reloaded, the service restarted).
-      for (const card of pendingApprovalCards(pending.approvals ?? [], session.session?.id))
+      const waiting = (pending.approvals ?? []).filter(
+        (entry) => entry.kind === 'approval' && entry.sessionId === session.session?.id,
+      );
+      const cards = renderHistory(
+        session.messages ?? [],
+        traces.traces ?? [],
+        new Set(waiting.map((entry) => entry.callId)),
+      );
+      // Calls of this session still waiting for an answer (the page was reloaded, the service restarted):
+      // their cards say they wait, and show the result when the approved call runs at once.
+      const answered = (/** @type {string} */ callId, /** @type {{ result?: CallOutcome }} */ answer) => {
+        const card = cards.get(callId);
+        if (answer.result !== undefined) card?.finish(answer.result);
+        else card?.abandon();
+      };
+      for (const card of pendingApprovalCards(waiting, session.session?.id, answered))
         element.append(h('li', {}, card.element));
     } catch (error) {
       if (!stillShown()) return false;
@@ -87,10 +100,12 @@ export function transcript() {
   }
 
   /**
+   * The session's messages with a card per call (those in `waiting` wait for an approval); the cards by call id.
    * @param {StoredMessage[]} messages
    * @param {Trace[]} traces
+   * @param {Set<string>} waiting
    */
-  function renderHistory(messages, traces) {
+  function renderHistory(messages, traces, waiting) {
     const byCall = new Map(traces.map((trace) => [trace.callId, trace]));
     /** @type {Map<string, ToolCallCard>} */
     const cards = new Map();
@@ -104,7 +119,7 @@ export function transcript() {
           const card = toolCallCard({ tool: call.name, callId: call.id });
           card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
           const trace = byCall.get(call.id);
-          if (trace !== undefined) card.finish(trace);
+          if (trace !== undefined && !waiting.has(call.id)) card.finish(trace); // a stopped turn's trace: the call still waits
           cards.set(call.id, card);
           items.push(h('li', {}, card.element));
         }
@@ -118,9 +133,13 @@ export function transcript() {
           });
       }
     }
-    for (const card of cards.values()) card.abandon();
+    for (const [callId, card] of cards) {
+      if (waiting.has(callId)) card.awaitApproval();
+      else card.abandon();
+    }
     show(items);
     scroll();
+    return cards;
   }
 
   return {

@@ -1,0 +1,396 @@
+// The chat page in a real browser (Debian's Chromium driven by playwright-core) at 1280×800 and
+// 390×844, against the real service and the scripted OpenAI-protocol model: a call waiting for
+// approval and after it, a long session name on a phone, the model badge, the "Connect a model"
+// card, an unreachable model server said once, and the words in en, zh and ja (a new chat's title
+// from the model, a tool's reason for being off, "1 message"). Screenshots go to test-artifacts/.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
+import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
+import { toolSource } from '../../tool-runtime/test-support.ts';
+import { startTestService } from '../server-test-support.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
+const missing = !existsSync(CHROMIUM);
+const skip =
+  missing && !process.env.CI
+    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)`
+    : false;
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+const NOTE = toolSource('write_note', {
+  manifest: "parameters: { text: { type: 'string', required: true, description: 'the note' } }, approval: 'always',",
+  execute: "return ToolResult.ok('written: ' + params.text);",
+});
+const QUOTE = toolSource('quote_lookup', {
+  members:
+    "isAvailable() { return this.unavailable({ en: 'set tools.quote_lookup.api_key', zh: '请设置 tools.quote_lookup.api_key', ja: 'tools.quote_lookup.api_key を設定してください' }); }",
+});
+
+/** The titles the model gives, by the language its title request asks for (notes have their own). */
+const TITLES = { en: 'Shopping list', zh: '购物清单', ja: '買い物リスト' } as const;
+const NOTE_TITLES = { en: 'Notes', zh: '笔记', ja: 'メモ' } as const;
+
+/** The slice of the page's globals the functions run in it use (this project's types have no DOM). */
+type PageGlobals = {
+  document: { documentElement: { scrollWidth: number } };
+  getComputedStyle(el: object): Record<string, string>;
+};
+type Box = { scrollWidth: number; clientWidth: number; placeholder?: string };
+
+async function openBrowser(t: TestContext): Promise<BrowserContext> {
+  if (missing)
+    throw new Error(
+      `${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`,
+    );
+  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
+  const browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: LAUNCH_ARGS,
+    viewport: { width: 1280, height: 800 },
+    locale: 'en-US',
+    timeout: 60_000,
+  });
+  t.after(async () => {
+    await browser.close();
+    await rm(profile, { recursive: true, force: true });
+  });
+  browser.setDefaultTimeout(15_000);
+  return browser;
+}
+
+/** A new tab that records what the page complains about (script errors, CSP refusals, missing messages). */
+async function openPage(browser: BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(message.text());
+  });
+  await page.goto(url);
+  return { page, problems };
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `chat-page-${name}.png`) });
+}
+
+/** The page is no wider than the window: nothing scrolls sideways. */
+async function pageWidth(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as PageGlobals).document.documentElement.scrollWidth);
+}
+
+/** Whether `locator` is inside the window's width (not cut off at its right edge). */
+async function onScreen(locator: Locator, width: number): Promise<boolean> {
+  const box = await locator.boundingBox();
+  return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5;
+}
+
+/** Whether an input's placeholder is read whole: its text is no wider than the input's content box. */
+async function placeholderFits(input: Locator): Promise<boolean> {
+  return input.evaluate((el: object) => {
+    const g = globalThis as unknown as {
+      document: { createElement(tag: 'canvas'): { getContext(kind: '2d'): any } };
+      getComputedStyle(el: object): Record<string, string>;
+    };
+    const style = g.getComputedStyle(el);
+    const context = g.document.createElement('canvas').getContext('2d');
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const input = el as { placeholder: string; clientWidth: number };
+    const room = input.clientWidth - Number.parseFloat(style.paddingLeft!) - Number.parseFloat(style.paddingRight!);
+    return context.measureText(input.placeholder).width <= room;
+  });
+}
+
+/** Whether the element's text is cut (with an ellipsis, when `ellipsis`). */
+async function isCut(locator: Locator): Promise<{ cut: boolean; ellipsis: boolean }> {
+  return locator.evaluate((el: object) => {
+    const box = el as Box;
+    const style = (globalThis as unknown as PageGlobals).getComputedStyle(el);
+    return { cut: box.scrollWidth > box.clientWidth, ellipsis: style.textOverflow === 'ellipsis' };
+  });
+}
+
+/** A port nothing listens on: a model server that cannot be reached. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+test('the chat page in Chromium: both widths, cards and states, words in the reader’s language', {
+  skip,
+  timeout: 240_000,
+}, async (t) => {
+  // "note X" → write_note { text: X }, which asks first; given its result the model says so. A
+  // title request (its system prompt asks for a title) is answered in the language it asks for.
+  const modelServer = await startOpenAITestServer((request) => {
+    const messages = request.body.messages as { role: string; content?: unknown }[];
+    const system = String(messages.find((message) => message.role === 'system')?.content ?? '');
+    const last = messages.at(-1)!;
+    if (/short title|简短的标题|短いタイトル/.test(system)) {
+      const titles = String(last.content).startsWith('note ') ? NOTE_TITLES : TITLES;
+      return { text: `"${/日本語/.test(system) ? titles.ja : /中文/.test(system) ? titles.zh : titles.en}."` };
+    }
+    if (last.role === 'tool') return { text: `Tool said: ${String(last.content)}` };
+    const text = String(last.content);
+    if (text.startsWith('note ')) return { toolCalls: [{ name: 'write_note', arguments: { text: text.slice(5) } }] };
+    return { text: 'Hello.' };
+  });
+  t.after(() => modelServer.close());
+  const service = await startTestService(t, {
+    files: { 'note.ts': NOTE, 'quote.ts': QUOTE },
+    model: createOpenAICompatibleModel({ model: 'test-model', baseUrl: modelServer.url, maxRetries: 0 }),
+    sessionTitles: 'model',
+  });
+  const browser = await openBrowser(t);
+  const { page, problems } = await openPage(browser, `${service.url}#/chat`);
+  /** A new chat at this size, in this language. */
+  const newChat = async (size: { width: number; height: number }, language: 'en' | 'zh' | 'ja' = 'en') => {
+    await page.setViewportSize(size);
+    await page.goto('about:blank');
+    await page.goto(`${service.url}#/chat`);
+    await page.locator('#language-select').selectOption(language);
+    await page.locator('.welcome').waitFor();
+  };
+  const send = async (text: string) => {
+    await page.locator('#chat-input').fill(text);
+    await page.locator('#chat-input').press('Enter');
+  };
+
+  for (const size of WIDTHS) {
+    await t.test(
+      `${size.width}×${size.height}: a call waiting for approval is not "Running"; answered, the card stops asking`,
+      async () => {
+        await newChat(size);
+        await send('note milk');
+        const approval = page.locator('.approval-card[data-state="pending"]');
+        await approval.waitFor();
+        const card = page.locator('.tool-card', { hasText: 'write_note' });
+        assert.equal(await card.getAttribute('data-state'), 'waiting');
+        assert.equal(await card.locator('.spinner').count(), 0, 'no spinner while it waits');
+        assert.equal(await card.locator('.preview').textContent(), 'Waiting for your approval; it has not run yet.');
+        assert.equal(await card.locator('.badge').textContent(), 'Waiting');
+        assert.equal(await card.locator('.duration').textContent(), '', 'its clock does not run while it waits');
+        assert.doesNotMatch((await card.textContent()) ?? '', /Running/);
+        assert.ok(
+          await placeholderFits(approval.locator('.approval-reason')),
+          'the reason’s placeholder is read whole',
+        );
+        for (const name of ['Approve once', 'Always for this session', 'Deny'])
+          assert.ok(await onScreen(approval.getByRole('button', { name }), size.width), `${name} is on the screen`);
+        assert.ok((await pageWidth(page)) <= size.width, 'no sideways scrolling');
+        await screenshot(page, `approval-${size.width}`);
+
+        await approval.getByRole('button', { name: 'Approve once' }).click();
+        const answered = page.locator('.approval-card[data-state="approved"]');
+        await answered.waitFor();
+        assert.equal(await answered.locator('h3').textContent(), 'write_note was allowed to run');
+        assert.equal(await answered.locator('.approval-actions').isVisible(), false, 'no buttons asking any more');
+        assert.equal(await answered.getByText('Riverse runs this call only if you approve it.').isVisible(), false);
+        assert.equal(await answered.getAttribute('aria-label'), 'write_note was allowed to run');
+        await page.locator('.tool-card[data-state="success"]', { hasText: 'write_note' }).waitFor();
+        await page.locator('.message.assistant', { hasText: 'Tool said: written: milk' }).waitFor();
+      },
+    );
+  }
+
+  for (const language of ['zh', 'ja'] as const) {
+    await t.test(`390×844 in ${language}: the approval card's reason placeholder is read whole`, async () => {
+      await newChat(WIDTHS[1], language);
+      await send('note tea');
+      const approval = page.locator('.approval-card[data-state="pending"]');
+      await approval.waitFor();
+      assert.ok(await placeholderFits(approval.locator('.approval-reason')), language);
+      assert.equal(
+        await page.locator('.tool-card .preview').textContent(),
+        language === 'zh' ? '正在等待你的批准，尚未运行。' : 'あなたの許可を待っています。まだ実行されていません。',
+      );
+      await approval.locator('button[data-decision="deny"]').click();
+      await page
+        .locator('.approval-card[data-state="denied"] h3', {
+          hasText: language === 'zh' ? '未允许 write_note 运行' : 'write_note の実行を許可しませんでした',
+        })
+        .waitFor();
+      await page.locator('.tool-card[data-state="failure"]').waitFor();
+    });
+  }
+
+  await t.test('a new chat takes a short title from the model, in the page’s language (en, zh, ja)', async () => {
+    for (const language of ['en', 'zh', 'ja'] as const) {
+      await newChat(WIDTHS[0], language);
+      await send('hello there, can you help me with my shopping today?');
+      await page.locator('.message.assistant', { hasText: 'Hello.' }).waitFor();
+      await page.locator('#conversation-title', { hasText: TITLES[language] }).waitFor();
+      await page.locator('.session-item.current .session-name', { hasText: TITLES[language] }).waitFor();
+      assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
+      // The next message goes on in the same chat, under its new name.
+      await send('and thanks');
+      await page.locator('.message.assistant', { hasText: 'Hello.' }).nth(1).waitFor();
+      assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
+    }
+    await page.locator('#language-select').selectOption('en');
+  });
+
+  await t.test('the session list says "1 message" and "4 messages"', async () => {
+    const solo = service.context.store.session('one message');
+    service.context.store.appendMessages(solo.id, [{ role: 'user', content: 'alone' }]);
+    await newChat(WIDTHS[0]);
+    const meta = (name: string) => page.locator(`.session-item[data-session="${name}"] .session-meta`);
+    await meta('one message').waitFor();
+    assert.match((await meta('one message').textContent()) ?? '', /^1 message · /);
+    assert.match((await meta(TITLES.en).textContent()) ?? '', /^4 messages · /);
+    await page.locator('#language-select').selectOption('ja');
+    assert.match((await meta('one message').textContent()) ?? '', /^1 件のメッセージ · /);
+    await page.locator('#language-select').selectOption('en');
+  });
+
+  await t.test(
+    '390×844, Sessions open with a long name: cut with an ellipsis, every button on the screen',
+    async () => {
+      const long = 'A very long session name about the weather in many cities of the world, and then some more';
+      service.context.store.renameSession('one message', long);
+      await page.setViewportSize(WIDTHS[1]);
+      await page.goto('about:blank');
+      await page.goto(`${service.url}#/chat/${encodeURIComponent(long)}`);
+      await page.locator('.message.user', { hasText: 'alone' }).waitFor();
+      await page.locator('.sessions-toggle').click();
+      const item = page.locator('.session-item.current');
+      await item.waitFor();
+      assert.ok((await pageWidth(page)) <= 390, `the page is ${await pageWidth(page)} px wide`);
+      assert.deepEqual(await isCut(item.locator('.session-name')), { cut: true, ellipsis: true });
+      assert.deepEqual(await isCut(page.locator('#conversation-title')), { cut: true, ellipsis: true });
+      for (const control of [
+        page.locator('[data-action="new-chat"]'),
+        item.getByRole('button', { name: /^Rename / }),
+        item.getByRole('button', { name: /^Delete / }),
+        page.locator('.composer button[type="submit"]'),
+      ])
+        assert.ok(await onScreen(control, 390), `${await control.textContent()} is on the screen`);
+      await screenshot(page, 'sessions-390');
+    },
+  );
+
+  for (const size of WIDTHS) {
+    await t.test(`${size.width}×${size.height}: the model badge reads whole`, async () => {
+      await page.setViewportSize(size);
+      const badge = page.locator('#model-badge', { hasText: 'Model: openai:test-model' });
+      await badge.waitFor();
+      assert.deepEqual(await isCut(badge), { cut: false, ellipsis: true });
+      assert.ok(await onScreen(badge, size.width));
+    });
+  }
+
+  await t.test('tools page: a tool’s reason for being off is in the page’s language', async () => {
+    await page.setViewportSize(WIDTHS[0]);
+    await page.goto(`${service.url}#/tools`);
+    const expected = {
+      en: 'set tools.quote_lookup.api_key',
+      zh: '请设置 tools.quote_lookup.api_key',
+      ja: 'tools.quote_lookup.api_key を設定してください',
+    };
+    for (const language of ['zh', 'ja', 'en'] as const) {
+      await page.locator('#language-select').selectOption(language);
+      await page.locator('article[data-tool="quote_lookup"] .notice.warn', { hasText: expected[language] }).waitFor();
+    }
+  });
+
+  await t.test(
+    'an unreachable model server: one failure, said once, with the fix (en, ja), at both widths',
+    async (tt) => {
+      const port = await closedPort();
+      const unreachable = await startTestService(tt, {
+        model: createOpenAICompatibleModel({
+          model: 'gone',
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          maxRetries: 2,
+          retryDelayMs: 20,
+        }),
+        sessionTitles: 'model',
+      });
+      const { page: lost, problems: lostProblems } = await openPage(browser, `${unreachable.url}#/chat`);
+      for (const [size, language] of [
+        [WIDTHS[0], 'en'],
+        [WIDTHS[1], 'ja'],
+      ] as const) {
+        await lost.setViewportSize(size);
+        await lost.goto('about:blank');
+        await lost.goto(`${unreachable.url}#/chat`);
+        await lost.locator('#language-select').selectOption(language);
+        await lost.locator('#chat-input').fill('hello?');
+        await lost.locator('#chat-input').press('Enter');
+        const error = lost.locator('.message.note.error');
+        await error.waitFor();
+        await lost.locator('.transcript:not([aria-busy])').waitFor(); // the turn is over: nothing more comes
+        assert.equal(await error.count(), 1);
+        assert.match(
+          (await error.textContent()) ?? '',
+          language === 'en'
+            ? /^The model server cannot be reached \(cannot reach .*connection refused.*\)\. Start it, or point Riverse at another one \(RIVERSE_MODEL, OPENAI_BASE_URL/
+            : /^モデルのサーバーに接続できません/,
+        );
+        assert.equal(await lost.locator('.message.note').count(), 1, 'no retry notices left beside it');
+        assert.equal(await lost.locator('.message.assistant').count(), 0, 'no reply saying the same');
+        await screenshot(lost, `unreachable-${size.width}`);
+      }
+      assert.deepEqual(lostProblems, []);
+      await lost.close();
+    },
+  );
+
+  await t.test('no model: the "Connect a model" card fits the chat panel, and the composer is in view', async (tt) => {
+    const bare = await startTestService(tt);
+    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
+    for (const size of WIDTHS) {
+      await fresh.setViewportSize(size);
+      const panel = fresh.locator('[data-panel="connect"]');
+      await panel.waitFor();
+      const inside = async (inner: Locator, outer: Locator) => {
+        const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
+        return a !== null && b !== null && a.x >= b.x - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y >= b.y - 0.5;
+      };
+      assert.ok(
+        await inside(panel, fresh.locator('.conversation')),
+        `${size.width}: the card is inside the chat panel`,
+      );
+      assert.ok(
+        await inside(panel.locator('[data-action="download-model"]'), panel),
+        `${size.width}: the download button is inside the card`,
+      );
+      const composer = await fresh.locator('.composer').boundingBox();
+      assert.ok(
+        composer !== null && composer.y + composer.height <= size.height + 0.5,
+        `${size.width}: the composer is in view`,
+      );
+      assert.ok((await pageWidth(fresh)) <= size.width, `${size.width}: no sideways scrolling`);
+      await screenshot(fresh, `connect-${size.width}`);
+    }
+    assert.deepEqual(freshProblems, []);
+    await fresh.close();
+  });
+
+  assert.deepEqual(problems, [], 'the page logged no errors');
+});
