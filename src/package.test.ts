@@ -113,6 +113,26 @@ test('the README names the Node version that engines asks for', async () => {
   );
 });
 
+// Riverse is not on the npm registry yet: the README's first commands must work without it.
+test('until it is published, the README installs the packed tarball, and its MCP snippet runs the installed copy on a named Node', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const app = readme.slice(readme.indexOf('\n## Add Riverse to your app\n'), readme.indexOf('\n## Quick start'));
+  const commands = /```sh\n([\s\S]*?)```/.exec(app)![1]!;
+  assert.match(commands, /^\(cd \/path\/to\/riverse && npm ci && npm pack\)/m);
+  assert.match(
+    commands,
+    new RegExp(`^npm install /path/to/riverse/riverse-${packageJson.version.replaceAll('.', '\\.')}\\.tgz `, 'm'),
+  );
+  assert.doesNotMatch(commands, /^npm install riverse\b/m);
+  const snippet = JSON.parse(
+    /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## MCP, both ways\n')))![1]!,
+  ) as {
+    mcpServers: { riverse: { command: string; args: string[] } };
+  };
+  assert.match(snippet.mcpServers.riverse.command, /^\/.*\/node$/);
+  assert.match(snippet.mcpServers.riverse.args[0]!, /^\/.*\/node_modules\/riverse\/bin\/riverse\.js$/);
+});
+
 describe('riverse as an installed package', { timeout: 180_000 }, () => {
   let work: string;
   let tarball: string;
