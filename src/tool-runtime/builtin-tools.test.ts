@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { BUILTIN_TOOL_FOLDER, BUILTINS_BY_DEFAULT } from './builtin-tools.ts';
 import { toolFolder, toolSource } from './test-support.ts';
+import { LiveToolRegistry } from './live-registry.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
 
 describe('the built-in tools beside the app’s own', () => {
@@ -39,5 +41,19 @@ describe('the built-in tools beside the app’s own', () => {
     assert.equal(tool('file_read')?.file, join(BUILTIN_TOOL_FOLDER, 'file_read.ts'));
     assert.equal(tool('web_fetch')?.available, false);
     assert.equal(tool('file_write')?.available, false, 'off by default: it changes files');
+  });
+
+  test('an app’s tool saved while Riverse runs takes the name from the built-in holding it', async (t) => {
+    const app = await toolFolder(t, { 'agent/tools/notes.ts': toolSource('notes') });
+    const live = await LiveToolRegistry.open({ baseDir: app, builtins: true, isolation: 'none', watch: false });
+    t.after(() => live.close());
+    assert.equal(live.current.find('current_time')?.file, join(BUILTIN_TOOL_FOLDER, 'current_time.ts'));
+    await writeFile(join(app, 'agent', 'tools', 'current_time.ts'), toolSource('current_time'));
+    await live.reload();
+    assert.equal(live.current.find('current_time')?.file, join(app, 'agent', 'tools', 'current_time.ts'));
+    assert.deepEqual(
+      live.current.diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+      [],
+    );
   });
 });

@@ -193,8 +193,13 @@ export class ToolRegistry {
     const where = (file: string) => relative(setup.baseDir, file) || file;
     const kept: Array<FileLoad['tools'][number]> = [];
     for (const [name, claimants] of claims) {
-      const holder = claimants.find((tool) => tool.file === holders.get(name));
-      const winner = holder ?? claimants[0]!;
+      const held = claimants.find((tool) => tool.file === holders.get(name));
+      // A built-in holding the name yields it to an app's tool saved meanwhile, as at a start.
+      const holder =
+        held !== undefined && isBuiltin(setup, held.file)
+          ? claimants.find((tool) => !isBuiltin(setup, tool.file))
+          : held;
+      const winner = holder ?? held ?? claimants[0]!;
       kept.push(winner);
       for (const tool of claimants) {
         if (tool === winner || replacedBuiltin(setup, tool.file, winner.file)) continue;
@@ -396,9 +401,14 @@ export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
   };
 }
 
+/** A file of the built-in tools' folder, when the built-ins are loaded beside the app's own. */
+function isBuiltin(setup: RegistrySetup, file: string): boolean {
+  return setup.builtins !== undefined && dirname(file) === setup.builtins;
+}
+
 /** A built-in tool whose name a tool of the app's own folders took: replaced, as the app meant, with no fault. */
 function replacedBuiltin(setup: RegistrySetup, file: string, winner: string): boolean {
-  return setup.builtins !== undefined && dirname(file) === setup.builtins && dirname(winner) !== setup.builtins;
+  return isBuiltin(setup, file) && !isBuiltin(setup, winner);
 }
 
 /** The tool files of every folder, in order; a missing folder is a warning. */
