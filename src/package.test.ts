@@ -438,6 +438,9 @@ test('level', async () => assert.deepEqual(await runTool(LevelTool, { high: true
       assert.match(embedded.stderr, /npm install --save-dev node@24 .*npx node app\.js/);
       assert.doesNotMatch(embedded.stderr, /SyntaxError/);
     }
+    const hooks = await run(older, ['--import', 'riverse/register', '-e', '0'], apps.module);
+    assert.equal(hooks.code, 1, show(hooks));
+    assert.match(hooks.stderr, /riverse needs Node\.js/);
   });
 });
 
