@@ -14,10 +14,33 @@ const engines = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
 const [neededMajor, neededMinor] = /(\d+)\.(\d+)/.exec(engines).slice(1).map(Number);
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < neededMajor || (major === neededMajor && minor < neededMinor)) {
+  // A checkout brings its own Node 24 (a development dependency): set the checkout up as `npm start`
+  // does (a fresh clone's first `npx riverse` runs here, on the machine's Node), then run on that.
+  const own = new URL(`../node_modules/node/bin/node${process.platform === 'win32' ? '.exe' : ''}`, import.meta.url);
+  if (checkout) {
+    const { execFileSync, spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    try {
+      execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/setup.mjs', import.meta.url))], {
+        stdio: 'inherit',
+      });
+    } catch {
+      process.exit(1); // npm said what failed
+    }
+    if (existsSync(own)) {
+      const child = spawn(fileURLToPath(own), [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+        stdio: 'inherit',
+      });
+      // Ctrl-C reaches both; the child decides what it means (a chat cancels a reply), this one waits.
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
+      child.on('exit', (code) => process.exit(code ?? 1));
+      await new Promise(() => {});
+    }
+  }
   process.stderr.write(
     `riverse needs Node.js ${neededMajor}.${neededMinor} or newer; this is Node.js ${process.versions.node} (${process.execPath}).\n` +
       (checkout
-        ? 'This checkout brings its own Node 24: run Riverse through npm, e.g. `npx riverse --help` or `npm start`.\n'
+        ? 'This checkout brings its own Node 24, but it is not installed: run `npm install`, then `npm start` or `npx riverse …`.\n'
         : 'Install Node.js 24 LTS (https://nodejs.org/en/download, or `nvm install 24`), or give this project its own:\n' +
           '  npm install --save-dev node@24     # `npx riverse …` and npm scripts then run on it\n'),
   );

@@ -4,6 +4,9 @@
 // exported, so it can be named; src/package.test.ts holds that promise against the built package.
 // (This comment must not carry the tag itself: it would strip the first export below.)
 
+// First, before anything else runs: on a Node too old, say which one Riverse needs.
+import './core/node-version.ts';
+
 // The tool contract: what a drop-in tool file imports (in a tool worker, 'riverse' is tool-api.ts alone).
 export {
   BaseTool,

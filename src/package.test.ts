@@ -113,6 +113,26 @@ test('the README names the Node version that engines asks for', async () => {
   );
 });
 
+// Riverse is not on the npm registry yet: the README's first commands must work without it.
+test('until it is published, the README installs the packed tarball, and its MCP snippet runs the installed copy on a named Node', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const app = readme.slice(readme.indexOf('\n## Add Riverse to your app\n'), readme.indexOf('\n## Quick start'));
+  const commands = /```sh\n([\s\S]*?)```/.exec(app)![1]!;
+  assert.match(commands, /^\(cd \/path\/to\/riverse && npm ci && npm pack\)/m);
+  assert.match(
+    commands,
+    new RegExp(`^npm install /path/to/riverse/riverse-${packageJson.version.replaceAll('.', '\\.')}\\.tgz `, 'm'),
+  );
+  assert.doesNotMatch(commands, /^npm install riverse\b/m);
+  const snippet = JSON.parse(
+    /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## MCP, both ways\n')))![1]!,
+  ) as {
+    mcpServers: { riverse: { command: string; args: string[] } };
+  };
+  assert.match(snippet.mcpServers.riverse.command, /^\/.*\/node$/);
+  assert.match(snippet.mcpServers.riverse.args[0]!, /^\/.*\/node_modules\/riverse\/bin\/riverse\.js$/);
+});
+
 describe('riverse as an installed package', { timeout: 180_000 }, () => {
   let work: string;
   let tarball: string;
@@ -181,6 +201,10 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
       'dist/tool-runtime/isolation/tool-worker.js',
       'dist/server/dashboard/static/index.html',
       'dist/server/dashboard/static/app.js',
+      // The built-in tools, compiled, with their helpers (and no tests: checked below).
+      'dist/agent/tools/web_fetch.js',
+      'dist/agent/tools/file_read.js',
+      'dist/agent/tools/_roots.js',
       'README.md',
     ]) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
@@ -200,8 +224,9 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // MCP both ways (src/mcp and the guides' sections) about 20 kB more; approvals (the desk, the prompt, the
     // dashboard's cards, the guides' sections) about 15 kB more; riverse.yaml's problems in three languages, oxc as
     // the type stripper and the loader pool about 5 kB more (553 kB); the house (a file per provider's descriptor
-    // and per step of the turn, the dashboard's JSDoc types) about 25 kB more (578 kB).
-    assert.ok(size < 600_000, `the tarball is ${size} bytes`);
+    // and per step of the turn, the dashboard's JSDoc types) about 25 kB more (578 kB); the built-in tools, compiled
+    // without their comments (dist/agent/tools), about 24 kB more (607 kB).
+    assert.ok(size < 650_000, `the tarball is ${size} bytes`);
   });
 
   for (const kind of ['commonjs', 'module'] as const) {
@@ -253,6 +278,55 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
       });
     });
   }
+
+  test("the built-in tools come with the package, beside the app's own, on with their safe defaults, switchable as a group and one by one", async (t) => {
+    const app = apps.commonjs;
+    const config = join(app, 'riverse.yaml');
+    t.after(() => rm(config, { force: true }));
+    const listed = async () => {
+      const result = await run('npx', ['riverse', 'tools', 'list', '--json'], app);
+      assert.equal(result.code, 0, show(result));
+      const { tools, diagnostics } = JSON.parse(result.stdout) as {
+        tools: { name: string; file: string; available: boolean }[];
+        diagnostics: { severity: string }[];
+      };
+      assert.deepEqual(
+        diagnostics.filter((diagnostic) => diagnostic.severity === 'error'),
+        [],
+      );
+      return new Map(tools.map((tool) => [tool.name, tool]));
+    };
+    const found = await listed();
+    for (const name of ['current_time', 'web_search', 'web_fetch', 'file_read', 'file_list', 'grep', 'ask_user'])
+      assert.equal(found.get(name)?.available, true, `${name} is not available: ${JSON.stringify(found.get(name))}`);
+    // What writes or runs programs is there but off until turned on.
+    for (const name of ['file_write', 'shell_exec']) assert.equal(found.get(name)?.available, false, name);
+    assert.equal(found.get('greet')?.available, true);
+    assert.ok(
+      found.get('file_read')!.file.startsWith(join(app, 'node_modules', 'riverse')),
+      found.get('file_read')!.file,
+    );
+    // A built-in runs from the package, in a tool process of its own, like the app's tools.
+    const time = await run('npx', ['riverse', 'tools', 'run', 'current_time', 'time_zone=UTC'], app);
+    assert.equal(time.code, 0, show(time));
+    assert.match(time.stdout, /\d{4}-\d{2}-\d{2}/);
+
+    await writeFile(config, 'tools:\n  web_fetch:\n    enabled: false\n  file_write:\n    enabled: true\n');
+    const switched = await listed();
+    assert.equal(switched.get('web_fetch')?.available, false);
+    assert.equal(switched.get('file_write')?.available, true);
+    assert.equal(switched.get('file_read')?.available, true);
+
+    await writeFile(config, 'tools:\n  builtins: false\n');
+    const left = [...(await listed()).values()];
+    assert.deepEqual(
+      left.filter((tool) => tool.file.includes('node_modules')),
+      [],
+    );
+    assert.ok(left.some((tool) => tool.name === 'greet'));
+    const checked = await run('npx', ['riverse', 'tools', 'check'], app);
+    assert.equal(checked.code, 0, show(checked));
+  });
 
   test("npx riverse ask answers through a model, calling the app's tool", async () => {
     const result = await run('npx', ['riverse', 'ask', 'Say hello to Ada'], apps.module, {
@@ -353,6 +427,20 @@ test('level', async () => assert.deepEqual(await runTool(LevelTool, { high: true
       new RegExp(`^riverse needs Node\\.js ${needed.replace('.', '\\.')} or newer; this is Node\\.js \\d+`),
     );
     assert.match(result.stderr, /npm install --save-dev node@24/);
+    // The library says the same when an app imports or requires it (not a SyntaxError about node:module).
+    for (const kind of ['module', 'commonjs'] as const) {
+      const embedded = await run(older, ['embed.js'], apps[kind]);
+      assert.equal(embedded.code, 1, show(embedded));
+      assert.match(
+        embedded.stderr,
+        new RegExp(`riverse needs Node\\.js ${needed.replace('.', '\\.')} or newer; this is Node\\.js \\d+`),
+      );
+      assert.match(embedded.stderr, /npm install --save-dev node@24 .*npx node app\.js/);
+      assert.doesNotMatch(embedded.stderr, /SyntaxError/);
+    }
+    const hooks = await run(older, ['--import', 'riverse/register', '-e', '0'], apps.module);
+    assert.equal(hooks.code, 1, show(hooks));
+    assert.match(hooks.stderr, /riverse needs Node\.js/);
   });
 });
 

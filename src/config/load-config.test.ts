@@ -170,6 +170,14 @@ tools:
     assert.match(configError(() => parseConfig('tools:\n  dirs: [1]\n', PATH, {})).message, /tools\.dirs/);
   });
 
+  test('tools.builtins is a switch, not a tool section', () => {
+    assert.deepEqual(parseConfig('tools:\n  builtins: false\n', PATH, {}).tools, { builtins: false });
+    assert.match(
+      configError(() => parseConfig('tools:\n  builtins: no\n', PATH, {})).message,
+      /:2: tools\.builtins: .*got string "no"/,
+    );
+  });
+
   test('the top level and tools must be mappings', () => {
     assert.deepEqual(configError(() => parseConfig('just text\n', PATH, {})).problems, [
       `${PATH}:1: (top level): the file must hold a mapping of settings (key: value), got string "just text"`,

@@ -71,6 +71,7 @@ const TOOL_SECTION: Field<ToolSection> = section<ToolSection>(
 export const TOOLS_FIELDS: Fields<ToolsConfig> = {
   enabled: flag(),
   dirs: folders(),
+  builtins: flag(),
   timeout_ms: timeout(),
   max_result_chars: whole(1),
   isolation: ISOLATION,

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { ModelError } from './model-error.ts';
 import { hasNodeLlamaCpp } from './providers/local/local-llama-runtime.ts';
 import { PROVIDER_NAMES } from './providers/provider-names.ts';
+import { installCommand } from './providers/local/local-llama-install.ts';
 import { chooseModel, noModelMessage, resolveModel, type DownloadOffer } from './resolve-model.ts';
 import { startAnthropicTestServer } from './testing/anthropic-wire.ts';
 import { startGeminiTestServer } from './testing/gemini-wire.ts';
@@ -171,6 +172,18 @@ describe('every provider resolves to its adapter, with its key and base URL vari
       assert.match(message, new RegExp(`^  RIVERSE_MODEL=${shown} `, 'm'));
     }
     assert.match(message, new RegExp(`^  other providers: ${PROVIDER_NAMES.join(', ')}$`, 'm'));
+    // The embedded default a chat offers needs node-llama-cpp: the local line says what to install, in one line.
+    assert.ok(
+      message
+        .split('\n')
+        .some(
+          (line) =>
+            line.startsWith('  RIVERSE_MODEL=local:') &&
+            line.includes('default model') &&
+            line.endsWith(installCommand()),
+        ),
+      message,
+    );
     notConfigured(
       () => resolveModel({}, { RIVERSE_MODEL: 'local:' }),
       /"local:" names no model file; write local:\/path\/to\/model\.gguf or local:hf:/,

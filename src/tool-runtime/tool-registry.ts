@@ -1,4 +1,4 @@
-import { basename, extname, relative, resolve } from 'node:path';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
 import {
   DEFAULT_ISOLATION,
   toolIsolation,
@@ -11,6 +11,7 @@ import {
 import { formatDiagnostic, said, type Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage } from './error-location.ts';
 import { executeTool, executionLimits, failure, type ExecuteOptions, type ExecutionLimits } from './execute-tool.ts';
+import { BUILTIN_TOOL_FOLDER, BUILTINS_BY_DEFAULT } from './builtin-tools.ts';
 import { findToolFiles } from './find-tool-files.ts';
 import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
@@ -35,6 +36,12 @@ export interface ToolRegistryOptions {
   baseDir?: string;
   /** Drop-in folders; default `config.tools.dirs`, else `agent/tools`. */
   folders?: string[];
+  /**
+   * Whether the built-in tools are loaded after the folders. Default: false when `folders` names
+   * them or `config.tools.builtins` is false; else true in the package (in a checkout, they are its
+   * default folder).
+   */
+  builtins?: boolean;
   /** `process` (default; `tools.isolation` in the config): tools load and run in child processes; `worker`: in worker threads. */
   isolation?: Isolation;
   /** @internal The workers that run isolated calls; successive registries of a live catalog share them. */
@@ -53,6 +60,8 @@ export interface RegistrySetup {
   config: AppConfig;
   baseDir: string;
   folders: string[];
+  /** The built-in tools' folder, when it is one of `folders`: an app's tool of the same name replaces a built-in one. */
+  builtins?: string;
   isolation: Isolation;
   workers: ToolWorkers;
   /** What earlier loads found, when a cache folder was given. */
@@ -184,11 +193,16 @@ export class ToolRegistry {
     const where = (file: string) => relative(setup.baseDir, file) || file;
     const kept: Array<FileLoad['tools'][number]> = [];
     for (const [name, claimants] of claims) {
-      const holder = claimants.find((tool) => tool.file === holders.get(name));
-      const winner = holder ?? claimants[0]!;
+      const held = claimants.find((tool) => tool.file === holders.get(name));
+      // A built-in holding the name yields it to an app's tool saved meanwhile, as at a start.
+      const holder =
+        held !== undefined && isBuiltin(setup, held.file)
+          ? claimants.find((tool) => !isBuiltin(setup, tool.file))
+          : held;
+      const winner = holder ?? held ?? claimants[0]!;
       kept.push(winner);
       for (const tool of claimants) {
-        if (tool === winner) continue;
+        if (tool === winner || replacedBuiltin(setup, tool.file, winner.file)) continue;
         diagnostics.push({
           severity: 'error',
           code: 'duplicate-name',
@@ -365,19 +379,36 @@ function nameKey(name: string): string {
 export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
   const baseDir = options.baseDir ?? process.cwd();
   const config = withBaseDir(options.config ?? {}, baseDir);
-  const folders = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) =>
+  const named = (options.folders ?? config.tools?.dirs ?? [DEFAULT_TOOL_FOLDER]).map((folder) =>
     resolve(baseDir, folder),
   );
+  const off = options.builtins === false || (options.builtins === undefined && config.tools?.builtins === false);
+  const builtins = !off && (options.builtins === true || (options.folders === undefined && BUILTINS_BY_DEFAULT));
+  // Turned off, they are left out even where a folder names them: in a checkout they are its agent/tools.
+  const folders = builtins
+    ? [...new Set([...named, BUILTIN_TOOL_FOLDER])]
+    : named.filter((folder) => !off || folder !== BUILTIN_TOOL_FOLDER);
   const isolation = options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION;
   return {
     config,
     baseDir,
     folders,
+    ...(builtins ? { builtins: BUILTIN_TOOL_FOLDER } : {}),
     isolation,
     workers: options.workers ?? new ToolWorkers(config, ToolWorkers.optionsFor(config)),
     sources: options.sources ?? [],
     ...(options.cacheDir === undefined ? {} : { cache: LoadCache.open(options.cacheDir, folders, config, isolation) }),
   };
+}
+
+/** A file of the built-in tools' folder, when the built-ins are loaded beside the app's own. */
+function isBuiltin(setup: RegistrySetup, file: string): boolean {
+  return setup.builtins !== undefined && dirname(file) === setup.builtins;
+}
+
+/** A built-in tool whose name a tool of the app's own folders took: replaced, as the app meant, with no fault. */
+function replacedBuiltin(setup: RegistrySetup, file: string, winner: string): boolean {
+  return isBuiltin(setup, file) && !isBuiltin(setup, winner);
 }
 
 /** The tool files of every folder, in order; a missing folder is a warning. */

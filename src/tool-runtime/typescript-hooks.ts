@@ -1,5 +1,8 @@
 import { lstatSync, readFileSync } from 'node:fs';
-import { createRequire, registerHooks, SourceMap, stripTypeScriptTypes, type SourceMapPayload } from 'node:module';
+// registerHooks and stripTypeScriptTypes are newer than Node 20: read off the namespace when called,
+// so that the package still links there and can say which Node it needs (core/node-version.ts).
+import * as nodeModule from 'node:module';
+import { createRequire, SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -103,7 +106,7 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
       ? TOOL_API_ENTRY
       : FULL_ENTRY;
   if (lazyMaps === undefined) process.setSourceMapsEnabled(true);
-  registerHooks({
+  nodeModule.registerHooks({
     resolve(specifier, context, nextResolve) {
       if (specifier === 'riverse') return { url: entryFor(context.parentURL), format: OWN_FORMAT, shortCircuit: true };
       const known = resolveSnapshot(specifier);
@@ -352,14 +355,14 @@ export function warmTypeStripper(): void {
 
 /** `stripTypeScriptTypes` without the ExperimentalWarning it prints on first use (output must stay clean). */
 function strip(source: string): string {
-  if (stripped) return stripTypeScriptTypes(source, { mode: 'strip' });
+  if (stripped) return nodeModule.stripTypeScriptTypes(source, { mode: 'strip' });
   const emitWarning = process.emitWarning;
   process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     if (String(typeof warning === 'string' ? warning : warning.message).startsWith('stripTypeScriptTypes')) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    const code = stripTypeScriptTypes(source, { mode: 'strip' });
+    const code = nodeModule.stripTypeScriptTypes(source, { mode: 'strip' });
     stripped = true;
     return code;
   } finally {

@@ -14,6 +14,8 @@ export interface ToolsConfig {
   enabled?: boolean;
   /** Drop-in folders, relative to the config file's folder. Default: `["agent/tools"]`. */
   dirs?: string[];
+  /** `false` leaves out the built-in tools that come with Riverse (loaded after `dirs`; default true). */
+  builtins?: boolean;
   /** Default per-call time limit in milliseconds (30 000). */
   timeout_ms?: number;
   /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
@@ -32,6 +34,7 @@ export interface ToolsConfig {
 export const TOOLS_SETTINGS = [
   'enabled',
   'dirs',
+  'builtins',
   'timeout_ms',
   'max_result_chars',
   'isolation',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { getCompileCacheDir } from 'node:module';
+// Newer than Node 20: read when called, so that the package links there (core/node-version.ts).
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
@@ -169,7 +170,7 @@ export function startProcessHost(limits: HostLimits, events: HostEvents, v8Flags
  */
 function hostCompileCache(): string | undefined {
   if (process.env.NODE_DISABLE_COMPILE_CACHE !== undefined) return undefined;
-  return getCompileCacheDir() ?? process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
+  return nodeModule.getCompileCacheDir() ?? process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), 'node-compile-cache');
 }
 
 /** Tool processes alive now: killed when Riverse exits, so that none outlives it (one that spins cannot notice). */

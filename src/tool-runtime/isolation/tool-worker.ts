@@ -2,7 +2,8 @@
 // files one by one and reports what it found; as an executor it imports one file and runs its
 // tools' calls. Whatever a tool does here — spin, exit, throw later, eat memory — Riverse survives
 // it (decisions 004 and 006).
-import { flushCompileCache } from 'node:module';
+// Newer than Node 20: read when called, so that the package links there (core/node-version.ts).
+import * as nodeModule from 'node:module';
 import { isMainThread } from 'node:worker_threads';
 import type { BaseTool } from '../../tools/base-tool.ts';
 import { toolIsolation, toolSection } from '../../tools/app-config.ts';
@@ -31,7 +32,7 @@ await import('riverse');
 warmTypeStripper();
 // A process host is killed, never ended, so Node would not write what it compiled of Riverse's
 // side (types stripped, V8 code): written now, the next host reads it instead (~50 ms of CPU each).
-if (isMainThread) flushCompileCache();
+if (isMainThread) nodeModule.flushCompileCache();
 const port = await connectToHost();
 const data = port.data;
 guardProcess(data.hostPid);

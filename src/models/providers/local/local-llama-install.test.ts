@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { installArguments, installCommand, installRoot, platformPackage } from './local-llama-install.ts';
 
 test('the install takes the pinned CPU build only, and keeps the optional packages already installed', async (t) => {
@@ -33,7 +35,14 @@ test('the install takes the pinned CPU build only, and keeps the optional packag
   assert.equal(args.at(-1), '@typescript/typescript-linux-x64@7.0.2');
   assert.ok(!args.some((arg) => arg.includes('darwin') || arg.startsWith('b@')));
   if (platformPackage() !== undefined) assert.ok(args.includes(`${platformPackage()}@3.21.1`));
-  assert.match(installCommand(root), /^npm install --no-save --omit=optional node-llama-cpp@3\.21\.1 /);
+});
+
+test('the command a person is told is short and stable: no list of packages, saved in an app', () => {
+  assert.equal(installCommand(true), 'npx node src/models/providers/local/local-llama-install.ts');
+  assert.equal(installCommand(false), 'npm install node-llama-cpp@3.21.1');
+  // This checkout runs the first: the file it names is there.
+  assert.equal(installCommand(), installCommand(true));
+  assert.ok(existsSync(fileURLToPath(new URL('./local-llama-install.ts', import.meta.url))));
 });
 
 test('each platform has its prebuilt package name', () => {

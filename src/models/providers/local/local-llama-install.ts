@@ -1,6 +1,7 @@
 // How to install node-llama-cpp, the optional runtime of local models: only the CPU build for this
 // platform (~83 MB). A plain install would add the CUDA and Vulkan builds too (~700 MB).
-// Run this file to install it: `npx node src/models/providers/local/local-llama-install.ts` (CI does).
+// Run this file to install it in a checkout: `npx node src/models/providers/local/local-llama-install.ts`
+// (CI does); an app is told `npm install node-llama-cpp@…` instead (installCommand).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -28,7 +29,11 @@ export function platformPackage(platform: string = process.platform, arch: strin
  * Where the install runs: this checkout, or the app that installed the riverse package (in the
  * package's own folder, npm would install riverse's development dependencies too).
  */
-export const ROOT = installRoot(fileURLToPath(new URL('../../../../', import.meta.url)));
+const RIVERSE_FOLDER = fileURLToPath(new URL('../../../../', import.meta.url));
+export const ROOT = installRoot(RIVERSE_FOLDER);
+
+/** Riverse runs from a checkout of its repository, not from an app's node_modules. */
+const CHECKOUT = ROOT === RIVERSE_FOLDER;
 
 export function installRoot(riverseFolder: string): string {
   const at = riverseFolder.indexOf(`${sep}node_modules${sep}`);
@@ -54,11 +59,15 @@ export function installArguments(root: string = ROOT): string[] {
   ];
 }
 
-/** The install command as a user would type it. */
-export function installCommand(root: string = ROOT): string {
-  return `npm ${installArguments(root)
-    .filter((arg) => arg !== '--no-audit' && arg !== '--no-fund')
-    .join(' ')}`;
+/**
+ * The one command a person is told to type, short and the same on every machine. In a checkout,
+ * this file, which installs the CPU build alone (above). In an app, a plain install: saved, so
+ * that the app's next `npm install` keeps it (npm adds the GPU builds published for the platform).
+ */
+export function installCommand(checkout: boolean = CHECKOUT): string {
+  return checkout
+    ? 'npx node src/models/providers/local/local-llama-install.ts'
+    : `npm install node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`;
 }
 
 /** `name@version` of the top-level optional packages of the lockfile that are on disk. */

@@ -14,7 +14,9 @@ export const LOCAL_PROVIDER: ProviderDescriptor = {
   example: '/path/to/model.gguf',
   wires: { local: LOCAL_TOOLS },
   discover: defaultLocalModel,
-  setupHint: () => `(or local:hf:user/repo/file.gguf) with node-llama-cpp installed:\n    ${installCommand()}`,
+  // One line, as the others: the same install also lets a chat offer the embedded default model.
+  setupHint: () =>
+    `(or local:hf:user/repo/file.gguf) with node-llama-cpp, which also lets a chat offer its default model: ${installCommand()}`,
   noModelNamed: 'names no model file; write local:/path/to/model.gguf or local:hf:user/repo/file.gguf.',
   create: ({ model, modelsDirectory }) =>
     createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) }),
