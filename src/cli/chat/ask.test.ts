@@ -47,7 +47,11 @@ describe('riverse ask', { concurrency: true }, () => {
       ],
     );
     assert.equal(trace.toolCalls[0].result.data, 'Tokyo：所により曇り、16°C（体感 14°C）、湿度 63%、風速 11 km/h');
-    assert.match(trace.toolCalls[1].result.error, /does not know the place "Atlantis"/);
+    assert.match(
+      trace.toolCalls[1].result.error,
+      /「Atlantis」という場所を知りません/,
+      'the tool speaks the turn’s language',
+    );
     for (const call of trace.toolCalls)
       assert.match(String(call.durationMs), /^\d+(\.\d)?$/, 'durations to a tenth of a millisecond');
     assert.deepEqual(
