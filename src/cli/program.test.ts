@@ -80,8 +80,16 @@ describe('riverse command line', { concurrency: true }, () => {
     const model = await project.run(['ask', 'hi'], { env: { RIVERSE_MODEL: 'opeani:gpt-4.1-mini' } });
     assert.equal(model.code, 2, show(model));
     assert.match(model.stderr, /^error: Unknown model provider "opeani" .*\(did you mean "openai"\?\).*, local\.\n/);
+    // …and in the person's language after the prefix, not English inside it.
     const zh = await project.run(['ask', 'hi', '--lang', 'zh'], { env: { RIVERSE_MODEL: 'opeani:x' } });
-    assert.match(zh.stderr, /^错误：/);
+    assert.match(
+      zh.stderr,
+      /^错误：“opeani:x”中的模型提供方“opeani”不存在（你是想输入“openai”吗？）。已知的提供方：openai, .*, local。\n/,
+    );
+    const ja = await project.run(['ask', 'hi', '--lang', 'ja'], { env: { RIVERSE_MODEL: 'anthropic:claude' } });
+    assert.match(ja.stderr, /^エラー：anthropic:claude には API キーが必要です：ANTHROPIC_API_KEY を設定してください/);
+    const none = await project.run(['ask', 'hi', '--lang', 'zh'], { env: { RIVERSE_MODEL: 'openai:' } });
+    assert.match(none.stderr, /^错误：“openai:”没有指定模型；请写成 openai:<模型>/);
   });
 
   it('speaks Chinese and Japanese: --lang, the locale, the config', async () => {

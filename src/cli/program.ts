@@ -191,7 +191,7 @@ try {
     (error instanceof ModelError && error.code === 'not-configured')
   ) {
     // One form for every error the command prints: commander's own (`error: …`), in the person's language.
-    console.error(`${text.error}${error instanceof ConfigError ? error.localized(language) : error.message}`);
+    console.error(`${text.error}${error instanceof UsageError ? error.message : error.localized(language)}`);
     process.exitCode = 2;
   } else throw error;
 }

@@ -1,3 +1,6 @@
+import type { Language } from '../core/language.ts';
+import { english, renderPhrase, type Phrase } from '../core/phrase.ts';
+
 export type ModelErrorCode =
   | 'not-configured'
   | 'auth'
@@ -29,16 +32,28 @@ export class ModelError extends Error {
   readonly retryable: boolean;
   /** Set when the request ended on a configured limit (a timeout, a size cap): what the user can raise. */
   readonly limit: ModelLimit | undefined;
+  /** What to tell a person, as a phrase (model-phrases.ts), when it was made as one; `message` is its English. */
+  readonly said: Phrase | undefined;
 
   constructor(
     code: ModelErrorCode,
-    message: string,
+    message: string | Phrase,
     options: { status?: number; retryable?: boolean; cause?: unknown; limit?: ModelLimit } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    const said = typeof message === 'string' ? undefined : message;
+    super(
+      said === undefined ? (message as string) : english(said),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.said = said;
     this.code = code;
     this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.limit = options.limit;
+  }
+
+  /** The message in `language` (English where it was not made as a phrase). */
+  localized(language: Language): string {
+    return (this.said === undefined ? undefined : renderPhrase(this.said, language)) ?? this.message;
   }
 }

@@ -1,6 +1,8 @@
 import type { ChatModel, ToolCallingMode } from './chat-model.ts';
 import { closestWord } from '../core/closest-word.ts';
+import type { Phrase } from '../core/phrase.ts';
 import { ModelError } from './model-error.ts';
+import { phrase } from './model-phrases.ts';
 import type { ChooseModelOptions, ProviderDescriptor } from './providers/provider-descriptor.ts';
 import { PROVIDERS, providerNamed } from './providers/providers.ts';
 
@@ -31,17 +33,24 @@ export interface ModelConfig {
 const DEFAULT_PREFIX = 'openai';
 
 /** What to set when no model can serve (built when needed: the local provider's hint reads the lock file). */
-export const noModelMessage = (): string => {
+const noModelPhrase = (): Phrase => {
   const shown = PROVIDERS.filter((provider) => provider.setupHint !== undefined);
   const example = (provider: ProviderDescriptor): string => `${provider.name}:${provider.example}`;
   const width = Math.max(...shown.map((provider) => example(provider).length));
-  return [
-    'No model is configured. Set RIVERSE_MODEL, for example:',
-    ...shown.map((provider) => `  RIVERSE_MODEL=${example(provider).padEnd(width)}  ${provider.setupHint?.()}`),
-    `  other providers: ${providerNames()}`,
-    'or write `model: openai:gpt-4.1-mini` in riverse.yaml. With only an API key set, its provider is used.',
-  ].join('\n');
+  const rows = shown.map((provider) =>
+    phrase('model.none.row', { example: example(provider).padEnd(width), hint: provider.setupHint!() }),
+  );
+  const lines = [
+    phrase('model.none'),
+    ...rows,
+    phrase('model.none.others', { names: providerNames() }),
+    phrase('model.none.tail'),
+  ];
+  return phrase('model.lines', Object.fromEntries(lines.map((line, index) => [`line${index}`, line])));
 };
+
+/** The no-model message in English. */
+export const noModelMessage = (): string => new ModelError('not-configured', noModelPhrase()).message;
 
 const providerNames = (): string => PROVIDERS.map((provider) => provider.name).join(', ');
 
@@ -52,7 +61,7 @@ export function resolveModel(
   options: ChooseModelOptions = {},
 ): ChatModel {
   const name = env.RIVERSE_MODEL || config.model || '';
-  if (name === '') throw new ModelError('not-configured', noModelMessage());
+  if (name === '') throw new ModelError('not-configured', noModelPhrase());
   return createNamedModel(name, config, env, options);
 }
 
@@ -72,7 +81,7 @@ export async function chooseModel(
     const model = await offeredModel(provider, env, options);
     if (model !== undefined) return createNamedModel(`${provider.name}:${model}`, config, env, options);
   }
-  throw new ModelError('not-configured', noModelMessage());
+  throw new ModelError('not-configured', noModelPhrase());
 }
 
 /** The model part a provider offers when nothing names one (its `discover`), if any. */
@@ -102,13 +111,12 @@ function createNamedModel(
     );
     throw new ModelError(
       'not-configured',
-      `Unknown model provider "${prefix}" in "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}. Known providers: ${providerNames()}.`,
+      phrase('model.unknown-provider', { prefix, name, near: near ?? '', names: providerNames() }),
     );
   }
   if (model === '') {
-    const hint =
-      provider.noModelNamed ?? `names no model; write ${prefix}:<model>, e.g. ${prefix}:${provider.example}.`;
-    throw new ModelError('not-configured', `"${name}" ${hint}`);
+    const said = provider.noModelNamed?.(name) ?? phrase('model.no-model', { name, prefix, example: provider.example });
+    throw new ModelError('not-configured', said);
   }
 
   const settings = config.model_options ?? {};
@@ -117,10 +125,7 @@ function createNamedModel(
   const localServer =
     settings.base_url !== undefined || (provider.baseUrlEnv !== undefined && Boolean(env[provider.baseUrlEnv]));
   if (provider.keyEnv !== undefined && !apiKey && !localServer) {
-    throw new ModelError(
-      'not-configured',
-      `${name} needs an API key: set ${provider.keyEnv} (or model_options.api_key in riverse.yaml).`,
-    );
+    throw new ModelError('not-configured', phrase('model.needs-key', { name, env: provider.keyEnv }));
   }
   const toolCalling = chosenToolCalling(config, env);
   return provider.create({

@@ -74,6 +74,16 @@ describe('riverse ask', { concurrency: true }, () => {
     assert.match(result.stderr, /OPENAI_BASE_URL/);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     assert.equal(setup.model.requests.length, 0);
+    // In Japanese, every line of it: the heading, the hints, the tail.
+    const ja = await runRiverse(['ask', 'Hello?', '--lang', 'ja'], {
+      cwd: setup.project,
+      env: { RIVERSE_DATA_DIR: setup.dataDir },
+    });
+    assert.equal(ja.code, 2, show(ja));
+    assert.match(ja.stderr, /^エラー：モデルが設定されていません。RIVERSE_MODEL を設定してください。例：\n/);
+    assert.match(ja.stderr, /RIVERSE_MODEL=openai:gpt-4\.1-mini +OPENAI_API_KEY=sk-… を設定して/);
+    assert.match(ja.stderr, /^ {2}その他のプロバイダー：openai, /m);
+    assert.doesNotMatch(ja.stderr, /No model|with OPENAI_API_KEY|other providers/);
   });
 
   it('a server error exits 1 with the error on stderr', async (t) => {

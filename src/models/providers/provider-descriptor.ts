@@ -1,3 +1,4 @@
+import type { Phrase } from '../../core/phrase.ts';
 import type { ChatModel, ToolCallingMode } from '../chat-model.ts';
 import type { ToolsWire } from '../tools-wire.ts';
 import type { ProviderWireName } from './provider-wire-names.ts';
@@ -46,12 +47,12 @@ export interface ProviderDescriptor {
    * configured (built when that message is, so it may read files). Without it, the provider is
    * only named in that message's list.
    */
-  readonly setupHint?: () => string;
+  readonly setupHint?: () => Phrase;
   /**
-   * What the error says after the name when it has this prefix and no model; default
-   * `names no model; write prefix:<model>, e.g. prefix:example.`
+   * What the error says when the name has this prefix and no model; default
+   * `"name" names no model; write prefix:<model>, e.g. prefix:example.`
    */
-  readonly noModelNamed?: string;
+  readonly noModelNamed?: (name: string) => Phrase;
   /** Its adapter, given what resolution found; it may throw a ModelError for a setting it does not take. */
   readonly create: (settings: ModelSettings) => ChatModel;
 }

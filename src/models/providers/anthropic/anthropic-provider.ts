@@ -2,6 +2,7 @@ import type { ProviderDescriptor } from '../provider-descriptor.ts';
 import { withoutStrictTools } from '../without-strict-tools.ts';
 import { ANTHROPIC_BASE_URL, createAnthropicModel } from './anthropic.ts';
 import { ANTHROPIC_TOOLS } from './anthropic-request.ts';
+import { phrase } from '../../model-phrases.ts';
 
 /** Anthropic's Messages API, or a server that speaks it at ANTHROPIC_BASE_URL. */
 export const ANTHROPIC_PROVIDER: ProviderDescriptor = {
@@ -12,6 +13,6 @@ export const ANTHROPIC_PROVIDER: ProviderDescriptor = {
   defaultBaseUrl: ANTHROPIC_BASE_URL,
   wires: { anthropic: ANTHROPIC_TOOLS },
   discover: 'key',
-  setupHint: () => 'with ANTHROPIC_API_KEY',
+  setupHint: () => phrase('model.hint.key', { env: 'ANTHROPIC_API_KEY' }),
   create: (settings) => createAnthropicModel(withoutStrictTools('anthropic', settings)),
 };

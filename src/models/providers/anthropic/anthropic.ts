@@ -7,6 +7,7 @@ import { ModelError } from '../../model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from '../../model-request.ts';
 import type { ErrorContext } from '../../request-errors.ts';
 import { callIdSource } from '../../call-ids.ts';
+import { phrase } from '../../model-phrases.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -28,11 +29,15 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
   if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
     throw new ModelError(
       'not-configured',
-      `anthropic: base URL "${options.baseUrl}" is not a URL (expected e.g. ${ANTHROPIC_BASE_URL})`,
+      phrase('model.bad-base-url', {
+        provider: 'anthropic',
+        url: String(options.baseUrl),
+        example: ANTHROPIC_BASE_URL,
+      }),
     );
   const maxTokens = options.maxTokens ?? 4096;
   if (!Number.isInteger(maxTokens) || maxTokens < 1)
-    throw new ModelError('not-configured', `anthropic: maxTokens must be a whole number above 0, not ${maxTokens}`);
+    throw new ModelError('not-configured', phrase('model.anthropic-max-tokens', { value: String(maxTokens) }));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'anthropic-version': ANTHROPIC_VERSION,

@@ -2,6 +2,7 @@ import type { ProviderDescriptor } from '../provider-descriptor.ts';
 import { withoutStrictTools } from '../without-strict-tools.ts';
 import { createGeminiModel, GEMINI_BASE_URL } from './gemini.ts';
 import { GEMINI_TOOLS } from './gemini-request.ts';
+import { phrase } from '../../model-phrases.ts';
 
 /** Google's Gemini API, or a server that speaks it at GEMINI_BASE_URL. */
 export const GEMINI_PROVIDER: ProviderDescriptor = {
@@ -12,6 +13,6 @@ export const GEMINI_PROVIDER: ProviderDescriptor = {
   defaultBaseUrl: GEMINI_BASE_URL,
   wires: { gemini: GEMINI_TOOLS },
   discover: 'key',
-  setupHint: () => 'with GEMINI_API_KEY',
+  setupHint: () => phrase('model.hint.key', { env: 'GEMINI_API_KEY' }),
   create: (settings) => createGeminiModel(withoutStrictTools('gemini', settings)),
 };

@@ -7,6 +7,7 @@ import { ModelError } from '../../model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from '../../model-request.ts';
 import { badResponse, type ErrorContext } from '../../request-errors.ts';
 import { callIdSource, type CallIdSource } from '../../call-ids.ts';
+import { phrase } from '../../model-phrases.ts';
 
 export interface GeminiOptions extends RequestOptions {
   /** e.g. `gemini-2.5-flash`; `models/…` and `tunedModels/…` are taken as they are. */
@@ -27,10 +28,10 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
   if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
     throw new ModelError(
       'not-configured',
-      `gemini: base URL "${options.baseUrl}" is not a URL (expected e.g. ${GEMINI_BASE_URL})`,
+      phrase('model.bad-base-url', { provider: 'gemini', url: String(options.baseUrl), example: GEMINI_BASE_URL }),
     );
   const name = options.model.replace(/^\/+/, '');
-  if (name === '') throw new ModelError('not-configured', 'gemini: no model named (e.g. gemini-2.5-flash)');
+  if (name === '') throw new ModelError('not-configured', phrase('model.gemini-no-model'));
   const path = (name.includes('/') ? name : `models/${name}`).split('/').map(encodeURIComponent).join('/');
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.apiKey !== undefined && options.apiKey !== '') headers['x-goog-api-key'] = options.apiKey;

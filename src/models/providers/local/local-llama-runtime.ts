@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ModelError } from '../../model-error.ts';
 import { installCommand, NODE_LLAMA_CPP_VERSION, ROOT } from './local-llama-install.ts';
+import { phrase } from '../../model-phrases.ts';
 
 export type ChatHistoryItem =
   | { type: 'system'; text: string }
@@ -170,7 +171,7 @@ async function start(): Promise<Runtime> {
     throw new ModelError(
       'not-configured',
       missing
-        ? `Local models need node-llama-cpp ${NODE_LLAMA_CPP_VERSION}, which is not installed (it is optional: ~83 MB). Install it in ${ROOT} with:\n  ${installCommand()}`
+        ? phrase('model.local-missing', { version: NODE_LLAMA_CPP_VERSION, root: ROOT, command: installCommand() })
         : `node-llama-cpp failed to load: ${message(error)}. Reinstall it with:\n  ${installCommand()}`,
       { cause: error },
     );

@@ -3,6 +3,7 @@ import { defaultLocalModel } from './local-default-model.ts';
 import { createLocalModel } from './local-llama.ts';
 import { installCommand } from './local-llama-install.ts';
 import { LOCAL_TOOLS } from './local-llama-prompt.ts';
+import { phrase } from '../../model-phrases.ts';
 
 /**
  * A GGUF model run in this process by node-llama-cpp: `local:/path/model.gguf`, or
@@ -15,9 +16,8 @@ export const LOCAL_PROVIDER: ProviderDescriptor = {
   wires: { local: LOCAL_TOOLS },
   discover: defaultLocalModel,
   // One line, as the others: the same install also lets a chat offer the embedded default model.
-  setupHint: () =>
-    `(or local:hf:user/repo/file.gguf) with node-llama-cpp, which also lets a chat offer its default model: ${installCommand()}`,
-  noModelNamed: 'names no model file; write local:/path/to/model.gguf or local:hf:user/repo/file.gguf.',
+  setupHint: () => phrase('model.hint.local', { command: installCommand() }),
+  noModelNamed: (name) => phrase('model.no-model-file', { name }),
   create: ({ model, modelsDirectory }) =>
     createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) }),
 };

@@ -1,6 +1,7 @@
 import { openAICompatibleProvider } from '../openai/openai-compatible-provider.ts';
 import { firstOllamaModel } from './first-ollama-model.ts';
 import { ollamaHost } from './ollama-host.ts';
+import { phrase } from '../../model-phrases.ts';
 
 /** An Ollama server (OLLAMA_HOST, else this machine), through its OpenAI-compatible API; no key. */
 export const OLLAMA_PROVIDER = openAICompatibleProvider({
@@ -9,5 +10,5 @@ export const OLLAMA_PROVIDER = openAICompatibleProvider({
   defaultBaseUrl: 'http://127.0.0.1:11434/v1',
   baseUrlFromEnv: (env) => `${ollamaHost(env.OLLAMA_HOST)}/v1`,
   discover: firstOllamaModel,
-  setupHint: () => 'with Ollama running (OLLAMA_HOST if it is not on 127.0.0.1:11434)',
+  setupHint: () => phrase('model.hint.ollama'),
 });

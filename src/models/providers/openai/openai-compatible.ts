@@ -7,6 +7,7 @@ import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS, requestBody } from './openai-request
 import { completionEvents } from './openai-response.ts';
 import { callIdSource } from '../../call-ids.ts';
 import { OpenAIStreamState } from './openai-stream.ts';
+import { phrase } from '../../model-phrases.ts';
 
 export type { RetryNotice } from '../../model-request.ts';
 
@@ -34,7 +35,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   if (!/^https?:\/\/./.test(baseUrl) || !URL.canParse(baseUrl))
     throw new ModelError(
       'not-configured',
-      `${provider}: base URL "${options.baseUrl}" is not a URL (expected e.g. https://api.openai.com/v1)`,
+      phrase('model.bad-base-url', { provider, url: options.baseUrl, example: 'https://api.openai.com/v1' }),
     );
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
   if (options.apiKey !== undefined && options.apiKey !== '') headers.authorization = `Bearer ${options.apiKey}`;

@@ -1,4 +1,5 @@
 import { openAICompatibleProvider } from './openai-compatible-provider.ts';
+import { phrase } from '../../model-phrases.ts';
 
 /** OpenAI's API; with OPENAI_BASE_URL, any server that speaks Chat Completions. */
 export const OPENAI_PROVIDER = openAICompatibleProvider({
@@ -8,5 +9,5 @@ export const OPENAI_PROVIDER = openAICompatibleProvider({
   baseUrlEnv: 'OPENAI_BASE_URL',
   defaultBaseUrl: 'https://api.openai.com/v1',
   discover: 'key',
-  setupHint: () => 'with OPENAI_API_KEY=sk-…  (OPENAI_BASE_URL for any OpenAI-compatible server)',
+  setupHint: () => phrase('model.hint.openai'),
 });
