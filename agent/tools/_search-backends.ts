@@ -2,7 +2,7 @@
 // page (no key), and the JSON APIs of SearXNG, Brave and Tavily. Base URLs are settings, so each can
 // be pointed at a mirror, a self-hosted instance or a local test server.
 import { parseHTML } from 'linkedom';
-import { safeFetch, safeFetchSettings, type SafeFetchOptions, type ToolSection } from 'riverse';
+import { safeFetch, safeFetchSettings, type Language, type SafeFetchOptions, type ToolSection } from 'riverse';
 
 export interface SearchResult {
   title: string;
@@ -13,8 +13,17 @@ export interface SearchResult {
 export type BackendName = 'duckduckgo' | 'searxng' | 'brave' | 'tavily';
 export const BACKENDS: readonly BackendName[] = ['tavily', 'brave', 'searxng', 'duckduckgo'];
 
+/** A sentence in each language: why web_search cannot serve is shown on the reader's pages and to the model. */
+export type Said = Record<Language, string>;
+
 /** A backend ready to serve, or why it cannot. */
-export type Backend = { name: BackendName; base: string; key?: string } | { name: BackendName; missing: string };
+export type Backend = { name: BackendName; base: string; key?: string } | { name: BackendName; missing: Said };
+
+const notSet = (setting: string, what = ''): Said => ({
+  en: `${setting} is not set${what === '' ? '' : ` (${what})`}`,
+  zh: `未设置 ${setting}`,
+  ja: `${setting} が設定されていません`,
+});
 
 function sub(section: ToolSection, name: BackendName): Record<string, unknown> {
   const value = section[name];
@@ -28,20 +37,31 @@ export function backend(section: ToolSection, name: BackendName): Backend {
   const settings = sub(section, name);
   switch (name) {
     case 'duckduckgo':
-      if (settings.enabled === false) return { name, missing: 'tools.web_search.duckduckgo.enabled is false' };
+      if (settings.enabled === false)
+        return {
+          name,
+          missing: {
+            en: 'tools.web_search.duckduckgo.enabled is false',
+            zh: 'tools.web_search.duckduckgo.enabled 为 false',
+            ja: 'tools.web_search.duckduckgo.enabled が false です',
+          },
+        };
       return { name, base: text(settings.base_url) || 'https://html.duckduckgo.com' };
     case 'searxng':
       return text(settings.url) === ''
         ? {
             name,
-            missing:
-              'tools.web_search.searxng.url is not set (the address of a SearXNG instance with the JSON format on)',
+            missing: {
+              en: 'tools.web_search.searxng.url is not set (the address of a SearXNG instance with the JSON format on)',
+              zh: '未设置 tools.web_search.searxng.url（一个开启了 JSON 格式的 SearXNG 实例的地址）',
+              ja: 'tools.web_search.searxng.url が設定されていません（JSON 形式を有効にした SearXNG インスタンスのアドレス）',
+            },
           }
         : { name, base: text(settings.url) };
     case 'brave':
     case 'tavily': {
       const key = text(settings.api_key);
-      if (key === '') return { name, missing: `tools.web_search.${name}.api_key is not set` };
+      if (key === '') return { name, missing: notSet(`tools.web_search.${name}.api_key`) };
       return {
         name,
         key,
@@ -61,7 +81,11 @@ export function chooseBackend(section: ToolSection): Backend {
     if (!(BACKENDS as readonly string[]).includes(wanted))
       return {
         name: 'duckduckgo',
-        missing: `tools.web_search.backend is ${JSON.stringify(wanted)}; use auto, ${BACKENDS.join(', ')}`,
+        missing: {
+          en: `tools.web_search.backend is ${JSON.stringify(wanted)}; use auto, ${BACKENDS.join(', ')}`,
+          zh: `tools.web_search.backend 为 ${JSON.stringify(wanted)}；请使用 auto、${BACKENDS.join('、')}`,
+          ja: `tools.web_search.backend が ${JSON.stringify(wanted)} です。auto、${BACKENDS.join('、')} のいずれかにしてください`,
+        },
       };
     return backend(section, wanted as BackendName);
   }
@@ -69,10 +93,18 @@ export function chooseBackend(section: ToolSection): Backend {
   return (
     candidates.find((candidate) => !('missing' in candidate)) ?? {
       name: 'duckduckgo',
-      missing: `no backend can serve: ${candidates.map((candidate) => ('missing' in candidate ? candidate.missing : '')).join('; ')}`,
+      missing: {
+        en: `no backend can serve: ${reasons(candidates, 'en', '; ')}`,
+        zh: `没有可用的搜索后端：${reasons(candidates, 'zh', '；')}`,
+        ja: `使える検索バックエンドがありません：${reasons(candidates, 'ja', '、')}`,
+      },
     }
   );
 }
+
+/** Why each candidate cannot serve, in one language. */
+const reasons = (candidates: Backend[], language: Language, separator: string): string =>
+  candidates.map((candidate) => ('missing' in candidate ? candidate.missing[language] : '')).join(separator);
 
 /** Searches with one backend; throws a SafeFetchError or an Error saying what the service answered. */
 export async function search(

@@ -109,4 +109,19 @@ describe('shell_exec', () => {
     assert.equal(result.success, false);
     assert.match(result.error ?? '', /ls exited with code 2\.\n\[stderr\]\n.*missing/);
   });
+
+  test("its refusals are in the person's language, and so is what is wrong with the allow-list", async () => {
+    const zh = await registry.execute('shell_exec', { program: 'rm', args: [] }, { language: 'zh' });
+    assert.equal(zh.error, '"rm" 不是允许的程序；允许的有：echo, ls, sleep, head, env。');
+    const ja = await registry.execute('shell_exec', { program: 'ls', args: ['-la'] }, { language: 'ja' });
+    assert.match(ja.error ?? '', /^ls の 1 番目の引数 "-la" は許可されていません。/);
+    const broken = await ToolRegistry.load({
+      folders: [TOOL_FOLDER],
+      config: { tools: { shell_exec: { enabled: true, allow: [{ args: ['x'] }] } } },
+    });
+    const texts = broken.find('shell_exec')?.reasonTexts;
+    assert.equal(texts?.en, 'tools.shell_exec.allow[0] needs a program: { program: git, args: [status] }');
+    assert.equal(texts?.zh, 'tools.shell_exec.allow[0] 需要一个程序：{ program: git, args: [status] }');
+    assert.equal(texts?.ja, 'tools.shell_exec.allow[0] にはプログラムが必要です：{ program: git, args: [status] }');
+  });
 });

@@ -1,7 +1,15 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { BaseTool, ToolResult, toolSection, type AppConfig, type ToolContext, type ToolManifest } from 'riverse';
+import {
+  BaseTool,
+  ToolResult,
+  toolSection,
+  type AppConfig,
+  type Language,
+  type ToolContext,
+  type ToolManifest,
+} from 'riverse';
 
 type Params = { program: string; args?: string[] };
 
@@ -10,6 +18,49 @@ interface Allowed {
   program: string;
   args: RegExp[];
 }
+
+/** A sentence in each language: what is wrong with the allow-list is shown on the reader's pages and to the model. */
+type Said = Record<Language, string>;
+
+/** Its failures, in the person's language. */
+const ERRORS = {
+  en: {
+    notAllowed: (program: string, allowed: string) =>
+      `${program} is not an allowed program; allowed: ${allowed || '(none)'}.`,
+    argNotAllowed: (index: number, arg: string, program: string, patterns: string) =>
+      `Argument ${index} ${arg} is not allowed for ${program}; each argument must match one of: ${patterns || '(none: it takes no arguments)'}.`,
+    notFound: (program: string, path: string) =>
+      `${program} was not found on ${path}; install it or set tools.shell_exec.path.`,
+    stopped: (program: string) => `${program} was stopped.`,
+    timedOut: (program: string, seconds: number) => `${program} did not finish within ${seconds} s and was stopped.`,
+    exited: (program: string, code: number) => `${program} exited with code ${code}.`,
+    cannotRun: (program: string, why: string) => `${program} could not be run: ${why}`,
+  },
+  zh: {
+    notAllowed: (program: string, allowed: string) => `${program} 不是允许的程序；允许的有：${allowed || '（无）'}。`,
+    argNotAllowed: (index: number, arg: string, program: string, patterns: string) =>
+      `${program} 不允许第 ${index} 个参数 ${arg}；每个参数都必须完整匹配其中之一：${patterns || '（无：它不接受参数）'}。`,
+    notFound: (program: string, path: string) =>
+      `在 ${path} 中找不到 ${program}；请安装它，或设置 tools.shell_exec.path。`,
+    stopped: (program: string) => `${program} 已被停止。`,
+    timedOut: (program: string, seconds: number) => `${program} 在 ${seconds} 秒内没有结束，已被停止。`,
+    exited: (program: string, code: number) => `${program} 以代码 ${code} 退出。`,
+    cannotRun: (program: string, why: string) => `无法运行 ${program}：${why}`,
+  },
+  ja: {
+    notAllowed: (program: string, allowed: string) =>
+      `${program} は許可されたプログラムではありません。許可されているもの：${allowed || '（なし）'}。`,
+    argNotAllowed: (index: number, arg: string, program: string, patterns: string) =>
+      `${program} の ${index} 番目の引数 ${arg} は許可されていません。各引数はいずれかに完全に一致する必要があります：${patterns || '（なし：引数を取りません）'}。`,
+    notFound: (program: string, path: string) =>
+      `${path} に ${program} が見つかりません。インストールするか、tools.shell_exec.path を設定してください。`,
+    stopped: (program: string) => `${program} は停止されました。`,
+    timedOut: (program: string, seconds: number) =>
+      `${program} は ${seconds} 秒以内に終わらなかったため停止されました。`,
+    exited: (program: string, code: number) => `${program} はコード ${code} で終了しました。`,
+    cannotRun: (program: string, why: string) => `${program} を実行できませんでした：${why}`,
+  },
+};
 
 const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 const TIMEOUT_MS = 10_000;
@@ -75,7 +126,7 @@ export class ShellExecTool extends BaseTool<Params> {
         ja: 'プログラムを実行するため既定ではオフです。riverse.yaml で tools.shell_exec.enabled: true にし、tools.shell_exec.allow に許可するプログラムを並べてください',
       });
     const allowed = allowList(section.allow);
-    if (typeof allowed === 'string') return this.unavailable(allowed);
+    if (!Array.isArray(allowed)) return this.unavailable(allowed);
     if (allowed.length === 0)
       return this.unavailable({
         en: 'no program is allowed; list them in tools.shell_exec.allow, e.g. [{ program: git, args: [status] }]',
@@ -86,27 +137,24 @@ export class ShellExecTool extends BaseTool<Params> {
   }
 
   async execute(params: Params, context: ToolContext): Promise<ToolResult> {
+    const say = ERRORS[context.language] ?? ERRORS.en;
     const allowed = allowList(context.config.allow);
-    if (typeof allowed === 'string') return ToolResult.fail(allowed);
+    if (!Array.isArray(allowed)) return ToolResult.fail(allowed[context.language] ?? allowed.en);
     const entry = allowed.find((candidate) => candidate.program === params.program);
     if (entry === undefined)
       return ToolResult.fail(
-        `${JSON.stringify(params.program)} is not an allowed program; allowed: ${allowed.map((candidate) => candidate.program).join(', ')}.`,
+        say.notAllowed(JSON.stringify(params.program), allowed.map((candidate) => candidate.program).join(', ')),
       );
     const args = params.args ?? [];
     for (const [index, arg] of args.entries()) {
       if (!entry.args.some((pattern) => pattern.test(arg))) {
-        return ToolResult.fail(
-          `Argument ${index + 1} ${JSON.stringify(arg)} is not allowed for ${entry.program}; each argument must match one of: ${entry.args.map((pattern) => pattern.source.slice(4, -2)).join(', ') || '(none: it takes no arguments)'}.`,
-        );
+        const patterns = entry.args.map((pattern) => pattern.source.slice(4, -2)).join(', ');
+        return ToolResult.fail(say.argNotAllowed(index + 1, JSON.stringify(arg), entry.program, patterns));
       }
     }
     const searchPath = typeof context.config.path === 'string' ? context.config.path : DEFAULT_PATH;
     const program = findProgram(entry.program, searchPath);
-    if (program === undefined)
-      return ToolResult.fail(
-        `${entry.program} was not found on ${searchPath}; install it or set tools.shell_exec.path.`,
-      );
+    if (program === undefined) return ToolResult.fail(say.notFound(entry.program, searchPath));
     const cwd = resolve(baseDir(this.config), typeof context.config.cwd === 'string' ? context.config.cwd : '.');
     const timeoutMs = Number(context.config.timeout_ms ?? TIMEOUT_MS);
     const maxBytes = Number(context.config.max_output_bytes ?? MAX_OUTPUT_BYTES);
@@ -138,20 +186,13 @@ export class ShellExecTool extends BaseTool<Params> {
                 `${output}\n…[output cut at ${maxBytes.toLocaleString('en')} bytes; the program was stopped]`,
               ),
             );
-          if (context.signal.aborted) return done(ToolResult.fail(`${entry.program} was stopped.`));
+          const after = output === '' ? '' : `\n${output}`;
+          if (context.signal.aborted) return done(ToolResult.fail(say.stopped(entry.program)));
           if (failure.killed === true)
-            return done(
-              ToolResult.fail(
-                `${entry.program} did not finish within ${timeoutMs / 1000} s and was stopped.${output === '' ? '' : `\n${output}`}`,
-              ),
-            );
+            return done(ToolResult.fail(`${say.timedOut(entry.program, timeoutMs / 1000)}${after}`));
           if (typeof failure.code === 'number')
-            return done(
-              ToolResult.fail(
-                `${entry.program} exited with code ${failure.code}.${output === '' ? '' : `\n${output}`}`,
-              ),
-            );
-          done(ToolResult.fail(`${entry.program} could not be run: ${failure.message}`));
+            return done(ToolResult.fail(`${say.exited(entry.program, failure.code)}${after}`));
+          done(ToolResult.fail(say.cannotRun(entry.program, failure.message)));
         },
       );
     });
@@ -159,9 +200,14 @@ export class ShellExecTool extends BaseTool<Params> {
 }
 
 /** The allow-list from the config, or what is wrong with it. */
-function allowList(value: unknown): Allowed[] | string {
+function allowList(value: unknown): Allowed[] | Said {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) return 'tools.shell_exec.allow must be a list of { program, args }';
+  if (!Array.isArray(value))
+    return {
+      en: 'tools.shell_exec.allow must be a list of { program, args }',
+      zh: 'tools.shell_exec.allow 必须是 { program, args } 的列表',
+      ja: 'tools.shell_exec.allow は { program, args } のリストにしてください',
+    };
   const entries: Allowed[] = [];
   for (const [index, item] of value.entries()) {
     const where = `tools.shell_exec.allow[${index}]`;
@@ -171,10 +217,18 @@ function allowList(value: unknown): Allowed[] | string {
       typeof (item as { program?: unknown }).program !== 'string' ||
       (item as { program: string }).program === ''
     )
-      return `${where} needs a program: { program: git, args: [status] }`;
+      return {
+        en: `${where} needs a program: { program: git, args: [status] }`,
+        zh: `${where} 需要一个程序：{ program: git, args: [status] }`,
+        ja: `${where} にはプログラムが必要です：{ program: git, args: [status] }`,
+      };
     const patterns = (item as { args?: unknown }).args ?? [];
     if (!Array.isArray(patterns) || patterns.some((pattern) => typeof pattern !== 'string'))
-      return `${where}.args must be a list of patterns (strings)`;
+      return {
+        en: `${where}.args must be a list of patterns (strings)`,
+        zh: `${where}.args 必须是模式（字符串）的列表`,
+        ja: `${where}.args はパターン（文字列）のリストにしてください`,
+      };
     try {
       // Anchored: a pattern matches a whole argument, never a part of one.
       entries.push({
@@ -182,7 +236,12 @@ function allowList(value: unknown): Allowed[] | string {
         args: patterns.map((pattern: string) => new RegExp(`^(?:${pattern})$`, 'su')),
       });
     } catch (error) {
-      return `${where}.args holds an invalid pattern: ${(error as Error).message}`;
+      const why = (error as Error).message;
+      return {
+        en: `${where}.args holds an invalid pattern: ${why}`,
+        zh: `${where}.args 中有无效的模式：${why}`,
+        ja: `${where}.args に無効なパターンがあります：${why}`,
+      };
     }
   }
   return entries;

@@ -102,6 +102,26 @@ describe('web_search (against local backends)', () => {
     assert.equal(brave?.reason, 'tools.web_search.brave.api_key is not set');
   });
 
+  test("why it cannot search, and its errors, are in the person's language", async () => {
+    const registry = await load({ duckduckgo: { enabled: false } });
+    const texts = registry.find('web_search')?.reasonTexts;
+    assert.match(
+      texts?.zh ?? '',
+      /^没有可用的搜索后端：未设置 tools\.web_search\.tavily\.api_key；.*tools\.web_search\.duckduckgo\.enabled 为 false$/,
+    );
+    assert.match(
+      texts?.ja ?? '',
+      /^使える検索バックエンドがありません：tools\.web_search\.tavily\.api_key が設定されていません、/,
+    );
+    const brave = await load({ backend: 'brave' });
+    assert.equal(brave.find('web_search')?.reasonTexts?.ja, 'tools.web_search.brave.api_key が設定されていません');
+    const ready = await load({ duckduckgo: { base_url: base('/ddg') } });
+    const empty = await ready.execute('web_search', { query: '  ' }, { language: 'ja' });
+    assert.equal(empty.error, '検索する内容を指定してください（例：{"query": "Kyoto tea museum"}）。');
+    const zh = await ready.execute('web_search', { query: '  ' }, { language: 'zh' });
+    assert.equal(zh.error, '请给出要搜索的内容，例如 {"query": "Kyoto tea museum"}。');
+  });
+
   test('DuckDuckGo: organic results from its HTML page, the redirector unwrapped, the ad left out', async () => {
     const registry = await load({ duckduckgo: { base_url: base('/ddg') } });
     const result = await registry.execute('web_search', { query: 'uji tea & matcha' });

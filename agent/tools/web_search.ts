@@ -3,6 +3,32 @@ import { chooseBackend, search } from './_search-backends.ts';
 
 type Params = { query: string; count: number };
 
+/** Its failures, in the person's language: the dashboard shows them as they are, and the model reads them. */
+const ERRORS = {
+  en: {
+    noQuery: 'Give something to search for, e.g. {"query": "Kyoto tea museum"}.',
+    cannot: (why: string) => `web_search cannot search: ${why}.`,
+    failed: (backend: string, why: string) => `The search failed (${backend}): ${why}`,
+    offline: '; without internet access, set tools.web_search.searxng.url to a SearXNG instance',
+    none: (query: string, backend: string) => `No results for ${query} (${backend}).`,
+  },
+  zh: {
+    noQuery: '请给出要搜索的内容，例如 {"query": "Kyoto tea museum"}。',
+    cannot: (why: string) => `web_search 无法搜索：${why}。`,
+    failed: (backend: string, why: string) => `搜索失败（${backend}）：${why}`,
+    offline: '；没有互联网时，请把 tools.web_search.searxng.url 设为一个 SearXNG 实例',
+    none: (query: string, backend: string) => `没有找到 ${query} 的结果（${backend}）。`,
+  },
+  ja: {
+    noQuery: '検索する内容を指定してください（例：{"query": "Kyoto tea museum"}）。',
+    cannot: (why: string) => `web_search は検索できません：${why}。`,
+    failed: (backend: string, why: string) => `検索に失敗しました（${backend}）：${why}`,
+    offline:
+      '。インターネットに接続できない場合は tools.web_search.searxng.url に SearXNG インスタンスを設定してください',
+    none: (query: string, backend: string) => `${query} の検索結果はありません（${backend}）。`,
+  },
+};
+
 /**
  * Searches the web: titles, snippets and links. Config (tools.web_search): backend (auto,
  * duckduckgo, searxng, brave, tavily), duckduckgo.base_url / enabled, searxng.url,
@@ -49,23 +75,21 @@ export class WebSearchTool extends BaseTool<Params> {
   }
 
   async execute(params: Params, context: ToolContext): Promise<ToolResult> {
+    const say = ERRORS[context.language] ?? ERRORS.en;
     const query = params.query.trim();
-    if (query === '') return ToolResult.fail('Give something to search for, e.g. {"query": "Kyoto tea museum"}.');
+    if (query === '') return ToolResult.fail(say.noQuery);
     const chosen = chooseBackend(context.config);
-    if ('missing' in chosen) return ToolResult.fail(`web_search cannot search: ${chosen.missing}.`);
+    if ('missing' in chosen) return ToolResult.fail(say.cannot(chosen.missing[context.language] ?? chosen.missing.en));
     const count = Math.max(1, Math.min(params.count, Number(context.config.max_results ?? 10)));
     let results;
     try {
       results = await search(chosen, query, count, context.config, context.signal);
     } catch (error) {
-      const hint =
-        chosen.name === 'duckduckgo'
-          ? '; without internet access, set tools.web_search.searxng.url to a SearXNG instance'
-          : '';
+      const hint = chosen.name === 'duckduckgo' ? say.offline : '';
       const message = error instanceof SafeFetchError || error instanceof Error ? error.message : String(error);
-      return ToolResult.fail(`The search failed (${chosen.name}): ${message}${hint}`);
+      return ToolResult.fail(`${say.failed(chosen.name, message)}${hint}`);
     }
-    if (results.length === 0) return ToolResult.ok(`No results for ${JSON.stringify(query)} (${chosen.name}).`);
+    if (results.length === 0) return ToolResult.ok(say.none(JSON.stringify(query), chosen.name));
     return ToolResult.ok(
       results
         .map(
