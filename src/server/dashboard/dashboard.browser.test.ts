@@ -734,6 +734,40 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  await t.test('toasts: in the page language after a switch, and clear of the header on a phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.nav a[data-page="tools"]').evaluate((link: { click(): void }) => link.click());
+    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+    const weather = page.locator('article[data-tool="weather_report"]');
+    await weather.getByRole('switch').click();
+    await weather.locator('.switch-state', { hasText: 'Off' }).waitFor();
+    const said = page.locator('#toasts .toast').last();
+    assert.equal(await said.textContent(), 'weather_report is off.');
+    const [toast, topbar, header] = await Promise.all(
+      [said, page.locator('.topbar'), page.locator('#page-tools .page-header')].map((shown) => shown.boundingBox()),
+    );
+    assert.ok(toast && topbar && header);
+    for (const [name, box] of [
+      ['the top bar', topbar],
+      ['the page header', header],
+    ] as const) {
+      assert.ok(toast.y >= box.y + box.height, `the toast is below ${name}`);
+    }
+    assert.ok(toast.y + toast.height <= 844, 'on the screen');
+    await screenshot(page, 'phone-toast');
+    for (const [language, off] of [
+      ['ja', 'weather_report をオフにしました。'],
+      ['zh', 'weather_report 已关闭。'],
+      ['en', 'weather_report is off.'],
+    ] as const) {
+      await page.locator('#language-select').selectOption(language);
+      assert.equal(await said.textContent(), off, `the toast follows the switch to ${language}`);
+    }
+    await weather.getByRole('switch').click();
+    await weather.locator('.switch-state', { hasText: 'On' }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   await t.test(
     'sign-in: no "not accepted" before a token was given, in en, zh and ja; no empty model badge',
     async (tt) => {

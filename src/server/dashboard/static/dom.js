@@ -137,14 +137,19 @@ export function pretty(value) {
 
 let toastTimer = 0;
 /**
- * A short message at the corner of the page (read out by screen readers).
- * @param {string} message
+ * A short message at the corner of the page (read out by screen readers). Given as a message key, so
+ * that a language switch while it shows redoes it too; a text from the server is shown as it is.
+ * @param {MessageKey | { text: string }} message
+ * @param {MessageVars} [vars]
  * @param {'info' | 'error'} [kind]
  */
-export function toast(message, kind = 'info') {
+export function toast(message, vars = {}, kind = 'info') {
   const box = document.getElementById('toasts');
   if (!box) return;
-  const item = h('div', { class: `toast ${kind}`, text: message });
+  const item =
+    typeof message === 'string'
+      ? h('div', { class: `toast ${kind}`, i18n: message, i18nVars: vars })
+      : h('div', { class: `toast ${kind}`, text: message.text });
   box.append(item);
   while (box.children.length > 3) box.firstElementChild?.remove();
   clearTimeout(toastTimer);

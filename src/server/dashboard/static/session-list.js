@@ -60,7 +60,7 @@ export function sessionList({ current, renamedCurrent, newChat }) {
       sessions = result.sessions ?? [];
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 401))
-        toast(t('loadFailed', { reason: errorMessage(error) }), 'error');
+        toast('loadFailed', { reason: errorMessage(error) }, 'error');
       return;
     }
     render();
@@ -146,7 +146,7 @@ export function sessionList({ current, renamedCurrent, newChat }) {
           await api(`/api/sessions/${encodeURIComponent(session.name)}`, { method: 'PATCH', body: { name } });
           if (current() === session.name) renamedCurrent(name);
         } catch (error) {
-          toast(errorMessage(error), 'error');
+          toast({ text: errorMessage(error) }, {}, 'error');
         }
       }
       await load();
@@ -171,7 +171,7 @@ export function sessionList({ current, renamedCurrent, newChat }) {
     try {
       await api(`/api/sessions/${encodeURIComponent(session.name)}`, { method: 'DELETE' });
     } catch (error) {
-      toast(errorMessage(error), 'error');
+      toast({ text: errorMessage(error) }, {}, 'error');
       return;
     }
     if (current() === session.name) location.hash = '#/chat';

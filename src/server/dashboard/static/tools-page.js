@@ -4,7 +4,7 @@
 // failed to load are listed first. Reloads on disk arrive as `tools-changed` and update in place.
 import { api, ApiError, errorMessage } from './api.js';
 import { h, replace, setText, toast, translate } from './dom.js';
-import { formatDuration, t } from './i18n.js';
+import { formatDuration } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { schemaForm } from './schema-form.js';
 import { outcomeText } from './tool-call-card.js';
@@ -219,9 +219,9 @@ export function toolsPage(root) {
             update(
               await api(`/api/tools/${encodeURIComponent(view.name)}/enabled`, { method: 'PUT', body: { enabled } }),
             );
-            toast(t(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name }));
+            toast(enabled ? 'toolSwitchedOn' : 'toolSwitchedOff', { name: view.name });
           } catch (error) {
-            toast(t('switchFailed', { name: view.name, reason: errorMessage(error) }), 'error');
+            toast('switchFailed', { name: view.name, reason: errorMessage(error) }, 'error');
             break;
           }
         }
