@@ -49,25 +49,26 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
 
 /**
  * The same set-up for `serve`, which runs without a model: the model when one is there (found
- * without asking anything), else undefined and what to set (`noModel`). Tools are watched and
- * sessions stored.
+ * without asking anything), else undefined and, when one was named, why it could not be made
+ * (`modelProblem`). Tools are watched and sessions stored.
  */
 export async function createService(options: GlobalOptions & { lang?: Language }) {
   const setup = await beginSetup(options);
   let model: ChatModel | undefined;
-  let noModel: string | undefined;
+  let modelProblem: ModelError | undefined;
   try {
     model = await chooseModel(setup.config.config, process.env, setup.modelOptions);
   } catch (error) {
     if (!(error instanceof ModelError && error.code === 'not-configured')) throw error;
-    noModel = error.message;
+    // Said only for a model that was named: with none named, the hint to connect one is the news.
+    if (process.env.RIVERSE_MODEL || setup.config.config.model !== undefined) modelProblem = error;
   }
   const { tools, store, router } = await finishSetup(setup, { persist: true, watch: true, language: options.language });
   // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
   const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
   return {
     model,
-    noModel,
+    modelProblem,
     tools,
     router,
     store: store!,

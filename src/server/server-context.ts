@@ -4,6 +4,7 @@ import type { Approvals } from '../assistant/approvals.ts';
 import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
+import type { ModelError } from '../models/model-error.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
@@ -47,6 +48,8 @@ export interface ServerContext {
   download: ModelDownloader;
   /** How a new chat is named: `model` asks the model for a short title (the default), `cut` takes its first words. */
   sessionTitles: 'model' | 'cut';
+  /** Why the model riverse.yaml or RIVERSE_MODEL names could not be made, while there is no model. */
+  modelProblem: ModelError | undefined;
 }
 
 export interface ServerContextOptions {
@@ -61,6 +64,8 @@ export interface ServerContextOptions {
   version: string;
   /** How a new chat is named (default `model`: a title from the model, when there is one). */
   sessionTitles?: 'model' | 'cut';
+  /** Why the model that was named could not be made (shown in the connect hint). */
+  modelProblem?: ModelError | undefined;
 }
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
@@ -77,6 +82,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     dataDir: options.dataDir,
     version: options.version,
     sessionTitles: options.sessionTitles ?? 'model',
+    modelProblem: options.modelProblem,
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.

@@ -37,6 +37,30 @@ describe('riverse serve', () => {
     assert.deepEqual(status?.body.tools, { total: 1, available: 1 });
   });
 
+  it('a model named but not made (a typo of a provider): serve and the dashboard say why, in their language', async () => {
+    let hint: string | undefined;
+    const result = await project.run(['serve', '--port', '0', '--lang', 'ja'], {
+      env: { ...env(), RIVERSE_MODEL: 'opeani:gpt-4.1-mini' },
+      onStdout: (stdout, child) => {
+        const url = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)?.[1];
+        if (url === undefined || hint !== undefined || !stdout.includes('Ctrl+C')) return;
+        hint = '';
+        void fetch(`${url}api/status?lang=zh`)
+          .then(async (response) => (hint = ((await response.json()) as { connectHint: string }).connectHint))
+          .finally(() => child.kill('SIGINT'));
+      },
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.match(
+      result.stdout,
+      /モデル： +なし — 「opeani:gpt-4\.1-mini」のモデルプロバイダー「opeani」はありません（「openai」のことですか？）/,
+    );
+    assert.match(
+      hint ?? '',
+      /^“opeani:gpt-4\.1-mini”中的模型提供方“opeani”不存在（你是想输入“openai”吗？）。.* 尚未连接模型。/,
+    );
+  });
+
   it('runs in the process it was started as, with the young generation of a long-running service (decision 019)', {
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async () => {

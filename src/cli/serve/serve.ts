@@ -40,6 +40,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     store: service.store,
     config: { config: service.config.config, baseDir: service.config.baseDir, file: service.config.file },
     model: service.model,
+    modelProblem: service.modelProblem,
     router: service.router,
     language: service.language,
     dataDir: service.dataDir,
@@ -67,7 +68,11 @@ export async function serve(options: ServeOptions): Promise<number> {
       text.dashboard(`${server.url}${fragment}`),
       text.openai(`${server.url}v1`),
       text.tools(registry.tools().length, registry.list().length),
-      model === undefined ? text.noModel : text.model(model.id),
+      model !== undefined
+        ? text.model(model.id)
+        : service.modelProblem === undefined
+          ? text.noModel
+          : text.modelProblem(service.modelProblem.localized(options.language)),
       text.stop,
     ].join('\n'),
   );

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { isLanguage, LANGUAGES, type Language } from '../../core/language.ts';
 import { ApiError } from '../api-error.ts';
-import { CONNECT_HINT } from '../connect-hint.ts';
+import { connectHint } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -28,7 +28,7 @@ export function chatRoutes(context: ServerContext): Hono {
     const language = (body.lang as Language | undefined) ?? requestLanguage(c);
     const message = body.message;
     const assistant = context.assistant();
-    if (assistant === undefined) throw new ApiError(409, 'no-model', CONNECT_HINT[language]);
+    if (assistant === undefined) throw new ApiError(409, 'no-model', connectHint(language, context.modelProblem));
     const name =
       body.session === undefined
         ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken))

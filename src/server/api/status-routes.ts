@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { CONNECT_HINT } from '../connect-hint.ts';
+import { connectHint } from '../connect-hint.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { ServerContext } from '../server-context.ts';
 
@@ -15,7 +15,7 @@ export function statusRoutes(context: ServerContext): Hono {
     return c.json({
       version: context.version,
       model: model === undefined ? null : { id: model.id },
-      connectHint: model === undefined ? CONNECT_HINT[requestLanguage(c)] : null,
+      connectHint: model === undefined ? connectHint(requestLanguage(c), context.modelProblem) : null,
       download: context.download.state(),
       language: context.language,
       tools: { total: registry.list().length, available: registry.tools().length },

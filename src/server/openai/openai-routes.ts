@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { CallMemory } from '../../assistant/call-memory.ts';
 import { ApiError } from '../api-error.ts';
-import { CONNECT_HINT } from '../connect-hint.ts';
+import { connectHint } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
 import type { ServerContext } from '../server-context.ts';
 import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
@@ -41,7 +41,7 @@ export function openaiRoutes(context: ServerContext): Hono {
   app.post('/chat/completions', async (c) => {
     const input = readCompletionRequest(await readJsonObject(c));
     const assistant = context.assistant();
-    if (assistant === undefined) throw new ApiError(503, 'no-model', CONNECT_HINT.en);
+    if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
     const session = c.req.header('x-riverse-session') ?? 'openai';
     if (session.trim() === '' || session.length > MAX_SESSION_NAME)
       throw new ApiError(
