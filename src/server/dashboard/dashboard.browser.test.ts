@@ -741,7 +741,9 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
     const weather = page.locator('article[data-tool="weather_report"]');
     await weather.getByRole('switch').click();
     await weather.locator('.switch-state', { hasText: 'Off' }).waitFor();
-    const said = page.locator('#toasts .toast').last();
+    // Its own toast (the one before may still be there, and a toast comes after the switch shows its state).
+    const said = page.locator('#toasts .toast', { hasText: 'weather_report' }).last();
+    await said.waitFor();
     assert.equal(await said.textContent(), 'weather_report is off.');
     const [toast, topbar, header] = await Promise.all(
       [said, page.locator('.topbar'), page.locator('#page-tools .page-header')].map((shown) => shown.boundingBox()),
