@@ -133,6 +133,53 @@ test('until it is published, the README installs the packed tarball, and its MCP
   assert.match(snippet.mcpServers.riverse.args[0]!, /^\/.*\/node_modules\/riverse\/bin\/riverse\.js$/);
 });
 
+/** The built-in tools the package ships: the one list, in tsconfig.builtins.json (a JSON file with line comments). */
+async function shippedBuiltins(): Promise<string[]> {
+  const text = await readFile(join(ROOT, 'tsconfig.builtins.json'), 'utf8');
+  const { files } = JSON.parse(text.replace(/^\s*\/\/.*$/gm, '')) as { files: string[] };
+  return files.map((file) => /^agent\/tools\/([a-z_]+)\.ts$/.exec(file)![1]!);
+}
+
+// The package ships a list of tools, not whatever agent/tools holds: the README's table is that list.
+test("the README's Built-in tools table names exactly the tools the package ships, and not the seed's example", async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Built-in tools\n'), readme.indexOf('"Asks first"'));
+  const table = [...section.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((match) => match[1]!);
+  const shipped = await shippedBuiltins();
+  assert.deepEqual([...table].sort(), [...shipped].sort());
+  assert.ok(!shipped.includes('weather'), 'weather is the example tool of a checkout, not a built-in');
+  for (const name of shipped)
+    assert.ok(existsSync(join(ROOT, 'agent', 'tools', `${name}.ts`)), `${name}.ts is missing`);
+});
+
+// What a newcomer copies from the README and the guides must work in a fresh app (`npm init -y`).
+test('the MCP snippets run the Node that Riverse advises and name a riverse.yaml the reader is told to create', async () => {
+  for (const guide of ['README.md', 'docs/custom-tools.md', 'docs/custom-tools.zh.md', 'docs/custom-tools.ja.md']) {
+    const text = await readFile(join(ROOT, guide), 'utf8');
+    const snippet = /```json\n(\{\n {2}"mcpServers": \{\n {4}"riverse": \{\n {6}"command": [\s\S]*?)```/.exec(text);
+    assert.ok(snippet, `${guide}: no Claude Desktop snippet`);
+    const { command, args } = (
+      JSON.parse(snippet[1]!) as { mcpServers: { riverse: { command: string; args: string[] } } }
+    ).mcpServers.riverse;
+    // After `npm install --save-dev node@24` (what Riverse advises on an older Node), that is the Node that works.
+    assert.match(command, /\/node_modules\/node\/bin\/node$/, guide);
+    assert.match(text, /node_modules\/node\/bin\/node`/, `${guide} does not say where that Node is`);
+    const config = args.indexOf('--config');
+    if (config >= 0) {
+      // riverse.yaml is optional and `npm init -y` makes none: a --config naming a missing file stops the command.
+      assert.match(args[config + 1]!, /riverse\.yaml$/);
+      assert.match(text, /`touch [^`]*riverse\.yaml`/, `${guide} names a riverse.yaml without saying to create it`);
+    }
+  }
+});
+
+test("the README's tool-test command says what a CommonJS app names the test, and .gitignore covers the packed tarball", async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  assert.match(readme, /^npx node --test agent\/tools\/greet\.test\.ts .*greet\.test\.mts in a CommonJS app/m);
+  const ignored = (await readFile(join(ROOT, '.gitignore'), 'utf8')).split('\n');
+  assert.ok(ignored.includes(`/riverse-*.tgz`), 'riverse-<version>.tgz, which `npm pack` leaves, is not ignored');
+});
+
 describe('riverse as an installed package', { timeout: 180_000 }, () => {
   let work: string;
   let tarball: string;
@@ -209,6 +256,14 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     ]) {
       assert.ok(files.includes(file), `${file} is missing from the tarball`);
     }
+    // Exactly the listed built-ins (their `_` helpers beside them): not the seed's example, not a newcomer's own tries.
+    assert.deepEqual(
+      files
+        .map((file) => /^dist\/agent\/tools\/([^_/][^/]*)\.js$/.exec(file)?.[1])
+        .filter((name) => name !== undefined)
+        .sort(),
+      (await shippedBuiltins()).sort(),
+    );
     assert.deepEqual(
       files.filter((file) => /(?<!\.d)\.[mc]?ts$/.test(file)),
       [],

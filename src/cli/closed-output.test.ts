@@ -15,7 +15,7 @@ test('a closed stdout ends the command quietly (no unhandled EPIPE)', async () =
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const [code] = (await new Promise((resolve) => child.on('close', (...args) => resolve(args)))) as [number | null];
+  const code = await new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
   assert.equal(stderr, '');
   assert.equal(code, 0);
 });
