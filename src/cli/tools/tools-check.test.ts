@@ -153,6 +153,19 @@ describe('riverse tools check type-checks the tool files', { concurrency: 4 }, (
     );
   });
 
+  // What the guides say: only `tools check` type-checks, so a type error does not keep a tool out of the registry.
+  test('a type-error leaves the tool registered: tools list shows it available, with no diagnostic', async () => {
+    const listed = parseJson(await project.run(['tools', 'list', '--json']));
+    assert.deepEqual(
+      listed.tools.map((tool: { name: string; available: boolean }) => [tool.name, tool.available]).sort(),
+      [
+        ['add_one', true],
+        ['echo', true],
+      ],
+    );
+    assert.deepEqual(listed.diagnostics, []);
+  });
+
   test('--no-types skips it', async () => {
     const result = await project.run(['tools', 'check', '--no-types']);
     assert.equal(result.code, 0, show(result));
