@@ -5,7 +5,7 @@ import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
 import { toolErrorOrigin, toolErrorParts } from './tool-error-origin.ts';
-import { saidFailure } from './failure-words.ts';
+import { saidFailure, withWords } from './failure-words.ts';
 import { phrase } from './runtime-phrases.ts';
 import {
   checkQuestion,
@@ -16,10 +16,11 @@ import {
   type ToolLogger,
 } from '../tools/tool-context.ts';
 import type { Language } from '../core/language.ts';
-import type { Phrase } from '../core/phrase.ts';
+import { english, type Phrase } from '../core/phrase.ts';
 import {
   checkToolResult,
   InvalidToolResult,
+  NO_ERROR,
   resultProblem,
   ToolFailure,
   TRUNCATION_MARKER_CHARS,
@@ -148,7 +149,8 @@ async function runChecked(
     try {
       const value = await entry.run(params, context);
       const result = checkToolResult(value);
-      return typeof result === 'string' ? invalidResult(entry.name, resultProblem(value) ?? result) : result;
+      if (typeof result === 'string') return invalidResult(entry.name, resultProblem(value) ?? result);
+      return ownWords(result);
     } catch (error) {
       if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.said ?? error.message);
       if (error instanceof ToolFailure) return failure(error.code, error.message);
@@ -182,6 +184,11 @@ function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
     if (typeof checked === 'string') throw new TypeError(checked);
     return ask(checked, signal);
   };
+}
+
+/** A failure the tool gave no error for says so in Riverse's words (which a person reads in theirs). */
+function ownWords(result: ToolResult): ToolResult {
+  return !result.success && result.error === english(NO_ERROR) ? withWords(result, NO_ERROR) : result;
 }
 
 function invalidResult(name: string, why: string | Phrase): ToolResult {

@@ -8,7 +8,11 @@ const WORDS = new WeakMap<ToolResult, Phrase>();
 
 /** A failed result whose error is the phrase in English, the phrase kept for other languages. */
 export function saidFailure(code: ToolErrorCode, said: Phrase): ToolResult {
-  const result: ToolResult = { success: false, data: '', error: english(said), code };
+  return withWords({ success: false, data: '', error: english(said), code }, said);
+}
+
+/** The same result, its error (English, as it was) kept as the phrase too. */
+export function withWords(result: ToolResult, said: Phrase): ToolResult {
   WORDS.set(result, said);
   return result;
 }

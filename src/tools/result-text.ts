@@ -9,6 +9,7 @@ const en = {
   'result.data': (a: { got: string }) =>
     `returned "data" as ${a.got}; "data" must be a string (use JSON.stringify for structured data)`,
   'result.error': (a: { got: string }) => `returned "error" as ${a.got}; "error" must be a string`,
+  'result.no-error': () => 'the tool reported failure without an error message',
   // What a value was: `an array`, `null`, `a string ("…")`, `number 3`.
   'result.value': (a: { kind: string; text?: string }) =>
     a.kind === 'undefined'
@@ -29,6 +30,7 @@ const zh: typeof en = {
   'result.success': (a) => `返回的对象中 "success" 是 ${a.got}，不是 true 或 false`,
   'result.data': (a) => `返回的 "data" 是 ${a.got}；"data" 必须是字符串（结构化数据请用 JSON.stringify）`,
   'result.error': (a) => `返回的 "error" 是 ${a.got}；"error" 必须是字符串`,
+  'result.no-error': () => '工具报告失败，但没有给出错误信息',
   'result.value': (a) =>
     a.kind === 'undefined'
       ? '空值（undefined）'
@@ -49,6 +51,7 @@ const ja: typeof en = {
   'result.data': (a) =>
     `"data" を ${a.got} として返しました。"data" は文字列にしてください（構造化データは JSON.stringify で）`,
   'result.error': (a) => `"error" を ${a.got} として返しました。"error" は文字列にしてください`,
+  'result.no-error': () => 'ツールは失敗を報告しましたが、エラーメッセージがありません',
   'result.value': (a) =>
     a.kind === 'undefined'
       ? '何も（undefined）'

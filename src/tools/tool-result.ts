@@ -51,6 +51,10 @@ export const ToolResult = {
   },
 };
 
+/** @internal The error of a failure a tool reported without one: Riverse's words, as a phrase. */
+export const NO_ERROR = resultPhrase('result.no-error');
+const NO_ERROR_MESSAGE = english(NO_ERROR);
+
 /**
  * Checks a value a tool returned. Returns the result normalized (`data` defaults to ""),
  * or a sentence saying why the value is not a ToolResult.
@@ -63,7 +67,7 @@ export function checkToolResult(value: unknown): ToolResult | string {
     return {
       success: false,
       data: data as string,
-      error: typeof error === 'string' && error !== '' ? error : 'the tool reported failure without an error message',
+      error: typeof error === 'string' && error !== '' ? error : NO_ERROR_MESSAGE,
     };
   return typeof error === 'string'
     ? { success: true, data: data as string, error }

@@ -129,6 +129,18 @@ export class ObjectyTool extends BaseTool {
   }
 }
 `,
+      'agent/tools/mute.ts': `import { BaseTool } from 'riverse';
+
+export class MuteTool extends BaseTool {
+  manifest() {
+    return { name: 'mute', description: 'Fails without a word', examples: ['Say nothing', 'Fail quietly'] };
+  }
+
+  execute(): never {
+    return { success: false } as never;
+  }
+}
+`,
     };
     for (const yaml of ['', 'tools:\n  isolation: none\n']) {
       const app = await createProject({ ...files, 'riverse.yaml': yaml });
@@ -147,6 +159,8 @@ export class ObjectyTool extends BaseTool {
         assert.equal(zhThrow.stderr, '错误：boom 执行失败：爆発（位于 agent/tools/boom.ts:9:11）\n', yaml);
         const jaResult = await app.run(['tools', 'run', 'objecty', '--lang', 'ja']);
         assert.match(jaResult.stderr, /^エラー：objecty は "data" を オブジェクト として返しました。/, yaml);
+        const mute = await app.run(['tools', 'run', 'mute', '--lang', 'ja']);
+        assert.equal(mute.stderr, 'エラー：ツールは失敗を報告しましたが、エラーメッセージがありません\n', yaml);
         // The result itself keeps the English a model reads.
         const json = parseJson(await app.run(['tools', 'run', 'boom', '--json', '--lang', 'ja']));
         assert.equal(json.error, 'boom failed: 爆発 (at agent/tools/boom.ts:9:11)');
