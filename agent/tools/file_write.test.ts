@@ -40,7 +40,8 @@ describe('file_write', () => {
     const fresh = await ToolRegistry.load({ folders: [TOOL_FOLDER], baseDir: root, config: {} });
     const listing = fresh.list().find((tool) => tool.name === 'file_write');
     assert.equal(listing?.available, false);
-    assert.match(listing?.reason ?? '', /tools\.file_write\.enabled: true/);
+    // The switch beside the note is named first; the config line is the other way.
+    assert.match(listing?.reason ?? '', /its switch on the dashboard, or set tools\.file_write\.enabled: true/);
     const result = await fresh.execute('file_write', { path: 'off.txt', content: 'x' });
     assert.equal(result.code, 'unavailable');
     assert.equal(existsSync(join(root, 'off.txt')), false);

@@ -63,9 +63,10 @@ export class FileWriteTool extends BaseTool<Params> {
   override isAvailable(): boolean {
     if (toolSection(this.config, 'file_write').enabled !== true)
       return this.unavailable({
-        en: 'off by default, since it changes files; set tools.file_write.enabled: true in riverse.yaml to turn it on',
-        zh: '默认关闭，因为它会修改文件；在 riverse.yaml 中设置 tools.file_write.enabled: true 即可启用',
-        ja: 'ファイルを書き換えるため既定ではオフです。riverse.yaml で tools.file_write.enabled: true にするとオンになります',
+        // The switch first: the dashboard shows this note right beside it.
+        en: 'off by default, since it changes files; turn it on with its switch on the dashboard, or set tools.file_write.enabled: true in riverse.yaml',
+        zh: '默认关闭，因为它会修改文件；可用仪表盘上的开关开启，或在 riverse.yaml 中设置 tools.file_write.enabled: true',
+        ja: 'ファイルを書き換えるため既定ではオフです。ダッシュボードのスイッチでオンにするか、riverse.yaml で tools.file_write.enabled: true にしてください',
       });
     return true;
   }

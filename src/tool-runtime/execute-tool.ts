@@ -4,7 +4,9 @@ import type { Dialect } from '../schema/dialect.ts';
 import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
 import type { RegisteredTool } from './registered-tool.ts';
-import { describeToolError, toolErrorOrigin } from './tool-error-origin.ts';
+import { toolErrorOrigin, toolErrorParts } from './tool-error-origin.ts';
+import { saidFailure, withWords } from './failure-words.ts';
+import { phrase } from './runtime-phrases.ts';
 import {
   checkQuestion,
   NO_ONE_TO_ASK,
@@ -14,9 +16,12 @@ import {
   type ToolLogger,
 } from '../tools/tool-context.ts';
 import type { Language } from '../core/language.ts';
+import { english, type Phrase } from '../core/phrase.ts';
 import {
   checkToolResult,
   InvalidToolResult,
+  NO_ERROR,
+  resultProblem,
   ToolFailure,
   TRUNCATION_MARKER_CHARS,
   truncateResult,
@@ -89,7 +94,7 @@ export async function executeTool(
   }
   const checked = entry.checkParams(input);
   if (!checked.ok) return failure('invalid-params', checked.error);
-  if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
+  if (options.signal?.aborted) return saidFailure('aborted', phrase('call.cancelled-before', { tool: entry.name }));
   if (options.approve === undefined) return runChecked(entry, checked.params, options, limits);
   const gate = await options.approve(entry, checked.params);
   if (!gate.run) return gate.result;
@@ -106,7 +111,7 @@ async function runChecked(
   options: ExecuteOptions,
   limits: ExecutionLimits,
 ): Promise<ToolResult> {
-  if (options.signal?.aborted) return failure('aborted', `Call to ${entry.name} was cancelled before it started.`);
+  if (options.signal?.aborted) return saidFailure('aborted', phrase('call.cancelled-before', { tool: entry.name }));
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
   // The tool's signal carries a DOMException reason (TimeoutError / AbortError), as fetch expects;
@@ -120,13 +125,16 @@ async function runChecked(
   };
   const cancel = () =>
     abort(
-      failure('aborted', `Call to ${entry.name} was cancelled.`),
+      saidFailure('aborted', phrase('call.cancelled', { tool: entry.name })),
       new DOMException('The call was cancelled.', 'AbortError'),
     );
   options.signal?.addEventListener('abort', cancel, { once: true });
   const timer = setTimeout(() => {
-    const message = `${entry.name} did not finish within ${formatDuration(timeoutMs)} and was stopped.`;
-    abort(failure('timeout', message), new DOMException(message, 'TimeoutError'));
+    const result = saidFailure(
+      'timeout',
+      phrase('call.timeout', { tool: entry.name, limit: formatDuration(timeoutMs) }),
+    );
+    abort(result, new DOMException(result.error, 'TimeoutError'));
   }, timeoutMs);
 
   const context: ToolContext = {
@@ -141,13 +149,18 @@ async function runChecked(
     try {
       const value = await entry.run(params, context);
       const result = checkToolResult(value);
-      return typeof result === 'string' ? invalidResult(entry.name, result) : result;
+      if (typeof result === 'string') return invalidResult(entry.name, resultProblem(value) ?? result);
+      return ownWords(result);
     } catch (error) {
-      if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.message);
+      if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.said ?? error.message);
       if (error instanceof ToolFailure) return failure(error.code, error.message);
-      if (error instanceof ToolCrash) return failure('crashed', `${entry.name} was stopped: ${error.message}.`);
+      if (error instanceof ToolCrash)
+        return saidFailure('crashed', phrase('call.stopped', { tool: entry.name, why: error.message }));
       context.logger.debug('threw', error);
-      return failure('threw', `${entry.name} failed: ${describeToolError(toolErrorOrigin(error))}`);
+      return saidFailure(
+        'threw',
+        phrase('call.threw', { tool: entry.name, ...toolErrorParts(toolErrorOrigin(error)) }),
+      );
     }
   })();
 
@@ -173,11 +186,13 @@ function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
   };
 }
 
-function invalidResult(name: string, why: string): ToolResult {
-  return failure(
-    'invalid-result',
-    `${name} ${why}. Expected { success: boolean, data: string, error?: string }; use ToolResult.ok(data) or ToolResult.fail(error).`,
-  );
+/** A failure the tool gave no error for says so in Riverse's words (which a person reads in theirs). */
+function ownWords(result: ToolResult): ToolResult {
+  return !result.success && result.error === english(NO_ERROR) ? withWords(result, NO_ERROR) : result;
+}
+
+function invalidResult(name: string, why: string | Phrase): ToolResult {
+  return saidFailure('invalid-result', phrase('call.invalid-result', { tool: name, why }));
 }
 
 export function failure(code: ToolErrorCode, error: string): ToolResult {

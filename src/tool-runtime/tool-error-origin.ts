@@ -41,10 +41,19 @@ export function toolErrorOrigin(error: unknown): ToolErrorOrigin {
 
 /** `TypeError: x is not a function (at agent/tools/weather.ts:12:7)`; a plain Error's name is left out. */
 export function describeToolError(origin: ToolErrorOrigin, cwd = process.cwd()): string {
-  const head = origin.name === 'Error' ? origin.message : `${origin.name}: ${origin.message}`;
-  if (origin.file === undefined) return head;
+  const { error, at } = toolErrorParts(origin, cwd);
+  return at === undefined ? error : `${error} (at ${at})`;
+}
+
+/** The same in two parts, the error and where (`agent/tools/weather.ts:12:7`), for words around them in any language. */
+export function toolErrorParts(origin: ToolErrorOrigin, cwd = process.cwd()): { error: string; at?: string } {
+  const error = origin.name === 'Error' ? origin.message : `${origin.name}: ${origin.message}`;
+  if (origin.file === undefined) return { error };
   const path = relative(cwd, origin.file);
-  return `${head} (at ${path === '' || path.startsWith('..') ? origin.file : path}:${origin.line}${origin.column === undefined ? '' : `:${origin.column}`})`;
+  return {
+    error,
+    at: `${path === '' || path.startsWith('..') ? origin.file : path}:${origin.line}${origin.column === undefined ? '' : `:${origin.column}`}`,
+  };
 }
 
 function isToolCode(path: string): boolean {

@@ -1,3 +1,6 @@
+import { english, type Phrase } from '../core/phrase.ts';
+import { resultPhrase } from './result-text.ts';
+
 /**
  * What a tool returns. `data` goes into the model's context as reference information;
  * `error` says what went wrong when `success` is false. A plain object literal is fine.
@@ -48,37 +51,52 @@ export const ToolResult = {
   },
 };
 
+/** @internal The error of a failure a tool reported without one: Riverse's words, as a phrase. */
+export const NO_ERROR = resultPhrase('result.no-error');
+const NO_ERROR_MESSAGE = english(NO_ERROR);
+
 /**
  * Checks a value a tool returned. Returns the result normalized (`data` defaults to ""),
  * or a sentence saying why the value is not a ToolResult.
  */
 export function checkToolResult(value: unknown): ToolResult | string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return `returned ${describeValue(value)}, not a ToolResult`;
-  }
+  const problem = resultProblem(value);
+  if (problem !== undefined) return english(problem);
   const { success, data = '', error } = value as Record<string, unknown>;
-  if (typeof success !== 'boolean')
-    return `returned an object whose "success" is ${describeValue(success)}, not true or false`;
-  if (typeof data !== 'string')
-    return `returned "data" as ${describeValue(data)}; "data" must be a string (use JSON.stringify for structured data)`;
-  if (error !== undefined && error !== null && typeof error !== 'string')
-    return `returned "error" as ${describeValue(error)}; "error" must be a string`;
   if (!success)
     return {
-      success,
-      data,
-      error: typeof error === 'string' && error !== '' ? error : 'the tool reported failure without an error message',
+      success: false,
+      data: data as string,
+      error: typeof error === 'string' && error !== '' ? error : NO_ERROR_MESSAGE,
     };
-  return typeof error === 'string' ? { success, data, error } : { success, data };
+  return typeof error === 'string'
+    ? { success: true, data: data as string, error }
+    : { success: true, data: data as string };
 }
 
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing (undefined)';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+/** @internal Why a value is not a ToolResult, as a phrase (shown in the reader's language); undefined when it is one. */
+export function resultProblem(value: unknown): Phrase | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return resultPhrase('result.not-object', { got: describeValue(value) });
+  const { success, data = '', error } = value as Record<string, unknown>;
+  if (typeof success !== 'boolean') return resultPhrase('result.success', { got: describeValue(success) });
+  if (typeof data !== 'string') return resultPhrase('result.data', { got: describeValue(data) });
+  if (error !== undefined && error !== null && typeof error !== 'string')
+    return resultPhrase('result.error', { got: describeValue(error) });
+  return undefined;
+}
+
+function describeValue(value: unknown): Phrase {
+  if (value === undefined || value === null) return resultPhrase('result.value', { kind: String(value) });
+  if (Array.isArray(value)) return resultPhrase('result.value', { kind: 'array' });
   if (typeof value === 'string')
-    return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+    return resultPhrase('result.value', {
+      kind: 'string',
+      text: JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value),
+    });
+  return typeof value === 'object'
+    ? resultPhrase('result.value', { kind: 'object' })
+    : resultPhrase('result.value', { kind: typeof value, text: String(value) });
 }
 
 /**
@@ -97,6 +115,12 @@ export class ToolFailure extends Error {
 /** Thrown by a runner whose tool returned something that is not a ToolResult (the message says why). */
 export class InvalidToolResult extends Error {
   override name = 'InvalidToolResult';
+  /** The same, as a phrase, when the runner has it (shown to a person in their language). */
+  readonly said: Phrase | undefined;
+  constructor(message: string, said?: Phrase) {
+    super(message);
+    this.said = said;
+  }
 }
 
 /** The most a truncation marker adds. */

@@ -103,6 +103,73 @@ describe('riverse tools in Chinese and Japanese', { concurrency: true }, () => {
     assert.equal(pair.stderr, '错误："hello" 不是参数：请写成 key=value，例如 city=Tokyo\n');
   });
 
+  it('tools run: a throw and a result that is not one, in the language of the command, isolated or not', async () => {
+    const files = {
+      'agent/tools/boom.ts': `import { BaseTool } from 'riverse';
+
+export class BoomTool extends BaseTool {
+  manifest() {
+    return { name: 'boom', description: 'Throws', examples: ['Blow up', 'Explode'] };
+  }
+
+  execute(): never {
+    throw new Error('爆発');
+  }
+}
+`,
+      'agent/tools/objecty.ts': `import { BaseTool } from 'riverse';
+
+export class ObjectyTool extends BaseTool {
+  manifest() {
+    return { name: 'objecty', description: 'Returns an object as data', examples: ['Give me data', 'Show an object'] };
+  }
+
+  execute(): never {
+    return { success: true, data: { n: 1 } } as never;
+  }
+}
+`,
+      'agent/tools/mute.ts': `import { BaseTool } from 'riverse';
+
+export class MuteTool extends BaseTool {
+  manifest() {
+    return { name: 'mute', description: 'Fails without a word', examples: ['Say nothing', 'Fail quietly'] };
+  }
+
+  execute(): never {
+    return { success: false } as never;
+  }
+}
+`,
+    };
+    for (const yaml of ['', 'tools:\n  isolation: none\n']) {
+      const app = await createProject({ ...files, 'riverse.yaml': yaml });
+      try {
+        const ja = await app.run(['tools', 'run', 'boom', '--lang', 'ja']);
+        assert.equal(ja.code, 1, show(ja));
+        assert.equal(ja.stderr, 'エラー：boom が失敗しました：爆発（場所：agent/tools/boom.ts:9:11）\n', yaml);
+        const zh = await app.run(['tools', 'run', 'objecty', '--lang', 'zh']);
+        assert.equal(zh.code, 1, show(zh));
+        assert.equal(
+          zh.stderr,
+          '错误：objecty 返回的 "data" 是 对象；"data" 必须是字符串（结构化数据请用 JSON.stringify）。应返回 { success: boolean, data: string, error?: string }；可使用 ToolResult.ok(data) 或 ToolResult.fail(error)。\n',
+          yaml,
+        );
+        const zhThrow = await app.run(['tools', 'run', 'boom', '--lang', 'zh']);
+        assert.equal(zhThrow.stderr, '错误：boom 执行失败：爆発（位于 agent/tools/boom.ts:9:11）\n', yaml);
+        const jaResult = await app.run(['tools', 'run', 'objecty', '--lang', 'ja']);
+        assert.match(jaResult.stderr, /^エラー：objecty は "data" を オブジェクト として返しました。/, yaml);
+        const mute = await app.run(['tools', 'run', 'mute', '--lang', 'ja']);
+        assert.equal(mute.stderr, 'エラー：ツールは失敗を報告しましたが、エラーメッセージがありません\n', yaml);
+        // The result itself keeps the English a model reads.
+        const json = parseJson(await app.run(['tools', 'run', 'boom', '--json', '--lang', 'ja']));
+        assert.equal(json.error, 'boom failed: 爆発 (at agent/tools/boom.ts:9:11)');
+      } finally {
+        await app.remove();
+      }
+    }
+  });
+
   it('tools new: the language of the config (language: ja), and --lang over it', async () => {
     const app = await createProject({ 'riverse.yaml': 'language: ja\n' });
     try {

@@ -1,5 +1,6 @@
 import { readArguments } from '../../tool-runtime/argument-limits.ts';
 import { explainInvalidParams, type ParamsCheck } from '../../tool-runtime/check-params.ts';
+import { failureIn } from '../../tool-runtime/failure-words.ts';
 import type { Language } from '../../core/language.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
@@ -55,7 +56,8 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
 
 /**
  * Why the call failed: in the person's language where Riverse says it (a name that is not a tool,
- * a tool that is off, refused arguments); a tool's own error in its own words.
+ * a tool that is off, refused arguments, a throw, a result that is not one, a time limit); a tool's
+ * own error in its own words.
  */
 function failureText(
   result: ToolResult,
@@ -74,7 +76,7 @@ function failureText(
       if (entry !== undefined && checked?.ok === false)
         return explainInvalidParams(entry.manifest, checked.problems, language);
   }
-  return result.error ?? TOOLS_TEXT[language].toolFailed;
+  return failureIn(result, language) ?? result.error ?? TOOLS_TEXT[language].toolFailed;
 }
 
 function parseParamsJson(json: string | undefined, text: ToolsText): Record<string, unknown> {

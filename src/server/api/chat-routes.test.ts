@@ -21,10 +21,13 @@ describe('GET /api/status', () => {
     assert.equal(en.json.download.state, 'idle');
     assert.deepEqual(en.json.tools, { total: 1, available: 1 });
     assert.match(en.json.connectHint, /^No model is connected\. .*RIVERSE_MODEL/);
+    // Read on the chat page, beside its Download button: it does not send the reader to the chat page.
+    assert.match(en.json.connectHint, /with the button below/);
+    assert.doesNotMatch(en.json.connectHint, /chat page/);
     const zh = await raw(port, '/api/status', { headers: { 'accept-language': 'fr-FR, zh-CN;q=0.9, en;q=0.8' } });
-    assert.match(zh.json.connectHint, /^尚未连接模型/);
+    assert.match(zh.json.connectHint, /^尚未连接模型。可以用下方的按钮/);
     const ja = await raw(port, '/api/status?lang=ja', { headers: { 'accept-language': 'zh' } });
-    assert.match(ja.json.connectHint, /^モデルが接続されていません/);
+    assert.match(ja.json.connectHint, /^モデルが接続されていません。下のボタンで/);
   });
 
   it('with a model: names it, and has no hint', async (t) => {

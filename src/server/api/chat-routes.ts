@@ -28,7 +28,7 @@ export function chatRoutes(context: ServerContext): Hono {
     const language = (body.lang as Language | undefined) ?? requestLanguage(c);
     const message = body.message;
     const assistant = context.assistant();
-    if (assistant === undefined) throw new ApiError(409, 'no-model', connectHint(language, context.modelProblem));
+    if (assistant === undefined) throw new ApiError(409, 'no-model', connectHint(language, context.modelProblem, true));
     const name =
       body.session === undefined
         ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken))

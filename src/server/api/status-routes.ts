@@ -15,7 +15,7 @@ export function statusRoutes(context: ServerContext): Hono {
     return c.json({
       version: context.version,
       model: model === undefined ? null : { id: model.id },
-      connectHint: model === undefined ? connectHint(requestLanguage(c), context.modelProblem) : null,
+      connectHint: model === undefined ? connectHint(requestLanguage(c), context.modelProblem, true) : null,
       download: context.download.state(),
       language: context.language,
       tools: { total: registry.list().length, available: registry.tools().length },

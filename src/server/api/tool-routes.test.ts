@@ -284,6 +284,15 @@ describe('POST /api/tools/:name/run', () => {
     assert.notEqual(ja.json.error, en.json.error);
   });
 
+  it("says a throw in the reader's language", async (t) => {
+    const boom = toolSource('boom', { execute: "throw new Error('no luck');" });
+    const { port } = await startTestService(t, { files: { 'boom.ts': boom } });
+    const en = await raw(port, '/api/tools/boom/run', { method: 'POST', body: {} });
+    assert.match(en.json.error, /^boom failed: no luck \(at .*boom\.ts:\d+:\d+\)$/);
+    const zh = await raw(port, '/api/tools/boom/run?lang=zh', { method: 'POST', body: {} });
+    assert.match(zh.json.error, /^boom 执行失败：no luck（位于 .*boom\.ts:\d+:\d+）$/);
+  });
+
   it('answers an unknown tool with 404, one switched off with 409, and bad params with 400', async (t) => {
     const { port } = await startTestService(t, {
       files: FILES,

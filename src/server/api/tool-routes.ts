@@ -8,6 +8,7 @@ import type { ToolResult } from '../../tools/tool-result.ts';
 import { ApiError } from '../api-error.ts';
 import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
+import { failureIn } from '../../tool-runtime/failure-words.ts';
 import type { ServerContext } from '../server-context.ts';
 import { setToolEnabled } from './config-file.ts';
 import { toolCatalog, toolView, type ViewOptions } from './tool-view.ts';
@@ -107,7 +108,10 @@ export function toolRoutes(context: ServerContext): Hono {
   return routes;
 }
 
-/** Refused arguments explained in the person's language (a model gets them in English); a tool's own error as it wrote it. */
+/**
+ * Riverse's words in the person's language (refused arguments, a throw, a result that is not one; a
+ * model gets them in English); a tool's own error as it wrote it.
+ */
 function failureText(
   result: ToolResult,
   registry: ToolRegistry,
@@ -115,7 +119,7 @@ function failureText(
   params: Record<string, unknown>,
   language: Language,
 ): string | undefined {
-  if (result.code !== 'invalid-params') return result.error;
+  if (result.code !== 'invalid-params') return failureIn(result, language) ?? result.error;
   const entry = registry.get(name);
   const checked = entry?.checkParams(params);
   return entry !== undefined && checked?.ok === false

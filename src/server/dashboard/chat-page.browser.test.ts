@@ -361,7 +361,7 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     },
   );
 
-  await t.test('no model: the "Connect a model" card fits the chat panel, and the composer is in view', async (tt) => {
+  await t.test('no model: the "Connect a model" card fits the chat panel, read whole on a phone', async (tt) => {
     const bare = await startTestService(tt);
     const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
     for (const size of WIDTHS) {
@@ -387,6 +387,53 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
       );
       assert.ok((await pageWidth(fresh)) <= size.width, `${size.width}: no sideways scrolling`);
       await screenshot(fresh, `connect-${size.width}`);
+    }
+    // On a phone, in each language: the card is read whole (it does not scroll inside itself, its text
+    // is not cut), and its Download button is on the screen once the page is scrolled to it.
+    await fresh.setViewportSize({ width: 390, height: 844 });
+    for (const language of ['en', 'zh', 'ja'] as const) {
+      await fresh.locator('#language-select').selectOption(language);
+      const panel = fresh.locator('[data-panel="connect"]');
+      await panel
+        .locator('.connect-hint', { hasText: { en: 'No model', zh: '尚未连接', ja: 'モデルが' }[language] })
+        .waitFor();
+      const card = await panel.evaluate((el: object) => {
+        const box = el as { scrollHeight: number; clientHeight: number };
+        return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
+      });
+      assert.ok(
+        card.scrollHeight <= card.clientHeight + 1,
+        `${language}: the card does not scroll inside itself (${card.scrollHeight} vs ${card.clientHeight})`,
+      );
+      const [cardBox, hintBox] = [await panel.boundingBox(), await panel.locator('.connect-hint').boundingBox()];
+      assert.ok(
+        cardBox !== null && hintBox !== null && hintBox.y + hintBox.height <= cardBox.y + cardBox.height + 0.5,
+        `${language}: the hint is not cut`,
+      );
+      const button = panel.locator('[data-action="download-model"]');
+      await button.scrollIntoViewIfNeeded();
+      const shown = await button.boundingBox();
+      assert.ok(
+        shown !== null && shown.y >= 0 && shown.y + shown.height <= 844 + 0.5,
+        `${language}: the Download button is on the screen`,
+      );
+      assert.ok(
+        await button.evaluate((el: object) => {
+          // Not under the composer that stays at the foot of the screen.
+          const b = (
+            el as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
+          ).getBoundingClientRect();
+          const g = globalThis as unknown as { document: { elementFromPoint(x: number, y: number): object | null } };
+          const top = g.document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+          return top === el || (el as { contains(other: object | null): boolean }).contains(top);
+        }),
+        `${language}: nothing covers the Download button`,
+      );
+      const composer = await fresh.locator('.composer').boundingBox();
+      assert.ok(composer !== null && composer.y + composer.height <= 844 + 0.5, `${language}: the composer is in view`);
+      assert.ok((await pageWidth(fresh)) <= 390, `${language}: no sideways scrolling`);
+      await screenshot(fresh, `connect-390-${language}`);
+      await fresh.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
     }
     assert.deepEqual(freshProblems, []);
     await fresh.close();

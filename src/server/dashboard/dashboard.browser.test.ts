@@ -712,9 +712,10 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
     assert.equal(await row.locator('.chevron').isVisible(), true);
     assert.ok((await noSidewaysScroll(page)) <= 390);
     await screenshot(page, 'phone-traces');
-    for (const [language, one, byHand, off] of [
-      ['zh', '最近 1 次工具调用。', '手动运行', '关闭'],
-      ['ja', '最近のツール呼び出し 1 件。', '手動実行', 'オフ'],
+    // The label says a state, not an action (zh: 已开启/已关闭, not 启用/关闭).
+    for (const [language, one, byHand, off, on] of [
+      ['zh', '最近 1 次工具调用。', '手动运行', '已关闭', '已开启'],
+      ['ja', '最近のツール呼び出し 1 件。', '手動実行', 'オフ', 'オン'],
     ] as const) {
       await page.locator('#language-select').selectOption(language);
       await page.locator('#page-traces .page-header p', { hasText: one }).waitFor();
@@ -728,6 +729,7 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
       await screenshot(page, `phone-tools-${language}`);
       await careful.getByRole('switch').click();
       await careful.locator('.run-panel').waitFor();
+      await careful.locator('.switch-state', { hasText: on }).waitFor();
       await page.locator('.nav a[data-page="traces"]').evaluate((link: { click(): void }) => link.click());
     }
     await page.locator('#language-select').selectOption('en');

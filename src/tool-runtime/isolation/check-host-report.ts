@@ -1,5 +1,6 @@
 // What a host sends is checked again here: tool code can reach its channel (a worker's parent
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
+import { renderPhrase, type Phrase } from '../../core/phrase.ts';
 import { checkQuestion } from '../../tools/tool-context.ts';
 import { checkToolResult, type ToolResult } from '../../tools/tool-result.ts';
 import { validateManifest } from '../validate-manifest.ts';
@@ -40,7 +41,14 @@ export function checkFileReport(info: unknown, file: string): FileInfo | string 
 /** A call's outcome as the host reported it, rebuilt from checked parts. */
 export function checkCallReport(result: unknown): WorkerResult {
   if (isRecord(result) && 'threw' in result) return { threw: checkThrown(result.threw) };
-  if (isRecord(result) && 'invalid' in result) return { invalid: String(result.invalid) };
+  if (isRecord(result) && 'invalid' in result) {
+    // Its phrase only if this copy of Riverse can say it: a forged one is dropped, the English stays.
+    const said = result.said as Phrase | undefined;
+    return {
+      invalid: String(result.invalid),
+      ...(said !== undefined && renderPhrase(said, 'en') !== undefined ? { said } : {}),
+    };
+  }
   const checked = checkToolResult(result);
   return typeof checked === 'string' ? { invalid: checked } : (checked satisfies ToolResult);
 }

@@ -21,7 +21,7 @@ export function isolatedRunner(
       signal: context.signal,
       ask: context.ask,
     });
-    if ('invalid' in result) throw new InvalidToolResult(result.invalid);
+    if ('invalid' in result) throw new InvalidToolResult(result.invalid, result.said);
     if ('threw' in result) throw reviveThrown(result.threw);
     return result;
   };

@@ -18,7 +18,7 @@ import {
   useSourceSnapshot,
   warmTypeStripper,
 } from '../typescript-hooks.ts';
-import { checkToolResult, truncateResult } from '../../tools/tool-result.ts';
+import { checkToolResult, resultProblem, truncateResult } from '../../tools/tool-result.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
 import { captureSharedState, changesSince } from './shared-state.ts';
@@ -154,7 +154,10 @@ if (data.role === 'load') {
       result = {
         type: 'result',
         id: message.id,
-        result: typeof checked === 'string' ? { invalid: checked } : truncateResult(checked, data.maxResultChars),
+        result:
+          typeof checked === 'string'
+            ? { invalid: checked, said: resultProblem(value) }
+            : truncateResult(checked, data.maxResultChars),
       };
     } catch (error) {
       // Sent as a thrown value: Riverse rebuilds it and words it like an in-process exception.

@@ -1,3 +1,4 @@
+import type { Phrase } from '../../core/phrase.ts';
 import type { AppConfig } from '../../tools/app-config.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { ToolInfo } from '../load-tool-file.ts';
@@ -63,4 +64,5 @@ export interface ThrownError {
 }
 
 /** A checked ToolResult, a value that is not one (why), or what the tool threw. */
-export type WorkerResult = ToolResult | { invalid: string } | { threw: ThrownError };
+/** `invalid`: why the value is not a ToolResult, in English, and as a phrase for other languages. */
+export type WorkerResult = ToolResult | { invalid: string; said?: Phrase } | { threw: ThrownError };
