@@ -306,6 +306,20 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
 
   await t.test('tools page: a tool’s reason for being off is in the page’s language', async () => {
     await page.setViewportSize(WIDTHS[0]);
+    // The page's first list of tools is held until the language has been switched: an answer asked for in
+    // the old language must not stay on the page.
+    let release = () => {};
+    const switched = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let first = true;
+    await page.route('**/api/tools', async (route) => {
+      if (first) {
+        first = false;
+        await switched;
+      }
+      await route.continue();
+    });
     await page.goto(`${service.url}#/tools`);
     const expected = {
       en: 'set tools.quote_lookup.api_key',
@@ -314,8 +328,10 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     };
     for (const language of ['zh', 'ja', 'en'] as const) {
       await page.locator('#language-select').selectOption(language);
+      release();
       await page.locator('article[data-tool="quote_lookup"] .notice.warn', { hasText: expected[language] }).waitFor();
     }
+    await page.unroute('**/api/tools');
   });
 
   await t.test(

@@ -69,13 +69,21 @@ export function toolsPage(root) {
       card.element.hidden = needle !== '' && !`${name} ${card.view.description ?? ''}`.toLowerCase().includes(needle);
   }
 
+  // A refresh asked for while one is on its way (a language switch, a tools-changed event) runs again once it is
+  // back: the answer on its way may be in the old language, or from before the change.
+  let again = false;
   async function refresh() {
+    if (refreshing !== null) again = true;
     refreshing ??= (async () => {
       try {
-        /** @type {{ tools?: ToolView[], failures?: Failure[] }} */
-        const result = await api('/api/tools');
-        render(result.tools ?? [], result.failures ?? []);
-        loaded = true;
+        do {
+          again = false;
+          /** @type {{ tools?: ToolView[], failures?: Failure[] }} */
+          const result = await api('/api/tools');
+          if (again) continue;
+          render(result.tools ?? [], result.failures ?? []);
+          loaded = true;
+        } while (again);
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 401))
           replace(
@@ -350,7 +358,7 @@ export function toolsPage(root) {
     refresh,
     languageChanged() {
       translate(root);
-      if (loaded) void refresh(); // descriptions and diagnostics come in the page's language
+      if (loaded || refreshing !== null) void refresh(); // descriptions and diagnostics come in the page's language
     },
   };
 }
