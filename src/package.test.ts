@@ -118,7 +118,8 @@ test('until it is published, the README installs the packed tarball, and its MCP
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const app = readme.slice(readme.indexOf('\n## Add Riverse to your app\n'), readme.indexOf('\n## Quick start'));
   const commands = /```sh\n([\s\S]*?)```/.exec(app)![1]!;
-  assert.match(commands, /^\(cd \/path\/to\/riverse && npm ci && npm pack\)/m);
+  // The checkout's own set-up, not `npm ci`: that would wipe the set-up's record, and the next `npm start` install again.
+  assert.match(commands, /^\(cd \/path\/to\/riverse && node scripts\/setup\.mjs && npm pack\)/m);
   assert.match(
     commands,
     new RegExp(`^npm install /path/to/riverse/riverse-${packageJson.version.replaceAll('.', '\\.')}\\.tgz `, 'm'),
