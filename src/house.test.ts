@@ -103,6 +103,14 @@ describe('the house', () => {
       if (entry.isDirectory()) floorOf(roomOf(join(SRC, entry.name, 'x.ts')));
   });
 
+  test('docs/architecture.md gives every room of src/ a paragraph of its own', () => {
+    const map = readFileSync(join(SRC, '..', 'docs', 'architecture.md'), 'utf8');
+    const missing = readdirSync(SRC, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !map.includes(`**\`src/${entry.name}/\`**`))
+      .map((entry) => entry.name);
+    assert.deepEqual(missing, [], 'rooms the architecture page does not describe');
+  });
+
   test('values are imported from the same room or a lower floor (or along an arrow of SIDEWAYS)', () => {
     const wrong = IMPORTS.filter((edge) => {
       const from = roomOf(edge.from);
