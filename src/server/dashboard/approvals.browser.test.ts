@@ -12,20 +12,7 @@ import { createOpenAICompatibleModel } from '../../models/providers/openai/opena
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { tempDir, toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const skip =
-  !existsSync(CHROMIUM) && !process.env.CI
-    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium)`
-    : false;
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
+import { openBrowser, openPage, skipWithoutChromium } from './browser-test-support.ts';
 
 const NOTE = toolSource('write_note', {
   header: "import { appendFileSync } from 'node:fs';",
@@ -34,7 +21,7 @@ const NOTE = toolSource('write_note', {
     "appendFileSync(context.config.log_file, params.text + '\\n'); return ToolResult.ok('written: ' + params.text);",
 });
 
-test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
+test('approval cards in Chromium', { skip: skipWithoutChromium, timeout: 180_000 }, async (t) => {
   // "note X" → write_note { text: X }; given its result, the model says so.
   const modelServer = await startOpenAITestServer((request) => {
     const last = request.body.messages.at(-1)!;
@@ -56,32 +43,8 @@ test('approval cards in Chromium', { skip, timeout: 180_000 }, async (t) => {
     model: createOpenAICompatibleModel({ model: 'm', baseUrl: modelServer.url, maxRetries: 0 }),
   });
 
-  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: LAUNCH_ARGS,
-    locale: 'en-US',
-    timeout: 60_000,
-  });
-  t.after(async () => {
-    await browser.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  browser.setDefaultTimeout(15_000);
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on(
-    'console',
-    (message) =>
-      void (
-        message.type() === 'error' &&
-        !/Failed to load resource/.test(message.text()) &&
-        problems.push(message.text())
-      ),
-  );
-  await page.goto(`${service.url}#/chat`);
+  const browser = await openBrowser(t, null);
+  const { page, problems } = await openPage(browser, `${service.url}#/chat`);
   const send = async (text: string) => {
     await page.locator('#chat-input').fill(text);
     await page.locator('#chat-input').press('Enter');

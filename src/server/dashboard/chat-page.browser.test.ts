@@ -16,22 +16,8 @@ import { createOpenAICompatibleModel } from '../../models/providers/openai/opena
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
+import { ARTIFACTS, openBrowser, openPage, skipWithoutChromium as skip } from './browser-test-support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
-const missing = !existsSync(CHROMIUM);
-const skip =
-  missing && !process.env.CI
-    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)`
-    : false;
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
@@ -56,40 +42,6 @@ type PageGlobals = {
   getComputedStyle(el: object): Record<string, string>;
 };
 type Box = { scrollWidth: number; clientWidth: number; placeholder?: string };
-
-async function openBrowser(t: TestContext): Promise<BrowserContext> {
-  if (missing)
-    throw new Error(
-      `${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`,
-    );
-  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: LAUNCH_ARGS,
-    viewport: { width: 1280, height: 800 },
-    locale: 'en-US',
-    timeout: 60_000,
-  });
-  t.after(async () => {
-    await browser.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  browser.setDefaultTimeout(15_000);
-  return browser;
-}
-
-/** A new tab that records what the page complains about (script errors, CSP refusals, missing messages). */
-async function openPage(browser: BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(message.text());
-  });
-  await page.goto(url);
-  return { page, problems };
-}
 
 async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });

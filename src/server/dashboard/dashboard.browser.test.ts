@@ -18,17 +18,9 @@ import { hasNodeLlamaCpp } from '../../models/providers/local/local-llama-runtim
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { startTestService } from '../server-test-support.ts';
+import { ARTIFACTS, openBrowser, openPage, skipWithoutChromium as skip } from './browser-test-support.ts';
 import { createProbe, probeRef } from '../../tool-runtime/test-support.ts';
 import { useFakeModelHub } from '../testing/fake-model-hub.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
-const missing = !existsSync(CHROMIUM);
-// In CI a missing browser is a failure (.ci/run installs it); elsewhere the test says why it skips.
-const skip =
-  missing && !process.env.CI
-    ? `${CHROMIUM} is not installed (apt-get install -y --no-install-recommends chromium; .ci/run does)`
-    : false;
 
 const WEATHER_TOOL = `import { BaseTool, ToolResult } from 'riverse';
 
@@ -110,51 +102,6 @@ export class EchoTextTool extends BaseTool {
 }
 `;
 
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
-
-/** Chromium with a fresh profile; closed and removed when the test ends. */
-async function openBrowser(t: TestContext): Promise<BrowserContext> {
-  if (missing)
-    throw new Error(
-      `${CHROMIUM} is missing: the browser test needs Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run installs it).`,
-    );
-  const profile = await mkdtemp(join(tmpdir(), 'riverse-chromium-'));
-  const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: LAUNCH_ARGS,
-    viewport: { width: 1280, height: 860 },
-    locale: 'en-US',
-    timeout: 60_000,
-  });
-  t.after(async () => {
-    await browser.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  browser.setDefaultTimeout(15_000);
-  return browser;
-}
-
-/** A new tab that records what the page complains about (script errors, CSP refusals, missing messages). */
-async function openPage(browser: BrowserContext, url: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    // A refused request is the page's business (it shows it); script errors and CSP refusals are bugs.
-    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) problems.push(message.text());
-  });
-  await page.goto(url);
-  return { page, problems };
-}
-
 async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
   // From the top: a full-page shot of a scrolled page draws the sticky bar where the scroll left it.
@@ -191,7 +138,7 @@ test('the dashboard in Chromium', { skip, timeout: 240_000 }, async (t) => {
     model,
     watch: true,
   });
-  const browser = await openBrowser(t);
+  const browser = await openBrowser(t, { width: 1280, height: 860 });
   const { page, problems } = await openPage(browser, `${service.url}#/chat`);
 
   await t.test('chat: the reply streams in, with a card for the tool call and its result', async () => {
@@ -627,7 +574,7 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
   const service = await startTestService(t, {
     files: { 'weather.ts': WEATHER_TOOL, 'careful.ts': CAREFUL_TOOL, 'plan.ts': PLAN_TOOL },
   });
-  const browser = await openBrowser(t);
+  const browser = await openBrowser(t, { width: 1280, height: 860 });
   const { page, problems } = await openPage(browser, `${service.url}#/traces`);
   await page.setViewportSize({ width: 1280, height: 800 });
 
