@@ -95,7 +95,7 @@ export function toolView(registry: ToolRegistry, name: string, options: ViewOpti
 /** What the switch shows: the section's own `enabled` when set, else the tool's default. */
 function switchedOn(section: object, offByDefault: boolean): boolean {
   if (turnedOff(section)) return false;
-  return offByDefault ? Object.hasOwn(section, 'enabled') && (section as { enabled?: unknown }).enabled === true : true;
+  return !offByDefault || (section as { enabled?: unknown }).enabled === true;
 }
 
 /** Every tool, by name, and the files (or folders) with diagnostics but no tool: those that failed to load. */
