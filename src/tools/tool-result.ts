@@ -1,4 +1,5 @@
 import { english, type Phrase } from '../core/phrase.ts';
+import type { ContentPart } from './content-part.ts';
 import { resultPhrase } from './result-text.ts';
 
 /**
@@ -9,6 +10,10 @@ export interface ToolResult {
   success: boolean;
   data: string;
   error?: string;
+  /** What the result shows beyond its text: images, audio, files (MCP's content blocks). */
+  content?: ContentPart[];
+  /** The result as data (any JSON value), checked against the manifest's `output` schema when it has one. */
+  structured?: unknown;
   /** Set by the runtime on failures it produced itself (the tool never needs to set it). */
   code?: ToolErrorCode;
 }
