@@ -22,15 +22,15 @@ export interface ResponseState {
   error?: Pick<ApiError, 'code' | 'message'>;
 }
 
-/** OpenAI's usage: the model's counts, the details it does not give as 0. */
+/** OpenAI's usage: the model's counts (reasoning and cached tokens where it gives them, else 0). */
 function usageOf(usage: Usage): object {
   const input = usage.inputTokens ?? 0;
   const output = usage.outputTokens ?? 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: input + output,
   };
 }

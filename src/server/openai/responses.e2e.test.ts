@@ -145,6 +145,34 @@ describe('/v1/responses with the openai client', () => {
     assert.ok(sent(model, 3).some((m) => m.role === 'assistant' && m.content === 'The note is on the screen.'));
   });
 
+  it("reports the model's usage, its reasoning and cached tokens summed over the turn's requests", async (t) => {
+    const usage = {
+      prompt_tokens: 12,
+      completion_tokens: 7,
+      total_tokens: 19,
+      prompt_tokens_details: { cached_tokens: 8 },
+      completion_tokens_details: { reasoning_tokens: 5 },
+    };
+    // Each turn: our tool, then the answer.
+    const { client } = await openaiService(t, (_, index) =>
+      index % 2 === 0
+        ? { toolCalls: [{ name: 'lookup', arguments: { word: 'river' } }], usage }
+        : { text: 'A stream.', usage },
+    );
+    for (const stream of [false, true]) {
+      const response = stream
+        ? await client.responses.stream({ model: 'riverse', input: 'River?' }).finalResponse()
+        : await client.responses.create({ model: 'riverse', input: 'River?' });
+      assert.deepEqual(response.usage, {
+        input_tokens: 24,
+        input_tokens_details: { cached_tokens: 16 },
+        output_tokens: 14,
+        output_tokens_details: { reasoning_tokens: 10 },
+        total_tokens: 38,
+      });
+    }
+  });
+
   it('keeps nothing with store: false: a later previous_response_id to it is a 404 that says why', async (t) => {
     const { client } = await openaiService(t, { text: 'Hello.' });
     const response = await client.responses.create({ model: 'riverse', input: 'Hi', store: false });
