@@ -287,6 +287,22 @@ describe('/v1/responses with the openai client', () => {
     );
   });
 
+  it('answers a turn that fails before anything was said with an HTTP error, streamed or not', async (t) => {
+    const { client } = await openaiService(t, { status: 401, error: 'bad key' });
+    for (const stream of [false, true]) {
+      const request = stream
+        ? client.responses.stream({ model: 'riverse', input: 'Hi' }).finalResponse()
+        : client.responses.create({ model: 'riverse', input: 'Hi' });
+      await assert.rejects(request, (error: unknown) => {
+        assert.ok(error instanceof OpenAI.APIError, String(error));
+        assert.equal(error.status, 502);
+        assert.equal(error.code, 'auth');
+        assert.equal(error.headers?.get('x-should-retry'), 'false');
+        return true;
+      });
+    }
+  });
+
   it('refuses what it cannot do with a 400 naming the field', async (t) => {
     const { client } = await openaiService(t, { text: 'unused' });
     const refused = async (body: object, param: string) =>
