@@ -72,6 +72,24 @@ describe('ResponseStore', () => {
     assert.deepEqual(store.responses.conversation('resp_2'), [say('b')]);
   });
 
+  it('follows a chain back 1,000 responses at most, keeping the newest', () => {
+    using store = open();
+    const sessionId = store.session('openai').id;
+    const createdAt = new Date().toISOString();
+    for (let n = 1; n <= 1_005; n++)
+      store.responses.add({
+        id: `resp_${n}`,
+        sessionId,
+        ...(n === 1 ? {} : { previousId: `resp_${n - 1}` }),
+        messages: [say(String(n))],
+        body: '{}',
+        createdAt,
+      });
+    const contents = store.responses.conversation('resp_1005')!.map((message) => message.content);
+    assert.equal(contents.length, 1_000);
+    assert.deepEqual([contents[0], contents.at(-1)], ['6', '1005']);
+  });
+
   it('deletes the responses of a session with it', () => {
     using store = open();
     const createdAt = new Date().toISOString();

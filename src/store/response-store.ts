@@ -22,6 +22,8 @@ export interface StoredResponse {
  * conversation that fits the history budget, which trims the rest anyway.
  */
 const MAX_CHAIN = 1_000;
+/** Characters of a chain read at most (as stored, JSON): a few times the largest history budget a model takes. */
+const MAX_CHAIN_CHARS = 16 * 1024 * 1024;
 
 interface ResponseRow {
   id: string;
@@ -68,21 +70,34 @@ export class ResponseStore {
 
   /**
    * The conversation up to and including response `id`, oldest first: the messages of every
-   * response of its chain (at most MAX_CHAIN). Undefined when `id` is not kept. A response deleted
-   * in the middle of a chain ends it there.
+   * response of its chain, followed back at most MAX_CHAIN responses and until MAX_CHAIN_CHARS
+   * characters are read (the history budget trims what is kept to far less). Undefined when `id`
+   * is not kept. A response deleted in the middle of a chain ends it there.
    */
   conversation(id: string): ChatMessage[] | undefined {
+    // ORDER BY in the recursive part makes the queue give the newest first, so reading stops early.
     const rows = this.#prepare(
       `WITH RECURSIVE chain (id, previous_id, messages, depth) AS (
          SELECT id, previous_id, messages, 0 FROM responses WHERE id = ?
          UNION ALL
          SELECT r.id, r.previous_id, r.messages, c.depth + 1
            FROM responses r JOIN chain c ON r.id = c.previous_id WHERE c.depth + 1 < ?
+         ORDER BY 4
        )
-       SELECT messages FROM chain ORDER BY depth DESC`,
-    ).all(id, MAX_CHAIN) as unknown as { messages: string }[];
-    if (rows.length === 0) return undefined;
-    return rows.flatMap((row) => JSON.parse(row.messages) as ChatMessage[]);
+       SELECT messages FROM chain`,
+    ).iterate(id, MAX_CHAIN) as Iterator<{ messages: string }>;
+    const kept: string[] = [];
+    let chars = 0;
+    for (let row = rows.next(); !row.done; row = rows.next()) {
+      kept.push(row.value.messages);
+      chars += row.value.messages.length;
+      if (chars >= MAX_CHAIN_CHARS) {
+        rows.return?.();
+        break;
+      }
+    }
+    if (kept.length === 0) return undefined;
+    return kept.reverse().flatMap((messages) => JSON.parse(messages) as ChatMessage[]);
   }
 
   /** Deletes one response (the ones that continued it keep their own messages). Returns whether it existed. */
