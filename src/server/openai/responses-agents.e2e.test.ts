@@ -1,10 +1,11 @@
 // /v1/responses judged by the OpenAI Agents SDK 0.20 on its default settings (the Responses API,
-// whole conversations sent back, no previous_response_id), its OpenAI provider given a client
-// pointed at the service (one per test: the default provider keeps the first client it is given): a plain answer with our tool behind it, a client-side function tool's round trip, and
-// `run(..., { stream: true })`.
+// whole conversations sent back, no previous_response_id), with a client pointed at the service:
+// a plain `run` after `setDefaultOpenAIClient`, our tool behind it; then, as the default provider
+// keeps the first client it is given, runners with the SDK's own OpenAI provider for each test's
+// service: a client-side function tool's round trip, and `run(..., { stream: true })`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, OpenAIProvider, Runner, run, setDefaultOpenAIClient, setTracingDisabled, tool } from '@openai/agents';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { OpenAITestServer, ReplySpec } from '../../models/testing/openai-wire.ts';
@@ -19,6 +20,12 @@ setTracingDisabled(true);
  * API; the paths the client asked for are kept, to show which API that is.
  */
 function runner(client: OpenAI): Runner & { paths: string[] } {
+  const { client: recording, paths } = recorded(client);
+  return Object.assign(new Runner({ modelProvider: new OpenAIProvider({ openAIClient: recording }) }), { paths });
+}
+
+/** The client, keeping the path of every request it makes. */
+function recorded(client: OpenAI): { client: OpenAI; paths: string[] } {
   const paths: string[] = [];
   const recording = client.withOptions({
     fetch: (url: string | URL | Request, init?: RequestInit) => {
@@ -26,7 +33,7 @@ function runner(client: OpenAI): Runner & { paths: string[] } {
       return fetch(url, init);
     },
   });
-  return Object.assign(new Runner({ modelProvider: new OpenAIProvider({ openAIClient: recording }) }), { paths });
+  return { client: recording, paths };
 }
 
 const toolContents = (model: OpenAITestServer, index: number) =>
@@ -42,10 +49,11 @@ describe('/v1/responses with the Agents SDK', () => {
       ]),
     );
     const agent = new Agent({ name: 'Helper', instructions: 'Answer briefly.', model: 'riverse' });
-    const agents = runner(client);
-    const result = await agents.run(agent, 'What does river mean?');
+    const { client: recording, paths } = recorded(client);
+    setDefaultOpenAIClient(recording);
+    const result = await run(agent, 'What does river mean?');
     assert.equal(result.finalOutput, 'A stream of water.');
-    assert.deepEqual(agents.paths, ['/v1/responses']);
+    assert.deepEqual(paths, ['/v1/responses']);
     assert.deepEqual(toolContents(model, 1), ['found: river']);
     const system = model.requests[0]!.body.messages.find((message) => message.role === 'system');
     assert.match(String(system?.content), /Answer briefly\.$/);

@@ -10,7 +10,7 @@ import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
 
 /** One input item, read: a message's text, a call the model made, or the result of a call. */
 export type InputItem =
-  | { kind: 'message'; role: 'user' | 'assistant' | 'system'; text: string; at: string }
+  | { kind: 'message'; role: 'user' | 'assistant'; text: string; at: string }
   | { kind: 'call'; call: ToolCallRequest; at: string }
   | { kind: 'output'; callId: string; text: string; at: string };
 
