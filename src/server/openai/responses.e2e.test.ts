@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import type { FunctionTool, ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { OpenAITestServer, ReplySpec } from '../../models/testing/openai-wire.ts';
 import { replies } from '../../models/testing/wire-server.ts';
+import { sseMessages } from '../server-test-support.ts';
 import { openaiService } from './openai-test-support.ts';
 
 const SHOW_NOTE: FunctionTool = {
@@ -239,6 +240,23 @@ describe('/v1/responses with the openai client', () => {
     assert.ok(final.usage!.output_tokens > 0);
     // Streamed and kept alike.
     assert.equal((await client.responses.retrieve(final.id)).output_text, final.output_text);
+  });
+
+  it('names every SSE event after its type, and ends with response.completed (no [DONE])', async (t) => {
+    const { service } = await openaiService(t, { text: 'Hello there.' });
+    const response = await fetch(`${service.url}v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'riverse', input: 'Hi', stream: true }),
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const messages = [];
+    for await (const message of sseMessages(response)) messages.push(message);
+    for (const message of messages) assert.equal(message.event, message.data.type);
+    const last = messages.at(-1)!;
+    assert.equal(last.event, 'response.completed');
+    assert.equal(last.data.response.output[0].content[0].text, 'Hello there.');
   });
 
   it('streams a client call as function_call_arguments events', async (t) => {
