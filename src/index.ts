@@ -174,4 +174,5 @@ export {
   type ApprovalRun,
   type ApprovalStatus,
 } from './store/approval-store.ts';
+export { ResponseStore, type StoredResponse } from './store/response-store.ts';
 export { defaultDataDir } from './store/data-dir.ts';

@@ -65,6 +65,9 @@ function systemPrompt(
 function addUsage(total: Usage, usage: Usage): void {
   if (usage.inputTokens !== undefined) total.inputTokens = (total.inputTokens ?? 0) + usage.inputTokens;
   if (usage.outputTokens !== undefined) total.outputTokens = (total.outputTokens ?? 0) + usage.outputTokens;
+  if (usage.reasoningTokens !== undefined) total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+  if (usage.cachedInputTokens !== undefined)
+    total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
 }
 
 let todayCache = { day: Number.NaN, date: '' };

@@ -50,6 +50,10 @@ export type FinishReason = 'stop' | 'tool-calls' | 'length' | 'content-filter' |
 export interface Usage {
   inputTokens?: number;
   outputTokens?: number;
+  /** Of the output, the tokens spent thinking, where the provider says (OpenAI's reasoning tokens, Gemini's thoughts). */
+  reasoningTokens?: number;
+  /** Of the input, the tokens read from the provider's prompt cache, where it says. */
+  cachedInputTokens?: number;
 }
 
 export type ModelEvent =

@@ -22,6 +22,8 @@ export const API_ERROR_CODES = [
   // A model, for a chat or a completion.
   'no-model',
   'model_not_found',
+  // A stored response of /v1/responses.
+  'response-not-found',
   // Sessions.
   'session-not-found',
   'session-exists',

@@ -74,6 +74,19 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (session_id, tool)
   );
   `,
+  // 4: responses of /v1/responses kept for previous_response_id (src/store/response-store.ts): each
+  // with what it added to the conversation, gone with its session.
+  `
+  CREATE TABLE responses (
+    id          TEXT PRIMARY KEY,
+    session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    previous_id TEXT,                  -- the response it continued; no foreign key: deleting one ends its chain there
+    messages    TEXT NOT NULL,         -- JSON array of ChatMessage
+    body        TEXT NOT NULL,         -- JSON: the response object as answered
+    created_at  TEXT NOT NULL
+  );
+  CREATE INDEX responses_by_session ON responses (session_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -7,6 +7,7 @@ import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
+import { ResponseStore } from './response-store.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { jsonText } from '../models/json-text.ts';
@@ -94,11 +95,14 @@ export class SessionStore {
   readonly #statements = new Map<string, StatementSync>();
   /** Approvals of calls made in these sessions, in the same file. */
   readonly approvals: ApprovalStore;
+  /** Responses of `/v1/responses` kept for `previous_response_id`, in the same file. */
+  readonly responses: ResponseStore;
 
   private constructor(db: DatabaseSync, file: string) {
     this.#db = db;
     this.file = file;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
+    this.responses = new ResponseStore((sql) => this.#prepare(sql));
   }
 
   /** Opens (creating if needed) `riverse.db` in `dataDir`, and brings its schema up to date. */

@@ -9,6 +9,7 @@ import { completionBody, type CompletionIdentity } from './completion-chunks.ts'
 import { streamCompletion } from './completion-stream.ts';
 import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
 import { ReplyText } from './reply-text.ts';
+import { responsesRoutes } from './responses-routes.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
 
 /** When `riverse` was first offered as a model (`created` in /v1/models): a fixed date, as OpenAI's are. */
@@ -68,5 +69,7 @@ export function openaiRoutes(context: ServerContext): Hono {
     const failure = turnFailure(result);
     return failure === undefined ? c.json(completionBody(identity, text.text, result)) : refuse(c, failure);
   });
+  // The Responses API, on the same turn (decision 024).
+  app.route('/responses', responsesRoutes(context));
   return app;
 }

@@ -33,6 +33,7 @@ export function addAnthropicUsage(into: Usage, usage: AnthropicUsage | undefined
   );
   if (parts.length > 0) into.inputTokens = parts.reduce((sum, n) => sum + n, 0);
   if (typeof usage.output_tokens === 'number') into.outputTokens = usage.output_tokens;
+  if (typeof usage.cache_read_input_tokens === 'number') into.cachedInputTokens = usage.cache_read_input_tokens;
 }
 
 /** A tool_use block's `input` as the JSON text a ToolCallRequest carries. */

@@ -191,7 +191,7 @@ describe('createAnthropicModel: replies', () => {
     assert.deepEqual(finishOf(runs[2]!), {
       type: 'finish',
       reason: 'stop',
-      usage: { inputTokens: 124, outputTokens: 2 },
+      usage: { inputTokens: 124, outputTokens: 2, cachedInputTokens: 100 },
     });
   });
 

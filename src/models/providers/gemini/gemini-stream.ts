@@ -119,5 +119,7 @@ function usageOf(usage: GeminiUsage): Usage {
   const candidates = typeof usage.candidatesTokenCount === 'number' ? usage.candidatesTokenCount : undefined;
   const thoughts = typeof usage.thoughtsTokenCount === 'number' ? usage.thoughtsTokenCount : undefined;
   if (candidates !== undefined || thoughts !== undefined) result.outputTokens = (candidates ?? 0) + (thoughts ?? 0);
+  if (thoughts !== undefined) result.reasoningTokens = thoughts;
+  if (typeof usage.cachedContentTokenCount === 'number') result.cachedInputTokens = usage.cachedContentTokenCount;
   return result;
 }

@@ -51,6 +51,8 @@ export interface GeminiUsage {
   candidatesTokenCount?: number;
   /** Thinking models: billed as output, counted apart from the candidates. */
   thoughtsTokenCount?: number;
+  /** Of the prompt, the tokens read from a context cache. */
+  cachedContentTokenCount?: number;
   totalTokenCount?: number;
 }
 

@@ -80,7 +80,11 @@ describe('createGeminiModel: replies', () => {
     for (const stream of [true, false]) {
       const events = await collect(modelFor(server).stream({ messages: ASK, stream }));
       assert.equal(textOf(events), 'Sunny.');
-      assert.deepEqual(events.at(-1), { type: 'finish', reason: 'stop', usage: { inputTokens: 3, outputTokens: 42 } });
+      assert.deepEqual(events.at(-1), {
+        type: 'finish',
+        reason: 'stop',
+        usage: { inputTokens: 3, outputTokens: 42, reasoningTokens: 40 },
+      });
     }
   });
 

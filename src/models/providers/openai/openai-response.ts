@@ -28,6 +28,10 @@ export function usageOf(usage: WireUsage): Usage {
   const result: Usage = {};
   if (typeof usage.prompt_tokens === 'number') result.inputTokens = usage.prompt_tokens;
   if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') result.cachedInputTokens = cached;
   return result;
 }
 

@@ -1,0 +1,354 @@
+import type { ClientTool } from '../../assistant/client-tools.ts';
+import type { ToolCallRequest } from '../../models/chat-message.ts';
+import { ApiError } from '../api-error.ts';
+import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
+
+/*
+ * A `POST /v1/responses` body, read into what a turn takes. The item list stays a list of items
+ * here (responses-items.ts joins it to a stored chain); every field at fault is named in a 400.
+ */
+
+/** One input item, read: a message's text, a call the model made, or the result of a call. */
+export type InputItem =
+  | { kind: 'message'; role: 'user' | 'assistant'; text: string; at: string }
+  | { kind: 'call'; call: ToolCallRequest; at: string }
+  | { kind: 'output'; callId: string; text: string; at: string };
+
+// The shapes of Assistant.complete's options that /v1/chat/completions is adding (issue 22): the
+// same names, so that the lead joins them with one line (responses-routes.ts).
+type ResponseFormat =
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
+type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+interface SamplingSettings {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+}
+
+export interface ResponsesInput {
+  items: InputItem[];
+  /** `instructions`, then the input's system and developer messages, in order. */
+  system?: string;
+  instructions: string | null;
+  tools: ClientTool[];
+  /** The function tools as the request wrote them, echoed in the response's `tools`. */
+  toolsEcho: object[];
+  stream: boolean;
+  previousResponseId?: string;
+  /** `store` (default true): keep the response for `previous_response_id` and `GET`. */
+  store: boolean;
+  metadata: Record<string, string>;
+  responseFormat?: ResponseFormat;
+  toolChoice?: ToolChoice;
+  sampling?: SamplingSettings;
+}
+
+/** OpenAI's caps: 128 tools, 16 metadata keys of 64 characters with values of 512. */
+const MAX_TOOLS = 128;
+const MAX_METADATA = 16;
+const MAX_ITEMS = 10_000;
+const MAX_SCHEMA_DEPTH = 32;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const invalid = (param: string, message: string) => new ApiError(400, 'invalid-request', message, param);
+const given = (value: unknown) => value !== undefined && value !== null;
+
+/** Features of OpenAI's that a turn here has no counterpart for: refused, never ignored. */
+const UNSUPPORTED: Record<string, string> = {
+  background: 'background responses are not kept running here; leave "background" out or false',
+  conversation: 'conversations are not kept here; continue with "previous_response_id" instead',
+  prompt: 'stored prompts are OpenAI\'s; send "instructions" and "input" instead',
+  max_tool_calls: 'the assistant decides how many calls a turn makes (assistant.max_rounds in riverse.yaml)',
+  top_logprobs: 'log probabilities are not available from the assistant',
+};
+
+/**
+ * Reads the body, or throws an ApiError naming the field at fault (400), or the model (404
+ * model_not_found). Fields that only tune OpenAI's own service (`include`, `truncation`,
+ * `parallel_tool_calls`, `reasoning`, `service_tier`, `user`, prompt caching, …) are accepted and
+ * have no effect: the configured model's settings decide.
+ */
+export function readResponsesRequest(body: Json): ResponsesInput {
+  if (typeof body.model !== 'string' || body.model === '')
+    throw invalid('model', '"model" must be a non-empty string: this service has one model, "riverse".');
+  if (body.model !== RIVERSE_MODEL_ID)
+    throw new ApiError(
+      404,
+      'model_not_found',
+      `The model "${body.model.slice(0, 100)}" does not exist here: this service has one model, "riverse" (GET /v1/models).`,
+      'model',
+    );
+  for (const [field, why] of Object.entries(UNSUPPORTED)) {
+    const value = body[field];
+    if (given(value) && value !== false && !(field === 'top_logprobs' && value === 0))
+      throw invalid(field, `"${field}" is not supported: ${why}.`);
+  }
+  const stream = readBoolean(body, 'stream', false);
+  const store = readBoolean(body, 'store', true);
+  if (given(body.stream_options) && !stream)
+    throw invalid('stream_options', '"stream_options" is only allowed when "stream" is true.');
+  let previousResponseId: string | undefined;
+  if (given(body.previous_response_id)) {
+    if (typeof body.previous_response_id !== 'string' || body.previous_response_id === '')
+      throw invalid('previous_response_id', '"previous_response_id" must be the id of an earlier response ("resp_…").');
+    previousResponseId = body.previous_response_id;
+  }
+  let instructions: string | null = null;
+  if (given(body.instructions)) {
+    if (typeof body.instructions !== 'string')
+      throw invalid('instructions', '"instructions" must be a string (the system message).');
+    instructions = body.instructions;
+  }
+  const { items, system } = readInput(body.input);
+  const allSystem = [...(instructions === null || instructions === '' ? [] : [instructions]), ...system];
+  const { tools, echo } = readTools(body.tools);
+  const input: ResponsesInput = {
+    items,
+    ...(allSystem.length === 0 ? {} : { system: allSystem.join('\n\n') }),
+    instructions,
+    tools,
+    toolsEcho: echo,
+    stream,
+    ...(previousResponseId === undefined ? {} : { previousResponseId }),
+    store,
+    metadata: readMetadata(body.metadata),
+  };
+  const format = readTextFormat(body.text);
+  if (format !== undefined) input.responseFormat = format;
+  const choice = readToolChoice(body.tool_choice);
+  if (choice !== undefined) input.toolChoice = choice;
+  const sampling = readSampling(body);
+  if (sampling !== undefined) input.sampling = sampling;
+  return input;
+}
+
+function readBoolean(body: Json, field: string, fallback: boolean): boolean {
+  const value = body[field];
+  if (!given(value)) return fallback;
+  if (typeof value !== 'boolean') throw invalid(field, `"${field}" must be true or false.`);
+  return value;
+}
+
+function readMetadata(value: unknown): Record<string, string> {
+  if (!given(value)) return {};
+  if (!isObject(value)) throw invalid('metadata', '"metadata" must be an object of strings.');
+  const entries = Object.entries(value);
+  if (entries.length > MAX_METADATA) throw invalid('metadata', `"metadata" has at most ${MAX_METADATA} keys.`);
+  for (const [key, text] of entries) {
+    if (key.length > 64) throw invalid('metadata', '"metadata" keys are at most 64 characters.');
+    if (typeof text !== 'string' || text.length > 512)
+      throw invalid(
+        `metadata.${key.slice(0, 64)}`,
+        `"metadata.${key.slice(0, 64)}" must be a string of at most 512 characters.`,
+      );
+  }
+  return value as Record<string, string>;
+}
+
+/** `text.format`: plain text, or the structured output that `responseFormat` carries. */
+function readTextFormat(value: unknown): ResponseFormat | undefined {
+  if (!given(value)) return undefined;
+  if (!isObject(value)) throw invalid('text', '"text" must be an object, e.g. {"format": {"type": "text"}}.');
+  const format = value.format;
+  if (!given(format)) return undefined;
+  if (!isObject(format)) throw invalid('text.format', '"text.format" must be an object with a "type".');
+  if (format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  if (format.type === 'json_schema') {
+    if (typeof format.name !== 'string' || !TOOL_NAME.test(format.name))
+      throw invalid('text.format.name', '"text.format.name" must be 1 to 64 letters, digits, "_" or "-".');
+    if (!isObject(format.schema))
+      throw invalid('text.format.schema', '"text.format.schema" must be a JSON Schema object.');
+    if (given(format.strict) && typeof format.strict !== 'boolean')
+      throw invalid('text.format.strict', '"text.format.strict" must be true or false.');
+    return {
+      type: 'json_schema',
+      name: format.name,
+      schema: format.schema,
+      ...(typeof format.strict === 'boolean' ? { strict: format.strict } : {}),
+    };
+  }
+  throw invalid('text.format.type', '"text.format.type" must be "text", "json_object" or "json_schema".');
+}
+
+function readToolChoice(value: unknown): ToolChoice | undefined {
+  if (!given(value)) return undefined;
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  if (isObject(value) && value.type === 'function' && typeof value.name === 'string' && value.name !== '')
+    return { name: value.name };
+  throw invalid(
+    'tool_choice',
+    '"tool_choice" must be "auto", "none", "required" or {"type": "function", "name": "..."} (a function tool of the request or one of ours).',
+  );
+}
+
+function readSampling(body: Json): SamplingSettings | undefined {
+  const sampling: SamplingSettings = {};
+  const number = (field: string, min: number, max: number): number | undefined => {
+    const value = body[field];
+    if (!given(value)) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+      throw invalid(field, `"${field}" must be a number from ${min} to ${max}.`);
+    return value;
+  };
+  const temperature = number('temperature', 0, 2);
+  if (temperature !== undefined) sampling.temperature = temperature;
+  const topP = number('top_p', 0, 1);
+  if (topP !== undefined) sampling.topP = topP;
+  const maxTokens = number('max_output_tokens', 1, Number.MAX_SAFE_INTEGER);
+  if (maxTokens !== undefined) {
+    if (!Number.isInteger(maxTokens)) throw invalid('max_output_tokens', '"max_output_tokens" must be a whole number.');
+    sampling.maxTokens = maxTokens;
+  }
+  return Object.keys(sampling).length === 0 ? undefined : sampling;
+}
+
+function readTools(value: unknown): { tools: ClientTool[]; echo: object[] } {
+  if (!given(value)) return { tools: [], echo: [] };
+  if (!Array.isArray(value))
+    throw invalid('tools', '"tools" must be an array of {"type": "function", "name", "description", "parameters"}.');
+  if (value.length > MAX_TOOLS)
+    throw invalid('tools', `"tools" has ${value.length} tools; at most ${MAX_TOOLS} are taken.`);
+  const seen = new Set<string>();
+  const tools: ClientTool[] = [];
+  const echo: object[] = [];
+  value.forEach((tool: unknown, index) => {
+    const at = `tools[${index}]`;
+    if (!isObject(tool) || tool.type !== 'function') {
+      const type = isObject(tool) && typeof tool.type === 'string' ? ` ("${tool.type.slice(0, 40)}")` : '';
+      throw invalid(
+        at,
+        `${at}${type}: only function tools, {"type": "function", "name", "parameters"}, are taken; the assistant's own tools stand in for OpenAI's hosted ones.`,
+      );
+    }
+    const { name, description, parameters, strict } = tool;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      throw invalid(`${at}.name`, `${at}.name must be 1 to 64 letters, digits, "_" or "-".`);
+    if (seen.has(name)) throw invalid(`${at}.name`, `${at}.name: two tools are named "${name}".`);
+    seen.add(name);
+    if (given(description) && typeof description !== 'string')
+      throw invalid(`${at}.description`, `${at}.description must be a string.`);
+    if (given(parameters) && !isObject(parameters))
+      throw invalid(`${at}.parameters`, `${at}.parameters must be a JSON Schema object.`);
+    if (isObject(parameters) && depth(parameters, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH)
+      throw invalid(`${at}.parameters`, `${at}.parameters is nested more than ${MAX_SCHEMA_DEPTH} levels deep.`);
+    tools.push({
+      name,
+      ...(typeof description === 'string' ? { description } : {}),
+      ...(isObject(parameters) ? { parameters } : {}),
+    });
+    echo.push({
+      type: 'function',
+      name,
+      description: typeof description === 'string' ? description : null,
+      parameters: isObject(parameters) ? parameters : null,
+      strict: typeof strict === 'boolean' ? strict : true,
+    });
+  });
+  return { tools, echo };
+}
+
+function depth(value: unknown, limit: number): number {
+  if (limit <= 0 || typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depth(child, limit - 1));
+  return deepest + 1;
+}
+
+/** `input`: a string (the user's message) or a list of items; system and developer messages set apart. */
+function readInput(value: unknown): { items: InputItem[]; system: string[] } {
+  if (typeof value === 'string')
+    return { items: [{ kind: 'message', role: 'user', text: value, at: 'input' }], system: [] };
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalid(
+      'input',
+      '"input" must be a string or a non-empty array of items (messages, function_call_output, …).',
+    );
+  if (value.length > MAX_ITEMS)
+    throw invalid('input', `"input" has ${value.length} items; at most ${MAX_ITEMS} are taken.`);
+  const items: InputItem[] = [];
+  const system: string[] = [];
+  value.forEach((item: unknown, index) => {
+    const at = `input[${index}]`;
+    if (!isObject(item)) throw invalid(at, `${at} must be an object: a message or another item with a "type".`);
+    const type = item.type ?? 'message';
+    switch (type) {
+      case 'message': {
+        const role = item.role;
+        if (role === 'system' || role === 'developer') system.push(readContent(item.content, `${at}.content`, 'input'));
+        else if (role === 'user')
+          items.push({ kind: 'message', role, text: readContent(item.content, `${at}.content`, 'input'), at });
+        else if (role === 'assistant')
+          items.push({ kind: 'message', role, text: readContent(item.content, `${at}.content`, 'output'), at });
+        else throw invalid(`${at}.role`, `${at}.role must be "user", "assistant", "system" or "developer".`);
+        break;
+      }
+      case 'function_call': {
+        const { call_id: id, name, arguments: args } = item;
+        if (typeof id !== 'string' || id === '')
+          throw invalid(`${at}.call_id`, `${at}.call_id must be a non-empty string.`);
+        if (typeof name !== 'string' || name === '')
+          throw invalid(`${at}.name`, `${at}.name must be a non-empty string.`);
+        if (typeof args !== 'string') throw invalid(`${at}.arguments`, `${at}.arguments must be a string (JSON text).`);
+        try {
+          JSON.parse(args);
+        } catch {
+          throw invalid(`${at}.arguments`, `${at}.arguments is not JSON: send the arguments the call was made with.`);
+        }
+        items.push({ kind: 'call', call: { id, name, arguments: args }, at });
+        break;
+      }
+      case 'function_call_output': {
+        const id = item.call_id;
+        if (typeof id !== 'string' || id === '')
+          throw invalid(`${at}.call_id`, `${at}.call_id must be the call_id of the function_call it answers.`);
+        const output =
+          typeof item.output === 'string' ? item.output : readContent(item.output, `${at}.output`, 'input');
+        items.push({ kind: 'output', callId: id, text: output, at });
+        break;
+      }
+      // The model's reasoning is not shown here, so an item of it carries nothing this turn can use.
+      case 'reasoning':
+        break;
+      case 'item_reference':
+        throw invalid(
+          at,
+          `${at}: items are not referenced by id here; send the item itself, or continue with "previous_response_id".`,
+        );
+      default:
+        throw invalid(
+          `${at}.type`,
+          `${at}.type "${String(type).slice(0, 40)}" is not taken: items are messages, "function_call" and "function_call_output".`,
+        );
+    }
+  });
+  return { items, system };
+}
+
+/**
+ * A message's content: a string, or parts — `input_text` in what the user (or system) says,
+ * `output_text` and `refusal` in what the assistant said — joined.
+ */
+function readContent(value: unknown, at: string, side: 'input' | 'output'): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) throw invalid(at, `${at} must be a string or an array of text parts.`);
+  return value
+    .map((part: unknown, index) => {
+      const here = `${at}[${index}]`;
+      const type = isObject(part) ? part.type : undefined;
+      if (isObject(part) && (type === 'input_text' || type === 'output_text') && typeof part.text === 'string')
+        return part.text;
+      if (isObject(part) && type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
+      if (type === 'input_image')
+        throw invalid(here, `${here} (input_image): images are not taken by /v1/responses yet; send the text alone.`);
+      const expected =
+        side === 'input' ? '{"type": "input_text", "text": "..."}' : '{"type": "output_text", "text": "..."}';
+      const named = typeof type === 'string' ? ` (${type.slice(0, 40)})` : '';
+      throw invalid(here, `${here}${named}: only text parts, ${expected}, are taken.`);
+    })
+    .join('\n');
+}

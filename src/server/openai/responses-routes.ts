@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import type { CompletionRequest } from '../../assistant/assistant.ts';
+import { CallMemory } from '../../assistant/call-memory.ts';
+import type { TurnResult } from '../../assistant/turn-events.ts';
+import type { ChatMessage } from '../../models/chat-message.ts';
+import { storeCall } from '../../store/store-error.ts';
+import { ApiError } from '../api-error.ts';
+import { connectHint } from '../connect-hint.ts';
+import { readJsonObject } from '../read-json.ts';
+import type { ServerContext } from '../server-context.ts';
+import { ReplyText } from './reply-text.ts';
+import { responseBody, type ResponseIdentity } from './responses-body.ts';
+import { itemsToMessages, outputItems, type OutputCall, type OutputMessage } from './responses-items.ts';
+import { readResponsesRequest, type ResponsesInput } from './responses-request.ts';
+import { streamResponse } from './responses-stream.ts';
+import { refuse, turnFailure } from './turn-failure.ts';
+
+const MAX_SESSION_NAME = 200;
+
+const notFound = (id: string) =>
+  new ApiError(
+    404,
+    'response-not-found',
+    `There is no stored response "${id.slice(0, 100)}": it was made with "store": false, deleted (or its session was), or never made here. Send the whole conversation as "input" instead.`,
+    'previous_response_id',
+  );
+
+/**
+ * OpenAI's Responses API at `/v1/responses` (decision 024), on the same turn as chat completions
+ * (`Assistant.complete`): `POST` runs a turn on the request's items — after the stored conversation
+ * of `previous_response_id` — streamed as Responses events or not; `GET /:id` and `DELETE /:id`
+ * read and remove a stored one. The calls we ran before a client call are remembered as for chat
+ * completions, for clients that send the whole conversation back.
+ */
+export function responsesRoutes(context: ServerContext): Hono {
+  const app = new Hono();
+  const memory = new CallMemory();
+
+  app.post('/', async (c) => {
+    const input = readResponsesRequest(await readJsonObject(c));
+    const assistant = context.assistant();
+    if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
+    const session = c.req.header('x-riverse-session') ?? 'openai';
+    if (session.trim() === '' || session.length > MAX_SESSION_NAME)
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
+        'X-Riverse-Session',
+      );
+    const store = context.store;
+    const before = storing(() =>
+      input.previousResponseId === undefined ? [] : store.responses.conversation(input.previousResponseId),
+    );
+    if (before === undefined) throw notFound(input.previousResponseId!);
+    // The calls of ours a client left out of what it sends back are put back in place.
+    const own = memory.splice(itemsToMessages(input.items, before));
+    const request: CompletionRequest = {
+      messages: [...before, ...own],
+      ...(input.system === undefined ? {} : { system: input.system }),
+      ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
+      session,
+      // No person takes part in a /v1 request: our calls that need approval are refused, unless the config says otherwise (decision 017).
+      approvals: context.config.config.server?.v1_approvals ?? 'deny',
+      signal: c.req.raw.signal,
+      // joined with /v1/chat/completions' options
+      ...joinedOptions(input),
+    };
+    const identity: ResponseIdentity = {
+      id: `resp_${randomBytes(24).toString('hex')}`,
+      createdAt: Math.floor(Date.now() / 1000),
+      input,
+    };
+    const settle = (output: (OutputMessage | OutputCall)[], result: TurnResult): object | ApiError => {
+      const endsWithUser = own.at(-1)?.role === 'user';
+      const added = [...(endsWithUser ? own.slice(0, -1) : own), ...result.messages];
+      if (result.clientCalls !== undefined && result.toolCalls.length > 0)
+        memory.remember(result.clientCalls, endsWithUser ? result.messages.slice(1) : result.messages);
+      const body = responseBody(identity, { status: 'completed', output, usage: result.usage });
+      if (!input.store) return body;
+      try {
+        keep(context, session, identity, added, body);
+      } catch (error) {
+        return error instanceof ApiError ? error : new ApiError(500, 'internal', String(error));
+      }
+      return body;
+    };
+    if (input.stream) return streamResponse(c, assistant, request, identity, settle);
+    const text = new ReplyText();
+    // The client waits for the whole answer: the model's replies need not stream either.
+    const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });
+    const failure = turnFailure(result);
+    if (failure !== undefined) return refuse(c, failure);
+    const settled = settle(outputItems(text.text, result), result);
+    return settled instanceof ApiError ? refuse(c, settled) : c.json(settled);
+  });
+
+  app.get('/:id', (c) => {
+    const id = c.req.param('id');
+    if (c.req.query('stream') === 'true')
+      throw new ApiError(
+        400,
+        'invalid-request',
+        'A stored response is not streamed again here: leave out "stream" to read it whole.',
+        'stream',
+      );
+    const found = storing(() => context.store.responses.get(id));
+    if (found === undefined) throw notFound(id);
+    return c.body(found.body, 200, { 'content-type': 'application/json' });
+  });
+
+  app.delete('/:id', (c) => {
+    const id = c.req.param('id');
+    if (!storing(() => context.store.responses.delete(id))) throw notFound(id);
+    return c.json({ id, object: 'response.deleted', deleted: true });
+  });
+  return app;
+}
+
+/**
+ * The options `/v1/chat/completions` is adding to `Assistant.complete` (structured output, tool
+ * choice, sampling), read from the request as `responseFormat`, `toolChoice` and `sampling`.
+ * Until `complete` takes them, a request that sets one is refused, naming the field, rather than
+ * answered as if it had not: at merge this returns them instead.
+ */
+function joinedOptions(input: ResponsesInput): Record<never, never> {
+  const sampling = input.sampling ?? {};
+  const field =
+    input.responseFormat !== undefined
+      ? 'text.format'
+      : input.toolChoice !== undefined && input.toolChoice !== 'auto'
+        ? 'tool_choice'
+        : sampling.temperature !== undefined
+          ? 'temperature'
+          : sampling.topP !== undefined
+            ? 'top_p'
+            : sampling.maxTokens !== undefined
+              ? 'max_output_tokens'
+              : undefined;
+  if (field !== undefined)
+    throw new ApiError(
+      400,
+      'invalid-request',
+      `"${field}" is not supported by /v1/responses yet: leave it out, and the configured model's settings apply.`,
+      field,
+    );
+  return {};
+}
+
+/** A store operation of a route: its failure is the service's (500 store-failed), said as such. */
+function storing<T>(operation: () => T): T {
+  try {
+    return storeCall('Using the stored responses', operation);
+  } catch (error) {
+    throw new ApiError(500, 'store-failed', error instanceof Error ? error.message : String(error));
+  }
+}
+
+function keep(
+  context: ServerContext,
+  session: string,
+  identity: ResponseIdentity,
+  messages: ChatMessage[],
+  body: object,
+): void {
+  try {
+    storeCall('Keeping the response', () =>
+      context.store.responses.add({
+        id: identity.id,
+        sessionId: context.store.session(session).id,
+        ...(identity.input.previousResponseId === undefined ? {} : { previousId: identity.input.previousResponseId }),
+        messages,
+        body: JSON.stringify(body),
+        createdAt: new Date(identity.createdAt * 1000).toISOString(),
+      }),
+    );
+  } catch (error) {
+    throw new ApiError(500, 'store-failed', error instanceof Error ? error.message : String(error));
+  }
+}
