@@ -57,7 +57,7 @@ function newClient() {
   return { client, changed };
 }
 
-/** What both transports must show: manifests as MCP tools, failures as isError results, reloads as list_changed. */
+/** What both transports must show: manifests as MCP tools, failures as isError results, an unknown name as -32602, reloads as list_changed. */
 async function exercise(
   client: Client,
   changed: (check: (tools: Tool[]) => boolean) => Promise<Tool[]>,
@@ -81,7 +81,7 @@ async function exercise(
   assert.deepEqual(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }), {
     content: [{ type: 'text', text: '5' }],
   });
-  // Refused arguments, a throw and an unknown name are results the client's model reads, not protocol errors.
+  // Refused arguments and a throw are results the client's model reads; a name not listed is the protocol's -32602.
   const refused = await client.callTool({ name: 'add', arguments: { a: 'two' } });
   assert.equal(refused.isError, true);
   assert.match(
@@ -91,9 +91,11 @@ async function exercise(
   const thrown = await client.callTool({ name: 'broken', arguments: {} });
   assert.equal(thrown.isError, true);
   assert.match((thrown.content as Array<{ text: string }>)[0]!.text, /RangeError: the gauge is off/);
-  const unknown = await client.callTool({ name: 'ad', arguments: {} });
-  assert.equal(unknown.isError, true);
-  assert.match((unknown.content as Array<{ text: string }>)[0]!.text, /did you mean "add"/);
+  await assert.rejects(client.callTool({ name: 'ad', arguments: {} }), (error: { code?: number; message?: string }) => {
+    assert.equal(error.code, -32602);
+    assert.match(error.message ?? '', /Unknown tool "ad" \(did you mean "add"\?\)/);
+    return true;
+  });
   // A file saved while connected: the client is told, and lists it.
   await addLater();
   const listed = await changed((list) => list.some((tool) => tool.name === 'later'));

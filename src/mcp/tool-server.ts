@@ -1,4 +1,4 @@
-import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
@@ -16,8 +16,9 @@ const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
 /**
  * One MCP server session over the registry: `tools/list` lists the available tools (manifest →
  * MCP tool), `tools/call` runs one as the assistant would (validation, limits, isolation), and
- * every failure — unknown tool, refused arguments, a tool that threw or timed out — comes back as
- * an `isError` result the client's model can read and correct, never as a protocol error.
+ * every failure of a call — refused arguments, a tool that threw or timed out — comes back as an
+ * `isError` result the client's model can read and correct. A name that is not listed is the
+ * protocol's error (-32602, as the MCP spec says of unknown tools), with the closest name in it.
  * It tells the client `notifications/tools/list_changed` when the registry changes (unless
  * `listChanged` is false); the caller stops that with `close()`.
  */
@@ -32,8 +33,16 @@ export function createToolServer(
   });
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
   server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const registry = tools.current;
+    if (registry.get(name) === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        registry.unavailableMessage(name) ?? registry.unknownToolMessage(name),
+        { name },
+      );
     const signal = context.mcpReq.signal;
-    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, {
+    const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal,
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
       approve: (tool, params) => approve(server, tool, params, signal),
@@ -51,6 +60,12 @@ export function createToolServer(
           // A client that is gone, or never finished initializing, has nothing to be told.
           server.sendToolListChanged().catch(() => {});
         });
+  // A server closed by whoever serves it (serveStdio drops its probe of the era) stops listening too.
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
   return {
     server,
     close: async () => {

@@ -15,9 +15,10 @@ import { openMcp } from '../open-mcp.ts';
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([
+  const [{ serveStdio }, { createToolServer }, { StdioTransport }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../../mcp/tool-server.ts'),
+    import('../../mcp/stdio-transport.ts'),
   ]);
   const loaded = await loadCliConfig(options.config);
   const mcp = await openMcp(loaded.config, loaded.baseDir);
@@ -30,23 +31,27 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     }),
     mcp?.ready(),
   ]);
-  const { server, close } = createToolServer({
+  const served = {
     get current() {
       return tools.current;
     },
-    onChange: (listener) => tools.onChange(() => listener()),
-  });
-  const transport = new StdioServerTransport(process.stdin, protocol);
+    onChange: (listener: () => void) => tools.onChange(() => listener()),
+  };
   const ended = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
     process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await server.connect(transport);
+  // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
+  // picks by the first message); our transport answers what the SDK's would drop or die on.
+  const connection = serveStdio(() => createToolServer(served).server, {
+    transport: new StdioTransport(process.stdin, protocol),
+    onerror: (error) => console.error(`riverse mcp: ${error.message}`),
+  });
   console.error(MCP_TEXT[options.language].serving(tools.current.tools().length));
   await ended;
-  await close();
+  await connection.close();
   await tools.close();
   return 0;
 }
