@@ -2,10 +2,18 @@ import { Writable } from 'node:stream';
 import { sendToolOutputToStderr } from '../../tool-runtime/isolation/process-host.ts';
 import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';
 import { defaultCacheDir } from '../../tool-runtime/load-cache.ts';
-import { loadCliConfig } from '../cli-config.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import type { RiverseConfig } from '../../config/riverse-config.ts';
 import type { GlobalOptions } from '../load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';
 import { openMcp } from '../open-mcp.ts';
+
+/**
+ * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
+ * An MCP client starts `riverse mcp` with a minimal environment, so a `${OPENAI_API_KEY}` there
+ * must not stop it (the person would see only "Connection closed").
+ */
+const UNREAD: readonly (keyof RiverseConfig)[] = ['model', 'model_options', 'routing', 'assistant', 'server'];
 
 /**
  * `riverse mcp`: the registry served over stdio to an MCP client (Claude Desktop, Cursor, VS Code…),
@@ -20,7 +28,10 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     import('../../mcp/tool-server.ts'),
     import('../../mcp/stdio-transport.ts'),
   ]);
-  const loaded = await loadCliConfig(options.config);
+  const loaded = await loadConfig({
+    ...(options.config === undefined ? {} : { path: options.config }),
+    unread: UNREAD,
+  });
   const mcp = await openMcp(loaded.config, loaded.baseDir);
   const [tools] = await Promise.all([
     LiveToolRegistry.open({
