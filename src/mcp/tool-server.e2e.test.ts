@@ -212,3 +212,76 @@ test('a tool that needs approval is asked about through the client (elicitation)
   assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
   assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
 });
+
+test('in the 2026-07-28 revision the approval is an input-required round: asked, answered, bound to its call', async (t) => {
+  const service = await startTestService(t, { files: { 'wipe.ts': GUARDED } });
+  const url = new URL('/mcp', service.url);
+  const answers: boolean[] = [true, false];
+  const asked: string[] = [];
+  const asking = new Client(
+    { name: 'elicits', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  asking.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { approve: answers.shift()! } };
+  });
+  await asking.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => asking.close());
+  assert.equal(asking.getNegotiatedProtocolVersion(), '2026-07-28');
+  assert.deepEqual((await asking.callTool({ name: 'wipe', arguments: {} })).content, [{ type: 'text', text: 'wiped' }]);
+  const denied = await asking.callTool({ name: 'wipe', arguments: {} });
+  assert.equal(denied.isError, true);
+  assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
+  assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
+
+  // Over the wire: the question comes back as the result, and an answer without its call's stamp asks again.
+  const call = async (params: Record<string, unknown>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'wipe',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {
+          name: 'wipe',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': params.capabilities ?? { elicitation: { form: {} } },
+          },
+          ...params,
+          capabilities: undefined,
+        },
+      }),
+    });
+    const text = await response.text();
+    const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+    return { status: response.status, body: JSON.parse(data) };
+  };
+  const first = await call({});
+  assert.equal(first.body.result.resultType, 'input_required');
+  assert.equal(first.body.result.inputRequests.approve.method, 'elicitation/create');
+  const forged = await call({
+    inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+    requestState: 'made-up',
+  });
+  assert.equal(forged.body.result.resultType, 'input_required');
+  const approved = await call({
+    inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+    requestState: first.body.result.requestState,
+  });
+  assert.deepEqual(approved.body.result.content, [{ type: 'text', text: 'wiped' }]);
+  // A client that declared no elicitation: the protocol's -32021, naming what it lacks.
+  const unable = await call({ capabilities: {} });
+  assert.equal(unable.status, 400);
+  assert.equal(unable.body.error.code, -32021);
+  assert.deepEqual(Object.keys(unable.body.error.data.requiredCapabilities), ['elicitation']);
+});

@@ -1,4 +1,13 @@
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { approvalQuestion, approvalRound } from './approval-round.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
@@ -32,7 +41,7 @@ export function createToolServer(
       'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
   });
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
-  server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult | InputRequiredResult> => {
     const { name } = request.params;
     const registry = tools.current;
     if (registry.get(name) === undefined)
@@ -42,11 +51,18 @@ export function createToolServer(
         { name },
       );
     const signal = context.mcpReq.signal;
+    // Set when the call waits for a person's answer that the 2026 revision's client brings back.
+    let asking: InputRequiredResult | undefined;
     const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal,
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
-      approve: (tool, params) => approve(server, tool, params, signal),
+      approve: async (tool, params) => {
+        const answer = await approve(server, tool, params, context);
+        if ('ask' in answer) asking = answer.ask;
+        return 'ask' in answer ? { run: false, result: failure('approval-unavailable', 'asked') } : answer;
+      },
     });
+    if (asking !== undefined) return asking;
     if (result.success) return { content: [{ type: 'text', text: result.data }] };
     const text =
       result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
@@ -75,51 +91,45 @@ export function createToolServer(
   };
 }
 
+/** The first revision without a handshake, where a server asks through input-required results. */
+const STATELESS_REVISION = '2026-07-28';
+
+const denied = (tool: string) =>
+  `The person did not approve this call to ${tool}; it did not run. Do not try it again unless they ask.`;
+
 /** How long a person has to answer the client's question about a call that needs approval. */
 const APPROVAL_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * A call that needs a person's approval (the tool's `approval`, or tools.<name>.approval) is put to
- * the person through the client (elicitation); a client that cannot ask, an answer other than yes,
- * or no answer in time, and the call does not run. No route around the approvals.
+ * the person through the client (elicitation: a request to the client in the 2025 revisions, an
+ * input-required result in 2026-07-28, approval-round.ts); a client that cannot ask, an answer
+ * other than yes, or no answer in time, and the call does not run. No route around the approvals.
  */
 async function approve(
   server: Server,
   tool: RegisteredTool,
   params: Record<string, unknown>,
-  signal: AbortSignal,
-): Promise<ApprovalGateAnswer> {
+  context: ServerContext,
+): Promise<ApprovalGateAnswer | { ask: InputRequiredResult }> {
   if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
+  if ((server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION) {
+    const round = approvalRound(tool.name, params, context.mcpReq);
+    if (round.kind === 'ask') return { ask: round.result };
+    if (round.kind === 'approved') return { run: true };
+    return { run: false, result: failure('denied', denied(tool.name)) };
+  }
+  const signal = context.mcpReq.signal;
   const unasked = `${tool.name} asks a person before it runs (its approval setting), and this MCP client cannot ask them (it offers no elicitation): the call did not run. To let MCP clients run it unasked, set tools.${tool.name}.approval: never in riverse.yaml.`;
   if (server.getClientCapabilities()?.elicitation === undefined)
     return { run: false, result: failure('approval-unavailable', unasked) };
   try {
     const answer = await server.elicitInput(
-      {
-        mode: 'form',
-        message: `Riverse: run ${tool.name} with ${JSON.stringify(params).slice(0, 2_000)}?`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            approve: {
-              type: 'boolean',
-              title: `Run ${tool.name}`,
-              description: 'Yes runs the call once; anything else refuses it.',
-            },
-          },
-          required: ['approve'],
-        },
-      },
+      { mode: 'form', ...approvalQuestion(tool.name, params) },
       { signal, timeout: APPROVAL_TIMEOUT_MS },
     );
     if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
-    return {
-      run: false,
-      result: failure(
-        'denied',
-        `The person did not approve this call to ${tool.name}; it did not run. Do not try it again unless they ask.`,
-      ),
-    };
+    return { run: false, result: failure('denied', denied(tool.name)) };
   } catch (error) {
     if (signal.aborted)
       return {

@@ -1,4 +1,6 @@
 // The tools the MCP conformance suite's server scenarios call, written as drop-in tools.
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { BaseTool, ToolResult } from 'riverse';
 
 export class SimpleTextTool extends BaseTool {
@@ -25,5 +27,82 @@ export class ErrorHandlingTool extends BaseTool {
   }
   execute(): ToolResult {
     throw new Error('This tool intentionally returns an error for testing');
+  }
+}
+
+/** The file test_trigger_tool_change adds and removes beside this one. */
+const CHANGED = new URL('./conformance-changed.ts', import.meta.url);
+
+export class TriggerToolChangeTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'test_trigger_tool_change',
+      description:
+        'Adds a tool file beside this one, or removes it if it is there, so that the tool list changes (a conformance scenario).',
+      examples: ['change the tool list', 'trigger a tool change'],
+    };
+  }
+  async execute() {
+    if (existsSync(CHANGED)) {
+      await rm(CHANGED);
+      return ToolResult.ok('Removed test_changed_tool: the tool list changes once it reloads.');
+    }
+    await writeFile(
+      CHANGED,
+      [
+        "import { BaseTool, ToolResult } from 'riverse';",
+        'export class ChangedTool extends BaseTool {',
+        "  manifest() { return { name: 'test_changed_tool', description: 'Added by test_trigger_tool_change.', examples: ['the changed tool', 'run the added tool'] }; }",
+        "  execute() { return ToolResult.ok('changed'); }",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    return ToolResult.ok('Added test_changed_tool: the tool list changes once it reloads.');
+  }
+}
+
+// A drop-in tool needs one thing of a client: a person to approve a call (`approval`), which MCP
+// asks through elicitation. The two scenarios that check a server's asking are tools that need it.
+export class StreamingElicitationTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'test_streaming_elicitation',
+      description: 'Asks a person to approve each call before it runs (a conformance scenario).',
+      examples: ['run the approval test', 'ask me before running'],
+      approval: 'always' as const,
+    };
+  }
+  execute() {
+    return ToolResult.ok('Approved, and ran.');
+  }
+}
+
+export class MissingCapabilityTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'test_missing_capability',
+      description:
+        'Needs a person to approve it, so a client that cannot ask (no elicitation) cannot run it (a conformance scenario).',
+      examples: ['run the capability test', 'try the approval without a person'],
+      approval: 'always' as const,
+    };
+  }
+  execute() {
+    return ToolResult.ok('Approved, and ran.');
+  }
+}
+
+export class LoggingTool extends BaseTool {
+  manifest() {
+    return {
+      name: 'test_logging_tool',
+      description: 'Logs a line as it runs (a conformance scenario).',
+      examples: ['run the logging test', 'log something'],
+    };
+  }
+  execute(_params: Record<string, never>, context: { logger: { info(message: string): void } }) {
+    context.logger.info('test_logging_tool ran');
+    return ToolResult.ok('Logged a line.');
   }
 }
