@@ -137,7 +137,7 @@ test('riverse mcp answers a line over 10 MiB, a batch and a line that is not JSO
   );
   server.send(rpc(12, 'tools/call', { name: 'big', arguments: { chars: 4 } }));
   assert.deepEqual((await server.next()).result, { content: [{ type: 'text', text: 'abab' }] });
-  assert.match(server.stderr(), /riverse mcp: Request too large/);
+  assert.match(server.stderr(), /riverse mcp: connection problem: Request too large/);
 });
 
 test('an answer over the client read buffer reaches the SDK client cut, with a marker, and the session goes on', async (t) => {

@@ -58,7 +58,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // picks by the first message); our transport answers what the SDK's would drop or die on.
   const connection = serveStdio(() => createToolServer(served).server, {
     transport: new StdioTransport(process.stdin, protocol),
-    onerror: (error) => console.error(`riverse mcp: ${error.message}`),
+    onerror: (error) => console.error(MCP_TEXT[options.language].problem(error.message)),
   });
   console.error(MCP_TEXT[options.language].serving(tools.current.tools().length));
   await ended;
