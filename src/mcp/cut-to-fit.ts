@@ -47,8 +47,8 @@ function cutResult(
   const { structuredContent: _structured, ...rest } = result;
   let left = result.structuredContent === undefined ? 0 : 1;
   const render = () => `${JSON.stringify({ ...message, result: { ...rest, content: [...content, marker(left)] } })}\n`;
-  // Biggest part first; a few rounds at most, since each cut takes at least the overflow.
-  for (let round = 0; round < content.length + 2; round++) {
+  // Biggest part first; a few rounds at most, since each cut takes about the overflow.
+  for (let round = 0; round < content.length + 8; round++) {
     const line = render();
     const over = Buffer.byteLength(line) - limit;
     if (over <= 0) return line;
@@ -56,13 +56,13 @@ function cutResult(
     if (index === -1) return undefined;
     const part = content[index]!;
     const text = part.type === 'text' && typeof part.text === 'string' ? part.text : undefined;
-    const partSize = JSON.stringify(part).length;
-    if (text !== undefined && text.length > over) {
-      // Each UTF-16 unit is at least one byte of JSON, so dropping `over` of them is enough.
-      let keep = text.length - over;
+    const bytes = text === undefined ? 0 : Buffer.byteLength(JSON.stringify(text));
+    if (text !== undefined && bytes > over + 64) {
+      // Characters kept in proportion to the bytes that may stay; a text denser at its end is cut again.
+      let keep = Math.floor((text.length * (bytes - over - 64)) / bytes);
       if (keep > 0 && /[\uD800-\uDBFF]/.test(text[keep - 1]!)) keep--;
       part.text = text.slice(0, keep);
-    } else if (partSize > 0) {
+    } else {
       content.splice(index, 1);
       if (text === undefined) left++;
     }

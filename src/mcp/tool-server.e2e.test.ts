@@ -285,3 +285,27 @@ test('in the 2026-07-28 revision the approval is an input-required round: asked,
   assert.equal(unable.body.error.code, -32021);
   assert.deepEqual(Object.keys(unable.body.error.data.requiredCapabilities), ['elicitation']);
 });
+
+test('/mcp refuses a JSON-RPC batch in every revision, as riverse mcp does on stdio', async (t) => {
+  const service = await startTestService(t, { files: { 'add.ts': ADD } });
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } },
+  };
+  for (const batch of [[initialize], [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]]) {
+    const response = await fetch(new URL('/mcp', service.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(batch),
+    });
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+    assert.equal(body.error.code, -32600);
+    assert.match(
+      body.error.message,
+      /^JSON-RPC batches are not accepted: MCP removed batching in its 2025-06-18 revision/,
+    );
+  }
+});
