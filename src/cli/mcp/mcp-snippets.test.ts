@@ -2,7 +2,8 @@
 // arguments, with the app's folder (/home/me/assistant) a temp app holding Riverse and a Node 24 of
 // its own where the snippet says, started the way an MCP client starts a server — a minimal
 // environment whose PATH has only the system's directories, and a riverse.yaml whose model settings
-// name variables that are unset. The real SDK client lists and calls the app's tool over stdio.
+// name variables that are unset (its `language:` still holds). The real SDK client lists and calls
+// the app's tool over stdio.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -49,6 +50,7 @@ test("the README's Claude Desktop, Cursor and VS Code snippets start riverse mcp
   // The model is named only by variables a GUI client's environment does not have.
   await writeFiles(app, {
     'riverse.yaml': [
+      'language: ja',
       'model: ${UNSET_RIVERSE_MODEL}',
       'model_options:',
       '  api_key: ${UNSET_VAR}',
@@ -83,6 +85,8 @@ test("the README's Claude Desktop, Cursor and VS Code snippets start riverse mcp
       );
       const called = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
       assert.equal(called.isError, undefined, `${launch.client}: ${JSON.stringify(called)}\n${stderr}`);
+      // The config's language holds, though its model settings could not be read.
+      assert.match(stderr, /stdio の MCP で 1 個のツールを提供しています/, stderr);
     } finally {
       await client.close();
     }
