@@ -55,6 +55,7 @@ const SERVER_SCENARIOS = [
   'tools-list',
   'tools-call-simple-text',
   'tools-call-error',
+  'tools-call-elicitation',
   'server-sse-multiple-streams',
   'dns-rebinding-protection',
 ];
@@ -95,6 +96,7 @@ const NEXT_SCENARIOS = {
     'tools-list',
     'tools-call-simple-text',
     'tools-call-error',
+    'tools-call-elicitation',
     'server-sse-multiple-streams',
     'dns-rebinding-protection',
   ],
@@ -178,6 +180,7 @@ test('the MCP Inspector CLI over stdio lists and calls the drop-in tools of rive
   assert.deepEqual(
     listed.tools.map((tool) => tool.name),
     [
+      'test_elicitation',
       'test_error_handling',
       'test_logging_tool',
       'test_missing_capability',
@@ -186,7 +189,7 @@ test('the MCP Inspector CLI over stdio lists and calls the drop-in tools of rive
       'test_trigger_tool_change',
     ],
   );
-  assert.match(listed.tools[3]!.description, /Examples:\n- run the simple text test/);
+  assert.match(listed.tools[4]!.description, /Examples:\n- run the simple text test/);
   const called = await judge(
     [INSPECTOR, '--cli', ...riverse, '--method', 'tools/call', '--tool-name', 'test_simple_text'],
     { cwd: dir, all: false },

@@ -309,3 +309,46 @@ test('/mcp refuses a JSON-RPC batch in every revision, as riverse mcp does on st
     );
   }
 });
+
+const ASKS = `import { BaseTool, ToolResult } from 'riverse';
+export class PickTool extends BaseTool {
+  manifest() { return { name: 'pick', description: 'Asks which colour.', examples: ['pick a colour', 'choose one'] }; }
+  async execute(_params, context) {
+    const answer = await context.ask('Which colour?', { choices: ['red', 'blue'] });
+    return ToolResult.ok(answer.answered ? 'picked ' + answer.text : 'no answer: ' + answer.reason);
+  }
+}
+`;
+
+test("a tool's context.ask reaches the person through the client's elicitation; without it, unavailable", async (t) => {
+  const service = await startTestService(t, { files: { 'pick.ts': ASKS } });
+  const url = new URL('/mcp', service.url);
+  const forms: unknown[] = [];
+  const asking = new Client({ name: 'elicits', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  asking.setRequestHandler('elicitation/create', async (request) => {
+    forms.push(request.params);
+    return { action: 'accept', content: { answer: 'green' } };
+  });
+  await asking.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => asking.close());
+  assert.deepEqual((await asking.callTool({ name: 'pick', arguments: {} })).content, [
+    { type: 'text', text: 'picked green' },
+  ]);
+  assert.deepEqual(forms, [
+    {
+      mode: 'form',
+      message: 'Which colour?',
+      requestedSchema: {
+        type: 'object',
+        properties: { answer: { type: 'string', title: 'Answer', description: 'For example: red / blue' } },
+        required: ['answer'],
+      },
+    },
+  ]);
+  const plain = new Client({ name: 'no-elicitation', version: '1.0.0' });
+  await plain.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => plain.close());
+  assert.deepEqual((await plain.callTool({ name: 'pick', arguments: {} })).content, [
+    { type: 'text', text: 'no answer: unavailable' },
+  ]);
+});

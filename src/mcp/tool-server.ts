@@ -11,6 +11,7 @@ import { approvalQuestion, approvalRound } from './approval-round.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
+import type { AskAnswer } from '../tools/tool-context.ts';
 import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
@@ -56,6 +57,7 @@ export function createToolServer(
     const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal,
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
+      ask: (question, callSignal) => ask(server, question, callSignal),
       approve: async (tool, params) => {
         const answer = await approve(server, tool, params, context);
         if ('ask' in answer) asking = answer.ask;
@@ -143,6 +145,51 @@ async function approve(
         `${tool.name} needed the person's approval, and none came (${error instanceof Error ? error.message : String(error)}); it did not run.`,
       ),
     };
+  }
+}
+
+/**
+ * A tool's `context.ask`, put to the person through the client in the 2025 revisions: a form with
+ * one text field (its choices named in the field's description: the person may write another). A
+ * client without elicitation, or a server on the 2026 revision (which sends no requests of its own),
+ * answers `unavailable`, as a channel with no one to ask does.
+ */
+async function ask(
+  server: Server,
+  question: { question: string; choices?: string[]; timeoutMs?: number },
+  signal: AbortSignal,
+): Promise<AskAnswer> {
+  if (
+    server.getClientCapabilities()?.elicitation === undefined ||
+    (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
+  )
+    return { answered: false, reason: 'unavailable' };
+  const choices = question.choices ?? [];
+  try {
+    const answer = await server.elicitInput(
+      {
+        mode: 'form',
+        message: question.question,
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            answer: {
+              type: 'string',
+              title: 'Answer',
+              ...(choices.length === 0 ? {} : { description: `For example: ${choices.join(' / ')}` }),
+            },
+          },
+          required: ['answer'],
+        },
+      },
+      { signal, timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS },
+    );
+    if (answer.action === 'accept' && typeof answer.content?.answer === 'string')
+      return { answered: true, text: answer.content.answer };
+    return { answered: false, reason: 'cancelled' };
+  } catch (error) {
+    if (signal.aborted) return { answered: false, reason: 'cancelled' };
+    return { answered: false, reason: /time(d)? ?out/i.test(String(error)) ? 'timeout' : 'unavailable' };
   }
 }
 

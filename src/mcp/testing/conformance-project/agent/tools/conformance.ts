@@ -106,3 +106,25 @@ export class LoggingTool extends BaseTool {
     return ToolResult.ok('Logged a line.');
   }
 }
+
+export class ElicitationTool extends BaseTool<{ message: string }> {
+  manifest() {
+    return {
+      name: 'test_elicitation',
+      description: 'Asks the person the message it is given, and says what they answered (a conformance scenario).',
+      parameters: { message: { type: 'string' as const, required: true, description: 'The question for the person' } },
+      examples: ['ask me for my details', 'run the elicitation test'],
+    };
+  }
+  async execute(
+    params: { message: string },
+    context: {
+      ask(question: string): Promise<{ answered: true; text: string } | { answered: false; reason: string }>;
+    },
+  ) {
+    const answer = await context.ask(params.message);
+    if (answer.answered) return ToolResult.ok(`User response: ${answer.text}`);
+    if (answer.reason === 'unavailable') return ToolResult.fail('This client cannot ask a person (no elicitation).');
+    return ToolResult.ok(`User response: none (${answer.reason})`);
+  }
+}
