@@ -352,3 +352,45 @@ test("a tool's context.ask reaches the person through the client's elicitation; 
     { type: 'text', text: 'no answer: unavailable' },
   ]);
 });
+
+const TWO_QUESTIONS = `import { BaseTool, ToolResult } from 'riverse';
+let runs = 0;
+export class TripTool extends BaseTool {
+  manifest() { return { name: 'trip', description: 'Asks where and when.', examples: ['plan a trip', 'book travel'] }; }
+  async execute(_params, context) {
+    runs++;
+    const where = await context.ask('Where to?');
+    const when = await context.ask('When?', { choices: ['today', 'tomorrow'] });
+    return ToolResult.ok([where, when].map((answer) => (answer.answered ? answer.text : answer.reason)).join(', ') + ' (run ' + runs + ')');
+  }
+}
+`;
+
+test("in the 2026-07-28 revision a tool's context.ask is an input-required round: the call runs again with every answer so far", async (t) => {
+  const service = await startTestService(t, { files: { 'trip.ts': TWO_QUESTIONS } });
+  const url = new URL('/mcp', service.url);
+  const asked: string[] = [];
+  const client = new Client(
+    { name: 'elicits', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { answer: asked.length === 1 ? 'Kyoto' : 'tomorrow' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => client.close());
+  assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  // Three runs: stopped at the first question, at the second, then through with both answers.
+  assert.deepEqual((await client.callTool({ name: 'trip', arguments: {} })).content, [
+    { type: 'text', text: 'Kyoto, tomorrow (run 3)' },
+  ]);
+  assert.deepEqual(asked, ['Where to?', 'When?']);
+  // A client that declared no elicitation: the tool hears that no one can be asked, as in 2025.
+  const plain = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await plain.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => plain.close());
+  assert.deepEqual((await plain.callTool({ name: 'trip', arguments: {} })).content, [
+    { type: 'text', text: 'unavailable, unavailable (run 4)' },
+  ]);
+});

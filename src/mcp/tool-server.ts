@@ -7,7 +7,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { approvalQuestion, approvalRound } from './approval-round.ts';
+import { InputRounds } from './input-rounds.ts';
+import { approvalQuestion, approved, askAnswer, askQuestion, formAnswer } from './person-questions.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
@@ -51,20 +52,27 @@ export function createToolServer(
         registry.unavailableMessage(name) ?? registry.unknownToolMessage(name),
         { name },
       );
-    const signal = context.mcpReq.signal;
-    // Set when the call waits for a person's answer that the 2026 revision's client brings back.
-    let asking: InputRequiredResult | undefined;
+    // In the 2026 revision a question to the person ends the run and is the answer (input-rounds.ts).
+    const rounds =
+      (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
+        ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
+        : undefined;
+    const stopped = new AbortController();
     const result = await registry.execute(name, request.params.arguments ?? {}, {
-      signal,
+      signal: AbortSignal.any([context.mcpReq.signal, stopped.signal]),
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
-      ask: (question, callSignal) => ask(server, question, callSignal),
-      approve: async (tool, params) => {
-        const answer = await approve(server, tool, params, context);
-        if ('ask' in answer) asking = answer.ask;
-        return 'ask' in answer ? { run: false, result: failure('approval-unavailable', 'asked') } : answer;
+      ask: (question, signal) => {
+        if (server.getClientCapabilities()?.elicitation === undefined)
+          return Promise.resolve({ answered: false, reason: 'unavailable' });
+        if (rounds === undefined) return ask(server, question, signal);
+        const answer = rounds.ask(askQuestion(question));
+        if (answer !== undefined) return Promise.resolve(askAnswer(formAnswer(answer)));
+        stopped.abort();
+        return new Promise<never>(() => {}); // this run ends here; the next round brings the answer
       },
+      approve: (tool, params) => approve(server, tool, params, context, rounds),
     });
-    if (asking !== undefined) return asking;
+    if (rounds?.asking) return rounds.result();
     if (result.success) return { content: [{ type: 'text', text: result.data }] };
     const text =
       result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
@@ -105,7 +113,7 @@ const APPROVAL_TIMEOUT_MS = 5 * 60_000;
 /**
  * A call that needs a person's approval (the tool's `approval`, or tools.<name>.approval) is put to
  * the person through the client (elicitation: a request to the client in the 2025 revisions, an
- * input-required result in 2026-07-28, approval-round.ts); a client that cannot ask, an answer
+ * input-required result in 2026-07-28, input-rounds.ts); a client that cannot ask, an answer
  * other than yes, or no answer in time, and the call does not run. No route around the approvals.
  */
 async function approve(
@@ -113,24 +121,25 @@ async function approve(
   tool: RegisteredTool,
   params: Record<string, unknown>,
   context: ServerContext,
-): Promise<ApprovalGateAnswer | { ask: InputRequiredResult }> {
+  rounds: InputRounds | undefined,
+): Promise<ApprovalGateAnswer> {
   if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
-  if ((server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION) {
-    const round = approvalRound(tool.name, params, context.mcpReq);
-    if (round.kind === 'ask') return { ask: round.result };
-    if (round.kind === 'approved') return { run: true };
-    return { run: false, result: failure('denied', denied(tool.name)) };
+  if (rounds !== undefined) {
+    // A client that declared no elicitation gets the SDK's -32021 naming it, for the question.
+    const answer = rounds.approval(approvalQuestion(tool.name, params));
+    if (answer === undefined) return { run: false, result: failure('approval-unavailable', 'asked in the next round') };
+    return approved(formAnswer(answer)) ? { run: true } : { run: false, result: failure('denied', denied(tool.name)) };
   }
   const signal = context.mcpReq.signal;
   const unasked = `${tool.name} asks a person before it runs (its approval setting), and this MCP client cannot ask them (it offers no elicitation): the call did not run. To let MCP clients run it unasked, set tools.${tool.name}.approval: never in riverse.yaml.`;
   if (server.getClientCapabilities()?.elicitation === undefined)
     return { run: false, result: failure('approval-unavailable', unasked) };
   try {
-    const answer = await server.elicitInput(
-      { mode: 'form', ...approvalQuestion(tool.name, params) },
-      { signal, timeout: APPROVAL_TIMEOUT_MS },
-    );
-    if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
+    const answer = await server.elicitInput(approvalQuestion(tool.name, params), {
+      signal,
+      timeout: APPROVAL_TIMEOUT_MS,
+    });
+    if (approved(answer)) return { run: true };
     return { run: false, result: failure('denied', denied(tool.name)) };
   } catch (error) {
     if (signal.aborted)
@@ -149,44 +158,18 @@ async function approve(
 }
 
 /**
- * A tool's `context.ask`, put to the person through the client in the 2025 revisions: a form with
- * one text field (its choices named in the field's description: the person may write another). A
- * client without elicitation, or a server on the 2026 revision (which sends no requests of its own),
- * answers `unavailable`, as a channel with no one to ask does.
+ * A tool's `context.ask`, put to the person through the client in the 2025 revisions: a request
+ * to the client, answered within the question's time (5 minutes unless it says).
  */
 async function ask(
   server: Server,
   question: { question: string; choices?: string[]; timeoutMs?: number },
   signal: AbortSignal,
 ): Promise<AskAnswer> {
-  if (
-    server.getClientCapabilities()?.elicitation === undefined ||
-    (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
-  )
-    return { answered: false, reason: 'unavailable' };
-  const choices = question.choices ?? [];
   try {
-    const answer = await server.elicitInput(
-      {
-        mode: 'form',
-        message: question.question,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            answer: {
-              type: 'string',
-              title: 'Answer',
-              ...(choices.length === 0 ? {} : { description: `For example: ${choices.join(' / ')}` }),
-            },
-          },
-          required: ['answer'],
-        },
-      },
-      { signal, timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS },
+    return askAnswer(
+      await server.elicitInput(askQuestion(question), { signal, timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS }),
     );
-    if (answer.action === 'accept' && typeof answer.content?.answer === 'string')
-      return { answered: true, text: answer.content.answer };
-    return { answered: false, reason: 'cancelled' };
   } catch (error) {
     if (signal.aborted) return { answered: false, reason: 'cancelled' };
     return { answered: false, reason: /time(d)? ?out/i.test(String(error)) ? 'timeout' : 'unavailable' };
