@@ -10,7 +10,7 @@ import {
 /** Signs the state a call carries between rounds; a new one each start, since a question outlives no process. */
 const SECRET = randomBytes(32);
 /** The key of the approval question in a call's `inputRequests` and `inputResponses`. */
-export const APPROVAL_INPUT = 'approve';
+const APPROVAL_INPUT = 'approve';
 
 /** What one round of a call knows: the answers given so far, by key. */
 interface RoundState {

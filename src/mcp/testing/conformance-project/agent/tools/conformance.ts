@@ -1,6 +1,5 @@
 // The tools the MCP conformance suite's server scenarios call, written as drop-in tools.
-import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { BaseTool, ToolResult } from 'riverse';
 
 export class SimpleTextTool extends BaseTool {
@@ -30,7 +29,7 @@ export class ErrorHandlingTool extends BaseTool {
   }
 }
 
-/** The file test_trigger_tool_change adds and removes beside this one. */
+/** The file test_trigger_tool_change writes beside this one. */
 const CHANGED = new URL('./conformance-changed.ts', import.meta.url);
 
 export class TriggerToolChangeTool extends BaseTool {
@@ -38,27 +37,26 @@ export class TriggerToolChangeTool extends BaseTool {
     return {
       name: 'test_trigger_tool_change',
       description:
-        'Adds a tool file beside this one, or removes it if it is there, so that the tool list changes (a conformance scenario).',
+        'Writes a tool file beside this one holding a tool of a new name each time, so that the tool list changes (a conformance scenario).',
       examples: ['change the tool list', 'trigger a tool change'],
     };
   }
   async execute() {
-    if (existsSync(CHANGED)) {
-      await rm(CHANGED);
-      return ToolResult.ok('Removed test_changed_tool: the tool list changes once it reloads.');
-    }
+    // A new name each call, not a file added then removed: two calls close together would cancel
+    // out in one reload, and the list would not have changed at all.
+    const name = `test_changed_tool_${Date.now().toString(36)}`;
     await writeFile(
       CHANGED,
       [
         "import { BaseTool, ToolResult } from 'riverse';",
         'export class ChangedTool extends BaseTool {',
-        "  manifest() { return { name: 'test_changed_tool', description: 'Added by test_trigger_tool_change.', examples: ['the changed tool', 'run the added tool'] }; }",
+        `  manifest() { return { name: '${name}', description: 'Written by test_trigger_tool_change.', examples: ['the changed tool', 'run the added tool'] }; }`,
         "  execute() { return ToolResult.ok('changed'); }",
         '}',
         '',
       ].join('\n'),
     );
-    return ToolResult.ok('Added test_changed_tool: the tool list changes once it reloads.');
+    return ToolResult.ok(`Wrote ${name}: the tool list changes once it reloads.`);
   }
 }
 
