@@ -56,12 +56,15 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   });
   // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
   // picks by the first message); our transport answers what the SDK's would drop or die on.
+  let closing = false;
   const connection = serveStdio(() => createToolServer(served).server, {
     transport: new StdioTransport(process.stdin, protocol),
-    onerror: (error) => console.error(MCP_TEXT[options.language].problem(error.message)),
+    // Once the client has gone, what could not be written to it is no news.
+    onerror: (error) => closing || console.error(MCP_TEXT[options.language].problem(error.message)),
   });
   console.error(MCP_TEXT[options.language].serving(tools.current.tools().length));
   await ended;
+  closing = true;
   await connection.close();
   await tools.close();
   return 0;
