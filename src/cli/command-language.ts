@@ -1,6 +1,19 @@
 import type { Language } from '../core/language.ts';
+import { loadConfig } from '../config/load-config.ts';
+import type { RiverseConfig } from '../config/riverse-config.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { interfaceLanguage } from './cli-text.ts';
+
+const ALL_BUT_LANGUAGE: readonly (keyof RiverseConfig)[] = [
+  'model',
+  'model_options',
+  'assistant',
+  'routing',
+  'tools',
+  'server',
+  'mcp',
+  'data_dir',
+];
 
 /**
  * The language a command speaks, chosen once before the command line is parsed (its help is in
@@ -13,9 +26,16 @@ export async function commandLanguage(
 ): Promise<Language> {
   const flag = optionValue(argv, ['--lang']);
   if (flag === 'en' || flag === 'zh' || flag === 'ja') return flag;
-  const configured = await loadCliConfig(optionValue(argv, ['-c', '--config'])).then(
+  const path = optionValue(argv, ['-c', '--config']);
+  const configured = await loadCliConfig(path).then(
     (loaded) => loaded.config.language,
-    () => undefined, // the command itself reports a config it cannot read
+    // The command itself reports a config it cannot read; its `language:` may still be fine (a
+    // tools server's config whose model settings name unset variables: `riverse mcp` runs).
+    () =>
+      loadConfig({ ...(path === undefined ? {} : { path }), unread: ALL_BUT_LANGUAGE }).then(
+        (loaded) => loaded.config.language,
+        () => undefined,
+      ),
   );
   return interfaceLanguage(configured, env);
 }

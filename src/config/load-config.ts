@@ -52,7 +52,7 @@ export class ConfigError extends Error {
  * file means defaults; a missing file that was asked for by name is an error.
  */
 export async function loadConfig(
-  options: { path?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: { path?: string; cwd?: string; env?: NodeJS.ProcessEnv; unread?: readonly (keyof RiverseConfig)[] } = {},
 ): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -73,13 +73,23 @@ export async function loadConfig(
       ]);
     return { config: {}, baseDir: cwd };
   }
-  return { config: parseConfig(text, path, env), path, baseDir: dirname(path) };
+  const config = parseConfig(text, path, env, options.unread === undefined ? {} : { unread: options.unread });
+  return { config, path, baseDir: dirname(path) };
 }
 
 const require = createRequire(import.meta.url);
 
-/** Parses, interpolates and validates config text; `path` is used in messages. */
-export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv = process.env): RiverseConfig {
+/**
+ * Parses, interpolates and validates config text; `path` is used in messages. The `unread`
+ * sections are left out unread (no variables filled in, no checks): a command that does not use
+ * them is not stopped by them (`riverse mcp` and the model's `${OPENAI_API_KEY}`).
+ */
+export function parseConfig(
+  text: string,
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { unread?: readonly (keyof RiverseConfig)[] } = {},
+): RiverseConfig {
   // The YAML parser (~14 MB, ~10 ms) is loaded only where there is a config file to read.
   const { LineCounter, parseDocument } = require('yaml') as typeof import('yaml');
   const lines = new LineCounter();
@@ -98,6 +108,7 @@ export function parseConfig(text: string, path: string, env: NodeJS.ProcessEnv =
     return node?.range === undefined ? '' : `:${lines.linePos(node.range[0]).line}`;
   };
   const value = document.toJS() ?? {};
+  if (typeof value === 'object' && value !== null) for (const key of options.unread ?? []) delete value[key];
   const faults: ConfigFault[] = [];
   const config = interpolateEnv(value, env, (keyPath, text) =>
     faults.push({ where: `${path}${lineOf(keyPath)}: ${keyPath.join('.')}`, text }),

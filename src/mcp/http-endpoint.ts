@@ -5,6 +5,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { BATCH_REFUSED, INVALID_REQUEST } from './rpc-refusals.ts';
 import { createToolServer, type ServedTools } from './tool-server.ts';
 
 /** Sessions open at once; the oldest idle one is closed to make room. */
@@ -52,6 +53,8 @@ export function mcpHttpEndpoint(tools: ServedTools): {
       } catch {
         return rpcError(400, -32700, 'Parse error: the body is not JSON.');
       }
+      // Refused in every revision alike, as on stdio (the SDK would serve a 2025 session's batch).
+      if (Array.isArray(body)) return rpcError(400, INVALID_REQUEST, BATCH_REFUSED);
     }
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
@@ -63,11 +66,7 @@ export function mcpHttpEndpoint(tools: ServedTools): {
       if (request.method === 'DELETE') sessions.delete(id);
       return response;
     }
-    if (
-      request.method === 'POST' &&
-      (Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body)) &&
-      (await isLegacyRequest(request, body))
-    ) {
+    if (request.method === 'POST' && isInitializeRequest(body) && (await isLegacyRequest(request, body))) {
       await makeRoom();
       const server = createToolServer(tools);
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({

@@ -57,7 +57,7 @@ function newClient() {
   return { client, changed };
 }
 
-/** What both transports must show: manifests as MCP tools, failures as isError results, reloads as list_changed. */
+/** What both transports must show: manifests as MCP tools, failures as isError results, an unknown name as -32602, reloads as list_changed. */
 async function exercise(
   client: Client,
   changed: (check: (tools: Tool[]) => boolean) => Promise<Tool[]>,
@@ -81,7 +81,7 @@ async function exercise(
   assert.deepEqual(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } }), {
     content: [{ type: 'text', text: '5' }],
   });
-  // Refused arguments, a throw and an unknown name are results the client's model reads, not protocol errors.
+  // Refused arguments and a throw are results the client's model reads; a name not listed is the protocol's -32602.
   const refused = await client.callTool({ name: 'add', arguments: { a: 'two' } });
   assert.equal(refused.isError, true);
   assert.match(
@@ -91,9 +91,11 @@ async function exercise(
   const thrown = await client.callTool({ name: 'broken', arguments: {} });
   assert.equal(thrown.isError, true);
   assert.match((thrown.content as Array<{ text: string }>)[0]!.text, /RangeError: the gauge is off/);
-  const unknown = await client.callTool({ name: 'ad', arguments: {} });
-  assert.equal(unknown.isError, true);
-  assert.match((unknown.content as Array<{ text: string }>)[0]!.text, /did you mean "add"/);
+  await assert.rejects(client.callTool({ name: 'ad', arguments: {} }), (error: { code?: number; message?: string }) => {
+    assert.equal(error.code, -32602);
+    assert.match(error.message ?? '', /Unknown tool "ad" \(did you mean "add"\?\)/);
+    return true;
+  });
   // A file saved while connected: the client is told, and lists it.
   await addLater();
   const listed = await changed((list) => list.some((tool) => tool.name === 'later'));
@@ -209,4 +211,186 @@ test('a tool that needs approval is asked about through the client (elicitation)
   assert.equal(denied.isError, true);
   assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
   assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
+});
+
+test('in the 2026-07-28 revision the approval is an input-required round: asked, answered, bound to its call', async (t) => {
+  const service = await startTestService(t, { files: { 'wipe.ts': GUARDED } });
+  const url = new URL('/mcp', service.url);
+  const answers: boolean[] = [true, false];
+  const asked: string[] = [];
+  const asking = new Client(
+    { name: 'elicits', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  asking.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { approve: answers.shift()! } };
+  });
+  await asking.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => asking.close());
+  assert.equal(asking.getNegotiatedProtocolVersion(), '2026-07-28');
+  assert.deepEqual((await asking.callTool({ name: 'wipe', arguments: {} })).content, [{ type: 'text', text: 'wiped' }]);
+  const denied = await asking.callTool({ name: 'wipe', arguments: {} });
+  assert.equal(denied.isError, true);
+  assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
+  assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
+
+  // Over the wire: the question comes back as the result, and an answer without its call's stamp asks again.
+  const call = async (params: Record<string, unknown>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'wipe',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {
+          name: 'wipe',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': params.capabilities ?? { elicitation: { form: {} } },
+          },
+          ...params,
+          capabilities: undefined,
+        },
+      }),
+    });
+    const text = await response.text();
+    const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+    return { status: response.status, body: JSON.parse(data) };
+  };
+  const first = await call({});
+  assert.equal(first.body.result.resultType, 'input_required');
+  assert.equal(first.body.result.inputRequests.approve.method, 'elicitation/create');
+  const forged = await call({
+    inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+    requestState: 'made-up',
+  });
+  assert.equal(forged.body.result.resultType, 'input_required');
+  const approved = await call({
+    inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+    requestState: first.body.result.requestState,
+  });
+  assert.deepEqual(approved.body.result.content, [{ type: 'text', text: 'wiped' }]);
+  // A client that declared no elicitation: the protocol's -32021, naming what it lacks.
+  const unable = await call({ capabilities: {} });
+  assert.equal(unable.status, 400);
+  assert.equal(unable.body.error.code, -32021);
+  assert.deepEqual(Object.keys(unable.body.error.data.requiredCapabilities), ['elicitation']);
+});
+
+test('/mcp refuses a JSON-RPC batch in every revision, as riverse mcp does on stdio', async (t) => {
+  const service = await startTestService(t, { files: { 'add.ts': ADD } });
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } },
+  };
+  for (const batch of [[initialize], [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]]) {
+    const response = await fetch(new URL('/mcp', service.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(batch),
+    });
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { id: unknown; error: { code: number; message: string } };
+    assert.equal(body.error.code, -32600);
+    assert.match(
+      body.error.message,
+      /^JSON-RPC batches are not accepted: MCP removed batching in its 2025-06-18 revision/,
+    );
+  }
+});
+
+const ASKS = `import { BaseTool, ToolResult } from 'riverse';
+export class PickTool extends BaseTool {
+  manifest() { return { name: 'pick', description: 'Asks which colour.', examples: ['pick a colour', 'choose one'] }; }
+  async execute(_params, context) {
+    const answer = await context.ask('Which colour?', { choices: ['red', 'blue'] });
+    return ToolResult.ok(answer.answered ? 'picked ' + answer.text : 'no answer: ' + answer.reason);
+  }
+}
+`;
+
+test("a tool's context.ask reaches the person through the client's elicitation; without it, unavailable", async (t) => {
+  const service = await startTestService(t, { files: { 'pick.ts': ASKS } });
+  const url = new URL('/mcp', service.url);
+  const forms: unknown[] = [];
+  const asking = new Client({ name: 'elicits', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  asking.setRequestHandler('elicitation/create', async (request) => {
+    forms.push(request.params);
+    return { action: 'accept', content: { answer: 'green' } };
+  });
+  await asking.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => asking.close());
+  assert.deepEqual((await asking.callTool({ name: 'pick', arguments: {} })).content, [
+    { type: 'text', text: 'picked green' },
+  ]);
+  assert.deepEqual(forms, [
+    {
+      mode: 'form',
+      message: 'Which colour?',
+      requestedSchema: {
+        type: 'object',
+        properties: { answer: { type: 'string', title: 'Answer', description: 'For example: red / blue' } },
+        required: ['answer'],
+      },
+    },
+  ]);
+  const plain = new Client({ name: 'no-elicitation', version: '1.0.0' });
+  await plain.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => plain.close());
+  assert.deepEqual((await plain.callTool({ name: 'pick', arguments: {} })).content, [
+    { type: 'text', text: 'no answer: unavailable' },
+  ]);
+});
+
+const TWO_QUESTIONS = `import { BaseTool, ToolResult } from 'riverse';
+let runs = 0;
+export class TripTool extends BaseTool {
+  manifest() { return { name: 'trip', description: 'Asks where and when.', examples: ['plan a trip', 'book travel'] }; }
+  async execute(_params, context) {
+    runs++;
+    const where = await context.ask('Where to?');
+    const when = await context.ask('When?', { choices: ['today', 'tomorrow'] });
+    return ToolResult.ok([where, when].map((answer) => (answer.answered ? answer.text : answer.reason)).join(', ') + ' (run ' + runs + ')');
+  }
+}
+`;
+
+test("in the 2026-07-28 revision a tool's context.ask is an input-required round: the call runs again with every answer so far", async (t) => {
+  const service = await startTestService(t, { files: { 'trip.ts': TWO_QUESTIONS } });
+  const url = new URL('/mcp', service.url);
+  const asked: string[] = [];
+  const client = new Client(
+    { name: 'elicits', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(String(request.params.message));
+    return { action: 'accept', content: { answer: asked.length === 1 ? 'Kyoto' : 'tomorrow' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => client.close());
+  assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+  // Three runs: stopped at the first question, at the second, then through with both answers.
+  assert.deepEqual((await client.callTool({ name: 'trip', arguments: {} })).content, [
+    { type: 'text', text: 'Kyoto, tomorrow (run 3)' },
+  ]);
+  assert.deepEqual(asked, ['Where to?', 'When?']);
+  // A client that declared no elicitation: the tool hears that no one can be asked, as in 2025.
+  const plain = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await plain.connect(new StreamableHTTPClientTransport(url));
+  t.after(() => plain.close());
+  assert.deepEqual((await plain.callTool({ name: 'trip', arguments: {} })).content, [
+    { type: 'text', text: 'unavailable, unavailable (run 4)' },
+  ]);
 });

@@ -1,7 +1,18 @@
-import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { InputRounds } from './input-rounds.ts';
+import { approvalQuestion, approved, askAnswer, askQuestion, formAnswer } from './person-questions.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
+import type { AskAnswer } from '../tools/tool-context.ts';
 import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
@@ -16,8 +27,9 @@ const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
 /**
  * One MCP server session over the registry: `tools/list` lists the available tools (manifest →
  * MCP tool), `tools/call` runs one as the assistant would (validation, limits, isolation), and
- * every failure — unknown tool, refused arguments, a tool that threw or timed out — comes back as
- * an `isError` result the client's model can read and correct, never as a protocol error.
+ * every failure of a call — refused arguments, a tool that threw or timed out — comes back as an
+ * `isError` result the client's model can read and correct. A name that is not listed is the
+ * protocol's error (-32602, as the MCP spec says of unknown tools), with the closest name in it.
  * It tells the client `notifications/tools/list_changed` when the registry changes (unless
  * `listChanged` is false); the caller stops that with `close()`.
  */
@@ -31,13 +43,36 @@ export function createToolServer(
       'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
   });
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
-  server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
-    const signal = context.mcpReq.signal;
-    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, {
-      signal,
+  server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult | InputRequiredResult> => {
+    const { name } = request.params;
+    const registry = tools.current;
+    if (registry.get(name) === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        registry.unavailableMessage(name) ?? registry.unknownToolMessage(name),
+        { name },
+      );
+    // In the 2026 revision a question to the person ends the run and is the answer (input-rounds.ts).
+    const rounds =
+      (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
+        ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
+        : undefined;
+    const stopped = new AbortController();
+    const result = await registry.execute(name, request.params.arguments ?? {}, {
+      signal: AbortSignal.any([context.mcpReq.signal, stopped.signal]),
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
-      approve: (tool, params) => approve(server, tool, params, signal),
+      ask: (question, signal) => {
+        if (server.getClientCapabilities()?.elicitation === undefined)
+          return Promise.resolve({ answered: false, reason: 'unavailable' });
+        if (rounds === undefined) return ask(server, question, signal);
+        const answer = rounds.ask(askQuestion(question));
+        if (answer !== undefined) return Promise.resolve(askAnswer(formAnswer(answer)));
+        stopped.abort();
+        return new Promise<never>(() => {}); // this run ends here; the next round brings the answer
+      },
+      approve: (tool, params) => approve(server, tool, params, context, rounds),
     });
+    if (rounds?.asking) return rounds.result();
     if (result.success) return { content: [{ type: 'text', text: result.data }] };
     const text =
       result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
@@ -51,6 +86,12 @@ export function createToolServer(
           // A client that is gone, or never finished initializing, has nothing to be told.
           server.sendToolListChanged().catch(() => {});
         });
+  // A server closed by whoever serves it (serveStdio drops its probe of the era) stops listening too.
+  const closed = server.onclose;
+  server.onclose = () => {
+    stop();
+    closed?.();
+  };
   return {
     server,
     close: async () => {
@@ -60,51 +101,46 @@ export function createToolServer(
   };
 }
 
+/** The first revision without a handshake, where a server asks through input-required results. */
+const STATELESS_REVISION = '2026-07-28';
+
+const denied = (tool: string) =>
+  `The person did not approve this call to ${tool}; it did not run. Do not try it again unless they ask.`;
+
 /** How long a person has to answer the client's question about a call that needs approval. */
 const APPROVAL_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * A call that needs a person's approval (the tool's `approval`, or tools.<name>.approval) is put to
- * the person through the client (elicitation); a client that cannot ask, an answer other than yes,
- * or no answer in time, and the call does not run. No route around the approvals.
+ * the person through the client (elicitation: a request to the client in the 2025 revisions, an
+ * input-required result in 2026-07-28, input-rounds.ts); a client that cannot ask, an answer
+ * other than yes, or no answer in time, and the call does not run. No route around the approvals.
  */
 async function approve(
   server: Server,
   tool: RegisteredTool,
   params: Record<string, unknown>,
-  signal: AbortSignal,
+  context: ServerContext,
+  rounds: InputRounds | undefined,
 ): Promise<ApprovalGateAnswer> {
   if (!needsApproval(approvalSetting(tool.manifest, tool.config), params)) return { run: true };
+  if (rounds !== undefined) {
+    // A client that declared no elicitation gets the SDK's -32021 naming it, for the question.
+    const answer = rounds.approval(approvalQuestion(tool.name, params));
+    if (answer === undefined) return { run: false, result: failure('approval-unavailable', 'asked in the next round') };
+    return approved(formAnswer(answer)) ? { run: true } : { run: false, result: failure('denied', denied(tool.name)) };
+  }
+  const signal = context.mcpReq.signal;
   const unasked = `${tool.name} asks a person before it runs (its approval setting), and this MCP client cannot ask them (it offers no elicitation): the call did not run. To let MCP clients run it unasked, set tools.${tool.name}.approval: never in riverse.yaml.`;
   if (server.getClientCapabilities()?.elicitation === undefined)
     return { run: false, result: failure('approval-unavailable', unasked) };
   try {
-    const answer = await server.elicitInput(
-      {
-        mode: 'form',
-        message: `Riverse: run ${tool.name} with ${JSON.stringify(params).slice(0, 2_000)}?`,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            approve: {
-              type: 'boolean',
-              title: `Run ${tool.name}`,
-              description: 'Yes runs the call once; anything else refuses it.',
-            },
-          },
-          required: ['approve'],
-        },
-      },
-      { signal, timeout: APPROVAL_TIMEOUT_MS },
-    );
-    if (answer.action === 'accept' && answer.content?.approve === true) return { run: true };
-    return {
-      run: false,
-      result: failure(
-        'denied',
-        `The person did not approve this call to ${tool.name}; it did not run. Do not try it again unless they ask.`,
-      ),
-    };
+    const answer = await server.elicitInput(approvalQuestion(tool.name, params), {
+      signal,
+      timeout: APPROVAL_TIMEOUT_MS,
+    });
+    if (approved(answer)) return { run: true };
+    return { run: false, result: failure('denied', denied(tool.name)) };
   } catch (error) {
     if (signal.aborted)
       return {
@@ -118,6 +154,25 @@ async function approve(
         `${tool.name} needed the person's approval, and none came (${error instanceof Error ? error.message : String(error)}); it did not run.`,
       ),
     };
+  }
+}
+
+/**
+ * A tool's `context.ask`, put to the person through the client in the 2025 revisions: a request
+ * to the client, answered within the question's time (5 minutes unless it says).
+ */
+async function ask(
+  server: Server,
+  question: { question: string; choices?: string[]; timeoutMs?: number },
+  signal: AbortSignal,
+): Promise<AskAnswer> {
+  try {
+    return askAnswer(
+      await server.elicitInput(askQuestion(question), { signal, timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS }),
+    );
+  } catch (error) {
+    if (signal.aborted) return { answered: false, reason: 'cancelled' };
+    return { answered: false, reason: /time(d)? ?out/i.test(String(error)) ? 'timeout' : 'unavailable' };
   }
 }
 

@@ -2,10 +2,18 @@ import { Writable } from 'node:stream';
 import { sendToolOutputToStderr } from '../../tool-runtime/isolation/process-host.ts';
 import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';
 import { defaultCacheDir } from '../../tool-runtime/load-cache.ts';
-import { loadCliConfig } from '../cli-config.ts';
+import { loadConfig } from '../../config/load-config.ts';
+import type { RiverseConfig } from '../../config/riverse-config.ts';
 import type { GlobalOptions } from '../load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';
 import { openMcp } from '../open-mcp.ts';
+
+/**
+ * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
+ * An MCP client starts `riverse mcp` with a minimal environment, so a `${OPENAI_API_KEY}` there
+ * must not stop it (the person would see only "Connection closed").
+ */
+const UNREAD: readonly (keyof RiverseConfig)[] = ['model', 'model_options', 'routing', 'assistant', 'server'];
 
 /**
  * `riverse mcp`: the registry served over stdio to an MCP client (Claude Desktop, Cursor, VS Code…),
@@ -15,11 +23,15 @@ import { openMcp } from '../open-mcp.ts';
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ StdioServerTransport }, { createToolServer }] = await Promise.all([
+  const [{ serveStdio }, { createToolServer }, { StdioTransport }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../../mcp/tool-server.ts'),
+    import('../../mcp/stdio-transport.ts'),
   ]);
-  const loaded = await loadCliConfig(options.config);
+  const loaded = await loadConfig({
+    ...(options.config === undefined ? {} : { path: options.config }),
+    unread: UNREAD,
+  });
   const mcp = await openMcp(loaded.config, loaded.baseDir);
   const [tools] = await Promise.all([
     LiveToolRegistry.open({
@@ -30,23 +42,30 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     }),
     mcp?.ready(),
   ]);
-  const { server, close } = createToolServer({
+  const served = {
     get current() {
       return tools.current;
     },
-    onChange: (listener) => tools.onChange(() => listener()),
-  });
-  const transport = new StdioServerTransport(process.stdin, protocol);
+    onChange: (listener: () => void) => tools.onChange(() => listener()),
+  };
   const ended = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
     process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await server.connect(transport);
+  // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
+  // picks by the first message); our transport answers what the SDK's would drop or die on.
+  let closing = false;
+  const connection = serveStdio(() => createToolServer(served).server, {
+    transport: new StdioTransport(process.stdin, protocol),
+    // Once the client has gone, what could not be written to it is no news.
+    onerror: (error) => closing || console.error(MCP_TEXT[options.language].problem(error.message)),
+  });
   console.error(MCP_TEXT[options.language].serving(tools.current.tools().length));
   await ended;
-  await close();
+  closing = true;
+  await connection.close();
   await tools.close();
   return 0;
 }

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { InputRounds } from './input-rounds.ts';
+
+const QUESTION = {
+  mode: 'form' as const,
+  message: 'Run it?',
+  requestedSchema: { type: 'object' as const, properties: {} },
+};
+const yes = { action: 'accept', content: { approve: true } };
+const round = (inputResponses?: Record<string, unknown>, state?: unknown) => ({
+  ...(inputResponses === undefined ? {} : { inputResponses }),
+  requestState: () => state,
+});
+
+test("a call's questions: asked one per round, answered with the state it was given, then answered from it", () => {
+  const first = new InputRounds('wipe', { all: true }, round());
+  assert.equal(first.approval(QUESTION), undefined);
+  assert.equal(first.asking, true);
+  const asked = first.result() as { inputRequests: Record<string, { method: string }>; requestState: string };
+  assert.equal(asked.inputRequests.approve!.method, 'elicitation/create');
+
+  const second = new InputRounds('wipe', { all: true }, round({ approve: yes }, asked.requestState));
+  assert.deepEqual(second.approval(QUESTION), { kind: 'elicit', ...yes });
+  assert.equal(second.ask(QUESTION), undefined, 'the next question is a round of its own');
+  const next = second.result() as { inputRequests: Record<string, unknown>; requestState: string };
+  assert.deepEqual(Object.keys(next.inputRequests), ['ask-1']);
+
+  // The third round has both answers: the approval from the state, the ask from this round.
+  const third = new InputRounds(
+    'wipe',
+    { all: true },
+    round({ 'ask-1': { action: 'accept', content: { answer: 'x' } } }, next.requestState),
+  );
+  assert.equal(third.approval(QUESTION)?.kind, 'elicit');
+  assert.deepEqual(third.ask(QUESTION), { kind: 'elicit', action: 'accept', content: { answer: 'x' } });
+  assert.equal(third.asking, false);
+});
+
+test('an answer counts only beside a state signed for this call and for the question it asked', () => {
+  const first = new InputRounds('wipe', { all: true }, round());
+  first.approval(QUESTION);
+  const { requestState } = first.result() as { requestState: string };
+  // Unasked, tampered with, or for other arguments: asked again.
+  for (const [args, state] of [
+    [{ all: true }, undefined],
+    [{ all: true }, `${requestState.split('.')[0]}.AAAA`],
+    [{ all: false }, requestState],
+  ] as const) {
+    const rounds = new InputRounds('wipe', args, round({ approve: yes }, state));
+    assert.equal(rounds.approval(QUESTION), undefined, JSON.stringify([args, state]));
+  }
+  // An answer under another key than the one asked is not taken either.
+  const other = new InputRounds('wipe', { all: true }, round({ 'ask-1': yes }, requestState));
+  assert.equal(other.ask(QUESTION), undefined);
+});

@@ -1,0 +1,105 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  type InputRequest,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type InputResponseView,
+} from '@modelcontextprotocol/server';
+
+/** Signs the state a call carries between rounds; a new one each start, since a question outlives no process. */
+const SECRET = randomBytes(32);
+/** The key of the approval question in a call's `inputRequests` and `inputResponses`. */
+const APPROVAL_INPUT = 'approve';
+
+/** What one round of a call knows: the answers given so far, by key. */
+interface RoundState {
+  /** The call (tool and arguments) the answers belong to. */
+  call: string;
+  answers: Record<string, InputResponseView>;
+  /** The key asked in the last round, whose answer this round may bring. */
+  asked?: string;
+}
+
+/**
+ * A call's questions to the person in the 2026-07-28 revision, where a server sends no requests of
+ * its own: the first question the call reaches ends its run, and the call is answered with an
+ * input-required result (the question as a form elicitation, the answers so far signed into
+ * `requestState`); the client calls again with the person's answer, and the call runs again from
+ * the start with every answer so far at hand, until it needs none it lacks. Answers count only
+ * beside a state this process signed for this very call (tool and arguments) and only for the
+ * question it asked, so none can be replayed on another call or sent without being asked.
+ */
+export class InputRounds {
+  readonly #call: string;
+  readonly #answers: Record<string, InputResponseView>;
+  #asking: { key: string; request: InputRequest } | undefined;
+  #asks = 0;
+
+  constructor(
+    tool: string,
+    args: unknown,
+    request: { inputResponses?: Record<string, unknown>; requestState: () => unknown },
+  ) {
+    this.#call = createHmac('sha256', SECRET)
+      .update(JSON.stringify([tool, args]))
+      .digest('base64url');
+    const state = open(request.requestState());
+    this.#answers = state?.call === this.#call ? { ...state.answers } : {};
+    if (state?.call === this.#call && state.asked !== undefined) {
+      const answer = inputResponse(request.inputResponses, state.asked);
+      if (answer.kind !== 'missing') this.#answers[state.asked] = answer;
+    }
+  }
+
+  /** The person's answer to the approval question, or undefined once it has been asked (the run then stops). */
+  approval(question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
+    return this.#answer(APPROVAL_INPUT, question);
+  }
+
+  /** The person's answer to the call's next `context.ask`, or undefined once it has been asked. */
+  ask(question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
+    this.#asks++;
+    return this.#answer(`ask-${this.#asks}`, question);
+  }
+
+  /** Whether the run stopped at a question. */
+  get asking(): boolean {
+    return this.#asking !== undefined;
+  }
+
+  /** The input-required result for the question the run stopped at. */
+  result(): InputRequiredResult {
+    const { key, request } = this.#asking!;
+    return inputRequired({
+      inputRequests: { [key]: request },
+      requestState: seal({ call: this.#call, answers: this.#answers, asked: key }),
+    });
+  }
+
+  #answer(key: string, question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
+    const answer = this.#answers[key];
+    if (answer !== undefined) return answer;
+    this.#asking ??= { key, request: inputRequired.elicit(question) };
+    return undefined;
+  }
+}
+
+function seal(state: RoundState): string {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${body}.${createHmac('sha256', SECRET).update(body).digest('base64url')}`;
+}
+
+function open(value: unknown): RoundState | undefined {
+  if (typeof value !== 'string') return undefined;
+  const [body, mac] = value.split('.');
+  if (body === undefined || mac === undefined) return undefined;
+  const expected = createHmac('sha256', SECRET).update(body).digest();
+  const given = Buffer.from(mac, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RoundState;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,60 @@
+import type { InputResponseView } from '@modelcontextprotocol/server';
+import type { AskAnswer } from '../tools/tool-context.ts';
+
+// The forms Riverse's MCP server puts to the person through the client (elicitation), the same in
+// every revision: a yes/no for a call that needs approval, one text for a tool's `context.ask`.
+
+export function approvalQuestion(tool: string, params: Record<string, unknown>) {
+  return {
+    mode: 'form' as const,
+    message: `Riverse: run ${tool} with ${JSON.stringify(params).slice(0, 2_000)}?`,
+    requestedSchema: {
+      type: 'object' as const,
+      properties: {
+        approve: {
+          type: 'boolean' as const,
+          title: `Run ${tool}`,
+          description: 'Yes runs the call once; anything else refuses it.',
+        },
+      },
+      required: ['approve'],
+    },
+  };
+}
+
+/** Its choices are named in the field's description, not an enum: the person may write another. */
+export function askQuestion(question: { question: string; choices?: string[] }) {
+  const choices = question.choices ?? [];
+  return {
+    mode: 'form' as const,
+    message: question.question,
+    requestedSchema: {
+      type: 'object' as const,
+      properties: {
+        answer: {
+          type: 'string' as const,
+          title: 'Answer',
+          ...(choices.length === 0 ? {} : { description: `For example: ${choices.join(' / ')}` }),
+        },
+      },
+      required: ['answer'],
+    },
+  };
+}
+
+/** Whether a form came back with a yes to the approval. */
+export function approved(answer: { action: string; content?: Record<string, unknown> }): boolean {
+  return answer.action === 'accept' && answer.content?.approve === true;
+}
+
+/** A form's answer as `context.ask` gives it: the text, or why there is none. */
+export function askAnswer(answer: { action: string; content?: Record<string, unknown> }): AskAnswer {
+  if (answer.action === 'accept' && typeof answer.content?.answer === 'string')
+    return { answered: true, text: answer.content.answer };
+  return { answered: false, reason: 'cancelled' };
+}
+
+/** An input response that is an elicitation's, as the form answer above reads it. */
+export function formAnswer(view: InputResponseView): { action: string; content?: Record<string, unknown> } {
+  return view.kind === 'elicit' ? view : { action: 'cancel' };
+}
