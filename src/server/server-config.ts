@@ -18,6 +18,27 @@ export interface ServerSettings {
    * them), or `ask` (they wait for an answer through `/api/approvals`, from the dashboard, say).
    */
   v1_approvals?: 'deny' | 'allow' | 'ask';
+  /** What `/v1` does with each sampling field a client sends (default: `allow`, within OpenAI's bounds). */
+  v1?: V1Settings | null;
+}
+
+/**
+ * One sampling field of a /v1 request: `allow` it (default), `ignore` it (the model's own setting
+ * holds), hold it within `{ min, max }`, or `{ pin: value }` whatever the client sends.
+ */
+export type SamplingRule = 'allow' | 'ignore' | { min?: number; max?: number } | { pin: number };
+/** `stop` has no bounds: allowed, ignored, or pinned to a list. */
+export type StopRule = 'allow' | 'ignore' | { pin: string[] };
+
+/** `server.v1`: a rule per sampling field (`max_tokens` also stands for `max_completion_tokens`). */
+export interface V1Settings {
+  temperature?: SamplingRule;
+  top_p?: SamplingRule;
+  max_tokens?: SamplingRule;
+  stop?: StopRule;
+  seed?: SamplingRule;
+  presence_penalty?: SamplingRule;
+  frequency_penalty?: SamplingRule;
 }
 
 /** What of riverse.yaml the server reads. */
