@@ -246,6 +246,8 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     allowed_hosts: texts(phrase('config.what.host-names')),
     cors_origins: origins(),
     max_body_bytes: whole(1, phrase('config.unit.bytes')),
+    header_timeout_ms: timeout(),
+    body_timeout_ms: timeout(),
     v1_approvals: choice(['deny', 'allow', 'ask']),
     v1: section<V1Settings>({
       temperature: samplingRule('temperature'),
