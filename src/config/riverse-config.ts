@@ -55,7 +55,8 @@ function samplingRule(field: NumericSamplingField): Field<SamplingRule> {
   const fits = (n: unknown) =>
     typeof n === 'number' && n >= range.min && n <= range.max && (!range.whole || Number.isInteger(n));
   const show = (n: number) => (Math.abs(n) === Number.MAX_SAFE_INTEGER ? (n < 0 ? '-∞' : '∞') : String(n));
-  const kind = phrase('config.kind.sampling-rule', { min: show(range.min), max: show(range.max) });
+  const bounds = { min: show(range.min), max: show(range.max) };
+  const kind = phrase(range.whole ? 'config.kind.sampling-rule-whole' : 'config.kind.sampling-rule', bounds);
   return {
     check(value, path, problem) {
       if (value === 'allow' || value === 'ignore') return;
