@@ -98,6 +98,26 @@ describe('a body over max_body_bytes', () => {
     socket.destroy();
   });
 
+  it('closes a connection the client asked to close only once the rest has come', async (t) => {
+    const { port } = await startTestService(t, { server: { maxBodyBytes: MAX } });
+    const socket = await open(port);
+    const body = 'x'.repeat(2 * 1024 * 1024);
+    socket.write(
+      `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 1000)}`,
+    );
+    assert.match(await answer(socket), /^HTTP\/1\.1 413 /);
+    await new Promise<void>((resolve, reject) =>
+      socket.write(body.slice(1000), (error) => (error ? reject(error) : resolve())),
+    );
+    // All of it was read: the server ends the connection cleanly (a FIN, no reset).
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('end', resolve);
+      socket.resume();
+    });
+    socket.destroy();
+  });
+
   it('reaches curl as the 413', async (t) => {
     const { port, dir } = await startTestService(t, { server: { maxBodyBytes: MAX } });
     const { writeFile } = await import('node:fs/promises');

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, errorResponse } from './api-error.ts';
@@ -24,8 +24,9 @@ const DISCARD_BYTES = 64 * 1024 * 1024;
  */
 export function bodySizeRule(maxBytes: number, discardMs = 60_000): MiddlewareHandler {
   const tooLarge: MiddlewareHandler = async (c) => {
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (incoming !== undefined) discardRest(incoming, discardMs);
+    const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+    if (node?.incoming !== undefined && node.outgoing !== undefined)
+      discardRest(node.incoming, node.outgoing, discardMs);
     return errorResponse(
       c,
       new ApiError(
@@ -48,10 +49,16 @@ export function bodySizeRule(maxBytes: number, discardMs = 60_000): MiddlewareHa
 /**
  * Reads what is left of the request and drops it; past `DISCARD_BYTES` or `ms`, the socket is
  * cut. The listeners of a body half read (bodyLimit's web stream, which would keep every chunk
- * and pause the request again) are taken off first.
+ * and pause the request again) are taken off first. A client that asked to close
+ * (`Connection: close`) is closed once its body is in, not as soon as the answer is out, which
+ * is what Node would do: that is the reset this avoids.
  */
-function discardRest(incoming: IncomingMessage, ms: number): void {
+function discardRest(incoming: IncomingMessage, outgoing: ServerResponse, ms: number): void {
   if (incoming.readableEnded || incoming.destroyed) return;
+  if (!outgoing.shouldKeepAlive && !outgoing.headersSent) {
+    outgoing.shouldKeepAlive = true;
+    incoming.once('end', () => incoming.socket.end());
+  }
   incoming.removeAllListeners('data');
   let read = 0;
   const cut = () => {
