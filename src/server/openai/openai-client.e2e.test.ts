@@ -102,6 +102,24 @@ describe('/v1 structured output with the openai client', () => {
     assert.deepEqual(model.requests[0]!.body.response_format, { type: 'json_object' });
   });
 
+  it('streamed, a second mismatch is the HTTP error: nothing was sent before the check', async (t) => {
+    const { client } = await openaiService(t, { text: 'Sunny.' });
+    const error = await client.chat.completions
+      .create({
+        model: 'riverse',
+        messages: ask('Weather'),
+        response_format: zodResponseFormat(Weather, 'weather'),
+        stream: true,
+      })
+      .then(
+        () => assert.fail('a stream began'),
+        (caught: unknown) => caught,
+      );
+    assert.ok(error instanceof OpenAI.APIError);
+    assert.equal(error.status, 502);
+    assert.equal(error.code, 'invalid-structured-output');
+  });
+
   it('refuses a schema that cannot be checked up front, naming the field', async (t) => {
     const { client, model } = await openaiService(t, { text: 'unused' });
     const error = await client.chat.completions
