@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import OpenAI from 'openai';
 import { startTestService } from './server-test-support.ts';
 
 const run = promisify(execFile);
@@ -46,6 +47,26 @@ describe('a body over max_body_bytes', () => {
       }
     });
   }
+
+  it('reaches the openai client as its 413 error, which it does not send again', async (t) => {
+    const { url } = await startTestService(t, { server: { maxBodyBytes: MAX } });
+    let sent = 0;
+    const client = new OpenAI({
+      baseURL: `${url}v1`,
+      apiKey: 'unused',
+      fetch: (input, init) => (sent++, fetch(input, init)),
+    });
+    const error = await client.chat.completions
+      .create({ model: 'riverse', messages: [{ role: 'user', content: BIG }] })
+      .then(
+        () => assert.fail('answered'),
+        (caught: unknown) => caught,
+      );
+    assert.ok(error instanceof OpenAI.APIError, String(error));
+    assert.equal(error.status, 413);
+    assert.equal(error.code, 'body-too-large');
+    assert.equal(sent, 1);
+  });
 
   it('reaches fetch as the 413 when the body streams in (chunked)', async (t) => {
     const { url } = await startTestService(t, { server: { maxBodyBytes: MAX } });
