@@ -283,7 +283,7 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // and per step of the turn, the dashboard's JSDoc types) about 25 kB more (578 kB); the built-in tools, compiled
     // without their comments (dist/agent/tools), about 24 kB more (607 kB); the tool contract's content parts
     // (638 kB); /v1 at full fidelity (structured output, tool choice, sampling, the request time rule, their
-    // phrases in three languages, decision 023 in the docs) about 16 kB more (654 kB).
+    // phrases in three languages, the README's lines) about 16 kB more (654 kB).
     assert.ok(size < 680_000, `the tarball is ${size} bytes`);
   });
 
