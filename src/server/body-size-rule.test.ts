@@ -139,6 +139,25 @@ describe('a body over max_body_bytes', () => {
     socket.destroy();
   });
 
+  it('answers a client that asked to close and sent its whole body at once, then closes', async (t) => {
+    const { port } = await startTestService(t, { server: { maxBodyBytes: MAX } });
+    for (const chunked of [false, true]) {
+      const socket = await open(port);
+      const body = 'x'.repeat(MAX + 10);
+      const framing = chunked
+        ? `Transfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+        : `Content-Length: ${body.length}\r\n\r\n${body}`;
+      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n${framing}`);
+      assert.match(await answer(socket), /^HTTP\/1\.1 413 /, `chunked: ${chunked}`);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.once('end', resolve);
+        socket.resume();
+      });
+      socket.destroy();
+    }
+  });
+
   it('reaches curl as the 413', async (t) => {
     const { port, dir } = await startTestService(t, { server: { maxBodyBytes: MAX } });
     const { writeFile } = await import('node:fs/promises');

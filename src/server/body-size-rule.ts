@@ -57,7 +57,11 @@ function discardRest(incoming: IncomingMessage, outgoing: ServerResponse, ms: nu
   if (incoming.readableEnded || incoming.destroyed) return;
   if (!outgoing.shouldKeepAlive && !outgoing.headersSent) {
     outgoing.shouldKeepAlive = true;
-    incoming.once('end', () => incoming.socket.end());
+    // Ended once both are done: a body already in may end before the answer is written.
+    let waiting = 2;
+    const done = () => --waiting === 0 && incoming.socket.end();
+    incoming.once('end', done);
+    outgoing.once('finish', done);
   }
   incoming.removeAllListeners('data');
   let read = 0;
