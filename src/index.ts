@@ -93,7 +93,7 @@ export {
 export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
-export type { ServerConfig, ServerSettings } from './server/server-config.ts';
+export type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from './server/server-config.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
@@ -133,8 +133,11 @@ export type {
   FinishReason,
   ModelEvent,
   ModelRequest,
+  ResponseFormat,
   RetryNotice,
+  SamplingSettings,
   ToolCallingMode,
+  ToolChoice,
   ToolDefinition,
   Usage,
 } from './models/chat-model.ts';

@@ -1,7 +1,9 @@
 import type { ModelRequest, RetryNotice, Usage } from '../models/chat-model.ts';
 import { refuseClientTools } from './prepare-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
+import { formatInstructionSchema } from './structured-output.ts';
 import { textProtocolInstructions } from './text-protocol/instructions.ts';
+import { nextToolChoice, toolsWithheld } from './tool-choice.ts';
 import { rejectsNativeTools } from './text-only-models.ts';
 import type { TurnState } from './turn-state.ts';
 import { AGAIN, end, type Again, type End } from './turn-step.ts';
@@ -18,14 +20,27 @@ export type Asked = { kind: 'reply'; reply: ModelReply } | Again | End;
 export async function askModel(turn: TurnState, tools: TurnTools, last: boolean): Promise<Asked> {
   const { options, text } = turn;
   const textMode = turn.mode === 'text';
-  const withTools = !last && tools.any;
-  const note = last ? (turn.stopNote ?? text.roundLimit(turn.maxRounds)) : turn.roundNote;
-  const toolSection = textMode && withTools ? textProtocolInstructions(tools.definitions, options.language) : undefined;
+  const withTools = !last && tools.any && !toolsWithheld(turn);
+  const choice = withTools ? nextToolChoice(turn, tools) : undefined;
+  const format = options.responseFormat;
+  // The text protocol has no way to force a call: the model is told to make one.
+  const mustCall =
+    textMode && choice !== undefined ? text.mustCall(typeof choice === 'string' ? undefined : choice.name) : undefined;
+  const note = last ? (turn.stopNote ?? text.roundLimit(turn.maxRounds)) : (turn.roundNote ?? mustCall);
+  let toolSection = textMode && withTools ? textProtocolInstructions(tools.definitions, options.language) : undefined;
+  if (format !== undefined) {
+    const said = text.answerFormat(formatInstructionSchema(format));
+    toolSection = toolSection === undefined ? said : `${toolSection}\n\n${said}`;
+  }
   const request: ModelRequest = {
     system: systemPrompt(text.systemPrompt(today(options.now)), options.system, toolSection, note),
     messages: turn.conversation,
     stream: options.stream ?? true,
     ...(!textMode && withTools ? { tools: tools.definitions } : {}),
+    ...(!textMode && choice !== undefined ? { toolChoice: choice } : {}),
+    // In the text protocol a reply may be a call written as text: JSON mode would forbid it.
+    ...(format !== undefined && (!textMode || !withTools) ? { responseFormat: format } : {}),
+    ...(options.sampling === undefined ? {} : { sampling: options.sampling }),
     signal: turn.signal,
     deadline: turn.deadline,
     // The adapter's own retries (429, 5xx, network) are requests too, and the user is told of the wait.
@@ -37,7 +52,8 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   let reply: ModelReply;
   try {
     // A text-protocol reply with tools is shown once it is read: it may be a call.
-    const showText = !textMode || !withTools;
+    // An answer in a format asked for is shown once it is checked (structured-output.ts).
+    const showText = (!textMode || !withTools) && format === undefined;
     reply = await requestModel(turn.model, request, turn.emit, showText, () => turn.requests++, options.waitNoticeMs);
   } catch (error) {
     if (turn.mode !== 'native' || !rejectsNativeTools(error)) throw error;

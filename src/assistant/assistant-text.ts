@@ -41,6 +41,16 @@ export interface AssistantText {
   invalidClientTool: (detail: string) => string;
   /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
   cutNote: (omittedChars: number) => string;
+  /** Told to the model when the answer must be JSON: of this schema (its JSON text), or any object. */
+  answerFormat: (schema: string | undefined) => string;
+  /** Told to the model when its answer was not that JSON: what was wrong. */
+  answerMismatch: (problems: string) => string;
+  /** The answer was still not the JSON asked for after one more try. */
+  invalidAnswer: (problems: string) => string;
+  /** Told to the model when it must call a tool now (`tool_choice`: one named, or any). */
+  mustCall: (tool: string | undefined) => string;
+  /** `tool_choice` named a tool that this turn does not offer (or, undefined: `required` without any tool). */
+  unknownToolChoice: (tool: string | undefined) => string;
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -90,6 +100,22 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `One of the request's tools could not be given to the model: ${detail}`,
     cutNote: (omitted) =>
       `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
+    answerFormat: (schema) =>
+      schema === undefined
+        ? 'When you give your final answer (after any tool calls you need), write it as one JSON object and nothing else: no prose, no code fences.'
+        : `When you give your final answer (after any tool calls you need), write it as one JSON value that matches this JSON Schema, and nothing else: no prose, no code fences.\n${schema}`,
+    answerMismatch: (problems) =>
+      `That answer is not the JSON asked for: ${problems}. Write the answer again as JSON only, matching the schema.`,
+    invalidAnswer: (problems) =>
+      `The model's answer was not the JSON the request asked for (response_format), even when asked again: ${problems}.`,
+    mustCall: (tool) =>
+      tool === undefined
+        ? '(Answer this request with a tool call: call one of the tools now.)'
+        : `(Answer this request by calling the tool "${tool}" now.)`,
+    unknownToolChoice: (tool) =>
+      tool === undefined
+        ? 'The request\'s tool_choice is "required", and this turn has no tools to call: the request sends none, and Riverse has none switched on.'
+        : `The request's tool_choice names "${tool}", which is neither one of the request's tools nor one of Riverse's tools offered in this turn.`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -131,6 +157,21 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `请求中的某个工具无法提供给模型：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
+    answerFormat: (schema) =>
+      schema === undefined
+        ? '给出最终答案时（在完成所需的工具调用之后），只写一个 JSON 对象，不要任何说明文字，也不要代码块标记。'
+        : `给出最终答案时（在完成所需的工具调用之后），只写一个符合以下 JSON Schema 的 JSON 值，不要任何说明文字，也不要代码块标记。\n${schema}`,
+    answerMismatch: (problems) => `这个回答不是所要求的 JSON：${problems}。请只用符合该 Schema 的 JSON 重新作答。`,
+    invalidAnswer: (problems) =>
+      `模型的回答不是请求（response_format）所要求的 JSON，重新询问后仍然如此：${problems}。`,
+    mustCall: (tool) =>
+      tool === undefined
+        ? '（请用工具调用来回应这个请求：现在就调用其中一个工具。）'
+        : `（请现在调用工具“${tool}”来回应这个请求。）`,
+    unknownToolChoice: (tool) =>
+      tool === undefined
+        ? '请求的 tool_choice 为“required”，但本轮没有可调用的工具：请求中没有，Riverse 也没有启用任何工具。'
+        : `请求的 tool_choice 指定了“${tool}”，但它既不是请求中的工具，也不是本轮提供的 Riverse 工具。`,
   },
   ja: {
     systemPrompt: (today) =>
@@ -178,5 +219,21 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `リクエストのツールの一つをモデルに渡せませんでした：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
+    answerFormat: (schema) =>
+      schema === undefined
+        ? '最終的な回答は（必要なツール呼び出しを済ませたあと）JSON オブジェクト一つだけで書いてください。説明の文章やコードブロックの記号は付けないでください。'
+        : `最終的な回答は（必要なツール呼び出しを済ませたあと）次の JSON Schema に合う JSON の値一つだけで書いてください。説明の文章やコードブロックの記号は付けないでください。\n${schema}`,
+    answerMismatch: (problems) =>
+      `その回答は求められた JSON ではありません：${problems}。スキーマに合う JSON だけで、もう一度回答してください。`,
+    invalidAnswer: (problems) =>
+      `モデルの回答は、もう一度頼んでも、リクエスト（response_format）が求める JSON になりませんでした：${problems}。`,
+    mustCall: (tool) =>
+      tool === undefined
+        ? '（このリクエストにはツール呼び出しで応えてください：今、いずれかのツールを呼び出してください。）'
+        : `（このリクエストには、今ツール「${tool}」を呼び出して応えてください。）`,
+    unknownToolChoice: (tool) =>
+      tool === undefined
+        ? 'リクエストの tool_choice は「required」ですが、このターンには呼び出せるツールがありません：リクエストにも無く、Riverse のツールも有効になっていません。'
+        : `リクエストの tool_choice は「${tool}」を指定していますが、これはリクエストのツールでも、このターンで提供される Riverse のツールでもありません。`,
   },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RoutingSettings } from '../routing/routing-settings.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
-import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
+import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -94,6 +94,12 @@ export interface CompletionRequest {
   onEvent?: (event: TurnEvent) => void;
   /** Calls that need approval: `deny` (default: the caller cannot show a person the call), `allow`, or `ask` (an answer through `assistant.approvals`, from the dashboard or the API). */
   approvals?: TurnApprovals['mode'];
+  /** The caller's sampling settings, sent with each of the turn's model requests (already bounded by the service). */
+  sampling?: SamplingSettings;
+  /** The answer must be JSON of this form: checked, asked again once, else the turn fails (`invalid-structured-output`). */
+  responseFormat?: ResponseFormat;
+  /** Which tools the model may or must call (TurnOptions.toolChoice). */
+  toolChoice?: ToolChoice;
 }
 
 /** The assistant: sessions, languages and persistence around `runTurn`. */
@@ -240,6 +246,9 @@ export class Assistant {
       ...(input === undefined ? {} : { input }),
       ...(request.system === undefined ? {} : { system: request.system }),
       ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
+      ...(request.sampling === undefined ? {} : { sampling: request.sampling }),
+      ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat }),
+      ...(request.toolChoice === undefined ? {} : { toolChoice: request.toolChoice }),
       language,
       sessionId,
       turnId,

@@ -3,6 +3,7 @@ import { finishTurn } from './finish-turn.ts';
 import type { ModelReply } from './request-model.ts';
 import { parseTextToolCalls } from './text-protocol/parse-tool-calls.ts';
 import { textProtocolRepair } from './text-protocol/repair-message.ts';
+import { toolsWithheld } from './tool-choice.ts';
 import type { TurnState } from './turn-state.ts';
 import { AGAIN, end, type Again, type End } from './turn-step.ts';
 import type { TurnTools } from './turn-tools.ts';
@@ -32,7 +33,7 @@ export function readToolCalls(
   const { text } = turn;
   let calls = reply.calls;
   let answer = reply.text;
-  if (turn.mode === 'text' && !last && tools.any) {
+  if (turn.mode === 'text' && !last && tools.any && !toolsWithheld(turn)) {
     const parsed = parseTextToolCalls(reply.text);
     if (parsed.kind === 'invalid') {
       if (turn.repaired) {
@@ -49,7 +50,8 @@ export function readToolCalls(
     calls = found.map((call, index) => ({ id: `text_${round}_${index}`, name: call.name, arguments: call.arguments }));
     answer = parsed.text;
     // Held back while it might have been a call (ask-model.ts): shown now.
-    if (calls.length === 0) turn.emit({ type: 'text-delta', text: answer });
+    if (calls.length === 0 && turn.options.responseFormat === undefined)
+      turn.emit({ type: 'text-delta', text: answer });
   }
   // A reply asking for hundreds of calls would run them all at once and send every result back.
   if (calls.length > turn.maxCalls && !last) {

@@ -3,6 +3,8 @@ import { answerTurn, failTurn } from './finish-turn.ts';
 import { prepareTools } from './prepare-tools.ts';
 import { readToolCalls } from './read-tool-calls.ts';
 import { runRound } from './run-round.ts';
+import { checkAnswer } from './structured-output.ts';
+import { checkToolChoice } from './tool-choice.ts';
 import type { TurnResult } from './turn-events.ts';
 import type { TurnOptions } from './turn-options.ts';
 import { TurnState } from './turn-state.ts';
@@ -26,6 +28,8 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     // First thing in the try: a registry or a router that fails here must not make runTurn throw.
     const tools = await prepareTools(turn);
     if (!(tools instanceof TurnTools)) return tools;
+    const refused = checkToolChoice(turn, tools);
+    if (refused !== undefined) return refused;
     if (options.input !== undefined) turn.commit({ role: 'user', content: options.input });
     let round = 0;
     for (;;) {
@@ -38,7 +42,15 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
       const read = readToolCalls(turn, tools, asked.reply, round, last);
       if (read.kind === 'end') return read.result;
       if (read.kind === 'again') continue; // the same round after the repair message (once a turn)
-      if (read.calls.length === 0 || last) return answerTurn(turn, read.answer, last);
+      if (read.calls.length === 0 || last) {
+        const format = options.responseFormat;
+        if (format === undefined) return answerTurn(turn, read.answer, last);
+        // The answer must be the JSON asked for: checked, and asked again once when it is not.
+        const checked = checkAnswer(turn, format, read.answer);
+        if (checked.kind === 'end') return checked.result;
+        if (checked.kind === 'again') continue;
+        return answerTurn(turn, checked.text, last);
+      }
       const ended = await runRound(turn, tools, asked.reply, read);
       if (ended !== undefined) return ended;
       round++;

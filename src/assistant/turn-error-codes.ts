@@ -29,6 +29,8 @@ const OWN_CODES = [
   'tool-name-clash',
   'client-tools-unsupported',
   'invalid-client-tool',
+  'invalid-tool-choice',
+  'invalid-structured-output',
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../models/chat-message.ts';
-import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
+import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
 import type { TurnApprovals } from './approval-gate.ts';
@@ -66,6 +66,20 @@ export interface TurnOptions {
   approvals?: TurnApprovals;
   /** The turn's id, as its messages and traces are stored (a random one by default). */
   turnId?: string;
+  /** Sent with every model request of the turn (a /v1 client's temperature, max_tokens, …). */
+  sampling?: SamplingSettings;
+  /**
+   * The answer must be JSON of this form. Our tools still run first; the answer is held back until
+   * it is checked, asked again once when it does not match, and the turn fails
+   * (`invalid-structured-output`) when it still does not (structured-output.ts).
+   */
+  responseFormat?: ResponseFormat;
+  /**
+   * `auto` (default); `none`: no tools are offered; `required`: the first request must call a tool,
+   * and with the caller's tools every request must until one of theirs is called; `{ name }`: the
+   * first request must call that tool (ours or the caller's). See docs/server-api.md.
+   */
+  toolChoice?: ToolChoice;
 }
 
 /**

@@ -51,6 +51,8 @@ export class TurnState {
   requests = 0;
   /** The text protocol's one repair round has been used. */
   repaired = false;
+  /** The one more try at an answer in the format asked for has been used (structured-output.ts). */
+  reasked = false;
   /** Set when the model must answer now (every call of a round was a repeat of a failing one). */
   stopNote: string | undefined;
   /** Said to the model in the next request only (calls of its last reply that were left out). */

@@ -29,6 +29,11 @@ const en = {
   'config.kind.whole': (a: { min: number }) => `a whole number of at least ${a.min}`,
   'config.kind.whole-of': (a: { unit: string; min: number }) => `a whole number of ${a.unit}, at least ${a.min}`,
   'config.kind.port': () => 'a port number from 0 to 65535',
+  'config.kind.sampling-rule': (a: { min: string; max: string }) =>
+    `allow, ignore, a range {min, max} or {pin: value}, the numbers from ${a.min} to ${a.max}`,
+  'config.kind.sampling-rule-whole': (a: { min: string; max: string }) =>
+    `allow, ignore, a range {min, max} or {pin: value}, whole numbers from ${a.min} to ${a.max}`,
+  'config.kind.stop-rule': () => 'allow, ignore or {pin: [texts]}',
   'config.kind.list': (a: { what: string }) => `a list of ${a.what}`,
   'config.kind.origin': () =>
     'an origin such as "https://app.example" (scheme, host and port, no path or trailing slash)',
@@ -79,6 +84,10 @@ const zh: Texts = {
   'config.kind.whole': (a) => `不小于 ${a.min} 的整数`,
   'config.kind.whole-of': (a) => `整数（${a.unit}），不小于 ${a.min}`,
   'config.kind.port': () => '0 到 65535 的端口号',
+  'config.kind.sampling-rule': (a) => `allow、ignore、范围 {min, max} 或 {pin: 值}，数值在 ${a.min} 到 ${a.max} 之间`,
+  'config.kind.sampling-rule-whole': (a) =>
+    `allow、ignore、范围 {min, max} 或 {pin: 值}，整数，在 ${a.min} 到 ${a.max} 之间`,
+  'config.kind.stop-rule': () => 'allow、ignore 或 {pin: [文本]}',
   'config.kind.list': (a) => `${a.what}的列表`,
   'config.kind.origin': () => '形如 "https://app.example" 的源（协议、主机和端口，不带路径或末尾斜杠）',
   'config.kind.mapping': (a) => `映射（${a.keys}）`,
@@ -130,6 +139,11 @@ const ja: Texts = {
   'config.kind.whole': (a) => `${a.min} 以上の整数`,
   'config.kind.whole-of': (a) => `整数（${a.unit}、${a.min} 以上）`,
   'config.kind.port': () => '0 から 65535 のポート番号',
+  'config.kind.sampling-rule': (a) =>
+    `allow、ignore、範囲 {min, max}、{pin: 値} のいずれか（数値は ${a.min} から ${a.max}）`,
+  'config.kind.sampling-rule-whole': (a) =>
+    `allow、ignore、範囲 {min, max}、{pin: 値} のいずれか（${a.min} から ${a.max} の整数）`,
+  'config.kind.stop-rule': () => 'allow、ignore、{pin: [テキスト]} のいずれか',
   'config.kind.list': (a) => `${a.what}のリスト`,
   'config.kind.origin': () =>
     '"https://app.example" のようなオリジン（スキーム、ホスト、ポートのみ。パスや末尾のスラッシュなし）',

@@ -150,6 +150,51 @@ describe('the riverse.yaml schema', () => {
     );
   });
 
+  test('server: the time limits and the /v1 sampling rules are checked against their bounds', () => {
+    assert.deepEqual(
+      plainProblems({
+        server: {
+          header_timeout_ms: 5_000,
+          body_timeout_ms: 30_000,
+          v1: {
+            temperature: { min: 0, max: 1 },
+            top_p: { pin: 0.9 },
+            max_tokens: { max: 4096 },
+            stop: { pin: ['END'] },
+            seed: 'ignore',
+            presence_penalty: 'allow',
+            frequency_penalty: { min: -1 },
+          },
+        },
+      }),
+      [],
+    );
+    assert.deepEqual(
+      plainProblems({
+        server: {
+          body_timeout_ms: 0,
+          v1: { temperature: { max: 3 }, seed: { pin: 1.5 }, top_p: { min: 0.9, max: 0.1 }, stop: 'END' },
+        },
+      }).map((problem) => [problem.path.join('.'), problem.message]),
+      [
+        ['server.body_timeout_ms', 'expected a whole number of at least 1, got number 0'],
+        [
+          'server.v1.temperature',
+          'expected allow, ignore, a range {min, max} or {pin: value}, the numbers from 0 to 2, got a mapping',
+        ],
+        [
+          'server.v1.top_p',
+          'expected allow, ignore, a range {min, max} or {pin: value}, the numbers from 0 to 1, got a mapping',
+        ],
+        ['server.v1.stop', 'expected allow, ignore or {pin: [texts]}, got string "END"'],
+        [
+          'server.v1.seed',
+          'expected allow, ignore, a range {min, max} or {pin: value}, whole numbers from -∞ to ∞, got a mapping',
+        ],
+      ],
+    );
+  });
+
   test('keys it does not know, empty sections and tool sections pass', () => {
     assert.deepEqual(
       plainProblems({

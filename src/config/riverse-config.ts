@@ -3,7 +3,8 @@ import type { ModelConfig, ModelOptions } from '../models/resolve-model.ts';
 import { approvalSettingProblem, type ApprovalSetting } from '../tools/approval-policy.ts';
 import { TOOLS_SETTINGS, type AppConfig, type ToolSection, type ToolsConfig } from '../tools/app-config.ts';
 import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../routing/routing-settings.ts';
-import type { ServerConfig, ServerSettings } from '../server/server-config.ts';
+import type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from '../server/server-config.ts';
+import { SAMPLING_RANGES, type NumericSamplingField } from '../models/sampling-ranges.ts';
 import {
   MCP_TRANSPORTS,
   transportOf,
@@ -47,6 +48,38 @@ export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, 
 const ISOLATION = choice(['process', 'worker', 'none']);
 /** A worker's heap limit: too small a limit aborts the whole process, not just the worker. */
 const MEMORY_MB = whole(16, phrase('config.unit.megabytes'));
+
+/** `allow`, `ignore`, `{ min, max }` or `{ pin }` for one sampling field of /v1, within the field's bounds. */
+function samplingRule(field: NumericSamplingField): Field<SamplingRule> {
+  const range = SAMPLING_RANGES[field];
+  const fits = (n: unknown) =>
+    typeof n === 'number' && n >= range.min && n <= range.max && (!range.whole || Number.isInteger(n));
+  const show = (n: number) => (Math.abs(n) === Number.MAX_SAFE_INTEGER ? (n < 0 ? '-∞' : '∞') : String(n));
+  const bounds = { min: show(range.min), max: show(range.max) };
+  const kind = phrase(range.whole ? 'config.kind.sampling-rule-whole' : 'config.kind.sampling-rule', bounds);
+  return {
+    check(value, path, problem) {
+      if (value === 'allow' || value === 'ignore') return;
+      if (isMapping(value)) {
+        const keys = Object.keys(value);
+        if (keys.length === 1 && keys[0] === 'pin' && fits(value.pin)) return;
+        const bounds = keys.length > 0 && keys.every((key) => (key === 'min' || key === 'max') && fits(value[key]));
+        if (bounds && !(typeof value.min === 'number' && typeof value.max === 'number' && value.min > value.max))
+          return;
+      }
+      problem(path, expected(kind, value));
+    },
+  };
+}
+
+const STOP_RULE: Field<StopRule> = {
+  check(value, path, problem) {
+    if (value === 'allow' || value === 'ignore') return;
+    if (isMapping(value) && Object.keys(value).join() === 'pin' && Array.isArray(value.pin))
+      if (value.pin.every((item) => typeof item === 'string' && item !== '')) return;
+    problem(path, expected(phrase('config.kind.stop-rule'), value));
+  },
+};
 
 /** `always`, `never` or `{ when: { param, matches } }` (approval-policy.ts). */
 const APPROVAL: Field<ApprovalSetting> = {
@@ -214,7 +247,18 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     allowed_hosts: texts(phrase('config.what.host-names')),
     cors_origins: origins(),
     max_body_bytes: whole(1, phrase('config.unit.bytes')),
+    header_timeout_ms: timeout(),
+    body_timeout_ms: timeout(),
     v1_approvals: choice(['deny', 'allow', 'ask']),
+    v1: section<V1Settings>({
+      temperature: samplingRule('temperature'),
+      top_p: samplingRule('top_p'),
+      max_tokens: samplingRule('max_tokens'),
+      stop: STOP_RULE,
+      seed: samplingRule('seed'),
+      presence_penalty: samplingRule('presence_penalty'),
+      frequency_penalty: samplingRule('frequency_penalty'),
+    }),
   }),
   mcp: MCP,
 };

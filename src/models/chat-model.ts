@@ -34,7 +34,34 @@ export interface ModelRequest {
    * before it is not made, and the error is thrown at once. The `signal` still ends what runs.
    */
   deadline?: number;
+  /** The caller's sampling settings (a /v1 client's), sent in the provider's own names; unset: the provider's defaults. */
+  sampling?: SamplingSettings;
+  /** The answer must be JSON (of this schema): passed on where the provider's API takes it. */
+  responseFormat?: ResponseFormat;
+  /** Which of `tools` the model may or must call (default `auto`); without tools it is not sent. */
+  toolChoice?: ToolChoice;
 }
+
+/** What a client may tune of how the model writes (OpenAI's fields, in our names). */
+export interface SamplingSettings {
+  temperature?: number;
+  topP?: number;
+  /** The most tokens one reply may have. */
+  maxTokens?: number;
+  /** Sequences that end the reply where they would appear (not included). */
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+}
+
+/** The answer as JSON: any object, or one that matches `schema` (held to it by the API when `strict`). */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
+
+/** `auto`: the model decides; `none`: no call; `required`: some call; `{ name }`: that tool. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 /** A failed model request about to be sent again. */
 export interface RetryNotice {

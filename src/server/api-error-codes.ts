@@ -10,6 +10,7 @@ export const API_ERROR_CODES = [
   'invalid-request',
   'invalid-json',
   'body-too-large',
+  'request-timeout',
   // The rules every request passes first.
   'token-required',
   'token-invalid',

@@ -22,7 +22,8 @@ import { tokenRule } from './token-rule.ts';
  */
 export function createServerApp(
   context: ServerContext,
-  options: Pick<ServerOptions, 'host' | 'token' | 'allowedHosts' | 'corsOrigins' | 'maxBodyBytes'>,
+  options: Pick<ServerOptions, 'host' | 'token' | 'allowedHosts' | 'corsOrigins' | 'maxBodyBytes'> &
+    Partial<Pick<ServerOptions, 'bodyTimeoutMs'>>,
 ): Hono {
   const app = new Hono();
   app.use(hostRule(options));
@@ -38,7 +39,7 @@ export function createServerApp(
   }
   app.use(tokenRule(options.token));
   app.use(originRule(options.corsOrigins));
-  app.use(bodySizeRule(options.maxBodyBytes));
+  app.use(bodySizeRule(options.maxBodyBytes, options.bodyTimeoutMs));
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
   app.all('/mcp', mcpRoute(context.tools));

@@ -6,7 +6,19 @@ import { ApiError } from './api-error.ts';
  * passed the size limit already.
  */
 export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (error) {
+    // The connection closed mid-body (a slow sender cut with its 408, a client that left): no fault of ours to log.
+    if (error instanceof Error && /aborted|closed|reset/i.test(error.message))
+      throw new ApiError(
+        400,
+        'invalid-request',
+        'The request body did not arrive whole: the connection closed while it was sent.',
+      );
+    throw error;
+  }
   if (text.trim() === '') throw new ApiError(400, 'invalid-request', 'The request needs a JSON body (an object).');
   let value: unknown;
   try {

@@ -183,7 +183,7 @@ describe('the body size limit', () => {
     assert.equal(response.status, 413);
     assert.equal(response.json.error.code, 'body-too-large');
     assert.match(response.json.error.message, /1000 bytes/);
-    assert.equal(response.headers.connection, 'close');
+    // Not closed at once: the rest is read first, so that the answer is not lost to a reset (body-size-rule.test.ts).
   });
 
   it('refuses a chunked body once it passes the cap, without reading to its end', async (t) => {

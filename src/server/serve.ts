@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createServerApp } from './create-server-app.ts';
+import { answerClientError, requestTimeouts } from './request-time-rule.ts';
 import { isLoopbackHost, type ServerOptions } from './server-config.ts';
 import type { ServerContext } from './server-context.ts';
 
@@ -36,7 +37,18 @@ export async function startServer(
   if (!isLoopbackHost(options.host) && options.token === undefined) throw new ServeRefusedError(options.host);
   const app = createServerApp(context, options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: options.host, port: options.port }) as Server;
+    const started = serve({
+      fetch: app.fetch,
+      hostname: options.host,
+      port: options.port,
+      serverOptions: requestTimeouts(options),
+      // Its clean-up cuts a connection whose unread body takes over 500 ms to arrive, which is the
+      // broken pipe a refused body must not get; the body size rule reads the rest itself, and
+      // Node throws away the body of any other early answer (within body_timeout_ms).
+      autoCleanupIncoming: false,
+    }) as Server;
+    // A slow sender gets the service's 408, not Node's bare one.
+    started.on('clientError', answerClientError);
     started.once('error', reject);
     started.once('listening', () => {
       started.off('error', reject);

@@ -12,12 +12,37 @@ export interface ServerSettings {
   cors_origins?: string[];
   /** Request bodies over this many bytes are refused with 413 (1 MiB). */
   max_body_bytes?: number;
+  /** A request's headers must all arrive within this many ms of its first byte, else 408 (10 s). */
+  header_timeout_ms?: number;
+  /** The whole request, headers and body, must arrive within this many ms, else 408 (60 s). */
+  body_timeout_ms?: number;
   /**
    * Calls of Riverse's own tools that need approval, made in a `/v1` turn: `deny` (default: refused
    * with `approval-unavailable`, which the model reads), `allow` (they run: the client vouches for
    * them), or `ask` (they wait for an answer through `/api/approvals`, from the dashboard, say).
    */
   v1_approvals?: 'deny' | 'allow' | 'ask';
+  /** What `/v1` does with each sampling field a client sends (default: `allow`, within OpenAI's bounds). */
+  v1?: V1Settings | null;
+}
+
+/**
+ * One sampling field of a /v1 request: `allow` it (default), `ignore` it (the model's own setting
+ * holds), hold it within `{ min, max }`, or `{ pin: value }` whatever the client sends.
+ */
+export type SamplingRule = 'allow' | 'ignore' | { min?: number; max?: number } | { pin: number };
+/** `stop` has no bounds: allowed, ignored, or pinned to a list. */
+export type StopRule = 'allow' | 'ignore' | { pin: string[] };
+
+/** `server.v1`: a rule per sampling field (`max_tokens` also stands for `max_completion_tokens`). */
+export interface V1Settings {
+  temperature?: SamplingRule;
+  top_p?: SamplingRule;
+  max_tokens?: SamplingRule;
+  stop?: StopRule;
+  seed?: SamplingRule;
+  presence_penalty?: SamplingRule;
+  frequency_penalty?: SamplingRule;
 }
 
 /** What of riverse.yaml the server reads. */
@@ -28,6 +53,10 @@ export interface ServerConfig {
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 8400;
 const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+/** Headers are a few hundred bytes: 10 s is a slow network many times over, and a stalled sender gives up its socket soon. */
+const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+/** 1 MiB (the default cap) in 60 s is 17 KiB/s: a poor mobile link still makes it; a trickle does not hold a socket for Node's 300 s. */
+const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /** The settings the app enforces, every one decided. */
 export interface ServerOptions {
@@ -37,6 +66,8 @@ export interface ServerOptions {
   allowedHosts: string[];
   corsOrigins: string[];
   maxBodyBytes: number;
+  headerTimeoutMs: number;
+  bodyTimeoutMs: number;
 }
 
 /**
@@ -56,6 +87,8 @@ export function serverOptions(
     allowedHosts: settings?.allowed_hosts ?? [],
     corsOrigins: settings?.cors_origins ?? [],
     maxBodyBytes: settings?.max_body_bytes ?? DEFAULT_MAX_BODY_BYTES,
+    headerTimeoutMs: settings?.header_timeout_ms ?? DEFAULT_HEADER_TIMEOUT_MS,
+    bodyTimeoutMs: settings?.body_timeout_ms ?? DEFAULT_BODY_TIMEOUT_MS,
   };
 }
 

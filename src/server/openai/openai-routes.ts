@@ -10,6 +10,7 @@ import { streamCompletion } from './completion-stream.ts';
 import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
 import { ReplyText } from './reply-text.ts';
 import { responsesRoutes } from './responses-routes.ts';
+import { applySamplingRules } from './sampling-rules.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
 
 /** When `riverse` was first offered as a model (`created` in /v1/models): a fixed date, as OpenAI's are. */
@@ -52,8 +53,12 @@ export function openaiRoutes(context: ServerContext): Hono {
         'X-Riverse-Session',
       );
     const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
+    const sampling = applySamplingRules(input.sampling, context.config.config.server?.v1);
     const request = {
       messages: input.messages,
+      ...(sampling === undefined ? {} : { sampling }),
+      ...(input.responseFormat === undefined ? {} : { responseFormat: input.responseFormat }),
+      ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }),
       ...(input.system === undefined ? {} : { system: input.system }),
       ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
       memory,

@@ -54,7 +54,55 @@ describe('readCompletionRequest', () => {
       tools: [{ name: 'show_note', parameters: { type: 'object', properties: { text: { type: 'string' } } } }],
       stream: true,
       includeUsage: true,
+      sampling: { temperature: 0.2 },
     });
+  });
+
+  it('reads the sampling fields in our names, max_completion_tokens over max_tokens, one stop as a list', () => {
+    const input = readCompletionRequest({
+      model: 'riverse',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0,
+      top_p: 0.5,
+      max_tokens: 10,
+      max_completion_tokens: 20,
+      stop: 'END',
+      seed: 7,
+      presence_penalty: -1,
+      frequency_penalty: 1.5,
+    });
+    assert.deepEqual(input.sampling, {
+      temperature: 0,
+      topP: 0.5,
+      maxTokens: 20,
+      stop: ['END'],
+      seed: 7,
+      presencePenalty: -1,
+      frequencyPenalty: 1.5,
+    });
+  });
+
+  it('reads response_format and every form of tool_choice', () => {
+    const base = { model: 'riverse', messages: [{ role: 'user', content: 'hi' }] };
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    assert.deepEqual(
+      readCompletionRequest({
+        ...base,
+        response_format: { type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } },
+      }).responseFormat,
+      { type: 'json_schema', name: 'thing', schema, strict: true },
+    );
+    assert.deepEqual(readCompletionRequest({ ...base, response_format: { type: 'json_object' } }).responseFormat, {
+      type: 'json_object',
+    });
+    assert.equal(readCompletionRequest({ ...base, response_format: { type: 'text' } }).responseFormat, undefined);
+    assert.equal(readCompletionRequest({ ...base, tool_choice: 'auto' }).toolChoice, undefined);
+    assert.equal(readCompletionRequest({ ...base, tool_choice: 'none' }).toolChoice, 'none');
+    assert.equal(readCompletionRequest({ ...base, tool_choice: 'required' }).toolChoice, 'required');
+    assert.deepEqual(
+      readCompletionRequest({ ...base, tool_choice: { type: 'function', function: { name: 'lookup' } } }).toolChoice,
+      { name: 'lookup' },
+    );
   });
 
   it('refuses a model other than riverse with 404', () => {
@@ -102,7 +150,43 @@ describe('readCompletionRequest', () => {
       /only allowed when "stream" is true/,
     ],
     ['two answers', { messages: [user], n: 2 }, 'n', /must be 1/],
-    ['a forced tool', { messages: [user], tool_choice: 'required' }, 'tool_choice', /only be "auto"/],
+    ['an unknown tool_choice', { messages: [user], tool_choice: 'any' }, 'tool_choice', /"auto", "none", "required"/],
+    [
+      'a tool_choice without a name',
+      { messages: [user], tool_choice: { type: 'function', function: {} } },
+      'tool_choice.function.name',
+      /must name a tool/,
+    ],
+    ['a temperature out of bounds', { messages: [user], temperature: 3 }, 'temperature', /from 0 to 2; it is 3/],
+    ['max_tokens that is not whole', { messages: [user], max_tokens: 1.5 }, 'max_tokens', /whole number/],
+    ['a stop that is not text', { messages: [user], stop: [1] }, 'stop', /string or an array of strings/],
+    [
+      'a response_format of no known type',
+      { messages: [user], response_format: { type: 'xml' } },
+      'response_format.type',
+      /json_schema/,
+    ],
+    [
+      'a response_format schema that does not compile',
+      {
+        messages: [user],
+        response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'no-such-type' } } },
+      },
+      'response_format.json_schema.schema',
+      /not a JSON Schema/,
+    ],
+    [
+      'tool_calls arguments that are not JSON',
+      {
+        messages: [
+          user,
+          { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: '{"a": ' } }] },
+          { role: 'tool', tool_call_id: 'c1', content: 'x' },
+        ],
+      },
+      'messages[1].tool_calls[0].function.arguments',
+      /must be a JSON object as text/,
+    ],
     [
       'a tool with a bad name',
       { messages: [user], tools: [{ type: 'function', function: { name: 'no spaces' } }] },

@@ -1,5 +1,8 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
+import { answerChecker } from '../../assistant/structured-output.ts';
 import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts';
+import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
+import { MAX_STOP_SEQUENCES, SAMPLING_RANGES, type NumericSamplingField } from '../../models/sampling-ranges.ts';
 import { ApiError } from '../api-error.ts';
 
 /** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
@@ -13,6 +16,11 @@ export interface CompletionInput {
   tools: ClientTool[];
   stream: boolean;
   includeUsage: boolean;
+  /** The sampling fields as the client sent them (before `server.v1`'s rules). */
+  sampling: SamplingSettings;
+  responseFormat?: ResponseFormat;
+  /** Absent for `auto`. A name may be one of ours: the turn checks it against what it offers. */
+  toolChoice?: ToolChoice;
 }
 
 /** OpenAI's own cap; more tools than this is a catalog no model chooses well from anyway. */
@@ -29,8 +37,8 @@ const invalid = (param: string, message: string) => new ApiError(400, 'invalid-r
 
 /**
  * Reads the body, or throws an ApiError naming the field at fault (400), or the model (404
- * model_not_found). Fields that only tune sampling (temperature, max_tokens, seed, …) are
- * accepted and left to the configured model's settings.
+ * model_not_found). Sampling fields are checked against OpenAI's bounds; the service's rules
+ * (`server.v1`) apply after (sampling-rules.ts).
  */
 export function readCompletionRequest(body: Json): CompletionInput {
   if (typeof body.model !== 'string' || body.model === '')
@@ -58,15 +66,139 @@ export function readCompletionRequest(body: Json): CompletionInput {
   }
   if (body.n !== undefined && body.n !== null && body.n !== 1)
     throw invalid('n', '"n" must be 1: the assistant gives one answer per turn.');
-  if (body.tool_choice !== undefined && body.tool_choice !== null && body.tool_choice !== 'auto') {
+  const tools = readTools(body.tools);
+  const toolChoice = readToolChoice(body.tool_choice, tools);
+  const responseFormat = readResponseFormat(body.response_format);
+  const sampling = readSampling(body);
+  const { messages, system } = readMessages(body.messages);
+  return {
+    messages,
+    ...(system === undefined ? {} : { system }),
+    tools,
+    stream,
+    includeUsage,
+    sampling,
+    ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+  };
+}
+
+const TOOL_CHOICE_FORMS = '"auto", "none", "required" or {"type": "function", "function": {"name": "..."}}';
+
+/** `tool_choice`; a named tool not among the request's may be one of ours (the turn says when it is not). */
+function readToolChoice(value: unknown, tools: readonly ClientTool[]): ToolChoice | undefined {
+  if (value === undefined || value === null || value === 'auto') return undefined;
+  if (value === 'none' || value === 'required') return value;
+  if (isObject(value) && value.type === 'function') {
+    // Chat Completions nests the name; the Responses API's form has it at the top.
+    const name = isObject(value.function) ? value.function.name : value.name;
+    if (typeof name === 'string' && TOOL_NAME.test(name)) return { name };
     throw invalid(
-      'tool_choice',
-      '"tool_choice" can only be "auto" here: the assistant decides which tools a turn needs, its own and the request\'s.',
+      'tool_choice.function.name',
+      '"tool_choice.function.name" must name a tool: 1 to 64 letters, digits, "_" or "-".',
     );
   }
-  const tools = readTools(body.tools);
-  const { messages, system } = readMessages(body.messages);
-  return { messages, ...(system === undefined ? {} : { system }), tools, stream, includeUsage };
+  const hint =
+    tools.length === 0
+      ? ''
+      : ` (the request's tools: ${tools
+          .map((tool) => tool.name)
+          .join(', ')
+          .slice(0, 200)})`;
+  throw invalid('tool_choice', `"tool_choice" must be ${TOOL_CHOICE_FORMS}${hint}.`);
+}
+
+/** `response_format`: `text` (the default) is no format; a schema must compile, or the request is refused here. */
+function readResponseFormat(value: unknown): ResponseFormat | undefined {
+  if (value === undefined || value === null) return undefined;
+  const forms =
+    '{"type": "text"}, {"type": "json_object"} or {"type": "json_schema", "json_schema": {"name", "schema", "strict"}}';
+  if (!isObject(value)) throw invalid('response_format', `"response_format" must be ${forms}.`);
+  if (value.type === 'text') return undefined;
+  if (value.type === 'json_object') return { type: 'json_object' };
+  if (value.type !== 'json_schema') throw invalid('response_format.type', `"response_format" must be ${forms}.`);
+  const spec = value.json_schema;
+  if (!isObject(spec))
+    throw invalid('response_format.json_schema', '"response_format.json_schema" must be {"name", "schema", "strict"}.');
+  const { name, schema, strict, description } = spec;
+  if (typeof name !== 'string' || !TOOL_NAME.test(name))
+    throw invalid(
+      'response_format.json_schema.name',
+      '"response_format.json_schema.name" must be 1 to 64 letters, digits, "_" or "-".',
+    );
+  if (schema !== undefined && !isObject(schema))
+    throw invalid(
+      'response_format.json_schema.schema',
+      '"response_format.json_schema.schema" must be a JSON Schema object.',
+    );
+  if (strict !== undefined && strict !== null && typeof strict !== 'boolean')
+    throw invalid('response_format.json_schema.strict', '"response_format.json_schema.strict" must be true or false.');
+  if (description !== undefined && description !== null && typeof description !== 'string')
+    throw invalid(
+      'response_format.json_schema.description',
+      '"response_format.json_schema.description" must be a string.',
+    );
+  if (schema !== undefined && depth(schema, MAX_SCHEMA_DEPTH + 1) > MAX_SCHEMA_DEPTH)
+    throw invalid(
+      'response_format.json_schema.schema',
+      `"response_format.json_schema.schema" is nested more than ${MAX_SCHEMA_DEPTH} levels deep.`,
+    );
+  const format: ResponseFormat = {
+    type: 'json_schema',
+    name,
+    // OpenAI's default when no schema is given: any JSON object.
+    schema: schema ?? { type: 'object' },
+    ...(typeof strict === 'boolean' ? { strict } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+  };
+  try {
+    answerChecker(format);
+  } catch (error) {
+    throw invalid(
+      'response_format.json_schema.schema',
+      `"response_format.json_schema.schema" is not a JSON Schema the answer can be checked against: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  return format;
+}
+
+/** The sampling fields, each within OpenAI's bounds; `max_completion_tokens` wins over the older `max_tokens`. */
+function readSampling(body: Json): SamplingSettings {
+  const sampling: SamplingSettings = {};
+  const fields: [NumericSamplingField, string][] = [
+    ['temperature', 'temperature'],
+    ['top_p', 'top_p'],
+    ['max_tokens', 'max_tokens'],
+    ['max_tokens', 'max_completion_tokens'],
+    ['seed', 'seed'],
+    ['presence_penalty', 'presence_penalty'],
+    ['frequency_penalty', 'frequency_penalty'],
+  ];
+  for (const [field, name] of fields) {
+    const value = body[name];
+    if (value === undefined || value === null) continue;
+    const range = SAMPLING_RANGES[field];
+    if (typeof value !== 'number' || !Number.isFinite(value) || (range.whole && !Number.isInteger(value))) {
+      throw invalid(name, `"${name}" must be ${range.whole ? 'a whole number' : 'a number'}.`);
+    }
+    if (value < range.min || value > range.max) {
+      const bounds =
+        range.max === Number.MAX_SAFE_INTEGER ? `at least ${range.min}` : `from ${range.min} to ${range.max}`;
+      throw invalid(name, `"${name}" must be ${bounds}; it is ${value}.`);
+    }
+    sampling[range.key] = value;
+  }
+  const stop = body.stop;
+  if (stop !== undefined && stop !== null) {
+    const list = typeof stop === 'string' ? [stop] : stop;
+    if (!Array.isArray(list) || !list.every((item) => typeof item === 'string'))
+      throw invalid('stop', '"stop" must be a string or an array of strings.');
+    if (list.length > MAX_STOP_SEQUENCES)
+      throw invalid('stop', `"stop" has ${list.length} sequences; at most ${MAX_STOP_SEQUENCES} are taken.`);
+    const given = list.filter((item) => item !== '');
+    if (given.length > 0) sampling.stop = given;
+  }
+  return sampling;
 }
 
 function readTools(value: unknown): ClientTool[] {
@@ -232,6 +364,21 @@ function readToolCalls(value: unknown, at: string): ToolCallRequest[] {
       throw invalid(`${here}.function.name`, `${here}.function.name must be a non-empty string.`);
     if (typeof args !== 'string')
       throw invalid(`${here}.function.arguments`, `${here}.function.arguments must be a string (JSON text).`);
+    // Broken arguments in history would reach the model as a call it never made (and some APIs refuse them).
+    if (args.trim() !== '' && !isJsonObjectText(args)) {
+      throw invalid(
+        `${here}.function.arguments`,
+        `${here}.function.arguments must be a JSON object as text, e.g. "{\\"city\\": \\"Paris\\"}"; it is ${JSON.stringify(args.slice(0, 60))}${args.length > 60 ? '…' : ''}.`,
+      );
+    }
     return { id, name, arguments: args };
   });
+}
+
+function isJsonObjectText(text: string): boolean {
+  try {
+    return isObject(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }

@@ -17,6 +17,11 @@ export function turnFailure(result: TurnResult): ApiError | undefined {
   if (!turnFailed(result)) return undefined;
   const code: TurnFailureCode = result.error?.code ?? 'internal';
   const message = result.error?.message ?? result.text;
+  if (code === 'invalid-tool-choice')
+    return new ApiError(400, code, `The request's tool_choice cannot be honoured: ${message}.`, 'tool_choice');
+  // The request was sound; the model could not write what it asked for (502, like the model's other failures).
+  if (code === 'invalid-structured-output')
+    return new ApiError(502, code, `${message[0]!.toUpperCase()}${message.slice(1)}.`, 'response_format');
   if (REQUEST_FAULTS.has(code))
     return new ApiError(400, code, `The request's tools cannot be used: ${message}.`, 'tools');
   if (code === 'turn-timeout') return new ApiError(504, code, `The turn was stopped: ${message}.`);

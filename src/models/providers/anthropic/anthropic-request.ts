@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
-import type { ModelRequest } from '../../chat-model.ts';
+import type { ModelRequest, ToolChoice } from '../../chat-model.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 /** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
@@ -9,13 +9,37 @@ export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, descri
 
 /** The whole body, built as a string like the OpenAI body; `modelJson` is the model name already serialized. */
 export function anthropicRequestBody(modelJson: string, maxTokens: number, request: ModelRequest): string {
-  let body = `{"model":${modelJson},"max_tokens":${maxTokens}`;
+  const sampling = request.sampling;
+  let body = `{"model":${modelJson},"max_tokens":${sampling?.maxTokens ?? maxTokens}`;
   if (request.system !== undefined && request.system !== '') body += `,"system":${JSON.stringify(request.system)}`;
   const tools = request.tools;
   const withTools = tools !== undefined && tools.length > 0;
   body += `,"messages":${anthropicMessagesJson(request.messages, withTools)}`;
-  if (withTools) body += `,"tools":${ANTHROPIC_TOOLS.toolsText(tools)}`;
+  if (withTools) {
+    body += `,"tools":${ANTHROPIC_TOOLS.toolsText(tools)}`;
+    if (request.toolChoice !== undefined) body += `,"tool_choice":${toolChoiceJson(request.toolChoice)}`;
+  }
+  // Anthropic's structured output holds the answer to a schema written for it (every object closed,
+  // as a strict schema is); any other format is asked for in the system prompt, and checked by the turn.
+  const format = request.responseFormat;
+  if (format?.type === 'json_schema' && format.strict === true) {
+    const { $schema: _draft, ...schema } = format.schema;
+    body += `,"output_config":${JSON.stringify({ format: { type: 'json_schema', schema } })}`;
+  }
+  if (sampling !== undefined) {
+    if (sampling.temperature !== undefined) body += `,"temperature":${sampling.temperature}`;
+    // Its newer models take temperature or top_p, not both: temperature wins.
+    else if (sampling.topP !== undefined) body += `,"top_p":${sampling.topP}`;
+    if (sampling.stop !== undefined && sampling.stop.length > 0)
+      body += `,"stop_sequences":${JSON.stringify(sampling.stop)}`;
+    // seed, presence_penalty and frequency_penalty: the Messages API has none of them.
+  }
   return request.stream === true ? `${body},"stream":true}` : `${body}}`;
+}
+
+function toolChoiceJson(choice: ToolChoice): string {
+  if (typeof choice !== 'string') return `{"type":"tool","name":${JSON.stringify(choice.name)}}`;
+  return choice === 'required' ? '{"type":"any"}' : `{"type":"${choice}"}`;
 }
 
 /** One wire message being built: its content blocks as JSON, and its text when it is one text block. */

@@ -1,6 +1,6 @@
 import { hasProperties, type SchemaNode } from '../../../schema/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
-import type { ModelRequest } from '../../chat-model.ts';
+import type { ModelRequest, ToolChoice } from '../../chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
 import type {
   GeminiContent,
@@ -44,8 +44,52 @@ export function requestBody(request: ModelRequest, memory: GeminiCallMemory): st
   if (system !== undefined && system !== '')
     body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
   const tools = request.tools;
-  if (tools !== undefined && tools.length > 0) body += `,"tools":${GEMINI_TOOLS.toolsText(tools)}`;
+  const withTools = tools !== undefined && tools.length > 0;
+  if (withTools) {
+    body += `,"tools":${GEMINI_TOOLS.toolsText(tools)}`;
+    if (request.toolChoice !== undefined) body += `,"toolConfig":${JSON.stringify(toolConfig(request.toolChoice))}`;
+  }
+  const config = generationConfig(request, withTools);
+  if (config !== undefined) body += `,"generationConfig":${JSON.stringify(config)}`;
   return `${body}}`;
+}
+
+/** `tool_choice` as Gemini's function calling modes: ANY (with one name allowed, for a named tool), NONE, AUTO. */
+function toolConfig(choice: ToolChoice): { functionCallingConfig: Record<string, unknown> } {
+  if (typeof choice !== 'string')
+    return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.name] } };
+  return { functionCallingConfig: { mode: choice === 'required' ? 'ANY' : choice.toUpperCase() } };
+}
+
+/**
+ * The sampling fields in Gemini's names, and JSON mode (with the schema, `responseJsonSchema`).
+ * JSON mode goes only into a request without tools: models before Gemini 3 refuse it beside
+ * function calling; with tools the format is asked for in the system prompt, and checked by the turn.
+ */
+function generationConfig(request: ModelRequest, withTools: boolean): Record<string, unknown> | undefined {
+  const config: Record<string, unknown> = {};
+  const sampling = request.sampling;
+  if (sampling !== undefined) {
+    const fields: Record<string, unknown> = {
+      temperature: sampling.temperature,
+      topP: sampling.topP,
+      maxOutputTokens: sampling.maxTokens,
+      stopSequences: sampling.stop,
+      seed: sampling.seed,
+      presencePenalty: sampling.presencePenalty,
+      frequencyPenalty: sampling.frequencyPenalty,
+    };
+    for (const [key, value] of Object.entries(fields)) if (value !== undefined) config[key] = value;
+  }
+  const format = request.responseFormat;
+  if (format !== undefined && !withTools) {
+    config.responseMimeType = 'application/json';
+    if (format.type === 'json_schema') {
+      const { $schema: _draft, ...schema } = format.schema;
+      config.responseJsonSchema = schema;
+    }
+  }
+  return Object.keys(config).length === 0 ? undefined : config;
 }
 
 /**

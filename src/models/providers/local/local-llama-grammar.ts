@@ -1,7 +1,7 @@
 // The reply shape a grammar enforces when tools are offered: one JSON object, either a call of one
 // of the tools with arguments that fit its schema, or the answer. The grammar makes the JSON valid
 // token by token, so even a small model cannot send a malformed call.
-import type { ToolDefinition } from '../../chat-model.ts';
+import type { ToolChoice, ToolDefinition } from '../../chat-model.ts';
 import type { JsonSchema } from '../../../tool-runtime/parameter-schema.ts';
 
 /** A schema in node-llama-cpp's JSON-schema-for-grammars dialect. */
@@ -10,15 +10,20 @@ type GrammarSchema = Record<string, unknown>;
 /** What a finished constrained reply holds. */
 export type GrammarReply = { kind: 'call'; name: string; arguments: string } | { kind: 'answer'; text: string };
 
-/** `{"tool": <name>, "arguments": {…}}` per tool (so arguments match the tool named), or `{"answer": "…"}`. */
-export function replySchema(tools: readonly ToolDefinition[]): GrammarSchema {
+/**
+ * `{"tool": <name>, "arguments": {…}}` per tool (so arguments match the tool named), or `{"answer": "…"}`.
+ * A tool choice narrows it: `required`, a call and no answer; a name, a call of that tool.
+ */
+export function replySchema(tools: readonly ToolDefinition[], choice?: ToolChoice): GrammarSchema {
+  const callable = typeof choice === 'object' ? tools.filter((tool) => tool.name === choice.name) : tools;
+  const answer = choice === undefined || choice === 'auto' || choice === 'none';
   return {
     oneOf: [
-      ...tools.map((tool) => ({
+      ...callable.map((tool) => ({
         type: 'object',
         properties: { tool: { const: tool.name }, arguments: objectSchema(tool.parameters) },
       })),
-      { type: 'object', properties: { answer: { type: 'string' } } },
+      ...(answer ? [{ type: 'object', properties: { answer: { type: 'string' } } }] : []),
     ],
   };
 }

@@ -16,7 +16,11 @@ interface GenerateOptions {
   grammar?: LlamaGrammar;
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
   seed?: number;
+  /** Texts that end the reply where they appear. */
+  customStopTriggers?: string[];
+  repeatPenalty?: { presencePenalty?: number; frequencyPenalty?: number };
   signal?: AbortSignal;
   onTextChunk?: (text: string) => void;
   onToken?: (tokens: number[]) => void;
@@ -53,6 +57,8 @@ export type LlamaGrammar = object;
 interface Llama {
   loadModel(options: { modelPath: string }): Promise<LlamaModel>;
   createGrammarForJsonSchema(schema: object): Promise<LlamaGrammar>;
+  /** A grammar of llama.cpp's own (`json`: any JSON value; an object is what it starts with). */
+  getGrammarFor(type: 'json'): Promise<LlamaGrammar>;
 }
 
 interface NodeLlamaCpp {

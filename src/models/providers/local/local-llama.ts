@@ -5,7 +5,15 @@
 import { availableParallelism, homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { AsyncChannel } from '../../async-channel.ts';
-import type { ChatModel, FinishReason, ModelEvent, ModelRequest, ToolDefinition } from '../../chat-model.ts';
+import type {
+  ChatModel,
+  FinishReason,
+  ModelEvent,
+  ModelRequest,
+  ResponseFormat,
+  ToolChoice,
+  ToolDefinition,
+} from '../../chat-model.ts';
 import { AnswerStream } from './local-llama-answer-stream.ts';
 import { readGrammarReply, replySchema } from './local-llama-grammar.ts';
 import { chatHistory, LOCAL_TOOLS } from './local-llama-prompt.ts';
@@ -51,7 +59,9 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
   const maxTokens = options.maxTokens ?? 2048;
   const nextCallId = callIdSource();
   let session: Promise<LlamaChat> | undefined;
-  const grammars = new WeakMap<readonly ToolDefinition[], Promise<LlamaGrammar>>();
+  // Per catalog, one grammar per tool choice ('auto', 'required', or a tool's name).
+  const grammars = new WeakMap<readonly ToolDefinition[], Map<string, Promise<LlamaGrammar>>>();
+  const formats = new WeakMap<ResponseFormat, Promise<LlamaGrammar | undefined>>();
   // One sequence, so one generation at a time; the others wait their turn.
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -82,20 +92,63 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
     return session;
   };
 
-  const grammarFor = (tools: readonly ToolDefinition[]): Promise<LlamaGrammar> => {
-    let grammar = grammars.get(tools);
+  const grammarFor = (tools: readonly ToolDefinition[], choice: ToolChoice | undefined): Promise<LlamaGrammar> => {
+    const key =
+      choice === undefined || choice === 'none' ? 'auto' : typeof choice === 'string' ? choice : `=${choice.name}`;
+    let byChoice = grammars.get(tools);
+    if (byChoice === undefined) grammars.set(tools, (byChoice = new Map()));
+    let grammar = byChoice.get(key);
     if (grammar === undefined) {
-      grammar = loadRuntime().then(({ llama }) => llama.createGrammarForJsonSchema(replySchema(tools)));
-      grammars.set(tools, grammar);
-      grammar.catch(() => grammars.delete(tools));
+      grammar = loadRuntime().then(({ llama }) => llama.createGrammarForJsonSchema(replySchema(tools, choice)));
+      byChoice.set(key, grammar);
+      grammar.catch(() => byChoice.delete(key));
+    }
+    return grammar;
+  };
+
+  /**
+   * The answer's own grammar when JSON is asked for (a request without tools): the schema's, or any
+   * JSON. A schema node-llama-cpp cannot make a grammar of goes without: the turn checks the answer.
+   */
+  const formatGrammar = (format: ResponseFormat): Promise<LlamaGrammar | undefined> => {
+    let grammar = formats.get(format);
+    if (grammar === undefined) {
+      grammar = loadRuntime()
+        .then(({ llama }) => {
+          if (format.type === 'json_object') return llama.getGrammarFor('json');
+          const { $schema: _draft, ...schema } = format.schema;
+          return llama.createGrammarForJsonSchema(schema);
+        })
+        .catch(() => undefined);
+      formats.set(format, grammar);
     }
     return grammar;
   };
 
   const generate = async (request: ModelRequest, signal: AbortSignal, out: AsyncChannel<ModelEvent>): Promise<void> => {
     if (signal.aborted) throw aborted(id);
-    const tools = request.tools !== undefined && request.tools.length > 0 ? request.tools : undefined;
-    const [chat, grammar] = await Promise.all([openSession(), tools === undefined ? undefined : grammarFor(tools)]);
+    const tools =
+      request.tools !== undefined && request.tools.length > 0 && request.toolChoice !== 'none'
+        ? request.tools
+        : undefined;
+    const format = request.responseFormat;
+    const [chat, grammar] = await Promise.all([
+      openSession(),
+      tools !== undefined
+        ? grammarFor(tools, request.toolChoice)
+        : format !== undefined
+          ? formatGrammar(format)
+          : undefined,
+    ]);
+    const sampling = request.sampling ?? {};
+    const penalties =
+      sampling.presencePenalty === undefined && sampling.frequencyPenalty === undefined
+        ? undefined
+        : {
+            ...(sampling.presencePenalty === undefined ? {} : { presencePenalty: sampling.presencePenalty }),
+            ...(sampling.frequencyPenalty === undefined ? {} : { frequencyPenalty: sampling.frequencyPenalty }),
+          };
+    const seed = sampling.seed ?? options.seed;
     const answer = new AnswerStream();
     let shown = '';
     let outputTokens = 0;
@@ -103,12 +156,16 @@ export function createLocalModel(options: LocalModelOptions): ChatModel {
     try {
       result = await chat.generateResponse(chatHistory(request.system, request.messages, tools), {
         ...(grammar === undefined ? {} : { grammar }),
-        maxTokens,
-        temperature: options.temperature ?? 0.7,
-        ...(options.seed === undefined ? {} : { seed: options.seed }),
+        maxTokens: sampling.maxTokens ?? maxTokens,
+        temperature: sampling.temperature ?? options.temperature ?? 0.7,
+        ...(sampling.topP === undefined ? {} : { topP: sampling.topP }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(sampling.stop === undefined ? {} : { customStopTriggers: sampling.stop }),
+        ...(penalties === undefined ? {} : { repeatPenalty: penalties }),
         signal,
         onTextChunk: (chunk) => {
-          const text = grammar === undefined ? chunk : answer.push(chunk);
+          // The tools' grammar wraps the answer in {"answer": …}; an answer's own grammar is the answer.
+          const text = tools === undefined ? chunk : answer.push(chunk);
           if (text === '') return;
           shown += text;
           out.push({ type: 'text-delta', text });

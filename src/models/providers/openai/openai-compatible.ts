@@ -57,10 +57,11 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   const policy = requestPolicy(options, headers);
   const modelJson = JSON.stringify(options.model);
   const tools = options.strictTools === true ? OPENAI_STRICT_TOOLS : OPENAI_TOOLS;
+  const maxTokensField = new URL(baseUrl).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
   return {
     id: `${provider}:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: tools.dialect,
-    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools), request),
+    stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools, maxTokensField), request),
   };
 }
