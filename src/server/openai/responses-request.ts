@@ -1,5 +1,6 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
 import type { ToolCallRequest } from '../../models/chat-message.ts';
+import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
 import { ApiError } from '../api-error.ts';
 import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
 
@@ -13,18 +14,6 @@ export type InputItem =
   | { kind: 'message'; role: 'user' | 'assistant'; text: string; at: string }
   | { kind: 'call'; call: ToolCallRequest; at: string }
   | { kind: 'output'; callId: string; text: string; at: string };
-
-// The shapes of Assistant.complete's options that /v1/chat/completions is adding (issue 22): the
-// same names, so that the lead joins them with one line (responses-routes.ts).
-type ResponseFormat =
-  | { type: 'json_object' }
-  | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean };
-type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
-interface SamplingSettings {
-  temperature?: number;
-  topP?: number;
-  maxTokens?: number;
-}
 
 export interface ResponsesInput {
   items: InputItem[];

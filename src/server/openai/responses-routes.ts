@@ -8,12 +8,14 @@ import { storeCall } from '../../store/store-error.ts';
 import { ApiError } from '../api-error.ts';
 import { connectHint } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
+import type { V1Settings } from '../server-config.ts';
 import type { ServerContext } from '../server-context.ts';
 import { ReplyText } from './reply-text.ts';
 import { responseBody, type ResponseIdentity } from './responses-body.ts';
 import { itemsToMessages, outputItems, type OutputCall, type OutputMessage } from './responses-items.ts';
 import { readResponsesRequest, type ResponsesInput } from './responses-request.ts';
 import { streamResponse } from './responses-stream.ts';
+import { applySamplingRules } from './sampling-rules.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
 
 const MAX_SESSION_NAME = 200;
@@ -65,7 +67,7 @@ export function responsesRoutes(context: ServerContext): Hono {
       approvals: context.config.config.server?.v1_approvals ?? 'deny',
       signal: c.req.raw.signal,
       // joined with /v1/chat/completions' options
-      ...joinedOptions(input),
+      ...joinedOptions(input, context.config.config.server?.v1),
     };
     const identity: ResponseIdentity = {
       id: `resp_${randomBytes(24).toString('hex')}`,
@@ -124,28 +126,14 @@ export function responsesRoutes(context: ServerContext): Hono {
  * Until `complete` takes them, a request that sets one is refused, naming the field, rather than
  * answered as if it had not: at merge this returns them instead.
  */
-function joinedOptions(input: ResponsesInput): Record<never, never> {
-  const sampling = input.sampling ?? {};
-  const field =
-    input.responseFormat !== undefined
-      ? 'text.format'
-      : input.toolChoice !== undefined && input.toolChoice !== 'auto'
-        ? 'tool_choice'
-        : sampling.temperature !== undefined
-          ? 'temperature'
-          : sampling.topP !== undefined
-            ? 'top_p'
-            : sampling.maxTokens !== undefined
-              ? 'max_output_tokens'
-              : undefined;
-  if (field !== undefined)
-    throw new ApiError(
-      400,
-      'invalid-request',
-      `"${field}" is not supported by /v1/responses yet: leave it out, and the configured model's settings apply.`,
-      field,
-    );
-  return {};
+/** The fields /v1/chat/completions also takes, under the same `server.v1` rules. */
+function joinedOptions(input: ResponsesInput, rules: V1Settings | null | undefined) {
+  const sampling = applySamplingRules(input.sampling ?? {}, rules);
+  return {
+    ...(sampling === undefined ? {} : { sampling }),
+    ...(input.responseFormat === undefined ? {} : { responseFormat: input.responseFormat }),
+    ...(input.toolChoice === undefined ? {} : { toolChoice: input.toolChoice }),
+  };
 }
 
 /** A store operation of a route: its failure is the service's (500 store-failed), said as such. */

@@ -329,14 +329,8 @@ describe('/v1/responses with the openai client', () => {
         assert.equal(error.param, param);
         return true;
       });
-    await refused({ input: 'Hi', temperature: 0.2 }, 'temperature');
-    await refused({ input: 'Hi', top_p: 0.5 }, 'top_p');
-    await refused({ input: 'Hi', max_output_tokens: 100 }, 'max_output_tokens');
-    await refused({ input: 'Hi', tool_choice: 'required' }, 'tool_choice');
-    await refused(
-      { input: 'Hi', text: { format: { type: 'json_schema', name: 'x', schema: { type: 'object' } } } },
-      'text.format',
-    );
+    await refused({ input: 'Hi', temperature: 3 }, 'temperature');
+    await refused({ input: 'Hi', tool_choice: { type: 'function', name: 'not_offered' } }, 'tool_choice');
     await refused(
       { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/y.png', detail: 'auto' }] }] },
       'input[0].content[0]',
@@ -344,5 +338,37 @@ describe('/v1/responses with the openai client', () => {
     await refused({ input: 'Hi', tools: [{ type: 'web_search' }] }, 'tools[0]');
     await refused({ input: [{ type: 'function_call_output', call_id: 'call_x', output: 'ok' }] }, 'input[0].call_id');
     await assert.rejects(client.responses.create({ model: 'gpt-4o', input: 'Hi' }), OpenAI.NotFoundError);
+  });
+
+  it('takes text.format, tool_choice and the sampling fields as /v1/chat/completions does', async (t) => {
+    const { client, model } = await openaiService(t, { text: '{"city":"Oslo","days":3}' });
+    const response = await client.responses.create({
+      model: 'riverse',
+      input: 'Plan a trip to Oslo',
+      temperature: 0.3,
+      top_p: 0.9,
+      max_output_tokens: 200,
+      tool_choice: 'none',
+      text: {
+        format: {
+          type: 'json_schema',
+          name: 'trip',
+          strict: true,
+          schema: {
+            type: 'object',
+            properties: { city: { type: 'string' }, days: { type: 'integer' } },
+            required: ['city', 'days'],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+    assert.deepEqual(JSON.parse(response.output_text), { city: 'Oslo', days: 3 });
+    const body = model.requests[0]!.body;
+    assert.equal(body.temperature, 0.3);
+    assert.equal(body.top_p, 0.9);
+    assert.equal(body.max_tokens ?? body.max_completion_tokens, 200);
+    assert.equal(body.tools, undefined, 'tool_choice none offers no tools');
+    assert.equal((body.response_format as { type?: string } | undefined)?.type, 'json_schema');
   });
 });
