@@ -1,0 +1,168 @@
+import { kindWeights, type QueryWeights } from './route-terms.ts';
+
+/** Terms kinds (route-terms.ts `termKinds`) and fields (tool-index.ts `FIELD_NAMES`) of a candidate's features. */
+export const KINDS = 6;
+export const FIELD_COUNT = 6;
+/** Per candidate: a raw score per field and kind, then the best example's. */
+export const FEATURES = FIELD_COUNT * KINDS + 1;
+
+/** One request as the learner sees it: the tools it touched, with their features. */
+export interface LearnQuery {
+  /** Which benchmark it comes from (the objective is the mean over sets). */
+  set: number;
+  /** FEATURES numbers per candidate. */
+  features: Float64Array;
+  /** The candidate's namespace (-1 for none), for the sibling lift. */
+  namespaces: Int32Array;
+  /** The candidates that are gold tools. */
+  gold: number[];
+  /** How many gold tools the request has (some may not be among the candidates). */
+  goldCount: number;
+}
+
+/** What is learned: the weight of each field and of the best example, of each kind of term, and of a sibling's score. */
+export interface LearnedWeights {
+  fields: number[];
+  example: number;
+  query: QueryWeights;
+  sibling: number;
+}
+
+const KS = [1, 3, 5, 10] as const;
+
+/** Recall at 1, 3, 5, 10 of each request under the weights (the same scoring as the index's, from the features). */
+export function recallOf(query: LearnQuery, weights: LearnedWeights): number[] {
+  const scores = scoresOf(query, weights);
+  return KS.map((k) => {
+    let found = 0;
+    for (const gold of query.gold) {
+      const score = scores[gold]!;
+      let ahead = 0;
+      // A tie counts against the gold tool: the learner must not win by ties.
+      for (let other = 0; other < scores.length && ahead < k; other++)
+        if (other !== gold && scores[other]! >= score) ahead++;
+      if (ahead < k && score > 0) found++;
+    }
+    return found / Math.max(query.goldCount, 1);
+  });
+}
+
+function scoresOf(query: LearnQuery, weights: LearnedWeights): Float64Array {
+  const kinds = kindWeights(weights.query);
+  const count = query.namespaces.length;
+  const scores = new Float64Array(count);
+  const features = query.features;
+  for (let candidate = 0; candidate < count; candidate++) {
+    const row = candidate * FEATURES;
+    let score = 0;
+    for (let field = 0; field < FIELD_COUNT; field++) {
+      const weight = weights.fields[field]!;
+      if (weight === 0) continue;
+      let sum = 0;
+      for (let kind = 0; kind < KINDS; kind++) sum += kinds[kind]! * features[row + field * KINDS + kind]!;
+      score += weight * sum;
+    }
+    scores[candidate] = score + weights.example * features[row + FEATURES - 1]!;
+  }
+  if (weights.sibling <= 0) return scores;
+  const first = new Map<number, [number, number, number]>();
+  for (let candidate = 0; candidate < count; candidate++) {
+    const group = query.namespaces[candidate]!;
+    if (group < 0) continue;
+    const score = scores[candidate]!;
+    const known = first.get(group);
+    if (known === undefined) first.set(group, [score, candidate, 0]);
+    else if (score > known[0]) first.set(group, [score, candidate, known[0]]);
+    else if (score > known[2]) known[2] = score;
+  }
+  const lifted = Float64Array.from(scores);
+  for (let candidate = 0; candidate < count; candidate++) {
+    const group = query.namespaces[candidate]!;
+    if (group < 0) continue;
+    const [best, bestAt, second] = first.get(group)!;
+    lifted[candidate]! += weights.sibling * (candidate === bestAt ? second : best);
+  }
+  return lifted;
+}
+
+/** Mean recall at 1, 3, 5, 10 per set. */
+export function figuresBySet(queries: readonly LearnQuery[], weights: LearnedWeights, sets: number): number[][] {
+  const sums = Array.from({ length: sets }, () => [0, 0, 0, 0, 0]);
+  for (const query of queries) {
+    const recall = recallOf(query, weights);
+    const sum = sums[query.set]!;
+    for (let at = 0; at < recall.length; at++) sum[at]! += recall[at]!;
+    sum[4]!++;
+  }
+  return sums.map((sum) => sum.slice(0, 4).map((value) => value / Math.max(sum[4]!, 1)));
+}
+
+/** The objective: recall@10 macro over the sets, with a little of recall@1/3/5 to break its plateaus. */
+function objective(queries: readonly LearnQuery[], weights: LearnedWeights, sets: number): number {
+  const figures = figuresBySet(queries, weights, sets).filter((_, set) => queries.some((query) => query.set === set));
+  const mean = (at: number) => figures.reduce((sum, row) => sum + row[at]!, 0) / Math.max(figures.length, 1);
+  return mean(3) + 0.05 * (mean(0) + mean(1) + mean(2));
+}
+
+type Knob = { get: (weights: LearnedWeights) => number; set: (weights: LearnedWeights, value: number) => void };
+
+const KNOBS: Knob[] = [
+  // The description's weight stays 1: the scale of the scores is free, so one weight is fixed.
+  ...[0, 1, 3, 4, 5].map((field) => ({
+    get: (weights: LearnedWeights) => weights.fields[field]!,
+    set: (weights: LearnedWeights, value: number) => {
+      weights.fields[field] = value;
+    },
+  })),
+  { get: (weights) => weights.example, set: (weights, value) => void (weights.example = value) },
+  { get: (weights) => weights.query.context, set: (weights, value) => void (weights.query.context = value) },
+  { get: (weights) => weights.query.translation, set: (weights, value) => void (weights.query.translation = value) },
+  { get: (weights) => weights.query.synonym, set: (weights, value) => void (weights.query.synonym = value) },
+  { get: (weights) => weights.sibling, set: (weights, value) => void (weights.sibling = value) },
+];
+
+const STEPS = [0, 0.5, 0.7, 0.85, 1.2, 1.4, 2];
+
+/**
+ * Weights that do best on `queries` (coordinate ascent from `start`: each weight in turn tried at
+ * a few multiples of its value, the best kept, until a pass changes nothing).
+ */
+export function learnWeights(
+  queries: readonly LearnQuery[],
+  sets: number,
+  start: LearnedWeights,
+  options: { passes?: number; learnSibling?: boolean } = {},
+): LearnedWeights {
+  const weights = copy(start);
+  let best = objective(queries, weights, sets);
+  const knobs = options.learnSibling === false ? KNOBS.slice(0, -1) : KNOBS;
+  for (let pass = 0; pass < (options.passes ?? 3); pass++) {
+    let changed = false;
+    for (const knob of knobs) {
+      const now = knob.get(weights);
+      let bestValue = now;
+      const tries = now === 0 ? [0.05, 0.1, 0.2, 0.4] : STEPS.map((step) => round(now * step));
+      for (const value of tries) {
+        if (value === now) continue;
+        knob.set(weights, value);
+        const score = objective(queries, weights, sets);
+        if (score > best + 1e-9) {
+          best = score;
+          bestValue = value;
+          changed = true;
+        }
+      }
+      knob.set(weights, bestValue);
+    }
+    if (!changed) break;
+  }
+  return weights;
+}
+
+function copy(weights: LearnedWeights): LearnedWeights {
+  return { fields: [...weights.fields], example: weights.example, query: { ...weights.query }, sibling: weights.sibling };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
