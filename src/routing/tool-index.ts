@@ -44,6 +44,9 @@ interface Posting {
   /** The saturated, length-normalized weight per document, made on first use; see #weights. */
   weights: Float64Array | undefined;
   generation: number;
+  /** Per document and field, the field's saturated weight alone (for learning; made on first use). */
+  fieldWeights?: Float64Array | undefined;
+  fieldGeneration?: number;
 }
 
 interface ToolEntry {
@@ -67,11 +70,6 @@ export interface RouteHit {
 }
 
 /** Each touched tool's raw score per field (FIELDS numbers a tool) and its best example's, for learning the weights. */
-export interface FieldScores {
-  slots: number[];
-  fields: Float64Array;
-  bestExample: Float64Array;
-}
 
 /**
  * A lexical index of tools (BM25F over name, description, parameters and examples, plus each
@@ -145,6 +143,7 @@ export class ToolIndex {
       posting.ids.push(slot);
       posting.counts.push(...perField);
       posting.weights = undefined;
+      posting.fieldWeights = undefined;
     }
     for (let field = 0; field < FIELDS; field++) this.#lengthSums[field]! += lengths[field]!;
     const examples = exampleTokens.map((tokens) => this.#addExample(slot, tokens));
@@ -259,43 +258,60 @@ export class ToolIndex {
   }
 
   /**
-   * The raw score of each field (no field weights) and of the best example, per tool a request
-   * touches: what the weights are learned from (bench/route-folds.ts).
+   * Adds the raw score of each field (no field weights) of the tools a request's terms touch into
+   * `out[slot * stride + offset + field * fieldStride]`, marking them in `seen` and listing them in
+   * `touched`: what the weights are learned from (bench/route-folds.ts).
    */
-  fieldScores(terms: WeightedTerms): FieldScores {
+  addFieldScores(
+    terms: WeightedTerms,
+    out: Float64Array,
+    layout: { stride: number; offset: number; fieldStride: number },
+    seen: Uint8Array,
+    touched: number[],
+  ): void {
     this.#checkDrift();
     const count = this.#byName.size;
-    const at = new Map<number, number>();
-    const slots: number[] = [];
-    const perField: number[] = [];
-    const { b, k1 } = this.#options;
-    const indexOf = (slot: number) => {
-      let found = at.get(slot);
-      if (found === undefined) {
-        at.set(slot, (found = slots.length));
-        slots.push(slot);
-        for (let field = 0; field < FIELDS; field++) perField.push(0);
-      }
-      return found;
-    };
+    const { stride, offset, fieldStride } = layout;
     for (const [term, queryWeight] of terms) {
       const posting = this.#postings.get(term);
       if (posting === undefined) continue;
+      const saturated = this.#fieldWeights(posting);
       const idf = queryWeight * inverseFrequency(count, posting.ids.length);
       for (let index = 0; index < posting.ids.length; index++) {
         const slot = posting.ids[index]!;
-        const lengths = this.#tools[slot]!.lengths;
-        const row = indexOf(slot) * FIELDS;
+        if (seen[slot] === 0) {
+          seen[slot] = 1;
+          touched.push(slot);
+        }
+        const base = slot * stride + offset;
         for (let field = 0; field < FIELDS; field++) {
-          const tf = posting.counts[index * FIELDS + field]!;
-          if (tf !== 0) perField[row + field]! += idf * saturate(tf, lengths[field]!, this.#averages[field]!, b[field]!, k1);
+          const value = saturated[index * FIELDS + field]!;
+          if (value !== 0) out[base + field * fieldStride]! += idf * value;
         }
       }
     }
-    const examples = [...this.#bestExamples(terms)].map(([slot, score]) => [indexOf(slot), score] as const);
-    const bestExample = new Float64Array(slots.length);
-    for (const [row, score] of examples) bestExample[row] = score;
-    return { slots, fields: Float64Array.from(perField), bestExample };
+  }
+
+  /** Each tool's best example's raw score (slot → score), as `addFieldScores` is for the fields. */
+  bestExampleScores(terms: WeightedTerms): Map<number, number> {
+    this.#checkDrift();
+    return this.#bestExamples(terms);
+  }
+
+  #fieldWeights(posting: Posting): Float64Array {
+    if (posting.fieldWeights !== undefined && posting.fieldGeneration === this.#generation) return posting.fieldWeights;
+    const { b, k1 } = this.#options;
+    const values = new Float64Array(posting.ids.length * FIELDS);
+    for (let index = 0; index < posting.ids.length; index++) {
+      const lengths = this.#tools[posting.ids[index]!]!.lengths;
+      for (let field = 0; field < FIELDS; field++) {
+        const count = posting.counts[index * FIELDS + field]!;
+        if (count !== 0)
+          values[index * FIELDS + field] = saturate(count, lengths[field]!, this.#averages[field]!, b[field]!, k1);
+      }
+    }
+    posting.fieldGeneration = this.#generation;
+    return (posting.fieldWeights = values);
   }
 
   /** The tool's name at a slot (for fieldScores' slots). */
@@ -467,4 +483,5 @@ function removeFrom(postings: Map<string, Posting>, term: string, id: number, wi
   posting.ids.splice(index, 1);
   posting.counts.splice(index * width, width);
   posting.weights = undefined;
+  posting.fieldWeights = undefined;
 }
