@@ -1,7 +1,10 @@
 import { kindWeights, type QueryWeights } from './route-terms.ts';
 
-/** Terms kinds (route-terms.ts `termKinds`) and fields (tool-index.ts `FIELD_NAMES`) of a candidate's features. */
-export const KINDS = 6;
+/**
+ * Kinds of terms (route-terms.ts `termKinds`, then the feedback terms of tool-index.ts) and fields
+ * (tool-index.ts `FIELD_NAMES`) of a candidate's features.
+ */
+export const KINDS = 7;
 export const FIELD_COUNT = 6;
 /** Per candidate: a raw score per field and kind, then the best example's. */
 export const FEATURES = FIELD_COUNT * KINDS + 1;
@@ -26,6 +29,7 @@ export interface LearnedWeights {
   example: number;
   query: QueryWeights;
   sibling: number;
+  feedback: number;
 }
 
 const KS = [1, 3, 5, 10] as const;
@@ -50,11 +54,11 @@ export function recallOf(query: LearnQuery, weights: LearnedWeights): number[] {
 // made again only when those change (a coordinate ascent changes one weight at a time).
 const combinedCache = new WeakMap<LearnQuery, { key: string; values: Float64Array }>();
 
-function combined(query: LearnQuery, weights: QueryWeights): Float64Array {
-  const key = `${weights.context} ${weights.translation} ${weights.synonym}`;
+function combined(query: LearnQuery, weights: QueryWeights, feedback: number): Float64Array {
+  const key = `${weights.context} ${weights.translation} ${weights.synonym} ${feedback}`;
   const known = combinedCache.get(query);
   if (known?.key === key) return known.values;
-  const kinds = kindWeights(weights);
+  const kinds = [...kindWeights(weights), feedback];
   const count = query.namespaces.length;
   const width = FIELD_COUNT + 1;
   const values = new Float64Array(count * width);
@@ -73,7 +77,7 @@ function combined(query: LearnQuery, weights: QueryWeights): Float64Array {
 }
 
 function scoresOf(query: LearnQuery, weights: LearnedWeights): Float64Array {
-  const values = combined(query, weights.query);
+  const values = combined(query, weights.query, weights.feedback);
   const count = query.namespaces.length;
   const width = FIELD_COUNT + 1;
   const scores = new Float64Array(count);
@@ -138,6 +142,7 @@ const KNOBS: Knob[] = [
   { get: (weights) => weights.query.context, set: (weights, value) => void (weights.query.context = value) },
   { get: (weights) => weights.query.translation, set: (weights, value) => void (weights.query.translation = value) },
   { get: (weights) => weights.query.synonym, set: (weights, value) => void (weights.query.synonym = value) },
+  { get: (weights) => weights.feedback, set: (weights, value) => void (weights.feedback = value) },
   { get: (weights) => weights.sibling, set: (weights, value) => void (weights.sibling = value) },
 ];
 
@@ -180,7 +185,7 @@ export function learnWeights(
 }
 
 function copy(weights: LearnedWeights): LearnedWeights {
-  return { fields: [...weights.fields], example: weights.example, query: { ...weights.query }, sibling: weights.sibling };
+  return { ...weights, fields: [...weights.fields], query: { ...weights.query } };
 }
 
 function round(value: number): number {

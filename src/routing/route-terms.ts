@@ -14,7 +14,7 @@ export interface QueryWeights {
   synonym: number;
 }
 
-export const QUERY_WEIGHTS: QueryWeights = { context: 0.5, translation: 0.7, synonym: 0.4 };
+export const QUERY_WEIGHTS: QueryWeights = { context: 0.4, translation: 0.7, synonym: 0.32 };
 
 /**
  * The terms of a request by kind, each weighted by how often it is said (saturating: a word said

@@ -105,9 +105,10 @@ describe('ToolIndex', () => {
   test("a dotted name is split into its namespace and its last part, and camelCase and snake_case into words", () => {
     assert.deepEqual(nameParts('Travel.HotelServices.bookHotel'), { namespace: 'Travel.HotelServices', last: 'bookHotel' });
     assert.deepEqual(nameParts('send_email'), { namespace: '', last: 'send_email' });
-    const index = new ToolIndex([doc('Travel.HotelServices.bookHotel', 'Reserve a room'), doc('get_weather', 'Forecast')]);
-    assert.equal(top(index, 'book a hotel')[0], 'Travel.HotelServices.bookHotel');
-    assert.equal(top(index, 'services')[0], 'Travel.HotelServices.bookHotel', 'the namespace is read too');
+    const catalog = [doc('Travel.HotelServices.bookHotel', 'Reserve a room'), doc('get_weather', 'Forecast')];
+    assert.equal(top(new ToolIndex(catalog), 'book a hotel')[0], 'Travel.HotelServices.bookHotel');
+    const withNamespace = new ToolIndex(catalog, { weights: [1, 3, 1.5, 0.6, 0.6, 1] });
+    assert.equal(top(withNamespace, 'services')[0], 'Travel.HotelServices.bookHotel', 'the namespace is a field too');
   });
 
   test('each field is scored apart: the raw scores tell which field a word was found in', () => {
@@ -133,7 +134,7 @@ describe('ToolIndex', () => {
       doc('Mail.Inbox.archiveThread', 'Move a conversation away'),
       doc('Notes.Pad.archiveNote', 'Archive a note about an email'),
     ];
-    const plain = new ToolIndex(catalog);
+    const plain = new ToolIndex(catalog, { siblingWeight: 0 });
     const lifted = new ToolIndex(catalog, { siblingWeight: 0.5 });
     assert.ok(!top(plain, 'send').includes('Mail.Inbox.archiveThread'), 'nothing of "send" in archiveThread');
     const hits = lifted.search('send', 3);
