@@ -135,7 +135,13 @@ export interface FoldReport {
 }
 
 /** Learns on k − 1 folds, measures on the one left, for folds of both kinds; and once on all. */
-export function foldReport(root: string, sets: readonly string[], start = PRIOR, ranking = DEFAULT_RANKING): FoldReport {
+export function foldReport(
+  root: string,
+  sets: readonly string[],
+  start = PRIOR,
+  ranking = DEFAULT_RANKING,
+  fixed: readonly string[] = [],
+): FoldReport {
   const loaded = sets.map((set, at) => learnQueries(root, set, at, start, ranking));
   const all = loaded.flatMap((one) => one.queries);
   const requestFold: number[] = [];
@@ -148,7 +154,7 @@ export function foldReport(root: string, sets: readonly string[], start = PRIOR,
     const sums = sets.map(() => [0, 0]);
     for (let fold = 0; fold < FOLDS; fold++) {
       const train = all.filter((_, at) => folds[at] !== fold);
-      const weights = learnWeights(train, sets.length, start);
+      const weights = learnWeights(train, sets.length, start, { fixed });
       for (const [at, query] of all.entries()) {
         if (folds[at] !== fold) continue;
         sums[query.set]![0]! += recallOf(query, weights)[3]!;
@@ -157,7 +163,7 @@ export function foldReport(root: string, sets: readonly string[], start = PRIOR,
     }
     return sums.map(([sum, count]) => sum! / Math.max(count!, 1));
   };
-  const learned = learnWeights(all, sets.length, start);
+  const learned = learnWeights(all, sets.length, start, { fixed });
   return {
     sets: [...sets],
     dev: figuresBySet(all, learned, sets.length).map((row) => row[3]!),
@@ -193,6 +199,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now();
   // RANKING='{"k1":2}' measures the procedure with other fixed settings of the index.
   const ranking = { ...DEFAULT_RANKING, ...(JSON.parse(process.env.RANKING ?? '{}') as Partial<RankingOptions>) };
-  console.log(formatFoldReport(foldReport(root, sets, PRIOR, ranking)));
+  // FIXED=sibling,feedback keeps those weights where they start (0), to see what learning them is worth.
+  const fixed = (process.env.FIXED ?? '').split(',').filter((name) => name !== '');
+  console.log(formatFoldReport(foldReport(root, sets, PRIOR, ranking, fixed)));
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
 }

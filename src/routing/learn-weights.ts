@@ -128,39 +128,45 @@ function objective(queries: readonly LearnQuery[], weights: LearnedWeights, sets
   return mean(3) + 0.05 * (mean(0) + mean(1) + mean(2));
 }
 
-type Knob = { get: (weights: LearnedWeights) => number; set: (weights: LearnedWeights, value: number) => void };
+type Knob = {
+  name: string;
+  get: (weights: LearnedWeights) => number;
+  set: (weights: LearnedWeights, value: number) => void;
+};
 
 const KNOBS: Knob[] = [
-  // The description's weight stays 1: the scale of the scores is free, so one weight is fixed.
+  // The description's weight stays: the scale of the scores is free, so one weight is fixed.
   ...[0, 1, 3, 4, 5].map((field) => ({
+    name: `field${field}`,
     get: (weights: LearnedWeights) => weights.fields[field]!,
     set: (weights: LearnedWeights, value: number) => {
       weights.fields[field] = value;
     },
   })),
-  { get: (weights) => weights.example, set: (weights, value) => void (weights.example = value) },
-  { get: (weights) => weights.query.context, set: (weights, value) => void (weights.query.context = value) },
-  { get: (weights) => weights.query.translation, set: (weights, value) => void (weights.query.translation = value) },
-  { get: (weights) => weights.query.synonym, set: (weights, value) => void (weights.query.synonym = value) },
-  { get: (weights) => weights.feedback, set: (weights, value) => void (weights.feedback = value) },
-  { get: (weights) => weights.sibling, set: (weights, value) => void (weights.sibling = value) },
+  { name: 'example', get: (weights) => weights.example, set: (weights, value) => void (weights.example = value) },
+  { name: 'context', get: (weights) => weights.query.context, set: (weights, value) => void (weights.query.context = value) },
+  { name: 'translation', get: (weights) => weights.query.translation, set: (weights, value) => void (weights.query.translation = value) },
+  { name: 'synonym', get: (weights) => weights.query.synonym, set: (weights, value) => void (weights.query.synonym = value) },
+  { name: 'feedback', get: (weights) => weights.feedback, set: (weights, value) => void (weights.feedback = value) },
+  { name: 'sibling', get: (weights) => weights.sibling, set: (weights, value) => void (weights.sibling = value) },
 ];
 
 const STEPS = [0, 0.5, 0.8, 1.25, 2];
 
 /**
  * Weights that do best on `queries` (coordinate ascent from `start`: each weight in turn tried at
- * a few multiples of its value, the best kept, until a pass changes nothing).
+ * a few multiples of its value, the best kept, until a pass changes nothing). The `fixed` ones
+ * (field0…field5, example, context, translation, synonym, feedback, sibling) stay as they start.
  */
 export function learnWeights(
   queries: readonly LearnQuery[],
   sets: number,
   start: LearnedWeights,
-  options: { passes?: number; learnSibling?: boolean } = {},
+  options: { passes?: number; fixed?: readonly string[] } = {},
 ): LearnedWeights {
   const weights = copy(start);
   let best = objective(queries, weights, sets);
-  const knobs = options.learnSibling === false ? KNOBS.slice(0, -1) : KNOBS;
+  const knobs = KNOBS.filter((knob) => !(options.fixed ?? []).includes(knob.name));
   for (let pass = 0; pass < (options.passes ?? 2); pass++) {
     let changed = false;
     for (const knob of knobs) {

@@ -108,6 +108,10 @@ export class ToolIndex {
   #generation = 0;
   #scores = new Float64Array(0);
   #exampleScores = new Float64Array(0);
+  // Each namespace's best and second-best score in a request, for the sibling lift (kept zeroed between requests).
+  #groupFirst = new Float64Array(0);
+  #groupSecond = new Float64Array(0);
+  #groupFirstSlot = new Int32Array(0);
 
   constructor(docs: Iterable<RouteDoc> = [], options: Partial<RankingOptions> = {}) {
     this.#options = { ...DEFAULT_RANKING, ...options };
@@ -274,27 +278,40 @@ export class ToolIndex {
   /** Adds to each touched tool, and to the untouched ones of a touched namespace, its best sibling's share. */
   #liftSiblings(touched: number[]): void {
     const scores = this.#scores;
-    const best = new Map<number, { first: number; firstSlot: number; second: number }>();
+    const groups = this.#members.length;
+    if (this.#groupFirst.length < groups) {
+      this.#groupFirst = new Float64Array(groups * 2);
+      this.#groupSecond = new Float64Array(groups * 2);
+      this.#groupFirstSlot = new Int32Array(groups * 2);
+    }
+    const first = this.#groupFirst;
+    const second = this.#groupSecond;
+    const firstSlot = this.#groupFirstSlot;
+    const seen: number[] = [];
     for (const slot of touched) {
       const group = this.#tools[slot]!.namespace;
       if (group < 0) continue;
       const score = scores[slot]!;
-      const known = best.get(group);
-      if (known === undefined) best.set(group, { first: score, firstSlot: slot, second: 0 });
-      else if (score > known.first) {
-        known.second = known.first;
-        known.first = score;
-        known.firstSlot = slot;
-      } else if (score > known.second) known.second = score;
+      if (first[group] === 0) seen.push(group);
+      if (score > first[group]!) {
+        second[group] = first[group]!;
+        first[group] = score;
+        firstSlot[group] = slot;
+      } else if (score > second[group]!) second[group] = score;
     }
     const weight = this.#options.siblingWeight;
-    for (const [group, { first, firstSlot, second }] of best) {
+    for (const group of seen) {
+      const best = first[group]!;
+      const bestSlot = firstSlot[group]!;
+      const next = second[group]!;
       for (const slot of this.#members[group]!) {
-        const lift = weight * (slot === firstSlot ? second : first);
+        const lift = weight * (slot === bestSlot ? next : best);
         if (lift <= 0) continue;
         if (scores[slot] === 0) touched.push(slot);
         scores[slot]! += lift;
       }
+      first[group] = 0;
+      second[group] = 0;
     }
   }
 
