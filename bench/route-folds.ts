@@ -148,7 +148,13 @@ export function foldReport(
   const toolFold: number[] = [];
   for (const one of loaded) {
     requestFold.push(...requestFolds(one.queries.length, FOLDS, 26));
-    toolFold.push(...foldsOf(one.requests.map((request) => toolGroup(request.gold[0]!)), FOLDS, 26));
+    toolFold.push(
+      ...foldsOf(
+        one.requests.map((request) => toolGroup(request.gold[0]!)),
+        FOLDS,
+        26,
+      ),
+    );
   }
   const outOfFold = (folds: number[]) => {
     const sums = sets.map(() => [0, 0]);
@@ -183,11 +189,18 @@ export function formatFoldReport(report: FoldReport): string {
       set,
       ...[report.now, report.dev, report.requestFolds, report.toolFolds].map((values) => values[at]!.toFixed(3)),
     ]),
-    ['macro mean', ...[report.now, report.dev, report.requestFolds, report.toolFolds].map((values) => mean(values).toFixed(3))],
+    [
+      'macro mean',
+      ...[report.now, report.dev, report.requestFolds, report.toolFolds].map((values) => mean(values).toFixed(3)),
+    ],
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const table = rows
-    .map((row) => row.map((value, column) => (column === 0 ? value.padEnd(widths[column]!) : value.padStart(widths[column]!))).join('  '))
+    .map((row) =>
+      row
+        .map((value, column) => (column === 0 ? value.padEnd(widths[column]!) : value.padStart(widths[column]!)))
+        .join('  '),
+    )
     .join('\n');
   const { fields, example, query, sibling, feedback } = report.learned;
   return `${table}\n\nrecall@10; now: the router's weights; learned: learned on all the dev sets and measured on them; ${FOLDS}-fold: learned on four folds, measured on the fifth.\nlearned weights: fields ${fields.join(' ')}, best example ${example}, context ${query.context}, translation ${query.translation}, synonym ${query.synonym}, sibling ${sibling}, feedback ${feedback}`;
@@ -195,7 +208,9 @@ export function formatFoldReport(report: FoldReport): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = process.env.BENCH_RETRIEVAL ?? fileURLToPath(new URL('../../shared/bench/retrieval/', import.meta.url));
-  const sets = (process.env.SETS ?? 'metatool,hammerbench_zh,hammerbench_en,bfcl_pool,seal_tools,acebench_zh,acebench_en').split(',');
+  const sets = (
+    process.env.SETS ?? 'metatool,hammerbench_zh,hammerbench_en,bfcl_pool,seal_tools,acebench_zh,acebench_en'
+  ).split(',');
   const started = performance.now();
   // RANKING='{"k1":2}' measures the procedure with other fixed settings of the index.
   const ranking = { ...DEFAULT_RANKING, ...(JSON.parse(process.env.RANKING ?? '{}') as Partial<RankingOptions>) };

@@ -1,11 +1,12 @@
 import { kindWeights, type QueryWeights } from './route-terms.ts';
+import { FIELD_NAMES } from './tool-index.ts';
 
 /**
  * Kinds of terms (route-terms.ts `termKinds`, then the feedback terms of tool-index.ts) and fields
  * (tool-index.ts `FIELD_NAMES`) of a candidate's features.
  */
 export const KINDS = 7;
-export const FIELD_COUNT = 6;
+export const FIELD_COUNT = FIELD_NAMES.length;
 /** Per candidate: a raw score per field and kind, then the best example's. */
 export const FEATURES = FIELD_COUNT * KINDS + 1;
 
@@ -144,9 +145,21 @@ const KNOBS: Knob[] = [
     },
   })),
   { name: 'example', get: (weights) => weights.example, set: (weights, value) => void (weights.example = value) },
-  { name: 'context', get: (weights) => weights.query.context, set: (weights, value) => void (weights.query.context = value) },
-  { name: 'translation', get: (weights) => weights.query.translation, set: (weights, value) => void (weights.query.translation = value) },
-  { name: 'synonym', get: (weights) => weights.query.synonym, set: (weights, value) => void (weights.query.synonym = value) },
+  {
+    name: 'context',
+    get: (weights) => weights.query.context,
+    set: (weights, value) => void (weights.query.context = value),
+  },
+  {
+    name: 'translation',
+    get: (weights) => weights.query.translation,
+    set: (weights, value) => void (weights.query.translation = value),
+  },
+  {
+    name: 'synonym',
+    get: (weights) => weights.query.synonym,
+    set: (weights, value) => void (weights.query.synonym = value),
+  },
   { name: 'feedback', get: (weights) => weights.feedback, set: (weights, value) => void (weights.feedback = value) },
   { name: 'sibling', get: (weights) => weights.sibling, set: (weights, value) => void (weights.sibling = value) },
 ];

@@ -102,8 +102,11 @@ describe('ToolIndex', () => {
     assert.deepEqual(index.names().sort(), CATALOG.map((tool) => tool.name).sort());
   });
 
-  test("a dotted name is split into its namespace and its last part, and camelCase and snake_case into words", () => {
-    assert.deepEqual(nameParts('Travel.HotelServices.bookHotel'), { namespace: 'Travel.HotelServices', last: 'bookHotel' });
+  test('a dotted name is split into its namespace and its last part, and camelCase and snake_case into words', () => {
+    assert.deepEqual(nameParts('Travel.HotelServices.bookHotel'), {
+      namespace: 'Travel.HotelServices',
+      last: 'bookHotel',
+    });
     assert.deepEqual(nameParts('send_email'), { namespace: '', last: 'send_email' });
     const catalog = [doc('Travel.HotelServices.bookHotel', 'Reserve a room'), doc('get_weather', 'Forecast')];
     assert.equal(top(new ToolIndex(catalog), 'book a hotel')[0], 'Travel.HotelServices.bookHotel');
@@ -113,14 +116,26 @@ describe('ToolIndex', () => {
 
   test('each field is scored apart: the raw scores tell which field a word was found in', () => {
     const index = new ToolIndex([
-      { name: 'Shop.Cart.addItem', description: ['Put a product in the basket'], parameters: ['how many'], parameterNames: ['quantity'], examples: ['buy two apples'] },
+      {
+        name: 'Shop.Cart.addItem',
+        description: ['Put a product in the basket'],
+        parameters: ['how many'],
+        parameterNames: ['quantity'],
+        examples: ['buy two apples'],
+      },
       doc('other_tool', 'Nothing alike'),
     ]);
     const stride = 7;
     const out = new Float64Array(2 * stride);
     const seen = new Uint8Array(2);
     const touched: number[] = [];
-    index.addFieldScores(queryTerms('cart item product quantity many apples'), out, { stride, offset: 0, fieldStride: 1 }, seen, touched);
+    index.addFieldScores(
+      queryTerms('cart item product quantity many apples'),
+      out,
+      { stride, offset: 0, fieldStride: 1 },
+      seen,
+      touched,
+    );
     assert.deepEqual(touched, [0]);
     // namespace (cart), name (item), description (product), parameter names (quantity), parameter texts (many), examples (apples)
     for (let field = 0; field < 6; field++) assert.ok(out[field]! > 0, `field ${field}`);

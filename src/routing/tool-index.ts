@@ -226,7 +226,8 @@ export class ToolIndex {
     const weight = this.#options.feedbackWeight;
     if (weight <= 0) return this.#rank(terms, k);
     const expanded = new Map(terms);
-    for (const [term, share] of this.feedbackTerms(terms)) expanded.set(term, (expanded.get(term) ?? 0) + weight * share);
+    for (const [term, share] of this.feedbackTerms(terms))
+      expanded.set(term, (expanded.get(term) ?? 0) + weight * share);
     return this.#rank(expanded, k);
   }
 
