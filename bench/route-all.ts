@@ -147,6 +147,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// The feedback weight stays 0: learning it lowered the fold figures (014).
+// The feedback and sibling weights stay 0: learning them did not raise the fold figures (014).
 if (process.env.BENCH_FOLDS !== '0')
-  console.log(`\n${formatFoldReport(foldReport(ROOT, SETS, undefined, undefined, ['feedback']))}`);
+  console.log(`\n${formatFoldReport(foldReport(ROOT, SETS, undefined, undefined, ['feedback', 'sibling']))}`);

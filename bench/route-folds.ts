@@ -130,6 +130,8 @@ export interface FoldReport {
   toolFolds: number[];
   /** The weights learned on all the dev sets. */
   learned: LearnedWeights;
+  /** The weights each fold learned (requests' folds, then tools'). */
+  perFold: LearnedWeights[];
   /** Recall@10 per set with the router's weights of now, through the learner's scoring (to compare with the index's). */
   now: number[];
 }
@@ -156,11 +158,13 @@ export function foldReport(
       ),
     );
   }
+  const perFold: LearnedWeights[] = [];
   const outOfFold = (folds: number[]) => {
     const sums = sets.map(() => [0, 0]);
     for (let fold = 0; fold < FOLDS; fold++) {
       const train = all.filter((_, at) => folds[at] !== fold);
       const weights = learnWeights(train, sets.length, start, { fixed });
+      perFold.push(weights);
       for (const [at, query] of all.entries()) {
         if (folds[at] !== fold) continue;
         sums[query.set]![0]! += recallOf(query, weights)[3]!;
@@ -176,6 +180,7 @@ export function foldReport(
     requestFolds: outOfFold(requestFold),
     toolFolds: outOfFold(toolFold),
     learned,
+    perFold,
     now: figuresBySet(all, currentWeights(ranking), sets.length).map((row) => row[3]!),
   };
 }
@@ -202,8 +207,12 @@ export function formatFoldReport(report: FoldReport): string {
         .join('  '),
     )
     .join('\n');
-  const { fields, example, query, sibling, feedback } = report.learned;
-  return `${table}\n\nrecall@10; now: the router's weights; learned: learned on all the dev sets and measured on them; ${FOLDS}-fold: learned on four folds, measured on the fifth.\nlearned weights: fields ${fields.join(' ')}, best example ${example}, context ${query.context}, translation ${query.translation}, synonym ${query.synonym}, sibling ${sibling}, feedback ${feedback}`;
+  const describe = ({ fields, example, query, sibling, feedback }: LearnedWeights) =>
+    `fields ${fields.join(' ')}, best example ${example}, context ${query.context}, translation ${query.translation}, synonym ${query.synonym}, sibling ${sibling}, feedback ${feedback}`;
+  const folds = report.perFold.map(
+    (weights, at) => `  fold ${at < FOLDS ? 'req' : 'tools'} ${at % FOLDS}: ${describe(weights)}`,
+  );
+  return `${table}\n\nrecall@10; now: the router's weights; learned: learned on all the dev sets and measured on them; ${FOLDS}-fold: learned on four folds, measured on the fifth.\nlearned weights: ${describe(report.learned)}\n${folds.join('\n')}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -44,7 +44,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   k1: 2,
   exampleWeight: 0.5,
   exampleB: 0.75,
-  siblingWeight: 0.05,
+  siblingWeight: 0,
   feedbackWeight: 0,
 };
 
