@@ -160,4 +160,16 @@ describe('ToolIndex', () => {
     // A tool without a namespace has no siblings.
     assert.ok(lifted.search('note', 3).every((hit) => hit.name !== 'Mail.Inbox.sendMail'));
   });
+
+  test('feedback adds the telling words of the first pass’s best tools that the request did not say', () => {
+    const index = new ToolIndex(CATALOG);
+    const words = index.feedbackTerms(queryTerms('forecast'));
+    assert.ok(!words.has('forecast'), 'not a word the request said');
+    assert.ok(words.has('citi') || words.has('weather'), `${[...words.keys()]}`);
+    assert.equal(Math.max(...words.values()), 1);
+    // With a weight, a tool reached only through those words comes in; without, it does not.
+    const catalog = [...CATALOG, doc('city_guide', 'Sights of a city')];
+    assert.ok(!top(new ToolIndex(catalog), 'forecast', 5).includes('city_guide'));
+    assert.ok(top(new ToolIndex(catalog, { feedbackWeight: 0.5 }), 'forecast', 5).includes('city_guide'));
+  });
 });

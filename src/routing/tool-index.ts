@@ -80,11 +80,9 @@ export interface RouteHit {
   score: number;
 }
 
-/** Each touched tool's raw score per field (FIELDS numbers a tool) and its best example's, for learning the weights. */
-
 /**
- * A lexical index of tools (BM25F over name, description, parameters and examples, plus each
- * example scored on its own, as a request that reached the tool), changed one tool at a time —
+ * A lexical index of tools (a BM25 score per field, weighed and added, plus each example scored on
+ * its own, as a request that reached the tool), changed one tool at a time —
  * add, replace, remove — so that a hot reload or an MCP server's list_changed costs the tools
  * that changed, not the catalog.
  */
