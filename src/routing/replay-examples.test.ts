@@ -10,7 +10,7 @@ describe('replayExamples', () => {
           name: 'get_weather',
           description: ['Weather forecast for a city'],
           parameters: ['city'],
-          examples: ['Will it rain in Paris tomorrow?', 'weather forecast for Rome'],
+          examples: ['Will it be sunny in Paris tomorrow?', 'weather forecast for Rome'],
         },
         {
           name: 'send_email',
@@ -28,7 +28,7 @@ describe('replayExamples', () => {
     assert.deepEqual(
       result.misses.map((miss) => [miss.tool, miss.example]),
       [
-        ['get_weather', 'Will it rain in Paris tomorrow?'],
+        ['get_weather', 'Will it be sunny in Paris tomorrow?'],
         ['make_note', 'jot down the rain in Paris'],
       ],
     );

@@ -95,11 +95,13 @@ export function runRouteBenchmark(
 }
 
 /** What the router reads of a benchmark tool. */
-function benchRouteDoc(tool: BenchTool): RouteDoc {
+export function benchRouteDoc(tool: BenchTool): RouteDoc {
+  const parameterNames: string[] = [];
   return {
     name: tool.name,
     description: [tool.description],
-    parameters: schemaTexts(tool.parameters),
+    parameters: schemaTexts(tool.parameters, [], parameterNames),
+    parameterNames,
     examples: tool.examples,
   };
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RouteDoc } from './route-doc.ts';
-import { ToolIndex } from './tool-index.ts';
+import { nameParts, ToolIndex } from './tool-index.ts';
+import { queryTerms } from './route-terms.ts';
 
 const doc = (name: string, description: string, parameters: string[] = [], examples: string[] = []): RouteDoc => ({
   name,
@@ -99,5 +100,76 @@ describe('ToolIndex', () => {
       assert.deepEqual(top(index, query, 5), top(fresh, query, 5), query);
     }
     assert.deepEqual(index.names().sort(), CATALOG.map((tool) => tool.name).sort());
+  });
+
+  test('a dotted name is split into its namespace and its last part, and camelCase and snake_case into words', () => {
+    assert.deepEqual(nameParts('Travel.HotelServices.bookHotel'), {
+      namespace: 'Travel.HotelServices',
+      last: 'bookHotel',
+    });
+    assert.deepEqual(nameParts('send_email'), { namespace: '', last: 'send_email' });
+    const catalog = [doc('Travel.HotelServices.bookHotel', 'Reserve a room'), doc('get_weather', 'Forecast')];
+    assert.equal(top(new ToolIndex(catalog), 'book a hotel')[0], 'Travel.HotelServices.bookHotel');
+    const withNamespace = new ToolIndex(catalog, { weights: [1, 3, 1.5, 0.6, 0.6, 1] });
+    assert.equal(top(withNamespace, 'services')[0], 'Travel.HotelServices.bookHotel', 'the namespace is a field too');
+  });
+
+  test('each field is scored apart: the raw scores tell which field a word was found in', () => {
+    const index = new ToolIndex([
+      {
+        name: 'Shop.Cart.addItem',
+        description: ['Put a product in the basket'],
+        parameters: ['how many'],
+        parameterNames: ['quantity'],
+        examples: ['buy two apples'],
+      },
+      doc('other_tool', 'Nothing alike'),
+    ]);
+    const stride = 7;
+    const out = new Float64Array(2 * stride);
+    const seen = new Uint8Array(2);
+    const touched: number[] = [];
+    index.addFieldScores(
+      queryTerms('cart item product quantity many apples'),
+      out,
+      { stride, offset: 0, fieldStride: 1 },
+      seen,
+      touched,
+    );
+    assert.deepEqual(touched, [0]);
+    // namespace (cart), name (item), description (product), parameter names (quantity), parameter texts (many), examples (apples)
+    for (let field = 0; field < 6; field++) assert.ok(out[field]! > 0, `field ${field}`);
+    assert.equal(out[6], 0, 'nothing written past the fields');
+    assert.ok(index.bestExampleScores(queryTerms('apples')).get(0)! > 0);
+  });
+
+  test('with a sibling weight, a request near one tool of a namespace lifts the others of it, by that share of its score', () => {
+    const catalog = [
+      doc('Mail.Inbox.sendMail', 'Send an email'),
+      doc('Mail.Inbox.archiveThread', 'Move a conversation away'),
+      doc('Notes.Pad.archiveNote', 'Archive a note about an email'),
+    ];
+    const plain = new ToolIndex(catalog, { siblingWeight: 0 });
+    const lifted = new ToolIndex(catalog, { siblingWeight: 0.5 });
+    assert.ok(!top(plain, 'send').includes('Mail.Inbox.archiveThread'), 'nothing of "send" in archiveThread');
+    const hits = lifted.search('send', 3);
+    const send = hits.find((hit) => hit.name === 'Mail.Inbox.sendMail')!;
+    const sibling = hits.find((hit) => hit.name === 'Mail.Inbox.archiveThread')!;
+    assert.ok(Math.abs(sibling.score - 0.5 * plain.search('send', 1)[0]!.score) < 1e-9, 'half the best sibling');
+    assert.ok(send.score > sibling.score);
+    // A tool without a namespace has no siblings.
+    assert.ok(lifted.search('note', 3).every((hit) => hit.name !== 'Mail.Inbox.sendMail'));
+  });
+
+  test('feedback adds the telling words of the first pass’s best tools that the request did not say', () => {
+    const index = new ToolIndex(CATALOG);
+    const words = index.feedbackTerms(queryTerms('forecast'));
+    assert.ok(!words.has('forecast'), 'not a word the request said');
+    assert.ok(words.has('citi') || words.has('weather'), `${[...words.keys()]}`);
+    assert.equal(Math.max(...words.values()), 1);
+    // With a weight, a tool reached only through those words comes in; without, it does not.
+    const catalog = [...CATALOG, doc('city_guide', 'Sights of a city')];
+    assert.ok(!top(new ToolIndex(catalog), 'forecast', 5).includes('city_guide'));
+    assert.ok(top(new ToolIndex(catalog, { feedbackWeight: 0.5 }), 'forecast', 5).includes('city_guide'));
   });
 });
