@@ -19,6 +19,8 @@ export interface FileLoad {
   source: string;
   tools: Array<ToolInfo & { tool?: BaseTool }>;
   diagnostics: Diagnostic[];
+  /** The CPU time its load took in its loader, in ms (when it loaded in one: from the cache, the time it last did). */
+  loadMs?: number;
 }
 
 /** How long one file's top-level code and isAvailable() may take in its loader (`tools.load_timeout_ms`). */

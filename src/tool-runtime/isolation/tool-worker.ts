@@ -65,14 +65,20 @@ if (data.role === 'load') {
       return;
     }
     useSourceSnapshot(message.file, message.source);
+    // CPU time, this thread's where Node can tell (22 cannot): what the file costs, whatever else the machine does.
+    const cpu = () => process.threadCpuUsage?.() ?? process.cpuUsage();
+    const started = cpu();
     const [loaded, environment] = await withEnvironmentReads(() =>
       loadToolFile(message.file, data.config, message.version),
     );
+    const used = cpu();
+    const loadMs = Math.round((used.user - started.user + used.system - started.system) / 1000);
     const changed = message.check ? changesSince(shared) : [];
     const info: FileInfo = {
       ...loaded,
       tools: loaded.tools.map(({ tool: _tool, ...info }) => info),
       dependencies: importedFiles(message.file),
+      loadMs,
       ...(environment.names.length === 0 && !environment.listed ? {} : { environment }),
     };
     // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
