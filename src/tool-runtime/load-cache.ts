@@ -142,11 +142,20 @@ let fingerprint: string | undefined;
  */
 function riverseFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
-  const here = fileURLToPath(new URL('../tools', import.meta.url));
-  const { version } = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const src = fileURLToPath(new URL('..', import.meta.url));
+  const { version } = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as { version: string };
   let newest = 0;
   if (import.meta.url.endsWith('.ts')) {
-    for (const folder of [here, join(here, 'isolation'), join(here, '..', 'schema')]) {
+    // The loading code itself (this room, its loaders), the contract and the schemas: all of what a load's result depends on.
+    const rooms = [
+      'tool-runtime',
+      join('tool-runtime', 'isolation'),
+      join('tool-runtime', 'declarative'),
+      'tools',
+      'schema',
+      'core',
+    ];
+    for (const folder of rooms.map((room) => join(src, room))) {
       try {
         for (const name of readdirSync(folder)) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
       } catch {
