@@ -6,7 +6,7 @@ import type { FileLoad } from '../../tool-runtime/load-files.ts';
  * Past this, a file's load is worth a warning: a trivial tool loads in a few ms, and one that
  * imports a DOM or an SDK at its top level in hundreds, at every start that cannot reuse the cache.
  */
-export const SLOW_LOAD_MS = 100;
+const SLOW_LOAD_MS = 100;
 
 /** `tools check`'s warnings for the files whose load (in their loader, the last time they loaded) took long. */
 export function slowLoads(files: readonly FileLoad[]): Diagnostic[] {
