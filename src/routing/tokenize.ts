@@ -59,7 +59,8 @@ function addLatin(word: string, into: string[]): void {
   into.push(stem(word));
 }
 
-const japanese = new Intl.Segmenter('ja', { granularity: 'word' });
+// Made with the first Japanese text: building it loads ICU's word data (~12 ms of every start that routes).
+let japanese: Intl.Segmenter | undefined;
 
 const KANA = /[\u3040-\u30ff]/;
 const HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+/g;
@@ -74,6 +75,7 @@ function addCjk(run: string, into: string[], translations: string[]): void {
       into.push(run);
     }
   } else {
+    japanese ??= new Intl.Segmenter('ja', { granularity: 'word' });
     for (const piece of japanese.segment(run)) {
       const word = piece.segment;
       if (word.length < 2 && !/[\u3400-\u9fff]/.test(word)) continue;
