@@ -1,7 +1,8 @@
 // Whether a tool's own isAvailable() answered from what the load cache keys on (its file, the
 // config, the environment variables it read) and nothing else. While it runs, the functions of
-// Node's modules that reach outside (files, programs, the machine) are wrapped to notice a call;
-// an answer that is a promise could do anything later. Either way the answer is not kept.
+// Node's modules that reach outside (files, programs, the machine) and the clocks and chance (an
+// availability by the hour) are wrapped to notice a call; an answer that is a promise could do
+// anything later. Either way the answer is not kept.
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -29,6 +30,27 @@ export function callWatched<T>(call: () => T): { value: T; outside: boolean } {
     }
   const cwd = process.cwd;
   process.cwd = () => ((outside = true), cwd());
+  const { Date: OriginalDate, Math: math } = globalThis;
+  const random = math.random;
+  const hrtime = process.hrtime;
+  const uptime = process.uptime;
+  const now = () => ((outside = true), OriginalDate.now());
+  // `new Date()` and `Date()` read the clock, `new Date(2020, 0)` does not; everything else is Date's own.
+  globalThis.Date = new Proxy(OriginalDate, {
+    construct: (target, args, newTarget) => (
+      (outside ||= args.length === 0), Reflect.construct(target, args, newTarget)
+    ),
+    apply: (target, self, args) => ((outside = true), Reflect.apply(target, self, args)),
+    get: (target, key, receiver) => (key === 'now' ? now : Reflect.get(target, key, receiver)),
+  });
+  math.random = () => ((outside = true), random());
+  process.hrtime = Object.assign((time?: [number, number]) => ((outside = true), hrtime(time)), {
+    bigint: () => ((outside = true), hrtime.bigint()),
+  });
+  process.uptime = () => ((outside = true), uptime());
+  const performanceNow = Object.getOwnPropertyDescriptor(performance, 'now');
+  const sinceStart = performance.now.bind(performance);
+  performance.now = () => ((outside = true), sinceStart());
   // `import { existsSync } from 'node:fs'` sees the wrappers only once the named exports are synced.
   syncBuiltinESMExports();
   try {
@@ -36,6 +58,12 @@ export function callWatched<T>(call: () => T): { value: T; outside: boolean } {
   } finally {
     for (const [module, name, original] of saved) module[name] = original;
     process.cwd = cwd;
+    globalThis.Date = OriginalDate;
+    math.random = random;
+    process.hrtime = hrtime;
+    process.uptime = uptime;
+    if (performanceNow === undefined) delete (performance as { now?: unknown }).now;
+    else Object.defineProperty(performance, 'now', performanceNow);
     syncBuiltinESMExports();
   }
 }

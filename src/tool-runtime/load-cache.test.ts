@@ -111,17 +111,18 @@ test('an isAvailable() that answers from the config alone is remembered, with th
   assert.equal(imports(log).length, 2, 'the config changed: asked again');
 });
 
-test('an isAvailable() that answers with a promise, or throws, is asked at every load', async (t) => {
+test('an isAvailable() that answers with a promise, throws, or reads the clock is asked at every load', async (t) => {
   const dir = await tempDir(t);
   const cache = await tempDir(t);
   const log = join(await tempDir(t), 'imports.log');
   await writeFiles(dir, {
     'later.ts': counted('later', log, { members: 'async isAvailable() { return true; }' }),
     'throws.ts': counted('throws', log, { members: `isAvailable() { throw new Error('not today'); }` }),
+    'hours.ts': counted('hours', log, { members: 'isAvailable() { return new Date().getHours() >= 0; }' }),
   });
   await load(t, dir, cache);
   await load(t, dir, cache);
-  assert.deepEqual(imports(log).sort(), ['later', 'later', 'throws', 'throws']);
+  assert.deepEqual(imports(log).sort(), ['hours', 'hours', 'later', 'later', 'throws', 'throws']);
 });
 
 test('an environment variable a file read while loading is part of its key: set another way, the file loads again', async (t) => {
