@@ -3,8 +3,10 @@
 // - `riverse tools list` with one tool (warm);
 // - what 1,000 tool files add to `riverse tools list`, cold (no cache) and warm;
 // - what the first call of an isolated tool adds over the calls after it;
-// - `riverse ask` with an instant local model and one tool call: wall time and peak RSS.
-// Knobs: BENCH_RUNS (5), BENCH_TOOLS (1000), BENCH_ONLY (tools-list, first-call or ask).
+// - `riverse ask` with an instant local model and one tool call: wall time and peak RSS;
+// - both in the checkout itself, with its built-ins (issue 25): what a person who clones it has.
+// Knobs: BENCH_RUNS (5), BENCH_TOOLS (1000), BENCH_ONLY (tools-list, first-call, ask or checkout),
+// BENCH_CHECKOUT (the checkout whose `riverse` runs, this one by default: another's, to compare).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -18,8 +20,9 @@ import { writeTools } from './generated-tools.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 1000);
-/** What `npx riverse` runs. */
-const MAIN = fileURLToPath(new URL('../bin/riverse.js', import.meta.url));
+/** The checkout whose `riverse` runs, and what `npx riverse` runs there. */
+const CHECKOUT = process.env.BENCH_CHECKOUT ?? fileURLToPath(new URL('..', import.meta.url));
+const MAIN = join(CHECKOUT, 'bin', 'riverse.js');
 const WEATHER = fileURLToPath(new URL('../agent/tools/weather.ts', import.meta.url));
 const TIME = '/usr/bin/time';
 
@@ -158,9 +161,42 @@ async function ask(): Promise<void> {
   }
 }
 
+/** In the checkout, with its 12 built-ins: `tools list` and `ask` (a call of current_time), each warm. */
+async function checkout(): Promise<void> {
+  const server = await startOpenAITestServer((request) =>
+    request.body.messages.some((message) => message.role === 'tool')
+      ? { text: 'It is noon.' }
+      : { toolCalls: [{ name: 'current_time', arguments: {} }] },
+  );
+  const cache = await mkdtemp(join(tmpdir(), 'riverse-bench-checkout-'));
+  const env = { RIVERSE_MODEL: 'openai:bench', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench' };
+  try {
+    await riverse(CHECKOUT, cache, ['tools', 'list']);
+    const list = await repeat(RUNS, () => riverse(CHECKOUT, cache, ['tools', 'list']));
+    await riverse(CHECKOUT, cache, ['ask', 'What time is it?'], env);
+    const asks = await repeat(RUNS, () => riverse(CHECKOUT, cache, ['ask', 'What time is it?'], env));
+    if (asks[0]!.stdout.trim() !== 'It is noon.') throw new Error(`ask answered ${JSON.stringify(asks[0]!.stdout)}`);
+    const rss = (runs: Array<{ rssMb?: number }>) => {
+      const values = runs.map((run) => run.rssMb).filter((value): value is number => value !== undefined);
+      return values.length === 0 ? '' : `; peak RSS ${median(values).toFixed(0)} MB`;
+    };
+    console.log(`in the checkout (${CHECKOUT}), its built-ins:`);
+    console.log(
+      `  riverse tools list (warm): ${ms(median(list.map((run) => run.ms)))}   (target < 150 ms)${rss(list)}`,
+    );
+    console.log(
+      `  riverse ask, instant model, one call of current_time: ${ms(median(asks.map((run) => run.ms)))}   (target < 300 ms)${rss(asks)}`,
+    );
+  } finally {
+    await server.close();
+    await rm(cache, { recursive: true, force: true });
+  }
+}
+
 console.log(`author loop — Node ${process.version}, ${process.platform}/${process.arch}, medians of ${RUNS}\n`);
 // BENCH_ONLY=ask: just the last figure (bench/peers.sh prints it beside the peers' memory).
 const only = process.env.BENCH_ONLY;
 if (only === undefined || only === 'tools-list') await toolsList();
 if (only === undefined || only === 'first-call') await firstCall();
 if (only === undefined || only === 'ask') await ask();
+if (only === undefined || only === 'checkout') await checkout();

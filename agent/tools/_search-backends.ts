@@ -1,7 +1,8 @@
 // The backends of web_search, each speaking its service's own format: DuckDuckGo's HTML results
 // page (no key), and the JSON APIs of SearXNG, Brave and Tavily. Base URLs are settings, so each can
-// be pointed at a mirror, a self-hosted instance or a local test server.
-import { parseHTML } from 'linkedom';
+// be pointed at a mirror, a self-hosted instance or a local test server. linkedom (the HTML
+// parser) is imported by the first search, not with the tool: loading the tool reads only the
+// backend choice, for isAvailable().
 import { safeFetch, safeFetchSettings, type Language, type SafeFetchOptions, type ToolSection } from 'riverse';
 
 export interface SearchResult {
@@ -114,6 +115,7 @@ export async function search(
   section: ToolSection,
   signal: AbortSignal,
 ): Promise<SearchResult[]> {
+  const { parseHTML } = await import('linkedom');
   const base = chosen.base.replace(/\/+$/, '');
   // The configured service is trusted to be where it is (a SearXNG at home is a private address).
   const rules = safeFetchSettings(section, 'tools.web_search');
@@ -146,6 +148,7 @@ export async function search(
   switch (chosen.name) {
     case 'duckduckgo':
       return duckduckgoResults(
+        parseHTML,
         await get(`${base}/html/?q=${encodeURIComponent(query)}`, { headers: { accept: 'text/html' } }),
       ).slice(0, count);
     case 'searxng': {
@@ -167,9 +170,9 @@ export async function search(
       const web = (body.web ?? {}) as Record<string, unknown>;
       return list(web.results)
         .map((item) => ({
-          title: plain(text(item.title)),
+          title: plain(parseHTML, text(item.title)),
           url: text(item.url),
-          snippet: plain(text(item.description)),
+          snippet: plain(parseHTML, text(item.description)),
         }))
         .slice(0, count);
     }
@@ -199,7 +202,9 @@ function list(value: unknown): Array<Record<string, unknown>> {
 }
 
 /** Text of a bit of HTML (Brave marks the query words with <strong>). */
-function plain(html: string): string {
+type ParseHtml = typeof import('linkedom').parseHTML;
+
+function plain(parseHTML: ParseHtml, html: string): string {
   return String(parseHTML(`<!doctype html><html><body>${html}</body></html>`).document.body.textContent ?? '').trim();
 }
 
@@ -212,7 +217,7 @@ interface HtmlElement {
 }
 
 /** The organic results of DuckDuckGo's HTML page (ads left out); its links go through a redirector that carries the target in `uddg`. */
-export function duckduckgoResults(html: string): SearchResult[] {
+export function duckduckgoResults(parseHTML: ParseHtml, html: string): SearchResult[] {
   const { document } = parseHTML(html);
   const results: SearchResult[] = [];
   for (const result of Array.from(document.querySelectorAll('.result') as unknown as ArrayLike<HtmlElement>)) {

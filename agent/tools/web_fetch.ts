@@ -7,7 +7,6 @@ import {
   type ToolContext,
   type ToolManifest,
 } from 'riverse';
-import { readableText } from './_readable-text.ts';
 
 type Params = { url: string };
 
@@ -86,6 +85,8 @@ export class WebFetchTool extends BaseTool<Params> {
       );
     if (!/html|xml/.test(type) && !/^\s*<(!doctype html|html)/i.test(text))
       return ToolResult.ok(`URL: ${response.url}\n\n${text}${cut}`);
+    // Readability and linkedom load with the first page read, not with the tool (issue 25).
+    const { readableText } = await import('./_readable-text.ts');
     const page = readableText(text);
     return ToolResult.ok(
       `${page.title === '' ? '' : `Title: ${page.title}\n`}URL: ${response.url}\n\n${page.text}${cut}`,

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { english, renderPhrase, type Phrase } from '../core/phrase.ts';
@@ -60,7 +60,8 @@ export async function loadConfig(
   const path = resolve(cwd, named ?? CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // At once: every command starts here, and a promise-based read first waits for the thread pool to start.
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
       throw new ConfigError([{ where: path, text: phrase('config.cannot-read', { error: (error as Error).message }) }]);

@@ -41,6 +41,8 @@ export type DiagnosticCode =
   | 'load-crashed'
   | 'type-error'
   | 'type-check-failed'
+  /** `tools check`: importing the file (its top level and what it imports) took long; every start pays it. */
+  | 'slow-load'
   | 'unknown-tool-section'
   /** A configured MCP server that is not connected (yet): its tools are missing or unavailable. */
   | 'mcp-server-unavailable';

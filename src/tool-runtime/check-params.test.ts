@@ -199,4 +199,17 @@ describe('createParamsChecker', () => {
     assert.deepEqual(checker(input), { ok: true, params: { n: 4 } });
     assert.deepEqual(input, { n: '4' });
   });
+
+  // Issue 25: the meta-schema is compiled only for schemas from elsewhere, which it still refuses as before.
+  test('a schema from elsewhere (an MCP server) is checked against the meta-schema; one made from a manifest is not', () => {
+    const invalid = { type: 'object', properties: { n: { type: 'integr' } } } as unknown as Parameters<
+      typeof createParamsChecker
+    >[1];
+    assert.throws(() => createParamsChecker(manifest, invalid), /^Error: schema is invalid: data\/properties\/n\/type/);
+    const made = parametersSchema({ ...manifest, parameters: { n: { type: 'integer' } } });
+    assert.deepEqual(createParamsChecker(manifest, made, { madeHere: true })({ n: '2' }), {
+      ok: true,
+      params: { n: 2 },
+    });
+  });
 });

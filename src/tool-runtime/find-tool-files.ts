@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Code, or tools declared in YAML (`*.tools.yaml`, `*.tools.yml`; other YAML in the folder is data). */
@@ -17,7 +17,8 @@ export function isToolFileName(name: string): boolean {
 export async function findToolFiles(folder: string): Promise<string[] | undefined> {
   let entries;
   try {
-    entries = await readdir(folder, { withFileTypes: true });
+    // At once, not on the thread pool: a start's first promise-based read waits for the pool to start (issue 25).
+    entries = readdirSync(folder, { withFileTypes: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

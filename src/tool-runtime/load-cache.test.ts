@@ -90,6 +90,61 @@ test('a tool with its own isAvailable() is imported at every load, so its answer
   assert.equal(imports(log).length, 2);
 });
 
+test('an isAvailable() that answers from the config alone is remembered, with the config as its key (030)', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  await writeFiles(dir, {
+    'keyed.ts': counted('keyed', log, {
+      members: `isAvailable() { return this.config.tools?.keyed?.key ? true : this.unavailable('set tools.keyed.key'); }`,
+    }),
+  });
+  const off = await load(t, dir, cache);
+  assert.deepEqual(
+    off.list().map(({ available, reason }) => ({ available, reason })),
+    [{ available: false, reason: 'set tools.keyed.key' }],
+  );
+  assert.equal((await load(t, dir, cache)).list()[0]?.reason, 'set tools.keyed.key', 'the same answer, remembered');
+  assert.equal(imports(log).length, 1, 'imported once');
+  const on = await load(t, dir, cache, { tools: { keyed: { key: 'k' } } });
+  assert.equal(on.list()[0]?.available, true);
+  assert.equal(imports(log).length, 2, 'the config changed: asked again');
+});
+
+test('an isAvailable() that answers with a promise, throws, or reads the clock is asked at every load', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  await writeFiles(dir, {
+    'later.ts': counted('later', log, { members: 'async isAvailable() { return true; }' }),
+    'throws.ts': counted('throws', log, { members: `isAvailable() { throw new Error('not today'); }` }),
+    'hours.ts': counted('hours', log, { members: 'isAvailable() { return new Date().getHours() >= 0; }' }),
+  });
+  await load(t, dir, cache);
+  await load(t, dir, cache);
+  assert.deepEqual(imports(log).sort(), ['hours', 'hours', 'later', 'later', 'throws', 'throws']);
+});
+
+test('an environment variable a file read while loading is part of its key: set another way, the file loads again', async (t) => {
+  const dir = await tempDir(t);
+  const cache = await tempDir(t);
+  const log = join(await tempDir(t), 'imports.log');
+  const name = `RIVERSE_TEST_KEY_${process.pid}`;
+  t.after(() => delete process.env[name]);
+  await writeFiles(dir, {
+    'env.ts': counted('env', log, {
+      header: `const KEY = process.env.${name};`,
+      members: `isAvailable() { return KEY ? true : this.unavailable('set ${name}'); }`,
+    }),
+  });
+  assert.equal((await load(t, dir, cache)).list()[0]?.available, false);
+  await load(t, dir, cache);
+  assert.equal(imports(log).length, 1, 'unchanged: remembered');
+  process.env[name] = 'set';
+  assert.equal((await load(t, dir, cache)).list()[0]?.available, true, 'not the stale answer');
+  assert.equal(imports(log).length, 2);
+});
+
 test('a file that hung while loading is tried again at the next load, not remembered as hanging', async (t) => {
   const dir = await tempDir(t);
   const cache = await tempDir(t);

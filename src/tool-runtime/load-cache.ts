@@ -1,7 +1,8 @@
 // What loading found (manifests, availability, diagnostics), kept between starts so that unchanged
 // tool files need not be imported again. An entry is used only while the file's text, the text of
-// every project file it imported, the config and Riverse itself are all as they were; a file with a
-// tool that decides its availability with its own code is imported every time.
+// every project file it imported, the environment variables its code read, the config and Riverse
+// itself are all as they were. A tool's own isAvailable() is kept only when the loader saw it answer
+// at once from those alone (availability-watch.ts); one that reached further is imported every time.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,6 +14,8 @@ import type { FileInfo } from './isolation/worker-messages.ts';
 interface Entry {
   hash: string;
   dependencies: Array<{ path: string; hash: string }>;
+  /** The environment variables its code read, with their values then (null: unset). */
+  environment?: Record<string, string | null>;
   info: FileInfo;
 }
 
@@ -64,6 +67,8 @@ export class LoadCache {
     const entry = this.#entries[file];
     if (entry === undefined || entry.hash !== hash(source)) return undefined;
     if (entry.dependencies.some((dependency) => this.#hashOf(dependency.path) !== dependency.hash)) return undefined;
+    for (const [name, value] of Object.entries(entry.environment ?? {}))
+      if ((process.env[name] ?? null) !== value) return undefined;
     return entry.info;
   }
 
@@ -71,7 +76,8 @@ export class LoadCache {
   store(file: string, source: string, info: FileInfo): void {
     if (
       info.diagnostics.some((diagnostic) => TRANSIENT.has(diagnostic.code)) ||
-      info.tools.some((tool) => tool.ownAvailability === true)
+      info.tools.some((tool) => tool.ownAvailability === true) ||
+      info.environment?.listed === true
     ) {
       if (this.#entries[file] !== undefined) delete this.#entries[file], (this.#changed = true);
       return;
@@ -82,7 +88,14 @@ export class LoadCache {
       if (dependencyHash === undefined) return; // gone already: nothing to key it on
       dependencies.push({ path, hash: dependencyHash });
     }
-    this.#entries[file] = { hash: hash(source), dependencies, info };
+    const { environment: read, ...kept } = info;
+    const environment = Object.fromEntries((read?.names ?? []).map((name) => [name, process.env[name] ?? null]));
+    this.#entries[file] = {
+      hash: hash(source),
+      dependencies,
+      ...(read === undefined ? {} : { environment }),
+      info: kept,
+    };
     this.#changed = true;
   }
 
@@ -129,11 +142,20 @@ let fingerprint: string | undefined;
  */
 function riverseFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
-  const here = fileURLToPath(new URL('../tools', import.meta.url));
-  const { version } = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const src = fileURLToPath(new URL('..', import.meta.url));
+  const { version } = JSON.parse(readFileSync(join(src, '..', 'package.json'), 'utf8')) as { version: string };
   let newest = 0;
   if (import.meta.url.endsWith('.ts')) {
-    for (const folder of [here, join(here, 'isolation'), join(here, '..', 'schema')]) {
+    // The loading code itself (this room, its loaders), the contract and the schemas: all of what a load's result depends on.
+    const rooms = [
+      'tool-runtime',
+      join('tool-runtime', 'isolation'),
+      join('tool-runtime', 'declarative'),
+      'tools',
+      'schema',
+      'core',
+    ];
+    for (const folder of rooms.map((room) => join(src, room))) {
       try {
         for (const name of readdirSync(folder)) newest = Math.max(newest, statSync(join(folder, name)).mtimeMs);
       } catch {

@@ -4,10 +4,10 @@ import type { BaseTool } from '../tools/base-tool.ts';
 import { said, type Diagnostic } from '../core/diagnostic.ts';
 import { errorMessage } from './error-location.ts';
 import { phrase } from './runtime-phrases.ts';
-import { loadInWorkers, type SourceFile } from './isolation/load-in-workers.ts';
+import type { SourceFile } from './isolation/load-in-workers.ts';
 import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
-import { loadToolFile, type ToolInfo } from './load-tool-file.ts';
+import type { ToolInfo } from './load-tool-file.ts';
 import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
 import { withJavaScriptSnapshot } from './typescript-hooks.ts';
 
@@ -19,6 +19,8 @@ export interface FileLoad {
   source: string;
   tools: Array<ToolInfo & { tool?: BaseTool }>;
   diagnostics: Diagnostic[];
+  /** The CPU time its load took in its loader, in ms (when it loaded in one: from the cache, the time it last did). */
+  loadMs?: number;
 }
 
 /** How long one file's top-level code and isAvailable() may take in its loader (`tools.load_timeout_ms`). */
@@ -79,6 +81,9 @@ async function loadSources(
   version: number,
   cache: LoadCache | undefined,
 ): Promise<FileLoad[]> {
+  // The loading machinery is imported when there is something to load: a start the cache answers needs none of it.
+  const loadToolFile = async (...args: Parameters<typeof import('./load-tool-file.ts').loadToolFile>) =>
+    (await import('./load-tool-file.ts')).loadToolFile(...args);
   if (isolation === 'none') {
     return Promise.all(
       sources.map(async ({ file, source }) => ({ version, source, ...(await loadToolFile(file, config, version)) })),
@@ -87,11 +92,14 @@ async function loadSources(
   // What the cache still knows is not imported again; the rest loads in loaders, and is kept for next time.
   const infos = sources.map(({ file, source }) => cache?.lookup(file, source));
   const missing = sources.filter((_, index) => infos[index] === undefined);
-  const loaded = await loadInWorkers(missing, config, version, {
-    kind: isolation,
-    fileTimeoutMs: config.tools?.load_timeout_ms ?? DEFAULT_LOAD_TIMEOUT_MS,
-    memoryMb: config.tools?.memory_mb ?? 256,
-  });
+  const loaded =
+    missing.length === 0
+      ? []
+      : await (await import('./isolation/load-in-workers.ts')).loadInWorkers(missing, config, version, {
+          kind: isolation,
+          fileTimeoutMs: config.tools?.load_timeout_ms ?? DEFAULT_LOAD_TIMEOUT_MS,
+          memoryMb: config.tools?.memory_mb ?? 256,
+        });
   for (const [index, info] of loaded.entries()) cache?.store(missing[index]!.file, missing[index]!.source, info);
   let next = 0;
   for (const [index, info] of infos.entries()) if (info === undefined) infos[index] = loaded[next++];

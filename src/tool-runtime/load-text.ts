@@ -110,6 +110,10 @@ const en = {
     'an error thrown later by top-level code (a timer, a rejected promise) ends the loader; catch it',
   'load.forged-report': (a: { why: string }) => `loading the file failed: ${a.why}`,
   'load.forged-report.hint': () => "a tool file must not write to its loader's channel",
+  'load.slow': (a: { ms: number; limit: number }) =>
+    `loading this file took ${a.ms} ms of CPU (its top-level code and what it imports), more than ${a.limit} ms; every start that loads it pays that`,
+  'load.slow.hint': () =>
+    "import at the top only what manifest() and isAvailable() need; import the rest inside execute(), with `const { x } = await import('…')`",
 };
 
 const zh: typeof en = {
@@ -200,6 +204,10 @@ const zh: typeof en = {
   'load.crashed.hint': () => '顶层代码之后抛出的错误（定时器、被拒绝的 promise）会结束加载进程；请捕获它',
   'load.forged-report': (a) => `加载该文件失败：${a.why}`,
   'load.forged-report.hint': () => '工具文件不能向它的加载进程的通道写入数据',
+  'load.slow': (a) =>
+    `加载此文件用了 ${a.ms} 毫秒 CPU 时间（它的顶层代码及其导入的模块），超过 ${a.limit} 毫秒；每次加载它的启动都要付出这段时间`,
+  'load.slow.hint': () =>
+    "顶层只导入 manifest() 和 isAvailable() 需要的模块；其余的在 execute() 里用 `const { x } = await import('…')` 导入",
 };
 
 const ja: typeof en = {
@@ -302,6 +310,10 @@ const ja: typeof en = {
     'トップレベルのコードが後から投げたエラー（タイマー、拒否された promise）はローダーを終わらせます。捕捉してください',
   'load.forged-report': (a) => `ファイルの読み込みに失敗しました：${a.why}`,
   'load.forged-report.hint': () => 'ツールファイルはローダーの通信路に書き込んではいけません',
+  'load.slow': (a) =>
+    `このファイルの読み込みに CPU 時間で ${a.ms} ms かかりました（トップレベルのコードとそれが import するもの）。${a.limit} ms を超えており、これを読み込む起動のたびにかかります`,
+  'load.slow.hint': () =>
+    "トップレベルでは manifest() と isAvailable() に必要なものだけを import し、残りは execute() の中で `const { x } = await import('…')` で import してください",
 };
 
 export const LOAD_TEXT: Record<Language, typeof en> = { en, zh, ja };

@@ -13,6 +13,7 @@ import { registerTypeScriptHooks } from './typescript-hooks.ts';
 import { readManifest } from './manifest-snapshot.ts';
 import { manifestPosition } from './manifest-position.ts';
 import type { ManifestProblem } from './validate-manifest.ts';
+import { callWatched } from './availability-watch.ts';
 
 /** A tool found in a file, with a valid manifest, available or not. */
 export interface ToolInfo {
@@ -26,7 +27,10 @@ export interface ToolInfo {
   reasonText?: Phrase;
   /** The tool's own words in each language it gave (`unavailable({ en, zh, ja })`). */
   reasonTexts?: Partial<Record<Language, string>>;
-  /** Its availability comes from its own isAvailable(), which must run at every load (so what loading found cannot be reused). */
+  /**
+   * Its availability comes from its own isAvailable(), which reached outside the config (a file, a
+   * program) or answered with a promise: it must run at every load, so what loading found cannot be reused.
+   */
   ownAvailability?: boolean;
 }
 
@@ -228,8 +232,9 @@ async function loadToolInstance(
   }
   if (problems.some((problem) => problem.severity === 'error')) return undefined;
 
+  const watch = { outside: false };
   const reason = checkAvailability
-    ? await unavailableReason(tool, manifest.name, config, file, report, manifest.offByDefault === true)
+    ? await unavailableReason(tool, manifest.name, config, file, report, manifest.offByDefault === true, watch)
     : undefined;
   return {
     name: manifest.name,
@@ -238,7 +243,8 @@ async function loadToolInstance(
     manifest,
     available: reason === undefined,
     ...reason,
-    ...(hasOwnAvailability(tool) ? { ownAvailability: true } : {}),
+    // One that answered at once from the config alone can be kept with the config as its key.
+    ...(hasOwnAvailability(tool) && (watch.outside || !checkAvailability) ? { ownAvailability: true } : {}),
   };
 }
 
@@ -250,6 +256,8 @@ export async function unavailableReason(
   file: string,
   report: Report,
   offByDefault = false,
+  /** Set to say isAvailable() reached outside the config, or answered with a promise. */
+  watch: { outside: boolean } = { outside: false },
 ): Promise<Pick<ToolInfo, 'reason' | 'reasonText' | 'reasonTexts'> | undefined> {
   const off = (text: Phrase) => ({ reason: english(text), reasonText: text });
   if (turnedOff(config.tools)) return off(phrase('reason.all-off'));
@@ -259,7 +267,9 @@ export async function unavailableReason(
   // isAvailable() gives one) needs no timer: a thousand files load without a thousand timers.
   let timer: NodeJS.Timeout | undefined;
   try {
-    const answer: unknown = tool.isAvailable();
+    const called = callWatched((): unknown => tool.isAvailable());
+    const answer = called.value;
+    watch.outside = called.outside || isThenable(answer);
     const available = !isThenable(answer)
       ? answer
       : await Promise.race([
@@ -288,6 +298,7 @@ export async function unavailableReason(
           }),
     );
   } catch (error) {
+    watch.outside = true; // a throw may come from what it reached for: asked again at every load
     report(
       threwDiagnostic(
         'is-available-threw',

@@ -78,7 +78,8 @@ export function registerTool(
     get logger() {
       return (logger ??= createToolLogger(entry.name));
     },
-    checkParams: (params) => (checker ??= createParamsChecker(entry.manifest, schemaOf()))(params),
+    checkParams: (params) =>
+      (checker ??= createParamsChecker(entry.manifest, schemaOf(), { madeHere: given === undefined }))(params),
     run,
   };
 }

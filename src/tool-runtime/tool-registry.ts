@@ -21,6 +21,7 @@ import { LoadCache } from './load-cache.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
+import { compareToolNames } from './tool-name-order.ts';
 import type { ToolResult } from '../tools/tool-result.ts';
 import type { ToolSource } from './tool-source.ts';
 import { closestWord } from '../core/closest-word.ts';
@@ -220,7 +221,7 @@ export class ToolRegistry {
 
   /** The available tools, by name. */
   tools(): RegisteredTool[] {
-    return [...this.#available.values()].sort((a, b) => a.name.localeCompare(b.name));
+    return [...this.#available.values()].sort((a, b) => compareToolNames(a.name, b.name));
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -311,7 +312,7 @@ export class ToolRegistry {
         ...(reason === undefined ? {} : { reason }),
       })),
     ];
-    return rows.sort((a, b) => a.name.localeCompare(b.name));
+    return rows.sort((a, b) => compareToolNames(a.name, b.name));
   }
 
   get hasErrors(): boolean {

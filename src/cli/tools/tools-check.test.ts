@@ -241,3 +241,31 @@ export class WeatherTool extends BaseTool {
     assert.doesNotMatch(JSON.stringify(json), /\^/, 'no code frame in JSON');
   });
 });
+
+// Issue 25: a file whose top level costs much CPU (a DOM, an SDK imported there) is a warning, with the fix.
+test('a file whose load takes long is a slow-load warning, saying to import inside execute()', async (t) => {
+  // Spins until its loader has used 300 ms of CPU, whatever the machine's load (the limit is 100).
+  const spin = `const start = process.cpuUsage();\nwhile (process.cpuUsage(start).user < 300_000) {}\n`;
+  const project = await createProject({
+    'agent/tools/echo.ts': ECHO_TOOL,
+    'agent/tools/heavy.ts':
+      spin + ECHO_TOOL.replace("name: 'echo'", "name: 'heavy'").replace('class EchoTool', 'class HeavyTool'),
+  });
+  t.after(() => project.remove());
+  const result = await project.run(['tools', 'check', '--no-types']);
+  assert.equal(result.code, 0, show(result));
+  assert.match(
+    result.stdout,
+    /^agent\/tools\/heavy\.ts: warning \[slow-load\] loading this file took \d+ ms of CPU .+, more than 100 ms; every start that loads it pays that\n {2}→ import at the top only what manifest\(\) and isAvailable\(\) need; import the rest inside execute\(\)/m,
+  );
+  assert.doesNotMatch(result.stdout, /echo\.ts: warning/);
+  const json = parseJson(await project.run(['tools', 'check', '--no-types', '--json', '--lang', 'ja']));
+  assert.deepEqual(
+    json.diagnostics.map((diagnostic: { code: string; file: string }) => [
+      diagnostic.code,
+      diagnostic.file.endsWith('heavy.ts'),
+    ]),
+    [['slow-load', true]],
+  );
+  assert.match(json.diagnostics[0].message, /CPU 時間で \d+ ms/);
+});

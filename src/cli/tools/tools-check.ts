@@ -3,6 +3,7 @@ import { phrase } from '../../tool-runtime/runtime-phrases.ts';
 import { typeCheckToolFiles } from '../../tool-runtime/type-check-tools.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import { formatDiagnosticWithFrame, printJson, shortPath, shownListing } from '../format.ts';
+import { slowLoads } from './slow-loads.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
@@ -37,6 +38,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   const diagnostics = [
     ...stray.map(key(-2)),
     ...registry.diagnostics.map(key(-1)),
+    ...slowLoads(registry.files).map(key(-1)),
     ...types.diagnostics.map(key(Infinity)),
   ]
     .sort((a, b) => a.at - b.at)

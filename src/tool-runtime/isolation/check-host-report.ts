@@ -31,6 +31,19 @@ export function checkFileReport(info: unknown, file: string): FileInfo | string 
   )
     return 'its loader sent a malformed report';
   if (info.javascript !== undefined && typeof info.javascript !== 'string') return 'its loader sent a malformed report';
+  if (info.loadMs !== undefined && !(typeof info.loadMs === 'number' && info.loadMs >= 0))
+    return 'its loader sent a malformed report';
+  const environment = info.environment;
+  if (
+    environment !== undefined &&
+    !(
+      isRecord(environment) &&
+      typeof environment.listed === 'boolean' &&
+      Array.isArray(environment.names) &&
+      environment.names.every((name) => typeof name === 'string')
+    )
+  )
+    return 'its loader sent a malformed report';
   for (const diagnostic of info.diagnostics) {
     if (!isRecord(diagnostic) || DIAGNOSTIC_KEYS.some((key) => typeof diagnostic[key] !== 'string'))
       return 'its loader sent a malformed report';

@@ -19,6 +19,7 @@ import {
   warmTypeStripper,
 } from '../typescript-hooks.ts';
 import { checkToolResult, resultProblem, truncateResult } from '../../tools/tool-result.ts';
+import { recordEnvironmentReads, withEnvironmentReads } from './environment-reads.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
 import { captureSharedState, changesSince } from './shared-state.ts';
@@ -49,6 +50,7 @@ if (port.kind === 'process') {
 
 if (data.role === 'load') {
   mapStacksOnDemand();
+  recordEnvironmentReads();
   // Taken after the hooks and the contract are in place, which every file shares by design.
   const shared = captureSharedState();
   // Riverse sends the next files before this one is done, so that no file waits for a round trip:
@@ -63,12 +65,21 @@ if (data.role === 'load') {
       return;
     }
     useSourceSnapshot(message.file, message.source);
-    const loaded = await loadToolFile(message.file, data.config, message.version);
+    // CPU time, this thread's where Node can tell (22 cannot): what the file costs, whatever else the machine does.
+    const cpu = () => process.threadCpuUsage?.() ?? process.cpuUsage();
+    const started = cpu();
+    const [loaded, environment] = await withEnvironmentReads(() =>
+      loadToolFile(message.file, data.config, message.version),
+    );
+    const used = cpu();
+    const loadMs = Math.round((used.user - started.user + used.system - started.system) / 1000);
     const changed = message.check ? changesSince(shared) : [];
     const info: FileInfo = {
       ...loaded,
       tools: loaded.tools.map(({ tool: _tool, ...info }) => info),
       dependencies: importedFiles(message.file),
+      loadMs,
+      ...(environment.names.length === 0 && !environment.listed ? {} : { environment }),
     };
     // A tool to run in Riverse's process is imported there too: from this JavaScript, so that Riverse needs no type stripper.
     const javascript = javaScriptOf(message.file);

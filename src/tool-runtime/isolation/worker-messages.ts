@@ -23,6 +23,10 @@ export interface FileInfo {
   diagnostics: Diagnostic[];
   /** The project files it imported, directly or not (its helpers): what its load depended on besides its own text. */
   dependencies?: string[];
+  /** The CPU time its load took in the loader (import, constructors, manifests, isAvailable), in ms. */
+  loadMs?: number;
+  /** The environment variables its code read while it loaded (`listed`: it went through them all). */
+  environment?: { names: string[]; listed: boolean };
   /** The file as JavaScript (its types stripped), when a tool of it is to run in Riverse's own process. */
   javascript?: string;
 }
