@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { Usage } from '../models/chat-model.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { TurnErrorCode } from './turn-error-codes.ts';
 
 /** One tool call as it ran in a turn: what was asked, what came back, how long it took. */
@@ -9,7 +9,7 @@ export interface ToolCallRecord {
   tool: string;
   /** The arguments as parsed from the model (before coercion); the raw text when it was not JSON. */
   params: unknown;
-  result: ToolResult;
+  result: CheckedToolResult;
   durationMs: number;
   startedAt: string;
 }

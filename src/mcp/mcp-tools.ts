@@ -13,7 +13,7 @@ import type { SourceTools, ToolSource } from '../tool-runtime/tool-source.ts';
 import { DEFAULT_LIMITS } from '../tool-runtime/execute-tool.ts';
 import { toToolResult } from './call-result.ts';
 import { DEFAULT_STARTUP_TIMEOUT_MS, enabledServers, type McpConfig } from './mcp-settings.ts';
-import { schemaParameters } from './schema-parameters.ts';
+import { schemaParameters } from '../tool-runtime/schema-parameters.ts';
 import { ServerConnection, type ServerStatus } from './server-connection.ts';
 import { registryToolName } from './tool-names.ts';
 
