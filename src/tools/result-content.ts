@@ -73,7 +73,7 @@ export function cleanParts(content: readonly ContentPart[]): ContentPart[] {
       case 'image':
       case 'audio':
         return { type: part.type, data: part.data, mimeType: part.mimeType };
-      case 'resource':
+      default:
         return {
           type: 'resource',
           uri: part.uri,
