@@ -1,6 +1,8 @@
 import { Server, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
-import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
+import { failure, type ApprovalGateAnswer, type ExecuteOptions } from '../tool-runtime/execute-tool.ts';
+import type { ReportLevel } from '../tools/call-report.ts';
+import { toCallToolResult } from './call-result.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
 import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -33,15 +35,14 @@ export function createToolServer(
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
   server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult> => {
     const signal = context.mcpReq.signal;
-    const result = await tools.current.execute(request.params.name, request.params.arguments ?? {}, {
+    const name = request.params.name;
+    const result = await tools.current.execute(name, request.params.arguments ?? {}, {
       signal,
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
       approve: (tool, params) => approve(server, tool, params, signal),
+      ...callReports(name, request.params._meta?.progressToken, context.mcpReq),
     });
-    if (result.success) return { content: [{ type: 'text', text: result.data }] };
-    const text =
-      result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
-    return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
+    return toCallToolResult(result);
   });
   // A server made for one request (the stateless 2026 revision) is told of changes another way.
   const stop =
@@ -56,6 +57,42 @@ export function createToolServer(
     close: async () => {
       stop();
       await server.close().catch(() => {});
+    },
+  };
+}
+
+/**
+ * A call's progress as `notifications/progress` when the client asked for it (a progress token),
+ * each growing, as MCP wants; its log lines as log notifications (`notifications/message`, at the
+ * level the client set with `logging/setLevel`), named by the tool. A client that is gone is not told.
+ */
+function callReports(
+  tool: string,
+  token: string | number | undefined,
+  request: {
+    notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+    log: (level: ReportLevel, data: unknown, logger?: string) => Promise<void>;
+  },
+): Pick<ExecuteOptions, 'onProgress' | 'onLog'> {
+  let last: number | undefined;
+  return {
+    ...(token === undefined
+      ? {}
+      : {
+          onProgress: (report) => {
+            if (last !== undefined && report.progress <= last) return;
+            last = report.progress;
+            request
+              .notify({ method: 'notifications/progress', params: { progressToken: token, ...report } })
+              .catch(() => {});
+          },
+        }),
+    onLog: (report) => {
+      try {
+        request.log(report.level, report.message, tool).catch(() => {});
+      } catch {
+        // A request of a revision without logging (2026-07-28): nothing to tell.
+      }
     },
   };
 }
@@ -135,8 +172,14 @@ function mcpTool(tool: RegisteredTool): Tool {
     ...(title === undefined ? {} : { title }),
     description,
     inputSchema: tool.schema as Tool['inputSchema'],
+    ...(isObjectSchema(manifest.output) ? { outputSchema: manifest.output as Tool['outputSchema'] } : {}),
     ...(manifest.annotations === undefined
       ? {}
       : { annotations: { ...(title === undefined ? {} : { title }), ...hints } }),
   };
+}
+
+/** MCP's `outputSchema` describes an object (its `structuredContent` is one): another schema is not sent. */
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
 }
