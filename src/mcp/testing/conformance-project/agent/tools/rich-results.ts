@@ -180,6 +180,7 @@ export class JsonSchemaTool extends BaseTool {
         },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's conditional keyword, not a promise's
         then: { required: ['phone'] },
         else: { required: ['email'] },
         additionalProperties: false,
