@@ -1,6 +1,6 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/client';
 import type { ContentPart } from '../tools/content-part.ts';
-import { byteLength, formatSize } from '../tools/result-content.ts';
+import { base64, byteLength, formatSize } from '../tools/result-content.ts';
 import { ToolFailure, type CheckedToolResult } from '../tools/tool-result.ts';
 import { mimeTypeOf } from './resource-mime.ts';
 
@@ -143,13 +143,6 @@ function toBlock(part: ContentPart): ContentBlock {
       };
     }
   }
-}
-
-/** Bytes as base64 text, read in place (a Uint8Array is not copied first). */
-export function base64(bytes: string | Uint8Array): string {
-  return typeof bytes === 'string'
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

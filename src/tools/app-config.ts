@@ -20,7 +20,7 @@ export interface ToolsConfig {
   timeout_ms?: number;
   /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
   max_result_chars?: number;
-  /** The most one call's parts (images, audio, files) and `structured` may hold in all, in bytes (8 MiB); a part past it is replaced by a marker. */
+  /** The most one call's parts (images, audio, files) and `structured` may hold in all, in bytes (6 MiB); a part past it is replaced by a marker. */
   max_result_bytes?: number;
   /** `process` (default): each tool file loads and runs in a child process; `worker`: in a worker thread; `none`: in the assistant's own thread. */
   isolation?: Isolation;

@@ -167,3 +167,10 @@ export function partBuffers(content: readonly ContentPart[] | undefined): ArrayB
   }
   return [...buffers];
 }
+
+/** Bytes as base64 text, read in place (a Uint8Array is not copied first). */
+export function base64(bytes: string | Uint8Array): string {
+  return typeof bytes === 'string'
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}

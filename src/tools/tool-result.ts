@@ -167,8 +167,11 @@ export class InvalidToolResult extends Error {
 /** The most a truncation marker adds. */
 export const TRUNCATION_MARKER_CHARS = 120;
 
-/** The most a result's parts (and `structured`) may hold in all, in bytes, unless `tools.max_result_bytes` says otherwise. */
-export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
+/**
+ * The most a result's parts (and `structured`) may hold in all, in bytes, unless
+ * `tools.max_result_bytes` says otherwise: 6 MiB, so that a whole result fits the 8 MB a tool host's message may be.
+ */
+export const DEFAULT_MAX_RESULT_BYTES = 6 * 1024 * 1024;
 
 /**
  * The result with `data` and `error` cut to `maxChars` each, and its parts and `structured` to

@@ -22,8 +22,8 @@ const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = {
 /** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
 function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {
   const merged = { ...DEFAULT_WORKER_OPTIONS, ...options };
-  // The parts' bytes too (base64 text up to 2 bytes a character), and room for the frame around them.
-  const parts = 2 * (merged.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
+  // The parts' bytes too (V8 writes bytes and base64 text a byte each), and room for the frame around them.
+  const parts = merged.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   return {
     ...merged,
     maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + parts + 1024 * 1024),
