@@ -205,7 +205,13 @@ function mcpTool(
     entry,
     config,
     async (params, context) =>
-      toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
+      toToolResult(
+        entry.name,
+        await connection.callTool(tool.name, params, context.signal, timeoutMs, {
+          progress: context.progress,
+          log: context.log,
+        }),
+      ),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.
     'none',
     schema,
