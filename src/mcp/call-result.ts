@@ -76,7 +76,7 @@ function toPart(block: ContentBlock): ContentPart {
 }
 
 /** A part as a line of text: what a model that cannot see or hear it reads. */
-export function describePart(part: ContentPart): string {
+function describePart(part: ContentPart): string {
   switch (part.type) {
     case 'text':
       return part.text;

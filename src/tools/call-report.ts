@@ -3,7 +3,7 @@
 // are bounded in rate and size: a tool that floods them is throttled, not Riverse (decision 027).
 
 /** MCP's log levels (RFC 5424), lowest first; `warn` is taken as `warning`. */
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type ReportLevel = (typeof LOG_LEVELS)[number];
 
 /** How far a call is: `progress` grows; `total` when known; a short message for a person. */
@@ -24,8 +24,8 @@ export type ReportProgress = (progress: number, total?: number, message?: string
 export type ReportLog = (level: ReportLevel | 'warn', message: string) => void;
 
 /** The longest progress message and log line kept; longer ones are cut with an ellipsis. */
-export const MAX_PROGRESS_MESSAGE_CHARS = 500;
-export const MAX_LOG_MESSAGE_CHARS = 4_000;
+const MAX_PROGRESS_MESSAGE_CHARS = 500;
+const MAX_LOG_MESSAGE_CHARS = 4_000;
 
 /** A progress report as it may be passed on, or why not (a sentence for the tool's author). */
 export function checkProgress(progress: unknown, total?: unknown, message?: unknown): ProgressReport | string {
@@ -60,21 +60,21 @@ function describe(value: unknown): string {
 }
 
 /** Reports let through at once, then so many a second. */
-export interface ReportRate {
+interface ReportRate {
   burst: number;
   perSecond: number;
 }
 
 /** Progress: a bar needs no more than ten steps a second. Logs: a screenful at once, then twenty a second. */
-export const PROGRESS_RATE: ReportRate = { burst: 10, perSecond: 10 };
-export const LOG_RATE: ReportRate = { burst: 50, perSecond: 20 };
+const PROGRESS_RATE: ReportRate = { burst: 10, perSecond: 10 };
+const LOG_RATE: ReportRate = { burst: 50, perSecond: 20 };
 
 /**
  * Lets reports through at `rate`. Past it, progress keeps only its latest report, sent once the
  * rate allows (a bar ends where the tool last said); log lines past it are dropped and counted.
  * `close()` sends the latest report held and stops.
  */
-export class ReportThrottle<Report> {
+class ReportThrottle<Report> {
   readonly #rate: ReportRate;
   readonly #send: (report: Report) => void;
   readonly #keepLatest: boolean;

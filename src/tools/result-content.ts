@@ -6,7 +6,7 @@ import { resultPhrase } from './result-text.ts';
 // the result's byte cap (decision 027).
 
 /** More parts than a person would look at in one tool card. */
-export const MAX_PARTS = 100;
+const MAX_PARTS = 100;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Where a base64 check stops reading: a long string is checked by its start and end, not scanned whole. */
 const BASE64_SAMPLE = 4_096;
@@ -94,7 +94,7 @@ export function partsText(content: readonly ContentPart[]): string {
 }
 
 /** What a part holds, in bytes as it travels (base64 text counts by its length). */
-export function partBytes(part: ContentPart): number {
+function partBytes(part: ContentPart): number {
   const size = (value: string | Uint8Array | undefined) =>
     value === undefined ? 0 : typeof value === 'string' ? value.length : value.byteLength;
   switch (part.type) {
