@@ -32,6 +32,7 @@ export {
   type AskOptions,
   type AskPerson,
   type CheckedToolResult,
+  type ToolResultFields,
   type JsonSchemaObject,
   type LogReport,
   type ProgressReport,

@@ -168,6 +168,15 @@ export function partBuffers(content: readonly ContentPart[] | undefined): ArrayB
   return [...buffers];
 }
 
+/** The parts with their bytes as base64 text, as JSON (which has no bytes) and MCP write them. */
+export function partsAsJson(content: readonly ContentPart[]): ContentPart[] {
+  return content.map((part) => {
+    if (part.type === 'image' || part.type === 'audio') return { ...part, data: base64(part.data) };
+    if (part.type === 'resource' && part.blob !== undefined) return { ...part, blob: base64(part.blob) };
+    return part;
+  });
+}
+
 /** Bytes as base64 text, read in place (a Uint8Array is not copied first). */
 export function base64(bytes: string | Uint8Array): string {
   return typeof bytes === 'string'

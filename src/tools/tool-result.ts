@@ -12,7 +12,8 @@ export type ToolResult = ToolResultFields & ({ data: string } | { data?: string;
 /** A result as the runtime hands it on (checked): `data` is always there, derived from the text parts when the tool gave only `content`. */
 export type CheckedToolResult = ToolResultFields & { data: string };
 
-interface ToolResultFields {
+/** What every result may say, whichever way it gives its text. */
+export interface ToolResultFields {
   success: boolean;
   /** The text the model reads. It may be left out when `content` is given: it is then the text parts, joined by lines. */
   data?: string;

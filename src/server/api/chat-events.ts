@@ -1,13 +1,5 @@
 import type { TurnEvent } from '../../assistant/turn-events.ts';
-import type { ContentPart } from '../../tools/content-part.ts';
-import { base64 } from '../../tools/result-content.ts';
-
-/** A part with its bytes as base64 text: JSON has no bytes. */
-function partAsJson(part: ContentPart): ContentPart {
-  if (part.type === 'image' || part.type === 'audio') return { ...part, data: base64(part.data) };
-  if (part.type === 'resource' && part.blob !== undefined) return { ...part, blob: base64(part.blob) };
-  return part;
-}
+import { partsAsJson } from '../../tools/result-content.ts';
 
 /**
  * A turn's event as `POST /api/chat` sends it (docs/server-api.md, "Chat events"): `event:` its
@@ -31,7 +23,7 @@ export function chatEvent(event: TurnEvent): { type: string; data: unknown } | u
           ...(result.error === undefined ? {} : { error: result.error }),
           ...(result.code === undefined ? {} : { code: result.code }),
           // Parts as MCP writes them (bytes as base64 text), so that the page can show them.
-          ...(result.content === undefined ? {} : { content: result.content.map(partAsJson) }),
+          ...(result.content === undefined ? {} : { content: partsAsJson(result.content) }),
           ...(result.structured === undefined ? {} : { structured: result.structured }),
           durationMs: call.durationMs,
           startedAt: call.startedAt,
