@@ -24,11 +24,15 @@ function withoutDraft(schema: object): object {
 
 /** Why `schema` cannot be used as a JSON Schema (Ajv's words); undefined when it compiles. */
 export function schemaCompileProblem(schema: object): string | undefined {
+  const checked = withoutDraft(schema);
   try {
-    validator().compile(withoutDraft(schema));
+    validator().compile(checked);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  } finally {
+    // Ajv's own cache would keep every schema (and reloaded tool) alive.
+    validator().removeSchema(checked);
   }
 }
 
@@ -40,7 +44,9 @@ export function outputChecker(schema: object): OutputCheck {
   return (structured) => {
     if (validate === undefined) {
       try {
-        validate = validator().compile(withoutDraft(schema));
+        const checked = withoutDraft(schema);
+        validate = validator().compile(checked);
+        validator().removeSchema(checked);
       } catch (error) {
         validate = `the output schema cannot be used: ${error instanceof Error ? error.message : String(error)}`;
       }

@@ -5,6 +5,7 @@ import type { Dialect } from '../schema/dialect.ts';
 import type { SchemaNode } from '../schema/schema-node.ts';
 import { givenSchema, parametersSchema, type JsonSchema } from './parameter-schema.ts';
 import { schemaParameters } from './schema-parameters.ts';
+import { inlineRefs } from '../schema/inline-refs.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from '../tools/tool-context.ts';
 import type { Isolation } from '../tools/app-config.ts';
 import type { ToolManifest } from '../tools/tool-manifest.ts';
@@ -58,7 +59,7 @@ export function registerTool(
   const written = given === undefined ? givenSchema(entry.manifest) : undefined;
   const manifest: ToolManifest =
     written !== undefined && entry.manifest.parameters === undefined
-      ? { ...entry.manifest, parameters: schemaParameters(written) }
+      ? { ...entry.manifest, parameters: schemaParameters(inlineRefs(written)) }
       : entry.manifest;
   // Built on first use: listing a thousand tools needs none of it.
   let schema: JsonSchema | undefined = given;
