@@ -27,7 +27,7 @@ const en = {
   'manifest.text-wrong-type': (a: { path: string; got?: string }) =>
     `${a.path} must be a string or { en, zh, ja } strings${a.got === undefined ? ', and is missing' : `, got ${a.got}`}`,
   'manifest.schema-not-object': (a: { key: string }) =>
-    `${a.key} must be a JSON Schema object for the parameters, such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
+    `${a.key} must be a JSON Schema object for ${a.key === 'output' ? 'the result\'s "structured" value' : 'the parameters'}, such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
   'manifest.schema-top': (a: { key: string; got: string }) =>
     `${a.key} must describe an object of named arguments: its "type" is "object" (got ${a.got})`,
   'manifest.schema-invalid': (a: { key: string; why: string }) =>
@@ -116,7 +116,7 @@ const zh: typeof en = {
   'manifest.text-wrong-type': (a) =>
     `${a.path} 必须是字符串或 { en, zh, ja } 字符串${a.got === undefined ? '，但它缺失了' : `，实际是 ${a.got}`}`,
   'manifest.schema-not-object': (a) =>
-    `${a.key} 必须是描述参数的 JSON Schema 对象，例如 { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
+    `${a.key} 必须是描述${a.key === 'output' ? '结果中 "structured" 值' : '参数'}的 JSON Schema 对象，例如 { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
   'manifest.schema-top': (a) => `${a.key} 必须描述一个具名参数的对象：其 "type" 为 "object"（实际为 ${a.got}）`,
   'manifest.schema-invalid': (a) => `${a.key} 不是校验器可用的 JSON Schema：${a.why}`,
   'manifest.schema-twice': (a) =>
@@ -191,7 +191,7 @@ const ja: typeof en = {
   'manifest.text-wrong-type': (a) =>
     `${a.path} は文字列か { en, zh, ja } の文字列でなければなりません${a.got === undefined ? 'が、ありません' : `が、${a.got} です`}`,
   'manifest.schema-not-object': (a) =>
-    `${a.key} はパラメーターを表す JSON Schema のオブジェクトにしてください（例：{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }）`,
+    `${a.key} は${a.key === 'output' ? '結果の "structured" の値' : 'パラメーター'}を表す JSON Schema のオブジェクトにしてください（例：{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }）`,
   'manifest.schema-top': (a) =>
     `${a.key} は名前付き引数のオブジェクトを表してください："type" は "object" です（実際は ${a.got}）`,
   'manifest.schema-invalid': (a) => `${a.key} はバリデーターが使える JSON Schema ではありません：${a.why}`,

@@ -13,6 +13,7 @@ import { runTool } from './run-tool.ts';
 import { tempDir, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
 import { compileSchema } from '../schema/compile-schema.ts';
+import { validateManifest } from './validate-manifest.ts';
 
 async function load(t: Cleanup, files: Record<string, string>, config: AppConfig = {}): Promise<ToolRegistry> {
   const dir = await tempDir(t);
@@ -151,6 +152,28 @@ for (const kind of ['process', 'worker', 'none'] as const) {
 }
 
 describe('the contract', () => {
+  test('a manifest gives its parameters one way; inputSchema and output are JSON Schema objects that compile', () => {
+    const problems = (extra: Record<string, unknown>) =>
+      validateManifest({ name: 'x', description: 'X', examples: ['a', 'b'], ...extra })
+        .filter((problem) => problem.severity === 'error')
+        .map((problem) => `${problem.path}: ${problem.message}`);
+    assert.deepEqual(problems({ inputSchema: { type: 'object' }, output: { type: 'object' } }), []);
+    assert.deepEqual(problems({ input_schema: { type: 'object', properties: { a: { type: 'string' } } } }), []);
+    assert.deepEqual(problems({ parameters: {}, inputSchema: { type: 'object' } }), [
+      'inputSchema: give the parameters one way only: parameters, inputSchema are both set (keep inputSchema for a full JSON Schema, parameters for the short form)',
+    ]);
+    assert.deepEqual(problems({ inputSchema: { type: 'string' } }), [
+      'inputSchema.type: inputSchema must describe an object of named arguments: its "type" is "object" (got "string")',
+    ]);
+    assert.deepEqual(problems({ output: 'an object' }), [
+      "output: output must be a JSON Schema object for the result's \"structured\" value, such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }",
+    ]);
+    assert.match(
+      problems({ inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } })[0] ?? '',
+      /^inputSchema: inputSchema is not a JSON Schema the validator can use: /,
+    );
+  });
+
   test('data may be left out when content is given: it is the text parts, joined by lines', () => {
     assert.deepEqual(
       checkToolResult({
