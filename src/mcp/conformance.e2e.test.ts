@@ -116,6 +116,18 @@ test('conformance 0.2.x, server mode: the content, logging, progress and JSON Sc
     const output = await judge([CONFORMANCE_NEXT, 'server', '--url', url, '--scenario', scenario]);
     assert.match(output, /Passed: (\d+)\/\1, 0 failed/, `${scenario}\n${output.slice(-4000)}`);
   }
+  // At the newest revision the SEP-2106 keywords ($anchor, allOf/anyOf, if/then/else) are checked too, not skipped.
+  const newest = await judge([
+    CONFORMANCE_NEXT,
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    'json-schema-2020-12',
+    '--spec-version',
+    '2026-07-28',
+  ]);
+  assert.match(newest, /Passed: 8\/8, 0 failed/, newest.slice(-4000));
 });
 
 test('conformance, client mode: our client (McpTools and the registry) passes initialize, tools_call and sse-retry', async () => {
