@@ -73,6 +73,9 @@ export interface ExecutionLimits {
   maxResultBytes?: number;
 }
 
+/** The most the markers of parts cut in a host add: a line of about 200 characters for each of at most 100 parts. */
+const PART_MARKERS_BYTES = 100 * 200;
+
 /** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -190,7 +193,8 @@ async function runChecked(
     return truncateResult(
       await Promise.race([run, stopped]),
       limits.maxResultChars + (entry.isolated ? TRUNCATION_MARKER_CHARS : 0),
-      limits.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      // Likewise its parts: the markers of parts cut there (a line each) may take it a little past the cap.
+      (limits.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES) + (entry.isolated ? PART_MARKERS_BYTES : 0),
     );
   } finally {
     reports.close();
