@@ -31,6 +31,10 @@ const TOOLS = {
       return { success: true, content: [{ type: 'text', text: 'a chart' }, { type: 'image', data: bytes, mimeType: 'image/png' },
         { type: 'audio', data: ${JSON.stringify(PIXEL)}, mimeType: 'audio/wav' }, { type: 'resource', uri: 'file:///tmp/a.csv', text: 'a,b' }] };`,
   }),
+  'album.ts': toolSource('album', {
+    execute: `const photo = () => ({ type: 'image', data: new Uint8Array(600), mimeType: 'image/jpeg' });
+      return { success: true, data: 'two photos', content: [photo(), photo()] };`,
+  }),
   'steps.ts': toolSource('steps', {
     execute: `for (let step = 1; step <= 3; step++) { context.progress(step, 3, 'step ' + step); context.log(step === 3 ? 'warn' : 'info', 'did ' + step); await new Promise((resolve) => setTimeout(resolve, 5)); }
       return ToolResult.ok('done');`,
@@ -67,6 +71,18 @@ for (const kind of ['process', 'worker', 'none'] as const) {
       assert.deepEqual([image.data[0], image.data[4999]], [137, 7]);
       assert.deepEqual(audio, { type: 'audio', data: PIXEL, mimeType: 'audio/wav' });
       assert.deepEqual(resource, { type: 'resource', uri: 'file:///tmp/a.csv', text: 'a,b' });
+    });
+
+    test('tools.max_result_bytes caps the parts where the tool runs, with a visible marker', async (t) => {
+      const registry = await load(t, TOOLS, { tools: { isolation: kind, max_result_bytes: 1000 } });
+      const result = await registry.execute('album', {});
+      assert.equal(result.success, true);
+      assert.equal(result.content?.length, 2);
+      assert.equal(result.content?.[0]?.type, 'image');
+      assert.deepEqual(result.content?.[1], {
+        type: 'text',
+        text: '…[cut: image image/jpeg of 600 bytes left out; a result may carry 1000 bytes in all (tools.max_result_bytes)]',
+      });
     });
 
     test('progress and log lines reach the caller as they come, in order, levels as MCP names them', async (t) => {
