@@ -25,7 +25,7 @@ export class ForecastTool extends BaseTool {
 }
 `;
 
-test('/mcp: output as outputSchema, structured as structuredContent, progress to the token's listener, a broken output as isError', async (t) => {
+test('/mcp: output as outputSchema, structured as structuredContent, progress to the client's listener, a broken output as isError', async (t) => {
   const service = await startTestService(t, { files: { 'forecast.ts': FORECAST } });
   const client = new Client({ name: 'riverse-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
