@@ -25,7 +25,7 @@ export class ForecastTool extends BaseTool {
 }
 `;
 
-test('/mcp: output as outputSchema, structured as structuredContent, progress to the client's listener, a broken output as isError', async (t) => {
+test("/mcp: output as outputSchema, structured as structuredContent, progress to the client's listener, a broken output as isError", async (t) => {
   const service = await startTestService(t, { files: { 'forecast.ts': FORECAST } });
   const client = new Client({ name: 'riverse-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.url)));
@@ -37,9 +37,12 @@ test('/mcp: output as outputSchema, structured as structuredContent, progress to
     required: ['temperature'],
   });
   const progress: number[] = [];
-  const result = await client.callTool({ name: 'forecast', arguments: {} }, {
-    onprogress: (report) => progress.push(report.progress),
-  });
+  const result = await client.callTool(
+    { name: 'forecast', arguments: {} },
+    {
+      onprogress: (report) => progress.push(report.progress),
+    },
+  );
   assert.deepEqual(result.structuredContent, { temperature: 21 });
   assert.deepEqual(result.content, [{ type: 'text', text: 'It is 21 degrees.' }]);
   assert.deepEqual(progress, [1, 2]);
