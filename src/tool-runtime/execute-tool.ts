@@ -30,7 +30,6 @@ import {
   TRUNCATION_MARKER_CHARS,
   truncateResult,
   type ToolErrorCode,
-  type ToolResult,
 } from '../tools/tool-result.ts';
 
 export interface ExecuteOptions {
