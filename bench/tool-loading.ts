@@ -205,6 +205,8 @@ async function benchExecute(folder: string): Promise<void> {
     logger: createToolLogger('bench'),
     config: {},
     ask: NO_ONE_TO_ASK,
+    progress: () => {},
+    log: () => {},
   };
   const cases = [
     { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },

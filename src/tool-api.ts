@@ -1,12 +1,20 @@
 // What a tool file gets from `import … from 'riverse'` inside a tool worker: the contract only,
 // so that starting a worker loads a handful of small modules instead of all of Riverse.
 export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
-export { ToolResult, type ToolErrorCode } from './tools/tool-result.ts';
+export { ToolResult, type CheckedToolResult, type ToolErrorCode, type ToolResultFields } from './tools/tool-result.ts';
 export type { AudioPart, ContentPart, ImagePart, ResourcePart, TextPart } from './tools/content-part.ts';
 export type { AskAnswer, AskOptions, AskPerson, ToolContext, ToolLogger } from './tools/tool-context.ts';
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
-export type { Parameter, ParameterSpec, ParameterType, ToolAnnotations, ToolManifest } from './tools/tool-manifest.ts';
+export type {
+  JsonSchemaObject,
+  Parameter,
+  ParameterSpec,
+  ParameterType,
+  ToolAnnotations,
+  ToolManifest,
+} from './tools/tool-manifest.ts';
+export type { LogReport, ProgressReport, ReportLevel, ReportLog, ReportProgress } from './tools/call-report.ts';
 export {
   localize,
   localizeList,

@@ -39,6 +39,18 @@ export function describeBinary(path: string, size: number): string {
   return `${path} is ${kind} (${size.toLocaleString('en')} bytes), not text; it is not shown.`;
 }
 
+/** The type of an image a model can be shown (PNG, JPEG, GIF, WebP), read from its first bytes; undefined for anything else. */
+export function imageType(bytes: Uint8Array): string | undefined {
+  const starts = (...values: number[]) => values.every((value, index) => bytes[index] === value);
+  const text = (at: number, value: string) =>
+    [...value].every((char, index) => bytes[at + index] === char.charCodeAt(0));
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (text(0, 'GIF87a') || text(0, 'GIF89a')) return 'image/gif';
+  if (text(0, 'RIFF') && text(8, 'WEBP')) return 'image/webp';
+  return undefined;
+}
+
 /** Up to `length` bytes from the start of an open file. */
 export function readStart(fd: number, length: number): Buffer {
   const bytes = Buffer.alloc(length);

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from 'riverse';
 
 const TOOL_FOLDER = fileURLToPath(new URL('.', import.meta.url));
+/** A 1×1 red PNG. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 describe('file_read', () => {
   const top = realpathSync(mkdtempSync(join(tmpdir(), 'riverse-file-read-')));
@@ -20,6 +22,7 @@ describe('file_read', () => {
     writeFileSync(join(root, 'notes', 'todo.md'), 'one\ntwo\nthree\nfour\n');
     writeFileSync(join(root, 'big.txt'), 'x'.repeat(5000));
     writeFileSync(join(root, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]));
+    writeFileSync(join(root, 'pixel.png'), Buffer.from(PIXEL, 'base64'));
     writeFileSync(join(top, 'outside', 'secret.txt'), 'SECRET');
     writeFileSync(join(top, 'workspace-evil', 'secret.txt'), 'SECRET');
     symlinkSync(join(top, 'outside', 'secret.txt'), join(root, 'link.txt'));
@@ -75,6 +78,16 @@ describe('file_read', () => {
   test('a binary file is described, not dumped', async () => {
     const result = await registry.execute('file_read', { path: 'image.png' });
     assert.deepEqual(result, { success: true, data: 'image.png is a PNG image (8 bytes), not text; it is not shown.' });
+  });
+
+  test('a picture is returned as an image part, its bytes whole', async () => {
+    const result = await registry.execute('file_read', { path: 'pixel.png' });
+    assert.equal(result.success, true);
+    assert.equal(result.data, 'pixel.png is an image (image/png, 70 bytes); it is attached.');
+    const [part] = result.content ?? [];
+    assert.ok(part?.type === 'image' && part.data instanceof Uint8Array);
+    assert.equal(part.mimeType, 'image/png');
+    assert.equal(Buffer.from(part.data).toString('base64'), PIXEL);
   });
 
   test('a folder or a missing file: a clear failure', async () => {

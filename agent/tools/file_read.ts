@@ -1,6 +1,9 @@
 import { closeSync, fstatSync } from 'node:fs';
 import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
-import { describeBinary, looksBinary, readStart } from './_file-text.ts';
+import { describeBinary, imageType, looksBinary, readStart } from './_file-text.ts';
+
+/** The largest picture returned as an image part (a result's parts may hold 6 MiB in all); a larger one is described. */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 import { fileRoots, openConfinedForRead, refusal } from './_roots.ts';
 
 type Params = { path: string; offset: number; limit?: number };
@@ -72,6 +75,16 @@ export class FileReadTool extends BaseTool<Params> {
           `${params.path} is not a regular file (a device, a pipe or a socket), so it is not read.`,
         );
       const head = readStart(opened.fd, Math.min(stats.size, maxBytes));
+      // A picture is returned as one: a model that can see is shown it, the dashboard shows it.
+      const image = imageType(head);
+      if (image !== undefined && stats.size <= MAX_IMAGE_BYTES) {
+        const bytes = stats.size <= head.length ? head : readStart(opened.fd, stats.size);
+        return {
+          success: true,
+          data: `${params.path} is an image (${image}, ${stats.size.toLocaleString('en')} bytes); it is attached.`,
+          content: [{ type: 'image', data: bytes, mimeType: image }],
+        };
+      }
       if (looksBinary(head)) return ToolResult.ok(describeBinary(params.path, stats.size));
       const lines = head.toString('utf8').split('\n');
       const first = Math.max(1, params.offset ?? 1);

@@ -98,6 +98,14 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
     ]);
   });
 
+  test('an image part of an earlier result, as a data URL, is sent as it is', async () => {
+    const image = `data:image/png;base64,${PNG.toString('base64')}`;
+    const result = await registry.execute('image_describe', { image });
+    assert.deepEqual(result, { success: true, data: 'A small cat on a sofa.' });
+    const request = seen.filter((entry) => entry.path === '/v1/chat/completions').at(-1);
+    assert.deepEqual(request?.json.messages[0].content[1], { type: 'image_url', image_url: { url: image } });
+  });
+
   test("an image outside the workspace is refused; the API's own error is passed on", async () => {
     assert.match(
       (await registry.execute('image_describe', { image: '/etc/hostname.png' })).error ?? '',

@@ -35,9 +35,9 @@ export class ImageDescribeTool extends BaseTool<Params> {
           type: 'string',
           required: true,
           description: {
-            en: 'An image file in the workspace, or an http(s) address of one',
-            zh: '工作区中的图片文件，或图片的 http(s) 地址',
-            ja: 'ワークスペースの画像ファイル、または画像の http(s) アドレス',
+            en: 'An image file in the workspace, an http(s) address of one, or an image part as a data: URL',
+            zh: '工作区中的图片文件、图片的 http(s) 地址，或以 data: URL 表示的图片部件',
+            ja: 'ワークスペースの画像ファイル、画像の http(s) アドレス、または data: URL の画像パーツ',
           },
         },
         question: {
@@ -68,7 +68,14 @@ export class ImageDescribeTool extends BaseTool<Params> {
     if (typeof api === 'string') return ToolResult.fail(api);
     let url: string;
     if (/^https?:\/\//i.test(params.image)) url = params.image;
-    else {
+    else if (/^data:image\/(png|jpeg|gif|webp);base64,/i.test(params.image)) {
+      // An image part of an earlier result, as its bytes: sent as it is, within the same bound as a file.
+      if ((params.image.length * 3) / 4 > MAX_IMAGE_BYTES)
+        return ToolResult.fail(
+          `The image has more than ${MAX_IMAGE_BYTES.toLocaleString('en')} bytes; at most that many are sent.`,
+        );
+      url = params.image;
+    } else {
       const type = TYPES[extname(params.image).toLowerCase()];
       if (type === undefined)
         return ToolResult.fail(`${params.image} is not an image this tool sends (${Object.keys(TYPES).join(' ')}).`);

@@ -76,15 +76,16 @@ describe('web_fetch (against a local site)', () => {
     assert.doesNotMatch(result.data, /SCRIPT-TEXT|NAV-TEXT|FOOTER-TEXT|color: red/);
   });
 
-  test('text as it is; binary described; an HTTP error reported; a long page cut at max_bytes', async () => {
+  test('text as it is; a picture as an image; an HTTP error reported; a long page cut at max_bytes', async () => {
     assert.equal(
       (await registry.execute('web_fetch', { url: site('/plain') })).data,
       `URL: ${site('/plain')}\n\njust text`,
     );
-    assert.match(
-      (await registry.execute('web_fetch', { url: site('/image') })).data,
-      /is image\/png \(7 bytes\), not text/,
-    );
+    const image = await registry.execute('web_fetch', { url: site('/image') });
+    assert.match(image.data, /is an image \(image\/png, 7 bytes\); it is attached/);
+    const [part] = image.content ?? [];
+    assert.ok(part?.type === 'image' && part.mimeType === 'image/png');
+    assert.deepEqual([...Buffer.from(part.data as Uint8Array)], [0x89, 0x50, 0x4e, 0x47, 0, 0, 0]);
     assert.match(
       (await registry.execute('web_fetch', { url: site('/missing') })).error ?? '',
       /answered HTTP 404 Not Found/,

@@ -78,6 +78,14 @@ export class WebFetchTool extends BaseTool<Params> {
     const cut = response.truncated
       ? `\n…[the page is longer than ${response.body.length.toLocaleString('en')} bytes; the rest was not read]`
       : '';
+    // An address that is a picture gives the picture: a model that can see is shown it.
+    const image = /^image\/(png|jpeg|gif|webp)\b/.exec(type)?.[0];
+    if (image !== undefined && !response.truncated)
+      return {
+        success: true,
+        data: `${response.url} is an image (${image}, ${response.body.length.toLocaleString('en')} bytes); it is attached.`,
+        content: [{ type: 'image', data: response.body, mimeType: image }],
+      };
     const text = decode(response.body, type);
     if (text === undefined)
       return ToolResult.ok(

@@ -3,7 +3,7 @@ import { jsonText } from '../models/json-text.ts';
 import { memoryApprovals, type ApprovalRecord, type ApprovalRecords } from '../store/approval-store.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 
 /** Two minutes: long enough to read a call and decide, short enough that a turn nobody watches ends. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -45,7 +45,7 @@ export type PendingRequest = PendingApproval | PendingQuestion;
 
 /** The result of answering, for the channel that answered. */
 export type AnswerOutcome =
-  | { ok: true; approval: ApprovalRecord; result?: ToolResult }
+  | { ok: true; approval: ApprovalRecord; result?: CheckedToolResult }
   | { ok: false; code: 'not-found' | 'not-pending' | 'approval-mismatch'; message: string };
 
 export interface ApprovalsOptions {
@@ -275,10 +275,10 @@ export class Approvals {
   }
 
   /** A decided approval whose turn is gone: an approved call runs now; either way its result is the call's trace. */
-  async #settleOrphan(record: ApprovalRecord): Promise<ToolResult | undefined> {
+  async #settleOrphan(record: ApprovalRecord): Promise<CheckedToolResult | undefined> {
     const started = new Date().toISOString();
     const t0 = performance.now();
-    let result: ToolResult;
+    let result: CheckedToolResult;
     if (record.status === 'approved') {
       const registry = this.#registry?.();
       if (registry === undefined || !this.#records.setRun(record.id, 'started')) return undefined;
@@ -314,7 +314,7 @@ function outcomeOf(record: ApprovalRecord | undefined): ApprovalOutcome {
 }
 
 /** The failed result a call not approved gets: the model reads it (in English, like every tool error). */
-export function deniedResult(outcome: Extract<ApprovalOutcome, { approved: false }>, tool: string): ToolResult {
+export function deniedResult(outcome: Extract<ApprovalOutcome, { approved: false }>, tool: string): CheckedToolResult {
   const error =
     outcome.code === 'denied'
       ? `The person denied this call to ${tool}; it did not run.${outcome.reason === undefined ? '' : ` Their reason: ${JSON.stringify(outcome.reason)}.`} Do not try it again unless they ask; answer them without it.`

@@ -7,7 +7,7 @@ import type { ToolRouter } from '../routing/tool-router.ts';
 import type { JsonSchema } from '../tool-runtime/parameter-schema.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { Language } from '../core/language.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { cachedToolDefinitions, toolDefinition } from './tool-definitions.ts';
@@ -127,7 +127,7 @@ export class OfferedTools {
    * Runs a find_tools call: the whole catalog searched, the best tools not yet offered added from
    * the next round on (at most FOUND_PER_CALL a call, and max_tools in a turn).
    */
-  async find(params: unknown, signal?: AbortSignal): Promise<ToolResult> {
+  async find(params: unknown, signal?: AbortSignal): Promise<CheckedToolResult> {
     const text = ASSISTANT_TEXT[this.#language];
     const query = typeof params === 'object' && params !== null ? (params as { query?: unknown }).query : undefined;
     if (typeof query !== 'string' || query.trim() === '')

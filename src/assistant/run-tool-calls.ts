@@ -120,7 +120,15 @@ function withPerson(call: ToolCallRequest, context: ToolCallsContext, waited: { 
       waited.ms += performance.now() - asked;
     }
   };
-  return { ...context.execute, approve, ...(ask === undefined ? {} : { ask }) };
+  const { callId, tool, emit } = bound;
+  return {
+    ...context.execute,
+    approve,
+    ...(ask === undefined ? {} : { ask }),
+    // What the call says while it runs reaches whoever watches the turn (the dashboard's card, the API's stream).
+    onProgress: (report) => emit({ type: 'tool-progress', callId, tool, ...report }),
+    onLog: (report) => emit({ type: 'tool-log', callId, tool, ...report }),
+  };
 }
 
 function parseArguments(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

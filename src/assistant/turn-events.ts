@@ -1,7 +1,8 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { Usage } from '../models/chat-model.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { TurnErrorCode } from './turn-error-codes.ts';
+import type { ReportLevel } from '../tools/call-report.ts';
 
 /** One tool call as it ran in a turn: what was asked, what came back, how long it took. */
 export interface ToolCallRecord {
@@ -9,7 +10,7 @@ export interface ToolCallRecord {
   tool: string;
   /** The arguments as parsed from the model (before coercion); the raw text when it was not JSON. */
   params: unknown;
-  result: ToolResult;
+  result: CheckedToolResult;
   durationMs: number;
   startedAt: string;
 }
@@ -20,6 +21,10 @@ export type TurnEvent =
   | { type: 'tool-call-delta'; index: number; name?: string; argumentsDelta: string }
   | { type: 'tool-call'; callId: string; tool: string; params: unknown }
   | { type: 'tool-result'; call: ToolCallRecord }
+  /** A running call says how far it is (`context.progress`, or an MCP server's progress): throttled to ten a second. */
+  | { type: 'tool-progress'; callId: string; tool: string; progress: number; total?: number; message?: string }
+  /** A running call logs a line (`context.log`); `level` is MCP's (`warning`, not `warn`). */
+  | { type: 'tool-log'; callId: string; tool: string; level: ReportLevel; message: string }
   /**
    * A call waits for a person's approval: answer with `Approvals.answer(approvalId, …)` (the
    * terminal's prompt, the dashboard's card, `POST /api/approvals/:id`) before `expiresAt`.

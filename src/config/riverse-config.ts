@@ -107,6 +107,7 @@ export const TOOLS_FIELDS: Fields<ToolsConfig> = {
   builtins: flag(),
   timeout_ms: timeout(),
   max_result_chars: whole(1),
+  max_result_bytes: whole(1),
   isolation: ISOLATION,
   memory_mb: MEMORY_MB,
   load_timeout_ms: timeout(),

@@ -14,6 +14,7 @@ import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const CONFORMANCE = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The newest pre-release of the same suite (0.2.x), which also knows the 2026 revision. */
 const CONFORMANCE_NEXT = join(root, 'node_modules/mcp-conformance-next/dist/index.js');
 const INSPECTOR = join(root, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 const PROJECT = new URL('./testing/conformance-project/', import.meta.url).pathname;
@@ -58,15 +59,55 @@ const SERVER_SCENARIOS = [
   'tools-call-elicitation',
   'server-sse-multiple-streams',
   'dns-rebinding-protection',
+  // Rich results, logs and progress, from drop-in tools written with the public contract (rich-results.ts).
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-with-progress',
 ];
 
+/** Scenarios of 0.1.16 outside its default suite, run one by one. */
+const SERVER_SCENARIOS_BY_NAME = ['json-schema-2020-12'];
+
+/** The scenarios above that the newest suite runs against a server of drop-in tools. */
+const NEXT_SERVER_SCENARIOS = [
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-with-progress',
+  'json-schema-2020-12',
+];
+
+/** The fixture project's tool files, by name. */
+async function fixtureTools(): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const name of ['conformance.ts', 'rich-results.ts'])
+    files[name] = await readFile(join(PROJECT, 'agent/tools', name), 'utf8');
+  return files;
+}
+
 test('conformance, server mode: every scenario that applies to a tools server passes against /mcp', async (t) => {
-  const files = { 'conformance.ts': await readFile(join(PROJECT, 'agent/tools/conformance.ts'), 'utf8') };
-  const service = await startTestService(t, { files });
+  const service = await startTestService(t, { files: await fixtureTools() });
   const output = await judge([CONFORMANCE, 'server', '--url', new URL('/mcp', service.url).href]);
   const results = summary(output);
   for (const scenario of SERVER_SCENARIOS)
     assert.equal(results.get(scenario), true, `${scenario} passes\n${output.slice(-4000)}`);
+  for (const scenario of SERVER_SCENARIOS_BY_NAME) {
+    const alone = await judge([
+      CONFORMANCE,
+      'server',
+      '--url',
+      new URL('/mcp', service.url).href,
+      '--scenario',
+      scenario,
+    ]);
+    assert.match(alone, /Passed: (\d+)\/\1, 0 failed/, `${scenario}\n${alone.slice(-4000)}`);
+    results.set(scenario, true);
+  }
   console.log([...results].map(([scenario, passed]) => `${passed ? 'pass' : 'fail'} ${scenario}`).join('\n'));
 });
 
@@ -106,7 +147,7 @@ const NEEDS_SAMPLING = 'sep-2575-server-rejects-undeclared-capability';
 const LIST_CHANGED = 'sep-2575-server-sends-tools-list-changed-on-subscription';
 
 test('conformance 0.2.0-alpha.12, server mode: server-stateless and the 2026-07-28 and 2025-11-25 scenarios of a tools server pass against one /mcp', async (t) => {
-  const files = { 'conformance.ts': await readFile(join(PROJECT, 'agent/tools/conformance.ts'), 'utf8') };
+  const files = await fixtureTools();
   // Watched, so that test_trigger_tool_change's new file reaches subscriptions/listen streams; tools
   // in this thread, as in the 0.1.16 run, so that the reload is quick.
   const service = await startTestService(t, { files, watch: true });
@@ -151,6 +192,27 @@ test('conformance 0.2.0-alpha.12, server mode: server-stateless and the 2026-07-
     `server-stateless: ${checks.filter((check) => check.status === 'SUCCESS').length} of ${checks.length} checks pass (list_changed in time: ${listChanged})`,
   );
   console.log(report.join('\n'));
+});
+
+test('conformance 0.2.x, server mode: the content, logging, progress and JSON Schema scenarios pass against /mcp', async (t) => {
+  const service = await startTestService(t, { files: await fixtureTools() });
+  const url = new URL('/mcp', service.url).href;
+  for (const scenario of NEXT_SERVER_SCENARIOS) {
+    const output = await judge([CONFORMANCE_NEXT, 'server', '--url', url, '--scenario', scenario]);
+    assert.match(output, /Passed: (\d+)\/\1, 0 failed/, `${scenario}\n${output.slice(-4000)}`);
+  }
+  // At the newest revision the SEP-2106 keywords ($anchor, allOf/anyOf, if/then/else) are checked too, not skipped.
+  const newest = await judge([
+    CONFORMANCE_NEXT,
+    'server',
+    '--url',
+    url,
+    '--scenario',
+    'json-schema-2020-12',
+    '--spec-version',
+    '2026-07-28',
+  ]);
+  assert.match(newest, /Passed: 8\/8, 0 failed/, newest.slice(-4000));
 });
 
 test('conformance, client mode: our client (McpTools and the registry) passes initialize, tools_call and sse-retry', async () => {

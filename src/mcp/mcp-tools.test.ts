@@ -92,12 +92,19 @@ test("a server's tools join the registry as <server>__<tool>, with its schema, i
     assert.deepEqual(await found.execute('fx__structured', {}), {
       success: true,
       data: 'It is 21 degrees.\n{"temperature":21}',
+      structured: { temperature: 21 },
     });
+    // Lossless: the image and the embedded resource are parts, whole; the model's text is the text.
     const media = await found.execute('fx__media', {});
     assert.equal(
       media.data,
-      '[image: image/png, 2.0 kB]\n[resource link: notes <file:///notes.txt> (text/plain)]\n[resource <file:///readme.md> (text/markdown)]\n# Read me',
+      '[resource link: notes <file:///notes.txt> (text/plain)]\n[resource <file:///readme.md> (text/markdown)]\n# Read me',
     );
+    assert.deepEqual(media.content, [
+      { type: 'image', data: Buffer.alloc(2048).toString('base64'), mimeType: 'image/png' },
+      { type: 'text', text: '[resource link: notes <file:///notes.txt> (text/plain)]' },
+      { type: 'resource', uri: 'file:///readme.md', mimeType: 'text/markdown', text: '# Read me' },
+    ]);
     assert.deepEqual(await found.execute('fx__fail', {}), {
       success: false,
       data: '',

@@ -13,7 +13,7 @@ import type { SourceTools, ToolSource } from '../tool-runtime/tool-source.ts';
 import { DEFAULT_LIMITS } from '../tool-runtime/execute-tool.ts';
 import { toToolResult } from './call-result.ts';
 import { DEFAULT_STARTUP_TIMEOUT_MS, enabledServers, type McpConfig } from './mcp-settings.ts';
-import { schemaParameters } from './schema-parameters.ts';
+import { schemaParameters } from '../tool-runtime/schema-parameters.ts';
 import { ServerConnection, type ServerStatus } from './server-connection.ts';
 import { registryToolName } from './tool-names.ts';
 
@@ -205,7 +205,13 @@ function mcpTool(
     entry,
     config,
     async (params, context) =>
-      toToolResult(entry.name, await connection.callTool(tool.name, params, context.signal, timeoutMs)),
+      toToolResult(
+        entry.name,
+        await connection.callTool(tool.name, params, context.signal, timeoutMs, {
+          progress: context.progress,
+          log: context.log,
+        }),
+      ),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.
     'none',
     schema,

@@ -43,10 +43,17 @@ test('@modelcontextprotocol/server-everything: schemas, coercion, text, structur
     (await registry.execute('everything__get-structured-content', { location: 'Atlantis' })).code,
     'invalid-params',
   );
-  assert.match(
-    (await registry.execute('everything__get-tiny-image', {})).data,
-    /\[image: image\/png, [\d.]+ (bytes|kB)\]/,
+  assert.deepEqual(weather.structured && Object.keys(weather.structured).sort(), [
+    'conditions',
+    'humidity',
+    'temperature',
+  ]);
+  // The image comes through whole, as a part: its base64 bytes and type, not a placeholder.
+  const image = (await registry.execute('everything__get-tiny-image', {})).content?.find(
+    (part) => part.type === 'image',
   );
+  assert.equal(image?.mimeType, 'image/png');
+  assert.ok(typeof image?.data === 'string' && Buffer.from(image.data, 'base64').subarray(1, 4).toString() === 'PNG');
 });
 
 test('@modelcontextprotocol/server-filesystem: writes and reads inside its folder, and its refusals are failed results', async (t) => {
@@ -73,6 +80,7 @@ test('@modelcontextprotocol/server-filesystem: writes and reads inside its folde
   assert.deepEqual(await registry.execute('files__read_text_file', { path: note }), {
     success: true,
     data: '日本語 and English',
+    structured: { content: '日本語 and English' },
   });
   const outside = await registry.execute('files__read_text_file', { path: '/etc/hostname' });
   assert.equal(outside.code, 'mcp-tool-error');

@@ -12,6 +12,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolFailure } from '../tools/tool-result.ts';
+import type { ReportLevel, ReportLog, ReportProgress } from '../tools/call-report.ts';
+
+/** Where a call's progress and the server's log lines go while it runs (its context's). */
+export interface CallReports {
+  progress?: ReportProgress;
+  log?: ReportLog;
+}
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
 
 export type ServerState = 'starting' | 'connected' | 'retrying' | 'closed';
@@ -61,6 +68,8 @@ export class ServerConnection {
   #reason: string | undefined;
   #failures = 0;
   #tools: Tool[] = [];
+  /** The `log` of each call in flight, which the server's log lines go to. */
+  readonly #logListeners = new Set<ReportLog>();
   #client: Client | undefined;
   #retry: NodeJS.Timeout | undefined;
   #stderr: string[] = [];
@@ -131,9 +140,27 @@ export class ServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     timeoutMs: number,
+    reports: CallReports = {},
+  ): Promise<CallToolResult> {
+    // A server's log lines name no call: each goes to the calls it has in flight.
+    const log = reports.log;
+    if (log !== undefined) this.#logListeners.add(log);
+    try {
+      return await this.#reportedCall(tool, args, signal, timeoutMs, reports);
+    } finally {
+      if (log !== undefined) this.#logListeners.delete(log);
+    }
+  }
+
+  async #reportedCall(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+    reports: CallReports,
   ): Promise<CallToolResult> {
     try {
-      return await this.#call(tool, args, signal, timeoutMs);
+      return await this.#call(tool, args, signal, timeoutMs, reports);
     } catch (error) {
       if (!isForgottenSession(error) || signal.aborted) throw this.#failure(error);
     }
@@ -141,7 +168,7 @@ export class ServerConnection {
     // session once and send the call again. A second 404 is a failure, not a loop.
     await this.#renewSession();
     try {
-      return await this.#call(tool, args, signal, timeoutMs);
+      return await this.#call(tool, args, signal, timeoutMs, reports);
     } catch (error) {
       if (isForgottenSession(error))
         throw new ToolFailure(
@@ -157,6 +184,7 @@ export class ServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     timeoutMs: number,
+    reports: CallReports,
   ): Promise<CallToolResult> {
     const client = this.#client;
     if (client === undefined || this.#state !== 'connected')
@@ -165,10 +193,39 @@ export class ServerConnection {
         `${this.name} is not connected${this.#reason === undefined ? '' : `: ${this.#reason}`}.`,
       );
     // The SDK's own limit stays behind the registry's, which answers the call first.
+    const progress = reports.progress;
     return (await client.callTool(
       { name: tool, arguments: args },
-      { signal, timeout: timeoutMs + 1_000 },
+      {
+        signal,
+        timeout: timeoutMs + 1_000,
+        // The server's progress reaches the call's (checked and throttled there); a wrong one is dropped.
+        ...(progress === undefined
+          ? {}
+          : {
+              onprogress: (report: { progress: number; total?: number; message?: string }) => {
+                try {
+                  progress(report.progress, report.total, report.message);
+                } catch {
+                  // Not a progress report Riverse passes on.
+                }
+              },
+            }),
+      },
     )) as CallToolResult;
+  }
+
+  /** A server's log line (`notifications/message`), to every call it has in flight. */
+  #serverLog(params: { level: string; data?: unknown; logger?: string }): void {
+    const text = typeof params.data === 'string' ? params.data : (JSON.stringify(params.data) ?? '');
+    const line = params.logger === undefined ? text : `${params.logger}: ${text}`;
+    for (const log of this.#logListeners) {
+      try {
+        log(params.level as ReportLevel, line);
+      } catch {
+        // Not a line Riverse passes on (an unknown level).
+      }
+    }
   }
 
   #renewSession(): Promise<void> {
@@ -228,6 +285,7 @@ export class ServerConnection {
         },
       );
       client = created;
+      created.setNotificationHandler('notifications/message', (notification) => this.#serverLog(notification.params));
       this.#pending = { transport, client };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(

@@ -10,7 +10,9 @@ import {
 import { InputRounds } from './input-rounds.ts';
 import { approvalQuestion, approved, askAnswer, askQuestion, formAnswer } from './person-questions.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
-import { failure, type ApprovalGateAnswer } from '../tool-runtime/execute-tool.ts';
+import { failure, type ApprovalGateAnswer, type ExecuteOptions } from '../tool-runtime/execute-tool.ts';
+import type { ReportLevel } from '../tools/call-report.ts';
+import { toCallToolResult } from './call-result.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
 import type { AskAnswer } from '../tools/tool-context.ts';
 import { localize, localizeList } from '../core/language.ts';
@@ -71,12 +73,10 @@ export function createToolServer(
         return new Promise<never>(() => {}); // this run ends here; the next round brings the answer
       },
       approve: (tool, params) => approve(server, tool, params, context, rounds),
+      ...callReports(name, request.params._meta?.progressToken, context.mcpReq),
     });
     if (rounds?.asking) return rounds.result();
-    if (result.success) return { content: [{ type: 'text', text: result.data }] };
-    const text =
-      result.code === undefined ? (result.error ?? 'failed') : `${result.error ?? 'failed'} (${result.code})`;
-    return { content: [{ type: 'text', text: result.data === '' ? text : `${text}\n${result.data}` }], isError: true };
+    return toCallToolResult(result);
   });
   // A server made for one request (the stateless 2026 revision) is told of changes another way.
   const stop =
@@ -106,6 +106,42 @@ const STATELESS_REVISION = '2026-07-28';
 
 const denied = (tool: string) =>
   `The person did not approve this call to ${tool}; it did not run. Do not try it again unless they ask.`;
+
+/**
+ * A call's progress as `notifications/progress` when the client asked for it (a progress token),
+ * each growing, as MCP wants; its log lines as log notifications (`notifications/message`, at the
+ * level the client set with `logging/setLevel`), named by the tool. A client that is gone is not told.
+ */
+function callReports(
+  tool: string,
+  token: string | number | undefined,
+  request: {
+    notify: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+    log: (level: ReportLevel, data: unknown, logger?: string) => Promise<void>;
+  },
+): Pick<ExecuteOptions, 'onProgress' | 'onLog'> {
+  let last: number | undefined;
+  return {
+    ...(token === undefined
+      ? {}
+      : {
+          onProgress: (report) => {
+            if (last !== undefined && report.progress <= last) return;
+            last = report.progress;
+            request
+              .notify({ method: 'notifications/progress', params: { progressToken: token, ...report } })
+              .catch(() => {});
+          },
+        }),
+    onLog: (report) => {
+      try {
+        request.log(report.level, report.message, tool).catch(() => {});
+      } catch {
+        // A request of a revision without logging (2026-07-28): nothing to tell.
+      }
+    },
+  };
+}
 
 /** How long a person has to answer the client's question about a call that needs approval. */
 const APPROVAL_TIMEOUT_MS = 5 * 60_000;
@@ -190,8 +226,14 @@ function mcpTool(tool: RegisteredTool): Tool {
     ...(title === undefined ? {} : { title }),
     description,
     inputSchema: tool.schema as Tool['inputSchema'],
+    ...(isObjectSchema(manifest.output) ? { outputSchema: manifest.output as Tool['outputSchema'] } : {}),
     ...(manifest.annotations === undefined
       ? {}
       : { annotations: { ...(title === undefined ? {} : { title }), ...hints } }),
   };
+}
+
+/** MCP's `outputSchema` describes an object (its `structuredContent` is one): another schema is not sent. */
+function isObjectSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as { type?: unknown }).type === 'object';
 }

@@ -1,6 +1,7 @@
 import { collapseNullUnion, mergeAllOf, tupleItems } from './normalize-combinators.ts';
 import { coerceDefault, fits, uniqueValues, valueTypes, withEnum } from './normalize-values.ts';
 import { appendHints, hint } from './schema-hints.ts';
+import { inlineRefs } from './inline-refs.ts';
 import { readTypes } from './type-names.ts';
 import { isRecord, matchesType, type JsonType, type SchemaNode } from './schema-node.ts';
 
@@ -29,8 +30,9 @@ const HINT_KEYS = [
  * unknown keywords removed. The top is always an object. Idempotent.
  */
 export function normalizeSchema(raw: unknown): SchemaNode {
-  // A tool takes one object of named arguments, whatever the source wrote at the top.
-  const { nullable: _nullable, enum: _enum, const: _const, ...top } = isRecord(raw) ? raw : {};
+  // A tool takes one object of named arguments, whatever the source wrote at the top; what its `$ref`s point at is written in place.
+  const inlined = inlineRefs(raw);
+  const { nullable: _nullable, enum: _enum, const: _const, ...top } = isRecord(inlined) ? inlined : {};
   const { items: _items, default: _default, anyOf: _anyOf, ...root } = normalizeNode({ ...top, type: 'object' });
   return { ...root, type: 'object', properties: root.properties ?? {} };
 }

@@ -12,6 +12,10 @@ const en = {
   'call.cancelled-before': (a: { tool: string }) => `Call to ${a.tool} was cancelled before it started.`,
   'call.cancelled': (a: { tool: string }) => `Call to ${a.tool} was cancelled.`,
   'call.stopped': (a: { tool: string; why: string }) => `${a.tool} was stopped: ${a.why}.`,
+  'call.output-mismatch': (a: { tool: string; why: string }) =>
+    `${a.tool} returned a "structured" value that does not match its manifest's output schema: ${a.why}.`,
+  'call.output-missing': (a: { tool: string }) =>
+    `${a.tool} declares an output schema (its manifest's "output") but returned no "structured" value.`,
 };
 
 const zh: typeof en = {
@@ -22,6 +26,8 @@ const zh: typeof en = {
   'call.cancelled-before': (a) => `对 ${a.tool} 的调用在开始前已取消。`,
   'call.cancelled': (a) => `对 ${a.tool} 的调用已取消。`,
   'call.stopped': (a) => `${a.tool} 已被停止：${a.why}。`,
+  'call.output-mismatch': (a) => `${a.tool} 返回的 "structured" 值不符合其清单中的输出模式（output）：${a.why}。`,
+  'call.output-missing': (a) => `${a.tool} 声明了输出模式（清单的 "output"），却没有返回 "structured" 值。`,
 };
 
 const ja: typeof en = {
@@ -32,6 +38,10 @@ const ja: typeof en = {
   'call.cancelled-before': (a) => `${a.tool} の呼び出しは開始前に取り消されました。`,
   'call.cancelled': (a) => `${a.tool} の呼び出しは取り消されました。`,
   'call.stopped': (a) => `${a.tool} は停止されました：${a.why}。`,
+  'call.output-mismatch': (a) =>
+    `${a.tool} が返した "structured" の値は、マニフェストの出力スキーマ（output）に合いません：${a.why}。`,
+  'call.output-missing': (a) =>
+    `${a.tool} は出力スキーマ（マニフェストの "output"）を宣言していますが、"structured" の値を返しませんでした。`,
 };
 
 export const CALL_TEXT: Record<Language, typeof en> = { en, zh, ja };

@@ -53,6 +53,30 @@ export function warmParamsCheckers(): void {
   ajv.removeSchema(schema);
 }
 
+const PARAMS_OPTIONS = { allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false } as const;
+let ajv2020: AjvInstance | undefined;
+
+/**
+ * A schema's validator: a full JSON Schema given by a manifest (`inputSchema`) or an MCP server is
+ * compiled as the draft its `$schema` names, 2020-12 ($anchor, $dynamicRef) or the default (draft-07,
+ * which also reads $defs and if/then/else); `$schema` itself is left out, so that no draft is refused by name.
+ */
+function compileParams(schema: JsonSchema, madeHere: boolean): ValidateFunction {
+  const { $schema: draft, ...rest } = schema as JsonSchema & { $schema?: unknown };
+  if (typeof draft === 'string' && draft.includes('2020-12')) {
+    if (ajv2020 === undefined) {
+      const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      ajv2020 = new Ajv2020(PARAMS_OPTIONS) as unknown as AjvInstance;
+    }
+    return ajv2020.compile(rest);
+  }
+  ajv ??= newUsualAjv();
+  const compiled = draft === undefined ? schema : rest;
+  // Throws as Ajv would with `validateSchema` on ("schema is invalid: …").
+  if (!madeHere) ajv.validateSchema(compiled, true);
+  return ajv.compile(compiled);
+}
+
 /**
  * Compiles `schema` (the one the model is shown) into a checker that returns the coerced
  * parameters, or an error written so that a model can correct its call.
@@ -62,10 +86,7 @@ export function createParamsChecker(
   schema: JsonSchema,
   options: { madeHere?: boolean } = {},
 ): ParamsChecker {
-  ajv ??= newUsualAjv();
-  // Throws as Ajv would with `validateSchema` on ("schema is invalid: …").
-  if (options.madeHere !== true) ajv.validateSchema(schema, true);
-  const validate = ajv.compile(schema);
+  const validate = compileParams(schema, options.madeHere === true);
   const properties = schema.properties ?? {};
   return (given) => {
     const read = readArguments(given ?? {});

@@ -17,8 +17,12 @@ import {
 } from '../tools/tool-context.ts';
 import type { Language } from '../core/language.ts';
 import { english, type Phrase } from '../core/phrase.ts';
+import { callReports, type LogReport, type ProgressReport } from '../tools/call-report.ts';
+import { outputChecker, type OutputCheck } from './check-output.ts';
 import {
   checkToolResult,
+  DEFAULT_MAX_RESULT_BYTES,
+  type CheckedToolResult,
   InvalidToolResult,
   NO_ERROR,
   resultProblem,
@@ -26,7 +30,6 @@ import {
   TRUNCATION_MARKER_CHARS,
   truncateResult,
   type ToolErrorCode,
-  type ToolResult,
 } from '../tools/tool-result.ts';
 
 export interface ExecuteOptions {
@@ -54,25 +57,39 @@ export interface ExecuteOptions {
     question: { question: string; choices?: string[]; timeoutMs?: number },
     signal: AbortSignal,
   ) => Promise<AskAnswer>;
+  /** Told each `context.progress` of the call (checked, and throttled to ten a second). */
+  onProgress?: (report: ProgressReport) => void;
+  /** Told each `context.log` line of the call (checked, and throttled). */
+  onLog?: (report: LogReport) => void;
 }
 
-export type ApprovalGateAnswer = { run: false; result: ToolResult } | { run: true; finished?: () => void };
+export type ApprovalGateAnswer = { run: false; result: CheckedToolResult } | { run: true; finished?: () => void };
 
 export interface ExecutionLimits {
   defaultTimeoutMs: number;
   maxResultChars: number;
+  /** The most a result's parts and `structured` may hold in all, in bytes (`tools.max_result_bytes`). */
+  maxResultBytes?: number;
 }
+
+/** The most the markers of parts cut in a host add: a line of about 200 characters for each of at most 100 parts. */
+const PART_MARKERS_BYTES = 100 * 200;
 
 /** setTimeout's ceiling (about 24.8 days); a longer delay would fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-export const DEFAULT_LIMITS: ExecutionLimits = { defaultTimeoutMs: 30_000, maxResultChars: 20_000 };
+export const DEFAULT_LIMITS: ExecutionLimits = {
+  defaultTimeoutMs: 30_000,
+  maxResultChars: 20_000,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
+};
 
 /** The limits set in the config (`tools.timeout_ms`, `tools.max_result_chars`), else the defaults. */
 export function executionLimits(config: AppConfig): ExecutionLimits {
   return {
     defaultTimeoutMs: config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs,
     maxResultChars: config.tools?.max_result_chars ?? DEFAULT_LIMITS.maxResultChars,
+    maxResultBytes: config.tools?.max_result_bytes ?? DEFAULT_MAX_RESULT_BYTES,
   };
 }
 
@@ -85,7 +102,7 @@ export async function executeTool(
   params: unknown,
   options: ExecuteOptions = {},
   limits = DEFAULT_LIMITS,
-): Promise<ToolResult> {
+): Promise<CheckedToolResult> {
   let input = params;
   if (options.dialect !== undefined) {
     const shown = checkParamsAgainst(entry.manifest, entry.schemaFor(options.dialect), params);
@@ -110,16 +127,16 @@ async function runChecked(
   params: Record<string, unknown>,
   options: ExecuteOptions,
   limits: ExecutionLimits,
-): Promise<ToolResult> {
+): Promise<CheckedToolResult> {
   if (options.signal?.aborted) return saidFailure('aborted', phrase('call.cancelled-before', { tool: entry.name }));
 
   const timeoutMs = Math.min(options.timeoutMs ?? entry.manifest.timeoutMs ?? limits.defaultTimeoutMs, MAX_TIMEOUT_MS);
   // The tool's signal carries a DOMException reason (TimeoutError / AbortError), as fetch expects;
   // the failed result that answers the caller travels beside it.
   const controller = new AbortController();
-  let stop: (result: ToolResult) => void = () => {};
-  const stopped = new Promise<ToolResult>((resolve) => (stop = resolve));
-  const abort = (result: ToolResult, reason: DOMException) => {
+  let stop: (result: CheckedToolResult) => void = () => {};
+  const stopped = new Promise<CheckedToolResult>((resolve) => (stop = resolve));
+  const abort = (result: CheckedToolResult, reason: DOMException) => {
     stop(result);
     controller.abort(reason);
   };
@@ -137,6 +154,8 @@ async function runChecked(
     abort(result, new DOMException(result.error, 'TimeoutError'));
   }, timeoutMs);
 
+  // Checked and throttled here whatever the host: an isolated tool's reports were throttled in its host too.
+  const reports = callReports(options.onProgress, options.onLog);
   const context: ToolContext = {
     signal: controller.signal,
     sessionId: options.sessionId ?? 'default',
@@ -144,12 +163,16 @@ async function runChecked(
     logger: options.logger ?? entry.logger,
     config: toolSection(entry.config, entry.name),
     ask: askFor(options, controller.signal),
+    progress: reports.progress,
+    log: reports.log,
   };
-  const run = (async (): Promise<ToolResult> => {
+  const run = (async (): Promise<CheckedToolResult> => {
     try {
       const value = await entry.run(params, context);
       const result = checkToolResult(value);
       if (typeof result === 'string') return invalidResult(entry.name, resultProblem(value) ?? result);
+      const mismatch = outputMismatch(entry, result);
+      if (mismatch !== undefined) return mismatch;
       return ownWords(result);
     } catch (error) {
       if (error instanceof InvalidToolResult) return invalidResult(entry.name, error.said ?? error.message);
@@ -169,8 +192,11 @@ async function runChecked(
     return truncateResult(
       await Promise.race([run, stopped]),
       limits.maxResultChars + (entry.isolated ? TRUNCATION_MARKER_CHARS : 0),
+      // Likewise its parts: the markers of parts cut there (a line each) may take it a little past the cap.
+      (limits.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES) + (entry.isolated ? PART_MARKERS_BYTES : 0),
     );
   } finally {
+    reports.close();
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
@@ -187,16 +213,32 @@ function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
 }
 
 /** A failure the tool gave no error for says so in Riverse's words (which a person reads in theirs). */
-function ownWords(result: ToolResult): ToolResult {
+function ownWords(result: CheckedToolResult): CheckedToolResult {
   return !result.success && result.error === english(NO_ERROR) ? withWords(result, NO_ERROR) : result;
 }
 
-function invalidResult(name: string, why: string | Phrase): ToolResult {
+function invalidResult(name: string, why: string | Phrase): CheckedToolResult {
   return saidFailure('invalid-result', phrase('call.invalid-result', { tool: name, why }));
 }
 
-export function failure(code: ToolErrorCode, error: string): ToolResult {
+export function failure(code: ToolErrorCode, error: string): CheckedToolResult {
   return { success: false, data: '', error, code };
+}
+
+const outputChecks = new WeakMap<RegisteredTool, OutputCheck>();
+
+/** A successful result of a tool with an `output` schema whose `structured` does not match it: the failure to return instead. */
+function outputMismatch(entry: RegisteredTool, result: CheckedToolResult): CheckedToolResult | undefined {
+  const schema = entry.manifest.output;
+  if (schema === undefined || !result.success) return undefined;
+  if (result.structured === undefined)
+    return saidFailure('invalid-result', phrase('call.output-missing', { tool: entry.name }));
+  let check = outputChecks.get(entry);
+  if (check === undefined) outputChecks.set(entry, (check = outputChecker(schema)));
+  const why = check(result.structured);
+  return why === undefined
+    ? undefined
+    : saidFailure('invalid-result', phrase('call.output-mismatch', { tool: entry.name, why }));
 }
 
 function formatDuration(ms: number): string {

@@ -26,6 +26,16 @@ const en = {
   'manifest.text-no-language': (a: { path: string }) => `${a.path} has no text in any language`,
   'manifest.text-wrong-type': (a: { path: string; got?: string }) =>
     `${a.path} must be a string or { en, zh, ja } strings${a.got === undefined ? ', and is missing' : `, got ${a.got}`}`,
+  'manifest.schema-not-object': (a: { key: string }) =>
+    `${a.key} must be a JSON Schema object for ${a.key === 'output' ? 'the result\'s "structured" value' : 'the parameters'}, such as { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
+  'manifest.schema-top': (a: { key: string; got: string }) =>
+    `${a.key} must describe an object of named arguments: its "type" is "object" (got ${a.got})`,
+  'manifest.schema-invalid': (a: { key: string; why: string }) =>
+    `${a.key} is not a JSON Schema the validator can use: ${a.why}`,
+  'manifest.schema-twice': (a: { keys: string }) =>
+    `give the parameters one way only: ${a.keys} are both set (keep inputSchema for a full JSON Schema, parameters for the short form)`,
+  'manifest.dialect-losses': (a: { tool: string; losses: string }) =>
+    `${a.tool}'s inputSchema says what some providers cannot take, and they are given it without: ${a.losses}. Arguments are still checked against the whole schema; a call that breaks it fails with the reason, for the model to correct`,
   'manifest.parameters-not-object': () =>
     'parameters must be an object mapping each parameter name to a description string or a spec { type, description, required, … }',
   'manifest.examples-wrong-type': () => 'examples must be a list of strings, or { en, zh, ja } lists',
@@ -105,6 +115,14 @@ const zh: typeof en = {
   'manifest.text-no-language': (a) => `${a.path} 在任何语言下都没有文本`,
   'manifest.text-wrong-type': (a) =>
     `${a.path} 必须是字符串或 { en, zh, ja } 字符串${a.got === undefined ? '，但它缺失了' : `，实际是 ${a.got}`}`,
+  'manifest.schema-not-object': (a) =>
+    `${a.key} 必须是描述${a.key === 'output' ? '结果中 "structured" 值' : '参数'}的 JSON Schema 对象，例如 { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }`,
+  'manifest.schema-top': (a) => `${a.key} 必须描述一个具名参数的对象：其 "type" 为 "object"（实际为 ${a.got}）`,
+  'manifest.schema-invalid': (a) => `${a.key} 不是校验器可用的 JSON Schema：${a.why}`,
+  'manifest.schema-twice': (a) =>
+    `参数只能用一种方式给出：${a.keys} 同时设置了（完整的 JSON Schema 用 inputSchema，简写用 parameters）`,
+  'manifest.dialect-losses': (a) =>
+    `${a.tool} 的 inputSchema 中有些规则某些模型提供方无法接受，给它们时会去掉：${a.losses}。参数仍按完整的模式检查；违反它的调用会失败并说明原因，让模型改正`,
   'manifest.parameters-not-object': () =>
     'parameters 必须是对象：把每个参数名映射到一段描述文字，或一个规格 { type, description, required, … }',
   'manifest.examples-wrong-type': () => 'examples 必须是字符串列表，或 { en, zh, ja } 列表',
@@ -172,6 +190,15 @@ const ja: typeof en = {
   'manifest.text-no-language': (a) => `${a.path} にはどの言語のテキストもありません`,
   'manifest.text-wrong-type': (a) =>
     `${a.path} は文字列か { en, zh, ja } の文字列でなければなりません${a.got === undefined ? 'が、ありません' : `が、${a.got} です`}`,
+  'manifest.schema-not-object': (a) =>
+    `${a.key} は${a.key === 'output' ? '結果の "structured" の値' : 'パラメーター'}を表す JSON Schema のオブジェクトにしてください（例：{ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }）`,
+  'manifest.schema-top': (a) =>
+    `${a.key} は名前付き引数のオブジェクトを表してください："type" は "object" です（実際は ${a.got}）`,
+  'manifest.schema-invalid': (a) => `${a.key} はバリデーターが使える JSON Schema ではありません：${a.why}`,
+  'manifest.schema-twice': (a) =>
+    `パラメーターの指定は一つの方法だけにしてください：${a.keys} が両方とも設定されています（完全な JSON Schema は inputSchema、短い形は parameters）`,
+  'manifest.dialect-losses': (a) =>
+    `${a.tool} の inputSchema には一部のプロバイダーが受け取れない規則があり、それらには除いて渡します：${a.losses}。引数は引き続きスキーマ全体で検査され、違反した呼び出しは理由つきで失敗し、モデルが直せます`,
   'manifest.parameters-not-object': () =>
     'parameters は、各パラメーター名を説明の文字列か仕様 { type, description, required, … } に対応づけるオブジェクトでなければなりません',
   'manifest.examples-wrong-type': () => 'examples は文字列のリストか、{ en, zh, ja } のリストでなければなりません',

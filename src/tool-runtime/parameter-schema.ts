@@ -23,7 +23,18 @@ export function toSpec(parameter: Parameter): ParameterSpec {
  * validated against. Unknown parameters are rejected (`additionalProperties: false`).
  */
 export function parametersSchema(manifest: ToolManifest, language: Language = 'en'): JsonSchema {
+  const given = givenSchema(manifest);
+  if (given !== undefined) return given;
   return objectSchema(manifest.parameters ?? {}, language, true);
+}
+
+/**
+ * The manifest's full JSON Schema (`inputSchema`, or `input_schema`), as its author wrote it: what
+ * MCP clients are given ($schema, $defs, $ref, allOf, if/then/else kept); each provider's dialect
+ * is compiled from it. Undefined for a manifest with `parameters`.
+ */
+export function givenSchema(manifest: ToolManifest): JsonSchema | undefined {
+  return (manifest.inputSchema ?? manifest.input_schema) as JsonSchema | undefined;
 }
 
 function objectSchema(fields: Record<string, Parameter>, language: Language, closed: boolean): JsonSchema {

@@ -3,7 +3,9 @@ import { createParamsChecker, type ParamsChecker } from './check-params.ts';
 import { compileSchema } from '../schema/compile-schema.ts';
 import type { Dialect } from '../schema/dialect.ts';
 import type { SchemaNode } from '../schema/schema-node.ts';
-import { parametersSchema, type JsonSchema } from './parameter-schema.ts';
+import { givenSchema, parametersSchema, type JsonSchema } from './parameter-schema.ts';
+import { schemaParameters } from './schema-parameters.ts';
+import { inlineRefs } from '../schema/inline-refs.ts';
 import { createToolLogger, type ToolContext, type ToolLogger } from '../tools/tool-context.ts';
 import type { Isolation } from '../tools/app-config.ts';
 import type { ToolManifest } from '../tools/tool-manifest.ts';
@@ -53,6 +55,12 @@ export function registerTool(
   isolation: Isolation,
   given?: JsonSchema,
 ): RegisteredTool {
+  // A manifest's full JSON Schema (inputSchema) is given whole too; its parameters, summarized from it, are what is shown.
+  const written = given === undefined ? givenSchema(entry.manifest) : undefined;
+  const manifest: ToolManifest =
+    written !== undefined && entry.manifest.parameters === undefined
+      ? { ...entry.manifest, parameters: schemaParameters(inlineRefs(written)) }
+      : entry.manifest;
   // Built on first use: listing a thousand tools needs none of it.
   let schema: JsonSchema | undefined = given;
   const schemaOf = () => (schema ??= parametersSchema(entry.manifest));
@@ -62,7 +70,7 @@ export function registerTool(
   return {
     name: entry.name,
     file: entry.file,
-    manifest: entry.manifest,
+    manifest,
     config,
     isolated: isolation !== 'none',
     isolation,
@@ -79,7 +87,7 @@ export function registerTool(
       return (logger ??= createToolLogger(entry.name));
     },
     checkParams: (params) =>
-      (checker ??= createParamsChecker(entry.manifest, schemaOf(), { madeHere: given === undefined }))(params),
+      (checker ??= createParamsChecker(manifest, schemaOf(), { madeHere: given === undefined }))(params),
     run,
   };
 }

@@ -2,7 +2,7 @@ import type { AppConfig } from '../tools/app-config.ts';
 import type { BaseTool, ToolClass } from '../tools/base-tool.ts';
 import { executeTool, executionLimits, type ExecuteOptions } from './execute-tool.ts';
 import { registerTool } from './registered-tool.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { readManifest } from './manifest-snapshot.ts';
 import type { ToolManifest } from '../tools/tool-manifest.ts';
 
@@ -20,7 +20,7 @@ export async function runTool(
   tool: ToolClass | BaseTool,
   params: unknown,
   options: RunToolOptions = {},
-): Promise<ToolResult> {
+): Promise<CheckedToolResult> {
   const instance = typeof tool === 'function' ? new tool(options.config ?? {}) : tool;
   const read = readManifest(instance.manifest());
   const manifest = read.manifest as ToolManifest;

@@ -22,7 +22,7 @@ import { loadFiles, type FileLoad } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { registerTool, type RegisteredTool } from './registered-tool.ts';
 import { compareToolNames } from './tool-name-order.ts';
-import type { ToolResult } from '../tools/tool-result.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { ToolSource } from './tool-source.ts';
 import { closestWord } from '../core/closest-word.ts';
 import { english, localizeReason, renderPhrase } from '../core/phrase.ts';
@@ -323,7 +323,7 @@ export class ToolRegistry {
    * Runs a tool by name: parameters validated and coerced, time-limited, cancellable.
    * Never throws; every fault is a failed ToolResult.
    */
-  async execute(name: string, params?: unknown, options?: ExecuteOptions): Promise<ToolResult> {
+  async execute(name: string, params?: unknown, options?: ExecuteOptions): Promise<CheckedToolResult> {
     const entry = this.#available.get(name);
     if (entry !== undefined) return executeTool(entry, params, options, this.#limits);
     const off = this.#unavailable.find((tool) => tool.name === name);
@@ -352,7 +352,7 @@ export class ToolRegistry {
   }
 
   /** Runs calls concurrently; results come back in the order of the calls. */
-  executeAll(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<ToolResult[]> {
+  executeAll(calls: readonly ToolCall[], options?: ExecuteOptions): Promise<CheckedToolResult[]> {
     return Promise.all(calls.map((call) => this.execute(call.name, call.params, options)));
   }
 }

@@ -2,6 +2,7 @@ import { TOOLS_SETTINGS } from '../tools/app-config.ts';
 import { approvalSettingProblem } from '../tools/approval-policy.ts';
 import { closestWord } from '../core/closest-word.ts';
 import { defaultMisfit } from './default-fit.ts';
+import { schemaCompileProblem } from './check-output.ts';
 import { english, type Phrase } from '../core/phrase.ts';
 import { phrase } from './runtime-phrases.ts';
 import { ANNOTATION_HINTS, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from '../tools/tool-manifest.ts';
@@ -38,6 +39,9 @@ export const MANIFEST_KEYS = [
   'approval',
   'offByDefault',
   'annotations',
+  'inputSchema',
+  'input_schema',
+  'output',
 ];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
@@ -91,6 +95,7 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
     if (!isPlainObject(parameters)) error('parameters', phrase('manifest.parameters-not-object'));
     else checkParameters(parameters, 'parameters', error);
   }
+  checkSchemas(manifest, error);
   checkExamples(examples, error, warn);
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     error('timeoutMs', phrase('manifest.timeout-invalid', { got: String(JSON.stringify(timeoutMs)) }));
@@ -108,6 +113,24 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
 }
 
 type Report = (path: string, text: Phrase) => void;
+
+/** `inputSchema` (or `input_schema`) and `output`: JSON Schema objects the validator compiles, the parameters given one way only. */
+function checkSchemas(manifest: Record<string, unknown>, error: Report): void {
+  const given = ['parameters', 'inputSchema', 'input_schema'].filter((key) => manifest[key] !== undefined);
+  if (given.length > 1) error(given[1]!, phrase('manifest.schema-twice', { keys: given.join(', ') }));
+  for (const key of ['inputSchema', 'input_schema', 'output']) {
+    const schema = manifest[key];
+    if (schema === undefined) continue;
+    if (!isPlainObject(schema)) {
+      error(key, phrase('manifest.schema-not-object', { key }));
+      continue;
+    }
+    if (key !== 'output' && schema.type !== 'object')
+      error(`${key}.type`, phrase('manifest.schema-top', { key, got: String(JSON.stringify(schema.type)) }));
+    const why = schemaCompileProblem(schema);
+    if (why !== undefined) error(key, phrase('manifest.schema-invalid', { key, why }));
+  }
+}
 
 function checkApproval(approval: unknown, parameters: Record<string, unknown>, error: Report, warn: Report): void {
   const problem = approvalSettingProblem(approval, 'approval');

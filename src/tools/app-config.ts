@@ -20,6 +20,8 @@ export interface ToolsConfig {
   timeout_ms?: number;
   /** Longest `data` kept from one call, in characters (20 000); the rest is cut with a marker. */
   max_result_chars?: number;
+  /** The most one call's parts (images, audio, files) and `structured` may hold in all, in bytes (6 MiB); a part past it is replaced by a marker. */
+  max_result_bytes?: number;
   /** `process` (default): each tool file loads and runs in a child process; `worker`: in a worker thread; `none`: in the assistant's own thread. */
   isolation?: Isolation;
   /** Memory limit of a tool file's process (all it holds) or worker (its heap) in MB (256); `tools.<name>.memory_mb` overrides it. */
@@ -37,6 +39,7 @@ export const TOOLS_SETTINGS = [
   'builtins',
   'timeout_ms',
   'max_result_chars',
+  'max_result_bytes',
   'isolation',
   'memory_mb',
   'load_timeout_ms',

@@ -1,5 +1,6 @@
 import type { ToolSection } from './app-config.ts';
 import type { Language } from '../core/language.ts';
+import type { ReportLog, ReportProgress } from './call-report.ts';
 
 /** What `execute()` receives besides its parameters. */
 export interface ToolContext {
@@ -18,6 +19,18 @@ export interface ToolContext {
    * be asked (`riverse ask`, a /v1 request, `tools run`) it answers `unavailable` at once.
    */
   ask: AskPerson;
+  /**
+   * Says how far the call is, for whoever watches it (the dashboard's bar, `tools run`, an MCP
+   * client's progress token): `context.progress(3, 10, 'page 3 of 10')`. `progress` grows; `total`
+   * when known. Cheap to call often: past ten a second only the latest is passed on.
+   */
+  progress: ReportProgress;
+  /**
+   * A line for whoever watches the call (the tool card, `tools run`, an MCP client's log):
+   * `context.log('info', 'fetched 3 pages')`. Levels are MCP's: `debug`, `info`, `notice`,
+   * `warning` (or `warn`), `error`, `critical`, `alert`, `emergency`. Past twenty a second, lines are dropped.
+   */
+  log: ReportLog;
 }
 
 export interface AskOptions {

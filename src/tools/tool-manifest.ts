@@ -29,6 +29,19 @@ export interface ToolManifest {
   description: LocalizedText;
   /** Parameter name → description (short form) or spec (long form). */
   parameters?: Record<string, Parameter>;
+  /**
+   * The parameters as one full JSON Schema (2020-12: `$defs`, `$ref`, `allOf`, `if`/`then`/`else` …),
+   * instead of `parameters`: `{ type: 'object', properties: {…} }`. Served over MCP as given; each
+   * provider is given what it can take of it (`riverse tools check` says what it cannot).
+   */
+  inputSchema?: JsonSchemaObject;
+  /** The same as `inputSchema`, spelled as MCP's wire and the issue tracker spell it. */
+  input_schema?: JsonSchemaObject;
+  /**
+   * A JSON Schema for the result's `structured` value: a result that does not match it fails with
+   * a clear message. Served over MCP as the tool's `outputSchema`.
+   */
+  output?: JsonSchemaObject;
   /** 2–3 natural-language messages that should trigger the tool. */
   examples?: LocalizedList;
   /** Per-call time limit; the registry default (30 s) applies otherwise. */
@@ -54,6 +67,9 @@ export interface ToolManifest {
    */
   annotations?: ToolAnnotations;
 }
+
+/** A JSON Schema written as an object literal. */
+export type JsonSchemaObject = { [keyword: string]: unknown };
 
 export const ANNOTATION_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 

@@ -1,14 +1,22 @@
 import { english, type Phrase } from '../core/phrase.ts';
 import type { ContentPart } from './content-part.ts';
+import { capParts, cleanParts, contentProblem, partsText } from './result-content.ts';
 import { resultPhrase } from './result-text.ts';
 
 /**
  * What a tool returns. `data` goes into the model's context as reference information;
  * `error` says what went wrong when `success` is false. A plain object literal is fine.
  */
-export interface ToolResult {
+export type ToolResult = ToolResultFields & ({ data: string } | { data?: string; content: ContentPart[] });
+
+/** A result as the runtime hands it on (checked): `data` is always there, derived from the text parts when the tool gave only `content`. */
+export type CheckedToolResult = ToolResultFields & { data: string };
+
+/** What every result may say, whichever way it gives its text. */
+export interface ToolResultFields {
   success: boolean;
-  data: string;
+  /** The text the model reads. It may be left out when `content` is given: it is then the text parts, joined by lines. */
+  data?: string;
   error?: string;
   /** What the result shows beyond its text: images, audio, files (MCP's content blocks). */
   content?: ContentPart[];
@@ -61,34 +69,63 @@ export const NO_ERROR = resultPhrase('result.no-error');
 const NO_ERROR_MESSAGE = english(NO_ERROR);
 
 /**
- * Checks a value a tool returned. Returns the result normalized (`data` defaults to ""),
- * or a sentence saying why the value is not a ToolResult.
+ * Checks a value a tool returned. Returns the result normalized (`data` defaults to "", or to the
+ * text of its text parts when only `content` is given; parts keep only their own fields), or a
+ * sentence saying why the value is not a ToolResult.
  */
-export function checkToolResult(value: unknown): ToolResult | string {
+export function checkToolResult(value: unknown): CheckedToolResult | string {
   const problem = resultProblem(value);
   if (problem !== undefined) return english(problem);
-  const { success, data = '', error } = value as Record<string, unknown>;
+  const { success, data, error, content, structured } = value as Record<string, unknown>;
+  const parts = content === undefined ? undefined : cleanParts(content as ContentPart[]);
+  const rich = {
+    ...(parts === undefined ? {} : { content: parts }),
+    ...(structured === undefined ? {} : { structured }),
+  };
+  const text = typeof data === 'string' ? data : parts === undefined ? '' : partsText(parts);
   if (!success)
     return {
       success: false,
-      data: data as string,
+      data: text,
       error: typeof error === 'string' && error !== '' ? error : NO_ERROR_MESSAGE,
+      ...rich,
     };
   return typeof error === 'string'
-    ? { success: true, data: data as string, error }
-    : { success: true, data: data as string };
+    ? { success: true, data: text, error, ...rich }
+    : { success: true, data: text, ...rich };
 }
 
 /** @internal Why a value is not a ToolResult, as a phrase (shown in the reader's language); undefined when it is one. */
 export function resultProblem(value: unknown): Phrase | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return resultPhrase('result.not-object', { got: describeValue(value) });
-  const { success, data = '', error } = value as Record<string, unknown>;
+  const { success, data = '', error, content, structured } = value as Record<string, unknown>;
   if (typeof success !== 'boolean') return resultPhrase('result.success', { got: describeValue(success) });
   if (typeof data !== 'string') return resultPhrase('result.data', { got: describeValue(data) });
   if (error !== undefined && error !== null && typeof error !== 'string')
     return resultPhrase('result.error', { got: describeValue(error) });
+  if (content !== undefined) {
+    const problem = contentProblem(content);
+    if (problem !== undefined) return problem;
+  }
+  if (structured !== undefined && !isJsonValue(structured, 0, new Set()))
+    return resultPhrase('result.structured', { got: describeValue(structured) });
   return undefined;
+}
+
+/** Deeper than any real document; past it, a cycle or a mistake. */
+const MAX_JSON_DEPTH = 64;
+
+function isJsonValue(value: unknown, depth: number, seen: Set<object>): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > MAX_JSON_DEPTH || seen.has(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  seen.add(value);
+  const ok = Object.values(value).every((item) => isJsonValue(item, depth + 1, seen));
+  seen.delete(value);
+  return ok;
 }
 
 function describeValue(value: unknown): Phrase {
@@ -131,12 +168,44 @@ export class InvalidToolResult extends Error {
 /** The most a truncation marker adds. */
 export const TRUNCATION_MARKER_CHARS = 120;
 
-/** The result with `data` and `error` cut to `maxChars` each, with a visible marker where cut. */
-export function truncateResult(result: ToolResult, maxChars: number): ToolResult {
-  if (result.data.length <= maxChars && (result.error === undefined || result.error.length <= maxChars)) return result;
-  const cut = (text: string) =>
-    text.length <= maxChars
-      ? text
-      : `${text.slice(0, maxChars)}\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters]`;
-  return { ...result, data: cut(result.data), ...(result.error === undefined ? {} : { error: cut(result.error) }) };
+/**
+ * The most a result's parts (and `structured`) may hold in all, in bytes, unless
+ * `tools.max_result_bytes` says otherwise: 6 MiB, so that a whole result fits the 8 MB a tool host's message may be.
+ */
+export const DEFAULT_MAX_RESULT_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The result with `data` and `error` cut to `maxChars` each, and its parts and `structured` to
+ * `maxBytes` in all, with a visible marker where cut (a part left out is replaced by a text part
+ * saying so; `structured` left out is said in `data`). What fits is kept as is, not copied.
+ */
+export function truncateResult<Result extends ToolResult & { data: string }>(
+  result: Result,
+  maxChars: number,
+  maxBytes = DEFAULT_MAX_RESULT_BYTES,
+): Result {
+  let out = result;
+  if (result.data.length > maxChars || (result.error !== undefined && result.error.length > maxChars)) {
+    const cut = (text: string) =>
+      text.length <= maxChars
+        ? text
+        : `${text.slice(0, maxChars)}\n…[truncated: showing the first ${maxChars.toLocaleString('en')} of ${text.length.toLocaleString('en')} characters]`;
+    out = { ...result, data: cut(result.data), ...(result.error === undefined ? {} : { error: cut(result.error) }) };
+  }
+  let budget = maxBytes;
+  if (out.structured !== undefined) {
+    const size = JSON.stringify(out.structured).length;
+    if (size > budget) {
+      const { structured: _dropped, ...rest } = out;
+      out = {
+        ...rest,
+        data: `${out.data}\n…[cut: the structured result of ${size.toLocaleString('en')} characters left out; a result may carry ${maxBytes.toLocaleString('en')} bytes in all (tools.max_result_bytes)]`,
+      } as Result;
+    } else budget -= size;
+  }
+  if (out.content !== undefined) {
+    const capped = capParts(out.content, Math.max(0, budget));
+    if (capped !== out.content) out = { ...out, content: capped };
+  }
+  return out;
 }

@@ -7,6 +7,9 @@ import { slowLoads } from './slow-loads.ts';
 import { strayToolSections } from './stray-tool-sections.ts';
 import { loadTools, type GlobalOptions } from '../load-tools.ts';
 import { TOOLS_TEXT } from './tools-text.ts';
+import type { Dialect } from '../../schema/dialect.ts';
+import { dialectLosses } from '../../schema/dialect-losses.ts';
+import { givenSchema } from '../../tool-runtime/parameter-schema.ts';
 
 export interface CheckOptions extends GlobalOptions {
   json?: boolean;
@@ -28,6 +31,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
     ...registry.diagnostics.flatMap((diagnostic) => (diagnostic.tool === undefined ? [] : [diagnostic.tool])),
   ];
   const stray = strayToolSections(loaded.config, loaded.path, names);
+  const losses = schemaLossDiagnostics(registry);
   // Each file's type errors right after its load diagnostics (the sort is stable and files load in
   // order): the config's and the folders' diagnostics first, a helper's type errors last.
   const order = new Map(registry.files.map((load, index) => [load.file, index]));
@@ -39,6 +43,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
     ...stray.map(key(-2)),
     ...registry.diagnostics.map(key(-1)),
     ...slowLoads(registry.files).map(key(-1)),
+    ...losses.map(key(-1)),
     ...types.diagnostics.map(key(Infinity)),
   ]
     .sort((a, b) => a.at - b.at)
@@ -73,6 +78,35 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   // Not a warning (nothing is wrong with the tools), but not silence either: a pass did not check types.
   if (types.notInstalled === true) console.log(TOOLS_TEXT[options.language].typesNotChecked);
   return failed ? 1 : 0;
+}
+
+/** The providers whose dialect is not plain JSON Schema, by the names people know them by. */
+const PROVIDER_DIALECTS: ReadonlyArray<[label: string, dialect: Dialect]> = [
+  ['OpenAI', 'openai'],
+  ['OpenAI strict', 'openai-strict'],
+  ['Gemini', 'gemini'],
+];
+
+/** A warning for each drop-in tool whose full JSON Schema (inputSchema) a provider cannot take whole: which keywords it loses, for which provider. */
+function schemaLossDiagnostics(registry: ToolRegistry): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of registry.list()) {
+    const entry = registry.get(tool.name);
+    if (entry === undefined || entry.schemaGiven === true || givenSchema(entry.manifest) === undefined) continue;
+    const losses = PROVIDER_DIALECTS.flatMap(([label, dialect]) => {
+      const lost = dialectLosses(entry.schema, dialect);
+      return lost.length === 0 ? [] : [`${label}: ${lost.join(', ')}`];
+    });
+    if (losses.length === 0) continue;
+    out.push({
+      severity: 'warning',
+      code: 'manifest-warning',
+      file: entry.file,
+      tool: entry.name,
+      ...said(phrase('manifest.dialect-losses', { tool: entry.name, losses: losses.join('; ') })),
+    });
+  }
+  return out;
 }
 
 async function typeDiagnostics(

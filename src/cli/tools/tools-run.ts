@@ -4,6 +4,8 @@ import { failureIn } from '../../tool-runtime/failure-words.ts';
 import type { Language } from '../../core/language.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
+import { base64, byteLength, formatSize } from '../../tools/result-content.ts';
 import { setField } from '../../schema/schema-node.ts';
 import { CLI_TEXT } from '../cli-text.ts';
 import { listenForInterrupts } from '../interrupt.ts';
@@ -33,6 +35,14 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
       sessionId: 'cli',
       language,
       ...(options.timeout === undefined ? {} : { timeoutMs: options.timeout }),
+      // As they come, on stderr: stdout is the result alone (text, or with --json the JSON).
+      ...(options.json === true
+        ? {}
+        : {
+            onProgress: (report) =>
+              process.stderr.write(`${text.progress(report.progress, report.total, report.message)}\n`),
+            onLog: (report) => process.stderr.write(`${text.logLine(report.level, report.message)}\n`),
+          }),
     });
     return { registry, result };
   })().finally(() => interrupts.close());
@@ -43,10 +53,11 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     // (nested past JSON.stringify's stack).
     const shown = checked?.ok === true ? checked.params : readArguments(params).ok ? params : text.notShown;
     process.stdout.write(
-      `${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, null, 2)}\n`,
+      `${JSON.stringify({ tool: name, params: shown, ...result, durationMs: Math.round(performance.now() - started) }, bytesAsBase64, 2)}\n`,
     );
   } else if (result.success) {
-    process.stdout.write(result.data.endsWith('\n') ? result.data : `${result.data}\n`);
+    const lines = [result.data, ...partLines(result.content, text)].filter((line) => line !== '').join('\n');
+    process.stdout.write(lines.endsWith('\n') || lines === '' ? lines : `${lines}\n`);
   } else {
     const error = failureText(result, name, registry, checked, language);
     process.stderr.write(`${text.error}${error}\n`);
@@ -77,6 +88,29 @@ function failureText(
         return explainInvalidParams(entry.manifest, checked.problems, language);
   }
   return failureIn(result, language) ?? result.error ?? TOOLS_TEXT[language].toolFailed;
+}
+
+/** Bytes in a result (a part's Uint8Array) as base64 text, as MCP writes them. */
+function bytesAsBase64(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? base64(value) : value;
+}
+
+/** A line per part that is not text (its text is `data` already, or the tool chose what `data` says). */
+function partLines(content: readonly ContentPart[] | undefined, text: ToolsText): string[] {
+  return (content ?? []).flatMap((part) => {
+    switch (part.type) {
+      case 'text':
+        return [];
+      case 'image':
+      case 'audio':
+        return [text.part(part.type, part.mimeType, formatSize(byteLength(part.data)))];
+      default: {
+        const what = `${part.uri}${part.mimeType === undefined ? '' : ` (${part.mimeType})`}`;
+        const size = part.text !== undefined ? part.text.length : part.blob === undefined ? 0 : byteLength(part.blob);
+        return [text.part('resource', what, formatSize(size))];
+      }
+    }
+  });
 }
 
 function parseParamsJson(json: string | undefined, text: ToolsText): Record<string, unknown> {

@@ -23,6 +23,12 @@ export interface ToolsText {
   paramsNotObject: string;
   notAParameter: (word: string) => string;
   notShown: string;
+  /** A line for a part of a result that is not text: `kind` image, audio or resource; `size` "3.9 kB". */
+  part: (kind: 'image' | 'audio' | 'resource', what: string, size: string) => string;
+  /** A progress report as it comes (on stderr). */
+  progress: (progress: number, total: number | undefined, message: string | undefined) => string;
+  /** A log line of the call as it comes (on stderr); `level` is MCP's. */
+  logLine: (level: string, message: string) => string;
   checked: (folders: string, available: number, unavailable: number, errors: number, warnings: number) => string;
   /** After the summary, when there were TypeScript tool files and no TypeScript to check them. */
   typesNotChecked: string;
@@ -63,6 +69,10 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     paramsNotObject: '--params must be a JSON object, e.g. \'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" is not a parameter: write key=value, e.g. city=Tokyo`,
     notShown: '(not shown: too large or too deeply nested)',
+    part: (kind, what, size) => `[${kind}: ${what}, ${size}]`,
+    progress: (progress, total, message) =>
+      `progress: ${total === undefined ? progress : `${progress}/${total} (${Math.round((progress / total) * 100)}%)`}${message === undefined ? '' : ` ${message}`}`,
+    logLine: (level, message) => `log ${level}: ${message}`,
     checked: (folders, available, unavailable, errors, warnings) =>
       `Checked ${folders}: ${plural(available, 'tool')} available, ${unavailable} unavailable; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.`,
     typesNotChecked:
@@ -100,6 +110,10 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     paramsNotObject: '--params 必须是 JSON 对象，例如 \'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" 不是参数：请写成 key=value，例如 city=Tokyo`,
     notShown: '（未显示：过大或嵌套过深）',
+    part: (kind, what, size) => `[${{ image: '图片', audio: '音频', resource: '资源' }[kind]}：${what}，${size}]`,
+    progress: (progress, total, message) =>
+      `进度：${total === undefined ? progress : `${progress}/${total}（${Math.round((progress / total) * 100)}%）`}${message === undefined ? '' : ` ${message}`}`,
+    logLine: (level, message) => `日志 ${level}：${message}`,
     checked: (folders, available, unavailable, errors, warnings) =>
       `已检查 ${folders}：${available} 个工具可用，${unavailable} 个不可用；${errors} 个错误，${warnings} 个警告。`,
     typesNotChecked:
@@ -138,6 +152,10 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     paramsNotObject: '--params は JSON オブジェクトにしてください。例：\'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" はパラメーターではありません。key=value の形で書いてください。例：city=Tokyo`,
     notShown: '（表示しません：大きすぎるか、入れ子が深すぎます）',
+    part: (kind, what, size) => `[${{ image: '画像', audio: '音声', resource: 'リソース' }[kind]}：${what}、${size}]`,
+    progress: (progress, total, message) =>
+      `進捗：${total === undefined ? progress : `${progress}/${total}（${Math.round((progress / total) * 100)}%）`}${message === undefined ? '' : ` ${message}`}`,
+    logLine: (level, message) => `ログ ${level}：${message}`,
     checked: (folders, available, unavailable, errors, warnings) =>
       `${folders} をチェックしました：使用可能なツール ${available} 個、使用不可 ${unavailable} 個。エラー ${errors} 件、警告 ${warnings} 件。`,
     typesNotChecked:

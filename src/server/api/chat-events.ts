@@ -1,4 +1,5 @@
 import type { TurnEvent } from '../../assistant/turn-events.ts';
+import { partsAsJson } from '../../tools/result-content.ts';
 
 /**
  * A turn's event as `POST /api/chat` sends it (docs/server-api.md, "Chat events"): `event:` its
@@ -21,6 +22,9 @@ export function chatEvent(event: TurnEvent): { type: string; data: unknown } | u
           data: result.data,
           ...(result.error === undefined ? {} : { error: result.error }),
           ...(result.code === undefined ? {} : { code: result.code }),
+          // Parts as MCP writes them (bytes as base64 text), so that the page can show them.
+          ...(result.content === undefined ? {} : { content: partsAsJson(result.content) }),
+          ...(result.structured === undefined ? {} : { structured: result.structured }),
           durationMs: call.durationMs,
           startedAt: call.startedAt,
         },

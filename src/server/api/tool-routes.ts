@@ -5,6 +5,7 @@ import { explainInvalidParams } from '../../tool-runtime/check-params.ts';
 import type { Language } from '../../core/language.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
+import { partsAsJson } from '../../tools/result-content.ts';
 import { ApiError } from '../api-error.ts';
 import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
@@ -102,7 +103,13 @@ export function toolRoutes(context: ServerContext): Hono {
       durationMs,
       startedAt,
     });
-    return c.json({ ...result, ...(result.success ? {} : { error }), durationMs });
+    return c.json({
+      ...result,
+      // JSON has no bytes: a part's are base64 text, as MCP writes them.
+      ...(result.content === undefined ? {} : { content: partsAsJson(result.content) }),
+      ...(result.success ? {} : { error }),
+      durationMs,
+    });
   });
 
   return routes;

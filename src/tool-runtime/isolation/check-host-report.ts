@@ -2,6 +2,7 @@
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
 import { renderPhrase, type Phrase } from '../../core/phrase.ts';
 import { checkQuestion } from '../../tools/tool-context.ts';
+import { checkLog, checkProgress, type LogReport, type ProgressReport } from '../../tools/call-report.ts';
 import { checkToolResult, type ToolResult } from '../../tools/tool-result.ts';
 import { validateManifest } from '../validate-manifest.ts';
 import type { FileInfo, ThrownError, WorkerResult } from './worker-messages.ts';
@@ -78,6 +79,23 @@ export function checkAskReport(
   return typeof question === 'string'
     ? undefined
     : { id: message.id as number, seq: message.seq as number, ...question };
+}
+
+/** A progress report or log line a host sends for one of its calls, or undefined when it is not one. */
+export function checkReport(
+  message: unknown,
+): ({ type: 'progress'; id: number } & ProgressReport) | ({ type: 'log'; id: number } & LogReport) | undefined {
+  if (!isRecord(message) || !Number.isInteger(message.id)) return undefined;
+  const id = message.id as number;
+  if (message.type === 'progress') {
+    const report = checkProgress(message.progress, message.total, message.message);
+    return typeof report === 'string' ? undefined : { type: 'progress', id, ...report };
+  }
+  if (message.type === 'log') {
+    const report = checkLog(message.level, message.message);
+    return typeof report === 'string' ? undefined : { type: 'log', id, ...report };
+  }
+  return undefined;
 }
 
 function checkThrown(thrown: unknown): ThrownError {

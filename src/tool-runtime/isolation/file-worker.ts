@@ -1,7 +1,8 @@
 import type { AppConfig } from '../../tools/app-config.ts';
 import { NO_ONE_TO_ASK, type AskPerson } from '../../tools/tool-context.ts';
 import type { Language } from '../../core/language.ts';
-import { checkAskReport, checkCallReport } from './check-host-report.ts';
+import { checkAskReport, checkCallReport, checkReport } from './check-host-report.ts';
+import type { ReportLog, ReportProgress } from '../../tools/call-report.ts';
 import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
 import type { FromWorker, WorkerResult } from './worker-messages.ts';
@@ -11,6 +12,8 @@ export interface FileWorkerLimits extends HostLimits {
   graceMs: number;
   /** Longest `data`/`error` of a result, cut inside the host. */
   maxResultChars: number;
+  /** The most a result's parts and `structured` hold in all, in bytes, cut inside the host. */
+  maxResultBytes?: number;
 }
 
 export interface WorkerCall {
@@ -21,6 +24,9 @@ export interface WorkerCall {
   signal: AbortSignal;
   /** The call's `context.ask`, which the tool reaches from its host by message. */
   ask?: AskPerson;
+  /** The call's `context.progress` and `context.log` on Riverse's side (they throttle again). */
+  progress?: ReportProgress;
+  log?: ReportLog;
 }
 
 /** A host started ahead, and the events object it reports to (filled in by whoever takes it). */
@@ -31,6 +37,8 @@ export interface SpareHost {
 
 interface Pending {
   ask: AskPerson;
+  progress?: ReportProgress;
+  log?: ReportLog;
   resolve: (result: WorkerResult) => void;
   reject: (error: ToolCrash) => void;
   /** Set once the call is cancelled: settles when it has stopped, by itself or with its host. */
@@ -89,7 +97,13 @@ export class FileWorker {
     const host = this.#start();
     const id = ++this.#nextId;
     const done = new Promise<WorkerResult>((resolve, reject) =>
-      this.#pending.set(id, { resolve, reject, ask: call.ask ?? NO_ONE_TO_ASK }),
+      this.#pending.set(id, {
+        resolve,
+        reject,
+        ask: call.ask ?? NO_ONE_TO_ASK,
+        ...(call.progress === undefined ? {} : { progress: call.progress }),
+        ...(call.log === undefined ? {} : { log: call.log }),
+      }),
     );
     host.ref(); // an idle host must not keep the process alive; a busy one must
     const abort = () => {
@@ -162,6 +176,7 @@ export class FileWorker {
       source: this.#source,
       hostPid: process.pid,
       maxResultChars: this.#limits.maxResultChars,
+      ...(this.#limits.maxResultBytes === undefined ? {} : { maxResultBytes: this.#limits.maxResultBytes }),
     };
     const events: HostEvents = {
       message: (message: FromWorker) => {
@@ -170,6 +185,7 @@ export class FileWorker {
           resolve();
         } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
         else if (message.type === 'ask') this.#ask(host, message);
+        else if (message.type === 'progress' || message.type === 'log') this.#report(message);
       },
       exit: (why) => {
         if (this.#host === host) this.#host = undefined;
@@ -214,6 +230,19 @@ export class FileWorker {
           host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
       },
     );
+  }
+
+  /** A progress report or log line of a running call, checked again (tool code can forge it) and passed on. */
+  #report(message: unknown): void {
+    const report = checkReport(message);
+    const pending = report === undefined ? undefined : this.#pending.get(report.id);
+    if (report === undefined || pending === undefined) return;
+    try {
+      if (report.type === 'progress') pending.progress?.(report.progress, report.total, report.message);
+      else pending.log?.(report.level, report.message);
+    } catch {
+      // Checked already: a throw here is a listener's, and not the call's business.
+    }
   }
 
   #settle(id: number, result: WorkerResult): void {

@@ -6,6 +6,14 @@ import { deserialize, serialize } from 'node:v8';
 
 const HEADER_BYTES = 4;
 
+/** A frame as its header and its body, to write one after the other without copying the body. */
+export function encodeFrameParts(value: unknown): [Buffer, Buffer] {
+  const body = serialize(value);
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32BE(body.length, 0);
+  return [header, body];
+}
+
 export function encodeFrame(value: unknown): Buffer {
   const body = serialize(value);
   const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);

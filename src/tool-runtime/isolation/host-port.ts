@@ -1,15 +1,17 @@
 // Inside a tool host: the channel to Riverse, the same for a worker thread (its parent port) and
 // a child process (frames on file descriptor 3; the first frame is the start-up data).
 import { Socket } from 'node:net';
+import * as workerThreads from 'node:worker_threads';
 import { parentPort, Worker } from 'node:worker_threads';
-import { encodeFrame, FrameReader } from './frame-codec.ts';
+import { encodeFrameParts, FrameReader } from './frame-codec.ts';
 import { PARENT_DEATH_ENV } from './parent-death.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-messages.ts';
 
 export interface HostPort {
   kind: 'process' | 'worker';
   data: WorkerData;
-  send(message: FromWorker): void;
+  /** `transfer`: buffers moved to Riverse with the message, not copied (a worker thread; a process writes them into its frame). */
+  send(message: FromWorker, transfer?: ArrayBuffer[]): void;
   onMessage(listener: (message: ToWorker) => void): void;
 }
 
@@ -35,7 +37,12 @@ export async function connectToHost(): Promise<HostPort> {
   if (parentPort !== null) {
     const port = parentPort;
     port.on('message', receive);
-    return { kind: 'worker', data: await started, send: (message) => port.postMessage(message), onMessage };
+    return {
+      kind: 'worker',
+      data: await started,
+      send: (message, transfer) => port.postMessage(message, transfer?.filter(movable) ?? []),
+      onMessage,
+    };
   }
   const socket = new Socket({ fd: 3, readable: true, writable: true });
   // Riverse is gone (it exited or was killed): a tool process must not outlive it.
@@ -49,7 +56,22 @@ export async function connectToHost(): Promise<HostPort> {
   // Riverse may have died before that was set up (or before the thread started).
   if (process.ppid !== startData.hostPid) process.exit(0);
   // Each message is written at once, never held for later: the tool code that runs next may spin.
-  return { kind: 'process', data: startData, send: (message) => void socket.write(encodeFrame(message)), onMessage };
+  return {
+    kind: 'process',
+    data: startData,
+    send: (message) => {
+      // The frame's header and body written apart: the body is not copied once more behind a header.
+      const [header, body] = encodeFrameParts(message);
+      socket.write(header);
+      socket.write(body);
+    },
+    onMessage,
+  };
+}
+
+/** A buffer that may be moved: not one Node shares between Buffers (its pool), nor one already moved. */
+function movable(buffer: ArrayBuffer): boolean {
+  return buffer.byteLength > 0 && !workerThreads.isMarkedAsUntransferable(buffer);
 }
 
 /**

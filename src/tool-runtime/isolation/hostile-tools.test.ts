@@ -230,6 +230,8 @@ for (const kind of ['process', 'worker'] as const) {
       logger: tool.logger,
       config: {},
       ask: NO_ONE_TO_ASK,
+      progress: () => {},
+      log: () => {},
     };
     const error = await Promise.resolve(tool.run({}, context)).then(
       () => assert.fail('it throws'),

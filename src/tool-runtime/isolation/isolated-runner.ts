@@ -20,6 +20,8 @@ export function isolatedRunner(
       language: context.language,
       signal: context.signal,
       ask: context.ask,
+      progress: context.progress,
+      log: context.log,
     });
     if ('invalid' in result) throw new InvalidToolResult(result.invalid, result.said);
     if ('threw' in result) throw reviveThrown(result.threw);

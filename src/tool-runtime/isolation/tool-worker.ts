@@ -18,7 +18,10 @@ import {
   useSourceSnapshot,
   warmTypeStripper,
 } from '../typescript-hooks.ts';
-import { checkToolResult, resultProblem, truncateResult } from '../../tools/tool-result.ts';
+import { checkToolResult, resultProblem, truncateResult, type CheckedToolResult } from '../../tools/tool-result.ts';
+import { callReports } from '../../tools/call-report.ts';
+import { partBuffers } from '../../tools/result-content.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
 import { recordEnvironmentReads, withEnvironmentReads } from './environment-reads.ts';
 import { guardProcess } from './guard-process.ts';
 import { connectToHost } from './host-port.ts';
@@ -145,6 +148,11 @@ if (data.role === 'load') {
     const controller = new AbortController();
     running.set(message.id, controller);
     let result: FromWorker & { type: 'result' };
+    // Throttled here, before they cross: a tool that reports in a tight loop costs its host, not Riverse.
+    const reports = callReports(
+      (report) => port.send({ type: 'progress', id: message.id, ...report }),
+      (report) => port.send({ type: 'log', id: message.id, ...report }),
+    );
     try {
       if (tool === undefined) {
         const problems = loaded.diagnostics.map((diagnostic) => diagnostic.message).join('; ');
@@ -159,6 +167,8 @@ if (data.role === 'load') {
         logger: createToolLogger(message.tool),
         config: toolSection(data.config, message.tool),
         ask: askAcross(message.id),
+        progress: reports.progress,
+        log: reports.log,
       });
       const checked = checkToolResult(value);
       // Cut here, before it crosses: a tool that returns 500 MB must not cost Riverse 500 MB.
@@ -168,15 +178,33 @@ if (data.role === 'load') {
         result:
           typeof checked === 'string'
             ? { invalid: checked, said: resultProblem(value) }
-            : truncateResult(checked, data.maxResultChars),
+            : truncateResult(ownBuffers(checked), data.maxResultChars, data.maxResultBytes),
       };
     } catch (error) {
       // Sent as a thrown value: Riverse rebuilds it and words it like an in-process exception.
       result = { type: 'result', id: message.id, result: { threw: describeThrown(error) } };
     } finally {
+      reports.close();
       running.delete(message.id);
     }
-    port.send(result);
+    // The parts' bytes are moved to a worker's parent, not copied (a process writes them into its frame once).
+    port.send(result, 'content' in result.result ? partBuffers(result.result.content) : []);
   });
   port.send({ type: 'ready', tools: [...tools.keys()] });
+}
+
+/**
+ * The result with each part's bytes in a buffer of their own: a view into a larger buffer (a
+ * slice of a file read whole) would carry all of that buffer across, serialized or moved.
+ */
+function ownBuffers(result: CheckedToolResult): CheckedToolResult {
+  if (result.content === undefined) return result;
+  const own = (bytes: string | Uint8Array): string | Uint8Array =>
+    typeof bytes === 'string' || bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+  const content = result.content.map((part): ContentPart => {
+    if (part.type === 'image' || part.type === 'audio') return { ...part, data: own(part.data) };
+    if (part.type === 'resource' && part.blob !== undefined) return { ...part, blob: own(part.blob) };
+    return part;
+  });
+  return { ...result, content };
 }

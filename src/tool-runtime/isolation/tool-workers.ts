@@ -3,6 +3,7 @@ import { FileWorker, type FileWorkerLimits, type SpareHost, type WorkerCall } fr
 import type { SourceFile } from './load-in-workers.ts';
 import { DEFAULT_HOST_MEMORY_MB, spawnHost, type HostEvents, type HostKind, type HostLimits } from './tool-host.ts';
 import type { WorkerResult } from './worker-messages.ts';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../tools/tool-result.ts';
 
 export interface ToolWorkersOptions extends FileWorkerLimits {
   /** A host with no call for this long is stopped (and started again on the next call). */
@@ -14,13 +15,19 @@ const DEFAULT_WORKER_OPTIONS: ToolWorkersOptions = {
   graceMs: 1_000,
   idleMs: 5 * 60_000,
   maxResultChars: 20_000,
+  maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
   maxMessageBytes: 8 * 1024 * 1024,
 };
 
 /** The defaults filled in; the message cap grown to what a result may need (data and error of max_result_chars each, up to 2 bytes a character as V8 writes them). */
 function resolvedOptions(options: Partial<ToolWorkersOptions>): ToolWorkersOptions {
   const merged = { ...DEFAULT_WORKER_OPTIONS, ...options };
-  return { ...merged, maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + 1024 * 1024) };
+  // The parts' bytes too (V8 writes bytes and base64 text a byte each), and room for the frame around them.
+  const parts = merged.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  return {
+    ...merged,
+    maxMessageBytes: Math.max(merged.maxMessageBytes, 4 * merged.maxResultChars + parts + 1024 * 1024),
+  };
 }
 
 /** A host started ahead of need, with what it was started with; `ended` once it is gone unused. */
@@ -87,6 +94,7 @@ export class ToolWorkers {
     return {
       memoryMb: config.tools?.memory_mb ?? DEFAULT_WORKER_OPTIONS.memoryMb,
       maxResultChars: config.tools?.max_result_chars ?? DEFAULT_WORKER_OPTIONS.maxResultChars,
+      maxResultBytes: config.tools?.max_result_bytes ?? DEFAULT_MAX_RESULT_BYTES,
     };
   }
 

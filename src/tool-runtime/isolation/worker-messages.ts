@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { ToolInfo } from '../load-tool-file.ts';
 import type { Language } from '../../core/language.ts';
 import type { AskAnswer } from '../../tools/tool-context.ts';
+import type { LogReport, ProgressReport } from '../../tools/call-report.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 
 /** What a tool host (thread or process) is started with. */
@@ -15,6 +16,8 @@ export type WorkerData = (
   hostPid: number;
   /** Longest `data` and `error` a result may carry out of the host; the rest is cut there. */
   maxResultChars: number;
+  /** The most a result's parts and `structured` may hold in all, in bytes; the rest is cut there. */
+  maxResultBytes?: number;
 };
 
 export interface FileInfo {
@@ -58,7 +61,11 @@ export type FromWorker =
   | { type: 'ready'; tools: string[] }
   | { type: 'result'; id: number; result: WorkerResult }
   /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
-  | { type: 'ask'; id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number };
+  | { type: 'ask'; id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number }
+  /** Call `id`'s tool says how far it is (`context.progress`), throttled in the host. */
+  | ({ type: 'progress'; id: number } & ProgressReport)
+  /** Call `id`'s tool logs a line (`context.log`), throttled in the host. */
+  | ({ type: 'log'; id: number } & LogReport);
 
 /** What a tool threw, as it crosses into Riverse: its class name, message and stack (tool frames, source-mapped). */
 export interface ThrownError {
