@@ -41,6 +41,8 @@ export interface AssistantText {
   invalidClientTool: (detail: string) => string;
   /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
   cutNote: (omittedChars: number) => string;
+  /** Stands for a picture a model that cannot see is not given: `what` is its type and size (`image/png, 3.9 kB`), or its link. */
+  imageNotShown: (what: string) => string;
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -90,6 +92,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `One of the request's tools could not be given to the model: ${detail}`,
     cutNote: (omitted) =>
       `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
+    imageNotShown: (what) => `[image: ${what}, not shown: this model does not take images]`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -131,6 +134,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `请求中的某个工具无法提供给模型：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
+    imageNotShown: (what) => `[图片：${what}，未显示：此模型不接受图片]`,
   },
   ja: {
     systemPrompt: (today) =>
@@ -178,5 +182,6 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `リクエストのツールの一つをモデルに渡せませんでした：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
+    imageNotShown: (what) => `[画像：${what}、表示なし：このモデルは画像を受け付けません]`,
   },
 };

@@ -184,6 +184,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     api_key: text(),
     tool_calling: choice(['native', 'text']),
     strict_tools: flag(),
+    vision: flag(),
     timeout_ms: timeout(),
     max_retries: whole(0),
     max_reply_chars: whole(1),

@@ -74,6 +74,13 @@ export interface ChatModel {
    */
   readonly dialect?: Dialect;
   /**
+   * It takes pictures (`images` of a message): `model_options.vision`, else what its provider
+   * documents for the model's family. Without it, a turn gives it a description of each picture.
+   */
+  readonly vision?: boolean;
+  /** Its API fetches pictures given by web link itself; without it, a link is fetched and sent as bytes. */
+  readonly imageUrls?: boolean;
+  /**
    * Sends one request and yields its events; ends after `finish`. Throws a ModelError when the
    * request fails (after the adapter's own retries) or the stream breaks.
    */

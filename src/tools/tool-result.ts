@@ -67,16 +67,19 @@ const NO_ERROR_MESSAGE = english(NO_ERROR);
 export function checkToolResult(value: unknown): ToolResult | string {
   const problem = resultProblem(value);
   if (problem !== undefined) return english(problem);
-  const { success, data = '', error } = value as Record<string, unknown>;
+  const { success, data = '', error, content } = value as Record<string, unknown>;
+  // The parts pass as given (checking them is the runtime's: decision 027), so that a turn can show them to the model.
+  const parts = Array.isArray(content) ? { content: content as ContentPart[] } : {};
   if (!success)
     return {
       success: false,
       data: data as string,
       error: typeof error === 'string' && error !== '' ? error : NO_ERROR_MESSAGE,
+      ...parts,
     };
   return typeof error === 'string'
-    ? { success: true, data: data as string, error }
-    : { success: true, data: data as string };
+    ? { success: true, data: data as string, error, ...parts }
+    : { success: true, data: data as string, ...parts };
 }
 
 /** @internal Why a value is not a ToolResult, as a phrase (shown in the reader's language); undefined when it is one. */

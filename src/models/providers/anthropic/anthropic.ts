@@ -21,6 +21,8 @@ export interface AnthropicOptions extends RequestOptions {
   /** `max_tokens`, which Anthropic requires (default 4096). */
   maxTokens?: number;
   toolCalling?: ToolCallingMode;
+  /** The model takes pictures (default false: resolveModel says, from the provider's table; decision 029). */
+  vision?: boolean;
 }
 
 /** A ChatModel over Anthropic's Messages API (`POST /v1/messages`), or a server that speaks it. */
@@ -66,6 +68,9 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
     id: `anthropic:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: ANTHROPIC_TOOLS.dialect,
+    vision: options.vision === true,
+    // Anthropic fetches an image source of type `url` itself.
+    imageUrls: true,
     stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request),
   };
 }

@@ -26,6 +26,10 @@ export interface OpenAICompatibleOptions extends RequestOptions {
    * Only OpenAI's own API is known to honour it; default false.
    */
   strictTools?: boolean;
+  /** The model takes pictures (default false: resolveModel says, from the provider's table; decision 029). */
+  vision?: boolean;
+  /** The server fetches pictures given by web link itself (OpenAI does; Ollama does not). */
+  imageUrls?: boolean;
 }
 
 /** A ChatModel over any server that speaks OpenAI's Chat Completions: OpenAI, DeepSeek, Qwen, Groq, vLLM, LM Studio, llama.cpp, Ollama. */
@@ -61,6 +65,8 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
     id: `${provider}:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: tools.dialect,
+    vision: options.vision === true,
+    imageUrls: options.imageUrls === true,
     stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools), request),
   };
 }
