@@ -26,7 +26,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     // First thing in the try: a registry or a router that fails here must not make runTurn throw.
     const tools = await prepareTools(turn);
     if (!(tools instanceof TurnTools)) return tools;
-    if (options.input !== undefined) turn.commit({ role: 'user', content: options.input });
+    if (options.input !== undefined)
+      turn.commit({
+        role: 'user',
+        content: options.input,
+        ...(options.inputImages === undefined ? {} : { images: options.inputImages }),
+      });
     let round = 0;
     for (;;) {
       tools.refresh(turn.dialect());

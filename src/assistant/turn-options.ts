@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatMessage, MessageImage } from '../models/chat-message.ts';
 import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
@@ -19,6 +19,8 @@ export interface TurnOptions {
    * (`clientTools`) and the turn continues from them.
    */
   input?: string;
+  /** Pictures sent with `input` (a `/v1` user's attached image). */
+  inputImages?: MessageImage[];
   /** Said to the model after our system prompt (an OpenAI client's system messages). */
   system?: string;
   /**

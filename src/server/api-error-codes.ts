@@ -22,6 +22,7 @@ export const API_ERROR_CODES = [
   // A model, for a chat or a completion.
   'no-model',
   'model_not_found',
+  'model-without-vision',
   // Sessions.
   'session-not-found',
   'session-exists',

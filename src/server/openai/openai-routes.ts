@@ -7,6 +7,7 @@ import { readJsonObject } from '../read-json.ts';
 import type { ServerContext } from '../server-context.ts';
 import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
 import { streamCompletion } from './completion-stream.ts';
+import { imagesForModel } from './image-input.ts';
 import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
 import { ReplyText } from './reply-text.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
@@ -50,9 +51,14 @@ export function openaiRoutes(context: ServerContext): Hono {
         `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
         'X-Riverse-Session',
       );
+    // The request's pictures, made to fit the model (or a 400 where it cannot see).
+    const messages =
+      input.firstImage === undefined
+        ? input.messages
+        : await imagesForModel(input.messages, assistant.model, input.firstImage, { signal: c.req.raw.signal });
     const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const request = {
-      messages: input.messages,
+      messages,
       ...(input.system === undefined ? {} : { system: input.system }),
       ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
       memory,

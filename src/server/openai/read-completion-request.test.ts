@@ -57,6 +57,34 @@ describe('readCompletionRequest', () => {
     });
   });
 
+  it("reads a user's pictures beside the text: a data: URL as its base64 text, a link as it is, and where the first one is", () => {
+    const input = readCompletionRequest({
+      model: 'riverse',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/PNG;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'https://pictures.test/cat.jpg', detail: 'low' } },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(input.messages, [
+      {
+        role: 'user',
+        content: 'What is this?',
+        images: [
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'image-url', url: 'https://pictures.test/cat.jpg', detail: 'low' },
+        ],
+      },
+    ]);
+    assert.equal(input.firstImage, 'messages[1].content[1]');
+  });
+
   it('refuses a model other than riverse with 404', () => {
     assert.deepEqual(refusal({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).status, 404);
   });
@@ -66,8 +94,29 @@ describe('readCompletionRequest', () => {
     ['no messages', { messages: [] }, 'messages', /non-empty array/],
     ['an unknown role', { messages: [{ role: 'function', content: 'x' }] }, 'messages[0].role', /old form of "tool"/],
     [
-      'an image',
+      'an image that is neither a data: URL nor a link',
       { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+      'messages[0].content[0].image_url.url',
+      /must be a data: URL or an http\(s\) link/,
+    ],
+    [
+      'a data: URL that is not a base64 image',
+      {
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:text/plain;base64,aGk=' } }] },
+        ],
+      },
+      'messages[0].content[0].image_url.url',
+      /not a base64 image/,
+    ],
+    [
+      'an image in a system message',
+      {
+        messages: [
+          { role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] },
+          user,
+        ],
+      },
       'messages[0].content[0]',
       /image_url.*only text parts/,
     ],

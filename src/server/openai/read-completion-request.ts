@@ -1,5 +1,5 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
-import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts';
+import type { ChatMessage, MessageImage, ToolCallRequest } from '../../models/chat-message.ts';
 import { ApiError } from '../api-error.ts';
 
 /** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
@@ -13,6 +13,8 @@ export interface CompletionInput {
   tools: ClientTool[];
   stream: boolean;
   includeUsage: boolean;
+  /** Where the request's first picture is (`messages[0].content[1]`), when it has any. */
+  firstImage?: string;
 }
 
 /** OpenAI's own cap; more tools than this is a catalog no model chooses well from anyway. */
@@ -66,7 +68,15 @@ export function readCompletionRequest(body: Json): CompletionInput {
   }
   const tools = readTools(body.tools);
   const { messages, system } = readMessages(body.messages);
-  return { messages, ...(system === undefined ? {} : { system }), tools, stream, includeUsage };
+  const firstImage = firstImageAt(body.messages as unknown[]);
+  return {
+    messages,
+    ...(system === undefined ? {} : { system }),
+    tools,
+    stream,
+    includeUsage,
+    ...(firstImage === undefined ? {} : { firstImage }),
+  };
 }
 
 function readTools(value: unknown): ClientTool[] {
@@ -142,7 +152,7 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
         system.push(readText(message.content, `${at}.content`, false));
         break;
       case 'user':
-        messages.push({ role: 'user', content: readText(message.content, `${at}.content`, false) });
+        messages.push(readUserMessage(message.content, `${at}.content`));
         break;
       case 'assistant': {
         const content = readText(message.content, `${at}.content`, true);
@@ -191,7 +201,61 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
   return system.length === 0 ? { messages } : { messages, system: system.join('\n\n') };
 }
 
-/** A content field: a string, or text parts (joined). Other parts (images, audio, files) are refused: the turn is text. */
+/**
+ * A user message's content: a string, or parts — text (joined, as readText does) and pictures
+ * (`image_url`, as Open WebUI and LibreChat send an attached picture): a `data:` URL becomes the
+ * image's base64 text, kept as it came (decoded by no one on its way to the model); an http(s)
+ * link is kept for the model's API to fetch, or the route to (fetch-image-links.ts).
+ */
+function readUserMessage(value: unknown, at: string): ChatMessage {
+  if (!Array.isArray(value) || !value.some((part) => isObject(part) && part.type === 'image_url'))
+    return { role: 'user', content: readText(value, at, false) };
+  const texts: unknown[] = [];
+  const images: MessageImage[] = [];
+  value.forEach((part: unknown, index) => {
+    if (isObject(part) && part.type === 'image_url') images.push(readImagePart(part, `${at}[${index}]`));
+    else texts.push(part);
+  });
+  return { role: 'user', content: readText(texts, at, false), images };
+}
+
+/** The field of the first picture of well-formed messages, if any. */
+function firstImageAt(messages: unknown[]): string | undefined {
+  for (const [index, message] of messages.entries()) {
+    const content = (message as Json).content;
+    if ((message as Json).role !== 'user' || !Array.isArray(content)) continue;
+    const part = content.findIndex((item) => isObject(item) && item.type === 'image_url');
+    if (part !== -1) return `messages[${index}].content[${part}]`;
+  }
+  return undefined;
+}
+
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function readImagePart(part: Json, at: string): MessageImage {
+  const shape = `${at} must be {"type": "image_url", "image_url": {"url": "data:image/png;base64,…" or "https://…", "detail"?}}.`;
+  const field = isObject(part.image_url) ? part.image_url : { url: part.image_url };
+  const { url, detail } = field;
+  if (typeof url !== 'string' || url === '') throw invalid(`${at}.image_url.url`, shape);
+  if (detail !== undefined && detail !== null && detail !== 'auto' && detail !== 'low' && detail !== 'high')
+    throw invalid(`${at}.image_url.detail`, `${at}.image_url.detail must be "auto", "low" or "high".`);
+  if (url.startsWith('data:')) {
+    const match = DATA_URL.exec(url);
+    const data = match === null ? '' : url.slice(match[0].length);
+    if (match === null || data === '' || data.length % 4 !== 0 || !BASE64.test(data))
+      throw invalid(
+        `${at}.image_url.url`,
+        `${at}.image_url.url is a data URL that is not a base64 image: expected "data:image/png;base64,…" (or image/jpeg, image/webp, image/gif).`,
+      );
+    return { type: 'image', data, mimeType: match[1]!.toLowerCase() };
+  }
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw invalid(`${at}.image_url.url`, `${at}.image_url.url must be a data: URL or an http(s) link. ${shape}`);
+  return { type: 'image-url', url, ...(typeof detail === 'string' ? { detail } : {}) };
+}
+
+/** A content field: a string, or text parts (joined). Other parts (audio, files) are refused: only a user's pictures are taken besides text. */
 function readText(value: unknown, at: string, nullable: boolean): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) {
