@@ -184,11 +184,11 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     api_key: text(),
     tool_calling: choice(['native', 'text']),
     strict_tools: flag(),
-    vision: flag(),
     timeout_ms: timeout(),
     max_retries: whole(0),
     max_reply_chars: whole(1),
     max_tool_call_chars: whole(1),
+    vision: flag(),
   }),
   assistant: section<AssistantSettings>({
     max_rounds: whole(1),
