@@ -1,5 +1,5 @@
 import type { ModelRequest, RetryNotice, Usage } from '../models/chat-model.ts';
-import { describeImages } from './describe-images.ts';
+import { describeUnseenImages } from './describe-images.ts';
 import { refuseClientTools } from './prepare-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
 import { textProtocolInstructions } from './text-protocol/instructions.ts';
@@ -24,8 +24,8 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   const toolSection = textMode && withTools ? textProtocolInstructions(tools.definitions, options.language) : undefined;
   const request: ModelRequest = {
     system: systemPrompt(text.systemPrompt(today(options.now)), options.system, toolSection, note),
-    // A model that cannot see is told what pictures there are, and given none.
-    messages: turn.model.vision === true ? turn.conversation : describeImages(turn.conversation, text),
+    // A model that cannot see (or not pictures of a type) is told what pictures there are instead.
+    messages: describeUnseenImages(turn.conversation, turn.model, text),
     stream: options.stream ?? true,
     ...(!textMode && withTools ? { tools: tools.definitions } : {}),
     signal: turn.signal,

@@ -43,6 +43,8 @@ export interface AssistantText {
   cutNote: (omittedChars: number) => string;
   /** Stands for a picture a model that cannot see is not given: `what` is its type and size (`image/png, 3.9 kB`), or its link. */
   imageNotShown: (what: string) => string;
+  /** The same for a picture of a type the model's API does not take; `types` lists those it does. */
+  imageTypeNotShown: (what: string, types: string) => string;
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -93,6 +95,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cutNote: (omitted) =>
       `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
     imageNotShown: (what) => `[image: ${what}, not shown: this model does not take images]`,
+    imageTypeNotShown: (what, types) => `[image: ${what}, not shown: this model takes only ${types}]`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -135,6 +138,7 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cutNote: (omitted) =>
       `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
     imageNotShown: (what) => `[图片：${what}，未显示：此模型不接受图片]`,
+    imageTypeNotShown: (what, types) => `[图片：${what}，未显示：此模型只接受 ${types}]`,
   },
   ja: {
     systemPrompt: (today) =>
@@ -183,5 +187,6 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cutNote: (omitted) =>
       `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
     imageNotShown: (what) => `[画像：${what}、表示なし：このモデルは画像を受け付けません]`,
+    imageTypeNotShown: (what, types) => `[画像：${what}、表示なし：このモデルが受け付けるのは ${types} のみです]`,
   },
 };

@@ -32,11 +32,24 @@ export class ChartTool extends BaseTool {
 }
 `;
 
+/** `diagram()`: an SVG, a type no model API here takes. */
+const DIAGRAM_TOOL = `import { BaseTool } from 'riverse';
+
+export class DiagramTool extends BaseTool {
+  manifest() {
+    return { name: 'diagram', description: 'Draws a diagram', parameters: { topic: { type: 'string', description: 'The topic' } }, examples: ['Draw a diagram', 'Diagram the plan', 'Sketch the flow'] };
+  }
+  async execute() {
+    return { success: true, data: 'The plan.', content: [{ type: 'image', data: btoa('<svg xmlns="http://www.w3.org/2000/svg"/>'), mimeType: 'image/svg+xml' }] };
+  }
+}
+`;
+
 const shared = sharedCleanup();
 let tools: ToolRegistry;
 before(async () => {
   const dir = await tempDir(shared, 'riverse-image-tools-');
-  await writeFiles(dir, { 'chart.ts': CHART_TOOL });
+  await writeFiles(dir, { 'chart.ts': CHART_TOOL, 'diagram.ts': DIAGRAM_TOOL });
   tools = await ToolRegistry.load({ folders: [dir], isolation: 'none' });
   assert.deepEqual(tools.diagnostics, []);
 });
@@ -173,4 +186,22 @@ describe('a tool result with a picture, to a model that cannot see', () => {
       assert.equal(tool?.role === 'tool' ? tool.images?.length : 0, 1);
     });
   }
+});
+
+describe('a tool result with a picture of a type the API does not take', () => {
+  it('is described with the types the model takes, and not sent (it would fail the whole request)', async (t) => {
+    const server = await startOpenAITestServer(
+      replies([{ toolCalls: [{ name: 'diagram', arguments: {} }] }, { text: 'A plan was drawn.' }]),
+    );
+    t.after(() => server.close());
+    const model = createOpenAICompatibleModel({ model: 'gpt-4.1', baseUrl: server.url, apiKey: 'k', vision: true });
+    const result = await turn(model);
+    assert.equal(result.text, 'A plan was drawn.', JSON.stringify(result.error));
+    const messages = server.requests[1]!.body.messages;
+    assert.equal(messages.at(-1)?.role, 'tool', 'no user message with pictures follows');
+    assert.equal(
+      messages.at(-1)?.content,
+      'The plan.\n[image: image/svg+xml, 41 B, not shown: this model takes only png, jpeg, webp, gif]',
+    );
+  });
 });

@@ -80,6 +80,8 @@ export interface ChatModel {
   readonly vision?: boolean;
   /** Its API fetches pictures given by web link itself; without it, a link is fetched and sent as bytes. */
   readonly imageUrls?: boolean;
+  /** The picture types its API takes (`image/png`, …); a picture of another type is described, not sent. Undefined: any. */
+  readonly imageTypes?: readonly string[];
   /**
    * Sends one request and yields its events; ends after `finish`. Throws a ModelError when the
    * request fails (after the adapter's own retries) or the stream breaks.

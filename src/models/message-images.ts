@@ -23,9 +23,18 @@ export function imageBytes(image: ImagePart): number {
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
+/** The picture's type as APIs name it: lower case, and `image/jpg` (a common slip) as `image/jpeg`. */
+export function mediaType(image: ImagePart): string {
+  const type = image.mimeType.trim().toLowerCase();
+  return type === 'image/jpg' ? 'image/jpeg' : type;
+}
+
+/** The types every API here takes: OpenAI's and Anthropic's vision guides (Gemini's list differs: gemini.ts). */
+export const COMMON_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+
 /** `data:image/png;base64,…`, for wires that take images as URLs. */
 export function dataUrl(image: ImagePart): string {
-  return `data:${image.mimeType};base64,${base64Of(image.data)}`;
+  return `data:${mediaType(image)};base64,${base64Of(image.data)}`;
 }
 
 /** The message's pictures, or none (assistant messages carry none). */

@@ -74,6 +74,24 @@ describe('/v1 with pictures', () => {
     );
     assert.equal(model.requests.length, 0);
   });
+
+  it('refuses a picture of a type the model does not take, naming the types it does', async (t) => {
+    const { client, model } = await openaiService(t, { text: 'unused' }, {}, { vision: true });
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'riverse',
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/bmp;base64,${PNG_BASE64}` } }] },
+        ],
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+        assert.match(error.message, /type image\/bmp .* takes only image\/png, image\/jpeg, image\/webp, image\/gif/);
+        return true;
+      },
+    );
+    assert.equal(model.requests.length, 0);
+  });
 });
 
 /** A model that sees, through an API that takes no links (as Gemini's, Ollama's). */

@@ -1,6 +1,6 @@
 import type { ChatMessage, MessageImage } from '../../models/chat-message.ts';
 import type { ChatModel } from '../../models/chat-model.ts';
-import { formatBytes } from '../../models/message-images.ts';
+import { formatBytes, mediaType } from '../../models/message-images.ts';
 import { SafeFetchError, safeFetch, type SafeFetchOptions } from '../../tools/safe-fetch.ts';
 import { ApiError } from '../api-error.ts';
 
@@ -26,6 +26,16 @@ export async function imagesForModel(
       `${at} is a picture, and the model ${model.id} does not take images. Use a model that does, or set model_options.vision: true in riverse.yaml if this one can (its provider's defaults: decision 029).`,
       at,
     );
+  const types = model.imageTypes;
+  for (const message of messages)
+    for (const image of message.role === 'user' ? (message.images ?? []) : [])
+      if (image.type === 'image' && types !== undefined && !types.includes(mediaType(image)))
+        throw new ApiError(
+          400,
+          'invalid-request',
+          `A picture of type ${image.mimeType} is in the messages, and the model ${model.id} takes only ${types.join(', ')}: convert it to one of them.`,
+          'messages',
+        );
   if (model.imageUrls === true) return [...messages];
   const out: ChatMessage[] = [];
   for (const message of messages) {

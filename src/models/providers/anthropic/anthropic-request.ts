@@ -1,6 +1,6 @@
 import type { ChatMessage, MessageImage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest } from '../../chat-model.ts';
-import { base64Of } from '../../message-images.ts';
+import { base64Of, mediaType } from '../../message-images.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 /** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
@@ -113,7 +113,7 @@ function toolResultBlock(
 /** An image block: the bytes as base64 (encoded here, once), or the link, which Anthropic fetches itself. */
 function imageBlock(image: MessageImage): string {
   if (image.type === 'image-url') return `{"type":"image","source":{"type":"url","url":${JSON.stringify(image.url)}}}`;
-  return `{"type":"image","source":{"type":"base64","media_type":${JSON.stringify(image.mimeType)},"data":${JSON.stringify(base64Of(image.data))}}}`;
+  return `{"type":"image","source":{"type":"base64","media_type":${JSON.stringify(mediaType(image))},"data":${JSON.stringify(base64Of(image.data))}}}`;
 }
 
 function toolUseBlock(call: ToolCallRequest): string {

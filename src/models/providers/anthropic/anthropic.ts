@@ -7,6 +7,7 @@ import { ModelError } from '../../model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from '../../model-request.ts';
 import type { ErrorContext } from '../../request-errors.ts';
 import { callIdSource } from '../../call-ids.ts';
+import { COMMON_IMAGE_TYPES } from '../../message-images.ts';
 import { phrase } from '../../model-phrases.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -71,6 +72,7 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
     vision: options.vision === true,
     // Anthropic fetches an image source of type `url` itself.
     imageUrls: true,
+    imageTypes: COMMON_IMAGE_TYPES,
     stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request),
   };
 }

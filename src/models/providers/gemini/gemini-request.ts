@@ -12,7 +12,7 @@ import type {
   GeminiPart,
 } from './gemini-wire-types.ts';
 import { jsonText } from '../../json-text.ts';
-import { base64Of } from '../../message-images.ts';
+import { base64Of, mediaType } from '../../message-images.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -158,7 +158,7 @@ function imagePart(image: MessageImage): GeminiPart {
   return image.type === 'image-url' ? { text: `[image: ${image.url}]` } : { inlineData: blob(image) };
 }
 
-const blob = (image: ImagePart): GeminiBlob => ({ mimeType: image.mimeType, data: base64Of(image.data) });
+const blob = (image: ImagePart): GeminiBlob => ({ mimeType: mediaType(image), data: base64Of(image.data) });
 
 /** Gemini takes arguments as an object; text that is not one (another model's broken JSON) is passed on as it is. */
 function argsObject(text: string): Record<string, unknown> {

@@ -22,6 +22,8 @@ export interface GeminiOptions extends RequestOptions {
   vision?: boolean;
 }
 
+const GEMINI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
+
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
 /** A ChatModel over Google's Gemini API (`generateContent`, and `streamGenerateContent?alt=sse` when streaming). */
@@ -63,6 +65,8 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
     vision: options.vision === true,
     // A request takes inline bytes, or files of Google's own Files API: not web links.
     imageUrls: false,
+    // Gemini's image guide: PNG, JPEG, WEBP, HEIC, HEIF (no GIF).
+    imageTypes: GEMINI_IMAGE_TYPES,
     stream: (request) =>
       modelRequest(
         policy,

@@ -6,6 +6,7 @@ import type { ErrorContext } from '../../request-errors.ts';
 import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS, requestBody } from './openai-request.ts';
 import { completionEvents } from './openai-response.ts';
 import { callIdSource } from '../../call-ids.ts';
+import { COMMON_IMAGE_TYPES } from '../../message-images.ts';
 import { OpenAIStreamState } from './openai-stream.ts';
 import { phrase } from '../../model-phrases.ts';
 
@@ -67,6 +68,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
     dialect: tools.dialect,
     vision: options.vision === true,
     imageUrls: options.imageUrls === true,
+    imageTypes: COMMON_IMAGE_TYPES,
     stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools), request),
   };
 }
