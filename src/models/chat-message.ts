@@ -8,7 +8,7 @@ export interface ToolCallRequest {
 }
 
 /** A picture a client linked to (`/v1`'s `image_url` with an http(s) URL): passed on, or fetched for a provider that takes no URLs. */
-interface ImageLink {
+export interface ImageLink {
   type: 'image-url';
   url: string;
   /** OpenAI's `detail` (`auto`, `low`, `high`), kept for the OpenAI wire; other wires have none. */
