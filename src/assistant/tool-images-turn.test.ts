@@ -133,9 +133,33 @@ describe('a tool result with a picture, to a model that sees', () => {
     });
   });
 
+  it("Anthropic wire, the last round (no tools, results told as text): the picture follows the result's text", async (t) => {
+    const server = await startAnthropicTestServer(
+      replies([{ toolCalls: [{ name: 'chart', input: {} }] }, { text: 'A rising week.' }]),
+    );
+    t.after(() => server.close());
+    const model = createAnthropicModel({ model: 'claude-sonnet-4-5', baseUrl: server.url, apiKey: 'k', vision: true });
+    const result = await runTurn({
+      model,
+      registry: tools,
+      history: [],
+      input: 'Chart this week',
+      language: 'en',
+      maxRounds: 1,
+    });
+    assert.equal(result.text, 'A rising week.', JSON.stringify(result.error));
+    const body = server.requests[1]!.body;
+    assert.equal(body.tools, undefined);
+    assert.deepEqual(body.messages.at(-1)?.content, [
+      { type: 'text', text: '[result of tool chart: The week, as a chart.]' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
+    ]);
+  });
+
   for (const [name, inResponse] of [
     ['gemini-3-pro-preview', true],
     ['gemini-2.5-flash', false],
+    ['gemini-flash-latest', false],
   ] as const) {
     it(`Gemini wire, ${name}: inlineData ${inResponse ? 'inside the functionResponse' : 'after the functionResponse'}`, async (t) => {
       const server = await startGeminiTestServer(

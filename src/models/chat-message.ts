@@ -17,9 +17,10 @@ export interface ImageLink {
 
 /**
  * A picture in a message: bytes as a tool or a client gave them (base64 text or a Uint8Array, held
- * as given and encoded once, by the adapter that sends it), or a link.
+ * as given and encoded once, by the adapter that sends it), or a link. `detail` is a `/v1`
+ * client's, kept for the OpenAI wire.
  */
-export type MessageImage = ImagePart | ImageLink;
+export type MessageImage = (ImagePart & { detail?: string }) | ImageLink;
 
 /**
  * The provider-neutral conversation every adapter translates to its own wire format. `content` is

@@ -46,6 +46,23 @@ describe('/v1 with pictures', () => {
     ]);
   });
 
+  it('streamed: the picture reaches the model the same way', async (t) => {
+    const { client, model } = await openaiService(t, { text: 'A square.' }, {}, { vision: true });
+    const stream = await client.chat.completions.create({
+      model: 'riverse',
+      stream: true,
+      messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: PNG_URL, detail: 'low' } }] }],
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(text, 'A square.');
+    const user = model.requests[0]!.body.messages.find((message) => message.role === 'user')!;
+    // A picture with no text is its parts alone, with the client's detail.
+    assert.deepEqual(user.content as unknown as Part[], [
+      { type: 'image_url', image_url: { url: PNG_URL, detail: 'low' } },
+    ]);
+  });
+
   it('refuses a picture for a model that does not take images: 400 naming the model, the setting and the part', async (t) => {
     const { client, model } = await openaiService(t, { text: 'unused' });
     await assert.rejects(

@@ -45,7 +45,7 @@ export async function imagesForModel(
     }
     const images: MessageImage[] = [];
     for (const image of message.images)
-      images.push(image.type === 'image-url' ? await fetchImage(image.url, options) : image);
+      images.push(image.type === 'image-url' ? await fetchImage(image.url, image.detail, options) : image);
     out.push({ ...message, images });
   }
   return out;
@@ -53,6 +53,7 @@ export async function imagesForModel(
 
 async function fetchImage(
   url: string,
+  detail: string | undefined,
   options: Pick<SafeFetchOptions, 'signal' | 'allowPrivate' | 'allowHosts' | 'hosts'>,
 ): Promise<MessageImage> {
   const cannot = (why: string) =>
@@ -79,5 +80,5 @@ async function fetchImage(
     .toLowerCase();
   if (!type.startsWith('image/')) throw cannot(`it is ${type === '' ? 'of no stated type' : type}, not an image.`);
   // The fetched bytes as they are: the adapter encodes them once, into its request.
-  return { type: 'image', data: response.body, mimeType: type };
+  return { type: 'image', data: response.body, mimeType: type, ...(detail === undefined ? {} : { detail }) };
 }

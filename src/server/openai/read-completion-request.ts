@@ -248,7 +248,12 @@ function readImagePart(part: Json, at: string): MessageImage {
         `${at}.image_url.url`,
         `${at}.image_url.url is a data URL that is not a base64 image: expected "data:image/png;base64,…" (or image/jpeg, image/webp, image/gif).`,
       );
-    return { type: 'image', data, mimeType: match[1]!.toLowerCase() };
+    return {
+      type: 'image',
+      data,
+      mimeType: match[1]!.toLowerCase(),
+      ...(typeof detail === 'string' ? { detail } : {}),
+    };
   }
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
     throw invalid(`${at}.image_url.url`, `${at}.image_url.url must be a data: URL or an http(s) link. ${shape}`);

@@ -47,10 +47,13 @@ export const GEMINI_TOOLS: ToolsWire = toolsWire(
  */
 export type ResultImages = 'in-response' | 'after-responses';
 
-/** Gemini 3 and later take pictures inside a function response; a name without a version counts as current. */
+/**
+ * Gemini 3 and later, by the version in the name, take pictures inside a function response; any
+ * other name (an alias, a tuned model) gets them after the responses, which every version reads.
+ */
 export function resultImagesFor(model: string): ResultImages {
   const version = /gemini-(\d+)/.exec(model)?.[1];
-  return version !== undefined && Number(version) < 3 ? 'after-responses' : 'in-response';
+  return version !== undefined && Number(version) >= 3 ? 'in-response' : 'after-responses';
 }
 
 /** The whole body of a generateContent or streamGenerateContent request. */

@@ -60,11 +60,9 @@ const textPart = (text: string): string => `{"type":"text","text":${JSON.stringi
 
 /** An `image_url` part: the link as given, or the bytes as a data URL (base64 encoded here, once). */
 function imagePart(image: MessageImage): string {
-  if (image.type === 'image-url') {
-    const detail = image.detail === undefined ? '' : `,"detail":${JSON.stringify(image.detail)}`;
-    return `{"type":"image_url","image_url":{"url":${JSON.stringify(image.url)}${detail}}}`;
-  }
-  return `{"type":"image_url","image_url":{"url":${JSON.stringify(dataUrl(image))}}}`;
+  const detail = image.detail === undefined ? '' : `,"detail":${JSON.stringify(image.detail)}`;
+  const url = image.type === 'image-url' ? image.url : dataUrl(image);
+  return `{"type":"image_url","image_url":{"url":${JSON.stringify(url)}${detail}}}`;
 }
 
 /** A user message: its text, and its pictures after it as parts. */
