@@ -39,6 +39,24 @@ describe("a person's pictures on each wire", () => {
     ]);
   });
 
+  it("OpenAI's rule the test server holds: nothing between an assistant's calls and their results", async (t) => {
+    const server = await startOpenAITestServer({ text: 'unused' });
+    t.after(() => server.close());
+    const model = createOpenAICompatibleModel({ model: 'gpt-4.1', baseUrl: server.url, apiKey: 'k', maxRetries: 0 });
+    const calls = [
+      { id: 'c1', name: 'chart', arguments: '{}' },
+      { id: 'c2', name: 'chart', arguments: '{}' },
+    ];
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'Two charts' },
+      { role: 'assistant', content: '', toolCalls: calls },
+      { role: 'tool', toolCallId: 'c1', name: 'chart', content: 'one' },
+      { role: 'user', content: '', images: [{ type: 'image', data: PNG_BASE64, mimeType: 'image/png' }] },
+      { role: 'tool', toolCallId: 'c2', name: 'chart', content: 'two' },
+    ];
+    await assert.rejects(collect(model.stream({ messages })), /tool_call_ids did not have response messages: c2/);
+  });
+
   it('Anthropic: image blocks (base64, url), then the text', async (t) => {
     const server = await startAnthropicTestServer({ text: 'A square.' });
     t.after(() => server.close());
