@@ -110,6 +110,22 @@ describe('readCompletionRequest', () => {
       /not a base64 image/,
     ],
     [
+      'audio beside a picture',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: 'https://x.test/a.png' } },
+              { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+            ],
+          },
+        ],
+      },
+      'messages[0].content[1]',
+      /\(input_audio\): a user message takes text parts.*and pictures/,
+    ],
+    [
       'an image in a system message',
       {
         messages: [

@@ -208,15 +208,24 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
  * link is kept for the model's API to fetch, or the route to (fetch-image-links.ts).
  */
 function readUserMessage(value: unknown, at: string): ChatMessage {
-  if (!Array.isArray(value) || !value.some((part) => isObject(part) && part.type === 'image_url'))
-    return { role: 'user', content: readText(value, at, false) };
-  const texts: unknown[] = [];
+  if (!Array.isArray(value)) return { role: 'user', content: readText(value, at, false) };
+  const texts: string[] = [];
   const images: MessageImage[] = [];
   value.forEach((part: unknown, index) => {
-    if (isObject(part) && part.type === 'image_url') images.push(readImagePart(part, `${at}[${index}]`));
-    else texts.push(part);
+    const here = `${at}[${index}]`;
+    if (isObject(part) && part.type === 'image_url') images.push(readImagePart(part, here));
+    else if (isObject(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+    else if (isObject(part) && part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
+    else {
+      const type = isObject(part) && typeof part.type === 'string' ? ` (${part.type.slice(0, 40)})` : '';
+      throw invalid(
+        here,
+        `${here}${type}: a user message takes text parts, {"type": "text", "text": "..."}, and pictures, {"type": "image_url", "image_url": {"url": "..."}}.`,
+      );
+    }
   });
-  return { role: 'user', content: readText(texts, at, false), images };
+  const content = texts.join('\n');
+  return images.length === 0 ? { role: 'user', content } : { role: 'user', content, images };
 }
 
 /** The field of the first picture of well-formed messages, if any. */
