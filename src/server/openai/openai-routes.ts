@@ -8,7 +8,7 @@ import type { ServerContext } from '../server-context.ts';
 import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
 import { streamCompletion } from './completion-stream.ts';
 import { imagesForModel } from './image-input.ts';
-import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
+import { firstImageAt, readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
 import { ReplyText } from './reply-text.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
 
@@ -40,7 +40,8 @@ export function openaiRoutes(context: ServerContext): Hono {
   });
 
   app.post('/chat/completions', async (c) => {
-    const input = readCompletionRequest(await readJsonObject(c));
+    const body = await readJsonObject(c);
+    const input = readCompletionRequest(body);
     const assistant = context.assistant();
     if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
     const session = c.req.header('x-riverse-session') ?? 'openai';
@@ -52,13 +53,12 @@ export function openaiRoutes(context: ServerContext): Hono {
         'X-Riverse-Session',
       );
     // The request's pictures, made to fit the model (or a 400 where it cannot see).
-    const messages =
-      input.firstImage === undefined
-        ? input.messages
-        : await imagesForModel(input.messages, assistant.model, input.firstImage, { signal: c.req.raw.signal });
+    const firstImage = firstImageAt(body);
+    if (firstImage !== undefined)
+      input.messages = await imagesForModel(input.messages, assistant.model, firstImage, { signal: c.req.raw.signal });
     const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const request = {
-      messages,
+      messages: input.messages,
       ...(input.system === undefined ? {} : { system: input.system }),
       ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
       memory,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../api-error.ts';
-import { readCompletionRequest } from './read-completion-request.ts';
+import { firstImageAt, readCompletionRequest } from './read-completion-request.ts';
 
 const call = { id: 'c1', type: 'function', function: { name: 'show_note', arguments: '{"text":"x"}' } };
 
@@ -58,7 +58,7 @@ describe('readCompletionRequest', () => {
   });
 
   it("reads a user's pictures beside the text: a data: URL as its base64 text, a link as it is, and where the first one is", () => {
-    const input = readCompletionRequest({
+    const body = {
       model: 'riverse',
       messages: [
         { role: 'system', content: 'Be brief.' },
@@ -71,7 +71,8 @@ describe('readCompletionRequest', () => {
           ],
         },
       ],
-    });
+    };
+    const input = readCompletionRequest(body);
     assert.deepEqual(input.messages, [
       {
         role: 'user',
@@ -82,7 +83,7 @@ describe('readCompletionRequest', () => {
         ],
       },
     ]);
-    assert.equal(input.firstImage, 'messages[1].content[1]');
+    assert.equal(firstImageAt(body), 'messages[1].content[1]');
   });
 
   it('refuses a model other than riverse with 404', () => {

@@ -13,8 +13,6 @@ export interface CompletionInput {
   tools: ClientTool[];
   stream: boolean;
   includeUsage: boolean;
-  /** Where the request's first picture is (`messages[0].content[1]`), when it has any. */
-  firstImage?: string;
 }
 
 /** OpenAI's own cap; more tools than this is a catalog no model chooses well from anyway. */
@@ -68,15 +66,7 @@ export function readCompletionRequest(body: Json): CompletionInput {
   }
   const tools = readTools(body.tools);
   const { messages, system } = readMessages(body.messages);
-  const firstImage = firstImageAt(body.messages as unknown[]);
-  return {
-    messages,
-    ...(system === undefined ? {} : { system }),
-    tools,
-    stream,
-    includeUsage,
-    ...(firstImage === undefined ? {} : { firstImage }),
-  };
+  return { messages, ...(system === undefined ? {} : { system }), tools, stream, includeUsage };
 }
 
 function readTools(value: unknown): ClientTool[] {
@@ -228,9 +218,9 @@ function readUserMessage(value: unknown, at: string): ChatMessage {
   return images.length === 0 ? { role: 'user', content } : { role: 'user', content, images };
 }
 
-/** The field of the first picture of well-formed messages, if any. */
-function firstImageAt(messages: unknown[]): string | undefined {
-  for (const [index, message] of messages.entries()) {
+/** Where a body's first picture is (`messages[2].content[1]`), once readCompletionRequest took it; none without one. */
+export function firstImageAt(body: Json): string | undefined {
+  for (const [index, message] of (body.messages as unknown[]).entries()) {
     const content = (message as Json).content;
     if ((message as Json).role !== 'user' || !Array.isArray(content)) continue;
     const part = content.findIndex((item) => isObject(item) && item.type === 'image_url');
