@@ -20,9 +20,9 @@ export const API_ERROR_CODES = [
   'http-error',
   'internal',
   // A model, for a chat or a completion.
+  'model-without-vision',
   'no-model',
   'model_not_found',
-  'model-without-vision',
   // Sessions.
   'session-not-found',
   'session-exists',
