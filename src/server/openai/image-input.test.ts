@@ -117,6 +117,7 @@ const SEES_NO_LINKS: ChatModel = {
   toolCalling: 'native',
   vision: true,
   imageUrls: false,
+  imageTypes: ['image/png', 'image/jpeg'],
   stream: () => [] as never,
 };
 
@@ -144,8 +145,9 @@ describe('imagesForModel', () => {
     assert.deepEqual(image?.type === 'image' ? new Uint8Array(image.data as Uint8Array) : [], PNG_BYTES);
   });
 
-  it('refuses what is not a picture, and a private address unless allowed, saying why', async (t) => {
+  it('refuses what is not a picture, a type the model does not take, and a private address unless allowed, saying why', async (t) => {
     const page = await pictureServer(t, 'text/html', new TextEncoder().encode('<p>no</p>'));
+    const gif = await pictureServer(t, 'image/gif', new TextEncoder().encode('GIF89a'));
     const ask = (url: string, allowPrivate: boolean) =>
       imagesForModel([{ role: 'user', content: '', images: [{ type: 'image-url', url }] }], SEES_NO_LINKS, 'x', {
         allowPrivate,
@@ -153,6 +155,11 @@ describe('imagesForModel', () => {
     await assert.rejects(ask(page, true), (error: unknown) => {
       assert.ok(error instanceof ApiError && error.status === 400, String(error));
       assert.match(error.message, /text\/html, not an image/);
+      return true;
+    });
+    await assert.rejects(ask(gif, true), (error: unknown) => {
+      assert.ok(error instanceof ApiError && error.status === 400, String(error));
+      assert.match(error.message, /image\/gif, and the model takes only image\/png, image\/jpeg/);
       return true;
     });
     await assert.rejects(ask(page, false), (error: unknown) => {

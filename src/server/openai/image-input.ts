@@ -45,7 +45,7 @@ export async function imagesForModel(
     }
     const images: MessageImage[] = [];
     for (const image of message.images)
-      images.push(image.type === 'image-url' ? await fetchImage(image.url, image.detail, options) : image);
+      images.push(image.type === 'image-url' ? await fetchImage(image.url, image.detail, types, options) : image);
     out.push({ ...message, images });
   }
   return out;
@@ -54,6 +54,7 @@ export async function imagesForModel(
 async function fetchImage(
   url: string,
   detail: string | undefined,
+  types: readonly string[] | undefined,
   options: Pick<SafeFetchOptions, 'signal' | 'allowPrivate' | 'allowHosts' | 'hosts'>,
 ): Promise<MessageImage> {
   const cannot = (why: string) =>
@@ -79,6 +80,8 @@ async function fetchImage(
     .trim()
     .toLowerCase();
   if (!type.startsWith('image/')) throw cannot(`it is ${type === '' ? 'of no stated type' : type}, not an image.`);
+  if (types !== undefined && !types.includes(type === 'image/jpg' ? 'image/jpeg' : type))
+    throw cannot(`it is ${type}, and the model takes only ${types.join(', ')}.`);
   // The fetched bytes as they are: the adapter encodes them once, into its request.
   return { type: 'image', data: response.body, mimeType: type, ...(detail === undefined ? {} : { detail }) };
 }
