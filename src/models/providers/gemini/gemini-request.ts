@@ -42,7 +42,7 @@ export const GEMINI_TOOLS: ToolsWire = toolsWire(
 
 /**
  * Where a tool result's pictures go: inside its functionResponse (`parts` of inlineData), which
- * Google documents for Gemini 3 models, or, for earlier ones, as inlineData parts of the same turn
+ * Google documents for Gemini 3 models, or, for the others, as inlineData parts of the same turn
  * after the responses.
  */
 export type ResultImages = 'in-response' | 'after-responses';
@@ -60,7 +60,7 @@ export function resultImagesFor(model: string): ResultImages {
 export function requestBody(
   request: ModelRequest,
   memory: GeminiCallMemory,
-  resultImages: ResultImages = 'in-response',
+  resultImages: ResultImages = 'after-responses',
 ): string {
   let body = `{"contents":${jsonText(geminiContents(request.messages, memory, resultImages))}`;
   const system = request.system;
