@@ -22,6 +22,10 @@ export interface AssistantText {
   cancelled: string;
   invalidArguments: (tool: string, error: string) => string;
   incomplete: string;
+  /** Stands for a picture a model that cannot see is not given: `what` is its type and size (`image/png, 3.9 kB`), or its link. */
+  imageNotShown: (what: string) => string;
+  /** The same for a picture of a type the model's API does not take; `types` lists those it does. */
+  imageTypeNotShown: (what: string, types: string) => string;
   /** The turn's deadline passed (`assistant.turn_timeout_ms`). */
   turnTimedOut: (seconds: number) => string;
   /** The model request ran into a configured limit: `timeout` (silence) or `reply-too-large`. */
@@ -41,10 +45,6 @@ export interface AssistantText {
   invalidClientTool: (detail: string) => string;
   /** Replaces the part of a message cut to fit the history budget (the model and the user see it). */
   cutNote: (omittedChars: number) => string;
-  /** Stands for a picture a model that cannot see is not given: `what` is its type and size (`image/png, 3.9 kB`), or its link. */
-  imageNotShown: (what: string) => string;
-  /** The same for a picture of a type the model's API does not take; `types` lists those it does. */
-  imageTypeNotShown: (what: string, types: string) => string;
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -76,6 +76,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: 'Cancelled.',
     invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
     incomplete: 'I could not finish this with the tools I have; please rephrase or ask again.',
+    imageNotShown: (what) => `[image: ${what}, not shown: this model does not take images]`,
+    imageTypeNotShown: (what, types) => `[image: ${what}, not shown: this model takes only ${types}]`,
     turnTimedOut: (s) =>
       `Stopped: this turn took longer than ${s} s (assistant.turn_timeout_ms in riverse.yaml sets this limit).`,
     modelLimit: (code, setting, value) =>
@@ -94,8 +96,6 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `One of the request's tools could not be given to the model: ${detail}`,
     cutNote: (omitted) =>
       `[… ${omitted} characters cut here by Riverse: this message was longer than the history budget (assistant.history_tokens)]`,
-    imageNotShown: (what) => `[image: ${what}, not shown: this model does not take images]`,
-    imageTypeNotShown: (what, types) => `[image: ${what}, not shown: this model takes only ${types}]`,
   },
   zh: {
     systemPrompt: (today) =>
@@ -121,6 +121,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: '已取消。',
     invalidArguments: (tool, error) => `${tool} 的参数不是有效的 JSON（${error}）。请发送一个 JSON 对象。`,
     incomplete: '我无法用现有的工具完成这个请求，请换个说法或再问一次。',
+    imageNotShown: (what) => `[图片：${what}，未显示：此模型不接受图片]`,
+    imageTypeNotShown: (what, types) => `[图片：${what}，未显示：此模型只接受 ${types}]`,
     turnTimedOut: (s) => `已停止：本轮用时超过 ${s} 秒（此限制由 riverse.yaml 中的 assistant.turn_timeout_ms 设置）。`,
     modelLimit: (code, setting, value) =>
       code === 'timeout'
@@ -137,8 +139,6 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `请求中的某个工具无法提供给模型：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse 在此删去了 ${omitted} 个字符：这条消息超出了历史记录的预算（assistant.history_tokens）]`,
-    imageNotShown: (what) => `[图片：${what}，未显示：此模型不接受图片]`,
-    imageTypeNotShown: (what, types) => `[图片：${what}，未显示：此模型只接受 ${types}]`,
   },
   ja: {
     systemPrompt: (today) =>
@@ -168,6 +168,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidArguments: (tool, error) =>
       `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
     incomplete: '手元のツールではこの依頼を完了できませんでした。言い方を変えるか、もう一度お試しください。',
+    imageNotShown: (what) => `[画像：${what}、表示なし：このモデルは画像を受け付けません]`,
+    imageTypeNotShown: (what, types) => `[画像：${what}、表示なし：このモデルが受け付けるのは ${types} のみです]`,
     turnTimedOut: (s) =>
       `停止しました：このターンが ${s} 秒を超えました（この上限は riverse.yaml の assistant.turn_timeout_ms で設定します）。`,
     modelLimit: (code, setting, value) =>
@@ -186,7 +188,5 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidClientTool: (detail) => `リクエストのツールの一つをモデルに渡せませんでした：${detail}`,
     cutNote: (omitted) =>
       `[… Riverse がここで ${omitted} 文字を省きました：このメッセージは履歴の予算（assistant.history_tokens）を超えていました]`,
-    imageNotShown: (what) => `[画像：${what}、表示なし：このモデルは画像を受け付けません]`,
-    imageTypeNotShown: (what, types) => `[画像：${what}、表示なし：このモデルが受け付けるのは ${types} のみです]`,
   },
 };

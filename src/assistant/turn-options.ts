@@ -1,6 +1,7 @@
-import type { ChatMessage, MessageImage } from '../models/chat-message.ts';
+import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ToolCallingMode } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { MessageImage } from '../models/chat-message.ts';
 import type { Language } from '../core/language.ts';
 import type { TurnApprovals } from './approval-gate.ts';
 import type { ClientTool } from './client-tools.ts';

@@ -57,35 +57,6 @@ describe('readCompletionRequest', () => {
     });
   });
 
-  it("reads a user's pictures beside the text: a data: URL as its base64 text, a link as it is, and where the first one is", () => {
-    const body = {
-      model: 'riverse',
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        {
-          role: 'user',
-          content: [
-            { type: 'text', text: 'What is this?' },
-            { type: 'image_url', image_url: { url: 'data:image/PNG;base64,iVBORw0KGgo=' } },
-            { type: 'image_url', image_url: { url: 'https://pictures.test/cat.jpg', detail: 'low' } },
-          ],
-        },
-      ],
-    };
-    const input = readCompletionRequest(body);
-    assert.deepEqual(input.messages, [
-      {
-        role: 'user',
-        content: 'What is this?',
-        images: [
-          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
-          { type: 'image-url', url: 'https://pictures.test/cat.jpg', detail: 'low' },
-        ],
-      },
-    ]);
-    assert.equal(firstImageAt(body), 'messages[1].content[1]');
-  });
-
   it('refuses a model other than riverse with 404', () => {
     assert.deepEqual(refusal({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).status, 404);
   });
@@ -210,4 +181,33 @@ describe('readCompletionRequest', () => {
       assert.match(refused.message, message);
     });
   }
+
+  it("reads a user's pictures beside the text: a data: URL as its base64 text, a link as it is, and where the first one is", () => {
+    const body = {
+      model: 'riverse',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/PNG;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'https://pictures.test/cat.jpg', detail: 'low' } },
+          ],
+        },
+      ],
+    };
+    const input = readCompletionRequest(body);
+    assert.deepEqual(input.messages, [
+      {
+        role: 'user',
+        content: 'What is this?',
+        images: [
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'image-url', url: 'https://pictures.test/cat.jpg', detail: 'low' },
+        ],
+      },
+    ]);
+    assert.equal(firstImageAt(body), 'messages[1].content[1]');
+  });
 });

@@ -1,6 +1,7 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
-import type { ChatMessage, MessageImage, ToolCallRequest } from '../../models/chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts';
 import { ApiError } from '../api-error.ts';
+import type { MessageImage } from '../../models/chat-message.ts';
 
 /** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
 export const RIVERSE_MODEL_ID = 'riverse';

@@ -1,7 +1,8 @@
-import type { ChatMessage, MessageImage, ToolCallRequest } from '../../chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest } from '../../chat-model.ts';
-import { base64Of, mediaType } from '../../message-images.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+import type { MessageImage } from '../../chat-message.ts';
+import { base64Of, mediaType } from '../../message-images.ts';
 
 /** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
 export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) =>

@@ -1,7 +1,8 @@
 import { hasProperties, type SchemaNode } from '../../../schema/schema-node.ts';
-import type { ChatMessage, MessageImage, ToolCallRequest } from '../../chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest } from '../../chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
+import type { MessageImage } from '../../chat-message.ts';
 import type { ImagePart } from '../../../tools/content-part.ts';
 import type {
   GeminiBlob,

@@ -64,11 +64,11 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   const tools = options.strictTools === true ? OPENAI_STRICT_TOOLS : OPENAI_TOOLS;
   return {
     id: `${provider}:${options.model}`,
-    toolCalling: options.toolCalling ?? 'native',
-    dialect: tools.dialect,
     vision: options.vision === true,
     imageUrls: options.imageUrls === true,
     imageTypes: COMMON_IMAGE_TYPES,
+    toolCalling: options.toolCalling ?? 'native',
+    dialect: tools.dialect,
     stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools), request),
   };
 }

@@ -1,7 +1,8 @@
-import type { ChatMessage, MessageImage } from '../../chat-message.ts';
+import type { ChatMessage } from '../../chat-message.ts';
 import type { ModelRequest } from '../../chat-model.ts';
-import { dataUrl } from '../../message-images.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+import type { MessageImage } from '../../chat-message.ts';
+import { dataUrl } from '../../message-images.ts';
 
 /** Tools as Chat Completions takes them: functions, their parameters in the openai dialect. */
 export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) =>
