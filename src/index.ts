@@ -135,7 +135,7 @@ export { routeDocOf, type RouteDoc } from './routing/route-doc.ts';
 export type { WeightedTerms } from './routing/route-terms.ts';
 
 // Models: the interface an adapter implements, the adapters, and choosing one from the config.
-export type { ChatMessage, ToolCallRequest } from './models/chat-message.ts';
+export type { ChatMessage, ImageLink, MessageImage, ToolCallRequest } from './models/chat-message.ts';
 export type {
   ChatModel,
   FinishReason,

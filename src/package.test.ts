@@ -285,7 +285,8 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // (638 kB); /v1 at full fidelity (structured output, tool choice, sampling, the request time rule, their
     // phrases in three languages, the README's lines) about 16 kB more (654 kB); the Responses API (its reader,
     // items, events, routes and the response store) about 12 kB more (666 kB); rich results (parts, progress and
-    // logs through every host and MCP both ways, the guides' sections in three languages) about 11 kB more.
+    // logs through every host and MCP both ways, the guides' sections in three languages) about 11 kB more; images to the models
+    // (each provider's shape, the vision tables, /v1's image input).
     assert.ok(size < 720_000, `the tarball is ${size} bytes`);
   });
 

@@ -1,4 +1,5 @@
 import type { ModelRequest, RetryNotice, Usage } from '../models/chat-model.ts';
+import { describeUnseenImages } from './describe-images.ts';
 import { refuseClientTools } from './prepare-tools.ts';
 import { requestModel, type ModelReply } from './request-model.ts';
 import { formatInstructionSchema } from './structured-output.ts';
@@ -34,7 +35,8 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   }
   const request: ModelRequest = {
     system: systemPrompt(text.systemPrompt(today(options.now)), options.system, toolSection, note),
-    messages: turn.conversation,
+    // A model that cannot see (or not pictures of a type) is told what pictures there are instead.
+    messages: describeUnseenImages(turn.conversation, turn.model, text),
     stream: options.stream ?? true,
     ...(!textMode && withTools ? { tools: tools.definitions } : {}),
     ...(!textMode && choice !== undefined ? { toolChoice: choice } : {}),

@@ -22,6 +22,10 @@ export interface AssistantText {
   cancelled: string;
   invalidArguments: (tool: string, error: string) => string;
   incomplete: string;
+  /** Stands for a picture a model that cannot see is not given: `what` is its type and size (`image/png, 3.9 kB`), or its link. */
+  imageNotShown: (what: string) => string;
+  /** The same for a picture of a type the model's API does not take; `types` lists those it does. */
+  imageTypeNotShown: (what: string, types: string) => string;
   /** The turn's deadline passed (`assistant.turn_timeout_ms`). */
   turnTimedOut: (seconds: number) => string;
   /** The model request ran into a configured limit: `timeout` (silence) or `reply-too-large`. */
@@ -82,6 +86,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: 'Cancelled.',
     invalidArguments: (tool, error) => `The arguments for ${tool} are not valid JSON (${error}). Send a JSON object.`,
     incomplete: 'I could not finish this with the tools I have; please rephrase or ask again.',
+    imageNotShown: (what) => `[image: ${what}, not shown: this model does not take images]`,
+    imageTypeNotShown: (what, types) => `[image: ${what}, not shown: this model takes only ${types}]`,
     turnTimedOut: (s) =>
       `Stopped: this turn took longer than ${s} s (assistant.turn_timeout_ms in riverse.yaml sets this limit).`,
     modelLimit: (code, setting, value) =>
@@ -141,6 +147,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     cancelled: '已取消。',
     invalidArguments: (tool, error) => `${tool} 的参数不是有效的 JSON（${error}）。请发送一个 JSON 对象。`,
     incomplete: '我无法用现有的工具完成这个请求，请换个说法或再问一次。',
+    imageNotShown: (what) => `[图片：${what}，未显示：此模型不接受图片]`,
+    imageTypeNotShown: (what, types) => `[图片：${what}，未显示：此模型只接受 ${types}]`,
     turnTimedOut: (s) => `已停止：本轮用时超过 ${s} 秒（此限制由 riverse.yaml 中的 assistant.turn_timeout_ms 设置）。`,
     modelLimit: (code, setting, value) =>
       code === 'timeout'
@@ -201,6 +209,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     invalidArguments: (tool, error) =>
       `${tool} の引数が有効な JSON ではありません（${error}）。JSON オブジェクトを送ってください。`,
     incomplete: '手元のツールではこの依頼を完了できませんでした。言い方を変えるか、もう一度お試しください。',
+    imageNotShown: (what) => `[画像：${what}、表示なし：このモデルは画像を受け付けません]`,
+    imageTypeNotShown: (what, types) => `[画像：${what}、表示なし：このモデルが受け付けるのは ${types} のみです]`,
     turnTimedOut: (s) =>
       `停止しました：このターンが ${s} 秒を超えました（この上限は riverse.yaml の assistant.turn_timeout_ms で設定します）。`,
     modelLimit: (code, setting, value) =>

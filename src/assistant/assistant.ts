@@ -244,6 +244,7 @@ export class Assistant {
         text.cutNote,
       ),
       ...(input === undefined ? {} : { input }),
+      ...(last?.role === 'user' && last.images !== undefined ? { inputImages: last.images } : {}),
       ...(request.system === undefined ? {} : { system: request.system }),
       ...(request.clientTools === undefined ? {} : { clientTools: request.clientTools }),
       ...(request.sampling === undefined ? {} : { sampling: request.sampling }),

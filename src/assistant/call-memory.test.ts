@@ -83,4 +83,14 @@ describe('CallMemory', () => {
     memory.remember([clientCall('big')], [{ role: 'user', content: 'x'.repeat(100) }]);
     assert.equal(memory.splice([replyFor('big')]).length, 1, 'a turn larger than the whole memory is not kept');
   });
+
+  it("counts a kept result's pictures by their bytes", () => {
+    const memory = new CallMemory({ maxChars: 60 });
+    const picture = { type: 'image' as const, data: new Uint8Array(100), mimeType: 'image/png' };
+    memory.remember(
+      [clientCall('pic')],
+      [{ role: 'tool', toolCallId: 't1', name: 'chart', content: 'x', images: [picture] }],
+    );
+    assert.equal(memory.size, 0, 'a short result with a large picture is too large to keep');
+  });
 });

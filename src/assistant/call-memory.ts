@@ -1,11 +1,12 @@
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
+import { imageBytes } from '../models/message-images.ts';
 
 export interface CallMemoryOptions {
   /** Turns remembered at most (default 1,000); the least recently used go first. */
   maxEntries?: number;
   /** How long a turn is remembered after it was last used (default 1 h). */
   ttlMs?: number;
-  /** Characters of messages held at most, all turns together (default 32 M). */
+  /** Characters of messages held at most, all turns together, a picture counting its bytes (default 32 M). */
   maxChars?: number;
   now?: () => number;
 }
@@ -117,5 +118,7 @@ function messageChars(message: ChatMessage): number {
   let chars = message.content.length;
   if (message.role === 'assistant')
     for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length;
+  // A kept result's pictures weigh what they hold, so that the memory's bound holds for them too.
+  else for (const image of message.images ?? []) chars += image.type === 'image' ? imageBytes(image) : image.url.length;
   return chars;
 }

@@ -55,12 +55,13 @@ export async function runRound(
   });
   turn.toolCalls.push(...records);
   if (textMode) {
+    const outputs = records.map((record) => toolOutput(record));
+    // The results' pictures ride on the message that tells the results.
+    const images = outputs.flatMap((output) => output.images ?? []);
     turn.commit({
       role: 'user',
-      content: formatToolResultsForText(
-        records.map((record) => toolOutput(record)),
-        options.language,
-      ),
+      content: formatToolResultsForText(outputs, options.language),
+      ...(images.length === 0 ? {} : { images }),
     });
   } else {
     // A call still waiting for approval when the turn stopped keeps no result here: its approval

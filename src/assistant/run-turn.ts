@@ -30,7 +30,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     if (!(tools instanceof TurnTools)) return tools;
     const refused = checkToolChoice(turn, tools);
     if (refused !== undefined) return refused;
-    if (options.input !== undefined) turn.commit({ role: 'user', content: options.input });
+    if (options.input !== undefined)
+      turn.commit({
+        role: 'user',
+        content: options.input,
+        ...(options.inputImages === undefined ? {} : { images: options.inputImages }),
+      });
     let round = 0;
     for (;;) {
       tools.refresh(turn.dialect());

@@ -71,6 +71,18 @@ describe('trimHistory', () => {
     assert.ok(tokens(withOneMore) > budget);
   });
 
+  it("counts an old turn's pictures when dropping turns, and never cuts the last turn for them", () => {
+    const picture = { type: 'image' as const, data: new Uint8Array(10), mimeType: 'image/png' };
+    const [question, answer] = plainTurn(1) as [ChatMessage, ChatMessage];
+    const old: ChatMessage[] = [{ ...question, images: [picture] } as ChatMessage, answer];
+    const history = [...old, ...plainTurn(2)];
+    // The text of both turns fits 500 tokens; with the picture's estimate it does not, so the old turn goes.
+    assert.ok(tokens(history) < 500);
+    assert.deepEqual(trimHistory(history, 500), plainTurn(2));
+    // The last turn is kept whole, its picture included, and its text is not cut to make room for it.
+    assert.deepEqual(trimHistory(old, 500), old);
+  });
+
   it('cuts only where a user message starts, so a tool call keeps its result', () => {
     const history = Array.from({ length: 10 }, (_, n) => toolTurn(n)).flat();
     for (let budget = 1; budget <= tokens(history) + 10; budget += 7) {

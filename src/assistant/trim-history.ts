@@ -30,6 +30,16 @@ function messageTokens(message: ChatMessage): number {
   return tokens;
 }
 
+/**
+ * What a picture is counted as when old turns are dropped to fit the budget: about what a vision
+ * model bills for a picture of a megapixel or so (Anthropic ~1,300, OpenAI ~765 at high detail,
+ * Gemini 258 a tile). Only for dropping whole turns: a picture cannot be cut down like text.
+ */
+const PICTURE_TOKENS = 1_000;
+
+const withPictures = (message: ChatMessage): number =>
+  messageTokens(message) + (message.role === 'assistant' ? 0 : (message.images?.length ?? 0) * PICTURE_TOKENS);
+
 /** What replaces the part of a message cut to fit the budget: says how much was left out, and why. */
 export type CutNote = (omittedChars: number) => string;
 
@@ -46,7 +56,7 @@ export function trimHistory(messages: readonly ChatMessage[], budget: number, no
   let total = 0;
   let start = messages.length;
   for (let index = messages.length - 1; index >= 0; index--) {
-    total += messageTokens(messages[index]!);
+    total += withPictures(messages[index]!);
     if (messages[index]!.role !== 'user') continue;
     if (total > budget && start < messages.length) break;
     start = index;

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { MessageImage } from '../models/chat-message.ts';
 import type { Language } from '../core/language.ts';
 import type { TurnApprovals } from './approval-gate.ts';
 import type { ClientTool } from './client-tools.ts';
@@ -19,6 +20,8 @@ export interface TurnOptions {
    * (`clientTools`) and the turn continues from them.
    */
   input?: string;
+  /** Pictures sent with `input` (a `/v1` user's attached image). */
+  inputImages?: MessageImage[];
   /** Said to the model after our system prompt (an OpenAI client's system messages). */
   system?: string;
   /**

@@ -20,7 +20,7 @@ describe('the riverse.yaml schema', () => {
       {
         path: ['model_options'],
         message:
-          'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars), got string "fast"',
+          'expected a mapping (base_url, api_key, tool_calling, strict_tools, timeout_ms, max_retries, max_reply_chars, max_tool_call_chars, vision), got string "fast"',
       },
     ]);
     assert.deepEqual(Object.keys(CONFIG_FIELDS), [

@@ -222,6 +222,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     max_retries: whole(0),
     max_reply_chars: whole(1),
     max_tool_call_chars: whole(1),
+    vision: flag(),
   }),
   assistant: section<AssistantSettings>({
     max_rounds: whole(1),

@@ -105,6 +105,15 @@ export interface ChatModel {
    */
   readonly dialect?: Dialect;
   /**
+   * It takes pictures (`images` of a message): `model_options.vision`, else what its provider
+   * documents for the model's family. Without it, a turn gives it a description of each picture.
+   */
+  readonly vision?: boolean;
+  /** Its API fetches pictures given by web link itself; without it, a link is fetched and sent as bytes. */
+  readonly imageUrls?: boolean;
+  /** The picture types its API takes (`image/png`, …); a picture of another type is described, not sent. Undefined: any. */
+  readonly imageTypes?: readonly string[];
+  /**
    * Sends one request and yields its events; ends after `finish`. Throws a ModelError when the
    * request fails (after the adapter's own retries) or the stream breaks.
    */

@@ -34,6 +34,8 @@ const en = {
   'model.gemini-no-model': () => 'gemini: no model named (e.g. gemini-2.5-flash)',
   'model.anthropic-max-tokens': (a: { value: string }) =>
     `anthropic: maxTokens must be a whole number above 0, not ${a.value}`,
+  'model.local-vision': (a: { name: string }) =>
+    `local:${a.name}: model_options.vision is true, but node-llama-cpp takes no images yet, so a local model cannot see them. Remove model_options.vision (pictures then reach it as a short description), or serve the model with llama-server --mmproj and use llamacpp:… with vision: true.`,
   'model.local-missing': (a: { version: string; root: string; command: string }) =>
     `Local models need node-llama-cpp ${a.version}, which is not installed (it is optional: ~83 MB). Install it in ${a.root} with:\n  ${a.command}`,
 };
@@ -61,6 +63,8 @@ const zh: typeof en = {
   'model.bad-base-url': (a) => `${a.provider}：基础 URL “${a.url}”不是 URL（应类似 ${a.example}）`,
   'model.gemini-no-model': () => 'gemini：没有指定模型（例如 gemini-2.5-flash）',
   'model.anthropic-max-tokens': (a) => `anthropic：maxTokens 必须是大于 0 的整数，而不是 ${a.value}`,
+  'model.local-vision': (a) =>
+    `local:${a.name}：model_options.vision 为 true，但 node-llama-cpp 还不支持图片输入，本地模型看不到图片。请删除 model_options.vision（图片将以简短描述的形式交给模型），或用 llama-server --mmproj 运行该模型，并以 llamacpp:… 配合 vision: true 使用。`,
   'model.local-missing': (a) =>
     `本地模型需要 node-llama-cpp ${a.version}，但它尚未安装（可选，约 83 MB）。请在 ${a.root} 中用以下命令安装：\n  ${a.command}`,
 };
@@ -90,6 +94,8 @@ const ja: typeof en = {
   'model.bad-base-url': (a) => `${a.provider}：ベース URL「${a.url}」は URL ではありません（例：${a.example}）`,
   'model.gemini-no-model': () => 'gemini：モデル名がありません（例：gemini-2.5-flash）',
   'model.anthropic-max-tokens': (a) => `anthropic：maxTokens は 1 以上の整数にしてください（${a.value} ではなく）`,
+  'model.local-vision': (a) =>
+    `local:${a.name}：model_options.vision が true ですが、node-llama-cpp はまだ画像入力に対応していないため、ローカルモデルは画像を見られません。model_options.vision を削除する（画像は短い説明としてモデルに渡ります）か、llama-server --mmproj でモデルを動かし、llamacpp:… と vision: true で使ってください。`,
   'model.local-missing': (a) =>
     `ローカルモデルには node-llama-cpp ${a.version} が必要ですが、インストールされていません（任意、約 83 MB）。${a.root} で次のコマンドでインストールしてください：\n  ${a.command}`,
 };

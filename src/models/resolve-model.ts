@@ -5,6 +5,7 @@ import { ModelError } from './model-error.ts';
 import { phrase } from './model-phrases.ts';
 import type { ChooseModelOptions, ProviderDescriptor } from './providers/provider-descriptor.ts';
 import { PROVIDERS, providerNamed } from './providers/providers.ts';
+import { takesImages } from './providers/vision-models.ts';
 
 export type { ChooseModelOptions, DownloadOffer } from './providers/provider-descriptor.ts';
 export { DEFAULT_LOCAL_MODEL } from './providers/local/local-default-model.ts';
@@ -16,6 +17,8 @@ export interface ModelOptions {
   tool_calling?: ToolCallingMode;
   /** OpenAI-compatible providers only: send tools with `strict: true` (decision 009). */
   strict_tools?: boolean;
+  /** The model takes pictures (default: what its provider documents for its family; decision 029). */
+  vision?: boolean;
   timeout_ms?: number;
   max_retries?: number;
   max_reply_chars?: number;
@@ -139,6 +142,8 @@ function createNamedModel(
     ...(settings.max_reply_chars === undefined ? {} : { maxReplyChars: settings.max_reply_chars }),
     ...(settings.max_tool_call_chars === undefined ? {} : { maxToolCallChars: settings.max_tool_call_chars }),
     ...(settings.strict_tools === undefined ? {} : { strictTools: settings.strict_tools }),
+    vision: settings.vision ?? takesImages(provider.vision, model),
+    ...(provider.imageUrls === true ? { imageUrls: true } : {}),
     ...(options.modelsDirectory === undefined ? {} : { modelsDirectory: options.modelsDirectory }),
   });
 }

@@ -21,6 +21,7 @@ export const API_ERROR_CODES = [
   'http-error',
   'internal',
   // A model, for a chat or a completion.
+  'model-without-vision',
   'no-model',
   'model_not_found',
   // A stored response of /v1/responses.

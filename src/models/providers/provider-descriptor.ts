@@ -2,6 +2,7 @@ import type { Phrase } from '../../core/phrase.ts';
 import type { ChatModel, ToolCallingMode } from '../chat-model.ts';
 import type { ToolsWire } from '../tools-wire.ts';
 import type { ProviderWireName } from './provider-wire-names.ts';
+import type { VisionTable } from './vision-models.ts';
 
 /**
  * What one provider is, all in one place: resolve-model.ts reads these to turn `prefix:model` into
@@ -53,6 +54,10 @@ export interface ProviderDescriptor {
    * `"name" names no model; write prefix:<model>, e.g. prefix:example.`
    */
   readonly noModelNamed?: (name: string) => Phrase;
+  /** Which of its models take pictures, as it documents them (`model_options.vision` overrides it); none: no model does. */
+  readonly vision?: VisionTable;
+  /** Its API fetches pictures given by web link (an image part with an https URL) itself. */
+  readonly imageUrls?: boolean;
   /** Its adapter, given what resolution found; it may throw a ModelError for a setting it does not take. */
   readonly create: (settings: ModelSettings) => ChatModel;
 }
@@ -71,6 +76,10 @@ export interface ModelSettings {
   maxReplyChars?: number;
   maxToolCallChars?: number;
   strictTools?: boolean;
+  /** The model takes pictures: `model_options.vision`, else the descriptor's table. */
+  vision?: boolean;
+  /** The descriptor's `imageUrls`. */
+  imageUrls?: boolean;
   /** Where local models are downloaded (`local:hf:…`). */
   modelsDirectory?: string;
 }

@@ -1,4 +1,8 @@
-import type { AnthropicBlock, AnthropicRequestBody } from '../providers/anthropic/anthropic-wire-types.ts';
+import type {
+  AnthropicBlock,
+  AnthropicImageBlock,
+  AnthropicRequestBody,
+} from '../providers/anthropic/anthropic-wire-types.ts';
 
 /**
  * The rules Anthropic's Messages API enforces on a request body that a wrong translation would
@@ -43,10 +47,16 @@ export function checkAnthropicRequest(body: AnthropicRequestBody): string | unde
         if (block.input === null || typeof block.input !== 'object' || Array.isArray(block.input))
           return `${where}.tool_use.input: Input should be a valid dictionary`;
         uses.push(block.id);
+      } else if (block.type === 'image') {
+        if (message.role !== 'user') return `${where}: image blocks may only appear in user messages`;
+        const problem = imageProblem(block, where);
+        if (problem !== undefined) return problem;
       } else if (block.type === 'tool_result') {
         if (message.role !== 'user') return `${where}: tool_result blocks may only appear in user messages`;
         if (block.is_error !== undefined && typeof block.is_error !== 'boolean')
           return `${where}.tool_result.is_error: Input should be a valid boolean`;
+        const problem = resultContentProblem(block.content as unknown, `${where}.tool_result.content`);
+        if (problem !== undefined) return problem;
         if (j > results.length)
           return `${where}: tool_result blocks must come first in the user message, before any other content`;
         results.push(block.tool_use_id);
@@ -68,4 +78,39 @@ export function checkAnthropicRequest(body: AnthropicRequestBody): string | unde
     return `messages.${body.messages.length - 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${previousUses.join(', ')}.`;
   }
   return undefined;
+}
+
+/** Anthropic's rule for a tool result's content: a string, or text and image blocks. */
+function resultContentProblem(content: unknown, where: string): string | undefined {
+  if (content === undefined || typeof content === 'string') return undefined;
+  if (!Array.isArray(content)) return `${where}: Input should be a valid string or list`;
+  for (const [k, block] of (content as AnthropicBlock[]).entries()) {
+    if (block.type === 'text') {
+      if (typeof block.text !== 'string' || block.text.trim() === '')
+        return `${where}.${k}: text content blocks must contain non-whitespace text`;
+    } else if (block.type === 'image') {
+      const problem = imageProblem(block, `${where}.${k}`);
+      if (problem !== undefined) return problem;
+    } else return `${where}.${k}.type: Input should be 'text' or 'image'`;
+  }
+  return undefined;
+}
+
+const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** An image block's source as Anthropic checks it: base64 of a type it reads, or an http(s) URL. */
+function imageProblem(block: AnthropicImageBlock, where: string): string | undefined {
+  const source = block.source as { type?: unknown; media_type?: unknown; data?: unknown; url?: unknown } | undefined;
+  if (source?.type === 'base64') {
+    if (typeof source.media_type !== 'string' || !MEDIA_TYPES.includes(source.media_type))
+      return `${where}.image.source.base64.media_type: Input should be ${MEDIA_TYPES.map((type) => `'${type}'`).join(', ')}`;
+    if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(source.data))
+      return `${where}.image.source.base64.data: The image data is not valid base64`;
+    return undefined;
+  }
+  if (source?.type === 'url')
+    return typeof source.url === 'string' && /^https?:\/\//.test(source.url)
+      ? undefined
+      : `${where}.image.source.url.url: Input should be a valid URL`;
+  return `${where}.image.source: Input tag does not match any of the expected tags: 'base64', 'url'`;
 }

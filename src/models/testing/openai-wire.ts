@@ -16,6 +16,7 @@ import {
   type WireRequest,
   type WireTestServer,
 } from './wire-server.ts';
+import { checkOpenAIRequest } from './openai-check-request.ts';
 
 /** OpenAI's Chat Completions on the test server (wire-server.ts): plain JSON and `stream: true` SSE. For tests only. */
 
@@ -55,6 +56,7 @@ export const OPENAI_WIRE: WireProtocol<WireRequestBody, NoRoute, ReplySpec> = {
       : undefined,
   notFound: (method, url) => `Unknown request URL: ${method} ${url}`,
   notJson: (error) => `We could not parse the JSON body of your request. (${error.message})`,
+  check: checkOpenAIRequest,
   streams: (request) => request.body.stream === true,
   answer: (request, spec) => completion(request.body, spec),
   events(request, spec) {

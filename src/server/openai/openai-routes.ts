@@ -7,7 +7,8 @@ import { readJsonObject } from '../read-json.ts';
 import type { ServerContext } from '../server-context.ts';
 import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
 import { streamCompletion } from './completion-stream.ts';
-import { readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
+import { imagesForModel } from './image-input.ts';
+import { firstImageAt, readCompletionRequest, RIVERSE_MODEL_ID } from './read-completion-request.ts';
 import { ReplyText } from './reply-text.ts';
 import { responsesRoutes } from './responses-routes.ts';
 import { applySamplingRules } from './sampling-rules.ts';
@@ -41,7 +42,8 @@ export function openaiRoutes(context: ServerContext): Hono {
   });
 
   app.post('/chat/completions', async (c) => {
-    const input = readCompletionRequest(await readJsonObject(c));
+    const body = await readJsonObject(c);
+    const input = readCompletionRequest(body);
     const assistant = context.assistant();
     if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
     const session = c.req.header('x-riverse-session') ?? 'openai';
@@ -52,6 +54,10 @@ export function openaiRoutes(context: ServerContext): Hono {
         `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
         'X-Riverse-Session',
       );
+    // The request's pictures, made to fit the model (or a 400 where it cannot see).
+    const firstImage = firstImageAt(body);
+    if (firstImage !== undefined)
+      input.messages = await imagesForModel(input.messages, assistant.model, firstImage, { signal: c.req.raw.signal });
     const identity: CompletionIdentity = { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000) };
     const sampling = applySamplingRules(input.sampling, context.config.config.server?.v1);
     const request = {

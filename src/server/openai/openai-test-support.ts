@@ -1,7 +1,10 @@
 // Test support for the /v1 tests (not a test itself): the real local OpenAI-protocol server as the
 // model, the service with one drop-in tool in front of it, and an openai client pointed at it.
 import OpenAI from 'openai';
-import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
+import {
+  createOpenAICompatibleModel,
+  type OpenAICompatibleOptions,
+} from '../../models/providers/openai/openai-compatible.ts';
 import {
   startOpenAITestServer,
   type OpenAITestServer,
@@ -29,6 +32,7 @@ export async function openaiService(
   t: Cleanup,
   handler: ReplyHandler | ReplySpec,
   options: TestServiceOptions = {},
+  adapter: Partial<OpenAICompatibleOptions> = {},
 ): Promise<{ model: OpenAITestServer; service: TestService; client: OpenAI }> {
   const model = await startOpenAITestServer(handler);
   t.after(() => model.close());
@@ -40,6 +44,7 @@ export async function openaiService(
       apiKey: 'k',
       maxRetries: 0,
       timeoutMs: 10_000,
+      ...adapter,
     }),
     ...options,
   });

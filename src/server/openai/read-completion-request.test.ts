@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '../api-error.ts';
-import { readCompletionRequest } from './read-completion-request.ts';
+import { firstImageAt, readCompletionRequest } from './read-completion-request.ts';
 
 const call = { id: 'c1', type: 'function', function: { name: 'show_note', arguments: '{"text":"x"}' } };
 
@@ -114,8 +114,45 @@ describe('readCompletionRequest', () => {
     ['no messages', { messages: [] }, 'messages', /non-empty array/],
     ['an unknown role', { messages: [{ role: 'function', content: 'x' }] }, 'messages[0].role', /old form of "tool"/],
     [
-      'an image',
+      'an image that is neither a data: URL nor a link',
       { messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'x' } }] }] },
+      'messages[0].content[0].image_url.url',
+      /must be a data: URL or an http\(s\) link/,
+    ],
+    [
+      'a data: URL that is not a base64 image',
+      {
+        messages: [
+          { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:text/plain;base64,aGk=' } }] },
+        ],
+      },
+      'messages[0].content[0].image_url.url',
+      /not a base64 image/,
+    ],
+    [
+      'audio beside a picture',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image_url', image_url: { url: 'https://x.test/a.png' } },
+              { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+            ],
+          },
+        ],
+      },
+      'messages[0].content[1]',
+      /\(input_audio\): a user message takes text parts.*and pictures/,
+    ],
+    [
+      'an image in a system message',
+      {
+        messages: [
+          { role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x.test/a.png' } }] },
+          user,
+        ],
+      },
       'messages[0].content[0]',
       /image_url.*only text parts/,
     ],
@@ -228,4 +265,33 @@ describe('readCompletionRequest', () => {
       assert.match(refused.message, message);
     });
   }
+
+  it("reads a user's pictures beside the text: a data: URL as its base64 text, a link as it is, and where the first one is", () => {
+    const body = {
+      model: 'riverse',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/PNG;base64,iVBORw0KGgo=' } },
+            { type: 'image_url', image_url: { url: 'https://pictures.test/cat.jpg', detail: 'low' } },
+          ],
+        },
+      ],
+    };
+    const input = readCompletionRequest(body);
+    assert.deepEqual(input.messages, [
+      {
+        role: 'user',
+        content: 'What is this?',
+        images: [
+          { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+          { type: 'image-url', url: 'https://pictures.test/cat.jpg', detail: 'low' },
+        ],
+      },
+    ]);
+    assert.equal(firstImageAt(body), 'messages[1].content[1]');
+  });
 });

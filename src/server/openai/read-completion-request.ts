@@ -4,6 +4,7 @@ import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts'
 import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
 import { MAX_STOP_SEQUENCES, SAMPLING_RANGES, type NumericSamplingField } from '../../models/sampling-ranges.ts';
 import { ApiError } from '../api-error.ts';
+import type { MessageImage } from '../../models/chat-message.ts';
 
 /** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
 export const RIVERSE_MODEL_ID = 'riverse';
@@ -274,7 +275,7 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
         system.push(readText(message.content, `${at}.content`, false));
         break;
       case 'user':
-        messages.push({ role: 'user', content: readText(message.content, `${at}.content`, false) });
+        messages.push(readUserMessage(message.content, `${at}.content`));
         break;
       case 'assistant': {
         const content = readText(message.content, `${at}.content`, true);
@@ -323,7 +324,75 @@ function readMessages(value: unknown): { messages: ChatMessage[]; system?: strin
   return system.length === 0 ? { messages } : { messages, system: system.join('\n\n') };
 }
 
-/** A content field: a string, or text parts (joined). Other parts (images, audio, files) are refused: the turn is text. */
+/**
+ * A user message's content: a string, or parts — text (joined, as readText does) and pictures
+ * (`image_url`, as Open WebUI and LibreChat send an attached picture): a `data:` URL becomes the
+ * image's base64 text, kept as it came (decoded by no one on its way to the model); an http(s)
+ * link is kept for the model's API to fetch, or the route to (fetch-image-links.ts).
+ */
+function readUserMessage(value: unknown, at: string): ChatMessage {
+  if (!Array.isArray(value)) return { role: 'user', content: readText(value, at, false) };
+  const texts: string[] = [];
+  const images: MessageImage[] = [];
+  value.forEach((part: unknown, index) => {
+    const here = `${at}[${index}]`;
+    if (isObject(part) && part.type === 'image_url') images.push(readImagePart(part, here));
+    else if (isObject(part) && part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+    else if (isObject(part) && part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
+    else {
+      const type = isObject(part) && typeof part.type === 'string' ? ` (${part.type.slice(0, 40)})` : '';
+      throw invalid(
+        here,
+        `${here}${type}: a user message takes text parts, {"type": "text", "text": "..."}, and pictures, {"type": "image_url", "image_url": {"url": "..."}}.`,
+      );
+    }
+  });
+  const content = texts.join('\n');
+  return images.length === 0 ? { role: 'user', content } : { role: 'user', content, images };
+}
+
+/** Where a body's first picture is (`messages[2].content[1]`), once readCompletionRequest took it; none without one. */
+export function firstImageAt(body: Json): string | undefined {
+  for (const [index, message] of (body.messages as unknown[]).entries()) {
+    const content = (message as Json).content;
+    if ((message as Json).role !== 'user' || !Array.isArray(content)) continue;
+    const part = content.findIndex((item) => isObject(item) && item.type === 'image_url');
+    if (part !== -1) return `messages[${index}].content[${part}]`;
+  }
+  return undefined;
+}
+
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function readImagePart(part: Json, at: string): MessageImage {
+  const shape = `${at} must be {"type": "image_url", "image_url": {"url": "data:image/png;base64,…" or "https://…", "detail"?}}.`;
+  const field = isObject(part.image_url) ? part.image_url : { url: part.image_url };
+  const { url, detail } = field;
+  if (typeof url !== 'string' || url === '') throw invalid(`${at}.image_url.url`, shape);
+  if (detail !== undefined && detail !== null && detail !== 'auto' && detail !== 'low' && detail !== 'high')
+    throw invalid(`${at}.image_url.detail`, `${at}.image_url.detail must be "auto", "low" or "high".`);
+  if (url.startsWith('data:')) {
+    const match = DATA_URL.exec(url);
+    const data = match === null ? '' : url.slice(match[0].length);
+    if (match === null || data === '' || data.length % 4 !== 0 || !BASE64.test(data))
+      throw invalid(
+        `${at}.image_url.url`,
+        `${at}.image_url.url is a data URL that is not a base64 image: expected "data:image/png;base64,…" (or image/jpeg, image/webp, image/gif).`,
+      );
+    return {
+      type: 'image',
+      data,
+      mimeType: match[1]!.toLowerCase(),
+      ...(typeof detail === 'string' ? { detail } : {}),
+    };
+  }
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw invalid(`${at}.image_url.url`, `${at}.image_url.url must be a data: URL or an http(s) link. ${shape}`);
+  return { type: 'image-url', url, ...(typeof detail === 'string' ? { detail } : {}) };
+}
+
+/** A content field: a string, or text parts (joined). Other parts (audio, files) are refused: only a user's pictures are taken besides text. */
 function readText(value: unknown, at: string, nullable: boolean): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) {

@@ -12,6 +12,12 @@ export const ANTHROPIC_PROVIDER: ProviderDescriptor = {
   baseUrlEnv: 'ANTHROPIC_BASE_URL',
   defaultBaseUrl: ANTHROPIC_BASE_URL,
   wires: { anthropic: ANTHROPIC_TOOLS },
+  // Claude 3 and every model since take images (Anthropic's vision guide); Claude 2 and Instant do not.
+  vision: [
+    [/^claude-(2|instant)/, false],
+    [/^claude-/, true],
+  ],
+  imageUrls: true,
   discover: 'key',
   setupHint: () => phrase('model.hint.key', { env: 'ANTHROPIC_API_KEY' }),
   create: (settings) => createAnthropicModel(withoutStrictTools('anthropic', settings)),

@@ -1,6 +1,8 @@
 import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest, ToolChoice } from '../../chat-model.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+import type { MessageImage } from '../../chat-message.ts';
+import { base64Of, mediaType } from '../../message-images.ts';
 
 /** Tools as the Messages API takes them: `input_schema` is standard JSON Schema. */
 export const ANTHROPIC_TOOLS: ToolsWire = toolsWire('anthropic', ({ name, description, parameters }) =>
@@ -69,18 +71,26 @@ function anthropicMessagesJson(messages: readonly ChatMessage[], toolBlocks = tr
   };
   for (const message of messages) {
     switch (message.role) {
-      case 'user':
-        add('user', textBlock(message.content), message.content);
+      case 'user': {
+        // Pictures first, then the text: the order Anthropic recommends.
+        const images = message.images ?? [];
+        for (const image of images) add('user', imageBlock(image));
+        if (images.length === 0) add('user', textBlock(message.content), message.content);
+        else if (message.content.trim() !== '') add('user', textBlock(message.content));
         break;
+      }
       case 'tool':
-        if (toolBlocks) add('user', toolResultBlock(message.toolCallId, message.content, message.isError === true));
-        else
+        if (toolBlocks)
+          add('user', toolResultBlock(message.toolCallId, message.content, message.isError === true, message.images));
+        else {
           add(
             'user',
             textBlock(
               `[${message.isError === true ? 'error from' : 'result of'} tool ${message.name}: ${message.content}]`,
             ),
           );
+          for (const image of message.images ?? []) add('user', imageBlock(image));
+        }
         break;
       case 'assistant': {
         // Anthropic rejects empty text blocks; an assistant message with nothing in it is left out.
@@ -109,8 +119,26 @@ function textBlock(text: string): string {
   return `{"type":"text","text":${JSON.stringify(text)}}`;
 }
 
-function toolResultBlock(id: string, content: string, isError: boolean): string {
-  return `{"type":"tool_result","tool_use_id":${JSON.stringify(id)},"content":${JSON.stringify(content)}${isError ? ',"is_error":true' : ''}}`;
+/** A tool's result; with pictures, its content is blocks: the text (unless empty, which Anthropic rejects), then the images. */
+function toolResultBlock(
+  id: string,
+  content: string,
+  isError: boolean,
+  images: readonly MessageImage[] | undefined,
+): string {
+  let json = JSON.stringify(content);
+  if (images !== undefined && images.length > 0) {
+    const blocks = content.trim() === '' ? [] : [textBlock(content)];
+    for (const image of images) blocks.push(imageBlock(image));
+    json = `[${blocks.join(',')}]`;
+  }
+  return `{"type":"tool_result","tool_use_id":${JSON.stringify(id)},"content":${json}${isError ? ',"is_error":true' : ''}}`;
+}
+
+/** An image block: the bytes as base64 (encoded here, once), or the link, which Anthropic fetches itself. */
+function imageBlock(image: MessageImage): string {
+  if (image.type === 'image-url') return `{"type":"image","source":{"type":"url","url":${JSON.stringify(image.url)}}}`;
+  return `{"type":"image","source":{"type":"base64","media_type":${JSON.stringify(mediaType(image))},"data":${JSON.stringify(base64Of(image.data))}}}`;
 }
 
 function toolUseBlock(call: ToolCallRequest): string {

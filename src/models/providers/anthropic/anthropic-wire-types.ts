@@ -15,9 +15,16 @@ export interface AnthropicToolUseBlock {
   input: Record<string, unknown>;
 }
 
+/** A picture: its bytes as base64, or a URL Anthropic fetches. */
+export interface AnthropicImageBlock {
+  type: 'image';
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+}
+
 interface AnthropicToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
+  /** Text. A result with pictures has an array of text and image blocks here, which this type leaves out: the check and the tests that look at them cast. */
   content?: string;
   is_error?: boolean;
 }
@@ -28,7 +35,11 @@ interface AnthropicOtherBlock {
   [field: string]: unknown;
 }
 
-export type AnthropicBlock = AnthropicTextBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
+export type AnthropicBlock =
+  | AnthropicTextBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock
+  | AnthropicImageBlock;
 
 interface AnthropicMessage {
   role: 'user' | 'assistant';

@@ -7,6 +7,7 @@ import { ModelError } from '../../model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from '../../model-request.ts';
 import type { ErrorContext } from '../../request-errors.ts';
 import { callIdSource } from '../../call-ids.ts';
+import { COMMON_IMAGE_TYPES } from '../../message-images.ts';
 import { phrase } from '../../model-phrases.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -21,6 +22,8 @@ export interface AnthropicOptions extends RequestOptions {
   /** `max_tokens`, which Anthropic requires (default 4096). */
   maxTokens?: number;
   toolCalling?: ToolCallingMode;
+  /** The model takes pictures (default false: resolveModel says, from the provider's table; decision 029). */
+  vision?: boolean;
 }
 
 /** A ChatModel over Anthropic's Messages API (`POST /v1/messages`), or a server that speaks it. */
@@ -66,6 +69,10 @@ export function createAnthropicModel(options: AnthropicOptions): ChatModel {
     id: `anthropic:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: ANTHROPIC_TOOLS.dialect,
+    vision: options.vision === true,
+    // Anthropic fetches an image source of type `url` itself.
+    imageUrls: true,
+    imageTypes: COMMON_IMAGE_TYPES,
     stream: (request) => modelRequest(policy, wire, anthropicRequestBody(modelJson, maxTokens, request), request),
   };
 }

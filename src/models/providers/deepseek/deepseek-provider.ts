@@ -1,6 +1,6 @@
 import { openAICompatibleProvider } from '../openai/openai-compatible-provider.ts';
 
-/** DeepSeek's API, OpenAI-compatible. */
+/** DeepSeek's API, OpenAI-compatible; its chat and reasoner models take text only (no vision table). */
 export const DEEPSEEK_PROVIDER = openAICompatibleProvider({
   name: 'deepseek',
   example: 'deepseek-chat',

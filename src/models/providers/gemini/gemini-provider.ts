@@ -12,6 +12,11 @@ export const GEMINI_PROVIDER: ProviderDescriptor = {
   baseUrlEnv: 'GEMINI_BASE_URL',
   defaultBaseUrl: GEMINI_BASE_URL,
   wires: { gemini: GEMINI_TOOLS },
+  // Every Gemini model since 1.5, and Gemma 3 on the same API, takes images; Gemini 1.0 Pro took text only.
+  vision: [
+    [/gemini-1\.0|^(models\/)?gemini-pro$/, false],
+    [/gemini|gemma-?3/, true],
+  ],
   discover: 'key',
   setupHint: () => phrase('model.hint.key', { env: 'GEMINI_API_KEY' }),
   create: (settings) => createGeminiModel(withoutStrictTools('gemini', settings)),

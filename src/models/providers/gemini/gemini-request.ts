@@ -2,7 +2,10 @@ import { hasProperties, type SchemaNode } from '../../../schema/schema-node.ts';
 import type { ChatMessage, ToolCallRequest } from '../../chat-message.ts';
 import type { ModelRequest, ToolChoice } from '../../chat-model.ts';
 import type { GeminiCallMemory } from './gemini-call-memory.ts';
+import type { MessageImage } from '../../chat-message.ts';
+import type { ImagePart } from '../../../tools/content-part.ts';
 import type {
+  GeminiBlob,
   GeminiContent,
   GeminiFunctionCall,
   GeminiFunctionDeclaration,
@@ -10,6 +13,7 @@ import type {
   GeminiPart,
 } from './gemini-wire-types.ts';
 import { jsonText } from '../../json-text.ts';
+import { base64Of, mediaType } from '../../message-images.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -37,9 +41,29 @@ export const GEMINI_TOOLS: ToolsWire = toolsWire(
   (declarations) => `[{"functionDeclarations":[${declarations.join(',')}]}]`,
 );
 
+/**
+ * Where a tool result's pictures go: inside its functionResponse (`parts` of inlineData), which
+ * Google documents for Gemini 3 models, or, for the others, as inlineData parts of the same turn
+ * after the responses.
+ */
+export type ResultImages = 'in-response' | 'after-responses';
+
+/**
+ * Gemini 3 and later, by the version in the name, take pictures inside a function response; any
+ * other name (an alias, a tuned model) gets them after the responses, which every version reads.
+ */
+export function resultImagesFor(model: string): ResultImages {
+  const version = /gemini-(\d+)/.exec(model)?.[1];
+  return version !== undefined && Number(version) >= 3 ? 'in-response' : 'after-responses';
+}
+
 /** The whole body of a generateContent or streamGenerateContent request. */
-export function requestBody(request: ModelRequest, memory: GeminiCallMemory): string {
-  let body = `{"contents":${jsonText(geminiContents(request.messages, memory))}`;
+export function requestBody(
+  request: ModelRequest,
+  memory: GeminiCallMemory,
+  resultImages: ResultImages = 'after-responses',
+): string {
+  let body = `{"contents":${jsonText(geminiContents(request.messages, memory, resultImages))}`;
   const system = request.system;
   if (system !== undefined && system !== '')
     body += `,"systemInstruction":${JSON.stringify({ parts: [{ text: system }] })}`;
@@ -98,13 +122,17 @@ function generationConfig(request: ModelRequest, withTools: boolean): Record<str
  * them by position and name, as its calls carry no ids). Empty texts are left out: Gemini
  * rejects empty parts.
  */
-function geminiContents(messages: readonly ChatMessage[], memory: GeminiCallMemory): GeminiContent[] {
+function geminiContents(
+  messages: readonly ChatMessage[],
+  memory: GeminiCallMemory,
+  resultImages: ResultImages,
+): GeminiContent[] {
   const out: GeminiContent[] = [];
   let calls: readonly ToolCallRequest[] = [];
   let results: ToolMessage[] = [];
   const flush = () => {
     if (results.length === 0) return;
-    out.push({ role: 'user', parts: responseParts(results, calls, memory) });
+    out.push({ role: 'user', parts: responseParts(results, calls, memory, resultImages) });
     results = [];
   };
   for (const message of messages) {
@@ -115,7 +143,9 @@ function geminiContents(messages: readonly ChatMessage[], memory: GeminiCallMemo
     flush();
     if (message.role === 'user') {
       calls = [];
-      if (message.content !== '') out.push({ role: 'user', parts: [{ text: message.content }] });
+      const parts: GeminiPart[] = message.content === '' ? [] : [{ text: message.content }];
+      for (const image of message.images ?? []) parts.push(imagePart(image));
+      if (parts.length > 0) out.push({ role: 'user', parts });
       continue;
     }
     calls = message.toolCalls ?? [];
@@ -139,6 +169,7 @@ function responseParts(
   results: readonly ToolMessage[],
   calls: readonly ToolCallRequest[],
   memory: GeminiCallMemory,
+  resultImages: ResultImages,
 ): GeminiPart[] {
   const position = (id: string) => {
     const index = calls.findIndex((call) => call.id === id);
@@ -146,16 +177,36 @@ function responseParts(
   };
   const ordered =
     results.length > 1 ? [...results].sort((a, b) => position(a.toolCallId) - position(b.toolCallId)) : results;
-  return ordered.map((result) => {
+  const after: GeminiPart[] = [];
+  const parts = ordered.map((result): GeminiPart => {
     const name = calls.find((call) => call.id === result.toolCallId)?.name ?? result.name;
     const functionResponse: GeminiFunctionResponse = {
       name,
       response: result.isError === true ? { error: result.content } : { content: result.content },
     };
     if (memory.isServerId(result.toolCallId)) functionResponse.id = result.toolCallId;
+    const images = result.images ?? [];
+    const inside =
+      resultImages === 'in-response' ? images.filter((image): image is ImagePart => image.type === 'image') : [];
+    if (inside.length > 0) functionResponse.parts = inside.map((image) => ({ inlineData: blob(image) }));
+    if (inside.length < images.length) {
+      after.push({ text: `Images returned by the tool ${name}:` });
+      for (const image of images) if (image.type !== 'image' || !inside.includes(image)) after.push(imagePart(image));
+    }
     return { functionResponse };
   });
+  return after.length === 0 ? parts : [...parts, ...after];
 }
+
+/**
+ * A picture as inline data (base64 encoded here, once). Gemini takes no web links in a request
+ * (fileData is for its Files API): a link the service did not fetch is named in text.
+ */
+function imagePart(image: MessageImage): GeminiPart {
+  return image.type === 'image-url' ? { text: `[image: ${image.url}]` } : { inlineData: blob(image) };
+}
+
+const blob = (image: ImagePart): GeminiBlob => ({ mimeType: mediaType(image), data: base64Of(image.data) });
 
 /** Gemini takes arguments as an object; text that is not one (another model's broken JSON) is passed on as it is. */
 function argsObject(text: string): Record<string, unknown> {

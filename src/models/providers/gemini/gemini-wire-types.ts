@@ -11,10 +11,18 @@ export interface GeminiFunctionCall {
   id?: string;
 }
 
+/** Bytes as base64, with their type. */
+export interface GeminiBlob {
+  mimeType: string;
+  data: string;
+}
+
 export interface GeminiFunctionResponse {
   name: string;
   response: { content: string } | { error: string };
   id?: string;
+  /** Pictures the function returned (Gemini 3 and later). */
+  parts?: { inlineData: GeminiBlob }[];
 }
 
 export interface GeminiPart {
@@ -25,6 +33,7 @@ export interface GeminiPart {
   thoughtSignature?: string;
   functionCall?: GeminiFunctionCall;
   functionResponse?: GeminiFunctionResponse;
+  inlineData?: GeminiBlob;
 }
 
 export interface GeminiContent {

@@ -1,7 +1,7 @@
 import type { ChatModel, ModelEvent, ToolCallingMode } from '../../chat-model.ts';
 import { GeminiCallMemory } from './gemini-call-memory.ts';
 import { geminiResponseError } from './gemini-errors.ts';
-import { GEMINI_TOOLS, requestBody } from './gemini-request.ts';
+import { GEMINI_TOOLS, requestBody, resultImagesFor } from './gemini-request.ts';
 import { GeminiStreamState } from './gemini-stream.ts';
 import { ModelError } from '../../model-error.ts';
 import { modelRequest, requestPolicy, type RequestOptions, type WireFormat } from '../../model-request.ts';
@@ -18,7 +18,11 @@ export interface GeminiOptions extends RequestOptions {
   /** The variable named when the key is missing or rejected (default GEMINI_API_KEY). */
   apiKeyEnv?: string;
   toolCalling?: ToolCallingMode;
+  /** The model takes pictures (default false: resolveModel says, from the provider's table; decision 029). */
+  vision?: boolean;
 }
+
+const GEMINI_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp', 'image/heic', 'image/heif'];
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 
@@ -53,12 +57,23 @@ export function createGeminiModel(options: GeminiOptions): ChatModel {
     true,
   );
   const policy = requestPolicy(options, headers);
+  const resultImages = resultImagesFor(name);
   return {
     id: `gemini:${options.model}`,
     toolCalling: options.toolCalling ?? 'native',
     dialect: GEMINI_TOOLS.dialect,
+    vision: options.vision === true,
+    // A request takes inline bytes, or files of Google's own Files API: not web links.
+    imageUrls: false,
+    // Gemini's image guide: PNG, JPEG, WEBP, HEIC, HEIF (no GIF).
+    imageTypes: GEMINI_IMAGE_TYPES,
     stream: (request) =>
-      modelRequest(policy, request.stream === true ? streamWire : plainWire, requestBody(request, memory), request),
+      modelRequest(
+        policy,
+        request.stream === true ? streamWire : plainWire,
+        requestBody(request, memory, resultImages),
+        request,
+      ),
   };
 }
 

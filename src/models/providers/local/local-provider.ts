@@ -3,6 +3,7 @@ import { defaultLocalModel } from './local-default-model.ts';
 import { createLocalModel } from './local-llama.ts';
 import { installCommand } from './local-llama-install.ts';
 import { LOCAL_TOOLS } from './local-llama-prompt.ts';
+import { ModelError } from '../../model-error.ts';
 import { phrase } from '../../model-phrases.ts';
 
 /**
@@ -18,6 +19,9 @@ export const LOCAL_PROVIDER: ProviderDescriptor = {
   // One line, as the others: the same install also lets a chat offer the embedded default model.
   setupHint: () => phrase('model.hint.local', { command: installCommand() }),
   noModelNamed: (name) => phrase('model.no-model-file', { name }),
-  create: ({ model, modelsDirectory }) =>
-    createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) }),
+  create: ({ model, modelsDirectory, vision }) => {
+    // node-llama-cpp 3 has no image input yet (decision 029): say so rather than describe pictures to a model set to see them.
+    if (vision === true) throw new ModelError('not-configured', phrase('model.local-vision', { name: model }));
+    return createLocalModel({ modelPath: model, ...(modelsDirectory === undefined ? {} : { modelsDirectory }) });
+  },
 };

@@ -6,6 +6,7 @@ import type { ErrorContext } from '../../request-errors.ts';
 import { OPENAI_STRICT_TOOLS, OPENAI_TOOLS, requestBody } from './openai-request.ts';
 import { completionEvents } from './openai-response.ts';
 import { callIdSource } from '../../call-ids.ts';
+import { COMMON_IMAGE_TYPES } from '../../message-images.ts';
 import { OpenAIStreamState } from './openai-stream.ts';
 import { phrase } from '../../model-phrases.ts';
 
@@ -26,6 +27,10 @@ export interface OpenAICompatibleOptions extends RequestOptions {
    * Only OpenAI's own API is known to honour it; default false.
    */
   strictTools?: boolean;
+  /** The model takes pictures (default false: resolveModel says, from the provider's table; decision 029). */
+  vision?: boolean;
+  /** The server fetches pictures given by web link itself (OpenAI does; Ollama does not). */
+  imageUrls?: boolean;
 }
 
 /** A ChatModel over any server that speaks OpenAI's Chat Completions: OpenAI, DeepSeek, Qwen, Groq, vLLM, LM Studio, llama.cpp, Ollama. */
@@ -60,6 +65,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleOptions): C
   const maxTokensField = new URL(baseUrl).hostname === 'api.openai.com' ? 'max_completion_tokens' : 'max_tokens';
   return {
     id: `${provider}:${options.model}`,
+    vision: options.vision === true,
+    imageUrls: options.imageUrls === true,
+    imageTypes: COMMON_IMAGE_TYPES,
     toolCalling: options.toolCalling ?? 'native',
     dialect: tools.dialect,
     stream: (request) => modelRequest(policy, wire, requestBody(modelJson, request, tools, maxTokensField), request),

@@ -1,6 +1,8 @@
 import type { ChatMessage } from '../../chat-message.ts';
 import type { ModelRequest, ResponseFormat, SamplingSettings, ToolChoice } from '../../chat-model.ts';
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
+import type { MessageImage } from '../../chat-message.ts';
+import { dataUrl } from '../../message-images.ts';
 
 /** Tools as Chat Completions takes them: functions, their parameters in the openai dialect. */
 export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) =>
@@ -82,26 +84,53 @@ function samplingJson(sampling: SamplingSettings, maxTokensField: MaxTokensField
 const STREAMING = ',"stream":true,"stream_options":{"include_usage":true}}';
 const NOT_STREAMING = ',"stream":false}';
 
-/** ChatMessage[] in OpenAI's form, the system prompt first. */
+/**
+ * ChatMessage[] in OpenAI's form, the system prompt first. A tool message takes text only, so the
+ * pictures of a round's results follow in one user message after the round's tool messages (a
+ * message between them would break the calls' pairing).
+ */
 function messagesJson(system: string | undefined, messages: readonly ChatMessage[]): string {
-  let json = '[';
-  let first = true;
-  if (system !== undefined && system !== '') {
-    json += `{"role":"system","content":${JSON.stringify(system)}}`;
-    first = false;
-  }
+  const out: string[] = [];
+  if (system !== undefined && system !== '') out.push(`{"role":"system","content":${JSON.stringify(system)}}`);
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    out.push(`{"role":"user","content":[${pending.join(',')}]}`);
+    pending = [];
+  };
   for (const message of messages) {
-    if (!first) json += ',';
-    first = false;
-    json += messageJson(message);
+    if (message.role !== 'tool') flush();
+    out.push(messageJson(message));
+    if (message.role === 'tool' && message.images !== undefined && message.images.length > 0) {
+      pending.push(textPart(`Images returned by the tool ${message.name} (call ${message.toolCallId}):`));
+      for (const image of message.images) pending.push(imagePart(image));
+    }
   }
-  return `${json}]`;
+  flush();
+  return `[${out.join(',')}]`;
+}
+
+const textPart = (text: string): string => `{"type":"text","text":${JSON.stringify(text)}}`;
+
+/** An `image_url` part: the link as given, or the bytes as a data URL (base64 encoded here, once). */
+function imagePart(image: MessageImage): string {
+  const detail = image.detail === undefined ? '' : `,"detail":${JSON.stringify(image.detail)}`;
+  const url = image.type === 'image-url' ? image.url : dataUrl(image);
+  return `{"type":"image_url","image_url":{"url":${JSON.stringify(url)}${detail}}}`;
+}
+
+/** A user message: its text, and its pictures after it as parts. */
+function userJson(content: string, images: readonly MessageImage[] | undefined): string {
+  if (images === undefined || images.length === 0) return `{"role":"user","content":${JSON.stringify(content)}}`;
+  const parts = content === '' ? [] : [textPart(content)];
+  for (const image of images) parts.push(imagePart(image));
+  return `{"role":"user","content":[${parts.join(',')}]}`;
 }
 
 function messageJson(message: ChatMessage): string {
   switch (message.role) {
     case 'user':
-      return `{"role":"user","content":${JSON.stringify(message.content)}}`;
+      return userJson(message.content, message.images);
     case 'tool':
       // OpenAI has no error flag on a tool result: the content has to say it.
       return `{"role":"tool","tool_call_id":${JSON.stringify(message.toolCallId)},"content":${JSON.stringify(message.content)}}`;

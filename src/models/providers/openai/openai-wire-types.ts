@@ -13,6 +13,7 @@ export interface WireToolCall {
 
 export interface WireMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
+  /** Text. A user message with pictures has an array of parts here (`text`, `image_url`), which this type leaves out: the tests that look at them cast. */
   content: string | null;
   tool_calls?: WireToolCall[];
   tool_call_id?: string;
