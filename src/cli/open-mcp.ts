@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import type { RiverseConfig } from '../config/riverse-config.ts';
+import { defaultDataDir } from '../store/data-dir.ts';
 import { enabledServers } from '../mcp/mcp-settings.ts';
 import type { McpTools } from '../mcp/mcp-tools.ts';
 
@@ -11,7 +13,9 @@ const opened = new Set<McpTools>();
 export async function openMcp(config: RiverseConfig, baseDir: string): Promise<McpTools | undefined> {
   if (enabledServers(config).length === 0) return undefined;
   const { McpTools } = await import('../mcp/mcp-tools.ts');
-  const tools = McpTools.open({ config, baseDir });
+  // Sign-ins are kept in the data folder, as the sessions are (data_dir, else the platform's place).
+  const dataDir = config.data_dir !== undefined ? resolve(baseDir, config.data_dir) : defaultDataDir();
+  const tools = McpTools.open({ config, baseDir, dataDir });
   opened.add(tools);
   return tools;
 }

@@ -6,13 +6,19 @@ import {
   SdkErrorCode,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type CallToolResult,
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ToolFailure } from '../tools/tool-result.ts';
+import { renderPhrase } from '../core/phrase.ts';
+import { elicit, type ElicitationChannel } from './elicitation.ts';
+import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
+import { signIns } from './oauth/sign-ins.ts';
+import { transportAuth } from './oauth/transport-auth.ts';
 
 export type ServerState = 'starting' | 'connected' | 'retrying' | 'closed';
 
@@ -45,6 +51,10 @@ export interface ConnectionOptions {
   baseDir: string;
   /** Called whenever its state or tools change. */
   onChange: () => void;
+  /** Where sign-ins are kept (`<data>/mcp-oauth/`); in memory without one. */
+  dataDir?: string;
+  /** Whether a person can be asked in this process (chat, serve): the elicitation capability is declared only then. */
+  canAsk: boolean;
 }
 
 /**
@@ -69,6 +79,10 @@ export class ServerConnection {
   #firstAttempt: Promise<void> | undefined;
   /** The connection attempt under way, closed with the rest when Riverse closes. */
   #pending: { transport: Transport; client: Client } | undefined;
+  /** The HTTP transport in use: a sign-in is finished on the one that was refused. */
+  #http: StreamableHTTPClientTransport | undefined;
+  /** The calls under way that can ask the person, newest last: a server's request for input goes to the newest. */
+  readonly #channels: ElicitationChannel[] = [];
 
   constructor(name: string, settings: McpServerSettings, options: ConnectionOptions) {
     this.name = name;
@@ -114,6 +128,7 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     this.#state = 'closed';
+    signIns.cancel(this.name);
     clearTimeout(this.#retry);
     const client = this.#client;
     this.#client = undefined;
@@ -131,10 +146,29 @@ export class ServerConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
     timeoutMs: number,
+    channel?: ElicitationChannel,
+  ): Promise<CallToolResult> {
+    if (channel !== undefined) this.#channels.push(channel);
+    try {
+      return await this.#callOnce(tool, args, signal, timeoutMs);
+    } finally {
+      if (channel !== undefined) this.#channels.splice(this.#channels.lastIndexOf(channel), 1);
+    }
+  }
+
+  async #callOnce(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
   ): Promise<CallToolResult> {
     try {
       return await this.#call(tool, args, signal, timeoutMs);
     } catch (error) {
+      if (isUnauthorized(error) && !signal.aborted && (await this.#signedIn(signal)))
+        return await this.#call(tool, args, signal, timeoutMs).catch((again: unknown) => {
+          throw this.#failure(again);
+        });
       if (!isForgottenSession(error) || signal.aborted) throw this.#failure(error);
     }
     // An HTTP server that forgot our session (restarted, or expired it) answers 404: begin a new
@@ -183,8 +217,31 @@ export class ServerConnection {
     return this.#renewing;
   }
 
+  /**
+   * The server asked for a sign-in (a 401 nothing could refresh, or a 403 for more scopes): waits
+   * for the person to open the link and come back, then trades the code for tokens on the transport
+   * that was refused. False when no sign-in is under way, or it failed.
+   */
+  async #signedIn(signal?: AbortSignal): Promise<boolean> {
+    const state = signIns.stateOf(this.name);
+    const transport = this.#http;
+    if (state === undefined || transport === undefined) return false;
+    try {
+      await transport.finishAuth(await signIns.wait(state, signal));
+      return true;
+    } catch (error) {
+      this.#reason = `the sign-in did not finish: ${describeError(error)}`;
+      return false;
+    }
+  }
+
   #failure(error: unknown): ToolFailure {
     if (error instanceof ToolFailure) return error;
+    if (isUnauthorized(error))
+      return new ToolFailure(
+        'mcp-protocol-error',
+        `${this.name} needs a sign-in that did not happen: ${this.#reason ?? describeError(error)}`,
+      );
     if (error instanceof ProtocolError)
       return new ToolFailure('mcp-protocol-error', `${this.name} refused the call: ${error.message}`);
     if (error instanceof SdkError) {
@@ -222,12 +279,21 @@ export class ServerConnection {
       const created = new Client(
         { name: 'riverse', version: '0.1.0' },
         {
+          // Form and URL mode, defaults filled by the SDK; only where a person can be asked (else every request would be declined).
+          capabilities: this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {},
           // The newest revision when the server speaks it; the 2025 handshake otherwise.
           versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5_000 } },
           listChanged: { tools: { onChanged: (error, tools) => this.#listed(created, error, tools) } },
         },
       );
       client = created;
+      if (this.#options.canAsk)
+        created.setRequestHandler('elicitation/create', async (request) => {
+          const channel = this.#channels.at(-1);
+          // No call under way that can ask (a /v1 request, riverse ask): declined, nothing sent.
+          if (channel === undefined) return { action: 'decline' as const };
+          return await elicit(this.name, request.params, channel);
+        });
       this.#pending = { transport, client };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -254,7 +320,20 @@ export class ServerConnection {
     } catch (error) {
       await client?.close().catch(() => {});
       await transport?.close().catch(() => {});
-      if (!this.#closed) this.#lost(`${describeError(error)}${this.#stderrNote()}`);
+      if (this.#closed) return;
+      if (isUnauthorized(error) && signIns.stateOf(this.name) !== undefined) {
+        // Not a failure: the server waits for the person. The link is out; the connection is tried again once they are back.
+        this.#state = 'retrying';
+        this.#reason = renderPhrase(mcpPhrase('mcp.sign-in.waiting', { server: this.name }), 'en');
+        this.#options.onChange();
+        void this.#signedIn().then((signed) => {
+          if (this.#closed) return;
+          if (signed) void this.#connect();
+          else this.#lost(this.#reason ?? 'the sign-in did not finish');
+        });
+        return;
+      }
+      this.#lost(`${describeError(error)}${this.#stderrNote()}`);
     } finally {
       clearTimeout(timer);
       this.#pending = undefined;
@@ -286,9 +365,13 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      return new StreamableHTTPClientTransport(new URL(settings.url!), {
+      const auth = transportAuth(this.name, settings, this.#options.dataDir);
+      this.#http = new StreamableHTTPClientTransport(new URL(settings.url!), {
         requestInit: { headers: settings.headers ?? {} },
+        ...(auth === undefined ? {} : { authProvider: auth.authProvider }),
+        ...(auth?.fetch === undefined ? {} : { fetch: auth.fetch }),
       });
+      return this.#http;
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -318,6 +401,10 @@ export class ServerConnection {
       (tool) => (allow === undefined || allow.includes(tool.name)) && !(deny ?? []).includes(tool.name),
     );
   }
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UnauthorizedError || (error as { cause?: unknown })?.cause instanceof UnauthorizedError;
 }
 
 function isForgottenSession(error: unknown): boolean {
