@@ -121,6 +121,10 @@ const MCP_OAUTH = section<McpOAuthSettings>({
   scope: text(),
   private_key: text(),
   signing_algorithm: text(),
+  assertion: text(),
+  idp_token_endpoint: text(),
+  idp_client_id: text(),
+  id_token: text(),
 });
 
 const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {

@@ -51,7 +51,11 @@ export interface McpServerSettings {
 
 /** `oauth:` of one HTTP server. Left out: a person signs in through a link when the server asks, with dynamic registration. */
 export interface McpOAuthSettings {
-  /** `authorization_code` (default: a person signs in) or `client_credentials` (Riverse's own credentials, no person). */
+  /**
+   * `authorization_code` (default: a person signs in); without a person: `client_credentials`
+   * (Riverse's own secret or private key), `cross_app_access` (an enterprise IdP's ID token),
+   * `jwt_bearer` (a workload's own JWT).
+   */
   grant?: (typeof MCP_OAUTH_GRANTS)[number];
   /** A client registered beforehand with the server's authorization server (then no registration is made). */
   client_id?: string;
@@ -63,9 +67,15 @@ export interface McpOAuthSettings {
   /** For `client_credentials` with `private_key_jwt`: the PEM private key (e.g. `${MY_KEY}`), and its algorithm (default RS256). */
   private_key?: string;
   signing_algorithm?: string;
+  /** For `jwt_bearer`: the workload's JWT (e.g. `${WORKLOAD_TOKEN}`). */
+  assertion?: string;
+  /** For `cross_app_access`: the enterprise IdP's token endpoint, Riverse's client id there, and the person's ID token from it. */
+  idp_token_endpoint?: string;
+  idp_client_id?: string;
+  id_token?: string;
 }
 
-export const MCP_OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const;
+export const MCP_OAUTH_GRANTS = ['authorization_code', 'client_credentials', 'cross_app_access', 'jwt_bearer'] as const;
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 5_000;
 

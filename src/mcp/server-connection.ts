@@ -18,7 +18,7 @@ import { elicit, type ElicitationChannel } from './elicitation.ts';
 import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
 import { signIns } from './oauth/sign-ins.ts';
-import { transportAuth } from './oauth/transport-auth.ts';
+import { transportAuth, type TransportAuth } from './oauth/transport-auth.ts';
 
 export type ServerState = 'starting' | 'connected' | 'retrying' | 'closed';
 
@@ -45,6 +45,12 @@ const MAX_RETRY_MS = 30_000;
 /** The last lines a stdio server wrote to stderr, kept to say why it stopped. */
 const STDERR_LINES = 5;
 const STDERR_LINE_CHARS = 300;
+/**
+ * Sign-ins in a row that did not end in a connection: a server still refusing after the second (a
+ * sign-in, then one for more scopes) will not be satisfied by a third, and the person is not sent
+ * new links in a loop: it is tried again after the longest pause.
+ */
+const MAX_SIGN_INS_IN_A_ROW = 2;
 
 export interface ConnectionOptions {
   /** Where a relative `cwd` is resolved from: the config file's folder. */
@@ -83,6 +89,9 @@ export class ServerConnection {
   #http: StreamableHTTPClientTransport | undefined;
   /** The calls under way that can ask the person, newest last: a server's request for input goes to the newest. */
   readonly #channels: ElicitationChannel[] = [];
+  #signInsInARow = 0;
+  /** How it signs in, made once: discovery, a sign-in under way and a DPoP key outlive each transport. */
+  #auth: TransportAuth | undefined | null = null;
 
   constructor(name: string, settings: McpServerSettings, options: ConnectionOptions) {
     this.name = name;
@@ -310,6 +319,7 @@ export class ServerConnection {
       this.#state = 'connected';
       this.#reason = undefined;
       this.#failures = 0;
+      this.#signInsInARow = 0;
       // Set after connect: the client's own handlers are in place by then. Called when a stdio server exits, an HTTP stream ends for good, or we close.
       const closed = transport.onclose;
       transport.onclose = () => {
@@ -322,6 +332,14 @@ export class ServerConnection {
       await transport?.close().catch(() => {});
       if (this.#closed) return;
       if (isUnauthorized(error) && signIns.stateOf(this.name) !== undefined) {
+        if (++this.#signInsInARow > MAX_SIGN_INS_IN_A_ROW) {
+          signIns.cancel(this.name);
+          this.#signInsInARow = 0;
+          this.#failures = Math.max(this.#failures, Math.ceil(Math.log2(MAX_RETRY_MS / FIRST_RETRY_MS)));
+          return this.#lost(
+            `it still refuses the connection after ${MAX_SIGN_INS_IN_A_ROW} sign-ins in a row (${describeError(error)}); check the scopes it asks for`,
+          );
+        }
         // Not a failure: the server waits for the person. The link is out; the connection is tried again once they are back.
         this.#state = 'retrying';
         this.#reason = renderPhrase(mcpPhrase('mcp.sign-in.waiting', { server: this.name }), 'en');
@@ -365,7 +383,8 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      const auth = transportAuth(this.name, settings, this.#options.dataDir);
+      if (this.#auth === null) this.#auth = transportAuth(this.name, settings, this.#options.dataDir);
+      const auth = this.#auth;
       this.#http = new StreamableHTTPClientTransport(new URL(settings.url!), {
         requestInit: { headers: settings.headers ?? {} },
         ...(auth === undefined ? {} : { authProvider: auth.authProvider }),

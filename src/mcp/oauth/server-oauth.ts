@@ -1,5 +1,8 @@
 import {
   auth,
+  DPOP_SUPPORTED_ALGS,
+  DpopSession,
+  type DpopAlg,
   type FetchLike,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
@@ -43,6 +46,8 @@ export class ServerOAuth implements OAuthClientProvider {
   #refreshing: Promise<unknown> | undefined;
   /** Set while refreshing ahead of expiry: a refresh that fails must not start a sign-in by itself. */
   #quiet = false;
+  /** The proof key of DPoP-bound tokens (RFC 9449), made once the authorization server says it takes them. In memory: after a restart such tokens are refused and a new sign-in binds a new key. */
+  #dpop: Promise<DpopSession> | undefined;
   /** The transport's fetch, for the refresh made ahead of expiry. */
   fetchFn: FetchLike | undefined;
 
@@ -154,6 +159,18 @@ export class ServerOAuth implements OAuthClientProvider {
 
   discoveryState(): OAuthDiscoveryState | undefined {
     return this.#discovery;
+  }
+
+  /** DPoP where the authorization server advertises an algorithm the SDK signs with; Bearer tokens elsewhere. */
+  dpop(): Promise<DpopSession> | undefined {
+    if (this.#dpop !== undefined) return this.#dpop;
+    const advertised = (this.#discovery?.authorizationServerMetadata as { dpop_signing_alg_values_supported?: unknown })
+      ?.dpop_signing_alg_values_supported;
+    if (!Array.isArray(advertised)) return undefined;
+    const alg = (DPOP_SUPPORTED_ALGS as readonly string[]).find((known) => advertised.includes(known));
+    if (alg === undefined) return undefined;
+    this.#dpop = DpopSession.create({ alg: alg as DpopAlg });
+    return this.#dpop;
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {

@@ -1,11 +1,6 @@
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-  type AuthProvider,
-  type FetchLike,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/client';
+import type { AuthProvider, FetchLike, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpServerSettings } from '../mcp-settings.ts';
+import { machineGrant } from './machine-grants.ts';
 import { ServerOAuth } from './server-oauth.ts';
 import { signIns } from './sign-ins.ts';
 import { TokenStore } from './token-store.ts';
@@ -19,9 +14,8 @@ export interface TransportAuth {
 }
 
 /**
- * How Riverse signs in to one HTTP MCP server: none when `oauth: false`; the client-credentials
- * grant with the settings' secret or private key (`grant: client_credentials`); otherwise the
- * authorization code grant with a person's sign-in, which costs nothing with a server that never
+ * How Riverse signs in to one HTTP MCP server: none when `oauth: false`; a grant without a person
+ * when the settings name one (machine-grants.ts); otherwise the authorization code grant with a person's sign-in, which costs nothing with a server that never
  * answers 401.
  */
 export function transportAuth(
@@ -32,25 +26,8 @@ export function transportAuth(
   const oauth = settings.oauth;
   if (oauth === false || settings.url === undefined) return undefined;
   const options = oauth ?? {};
-  if (options.grant === 'client_credentials') {
-    const clientId = options.client_id ?? '';
-    const authProvider =
-      options.private_key !== undefined
-        ? new PrivateKeyJwtProvider({
-            clientId,
-            privateKey: options.private_key,
-            algorithm: options.signing_algorithm ?? 'RS256',
-            clientName: 'Riverse',
-            ...(options.scope === undefined ? {} : { scope: options.scope }),
-          })
-        : new ClientCredentialsProvider({
-            clientId,
-            clientSecret: options.client_secret ?? '',
-            clientName: 'Riverse',
-            ...(options.scope === undefined ? {} : { scope: options.scope }),
-          });
-    return { authProvider };
-  }
+  const machine = machineGrant(options);
+  if (machine !== undefined) return { authProvider: machine };
   const serverUrl = new URL(settings.url);
   const provider = new ServerOAuth({
     server,
