@@ -27,6 +27,7 @@ interface IssuerFile {
 export class TokenStore {
   readonly folder: string | undefined;
   readonly #memory = new Map<string, IssuerFile>();
+  #lastSave = 0;
 
   constructor(dataDir: string | undefined) {
     this.folder = dataDir === undefined ? undefined : join(dataDir, 'mcp-oauth');
@@ -51,7 +52,9 @@ export class TokenStore {
     const file = this.#read(issuer) ?? { issuer, tokens: {} };
     if (tokens === undefined) delete file.tokens[resource];
     else {
-      const savedAt = Date.now();
+      // Strictly later than the last save of this process: "the newest" is never a tie.
+      const savedAt = Math.max(Date.now(), this.#lastSave + 1);
+      this.#lastSave = savedAt;
       file.tokens[resource] = {
         tokens,
         savedAt,
@@ -66,7 +69,8 @@ export class TokenStore {
     let best: (KeptTokens & { issuer: string }) | undefined;
     for (const file of this.#files()) {
       const kept = file.tokens[resource];
-      if (kept !== undefined && (best === undefined || kept.savedAt > best.savedAt)) best = { ...kept, issuer: file.issuer };
+      if (kept !== undefined && (best === undefined || kept.savedAt > best.savedAt))
+        best = { ...kept, issuer: file.issuer };
     }
     return best;
   }
