@@ -31,6 +31,6 @@ test('the MCP sign-in banner in Chromium', { skip: skipWithoutChromium, timeout:
   // The banner follows the list when the tools change (a server that signed in brings its tools) or the page reconnects.
   await page.reload();
   await page.locator('#model-badge:not([hidden])').waitFor();
-  await page.waitForFunction(() => document.getElementById('mcp-sign-ins')?.hidden === true);
+  await banner.waitFor({ state: 'hidden' });
   assert.deepEqual(problems, []);
 });
