@@ -15,7 +15,7 @@ import type { McpOAuthSettings } from '../mcp-settings.ts';
 import type { SignIns } from './sign-ins.ts';
 import type { TokenStore } from './token-store.ts';
 
-/** Tokens this close to their end are refreshed before the request that would carry them. */
+/** Tokens this close to their end are refreshed before the request that would carry them (or within the last half of a shorter life: a 30 s token is not refreshed on every request). */
 const REFRESH_AHEAD_MS = 60_000;
 
 export interface ServerOAuthOptions {
@@ -97,6 +97,7 @@ export class ServerOAuth implements OAuthClientProvider {
       registered !== undefined &&
       !registered.client_id.startsWith('https://') &&
       Array.isArray(registered.redirect_uris) &&
+      registered.redirect_uris.length > 0 &&
       !registered.redirect_uris.includes(this.redirectUrl)
     )
       return undefined;
@@ -120,7 +121,7 @@ export class ServerOAuth implements OAuthClientProvider {
     let kept = this.#options.store.latest(this.#resource);
     if (
       kept?.expiresAt !== undefined &&
-      kept.expiresAt - Date.now() < REFRESH_AHEAD_MS &&
+      kept.expiresAt - Date.now() < Math.min(REFRESH_AHEAD_MS, (kept.expiresAt - kept.savedAt) / 2) &&
       kept.tokens.refresh_token !== undefined &&
       this.#refreshing === undefined
     ) {
