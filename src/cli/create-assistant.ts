@@ -39,7 +39,7 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
         }
       : {}),
   });
-  const { tools, store, router } = await finishSetup(setup, options);
+  const { tools, store, router } = await finishSetup(setup, { ...options, canAsk: options.interactive === true });
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
     assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language }),
@@ -63,7 +63,12 @@ export async function createService(options: GlobalOptions & { lang?: Language }
     // Said only for a model that was named: with none named, the hint to connect one is the news.
     if (process.env.RIVERSE_MODEL || setup.config.config.model !== undefined) modelProblem = error;
   }
-  const { tools, store, router } = await finishSetup(setup, { persist: true, watch: true, language: options.language });
+  const { tools, store, router } = await finishSetup(setup, {
+    persist: true,
+    watch: true,
+    language: options.language,
+    canAsk: true,
+  });
   // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
   const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
   return {
@@ -101,10 +106,13 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
 }
 
 /** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
-async function finishSetup(setup: Setup, options: { persist: boolean; watch: boolean; language: Language }) {
+async function finishSetup(
+  setup: Setup,
+  options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean },
+) {
   const { config, baseDir } = setup.config;
   // The MCP servers start while the tool files load; the live registry takes each one in as it connects.
-  const mcp = await openMcp(config, baseDir);
+  const mcp = await openMcp(config, baseDir, { canAsk: options.canAsk });
   const [tools] = await Promise.all([
     LiveToolRegistry.open({
       config,

@@ -1,4 +1,9 @@
+import { resolve } from 'node:path';
 import type { RiverseConfig } from '../config/riverse-config.ts';
+import { assistantLanguage } from '../config/assistant-options.ts';
+import { renderPhrase } from '../core/phrase.ts';
+import { defaultDataDir } from '../store/data-dir.ts';
+import { interfaceLanguage } from './cli-text.ts';
 import { enabledServers } from '../mcp/mcp-settings.ts';
 import type { McpTools } from '../mcp/mcp-tools.ts';
 
@@ -8,12 +13,39 @@ const opened = new Set<McpTools>();
  * The MCP servers of the config, starting, as a tool source (`ready()` waits for them, within the
  * bound); undefined when none is configured, so that commands without servers never load the SDK.
  */
-export async function openMcp(config: RiverseConfig, baseDir: string): Promise<McpTools | undefined> {
+export async function openMcp(
+  config: RiverseConfig,
+  baseDir: string,
+  options: { canAsk?: boolean } = {},
+): Promise<McpTools | undefined> {
   if (enabledServers(config).length === 0) return undefined;
   const { McpTools } = await import('../mcp/mcp-tools.ts');
-  const tools = McpTools.open({ config, baseDir });
+  // Sign-ins are kept in the data folder, as the sessions are (data_dir, else the platform's place).
+  const dataDir = config.data_dir !== undefined ? resolve(baseDir, config.data_dir) : defaultDataDir();
+  // A server may ask the person for input only where one can answer (chat, serve): elsewhere it is not offered.
+  const tools = McpTools.open({ config, baseDir, dataDir, canAsk: options.canAsk ?? false });
   opened.add(tools);
+  await showSignIns(config);
   return tools;
+}
+
+let showing = false;
+
+/** Every sign-in link a server asks for is printed in the terminal (stderr: stdout may be a protocol, as in `riverse mcp`). */
+async function showSignIns(config: RiverseConfig): Promise<void> {
+  if (showing) return;
+  showing = true;
+  const [{ signIns }, { mcpPhrase }] = await Promise.all([
+    import('../mcp/oauth/sign-ins.ts'),
+    import('../mcp/mcp-client-text.ts'),
+  ]);
+  const chosen = assistantLanguage(config);
+  const language = chosen === 'auto' ? interfaceLanguage(undefined) : chosen;
+  signIns.onSignIn((sign) =>
+    process.stderr.write(
+      `\n${renderPhrase(mcpPhrase('mcp.sign-in.needed', { server: sign.server, url: sign.url }), language)}\n`,
+    ),
+  );
 }
 
 /** openMcp, waited for (`mcp.startup_timeout_ms` at most): for the commands that take one snapshot of the tools. */

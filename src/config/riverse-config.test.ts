@@ -85,6 +85,37 @@ describe('the riverse.yaml schema', () => {
     assert.match(at('mcp.servers.f')[0]!, /takes a url, not a command/);
   });
 
+  test("mcp: an HTTP server's oauth: sign-in settings, or false; each problem where it is", () => {
+    assert.deepEqual(
+      validateConfig({
+        mcp: {
+          servers: {
+            a: { url: 'https://a/mcp', oauth: false },
+            b: { url: 'https://b/mcp', oauth: { client_id: 'riverse', client_secret: 's', scope: 'read write' } },
+            c: { url: 'https://c/mcp', oauth: { grant: 'jwt_bearer', client_id: 'w', assertion: 'eyJ…' } },
+          },
+        },
+      }),
+      [],
+    );
+    const problems = validateConfig({
+      mcp: {
+        servers: {
+          d: { url: 'https://d/mcp', oauth: true },
+          e: { url: 'https://e/mcp', oauth: { grant: 'password', client_id: 7 } },
+        },
+      },
+    });
+    const at = (path: string) =>
+      problems.filter((problem) => problem.path.join('.') === path).map((problem) => english(problem.text));
+    assert.match(at('mcp.servers.d.oauth')[0]!, /expected a mapping \(grant, client_id, client_secret/);
+    assert.match(
+      at('mcp.servers.e.oauth.grant')[0]!,
+      /one of authorization_code, client_credentials, cross_app_access, jwt_bearer/,
+    );
+    assert.match(at('mcp.servers.e.oauth.client_id')[0]!, /expected text/);
+  });
+
   test('routing: its budget and pinned tools are checked, each problem where it is', () => {
     assert.deepEqual(
       plainProblems({

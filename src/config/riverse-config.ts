@@ -6,9 +6,11 @@ import type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from '../rout
 import type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from '../server/server-config.ts';
 import { SAMPLING_RANGES, type NumericSamplingField } from '../models/sampling-ranges.ts';
 import {
+  MCP_OAUTH_GRANTS,
   MCP_TRANSPORTS,
   transportOf,
   type McpConfig,
+  type McpOAuthSettings,
   type McpServerSettings,
   type McpSettings,
 } from '../mcp/mcp-settings.ts';
@@ -144,6 +146,21 @@ function strings(what: Phrase): Field<string[]> {
   };
 }
 
+/** `oauth:` of an HTTP server: its settings, or `false` for none. */
+const MCP_OAUTH = section<McpOAuthSettings>({
+  grant: choice(MCP_OAUTH_GRANTS),
+  client_id: text(),
+  client_secret: text(),
+  client_metadata_url: text(),
+  scope: text(),
+  private_key: text(),
+  signing_algorithm: text(),
+  assertion: text(),
+  idp_token_endpoint: text(),
+  idp_client_id: text(),
+  id_token: text(),
+});
+
 const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
   type: choice(MCP_TRANSPORTS),
   command: text(),
@@ -166,6 +183,7 @@ const MCP_SERVER_FIELDS: Fields<McpServerSettings> = {
   allow_tools: texts(phrase('config.what.tool-names')),
   deny_tools: texts(phrase('config.what.tool-names')),
   approval: APPROVAL,
+  oauth: { check: (value, path, problem) => value !== false && MCP_OAUTH.check(value, path, problem) },
 };
 
 /** One server: stdio (command) or streamable HTTP (url), as Claude Desktop's and Cursor's `mcpServers` write it. */

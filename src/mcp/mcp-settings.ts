@@ -45,7 +45,37 @@ export interface McpServerSettings {
    * do not. `tools.<server>__<tool>.approval` overrides it for one tool.
    */
   approval?: ApprovalSetting;
+  /** How Riverse signs in to an HTTP server that asks (OAuth 2.1); `false`: never (a 401 is a failure). */
+  oauth?: McpOAuthSettings | false;
 }
+
+/** `oauth:` of one HTTP server. Left out: a person signs in through a link when the server asks, with dynamic registration. */
+export interface McpOAuthSettings {
+  /**
+   * `authorization_code` (default: a person signs in); without a person: `client_credentials`
+   * (Riverse's own secret or private key), `cross_app_access` (an enterprise IdP's ID token),
+   * `jwt_bearer` (a workload's own JWT).
+   */
+  grant?: (typeof MCP_OAUTH_GRANTS)[number];
+  /** A client registered beforehand with the server's authorization server (then no registration is made). */
+  client_id?: string;
+  client_secret?: string;
+  /** An https URL where Riverse's client metadata document is published: its client id where the authorization server takes such documents. */
+  client_metadata_url?: string;
+  /** The scopes to ask for when neither the server's challenge nor its metadata names them. */
+  scope?: string;
+  /** For `client_credentials` with `private_key_jwt`: the PEM private key (e.g. `${MY_KEY}`), and its algorithm (default RS256). */
+  private_key?: string;
+  signing_algorithm?: string;
+  /** For `jwt_bearer`: the workload's JWT (e.g. `${WORKLOAD_TOKEN}`). */
+  assertion?: string;
+  /** For `cross_app_access`: the enterprise IdP's token endpoint, Riverse's client id there, and the person's ID token from it. */
+  idp_token_endpoint?: string;
+  idp_client_id?: string;
+  id_token?: string;
+}
+
+export const MCP_OAUTH_GRANTS = ['authorization_code', 'client_credentials', 'cross_app_access', 'jwt_bearer'] as const;
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 5_000;
 

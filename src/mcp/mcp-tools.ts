@@ -26,6 +26,10 @@ export interface McpToolsOptions {
   config: AppConfig & McpConfig;
   /** The config file's folder: a server's relative `cwd` is resolved from it. */
   baseDir: string;
+  /** The data folder: servers' sign-ins are kept in its `mcp-oauth/` (in memory without one). */
+  dataDir?: string;
+  /** False where no person can be asked (`riverse ask`, `riverse mcp`): servers are not offered elicitation (default true). */
+  canAsk?: boolean;
 }
 
 /**
@@ -49,6 +53,8 @@ export class McpTools implements ToolSource {
       .map(([name, settings]) => {
         const connection: ServerConnection = new ServerConnection(name, settings, {
           baseDir: options.baseDir,
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          canAsk: options.canAsk ?? true,
           onChange: () => this.#changed(connection),
         });
         return connection;
@@ -210,6 +216,7 @@ function mcpTool(
         await connection.callTool(tool.name, params, context.signal, timeoutMs, {
           progress: context.progress,
           log: context.log,
+          channel: { ask: context.ask, language: context.language },
         }),
       ),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.

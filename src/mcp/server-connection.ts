@@ -6,6 +6,7 @@ import {
   SdkErrorCode,
   SdkHttpError,
   StreamableHTTPClientTransport,
+  UnauthorizedError,
   type CallToolResult,
   type Tool,
   type Transport,
@@ -16,10 +17,17 @@ import type { ReportLevel, ReportLog, ReportProgress } from '../tools/call-repor
 
 /** Where a call's progress and the server's log lines go while it runs (its context's). */
 export interface CallReports {
+  /** Who answers a server's questions during the call (elicitation); none: they are declined. */
+  channel?: ElicitationChannel;
   progress?: ReportProgress;
   log?: ReportLog;
 }
+import { renderPhrase } from '../core/phrase.ts';
+import { elicit, type ElicitationChannel } from './elicitation.ts';
+import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
+import { signIns } from './oauth/sign-ins.ts';
+import { transportAuth, type TransportAuth } from './oauth/transport-auth.ts';
 
 export type ServerState = 'starting' | 'connected' | 'retrying' | 'closed';
 
@@ -46,12 +54,22 @@ const MAX_RETRY_MS = 30_000;
 /** The last lines a stdio server wrote to stderr, kept to say why it stopped. */
 const STDERR_LINES = 5;
 const STDERR_LINE_CHARS = 300;
+/**
+ * Sign-ins in a row that did not end in a connection: a server still refusing after the second (a
+ * sign-in, then one for more scopes) will not be satisfied by a third, and the person is not sent
+ * new links in a loop: it is tried again after the longest pause.
+ */
+const MAX_SIGN_INS_IN_A_ROW = 2;
 
 export interface ConnectionOptions {
   /** Where a relative `cwd` is resolved from: the config file's folder. */
   baseDir: string;
   /** Called whenever its state or tools change. */
   onChange: () => void;
+  /** Where sign-ins are kept (`<data>/mcp-oauth/`); in memory without one. */
+  dataDir?: string;
+  /** Whether a person can be asked in this process (chat, serve): the elicitation capability is declared only then. */
+  canAsk: boolean;
 }
 
 /**
@@ -78,6 +96,13 @@ export class ServerConnection {
   #firstAttempt: Promise<void> | undefined;
   /** The connection attempt under way, closed with the rest when Riverse closes. */
   #pending: { transport: Transport; client: Client } | undefined;
+  /** The HTTP transport in use: a sign-in is finished on the one that was refused. */
+  #http: StreamableHTTPClientTransport | undefined;
+  /** The calls under way that can ask the person, newest last: a server's request for input goes to the newest. */
+  readonly #channels: ElicitationChannel[] = [];
+  #signInsInARow = 0;
+  /** How it signs in, made once: discovery, a sign-in under way and a DPoP key outlive each transport. */
+  #auth: TransportAuth | undefined | null = null;
 
   constructor(name: string, settings: McpServerSettings, options: ConnectionOptions) {
     this.name = name;
@@ -123,6 +148,7 @@ export class ServerConnection {
 
   async close(): Promise<void> {
     this.#state = 'closed';
+    signIns.cancel(this.name);
     clearTimeout(this.#retry);
     const client = this.#client;
     this.#client = undefined;
@@ -142,17 +168,19 @@ export class ServerConnection {
     timeoutMs: number,
     reports: CallReports = {},
   ): Promise<CallToolResult> {
-    // A server's log lines name no call: each goes to the calls it has in flight.
-    const log = reports.log;
+    // A server's log lines and questions name no call: each goes to the calls it has in flight.
+    const { log, channel } = reports;
     if (log !== undefined) this.#logListeners.add(log);
+    if (channel !== undefined) this.#channels.push(channel);
     try {
-      return await this.#reportedCall(tool, args, signal, timeoutMs, reports);
+      return await this.#callOnce(tool, args, signal, timeoutMs, reports);
     } finally {
       if (log !== undefined) this.#logListeners.delete(log);
+      if (channel !== undefined) this.#channels.splice(this.#channels.lastIndexOf(channel), 1);
     }
   }
 
-  async #reportedCall(
+  async #callOnce(
     tool: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
@@ -162,6 +190,10 @@ export class ServerConnection {
     try {
       return await this.#call(tool, args, signal, timeoutMs, reports);
     } catch (error) {
+      if (isUnauthorized(error) && !signal.aborted && (await this.#signedIn(signal)))
+        return await this.#call(tool, args, signal, timeoutMs, reports).catch((again: unknown) => {
+          throw this.#failure(again);
+        });
       if (!isForgottenSession(error) || signal.aborted) throw this.#failure(error);
     }
     // An HTTP server that forgot our session (restarted, or expired it) answers 404: begin a new
@@ -240,8 +272,31 @@ export class ServerConnection {
     return this.#renewing;
   }
 
+  /**
+   * The server asked for a sign-in (a 401 nothing could refresh, or a 403 for more scopes): waits
+   * for the person to open the link and come back, then trades the code for tokens on the transport
+   * that was refused. False when no sign-in is under way, or it failed.
+   */
+  async #signedIn(signal?: AbortSignal): Promise<boolean> {
+    const state = signIns.stateOf(this.name);
+    const transport = this.#http;
+    if (state === undefined || transport === undefined) return false;
+    try {
+      await transport.finishAuth(await signIns.wait(state, signal));
+      return true;
+    } catch (error) {
+      this.#reason = `the sign-in did not finish: ${describeError(error)}`;
+      return false;
+    }
+  }
+
   #failure(error: unknown): ToolFailure {
     if (error instanceof ToolFailure) return error;
+    if (isUnauthorized(error))
+      return new ToolFailure(
+        'mcp-protocol-error',
+        `${this.name} needs a sign-in that did not happen: ${this.#reason ?? describeError(error)}`,
+      );
     if (error instanceof ProtocolError)
       return new ToolFailure('mcp-protocol-error', `${this.name} refused the call: ${error.message}`);
     if (error instanceof SdkError) {
@@ -279,6 +334,8 @@ export class ServerConnection {
       const created = new Client(
         { name: 'riverse', version: '0.1.0' },
         {
+          // Form and URL mode, defaults filled by the SDK; only where a person can be asked (else every request would be declined).
+          capabilities: this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {},
           // The newest revision when the server speaks it; the 2025 handshake otherwise.
           versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5_000 } },
           listChanged: { tools: { onChanged: (error, tools) => this.#listed(created, error, tools) } },
@@ -286,6 +343,13 @@ export class ServerConnection {
       );
       client = created;
       created.setNotificationHandler('notifications/message', (notification) => this.#serverLog(notification.params));
+      if (this.#options.canAsk)
+        created.setRequestHandler('elicitation/create', async (request) => {
+          const channel = this.#channels.at(-1);
+          // No call under way that can ask (a /v1 request, riverse ask): declined, nothing sent.
+          if (channel === undefined) return { action: 'decline' as const };
+          return await elicit(this.name, request.params, channel);
+        });
       this.#pending = { transport, client };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(
@@ -302,6 +366,7 @@ export class ServerConnection {
       this.#state = 'connected';
       this.#reason = undefined;
       this.#failures = 0;
+      this.#signInsInARow = 0;
       // Set after connect: the client's own handlers are in place by then. Called when a stdio server exits, an HTTP stream ends for good, or we close.
       const closed = transport.onclose;
       transport.onclose = () => {
@@ -312,7 +377,28 @@ export class ServerConnection {
     } catch (error) {
       await client?.close().catch(() => {});
       await transport?.close().catch(() => {});
-      if (!this.#closed) this.#lost(`${describeError(error)}${this.#stderrNote()}`);
+      if (this.#closed) return;
+      if (isUnauthorized(error) && signIns.stateOf(this.name) !== undefined) {
+        if (++this.#signInsInARow > MAX_SIGN_INS_IN_A_ROW) {
+          signIns.cancel(this.name);
+          this.#signInsInARow = 0;
+          this.#failures = Math.max(this.#failures, Math.ceil(Math.log2(MAX_RETRY_MS / FIRST_RETRY_MS)));
+          return this.#lost(
+            `it still refuses the connection after ${MAX_SIGN_INS_IN_A_ROW} sign-ins in a row (${describeError(error)}); check the scopes it asks for`,
+          );
+        }
+        // Not a failure: the server waits for the person. The link is out; the connection is tried again once they are back.
+        this.#state = 'retrying';
+        this.#reason = renderPhrase(mcpPhrase('mcp.sign-in.waiting', { server: this.name }), 'en');
+        this.#options.onChange();
+        void this.#signedIn().then((signed) => {
+          if (this.#closed) return;
+          if (signed) void this.#connect();
+          else this.#lost(this.#reason ?? 'the sign-in did not finish');
+        });
+        return;
+      }
+      this.#lost(`${describeError(error)}${this.#stderrNote()}`);
     } finally {
       clearTimeout(timer);
       this.#pending = undefined;
@@ -344,9 +430,14 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      return new StreamableHTTPClientTransport(new URL(settings.url!), {
+      if (this.#auth === null) this.#auth = transportAuth(this.name, settings, this.#options.dataDir);
+      const auth = this.#auth;
+      this.#http = new StreamableHTTPClientTransport(new URL(settings.url!), {
         requestInit: { headers: settings.headers ?? {} },
+        ...(auth === undefined ? {} : { authProvider: auth.authProvider }),
+        ...(auth?.fetch === undefined ? {} : { fetch: auth.fetch }),
       });
+      return this.#http;
     }
     this.#stderr = [];
     const transport = new StdioClientTransport({
@@ -376,6 +467,10 @@ export class ServerConnection {
       (tool) => (allow === undefined || allow.includes(tool.name)) && !(deny ?? []).includes(tool.name),
     );
   }
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UnauthorizedError || (error as { cause?: unknown })?.cause instanceof UnauthorizedError;
 }
 
 function isForgottenSession(error: unknown): boolean {

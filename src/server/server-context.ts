@@ -9,6 +9,7 @@ import type { SessionStore } from '../store/session-store.ts';
 import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
+import { signIns } from '../mcp/oauth/sign-ins.ts';
 import { ServerEvents } from './server-events.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
@@ -111,5 +112,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     );
   // Every reload reaches the open event streams (the files and diagnostics as each page reads them).
   options.tools.onChange((changes) => context.events.publish('tools-changed', { changes }));
+  // An MCP server's sign-in link reaches the dashboard as it is made (and stays listed at /api/mcp/sign-ins).
+  signIns.onSignIn((sign) => context.events.publish('mcp-sign-in', sign));
   return context;
 }

@@ -3,6 +3,7 @@ import type { ServerContext } from '../server-context.ts';
 import { approvalRoutes } from './approval-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
 import { eventRoutes } from './event-routes.ts';
+import { mcpSignInRoutes } from './mcp-sign-in-routes.ts';
 import { modelDownloadRoutes } from './model-download-routes.ts';
 import { sessionRoutes } from './session-routes.ts';
 import { statusRoutes } from './status-routes.ts';
@@ -20,5 +21,6 @@ export function apiRoutes(context: ServerContext): Hono {
   api.route('/', traceRoutes(context));
   api.route('/', eventRoutes(context));
   api.route('/', modelDownloadRoutes(context));
+  api.route('/', mcpSignInRoutes());
   return api;
 }

@@ -6,6 +6,7 @@ import { chatPage } from './chat-page.js';
 import { setText, translate } from './dom.js';
 import { initialLanguage, language, onLanguageChange, setLanguage } from './i18n.js';
 import { onLiveEvent, reconnectNow, startLiveEvents } from './live-events.js';
+import { mcpSignIns } from './mcp-sign-ins.js';
 import { toolsPage } from './tools-page.js';
 import { tracesPage } from './traces-page.js';
 
@@ -155,6 +156,7 @@ element('sign-in-form').addEventListener('submit', (event) => {
 });
 dialog.addEventListener('cancel', (event) => event.preventDefault()); // nothing works without it
 
+mcpSignIns(element('mcp-sign-ins'));
 onLiveEvent('model', () => void app.refreshStatus());
 onLiveEvent('open', () => void app.refreshStatus());
 onLiveEvent('tools-changed', () => void app.refreshStatus());

@@ -9,7 +9,7 @@ import { ApiError, stream } from './api.js';
  * The events of GET /api/events the page listens to (docs/server-api.md), and `open` and `closed`
  * for the connection itself.
  * @typedef {{
- *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, open: {}, closed: {}
+ *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, 'mcp-sign-in': { server: string, url: string }, open: {}, closed: {}
  * }} LiveEvents
  */
 
