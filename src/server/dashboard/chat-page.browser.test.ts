@@ -4,14 +4,11 @@
 // card, an unreachable model server said once, and the words in en, zh and ja (a new chat's title
 // from the model, a tool's reason for being off, "1 message"). Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { test, } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { toolSource } from '../../tool-runtime/test-support.ts';

@@ -5,13 +5,10 @@
 // default model (from a stand-in for the model hub) with a progress bar. Screenshots of each page
 // go to test-artifacts/.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { test, } from 'node:test';
+import type { Page } from 'playwright-core';
 import { tinyGguf } from '../../models/providers/local/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../../models/providers/local/local-llama-install.ts';
 import { hasNodeLlamaCpp } from '../../models/providers/local/local-llama-runtime.ts';
