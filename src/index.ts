@@ -75,7 +75,7 @@ export {
 export type { SourceTools, ToolSource } from './tool-runtime/tool-source.ts';
 // riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
 // 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
-export type { McpConfig, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
+export type { McpConfig, McpOAuthSettings, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
 export type { Isolation } from './tools/app-config.ts';
 export type { ToolInfo } from './tool-runtime/load-tool-file.ts';
 export type { RegisteredTool } from './tool-runtime/registered-tool.ts';
