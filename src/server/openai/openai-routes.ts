@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { CallMemory } from '../../assistant/call-memory.ts';
 import { ApiError } from '../api-error.ts';
-import { connectHint } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
 import type { ServerContext } from '../server-context.ts';
 import { completionBody, type CompletionIdentity } from './completion-chunks.ts';
@@ -13,11 +12,11 @@ import { ReplyText } from './reply-text.ts';
 import { responsesRoutes } from './responses-routes.ts';
 import { applySamplingRules } from './sampling-rules.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
+import { turnTarget } from './turn-target.ts';
 
 /** When `riverse` was first offered as a model (`created` in /v1/models): a fixed date, as OpenAI's are. */
 const CREATED = 1_780_000_000;
 const MODEL = { id: RIVERSE_MODEL_ID, object: 'model', created: CREATED, owned_by: 'riverse' };
-const MAX_SESSION_NAME = 200;
 
 /**
  * The OpenAI-compatible endpoint, mounted at `/v1`: `GET /models` lists the assistant as
@@ -44,16 +43,7 @@ export function openaiRoutes(context: ServerContext): Hono {
   app.post('/chat/completions', async (c) => {
     const body = await readJsonObject(c);
     const input = readCompletionRequest(body);
-    const assistant = context.assistant();
-    if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
-    const session = c.req.header('x-riverse-session') ?? 'openai';
-    if (session.trim() === '' || session.length > MAX_SESSION_NAME)
-      throw new ApiError(
-        400,
-        'invalid-request',
-        `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
-        'X-Riverse-Session',
-      );
+    const { assistant, session } = turnTarget(c, context);
     // The request's pictures, made to fit the model (or a 400 where it cannot see).
     const firstImage = firstImageAt(body);
     if (firstImage !== undefined)

@@ -6,7 +6,6 @@ import type { TurnResult } from '../../assistant/turn-events.ts';
 import type { ChatMessage } from '../../models/chat-message.ts';
 import { storeCall } from '../../store/store-error.ts';
 import { ApiError } from '../api-error.ts';
-import { connectHint } from '../connect-hint.ts';
 import { readJsonObject } from '../read-json.ts';
 import type { V1Settings } from '../server-config.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -17,8 +16,7 @@ import { readResponsesRequest, type ResponsesInput } from './responses-request.t
 import { streamResponse } from './responses-stream.ts';
 import { applySamplingRules } from './sampling-rules.ts';
 import { refuse, turnFailure } from './turn-failure.ts';
-
-const MAX_SESSION_NAME = 200;
+import { turnTarget } from './turn-target.ts';
 
 const notFound = (id: string) =>
   new ApiError(
@@ -41,16 +39,7 @@ export function responsesRoutes(context: ServerContext): Hono {
 
   app.post('/', async (c) => {
     const input = readResponsesRequest(await readJsonObject(c));
-    const assistant = context.assistant();
-    if (assistant === undefined) throw new ApiError(503, 'no-model', connectHint('en', context.modelProblem));
-    const session = c.req.header('x-riverse-session') ?? 'openai';
-    if (session.trim() === '' || session.length > MAX_SESSION_NAME)
-      throw new ApiError(
-        400,
-        'invalid-request',
-        `The X-Riverse-Session header must name a session in 1 to ${MAX_SESSION_NAME} characters.`,
-        'X-Riverse-Session',
-      );
+    const { assistant, session } = turnTarget(c, context);
     const store = context.store;
     const before = storing(() =>
       input.previousResponseId === undefined ? [] : store.responses.conversation(input.previousResponseId),

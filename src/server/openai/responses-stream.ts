@@ -1,20 +1,11 @@
 import type { Context } from 'hono';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
-import { followSignal } from '../../assistant/follow-signal.ts';
 import type { TurnResult } from '../../assistant/turn-events.ts';
 import type { ToolCallRequest } from '../../models/chat-message.ts';
 import { ApiError } from '../api-error.ts';
-import { SSE_KEEP_ALIVE } from './completion-chunks.ts';
-import { ReplyText } from './reply-text.ts';
 import { responseBody, type ResponseIdentity } from './responses-body.ts';
 import { itemId, outputCall, outputMessage, type OutputCall, type OutputMessage } from './responses-items.ts';
-import { refuse, turnFailure } from './turn-failure.ts';
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  'x-accel-buffering': 'no',
-};
+import { streamTurn } from './turn-stream.ts';
 
 /**
  * What is done with a finished answer's output before `response.completed`: the response object
@@ -166,9 +157,8 @@ class ResponseEvents {
 }
 
 /**
- * A turn answered as Responses events. As with chat completions, the stream starts with the turn's
- * first sign of life, so that a turn failing before it is an HTTP error like the plain answer's;
- * a failure after it is `response.failed`. Closing the connection cancels the turn.
+ * A turn answered as Responses events (turn-stream.ts): a failure once the stream has started is
+ * `response.failed`.
  */
 export function streamResponse(
   c: Context,
@@ -178,58 +168,15 @@ export function streamResponse(
   settle: SettleResponse,
 ): Promise<Response> {
   const events = new ResponseEvents(identity);
-  const text = new ReplyText();
-  const encoder = new TextEncoder();
-  const cancel = new AbortController();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({
-    start: (it) => void (controller = it),
-    cancel: () => cancel.abort(new DOMException('the client closed the stream', 'AbortError')),
-  });
-  return new Promise<Response>((resolve) => {
-    let started = false;
-    // The events are made after the start is sent, so that their sequence numbers follow its.
-    const send = (make: () => string) => {
-      if (!started) {
-        started = true;
-        resolve(new Response(body, { headers: SSE_HEADERS }));
-        controller.enqueue(encoder.encode(events.start()));
-      }
-      const chunk = make();
-      if (chunk !== '' && !cancel.signal.aborted) controller.enqueue(encoder.encode(chunk));
-    };
-    const unfollow = followSignal(request.signal, cancel);
-    const turn = assistant.complete({
-      ...request,
-      signal: cancel.signal,
-      onEvent: (event) => {
-        const piece = text.follow(event);
-        if (piece !== '') send(() => events.text(piece));
-        else if (event.type === 'tool-call') send(() => '');
-        else if (event.type === 'model-waiting') send(() => SSE_KEEP_ALIVE);
-      },
-    });
-    void turn
-      .finally(unfollow)
-      .then((result) => {
-        const failure = turnFailure(result);
-        if (failure !== undefined && !started) return resolve(refuse(c, failure));
-        if (failure !== undefined) send(() => events.failed(failure, result));
-        else
-          send(() => {
-            const items = events.finish(result.clientCalls ?? []);
-            const settled = settle(events.output, result);
-            return items + (settled instanceof ApiError ? events.failed(settled, result) : events.completed(settled));
-          });
-        if (!cancel.signal.aborted) controller.close();
-      })
-      .catch((error: unknown) => {
-        // Only a bug gets here (complete never throws): the stream ends, the log says why.
-        console.error(
-          `riverse serve: /v1/responses: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        if (!started) resolve(new Response(null, { status: 500 }));
-        else if (!cancel.signal.aborted) controller.error(error);
-      });
+  return streamTurn(c, assistant, request, {
+    route: '/v1/responses',
+    start: () => events.start(),
+    text: (piece) => events.text(piece),
+    end: (result, failure) => {
+      if (failure !== undefined) return events.failed(failure, result);
+      const items = events.finish(result.clientCalls ?? []);
+      const settled = settle(events.output, result);
+      return items + (settled instanceof ApiError ? events.failed(settled, result) : events.completed(settled));
+    },
   });
 }
