@@ -37,8 +37,14 @@ export function callProgress(tool) {
     h('div', { class: 'call-progress-text' }, count, message),
   );
   const dropped = h('li', { class: 'log-dropped muted', hidden: true });
-  const lines = h('ol', { class: 'call-log-lines' }, dropped);
-  const logBox = h('div', { class: 'call-log', hidden: true }, h('h4', { i18n: 'logTitle' }), lines);
+  const lines = h('ol', { class: 'call-log-lines', i18nAria: 'logTitle' }, dropped);
+  // Not a heading: the card's headings are its parameters and its result.
+  const logBox = h(
+    'div',
+    { class: 'call-log', hidden: true },
+    h('div', { class: 'call-log-title', i18n: 'logTitle' }),
+    lines,
+  );
   const element = h('div', { class: 'call-live' }, progressRow, logBox);
   let droppedCount = 0;
 
