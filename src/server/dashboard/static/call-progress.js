@@ -3,6 +3,7 @@
 // a total) with the tool's message, and its log lines, coloured by level. The box shows the last
 // few lines; at most MAX_LINES are kept, so a tool that floods its log cannot grow the page.
 import { h, setText } from './dom.js';
+import { pluralKey } from './i18n.js';
 
 /** @import { MessageKey } from './messages.js' */
 /**
@@ -84,7 +85,7 @@ export function callProgress(tool) {
       }
       if (droppedCount > 0) {
         dropped.hidden = false;
-        setText(dropped, 'logDropped', { count: droppedCount });
+        setText(dropped, pluralKey(droppedCount, 'logDroppedOne', 'logDropped'), { count: droppedCount });
       }
       if (atEnd) lines.scrollTop = lines.scrollHeight; // follow the log unless the person scrolled back
     },

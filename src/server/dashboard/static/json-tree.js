@@ -3,6 +3,7 @@
 // <details>. The first levels are open; past a few items the rest is folded behind "N more", and
 // what is folded is built only when it is opened, so a large or deep value costs nothing until read.
 import { h } from './dom.js';
+import { pluralKey } from './i18n.js';
 
 /** Levels open at first. */
 const OPEN_DEPTH = 2;
@@ -42,7 +43,9 @@ function node(key, value, depth) {
     h('span', { class: 'json-brace', text: Array.isArray(value) ? '[ ]' : '{ }' }),
     h('span', {
       class: 'json-count muted',
-      i18n: Array.isArray(value) ? 'treeItems' : 'treeKeys',
+      i18n: Array.isArray(value)
+        ? pluralKey(count, 'treeItemsOne', 'treeItems')
+        : pluralKey(count, 'treeKeysOne', 'treeKeys'),
       i18nVars: { count },
     }),
   );

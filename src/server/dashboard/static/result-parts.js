@@ -124,7 +124,7 @@ function resource(part) {
   const mimeType = part.mimeType ?? (isText ? 'text/plain' : 'application/octet-stream');
   const size = isText ? new TextEncoder().encode(part.text).length : base64Bytes(part.blob ?? '');
   const href = isText
-    ? `data:${mimeType};charset=utf-8,${encodeURIComponent(part.text ?? '')}`
+    ? `data:${safeType(mimeType)};charset=utf-8,${encodeURIComponent(part.text ?? '')}`
     : dataUrl(mimeType, part.blob ?? '');
   const vars = { name, size: formatBytes(size) };
   const link = h('a', {
@@ -174,9 +174,16 @@ function fileName(uri) {
  * @param {string} data base64
  */
 function dataUrl(mimeType, data) {
-  // A type is a token/token; anything else would change the URL's meaning.
-  const type = /^[\w.+-]+\/[\w.+-]+$/.test(mimeType) ? mimeType : 'application/octet-stream';
-  return `data:${type};base64,${data}`;
+  return `data:${safeType(mimeType)};base64,${data}`;
+}
+
+/**
+ * A type as a data: URL may carry it: token/token; anything else (a `;`, a `,`) would change the
+ * URL's meaning, and becomes application/octet-stream.
+ * @param {string} mimeType
+ */
+function safeType(mimeType) {
+  return /^[\w.+-]+\/[\w.+-]+$/.test(String(mimeType)) ? mimeType : 'application/octet-stream';
 }
 
 /** @param {string} data base64: the bytes it stands for */
