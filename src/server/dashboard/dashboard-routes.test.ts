@@ -48,6 +48,14 @@ describe('the dashboard files', () => {
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval|\*/);
   });
 
+  it("lets a tool's pictures and sounds in as data: URLs, and nothing from another origin", async (t) => {
+    const { port } = await startTestService(t);
+    const rules = String((await raw(port, '/')).headers['content-security-policy']).split('; ');
+    assert.ok(rules.includes("img-src 'self' data:"), rules.join('; '));
+    assert.ok(rules.includes('media-src data:'), rules.join('; '));
+    assert.doesNotMatch(rules.join('; '), /https?:|blob:/);
+  });
+
   it('answers a repeated request with 304 while the file is the same', async (t) => {
     const { port } = await startTestService(t);
     const first = await raw(port, '/assets/app.js');

@@ -2,14 +2,17 @@ import { Hono, type Context } from 'hono';
 import { loadStaticFiles, type StaticFile } from './static-files.ts';
 
 /**
- * The page may load only its own scripts, styles and images and talk only to this service: no
- * inline script or style, no other origin, no framing (clickjacking), no form posting elsewhere.
+ * The page may load only its own scripts, styles and images (a tool's, as data: URLs) and talk only
+ * to this service: no inline script or style, no other origin, no framing (clickjacking), no form
+ * posting elsewhere.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  // A tool's pictures and sounds come inside its result, as data: URLs (never from another origin).
+  "img-src 'self' data:",
+  'media-src data:',
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -12,6 +12,7 @@ import { toolCallCard } from './tool-call-card.js';
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
 /** @import { CallOutcome, ToolCallCard } from './tool-call-card.js' */
+/** @import { LogLine, ProgressReport } from './call-progress.js' */
 /** @import { Transcript } from './transcript.js' */
 /** @typedef {{ message?: string, code?: string }} EventError */
 /** @typedef {'answer' | 'round-limit' | 'loop-stopped' | 'tool-calls' | 'error' | 'aborted' | 'timeout'} StopReason */
@@ -23,6 +24,8 @@ import { toolCallCard } from './tool-call-card.js';
  * @property {{ index: number, name?: string }} tool-call-delta
  * @property {{ callId: string, tool: string, params: unknown }} tool-call
  * @property {CallOutcome & { callId: string, tool: string }} tool-result
+ * @property {ProgressReport & { callId: string, tool: string }} tool-progress
+ * @property {LogLine & { callId: string, tool: string }} tool-log
  * @property {{ reason?: string }} retry
  * @property {{ attempt: number, delayMs?: number, error?: EventError }} model-retry
  * @property {{ seconds: number }} model-waiting
@@ -157,6 +160,12 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
         card.finish(data);
         break;
       }
+      case 'tool-progress':
+        cards.get(data.callId)?.progress(data);
+        break;
+      case 'tool-log':
+        cards.get(data.callId)?.log(data);
+        break;
       case 'approval-request': {
         cards.get(data.callId)?.awaitApproval();
         const card = approvalCard(data);

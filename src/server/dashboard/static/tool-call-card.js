@@ -1,10 +1,16 @@
 // @ts-check
 // One tool call as a card: the tool, its parameters, and its result or error with the time it
-// took; a spinner while it runs. Chat and the traces page both show calls this way.
-import { h, pretty, setText } from './dom.js';
+// took; a spinner, progress and log lines while it runs; a result's pictures, sounds, files and
+// structured data under its text. Chat and the traces page both show calls this way.
+import { callProgress } from './call-progress.js';
+import { h, pretty, replace, setText } from './dom.js';
 import { formatDuration, t } from './i18n.js';
+import { jsonTree } from './json-tree.js';
+import { hasMedia, resultParts } from './result-parts.js';
 
 /** @import { MessageKey } from './messages.js' */
+/** @import { ContentPart } from './result-parts.js' */
+/** @import { LogLine, ProgressReport } from './call-progress.js' */
 
 /**
  * How a call ended, as a `tool-result` chat event, a trace or a run by hand says it.
@@ -16,6 +22,8 @@ import { formatDuration, t } from './i18n.js';
  * @property {string} [tool]
  * @property {unknown} [params]
  * @property {number} [durationMs]
+ * @property {ContentPart[]} [content] the parts, bytes as base64
+ * @property {unknown} [structured] any JSON
  */
 /**
  * A call as it ran, as GET /api/traces gives it (newest first).
@@ -37,6 +45,8 @@ export function toolCallCard({ tool, callId }) {
   const paramsBlock = h('pre', { class: 'tool-params', text: '…' });
   const resultHead = h('h4', { i18n: 'result' });
   const resultBlock = h('pre', { class: 'tool-result', i18n: 'stillRunning' });
+  const extras = h('div', { class: 'tool-result-extras' }); // parts and structured data, once the result is in
+  let live = callProgress(tool ?? '…');
   const element = h(
     'details',
     { class: 'tool-card', 'data-state': 'running', 'data-call-id': callId },
@@ -45,9 +55,18 @@ export function toolCallCard({ tool, callId }) {
       'div',
       { class: 'tool-card-body' },
       h('div', {}, h('h4', { i18n: 'parameters' }), paramsBlock),
-      h('div', {}, resultHead, resultBlock),
+      live.element,
+      h('div', { class: 'tool-result-box' }, resultHead, resultBlock, extras),
     ),
   );
+  // Opened by itself for something to watch or see, unless the person opened or closed it already.
+  let touched = false;
+  element.querySelector('summary')?.addEventListener('click', () => {
+    touched = true;
+  });
+  const reveal = () => {
+    if (!touched) element.open = true;
+  };
   let started = 0;
   let timer = 0;
   const run = () => {
@@ -76,7 +95,12 @@ export function toolCallCard({ tool, callId }) {
      */
     start(call) {
       if (call.callId !== undefined) element.dataset.callId = call.callId;
-      if (call.tool !== undefined) name.textContent = call.tool;
+      if (call.tool !== undefined && call.tool !== name.textContent) {
+        name.textContent = call.tool;
+        const next = callProgress(call.tool);
+        live.element.replaceWith(next.element);
+        live = next;
+      }
       paramsBlock.textContent = pretty(call.params ?? {});
       run();
     },
@@ -95,9 +119,21 @@ export function toolCallCard({ tool, callId }) {
       if (element.dataset.state !== 'waiting') return;
       run();
     },
+    /** @param {ProgressReport} report a `tool-progress` event */
+    progress(report) {
+      if (element.dataset.state !== 'running') return;
+      live.progress(report);
+      reveal();
+    },
+    /** @param {LogLine} line a `tool-log` event */
+    log(line) {
+      live.log(line);
+      reveal();
+    },
     /** @param {CallOutcome} result */
     finish(result) {
       clearInterval(timer);
+      live.end();
       if (result.tool !== undefined) name.textContent = result.tool;
       if (result.params !== undefined) paramsBlock.textContent = pretty(result.params);
       const ok = result.success === true;
@@ -111,11 +147,14 @@ export function toolCallCard({ tool, callId }) {
       delete resultBlock.dataset.i18n;
       resultBlock.textContent = text === '' ? '—' : text;
       resultBlock.classList.toggle('error', !ok);
+      replace(extras, richResult(result, text, name.textContent ?? ''));
+      if (hasMedia(result.content)) reveal();
     },
     /** The turn ended before the call's result came (cancelled, or the connection broke). */
     abandon() {
       if (element.dataset.state !== 'running' && element.dataset.state !== 'waiting') return;
       clearInterval(timer);
+      live.end();
       element.dataset.state = 'abandoned';
       settle(status, 'muted', 'notFinished');
       setText(preview, 'noResult');
@@ -146,6 +185,21 @@ function spin(status) {
   status.setAttribute('role', 'img');
   status.dataset.i18nAriaLabel = 'running';
   status.setAttribute('aria-label', t('running'));
+}
+
+/**
+ * A result's parts and structured data, as elements (what the text above does not say).
+ * @param {CallOutcome} result
+ * @param {string} text the result's text as shown
+ * @param {string} tool
+ */
+export function richResult(result, text, tool) {
+  return [
+    resultParts(result.content, text, tool),
+    result.structured === undefined
+      ? null
+      : h('div', { class: 'structured' }, h('h4', { i18n: 'structuredData' }), jsonTree(result.structured)),
+  ];
 }
 
 /**

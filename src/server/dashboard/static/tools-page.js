@@ -7,7 +7,7 @@ import { h, replace, setText, toast, translate } from './dom.js';
 import { formatDuration } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { schemaForm } from './schema-form.js';
-import { outcomeText } from './tool-call-card.js';
+import { outcomeText, richResult } from './tool-call-card.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { JsonSchema } from './schema-values.js' */
@@ -272,6 +272,7 @@ export function toolsPage(root) {
           method: 'POST',
           body: { params: read.params },
         });
+        const text = outcomeText(outcome);
         replace(
           result,
           h(
@@ -283,7 +284,8 @@ export function toolsPage(root) {
             }),
             h('span', { class: 'muted', text: formatDuration(outcome.durationMs) }),
           ),
-          h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text: outcomeText(outcome) }),
+          h('pre', { class: outcome.success ? 'run-output' : 'run-output error', text }),
+          richResult(outcome, text, view.name),
         );
       } catch (error) {
         replace(result, h('p', { class: 'notice error', role: 'alert', text: errorMessage(error) }));

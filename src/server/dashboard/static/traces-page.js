@@ -4,7 +4,7 @@
 import { api, ApiError, errorMessage } from './api.js';
 import { h, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
-import { outcomeText } from './tool-call-card.js';
+import { outcomeText, richResult } from './tool-call-card.js';
 
 /** @import { Trace as CallTrace } from './tool-call-card.js' */
 /** A trace, and whether a person ran it by hand on the tools page (in no session). @typedef {CallTrace & { byHand?: true }} Trace */
@@ -138,7 +138,14 @@ export function tracesPage(root) {
           'div',
           { class: 'trace-body' },
           h('div', {}, h('h4', { i18n: 'parameters' }), h('pre', { text: pretty(trace.params ?? {}) })),
-          h('div', {}, h('h4', { i18n: ok ? 'result' : 'error' }), h('pre', { text: output === '' ? '—' : output })),
+          h(
+            'div',
+            { class: 'tool-result-box' },
+            h('h4', { i18n: ok ? 'result' : 'error' }),
+            h('pre', { text: output === '' ? '—' : output }),
+            // A trace that keeps the result's parts and structured data shows them as the chat's card does.
+            richResult(trace, output, trace.tool),
+          ),
           h('p', {
             class: 'muted',
             i18n: trace.byHand ? 'traceByHand' : 'traceWhere',
