@@ -75,7 +75,11 @@ export function itemsToMessages(items: readonly InputItem[], before: readonly Ch
       closeOpen(item.at);
     }
     if (item.kind === 'message' && item.role === 'user') {
-      messages.push({ role: 'user', content: item.text });
+      messages.push(
+        item.images === undefined
+          ? { role: 'user', content: item.text }
+          : { role: 'user', content: item.text, images: item.images },
+      );
       continue;
     }
     if (assistant === undefined) {

@@ -131,12 +131,27 @@ describe('readResponsesRequest', () => {
     refused(() => read({ input: [] }), 'input');
   });
 
-  it('refuses image and file parts, naming the part', () => {
-    refused(
-      () => read({ input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/y.png' }] }] }),
-      'input[0].content[0]',
-      /input_image/,
-    );
+  it('reads a user’s image parts beside the text, and refuses file parts, naming the part', () => {
+    const input = read({
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Look' },
+            { type: 'input_image', image_url: 'https://x/y.png', detail: 'original' },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(input.items[0], {
+      kind: 'message',
+      role: 'user',
+      text: 'Look',
+      images: [{ type: 'image-url', url: 'https://x/y.png' }],
+      imageAt: 'input[0].content[1]',
+      at: 'input[0]',
+    });
+    assert.equal(input.firstImage, 'input[0].content[1]');
     refused(
       () => read({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }),
       'input[0].content[0]',
