@@ -125,7 +125,13 @@ describe('readResponsesRequest', () => {
       'input[1].arguments',
       /not JSON/,
     );
-    refused(() => read({ input: [{ type: 'item_reference', id: 'msg_1' }] }), 'input[0]', /previous_response_id/);
+    // An item_reference is resolved where responses are kept (the route); one that no response has is refused.
+    refused(
+      () => conversation({ input: [{ type: 'item_reference', id: 'msg_1' }] }),
+      'input[0].id',
+      /previous_response_id/,
+    );
+    refused(() => read({ input: [{ type: 'item_reference' }] }), 'input[0].id');
     refused(() => read({ input: [{ type: 'web_search_call', id: 'ws_1' }] }), 'input[0].type');
     refused(() => read({ input: [{ role: 'tool', content: 'x' }] }), 'input[0].role');
     refused(() => read({ input: [] }), 'input');

@@ -22,7 +22,9 @@ export type InputItem =
       imageAt?: string;
     }
   | { kind: 'call'; call: ToolCallRequest; at: string }
-  | { kind: 'output'; callId: string; text: string; at: string };
+  | { kind: 'output'; callId: string; text: string; at: string }
+  /** An `item_reference`: an item of a kept response, by its id (responses-items.ts resolves it). */
+  | { kind: 'reference'; id: string; at: string };
 
 export interface ResponsesInput {
   items: InputItem[];
@@ -316,11 +318,12 @@ function readInput(value: unknown): { items: InputItem[]; system: string[] } {
       // The model's reasoning is not shown here, so an item of it carries nothing this turn can use.
       case 'reasoning':
         break;
-      case 'item_reference':
-        throw invalid(
-          at,
-          `${at}: items are not referenced by id here; send the item itself, or continue with "previous_response_id".`,
-        );
+      case 'item_reference': {
+        if (typeof item.id !== 'string' || item.id === '')
+          throw invalid(`${at}.id`, `${at}.id must be the id of an item of a stored response ("msg_…", "fc_…").`);
+        items.push({ kind: 'reference', id: item.id, at });
+        break;
+      }
       default:
         throw invalid(
           `${at}.type`,

@@ -13,7 +13,13 @@ import type { ServerContext } from '../server-context.ts';
 import { ReplyText } from './reply-text.ts';
 import { responseBody, type ResponseIdentity } from './responses-body.ts';
 import { imagesForModel } from './image-input.ts';
-import { itemsToMessages, outputItems, type OutputCall, type OutputMessage } from './responses-items.ts';
+import {
+  itemsToMessages,
+  outputItems,
+  resolveReferences,
+  type OutputCall,
+  type OutputMessage,
+} from './responses-items.ts';
 import { readResponsesRequest, type ResponsesInput } from './responses-request.ts';
 import { streamResponse } from './responses-stream.ts';
 import { applySamplingRules } from './sampling-rules.ts';
@@ -58,7 +64,14 @@ export function responsesRoutes(context: ServerContext): Hono {
     );
     if (before === undefined) throw notFound(input.previousResponseId!);
     // The calls of ours a client left out of what it sends back are put back in place.
-    const own = memory.splice(itemsToMessages(input.items, before));
+    // The items a client refers to by id are those of the responses kept here.
+    const items = resolveReferences(input.items, (id) =>
+      storing(() => {
+        const found = store.responses.get(id);
+        return found === undefined ? undefined : (JSON.parse(found.body) as { output?: unknown[] }).output;
+      }),
+    );
+    const own = memory.splice(itemsToMessages(items, before));
     // The request's pictures, made to fit the model (or a 400 where it cannot see), as chat completions' are.
     const sent =
       input.firstImage === undefined
@@ -100,7 +113,7 @@ export function responsesRoutes(context: ServerContext): Hono {
     const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });
     const failure = turnFailure(result);
     if (failure !== undefined) return refuse(c, failure);
-    const settled = settle(outputItems(text.text, result), result);
+    const settled = settle(outputItems(identity.id, text.text, result), result);
     return settled instanceof ApiError ? refuse(c, settled) : c.json(settled);
   });
 
