@@ -99,6 +99,40 @@ describe('/v1 with @ai-sdk/openai', () => {
     assert.equal(await result.finishReason, 'stop');
   });
 
+  it('streamText with a client tool: the call streams as its input, runs in the client, and the answer follows', async (t) => {
+    const { openai } = await provider(t, (request) => {
+      const result = request.body.messages.find((message) => message.role === 'tool');
+      return result === undefined
+        ? { toolCalls: [{ name: 'show_note', arguments: { text: 'hi' } }] }
+        : { text: `Done: ${String(result.content)}` };
+    });
+    const result = streamText({
+      model: openai('riverse'),
+      prompt: 'Show a note saying hi',
+      tools: {
+        show_note: tool({
+          description: 'Shows a note to the person',
+          inputSchema: jsonSchema<{ text: string }>({
+            type: 'object',
+            properties: { text: { type: 'string' } },
+            required: ['text'],
+            additionalProperties: false,
+          }),
+          execute: async ({ text }) => `shown: ${text}`,
+        }),
+      },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+    const calls: unknown[] = [];
+    for await (const part of result.fullStream) {
+      assert.notEqual(part.type, 'error', JSON.stringify(part));
+      if (part.type === 'tool-call') calls.push(part.input);
+    }
+    assert.deepEqual(calls, [{ text: 'hi' }]);
+    assert.match(await result.text, /^Done: "?shown: hi"?$/);
+  });
+
   it('openai.chat with generateObject: chat completions, the schema as response_format, the object back', async (t) => {
     const { model, openai } = await provider(
       t,
