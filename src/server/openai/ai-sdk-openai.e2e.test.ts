@@ -9,10 +9,11 @@ import { z } from 'zod';
 import type { ReplySpec } from '../../models/testing/openai-wire.ts';
 import { replies } from '../../models/testing/wire-server.ts';
 import type { Cleanup } from '../../tool-runtime/test-support.ts';
+import { PNG_BASE64, PNG_BYTES } from '../../models/testing/test-image.ts';
 import { openaiService } from './openai-test-support.ts';
 
-async function provider(t: Cleanup, handler: Parameters<typeof openaiService>[1]) {
-  const { model, service } = await openaiService(t, handler);
+async function provider(t: Cleanup, handler: Parameters<typeof openaiService>[1], vision = false) {
+  const { model, service } = await openaiService(t, handler, {}, vision ? { vision } : {});
   return { model, openai: createOpenAI({ baseURL: `${service.url}v1`, apiKey: 'unused' }) };
 }
 
@@ -203,5 +204,31 @@ describe('/v1 with @ai-sdk/openai', () => {
     const second = await generateText({ model: openai('riverse'), messages, providerOptions, maxRetries: 0 });
     assert.equal(second.text, 'A lake is still water.');
     assert.equal(model.requests[1]!.body.messages.filter((message) => message.role === 'assistant').length, 1);
+  });
+
+  it('a picture as a file part reaches a vision model, through the Responses API and through chat completions', async (t) => {
+    const { model, openai } = await provider(t, { text: 'A small square.' }, true);
+    for (const riverse of [openai('riverse'), openai.chat('riverse')]) {
+      const result = await generateText({
+        model: riverse,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is it?' },
+              { type: 'file', data: PNG_BYTES, mediaType: 'image/png' },
+            ],
+          },
+        ],
+        maxRetries: 0,
+      });
+      assert.equal(result.text, 'A small square.');
+    }
+    assert.equal(model.requests.length, 2);
+    for (const request of model.requests)
+      assert.deepEqual(request.body.messages.at(-1)?.content, [
+        { type: 'text', text: 'What is it?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+      ] as unknown as string);
   });
 });
