@@ -22,9 +22,9 @@ import {
 
 /**
  * `in_flight({ id, at_once, total })`: logs "start id", waits, then logs "end id"; the log's order
- * tells how many ran at once. The first `at_once` calls wait until another one starts (a runtime
- * that runs more at once shows it), or 300 ms; the others until `at_once` run, or all have started.
- * The bounds in time keep a wrong runtime slow, not stuck.
+ * tells how many ran at once. The first `at_once` calls wait until all of them run, then until
+ * another one starts (a runtime that runs more at once shows it) or 100 ms more; the others until
+ * `at_once` run, or all have started. The bound in time keeps a wrong runtime slow, not stuck.
  */
 const IN_FLIGHT_TOOL = `import { appendFileSync, readFileSync } from 'node:fs';
 import { BaseTool, ToolResult } from 'riverse';
@@ -47,12 +47,15 @@ export class InFlightTool extends BaseTool {
     const log = context.config.log_file;
     appendFileSync(log, 'start ' + params.id + '\\n');
     const first = params.id < params.at_once;
-    const until = Date.now() + (first ? 300 : 1000);
+    const until = Date.now() + 2000;
+    let full;
     for (;;) {
       const lines = readFileSync(log, 'utf8').split('\\n');
       const started = lines.filter((line) => line.startsWith('start')).length;
       const running = started - lines.filter((line) => line.startsWith('end')).length;
-      const enough = first ? started > params.at_once : running >= params.at_once;
+      if (running >= params.at_once) full ??= Date.now();
+      // The first ones hold on a while once all of them run: time for one more to start, if it may.
+      const enough = first ? started > params.at_once || (full !== undefined && Date.now() - full > 100) : full !== undefined;
       if (enough || started >= params.total || Date.now() > until) break;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
