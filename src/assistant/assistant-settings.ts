@@ -10,6 +10,8 @@ export interface AssistantSettings {
   turn_timeout_ms?: number;
   /** How long a call waits for a person's approval before it counts as a denial, in ms (120 000). */
   approval_timeout_ms?: number;
+  /** Calls of one reply running at once (4 a core, 8 to 64). */
+  max_parallel_calls?: number;
 }
 
 /** What of riverse.yaml the assistant reads. */
@@ -25,11 +27,13 @@ export function assistantLimits(settings: AssistantSettings | null | undefined):
   historyTokens?: number;
   turnTimeoutMs?: number;
   approvalTimeoutMs?: number;
+  maxParallelCalls?: number;
 } {
   return {
     ...(settings?.max_rounds === undefined ? {} : { maxRounds: settings.max_rounds }),
     ...(settings?.history_tokens === undefined ? {} : { historyTokens: settings.history_tokens }),
     ...(settings?.turn_timeout_ms === undefined ? {} : { turnTimeoutMs: settings.turn_timeout_ms }),
     ...(settings?.approval_timeout_ms === undefined ? {} : { approvalTimeoutMs: settings.approval_timeout_ms }),
+    ...(settings?.max_parallel_calls === undefined ? {} : { maxParallelCalls: settings.max_parallel_calls }),
   };
 }

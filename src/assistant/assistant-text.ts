@@ -37,6 +37,8 @@ export interface AssistantText {
   internalError: (detail: string) => string;
   /** Told to the model: its last reply asked for more calls than run in one round. */
   tooManyCalls: (ran: number, left: number) => string;
+  /** The result of a call past the ceiling of one reply (`ran` calls): it was not run. */
+  callNotRun: (tool: string, ran: number) => string;
   /** The caller's tools have names of ours. */
   clientToolClash: (names: readonly string[]) => string;
   /** The caller sent tools, but the model is used without native tool calling. */
@@ -99,6 +101,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     internalError: (detail) => `Riverse ran into an internal error: ${detail}`,
     tooManyCalls: (ran, left) =>
       `(Only the first ${ran} tool calls of your last reply were run; ${left} more were left out. Ask for them in another round if you still need them.)`,
+    callNotRun: (tool, ran) =>
+      `Riverse did not run this call of ${tool}: only the first ${ran} tool calls of one reply are run. Ask for it again in another round if you still need it.`,
     clientToolClash: (names) =>
       `The request's tools ${names.join(', ')} have the names of Riverse's own tools; rename them, or switch Riverse's off.`,
     clientToolsNeedNative:
@@ -159,6 +163,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     internalError: (detail) => `Riverse 内部出错：${detail}`,
     tooManyCalls: (ran, left) =>
       `（你上一条回复中只有前 ${ran} 个工具调用被执行，另外 ${left} 个未执行。如仍需要，请在下一轮再请求。）`,
+    callNotRun: (tool, ran) =>
+      `Riverse 没有执行这次 ${tool} 调用：一条回复中只执行前 ${ran} 个工具调用。如仍需要，请在下一轮再请求。`,
     clientToolClash: (names) =>
       `请求中的工具 ${names.join('、')} 与 Riverse 自己的工具同名；请改名，或关闭 Riverse 的同名工具。`,
     clientToolsNeedNative: '请求中的工具需要支持原生工具调用的模型，而当前模型是通过文本指令使用工具的。',
@@ -222,6 +228,8 @@ export const ASSISTANT_TEXT: Record<Language, AssistantText> = {
     internalError: (detail) => `Riverse の内部でエラーが起きました：${detail}`,
     tooManyCalls: (ran, left) =>
       `（直前の応答のツール呼び出しのうち、最初の ${ran} 件だけを実行し、残りの ${left} 件は実行しませんでした。まだ必要なら次のラウンドで依頼してください。）`,
+    callNotRun: (tool, ran) =>
+      `Riverse はこの ${tool} の呼び出しを実行しませんでした。1 つの応答で実行するツール呼び出しは最初の ${ran} 件までです。まだ必要なら次のラウンドで依頼してください。`,
     clientToolClash: (names) =>
       `リクエストのツール ${names.join('、')} は Riverse 自身のツールと同じ名前です。名前を変えるか、Riverse 側のツールをオフにしてください。`,
     clientToolsNeedNative:

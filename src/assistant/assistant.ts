@@ -56,6 +56,8 @@ export interface AssistantOptions {
   approvals?: Approvals;
   /** How long a call waits for approval before it counts as a denial (default 120 s; `assistant.approval_timeout_ms`). */
   approvalTimeoutMs?: number;
+  /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
+  maxParallelCalls?: number;
 }
 
 export interface TurnRequest {
@@ -281,7 +283,16 @@ export class Assistant {
     signal: AbortSignal | undefined,
   ): Pick<
     TurnOptions,
-    'model' | 'toolCalling' | 'textOnly' | 'maxRounds' | 'stream' | 'timeoutMs' | 'waitNoticeMs' | 'signal' | 'routing'
+    | 'model'
+    | 'toolCalling'
+    | 'textOnly'
+    | 'maxRounds'
+    | 'maxParallelCalls'
+    | 'stream'
+    | 'timeoutMs'
+    | 'waitNoticeMs'
+    | 'signal'
+    | 'routing'
   > {
     const options = this.#options;
     return {
@@ -290,6 +301,7 @@ export class Assistant {
       routing: { router: this.#router, settings: options.routing ?? null },
       ...(options.toolCalling === undefined ? {} : { toolCalling: options.toolCalling }),
       ...(options.maxRounds === undefined ? {} : { maxRounds: options.maxRounds }),
+      ...(options.maxParallelCalls === undefined ? {} : { maxParallelCalls: options.maxParallelCalls }),
       ...(options.stream === undefined ? {} : { stream: options.stream }),
       ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
       ...(options.waitNoticeMs === undefined ? {} : { waitNoticeMs: options.waitNoticeMs }),

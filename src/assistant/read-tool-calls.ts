@@ -20,8 +20,8 @@ export type Read = ReadCalls | Again | End;
 /**
  * The calls of the model's reply of round `round`: native ones as they came, text-protocol ones
  * parsed from its text. A text-protocol call that cannot be parsed gets one repair round (the same
- * round asked again, told what was wrong); a second ends the turn. At most `maxCallsPerRound`
- * are kept, and the model is told of the rest in the next request.
+ * round asked again, told what was wrong); a second ends the turn. All are kept: those past
+ * `maxCallsPerRound` are answered as not run (run-round.ts).
  */
 export function readToolCalls(
   turn: TurnState,
@@ -52,11 +52,6 @@ export function readToolCalls(
     // Held back while it might have been a call (ask-model.ts): shown now.
     if (calls.length === 0 && turn.options.responseFormat === undefined)
       turn.emit({ type: 'text-delta', text: answer });
-  }
-  // A reply asking for hundreds of calls would run them all at once and send every result back.
-  if (calls.length > turn.maxCalls && !last) {
-    turn.roundNote = text.tooManyCalls(turn.maxCalls, calls.length - turn.maxCalls);
-    calls = calls.slice(0, turn.maxCalls);
   }
   return { kind: 'calls', calls, answer };
 }

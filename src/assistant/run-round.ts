@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../models/chat-message.ts';
 import { cancelTurn, finishTurn } from './finish-turn.ts';
 import type { ModelReply } from './request-model.ts';
-import { runToolCalls } from './run-tool-calls.ts';
+import { notRunCalls, runToolCalls } from './run-tool-calls.ts';
 import { formatToolResultsForText } from './text-protocol/tool-results.ts';
 import { toolOutput } from './tool-output.ts';
 import type { TurnResult } from './turn-events.ts';
@@ -10,8 +10,9 @@ import type { TurnTools } from './turn-tools.ts';
 import type { ReadCalls } from './read-tool-calls.ts';
 
 /**
- * One round of calls: the reply that asked for them joins the conversation, ours run (in parallel;
- * run-tool-calls.ts) and every result goes back to the model, failures included. The turn ends here
+ * One round of calls: the reply that asked for them joins the conversation, ours run (in parallel,
+ * a bounded number at once; run-tool-calls.ts) and every result goes back to the model, failures
+ * included, and a result saying so for each call past the ceiling of one reply. The turn ends here
  * when it was stopped meanwhile, or when the reply called the caller's tools (`tool-calls`: ours of
  * that reply ran first); otherwise undefined, for the next round.
  */
@@ -37,14 +38,19 @@ export async function runRound(
       : { role: 'assistant', content: reply.text, toolCalls: calls },
   );
   const ours = forClient.length === 0 ? calls : calls.filter((call) => !client!.has(call.name));
+  // Past the ceiling a call is not run, but still answered: every provider wants a result per call.
+  const run = ours.slice(0, turn.maxCalls);
+  const unrun = notRunCalls(ours.slice(turn.maxCalls), turn.maxCalls, options.language);
+  if (unrun.length > 0) turn.roundNote = turn.text.tooManyCalls(turn.maxCalls, unrun.length);
   const dialect = turn.dialect();
-  const records = await runToolCalls(ours, {
+  const ran = await runToolCalls(run, {
     registry: options.registry,
     language: options.language,
     failures: turn.failures,
     emit: turn.emit,
     offered: tools.offered,
     turnId: turn.turnId,
+    parallel: turn.parallelCalls,
     ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled: turn.unsettled } }),
     execute: {
       language: options.language,
@@ -53,7 +59,8 @@ export async function runRound(
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
     },
   });
-  turn.toolCalls.push(...records);
+  turn.toolCalls.push(...ran);
+  const records = unrun.length === 0 ? ran : [...ran, ...unrun];
   if (textMode) {
     const outputs = records.map((record) => toolOutput(record));
     // The results' pictures ride on the message that tells the results.
@@ -83,6 +90,6 @@ export async function runRound(
     );
   }
   // Every call of the round was a repeat of a failing one: stop calling, let the model answer.
-  if (records.every((record) => record.result.code === 'repeated')) turn.stopNote = turn.text.loopStopped;
+  if (ran.every((record) => record.result.code === 'repeated')) turn.stopNote = turn.text.loopStopped;
   return undefined;
 }

@@ -25,11 +25,13 @@ export interface ToolCallsContext {
   approvals?: TurnApprovals;
   /** The turn's id, which approvals are recorded under. */
   turnId: string;
+  /** Calls running at once, at most (default: all of the batch). */
+  parallel?: number;
 }
 
 /**
- * Runs one round of calls: concurrently, except that a tool marked `exclusive` runs alone.
- * Results come back in call order; none of this throws.
+ * Runs one round of calls: concurrently, `parallel` at most at once, except that a tool marked
+ * `exclusive` runs alone. Results come back in call order; none of this throws.
  */
 export async function runToolCalls(
   calls: readonly ToolCallRequest[],
@@ -38,7 +40,7 @@ export async function runToolCalls(
   const records: ToolCallRecord[] = [];
   let batch: ToolCallRequest[] = [];
   const flush = async () => {
-    records.push(...(await Promise.all(batch.map((call) => runToolCall(call, context)))));
+    records.push(...(await runBounded(batch, context.parallel ?? batch.length, (call) => runToolCall(call, context))));
     batch = [];
   };
   for (const call of calls) {
@@ -49,6 +51,40 @@ export async function runToolCalls(
   }
   await flush();
   return records;
+}
+
+/**
+ * The records of calls that are not run (past the ceiling of one reply): each has a result saying
+ * so, which the model reads as the call's tool message, so the conversation stays valid.
+ */
+export function notRunCalls(calls: readonly ToolCallRequest[], ran: number, language: Language): ToolCallRecord[] {
+  const text = ASSISTANT_TEXT[language];
+  const startedAt = new Date().toISOString();
+  return calls.map((call) => {
+    const parsed = parseArguments(call.arguments);
+    return {
+      callId: call.id,
+      tool: call.name,
+      params: parsed.ok ? parsed.value : call.arguments,
+      result: failure('too-many-calls', text.callNotRun(call.name, ran)),
+      durationMs: 0,
+      startedAt,
+    };
+  });
+}
+
+/** `run` over `items`, `limit` at most at once (each lane takes the next item when it is free), results in order. */
+async function runBounded<T, R>(items: readonly T[], limit: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await run(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
 }
 
 async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Promise<ToolCallRecord> {

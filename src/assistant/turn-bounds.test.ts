@@ -286,7 +286,7 @@ describe('hostile sizes and shapes', () => {
     assert.equal(store.toolCalls(store.session('default').id).length, 1, 'the trace was stored');
   });
 
-  it('a reply asking for more calls than a round runs: the first ones run, and the model is told of the rest', async (t) => {
+  it('a reply asking for more calls than a round runs: the first ones run, and each of the rest is answered as not run', async (t) => {
     const server = await modelServer(
       t,
       replies([
@@ -309,10 +309,16 @@ describe('hostile sizes and shapes', () => {
     const sent = messagesOf(next);
     assert.equal(
       sent.find((message) => message.role === 'assistant')?.tool_calls?.length,
-      8,
-      'the calls kept are the calls the model sees',
+      40,
+      'the reply is kept whole: every call in it gets a result',
     );
-    assert.equal(sent.filter((message) => message.role === 'tool').length, 8);
+    const results = sent.filter((message) => message.role === 'tool');
+    assert.equal(results.length, 40);
+    assert.equal(results.filter((message) => /^Error: Riverse did not run/.test(String(message.content))).length, 32);
+    assert.match(
+      String(results[39]?.content),
+      /^Error: Riverse did not run this call of nap: only the first 8 tool calls of one reply are run\./,
+    );
   });
 
   it('the same through the text protocol: the call in the reply’s JSON block reaches the registry', async (t) => {

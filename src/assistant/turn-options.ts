@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -43,8 +44,10 @@ export interface TurnOptions {
   textOnly?: TextOnlyModels;
   /** Rounds of tool calls before the model must answer with what it has (default 6). */
   maxRounds?: number;
-  /** Tool calls run from one reply (default 32); the model is told of the ones left out. */
+  /** Tool calls run from one reply (default 256); each one past it gets a result saying it was not run. */
   maxCallsPerRound?: number;
+  /** Calls of one reply running at once (default: defaultParallelCalls(); `assistant.max_parallel_calls`). */
+  maxParallelCalls?: number;
   /** Stream model replies on the wire (default true). */
   stream?: boolean;
   signal?: AbortSignal;
@@ -91,5 +94,16 @@ export interface TurnOptions {
  */
 export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
 
-/** More than a model asks for at once in earnest ("the weather in these 20 cities"). */
-export const DEFAULT_MAX_CALLS_PER_ROUND = 32;
+/**
+ * Twice what OpenAI allows in one reply (128): every call a real model asks for runs, while a reply
+ * of thousands of tiny calls cannot fan out without end.
+ */
+export const DEFAULT_MAX_CALLS_PER_ROUND = 256;
+
+/**
+ * Calls mostly wait (on the network, on a model, on a person), so a few per core; bounded, since
+ * each holds its arguments and result and may start a tool host.
+ */
+export function defaultParallelCalls(): number {
+  return Math.min(64, Math.max(8, 4 * availableParallelism()));
+}

@@ -8,7 +8,12 @@ import { followSignal } from './follow-signal.ts';
 import { TextOnlyModels } from './text-only-models.ts';
 import type { TurnErrorCode } from './turn-error-codes.ts';
 import type { StopReason, ToolCallRecord, TurnEvent } from './turn-events.ts';
-import { DEFAULT_MAX_CALLS_PER_ROUND, DEFAULT_TURN_TIMEOUT_MS, type TurnOptions } from './turn-options.ts';
+import {
+  DEFAULT_MAX_CALLS_PER_ROUND,
+  DEFAULT_TURN_TIMEOUT_MS,
+  defaultParallelCalls,
+  type TurnOptions,
+} from './turn-options.ts';
 
 /** What ended a turn from outside its loop: the deadline, or a listener (the store) that threw. */
 export interface Halt {
@@ -33,6 +38,8 @@ export class TurnState {
   readonly textOnly: TextOnlyModels;
   readonly maxRounds: number;
   readonly maxCalls: number;
+  /** Calls of one reply running at once. */
+  readonly parallelCalls: number;
   /** When the turn's time is up (ms since the epoch), for the model adapter's retries. */
   readonly deadline: number;
   readonly signal: AbortSignal;
@@ -73,6 +80,7 @@ export class TurnState {
     this.mode = options.toolCalling ?? (this.textOnly.has(this.model) ? 'text' : this.model.toolCalling);
     this.maxRounds = options.maxRounds ?? 6;
     this.maxCalls = options.maxCallsPerRound ?? DEFAULT_MAX_CALLS_PER_ROUND;
+    this.parallelCalls = options.maxParallelCalls ?? defaultParallelCalls();
     this.conversation = [...options.history];
     const timeoutMs = options.timeoutMs ?? DEFAULT_TURN_TIMEOUT_MS;
     this.deadline = Date.now() + timeoutMs;

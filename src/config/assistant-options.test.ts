@@ -46,7 +46,13 @@ describe('assistantOptions', () => {
       {
         language: 'ja',
         routing: { max_tools: 4 },
-        assistant: { max_rounds: 3, history_tokens: 900, turn_timeout_ms: 5_000, approval_timeout_ms: 7_000 },
+        assistant: {
+          max_rounds: 3,
+          history_tokens: 900,
+          turn_timeout_ms: 5_000,
+          approval_timeout_ms: 7_000,
+          max_parallel_calls: 3,
+        },
       },
       { model, tools: { current: first } },
     );
@@ -59,8 +65,9 @@ describe('assistantOptions', () => {
         historyTokens: options.historyTokens,
         turnTimeoutMs: options.turnTimeoutMs,
         approvalTimeoutMs: options.approvalTimeoutMs,
+        maxParallelCalls: options.maxParallelCalls,
       },
-      { maxRounds: 3, historyTokens: 900, turnTimeoutMs: 5_000, approvalTimeoutMs: 7_000 },
+      { maxRounds: 3, historyTokens: 900, turnTimeoutMs: 5_000, approvalTimeoutMs: 7_000, maxParallelCalls: 3 },
     );
   });
 

@@ -223,6 +223,15 @@ describe('assistant settings', () => {
     assert.match(problems[4]!, /:7: assistant\.max_rounds: expected a whole number of at least 1/);
   });
 
+  test('assistant.max_parallel_calls is a whole number of at least 1', () => {
+    assert.deepEqual(parseConfig('assistant:\n  max_parallel_calls: 4\n', PATH, {}).assistant, {
+      max_parallel_calls: 4,
+    });
+    const { problems } = configError(() => parseConfig('assistant:\n  max_parallel_calls: 0\n', PATH, {}));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /:2: assistant\.max_parallel_calls: expected a whole number of at least 1/);
+  });
+
   test('model_options.strict_tools is true or false', () => {
     assert.deepEqual(parseConfig('model_options:\n  strict_tools: true\n', PATH, {}).model_options, {
       strict_tools: true,

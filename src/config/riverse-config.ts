@@ -247,6 +247,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     history_tokens: whole(1),
     turn_timeout_ms: timeout(),
     approval_timeout_ms: timeout(),
+    max_parallel_calls: whole(1),
   }),
   routing: section<RoutingSettings>({
     max_tool_tokens: whole(1, phrase('config.unit.tokens')),

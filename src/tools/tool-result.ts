@@ -39,6 +39,8 @@ export type ToolErrorCode =
   | 'crashed'
   /** The same call already failed repeatedly in this turn, so it was not run again. */
   | 'repeated'
+  /** The call came past the most calls of one reply that a turn runs (256), so it was not run. */
+  | 'too-many-calls'
   /** A tool of the catalog that the turn did not offer the model (a routed turn; see find_tools). */
   | 'not-offered'
   /** An MCP server's tool answered with `isError`: the tool itself reports the failure. */

@@ -4,6 +4,33 @@ import { formatBytes, mediaType } from '../../models/message-images.ts';
 import { SafeFetchError, safeFetch, type SafeFetchOptions } from '../../tools/safe-fetch.ts';
 import { ApiError } from '../api-error.ts';
 
+const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,/i;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * A picture a request gives by URL (chat completions' `image_url.url`, a Responses `input_image`'s
+ * `image_url`): a `data:` URL becomes the image's base64 text, kept as it came (decoded by no one on
+ * its way to the model); an http(s) link is kept for the model's API to fetch, or imagesForModel.
+ * `at` names the field in a 400; `shape` is the part as expected.
+ */
+export function imageFromUrl(url: string, detail: string | undefined, at: string, shape: string): MessageImage {
+  if (url.startsWith('data:')) {
+    const match = DATA_URL.exec(url);
+    const data = match === null ? '' : url.slice(match[0].length);
+    if (match === null || data === '' || data.length % 4 !== 0 || !BASE64.test(data))
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `${at} is a data URL that is not a base64 image: expected "data:image/png;base64,…" (or image/jpeg, image/webp, image/gif).`,
+        at,
+      );
+    return { type: 'image', data, mimeType: match[1]!.toLowerCase(), ...(detail === undefined ? {} : { detail }) };
+  }
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new ApiError(400, 'invalid-request', `${at} must be a data: URL or an http(s) link. ${shape}`, at);
+  return { type: 'image-url', url, ...(detail === undefined ? {} : { detail }) };
+}
+
 /** The most a linked picture may hold when the service fetches it: OpenAI's own limit per image. */
 const MAX_IMAGE_BYTES = 20_000_000;
 
@@ -27,14 +54,16 @@ export async function imagesForModel(
       at,
     );
   const types = model.imageTypes;
+  // The body's field the pictures are in (`messages`, or `input` of /v1/responses), for the 400s.
+  const field = at.split(/[.[]/, 1)[0]!;
   for (const message of messages)
     for (const image of message.role === 'user' ? (message.images ?? []) : [])
       if (image.type === 'image' && types !== undefined && !types.includes(mediaType(image)))
         throw new ApiError(
           400,
           'invalid-request',
-          `A picture of type ${image.mimeType} is in the messages, and the model ${model.id} takes only ${types.join(', ')}: convert it to one of them.`,
-          'messages',
+          `A picture of type ${image.mimeType} is in the ${field}, and the model ${model.id} takes only ${types.join(', ')}: convert it to one of them.`,
+          field,
         );
   if (model.imageUrls === true) return [...messages];
   const out: ChatMessage[] = [];
@@ -45,7 +74,9 @@ export async function imagesForModel(
     }
     const images: MessageImage[] = [];
     for (const image of message.images)
-      images.push(image.type === 'image-url' ? await fetchImage(image.url, image.detail, types, options) : image);
+      images.push(
+        image.type === 'image-url' ? await fetchImage(image.url, image.detail, types, field, options) : image,
+      );
     out.push({ ...message, images });
   }
   return out;
@@ -55,6 +86,7 @@ async function fetchImage(
   url: string,
   detail: string | undefined,
   types: readonly string[] | undefined,
+  field: string,
   options: Pick<SafeFetchOptions, 'signal' | 'allowPrivate' | 'allowHosts' | 'hosts'>,
 ): Promise<MessageImage> {
   const cannot = (why: string) =>
@@ -62,7 +94,7 @@ async function fetchImage(
       400,
       'invalid-request',
       `The picture at ${url.slice(0, 200)} could not be fetched for the model, whose API takes no links: ${why}`,
-      'messages',
+      field,
     );
   let response: Awaited<ReturnType<typeof safeFetch>>;
   try {

@@ -4,6 +4,7 @@ import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts'
 import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
 import { MAX_STOP_SEQUENCES, SAMPLING_RANGES, type NumericSamplingField } from '../../models/sampling-ranges.ts';
 import { ApiError } from '../api-error.ts';
+import { imageFromUrl } from './image-input.ts';
 import type { MessageImage } from '../../models/chat-message.ts';
 
 /** The one model `/v1` serves: the assistant, with the configured model and the drop-in tools behind it. */
@@ -362,9 +363,6 @@ export function firstImageAt(body: Json): string | undefined {
   return undefined;
 }
 
-const DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,/i;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
 function readImagePart(part: Json, at: string): MessageImage {
   const shape = `${at} must be {"type": "image_url", "image_url": {"url": "data:image/png;base64,…" or "https://…", "detail"?}}.`;
   const field = isObject(part.image_url) ? part.image_url : { url: part.image_url };
@@ -372,24 +370,7 @@ function readImagePart(part: Json, at: string): MessageImage {
   if (typeof url !== 'string' || url === '') throw invalid(`${at}.image_url.url`, shape);
   if (detail !== undefined && detail !== null && detail !== 'auto' && detail !== 'low' && detail !== 'high')
     throw invalid(`${at}.image_url.detail`, `${at}.image_url.detail must be "auto", "low" or "high".`);
-  if (url.startsWith('data:')) {
-    const match = DATA_URL.exec(url);
-    const data = match === null ? '' : url.slice(match[0].length);
-    if (match === null || data === '' || data.length % 4 !== 0 || !BASE64.test(data))
-      throw invalid(
-        `${at}.image_url.url`,
-        `${at}.image_url.url is a data URL that is not a base64 image: expected "data:image/png;base64,…" (or image/jpeg, image/webp, image/gif).`,
-      );
-    return {
-      type: 'image',
-      data,
-      mimeType: match[1]!.toLowerCase(),
-      ...(typeof detail === 'string' ? { detail } : {}),
-    };
-  }
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-    throw invalid(`${at}.image_url.url`, `${at}.image_url.url must be a data: URL or an http(s) link. ${shape}`);
-  return { type: 'image-url', url, ...(typeof detail === 'string' ? { detail } : {}) };
+  return imageFromUrl(url, typeof detail === 'string' ? detail : undefined, `${at}.image_url.url`, shape);
 }
 
 /** A content field: a string, or text parts (joined). Other parts (audio, files) are refused: only a user's pictures are taken besides text. */

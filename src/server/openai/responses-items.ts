@@ -54,6 +54,8 @@ export function itemsToMessages(items: readonly InputItem[], before: readonly Ch
     );
   };
   for (const item of items) {
+    // Resolved before (resolveReferences) where responses are kept.
+    if (item.kind === 'reference') throw unresolved(item);
     if (item.kind === 'output') {
       endAssistant();
       const call = open.get(item.callId);
@@ -75,7 +77,11 @@ export function itemsToMessages(items: readonly InputItem[], before: readonly Ch
       closeOpen(item.at);
     }
     if (item.kind === 'message' && item.role === 'user') {
-      messages.push({ role: 'user', content: item.text });
+      messages.push(
+        item.images === undefined
+          ? { role: 'user', content: item.text }
+          : { role: 'user', content: item.text, images: item.images },
+      );
       continue;
     }
     if (assistant === undefined) {
@@ -103,8 +109,59 @@ export function itemsToMessages(items: readonly InputItem[], before: readonly Ch
   return messages;
 }
 
-/** `msg_…`, `fc_…`: an item's id, as OpenAI's look. */
-export const itemId = (prefix: string) => `${prefix}_${randomBytes(24).toString('hex')}`;
+/**
+ * `msg_…`, `fc_…`: an output item's id, as OpenAI's look. It begins with its response's own hex, so
+ * that an `item_reference` to it (the AI SDK sends one for each item of a stored response it gives
+ * back) finds the response it is kept in without an index.
+ */
+export const itemId = (prefix: string, responseId: string) =>
+  `${prefix}_${responseId.slice('resp_'.length)}${randomBytes(4).toString('hex')}`;
+
+const unresolved = (item: { id: string; at: string }) =>
+  invalid(
+    `${item.at}.id`,
+    `${item.at} refers to the item "${item.id.slice(0, 100)}", which no response kept here has (a response made with "store": false keeps nothing): send the item itself, or continue with "previous_response_id".`,
+  );
+
+/** The response an output item of ours belongs to (`resp_…`), from its id; none for an id not of this form. */
+function responseOfItem(id: string): string | undefined {
+  const match = /^(?:msg|fc)_([0-9a-f]{48})[0-9a-f]{8}$/.exec(id);
+  return match === null ? undefined : `resp_${match[1]}`;
+}
+
+/**
+ * The request's `item_reference`s replaced by the items they name: an assistant message's text, or
+ * a function call, as the stored response (`find` gives its output items) gave them. One that is
+ * not kept (`store: false`, deleted, another service's) is a 400 naming it.
+ */
+export function resolveReferences(
+  items: readonly InputItem[],
+  find: (responseId: string) => readonly unknown[] | undefined,
+): InputItem[] {
+  return items.map((item) => {
+    if (item.kind !== 'reference') return item;
+    const response = responseOfItem(item.id);
+    const found = (response === undefined ? undefined : find(response))?.find(
+      (output) => typeof output === 'object' && output !== null && (output as { id?: unknown }).id === item.id,
+    ) as
+      | { type?: string; content?: { text?: unknown }[]; call_id?: string; name?: string; arguments?: string }
+      | undefined;
+    if (found?.type === 'message')
+      return {
+        kind: 'message',
+        role: 'assistant',
+        text: (found.content ?? []).map((part) => (typeof part.text === 'string' ? part.text : '')).join(''),
+        at: item.at,
+      };
+    if (found?.type === 'function_call')
+      return {
+        kind: 'call',
+        call: { id: found.call_id ?? '', name: found.name ?? '', arguments: found.arguments ?? '' },
+        at: item.at,
+      };
+    throw unresolved(item);
+  });
+}
 
 export interface OutputMessage {
   id: string;
@@ -124,11 +181,11 @@ export interface OutputCall {
 }
 
 /** The answer's output: its text as one message (left out when there is none and calls follow), then the client's calls. */
-export function outputItems(text: string, result: TurnResult): (OutputMessage | OutputCall)[] {
+export function outputItems(responseId: string, text: string, result: TurnResult): (OutputMessage | OutputCall)[] {
   const calls = result.clientCalls ?? [];
   const output: (OutputMessage | OutputCall)[] = [];
-  if (text !== '' || calls.length === 0) output.push(outputMessage(itemId('msg'), text));
-  for (const call of calls) output.push(outputCall(itemId('fc'), call));
+  if (text !== '' || calls.length === 0) output.push(outputMessage(itemId('msg', responseId), text));
+  for (const call of calls) output.push(outputCall(itemId('fc', responseId), call));
   return output;
 }
 

@@ -125,18 +125,39 @@ describe('readResponsesRequest', () => {
       'input[1].arguments',
       /not JSON/,
     );
-    refused(() => read({ input: [{ type: 'item_reference', id: 'msg_1' }] }), 'input[0]', /previous_response_id/);
+    // An item_reference is resolved where responses are kept (the route); one that no response has is refused.
+    refused(
+      () => conversation({ input: [{ type: 'item_reference', id: 'msg_1' }] }),
+      'input[0].id',
+      /previous_response_id/,
+    );
+    refused(() => read({ input: [{ type: 'item_reference' }] }), 'input[0].id');
     refused(() => read({ input: [{ type: 'web_search_call', id: 'ws_1' }] }), 'input[0].type');
     refused(() => read({ input: [{ role: 'tool', content: 'x' }] }), 'input[0].role');
     refused(() => read({ input: [] }), 'input');
   });
 
-  it('refuses image and file parts, naming the part', () => {
-    refused(
-      () => read({ input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x/y.png' }] }] }),
-      'input[0].content[0]',
-      /input_image/,
-    );
+  it('reads a user’s image parts beside the text, and refuses file parts, naming the part', () => {
+    const input = read({
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Look' },
+            { type: 'input_image', image_url: 'https://x/y.png', detail: 'original' },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(input.items[0], {
+      kind: 'message',
+      role: 'user',
+      text: 'Look',
+      images: [{ type: 'image-url', url: 'https://x/y.png' }],
+      imageAt: 'input[0].content[1]',
+      at: 'input[0]',
+    });
+    assert.equal(input.firstImage, 'input[0].content[1]');
     refused(
       () => read({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] }),
       'input[0].content[0]',

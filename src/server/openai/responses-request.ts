@@ -1,7 +1,8 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
-import type { ToolCallRequest } from '../../models/chat-message.ts';
+import type { MessageImage, ToolCallRequest } from '../../models/chat-message.ts';
 import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
 import { ApiError } from '../api-error.ts';
+import { imageFromUrl } from './image-input.ts';
 import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
 
 /*
@@ -11,12 +12,24 @@ import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
 
 /** One input item, read: a message's text, a call the model made, or the result of a call. */
 export type InputItem =
-  | { kind: 'message'; role: 'user' | 'assistant'; text: string; at: string }
+  | {
+      kind: 'message';
+      role: 'user' | 'assistant';
+      text: string;
+      at: string;
+      /** A user's pictures (`input_image`), and where the first is (`input[0].content[1]`), for a 400. */
+      images?: MessageImage[];
+      imageAt?: string;
+    }
   | { kind: 'call'; call: ToolCallRequest; at: string }
-  | { kind: 'output'; callId: string; text: string; at: string };
+  | { kind: 'output'; callId: string; text: string; at: string }
+  /** An `item_reference`: an item of a kept response, by its id (responses-items.ts resolves it). */
+  | { kind: 'reference'; id: string; at: string };
 
 export interface ResponsesInput {
   items: InputItem[];
+  /** Where the input's first picture is (`input[0].content[1]`); none without one. */
+  firstImage?: string;
   /** `instructions`, then the input's system and developer messages, in order. */
   system?: string;
   instructions: string | null;
@@ -95,8 +108,10 @@ export function readResponsesRequest(body: Json): ResponsesInput {
   const { items, system } = readInput(body.input);
   const allSystem = [...(instructions === null || instructions === '' ? [] : [instructions]), ...system];
   const { tools, echo } = readTools(body.tools);
+  const firstImage = items.find((item) => item.kind === 'message' && item.imageAt !== undefined);
   const input: ResponsesInput = {
     items,
+    ...(firstImage?.kind === 'message' && firstImage.imageAt !== undefined ? { firstImage: firstImage.imageAt } : {}),
     ...(allSystem.length === 0 ? {} : { system: allSystem.join('\n\n') }),
     instructions,
     tools,
@@ -270,7 +285,7 @@ function readInput(value: unknown): { items: InputItem[]; system: string[] } {
         const role = item.role;
         if (role === 'system' || role === 'developer') system.push(readContent(item.content, `${at}.content`, 'input'));
         else if (role === 'user')
-          items.push({ kind: 'message', role, text: readContent(item.content, `${at}.content`, 'input'), at });
+          items.push({ kind: 'message', role, ...readUserContent(item.content, `${at}.content`), at });
         else if (role === 'assistant')
           items.push({ kind: 'message', role, text: readContent(item.content, `${at}.content`, 'output'), at });
         else throw invalid(`${at}.role`, `${at}.role must be "user", "assistant", "system" or "developer".`);
@@ -303,11 +318,12 @@ function readInput(value: unknown): { items: InputItem[]; system: string[] } {
       // The model's reasoning is not shown here, so an item of it carries nothing this turn can use.
       case 'reasoning':
         break;
-      case 'item_reference':
-        throw invalid(
-          at,
-          `${at}: items are not referenced by id here; send the item itself, or continue with "previous_response_id".`,
-        );
+      case 'item_reference': {
+        if (typeof item.id !== 'string' || item.id === '')
+          throw invalid(`${at}.id`, `${at}.id must be the id of an item of a stored response ("msg_…", "fc_…").`);
+        items.push({ kind: 'reference', id: item.id, at });
+        break;
+      }
       default:
         throw invalid(
           `${at}.type`,
@@ -325,19 +341,62 @@ function readInput(value: unknown): { items: InputItem[]; system: string[] } {
 function readContent(value: unknown, at: string, side: 'input' | 'output'): string {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) throw invalid(at, `${at} must be a string or an array of text parts.`);
-  return value
-    .map((part: unknown, index) => {
-      const here = `${at}[${index}]`;
-      const type = isObject(part) ? part.type : undefined;
-      if (isObject(part) && (type === 'input_text' || type === 'output_text') && typeof part.text === 'string')
-        return part.text;
-      if (isObject(part) && type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
-      if (type === 'input_image')
-        throw invalid(here, `${here} (input_image): images are not taken by /v1/responses yet; send the text alone.`);
-      const expected =
-        side === 'input' ? '{"type": "input_text", "text": "..."}' : '{"type": "output_text", "text": "..."}';
-      const named = typeof type === 'string' ? ` (${type.slice(0, 40)})` : '';
-      throw invalid(here, `${here}${named}: only text parts, ${expected}, are taken.`);
-    })
-    .join('\n');
+  return value.map((part: unknown, index) => readTextPart(part, `${at}[${index}]`, side)).join('\n');
+}
+
+/** One text part of a message's content, at `here`. */
+function readTextPart(part: unknown, here: string, side: 'input' | 'output' | 'user'): string {
+  const type = isObject(part) ? part.type : undefined;
+  if (isObject(part) && (type === 'input_text' || type === 'output_text') && typeof part.text === 'string')
+    return part.text;
+  if (isObject(part) && type === 'refusal' && typeof part.refusal === 'string') return part.refusal;
+  if (type === 'input_image')
+    throw invalid(here, `${here} (input_image): only a user message takes pictures; send the text alone here.`);
+  const expected =
+    side === 'output' ? '{"type": "output_text", "text": "..."}' : '{"type": "input_text", "text": "..."}';
+  const named = typeof type === 'string' ? ` (${type.slice(0, 40)})` : '';
+  if (side === 'user')
+    throw invalid(
+      here,
+      `${here}${named}: a user message takes text parts, ${expected}, and pictures, {"type": "input_image", "image_url": "..."}.`,
+    );
+  throw invalid(here, `${here}${named}: only text parts, ${expected}, are taken.`);
+}
+
+/**
+ * A user message's content: a string, or `input_text` parts (joined) and `input_image` parts, whose
+ * `image_url` is a data: URL or an http(s) link, as chat completions' `image_url` parts are read.
+ */
+function readUserContent(value: unknown, at: string): { text: string; images?: MessageImage[]; imageAt?: string } {
+  if (!Array.isArray(value)) return { text: readContent(value, at, 'input') };
+  const texts: string[] = [];
+  const images: MessageImage[] = [];
+  let imageAt: string | undefined;
+  value.forEach((part: unknown, index) => {
+    const here = `${at}[${index}]`;
+    if (isObject(part) && part.type === 'input_image') {
+      images.push(readInputImage(part, here));
+      imageAt ??= here;
+    } else texts.push(readTextPart(part, here, 'user'));
+  });
+  const text = texts.join('\n');
+  return imageAt === undefined ? { text } : { text, images, imageAt };
+}
+
+const DETAILS = ['auto', 'low', 'high', 'original'];
+
+function readInputImage(part: Record<string, unknown>, at: string): MessageImage {
+  const shape = `${at} must be {"type": "input_image", "image_url": "data:image/png;base64,…" or "https://…", "detail"?}.`;
+  const { image_url: url, detail, file_id: file } = part;
+  if (given(file))
+    throw invalid(
+      `${at}.file_id`,
+      `${at}.file_id: files are not kept here; send the picture as "image_url" (a data: URL or an https link).`,
+    );
+  if (typeof url !== 'string' || url === '') throw invalid(`${at}.image_url`, shape);
+  if (given(detail) && !DETAILS.includes(detail as string))
+    throw invalid(`${at}.detail`, `${at}.detail must be "auto", "low", "high" or "original".`);
+  // "original" is the Responses API's own; the models' APIs here take auto, low and high.
+  const kept = typeof detail === 'string' && detail !== 'original' ? detail : undefined;
+  return imageFromUrl(url, kept, `${at}.image_url`, shape);
 }

@@ -11,7 +11,14 @@ import type { V1Settings } from '../server-config.ts';
 import type { ServerContext } from '../server-context.ts';
 import { ReplyText } from './reply-text.ts';
 import { responseBody, type ResponseIdentity } from './responses-body.ts';
-import { itemsToMessages, outputItems, type OutputCall, type OutputMessage } from './responses-items.ts';
+import { imagesForModel } from './image-input.ts';
+import {
+  itemsToMessages,
+  outputItems,
+  resolveReferences,
+  type OutputCall,
+  type OutputMessage,
+} from './responses-items.ts';
 import { readResponsesRequest, type ResponsesInput } from './responses-request.ts';
 import { streamResponse } from './responses-stream.ts';
 import { applySamplingRules } from './sampling-rules.ts';
@@ -46,9 +53,21 @@ export function responsesRoutes(context: ServerContext): Hono {
     );
     if (before === undefined) throw notFound(input.previousResponseId!);
     // The calls of ours a client left out of what it sends back are put back in place.
-    const own = memory.splice(itemsToMessages(input.items, before));
+    // The items a client refers to by id are those of the responses kept here.
+    const items = resolveReferences(input.items, (id) =>
+      storing(() => {
+        const found = store.responses.get(id);
+        return found === undefined ? undefined : (JSON.parse(found.body) as { output?: unknown[] }).output;
+      }),
+    );
+    const own = memory.splice(itemsToMessages(items, before));
+    // The request's pictures, made to fit the model (or a 400 where it cannot see), as chat completions' are.
+    const sent =
+      input.firstImage === undefined
+        ? own
+        : await imagesForModel(own, assistant.model, input.firstImage, { signal: c.req.raw.signal });
     const request: CompletionRequest = {
-      messages: [...before, ...own],
+      messages: [...before, ...sent],
       ...(input.system === undefined ? {} : { system: input.system }),
       ...(input.tools.length === 0 ? {} : { clientTools: input.tools }),
       session,
@@ -83,7 +102,7 @@ export function responsesRoutes(context: ServerContext): Hono {
     const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });
     const failure = turnFailure(result);
     if (failure !== undefined) return refuse(c, failure);
-    const settled = settle(outputItems(text.text, result), result);
+    const settled = settle(outputItems(identity.id, text.text, result), result);
     return settled instanceof ApiError ? refuse(c, settled) : c.json(settled);
   });
 
@@ -134,6 +153,26 @@ function storing<T>(operation: () => T): T {
   }
 }
 
+/** Messages as JSON keeps them: a picture's bytes (a fetched link's, a tool's) as base64 text, which every adapter takes. */
+function storable(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.map((message) => {
+    if (
+      message.role === 'assistant' ||
+      !message.images?.some((image) => image.type === 'image' && typeof image.data !== 'string')
+    )
+      return message;
+    const images = message.images.map((image) =>
+      image.type === 'image' && typeof image.data !== 'string'
+        ? {
+            ...image,
+            data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64'),
+          }
+        : image,
+    );
+    return { ...message, images };
+  });
+}
+
 function keep(
   context: ServerContext,
   session: string,
@@ -147,7 +186,7 @@ function keep(
         id: identity.id,
         sessionId: context.store.session(session).id,
         ...(identity.input.previousResponseId === undefined ? {} : { previousId: identity.input.previousResponseId }),
-        messages,
+        messages: storable(messages),
         body: JSON.stringify(body),
         createdAt: new Date(identity.createdAt * 1000).toISOString(),
       }),

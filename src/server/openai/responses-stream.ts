@@ -67,7 +67,7 @@ class ResponseEvents {
     if (this.#message === undefined && calls.length === 0) out += this.#openMessage();
     if (this.#message !== undefined) out += this.#closeMessage();
     for (const call of calls) {
-      const item = outputCall(itemId('fc'), call);
+      const item = outputCall(itemId('fc', this.#identity.id), call);
       const index = this.#output.length;
       out += this.#event('response.output_item.added', {
         output_index: index,
@@ -111,7 +111,7 @@ class ResponseEvents {
   }
 
   #openMessage(): string {
-    this.#message = { id: itemId('msg'), text: '' };
+    this.#message = { id: itemId('msg', this.#identity.id), text: '' };
     const index = this.#output.length;
     return (
       this.#event('response.output_item.added', {
