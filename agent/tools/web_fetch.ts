@@ -69,7 +69,7 @@ export class WebFetchTool extends BaseTool<Params> {
         },
       });
     } catch (error) {
-      if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
+      if (error instanceof SafeFetchError) return ToolResult.fail(error.in(context.language));
       throw error;
     }
     if (response.status >= 400)

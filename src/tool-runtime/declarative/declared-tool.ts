@@ -110,7 +110,7 @@ export class DeclaredTool extends BaseTool {
         maxBytes: Number(context.config.max_bytes ?? 2 * 1024 * 1024),
       });
     } catch (error) {
-      if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
+      if (error instanceof SafeFetchError) return ToolResult.fail(error.in(context.language));
       throw error;
     }
     const text = response.body.toString('utf8');

@@ -166,6 +166,11 @@ open:
     // A redirect into loopback by address, and a direct fetch without allow_hosts, are refused.
     const redirected = await registry.execute('open', { url: `http://127.0.0.1:${port}/secret` });
     assert.match(redirected.error ?? '', /^Refused: 127\.0\.0\.1 is a loopback address.*tools\.open\.allow_private/);
+    const inJapanese = await registry.execute('open', { url: `http://127.0.0.1:${port}/secret` }, { language: 'ja' });
+    assert.match(
+      inJapanese.error ?? '',
+      /^拒否しました：127\.0\.0\.1 はループバックアドレスです。.*tools\.open\.allow_private/,
+    );
     const bare = await ToolRegistry.load({
       folders: [path],
       baseDir: dir,
