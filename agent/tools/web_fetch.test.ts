@@ -126,6 +126,8 @@ describe('web_fetch (against a local site)', () => {
     );
     const zh = await registry.execute('web_fetch', { url: 'ftp://example.com/x' }, { language: 'zh' });
     assert.equal(zh.error, '只获取 http 和 https 地址，不获取 ftp:。');
+    const missing = await registry.execute('web_fetch', { url: site('/missing') }, { language: 'ja' });
+    assert.equal(missing.error, `${site('/missing')} が HTTP 404 Not Found を返しました。`);
     assert.equal(seen.includes('/s8'), false);
   });
 
