@@ -44,7 +44,7 @@ export function missingEndpoint(config: AppConfig, name: string, defaultModel?: 
     };
   }
   const model = defaultModel === undefined ? `，以及 tools.${name}.model` : '';
-  const modelJa = defaultModel === undefined ? `と tools.${name}.model` : '';
+  const modelJa = defaultModel === undefined ? `と tools.${name}.model ` : '';
   return {
     en: found,
     zh: `尚未配置 OpenAI 兼容的 API；请在 riverse.yaml 中设置 tools.${name}.base_url（例如 http://localhost:11434/v1）或 tools.${name}.api_key（用于 api.openai.com）${model}`,

@@ -69,4 +69,10 @@ describe('ask_user', () => {
     const result = await assistant.complete({ messages: [{ role: 'user', content: 'Book a table' }] });
     assert.match(result.toolCalls[0]!.result.error ?? '', /^No one can be asked here/);
   });
+
+  test('its choices are plain strings in the schema models read, with no stray "string" description', async () => {
+    const registry = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: {} });
+    const schema = registry.get('ask_user')!.schema as { properties: { choices: { items: unknown } } };
+    assert.deepEqual(schema.properties.choices.items, { type: 'string' });
+  });
 });

@@ -32,7 +32,7 @@ export class AskUserTool extends BaseTool<Params> {
         },
         choices: {
           type: 'array',
-          items: 'string',
+          items: { type: 'string' },
           description: {
             en: 'Answers to offer, if there are a few (the user may still write another)',
             zh: '可选的回答（如有几个；用户仍可自行回答）',

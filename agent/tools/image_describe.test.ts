@@ -86,6 +86,14 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
     assert.match(voice?.reason ?? '', /no OpenAI-compatible API is configured; set tools\.voice_transcribe\.base_url/);
   });
 
+  test('the Japanese reasons keep the space between a setting name and the particle after it', async () => {
+    const fresh = await ToolRegistry.load({ folders: [TOOL_FOLDER], config: {} });
+    const image = fresh.find('image_describe')?.reasonTexts?.ja ?? '';
+    const voice = fresh.find('voice_transcribe')?.reasonTexts?.ja ?? '';
+    assert.match(image, /（api\.openai\.com 用）と tools\.image_describe\.model を設定してください$/);
+    assert.match(voice, /（api\.openai\.com 用）を設定してください$/);
+  });
+
   test('a workspace image goes as a data URL in an image part, with the question; the answer comes back', async () => {
     const result = await registry.execute('image_describe', { image: 'cat.png', question: 'What animal is this?' });
     assert.deepEqual(result, { success: true, data: 'A small cat on a sofa.' });

@@ -323,7 +323,7 @@ describe('weather tool (against a local wttr.in)', { concurrency: true }, () => 
     assert.equal(result.success, false);
     assert.equal(
       result.error,
-      `Cannot reach the weather service at http://127.0.0.1:${port} (ECONNREFUSED); check the network, or base_url in riverse.yaml.`,
+      `Cannot reach the weather service at http://127.0.0.1:${port} (ECONNREFUSED); check the network, or tools.weather.base_url in riverse.yaml.`,
     );
   });
 

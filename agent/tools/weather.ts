@@ -31,7 +31,7 @@ const ERRORS = {
     cancelled: 'The weather request was cancelled.',
     timeout: (seconds: number) => `The weather service did not answer within ${seconds} s; try again later.`,
     unreachable: (base: string, why: string) =>
-      `Cannot reach the weather service at ${base} (${why}); check the network, or base_url in riverse.yaml.`,
+      `Cannot reach the weather service at ${base} (${why}); check the network, or tools.weather.base_url in riverse.yaml.`,
     unknownPlace: (city: string) =>
       `The weather service does not know the place "${city}"; check the spelling or try a nearby larger city.`,
     http: (status: string) => `The weather service answered HTTP ${status}; try again later.`,
@@ -43,7 +43,7 @@ const ERRORS = {
     cancelled: '天气查询已取消。',
     timeout: (seconds: number) => `天气服务在 ${seconds} 秒内没有回应，请稍后再试。`,
     unreachable: (base: string, why: string) =>
-      `无法连接天气服务 ${base}（${why}）；请检查网络，或 riverse.yaml 中的 base_url。`,
+      `无法连接天气服务 ${base}（${why}）；请检查网络，或 riverse.yaml 中的 tools.weather.base_url。`,
     unknownPlace: (city: string) => `天气服务不认识地点“${city}”；请检查拼写，或换一个附近的大城市。`,
     http: (status: string) => `天气服务返回了 HTTP ${status}，请稍后再试。`,
     notJson: '天气服务返回的内容不是 JSON。',
@@ -55,7 +55,7 @@ const ERRORS = {
     timeout: (seconds: number) =>
       `天気サービスが ${seconds} 秒以内に応答しませんでした。しばらくしてからお試しください。`,
     unreachable: (base: string, why: string) =>
-      `天気サービス ${base} に接続できません（${why}）。ネットワーク、または riverse.yaml の base_url を確認してください。`,
+      `天気サービス ${base} に接続できません（${why}）。ネットワーク、または riverse.yaml の tools.weather.base_url を確認してください。`,
     unknownPlace: (city: string) =>
       `天気サービスは「${city}」という場所を知りません。綴りを確認するか、近くの大きな都市で試してください。`,
     http: (status: string) => `天気サービスが HTTP ${status} を返しました。しばらくしてからお試しください。`,

@@ -118,6 +118,19 @@ describe('web_fetch (against a local site)', () => {
       assert.equal(seen.includes(path), false, path);
   });
 
+  test("refusals are in the person's language", async () => {
+    const ja = await registry.execute('web_fetch', { url: `http://127.0.0.1:${port}/s8` }, { language: 'ja' });
+    assert.match(
+      ja.error ?? '',
+      /^拒否しました：127\.0\.0\.1 はループバックアドレスです。.*tools\.web_fetch\.allow_private が true/,
+    );
+    const zh = await registry.execute('web_fetch', { url: 'ftp://example.com/x' }, { language: 'zh' });
+    assert.equal(zh.error, '只获取 http 和 https 地址，不获取 ftp:。');
+    const missing = await registry.execute('web_fetch', { url: site('/missing') }, { language: 'ja' });
+    assert.equal(missing.error, `${site('/missing')} が HTTP 404 Not Found を返しました。`);
+    assert.equal(seen.includes('/s8'), false);
+  });
+
   test('other schemes are refused', async () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/x', 'javascript:alert(1)']) {
       assert.match((await registry.execute('web_fetch', { url })).error ?? '', /Only http and https|not a URL/, url);

@@ -10,6 +10,13 @@ import {
 
 type Params = { url: string };
 
+/** An HTTP error, in the person's language: the dashboard and `tools run` show it as it is. */
+const HTTP_FAILED = {
+  en: (url: string, status: string) => `${url} answered HTTP ${status}.`,
+  zh: (url: string, status: string) => `${url} 返回了 HTTP ${status}。`,
+  ja: (url: string, status: string) => `${url} が HTTP ${status} を返しました。`,
+};
+
 /**
  * The readable text of a web page (http and https only). Private, loopback, link-local and cloud
  * metadata addresses are refused on every hop, redirects included, unless allowed. Config
@@ -69,11 +76,16 @@ export class WebFetchTool extends BaseTool<Params> {
         },
       });
     } catch (error) {
-      if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
+      if (error instanceof SafeFetchError) return ToolResult.fail(error.in(context.language));
       throw error;
     }
     if (response.status >= 400)
-      return ToolResult.fail(`${response.url} answered HTTP ${response.status} ${response.statusText}.`);
+      return ToolResult.fail(
+        (HTTP_FAILED[context.language] ?? HTTP_FAILED.en)(
+          response.url,
+          `${response.status} ${response.statusText}`.trim(),
+        ),
+      );
     const type = String(response.headers['content-type'] ?? '').toLowerCase();
     const cut = response.truncated
       ? `\n…[the page is longer than ${response.body.length.toLocaleString('en')} bytes; the rest was not read]`

@@ -122,6 +122,22 @@ describe('web_search (against local backends)', () => {
     assert.equal(zh.error, '请给出要搜索的内容，例如 {"query": "Kyoto tea museum"}。');
   });
 
+  test("a refused fetch is told in the person's language, and the offline hint joins it as one sentence", async () => {
+    const registry = await load({ duckduckgo: { base_url: base('/bounce') } });
+    const zh = await registry.execute('web_search', { query: 'x' }, { language: 'zh' });
+    assert.match(
+      zh.error ?? '',
+      /^搜索失败（duckduckgo）：已拒绝：10\.0\.0\.1 是私有地址。.*allow_hosts 中；没有互联网时/,
+    );
+    const ja = await registry.execute('web_search', { query: 'x' }, { language: 'ja' });
+    assert.match(
+      ja.error ?? '',
+      /^検索に失敗しました（duckduckgo）：拒否しました：10\.0\.0\.1 はプライベートアドレスです。.*取得しません。インターネット/,
+    );
+    const en = await registry.execute('web_search', { query: 'x' });
+    assert.match(en.error ?? '', /^The search failed \(duckduckgo\): Refused: .*allow_hosts; without internet access/);
+  });
+
   test('DuckDuckGo: organic results from its HTML page, the redirector unwrapped, the ad left out', async () => {
     const registry = await load({ duckduckgo: { base_url: base('/ddg') } });
     const result = await registry.execute('web_search', { query: 'uji tea & matcha' });

@@ -86,8 +86,15 @@ export class WebSearchTool extends BaseTool<Params> {
       results = await search(chosen, query, count, context.config, context.signal);
     } catch (error) {
       const hint = chosen.name === 'duckduckgo' ? say.offline : '';
-      const message = error instanceof SafeFetchError || error instanceof Error ? error.message : String(error);
-      return ToolResult.fail(`${say.failed(chosen.name, message)}${hint}`);
+      const message =
+        error instanceof SafeFetchError
+          ? error.in(context.language)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      // The hint goes on the same sentence: its own punctuation replaces the message's full stop.
+      const said = hint === '' ? message : message.replace(/[.。]$/, '');
+      return ToolResult.fail(`${say.failed(chosen.name, said)}${hint}`);
     }
     if (results.length === 0) return ToolResult.ok(say.none(JSON.stringify(query), chosen.name));
     return ToolResult.ok(

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { displayWidth } from './display-width.ts';
 
 /**
  * The line a diagnostic points at, and a caret under its column, as compilers show them:
@@ -22,7 +23,8 @@ export function codeFrame(file: string, line: number, column?: number, indent = 
   const gutter = String(line);
   const head = `${indent}${gutter} | ${text.trimEnd()}`;
   if (column === undefined || !Number.isInteger(column) || column < 1 || column > text.length + 1) return head;
-  // Tabs stay tabs, so that the caret sits under the same character however wide a tab is shown.
-  const before = text.slice(0, column - 1).replace(/[^\t]/g, ' ');
+  // Tabs stay tabs, so that the caret sits under the same character however wide a tab is shown;
+  // a CJK character takes two columns, so two spaces.
+  const before = text.slice(0, column - 1).replace(/[^\t]/gu, (character) => ' '.repeat(displayWidth(character)));
   return `${head}\n${indent}${' '.repeat(gutter.length)} | ${before}^`;
 }

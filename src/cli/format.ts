@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { localizeReason } from '../core/phrase.ts';
 import { formatDiagnostic, type Diagnostic } from '../core/diagnostic.ts';
 import { codeFrame } from './code-frame.ts';
+import { displayWidth, padToWidth } from './display-width.ts';
 import type { Language } from '../core/language.ts';
 import type { ToolListing, ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
@@ -11,12 +12,12 @@ export function shortPath(path: string): string {
   return relative(process.cwd(), path) || path;
 }
 
-/** Left-aligned columns; the last column is not padded. */
+/** Left-aligned columns, measured in terminal columns (a CJK header is twice as wide); the last is not padded. */
 export function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column] ?? '')))) ?? [];
   return rows
     .map((row) =>
-      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+      row.map((cell, column) => (column === row.length - 1 ? cell : padToWidth(cell, widths[column]!))).join('  '),
     )
     .join('\n');
 }

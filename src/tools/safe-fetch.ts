@@ -6,6 +6,8 @@
 // one is made.
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import type { Language } from '../core/language.ts';
+import { type Kind, safeFetchSaid } from './safe-fetch-text.ts';
 
 export interface SafeFetchOptions {
   method?: string;
@@ -41,13 +43,21 @@ export interface SafeResponse {
   truncated: boolean;
 }
 
-/** A fetch refused before anything was sent there; `code` says why. */
+/** A fetch refused before anything was sent there; `code` says why, `in(language)` says it to a person. */
 export class SafeFetchError extends Error {
   override name = 'SafeFetchError';
   readonly code: 'blocked-address' | 'bad-url' | 'too-many-redirects' | 'network' | 'timeout' | 'aborted';
-  constructor(code: SafeFetchError['code'], message: string) {
-    super(message);
+  readonly #texts: Readonly<Record<Language, string>> | undefined;
+  /** `message` is the English text, or the text in every language (the English one is `message`). */
+  constructor(code: SafeFetchError['code'], message: string | Readonly<Record<Language, string>>) {
+    super(typeof message === 'string' ? message : message.en);
     this.code = code;
+    this.#texts = typeof message === 'string' ? undefined : message;
+  }
+
+  /** The message in `language` (English where it has no other). */
+  in(language: Language): string {
+    return this.#texts?.[language] ?? this.message;
   }
 }
 
@@ -59,8 +69,16 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
   const stopped = (): SafeFetchError | undefined => {
-    if (options.signal?.aborted) return new SafeFetchError('aborted', 'The request was cancelled.');
-    if (timeout.aborted) return new SafeFetchError('timeout', `No complete answer within ${timeoutMs / 1000} s.`);
+    if (options.signal?.aborted)
+      return new SafeFetchError(
+        'aborted',
+        safeFetchSaid((text) => text.cancelled()),
+      );
+    if (timeout.aborted)
+      return new SafeFetchError(
+        'timeout',
+        safeFetchSaid((text) => text.timeout(timeoutMs / 1000)),
+      );
     return undefined;
   };
   let current = parseUrl(url);
@@ -77,14 +95,20 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
         stopped() ??
         (error instanceof SafeFetchError
           ? error
-          : new SafeFetchError('network', `Cannot reach ${current.host}: ${networkReason(error)}.`))
+          : new SafeFetchError(
+              'network',
+              safeFetchSaid((text) => text.unreachable(current.host, networkReason(error))),
+            ))
       );
     }
     const location = response.headers.location;
     if (REDIRECTS.has(response.statusCode ?? 0) && typeof location === 'string') {
       response.destroy();
       if (hop >= maxRedirects)
-        throw new SafeFetchError('too-many-redirects', `More than ${maxRedirects} redirects, the last to ${location}.`);
+        throw new SafeFetchError(
+          'too-many-redirects',
+          safeFetchSaid((text) => text.redirects(maxRedirects, location)),
+        );
       const next = parseUrl(location, current);
       // Credentials go to the host they were meant for, not to wherever it redirects.
       if (next.host !== current.host) headers = withoutCredentials(headers);
@@ -111,7 +135,10 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
     } catch (error) {
       throw (
         stopped() ??
-        new SafeFetchError('network', `The answer from ${current.host} broke off: ${networkReason(error)}.`)
+        new SafeFetchError(
+          'network',
+          safeFetchSaid((text) => text.brokeOff(current.host, networkReason(error))),
+        )
       );
     }
   }
@@ -124,16 +151,19 @@ function parseUrl(text: string, base?: URL): URL {
   } catch {
     throw new SafeFetchError(
       'bad-url',
-      `${JSON.stringify(text)} is not a URL; give a full address such as https://example.com/page.`,
+      safeFetchSaid((say) => say.notUrl(JSON.stringify(text))),
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new SafeFetchError(
       'bad-url',
-      `Only http and https addresses are fetched, not ${url.protocol.slice(0, -1)}:.`,
+      safeFetchSaid((say) => say.scheme(url.protocol.slice(0, -1))),
     );
   if (url.username !== '' || url.password !== '')
-    throw new SafeFetchError('bad-url', 'Addresses with a user name or password in them are not fetched.');
+    throw new SafeFetchError(
+      'bad-url',
+      safeFetchSaid((say) => say.credentials()),
+    );
   return url;
 }
 
@@ -180,13 +210,15 @@ async function checkedAddresses(
     (await import('node:dns/promises')).lookup(name, { all: true, order: 'verbatim' });
   const answers =
     fixed !== undefined ? [{ address: fixed, family: isIP(fixed) }] : await (options.resolve ?? system)(hostname);
-  if (answers.length === 0) throw new SafeFetchError('network', `${hostname} has no address.`);
+  if (answers.length === 0)
+    throw new SafeFetchError(
+      'network',
+      safeFetchSaid((text) => text.noAddress(hostname)),
+    );
   // All of them: a name that answers one public and one private address must not be a way in.
   for (const { address } of answers) checkAddress(address, hostname, options);
   return answers;
 }
-
-type Kind = 'private' | 'loopback' | 'link-local or cloud metadata' | 'reserved';
 
 const BLOCKED: Array<[Kind, string, number, 'ipv4' | 'ipv6']> = [
   ['reserved', '0.0.0.0', 8, 'ipv4'],
@@ -240,10 +272,9 @@ function checkAddress(address: string, hostname: string, options: SafeFetchOptio
   if (kind === undefined || allowedByList(hostname, address, options.allowHosts ?? [])) return;
   if (options.allowPrivate === true && kind !== 'link-local or cloud metadata') return;
   const where = options.settings ?? 'the tool';
-  const named = hostname === address ? address : `${hostname} resolves to ${address}, which`;
   throw new SafeFetchError(
     'blocked-address',
-    `Refused: ${named} is a ${kind} address. Private, loopback, link-local and metadata addresses are not fetched unless ${where}.allow_private is true (link-local and metadata: only by name in ${where}.allow_hosts) or the host is in ${where}.allow_hosts.`,
+    safeFetchSaid((text) => text.blocked(hostname, address, kind, where)),
   );
 }
 

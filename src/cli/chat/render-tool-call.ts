@@ -16,5 +16,7 @@ function firstLine(text: string): string {
 }
 
 function clip(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  // A terminal that does not say its size (0 columns: some ptys, CI) gets the whole line.
+  if (!(width > 0) || text.length <= width) return text;
+  return `${text.slice(0, width - 1)}…`;
 }

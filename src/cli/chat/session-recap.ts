@@ -55,5 +55,7 @@ function localMinute(iso: string): string {
 }
 
 function clip(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+  // A terminal that does not say its size (0 columns: some ptys, CI) gets whole lines, not "hell…".
+  if (!(width > 0) || text.length <= width) return text;
+  return `${text.slice(0, width - 1)}…`;
 }

@@ -6,6 +6,7 @@ import type { ToolContext } from '../../tools/tool-context.ts';
 import type { ToolManifest } from '../../tools/tool-manifest.ts';
 import { ToolResult } from '../../tools/tool-result.ts';
 import { atPath } from './json-path.ts';
+import { DECLARED_TOOL_TEXT } from './declared-tool-text.ts';
 import { asText, fill, MissingSetting, pieceValue, wholePlaceholder, type Piece, type Values } from './template.ts';
 
 /** A string of a JSON body template, kept apart from the objects around it. */
@@ -57,6 +58,11 @@ export class DeclaredTool extends BaseTool {
     return this.#manifest;
   }
 
+  /** Its failures in the person's language. */
+  #say(context: ToolContext) {
+    return DECLARED_TOOL_TEXT[context.language] ?? DECLARED_TOOL_TEXT.en;
+  }
+
   async execute(params: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
     const values: Values = { params, settings: context.config, section: `tools.${this.#manifest.name}` };
     try {
@@ -65,7 +71,7 @@ export class DeclaredTool extends BaseTool {
         : await this.#run(this.#spec, values, context);
     } catch (error) {
       if (error instanceof MissingSetting)
-        return ToolResult.fail(`${this.#manifest.name} cannot run yet: ${error.message}.`);
+        return ToolResult.fail(this.#say(context).cannotRun(this.#manifest.name, error.setting));
       throw error;
     }
   }
@@ -80,8 +86,7 @@ export class DeclaredTool extends BaseTool {
     const headers: Record<string, string> = {};
     for (const [name, pieces] of spec.headers) {
       const value = fill(pieces, values);
-      if (/[\r\n\0]/.test(value))
-        return ToolResult.fail(`The value for the ${name} header contains a line break, which a header cannot hold.`);
+      if (/[\r\n\0]/.test(value)) return ToolResult.fail(this.#say(context).headerBreak(name));
       headers[name.toLowerCase()] = value;
     }
     let body: string | undefined;
@@ -110,25 +115,23 @@ export class DeclaredTool extends BaseTool {
         maxBytes: Number(context.config.max_bytes ?? 2 * 1024 * 1024),
       });
     } catch (error) {
-      if (error instanceof SafeFetchError) return ToolResult.fail(error.message);
+      if (error instanceof SafeFetchError) return ToolResult.fail(error.in(context.language));
       throw error;
     }
     const text = response.body.toString('utf8');
     if (response.status >= 400)
       return ToolResult.fail(
-        `${url.host} answered HTTP ${response.status} ${response.statusText}${text.trim() === '' ? '' : `: ${text.trim().slice(0, 300)}`}`,
+        this.#say(context).http(url.host, `${response.status} ${response.statusText}`, text.trim().slice(0, 300)),
       );
     if (spec.result === undefined) return ToolResult.ok(text);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return ToolResult.fail(
-        `${url.host} sent an answer that is not JSON${response.truncated ? ' (it was cut at max_bytes)' : ''}, so ${spec.result} cannot be read from it.`,
-      );
+      return ToolResult.fail(this.#say(context).notJson(url.host, response.truncated, spec.result));
     }
     const picked = atPath(parsed, spec.result);
-    if (picked === undefined) return ToolResult.fail(`The answer of ${url.host} has nothing at ${spec.result}.`);
+    if (picked === undefined) return ToolResult.fail(this.#say(context).nothingAt(url.host, spec.result));
     return ToolResult.ok(typeof picked === 'string' ? picked : JSON.stringify(picked));
   }
 
@@ -140,14 +143,11 @@ export class DeclaredTool extends BaseTool {
       // An element whose parameter the call left out is left out whole (`--limit={limit}` too).
       if (pieces.some((piece) => !('text' in piece) && pieceValue(piece, values) === undefined)) continue;
       const value = whole !== undefined ? asText(pieceValue(whole, values)) : fill(pieces, values);
-      if (value.includes('\0'))
-        return ToolResult.fail('A value contains a NUL character, which a command argument cannot hold.');
+      if (value.includes('\0')) return ToolResult.fail(this.#say(context).nul());
       // A value on its own must not turn into an option of the program (`-rf`, `--output=…`):
       // the file's author writes "--" before such an element to pass values that start with "-".
       if (whole !== undefined && argv.length > 0 && !endOfOptions && value.startsWith('-')) {
-        return ToolResult.fail(
-          `The value ${JSON.stringify(value)} starts with "-", which ${argv[0]} would read as an option; give a value that does not.`,
-        );
+        return ToolResult.fail(this.#say(context).dash(JSON.stringify(value), argv[0]!));
       }
       if (argv.length > 0 && whole === undefined && value === '--') endOfOptions = true;
       argv.push(value);
@@ -179,16 +179,17 @@ export class DeclaredTool extends BaseTool {
               ),
             );
           if (failure.code === 'ENOENT')
-            return done(
-              ToolResult.fail(
-                `${program} was not found on ${path}; install it or set tools.${this.#manifest.name}.path.`,
-              ),
-            );
-          if (context.signal.aborted) return done(ToolResult.fail(`${program} was stopped.`));
+            return done(ToolResult.fail(this.#say(context).notFound(program!, path, this.#manifest.name)));
+          if (context.signal.aborted) return done(ToolResult.fail(this.#say(context).stopped(program!)));
           const detail = stderr.trim() === '' ? stdout.trim() : stderr.trim();
           done(
             ToolResult.fail(
-              `${program} exited with ${typeof failure.code === 'number' ? `code ${failure.code}` : failure.message}${detail === '' ? '' : `: ${detail.slice(0, 1000)}`}`,
+              this.#say(context).exited(
+                program!,
+                typeof failure.code === 'number' ? failure.code : undefined,
+                failure.message,
+                detail.slice(0, 1000),
+              ),
             ),
           );
         },

@@ -163,9 +163,18 @@ open:
       (await unset.execute('keyed', {})).error,
       'keyed cannot run yet: set tools.keyed.api_key in riverse.yaml.',
     );
+    assert.equal(
+      (await unset.execute('keyed', {}, { language: 'ja' })).error,
+      'keyed はまだ実行できません：riverse.yaml で tools.keyed.api_key を設定してください。',
+    );
     // A redirect into loopback by address, and a direct fetch without allow_hosts, are refused.
     const redirected = await registry.execute('open', { url: `http://127.0.0.1:${port}/secret` });
     assert.match(redirected.error ?? '', /^Refused: 127\.0\.0\.1 is a loopback address.*tools\.open\.allow_private/);
+    const inJapanese = await registry.execute('open', { url: `http://127.0.0.1:${port}/secret` }, { language: 'ja' });
+    assert.match(
+      inJapanese.error ?? '',
+      /^拒否しました：127\.0\.0\.1 はループバックアドレスです。.*tools\.open\.allow_private/,
+    );
     const bare = await ToolRegistry.load({
       folders: [path],
       baseDir: dir,
@@ -221,6 +230,13 @@ list_file:
     const dashed = await registry.execute('list_file', { name: '-la' });
     assert.equal(dashed.success, false);
     assert.match(dashed.error ?? '', /ls exited with code 2: .*'?-la'?.*No such file/);
+    // The same failures in the person's language.
+    assert.match(
+      (await registry.execute('say', { text: '--help' }, { language: 'ja' })).error ?? '',
+      /^値 "--help" は "-" で始まるため、printf がオプションとして読んでしまいます。/,
+    );
+    const zh = await registry.execute('list_file', { name: '-la' }, { language: 'zh' });
+    assert.match(zh.error ?? '', /^ls 退出：退出码 2：.*No such file/);
   });
 
   test('what asks a person first by default: a command and an HTTP call that sends (POST…), not a GET; approval: never in the file says otherwise', async () => {

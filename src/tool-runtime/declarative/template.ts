@@ -51,6 +51,12 @@ export interface Values {
 /** A missing setting: the call cannot be made until it is set. */
 export class MissingSetting extends Error {
   override name = 'MissingSetting';
+  /** The setting to write, as a path: `tools.keyed.api_key`. */
+  readonly setting: string;
+  constructor(setting: string) {
+    super(`set ${setting} in riverse.yaml`);
+    this.setting = setting;
+  }
 }
 
 /** The value a placeholder stands for; undefined for a parameter the call left out. */
@@ -58,7 +64,7 @@ export function pieceValue(piece: Exclude<Piece, { text: string }>, values: Valu
   if ('param' in piece) return values.params[piece.param];
   const value = values.settings[piece.setting];
   if (value === undefined || value === null || value === '')
-    throw new MissingSetting(`set ${values.section}.${piece.setting} in riverse.yaml`);
+    throw new MissingSetting(`${values.section}.${piece.setting}`);
   return value;
 }
 
