@@ -156,8 +156,8 @@ export class TraceStore {
     if (query.session !== undefined) filter('s.name = ? AND t.by_hand IS NULL', query.session);
     if (query.tool !== undefined) filter('EXISTS (SELECT 1 FROM json_each(t.tools) WHERE value = ?)', query.tool);
     if (query.outcome !== undefined) filter('t.outcome = ?', query.outcome);
-    if (query.since !== undefined) filter('t.started_at >= ?', query.since);
-    if (query.until !== undefined) filter('t.started_at < ?', query.until);
+    if (query.since !== undefined) filter('t.started_at >= ?', isoTime(query.since));
+    if (query.until !== undefined) filter('t.started_at < ?', isoTime(query.until));
     if (query.byHand !== undefined) where.push(query.byHand ? 't.by_hand IS NOT NULL' : 't.by_hand IS NULL');
     const rows = this.#parts
       .prepare(
@@ -212,6 +212,13 @@ interface TraceRow {
   spans?: string;
   model_requests?: number;
   tool_calls?: number;
+}
+
+/** A time as stored (`toISOString()`), so that text order is time order. */
+function isoTime(value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw new RangeError(`Not an ISO 8601 time: ${JSON.stringify(value)}.`);
+  return new Date(time).toISOString();
 }
 
 function reportOnStderr(error: unknown): void {
