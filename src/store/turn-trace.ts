@@ -4,7 +4,7 @@
  * ids and parent ids, start and end in ms since the epoch, a kind, and attributes named after the
  * OpenTelemetry GenAI conventions where they name the thing (`gen_ai.*`), Riverse's own (`riverse.*`) else.
  */
-export type SpanKind = 'turn' | 'routing' | 'model-request' | 'tool-call' | 'approval';
+type SpanKind = 'turn' | 'routing' | 'model-request' | 'tool-call' | 'approval';
 
 export type SpanAttribute = string | number | boolean | string[];
 
