@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * One turn as a tree of spans, as the store keeps it (src/store/trace-store.ts) and the API and
  * `riverse trace` show it. The shape is what a waterfall and an OpenTelemetry exporter both need:
@@ -48,9 +50,18 @@ export interface TurnTrace {
   spans: TraceSpan[];
 }
 
+/** Random bytes drawn ahead, a few thousand ids' worth: an id a span is too often for a call to the system each. */
+let pool = Buffer.alloc(0);
+let used = 0;
+
 /** Random hex ids of `bytes` bytes (8 for a span, 16 for a trace), never all zeros. */
 export function traceHex(bytes: number): string {
-  const values = crypto.getRandomValues(new Uint8Array(bytes));
-  values[0] = values[0]! | 1;
-  return Buffer.from(values).toString('hex');
+  if (used + bytes > pool.length) {
+    pool = randomBytes(4_096);
+    used = 0;
+  }
+  pool[used] = pool[used]! | 1;
+  const id = pool.toString('hex', used, used + bytes);
+  used += bytes;
+  return id;
 }
