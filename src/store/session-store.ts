@@ -79,6 +79,8 @@ export interface SessionStoreOptions {
   traceRetention?: Partial<TraceRetention>;
   /** Told when a batch of turn traces could not be written; by default a line on stderr. */
   onTraceError?: (error: unknown) => void;
+  /** How long a queued turn trace waits for others before they are written together (default 250 ms). */
+  traceBatchMs?: number;
 }
 const DEFAULT_TRACES = 100;
 
@@ -121,6 +123,7 @@ export class SessionStore {
       handRunsId: HAND_RUNS_ID,
       retention: { ...DEFAULT_TRACE_RETENTION, ...options.traceRetention },
       ...(options.onTraceError === undefined ? {} : { onError: options.onTraceError }),
+      ...(options.traceBatchMs === undefined ? {} : { batchMs: options.traceBatchMs }),
     });
   }
 

@@ -11,7 +11,7 @@ export interface TraceRetention {
 
 export const DEFAULT_TRACE_RETENTION: TraceRetention = { maxAgeDays: 14, maxCount: 2_000 };
 /** Queued traces are written together this long after the first of them, or at once past BATCH_SIZE. */
-const BATCH_DELAY_MS = 250;
+const DEFAULT_BATCH_MS = 250;
 const BATCH_SIZE = 64;
 export const MAX_TURN_TRACES = 1_000;
 
@@ -47,6 +47,8 @@ export interface TraceStoreParts {
   /** The session id runs by hand are kept under (SessionStore's), never shown as a session name. */
   handRunsId: string;
   retention: TraceRetention;
+  /** How long the first queued trace waits for others before the batch is written (default 250 ms). */
+  batchMs?: number;
   /** Told when a batch could not be written (the traces in it are dropped); by default a line on stderr. */
   onError?: (error: unknown) => void;
 }
@@ -59,7 +61,8 @@ export interface TraceStoreParts {
  */
 export class TraceStore {
   readonly #parts: TraceStoreParts;
-  #queued: TurnTrace[] = [];
+  /** The rows to insert, made at `queue`: the spans as their JSON text, so that no tree of objects outlives its turn in the young generation. */
+  #queued: SQLInputValue[][] = [];
   #timer: NodeJS.Timeout | undefined;
   /** Batches written (a figure for the tests: many turns, one write). */
   writes = 0;
@@ -70,10 +73,27 @@ export class TraceStore {
 
   /** Keeps `trace` to be written with the next batch. Never throws. */
   queue(trace: TurnTrace): void {
-    this.#queued.push(trace);
+    try {
+      this.#queued.push([
+        trace.id,
+        trace.traceId,
+        trace.sessionId,
+        trace.byHand ?? null,
+        trace.startedAt,
+        trace.durationMs,
+        trace.outcome,
+        trace.stopReason,
+        JSON.stringify(trace.tools),
+        JSON.stringify(trace.spans),
+        trace.sessionId,
+      ]);
+    } catch (error) {
+      (this.#parts.onError ?? reportOnStderr)(error);
+      return;
+    }
     if (this.#queued.length >= BATCH_SIZE) this.flush();
     else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.flush(), BATCH_DELAY_MS);
+      this.#timer = setTimeout(() => this.flush(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
       // A process that is done does not wait for it: close() writes what is left.
       this.#timer.unref();
     }
@@ -94,20 +114,7 @@ export class TraceStore {
           `INSERT OR REPLACE INTO turn_traces (id, trace_id, session_id, by_hand, started_at, duration_ms, outcome, stop_reason, tools, spans)
            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
         );
-        for (const trace of batch)
-          insert.run(
-            trace.id,
-            trace.traceId,
-            trace.sessionId,
-            trace.byHand ?? null,
-            trace.startedAt,
-            trace.durationMs,
-            trace.outcome,
-            trace.stopReason,
-            JSON.stringify(trace.tools),
-            JSON.stringify(trace.spans),
-            trace.sessionId,
-          );
+        for (const row of batch) insert.run(...row);
         const oldest = new Date(Date.now() - retention.maxAgeDays * 86_400_000).toISOString();
         prepare('DELETE FROM turn_traces WHERE started_at < ?').run(oldest);
         prepare(
