@@ -64,6 +64,8 @@ export class TraceStore {
   /** The rows to insert, made at `queue`: the spans as their JSON text, so that no tree of objects outlives its turn in the young generation. */
   #queued: SQLInputValue[][] = [];
   #timer: NodeJS.Timeout | undefined;
+  /** Traces written since the last sweep of the retention. */
+  #unswept = 0;
   /** Batches written (a figure for the tests: many turns, one write). */
   writes = 0;
 
@@ -115,11 +117,9 @@ export class TraceStore {
            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
         );
         for (const row of batch) insert.run(...row);
-        const oldest = new Date(Date.now() - retention.maxAgeDays * 86_400_000).toISOString();
-        prepare('DELETE FROM turn_traces WHERE started_at < ?').run(oldest);
-        prepare(
-          'DELETE FROM turn_traces WHERE id IN (SELECT id FROM turn_traces ORDER BY started_at DESC, rowid DESC LIMIT -1 OFFSET ?)',
-        ).run(retention.maxCount);
+        // The retention's sweep reads the whole index: once a sixteenth of the cap has come in, not every batch (reads sweep first).
+        this.#unswept += batch.length;
+        if (this.#unswept >= Math.max(1, retention.maxCount / 16)) this.#sweep();
       });
       this.writes++;
     } catch (error) {
@@ -127,9 +127,31 @@ export class TraceStore {
     }
   }
 
+  /** Drops what the retention no longer keeps: older than maxAgeDays, past maxCount. */
+  #sweep(): void {
+    const { prepare, retention } = this.#parts;
+    this.#unswept = 0;
+    const oldest = new Date(Date.now() - retention.maxAgeDays * 86_400_000).toISOString();
+    prepare('DELETE FROM turn_traces WHERE started_at < ?').run(oldest);
+    prepare(
+      'DELETE FROM turn_traces WHERE rowid IN (SELECT rowid FROM turn_traces ORDER BY started_at DESC, rowid DESC LIMIT -1 OFFSET ?)',
+    ).run(retention.maxCount);
+  }
+
+  /** Writes the queue and sweeps, before a read: a read sees what the retention keeps. Never throws. */
+  #settle(): void {
+    this.flush();
+    if (this.#unswept === 0) return;
+    try {
+      this.#parts.transaction(() => this.#sweep());
+    } catch (error) {
+      (this.#parts.onError ?? reportOnStderr)(error);
+    }
+  }
+
   /** The whole trace of a turn (its id, or the start of it when only one trace's id starts so). */
   get(id: string): (TurnTrace & { session: string }) | undefined {
-    this.flush();
+    this.#settle();
     const rows = this.#parts
       .prepare(
         `SELECT t.*, s.name AS session FROM turn_traces t JOIN sessions s ON s.id = t.session_id
@@ -149,7 +171,7 @@ export class TraceStore {
 
   /** Traces newest first, filtered (the values are bound as parameters). */
   list(query: TurnTraceQuery = {}): TurnTraceSummary[] {
-    this.flush();
+    this.#settle();
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TURN_TRACES)
       throw new RangeError(`limit must be a whole number from 0 to ${MAX_TURN_TRACES}, not ${limit}.`);
