@@ -24,6 +24,7 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
   const withTools = !last && tools.any && !toolsWithheld(turn);
   const choice = withTools ? nextToolChoice(turn, tools) : undefined;
   const format = options.responseFormat;
+  const tracer = options.tracer;
   // The text protocol has no way to force a call: the model is told to make one.
   const mustCall =
     textMode && choice !== undefined ? text.mustCall(typeof choice === 'string' ? undefined : choice.name) : undefined;
@@ -48,6 +49,7 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
     // The adapter's own retries (429, 5xx, network) are requests too, and the user is told of the wait.
     onRetry: ({ attempt, delayMs, error }: RetryNotice) => {
       turn.requests++;
+      tracer?.modelRetry(error.code, delayMs);
       turn.emit({ type: 'model-retry', attempt, delayMs, error: { code: error.code, message: error.message } });
     },
   };
@@ -56,8 +58,23 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
     // A text-protocol reply with tools is shown once it is read: it may be a call.
     // An answer in a format asked for is shown once it is checked (structured-output.ts).
     const showText = (!textMode || !withTools) && format === undefined;
-    reply = await requestModel(turn.model, request, turn.emit, showText, () => turn.requests++, options.waitNoticeMs);
+    reply = await requestModel(
+      turn.model,
+      request,
+      turn.emit,
+      showText,
+      () => {
+        turn.requests++;
+        tracer?.modelSend();
+      },
+      options.waitNoticeMs,
+      tracer === undefined ? undefined : () => tracer.modelFirstEvent(),
+    );
+    tracer?.modelReply(reply.finish, reply.usage);
   } catch (error) {
+    tracer?.modelFailed(
+      typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'internal',
+    );
     if (turn.mode !== 'native' || !rejectsNativeTools(error)) throw error;
     turn.textOnly.add(turn.model);
     if (options.toolCalling === 'native') throw error;

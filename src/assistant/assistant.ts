@@ -19,6 +19,7 @@ import { TextOnlyModels } from './text-only-models.ts';
 import { resultContent } from './tool-output.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
+import { TurnTracer } from './turn-tracer.ts';
 
 export interface AssistantOptions {
   model: ChatModel;
@@ -176,7 +177,9 @@ export class Assistant {
 
     const turnId = randomUUID();
     const sessionId = info?.id ?? name;
+    const tracer = store === undefined ? undefined : turnTracer(store, turnId, sessionId, options.model, registry);
     const save = (event: TurnEvent) => {
+      tracer?.(event);
       if (event.type === 'messages') {
         if (store !== undefined && info !== undefined)
           storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
@@ -198,6 +201,7 @@ export class Assistant {
       language,
       sessionId,
       turnId,
+      ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
       onEvent: savingListener(save, request.onEvent),
     });
@@ -233,7 +237,9 @@ export class Assistant {
     const input = last?.role === 'user' ? cutText(last.content, budget - 4, text.cutNote) : undefined;
     const history = input === undefined ? conversation : conversation.slice(0, -1);
     const turnId = randomUUID();
+    const tracer = store === undefined ? undefined : turnTracer(store, turnId, sessionId, options.model, registry);
     const save = (event: TurnEvent) => {
+      tracer?.(event);
       if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
     };
     const result = await runTurn({
@@ -255,6 +261,7 @@ export class Assistant {
       language,
       sessionId,
       turnId,
+      ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'deny' },
       onEvent: savingListener(save, request.onEvent),
     });
@@ -362,6 +369,34 @@ function savingListener(
       if (saveError !== undefined) throw saveError;
     }
   };
+}
+
+/**
+ * The turn's tracer, and the listener that feeds it the turn's events and queues its trace at
+ * `done`. Tracing never fails a turn: a fault in it is reported once and the trace dropped.
+ */
+function turnTracer(
+  store: SessionStore,
+  turnId: string,
+  sessionId: string,
+  model: ChatModel,
+  registry: ToolRegistry,
+): ((event: TurnEvent) => void) & { tracer: TurnTracer } {
+  const tracer = new TurnTracer({ turnId, sessionId, model, isolation: (tool) => registry.get(tool)?.isolation });
+  let broken = false;
+  const listen = (event: TurnEvent) => {
+    if (broken) return;
+    try {
+      tracer.event(event);
+      if (event.type === 'done') store.turnTraces.queue(tracer.finish(event.result));
+    } catch (error) {
+      broken = true;
+      console.error(
+        `[riverse] the trace of turn ${turnId} is dropped: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  };
+  return Object.assign(listen, { tracer });
 }
 
 function recordTrace(store: SessionStore, sessionId: string, turnId: string, call: ToolCallRecord): void {

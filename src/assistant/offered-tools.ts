@@ -115,6 +115,14 @@ export class OfferedTools {
 
   /** The tools offered now, in catalog order, find_tools last (a routed turn). */
   names(): string[] {
+    // Routed: from the set, not from definitions built for no dialect (the turn's trace asks every turn).
+    if (this.routed)
+      return [
+        ...catalogTools(this.#registry)
+          .filter((tool) => this.#offered.has(tool.name))
+          .map((tool) => tool.name),
+        FIND_TOOLS,
+      ];
     return this.definitions(undefined).map((definition) => definition.name);
   }
 

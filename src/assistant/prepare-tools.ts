@@ -16,6 +16,7 @@ export async function prepareTools(turn: TurnState): Promise<TurnTools | TurnRes
   const { registry } = options;
   const query = conversationQuery(options);
   const offered = await OfferedTools.choose(registry, options.language, options.routing, query, turn.signal);
+  options.tracer?.routing(offered.names(), offered.routed, () => offered.names());
   const clientTools = options.clientTools ?? [];
   if (clientTools.length === 0) return new TurnTools(offered, turn.dialect(), undefined);
   // Ours are the registry's tools and what the turn offers besides (find_tools, when it routes).

@@ -26,11 +26,13 @@ export async function requestModel(
   showText: boolean,
   onSend: () => void,
   noticeMs = DEFAULT_WAIT_NOTICE_MS,
+  /** Told once per attempt, of the reply's first event (the time to first token, for the trace). */
+  onFirstEvent?: () => void,
 ): Promise<ModelReply> {
   for (let attempt = 1; ; attempt++) {
     onSend();
     try {
-      return await collect(model, request, emit, showText, noticeMs);
+      return await collect(model, request, emit, showText, noticeMs, onFirstEvent);
     } catch (error) {
       if (
         !(error instanceof ModelError) ||
@@ -50,6 +52,7 @@ async function collect(
   emit: (event: TurnEvent) => void,
   showText: boolean,
   noticeMs: number,
+  onFirstEvent: (() => void) | undefined,
 ): Promise<ModelReply> {
   let text = '';
   const calls: ToolCallRequest[] = [];
@@ -62,7 +65,10 @@ async function collect(
     notice.refresh();
   }, noticeMs);
   try {
+    let first = onFirstEvent;
     for await (const event of model.stream(request)) {
+      first?.();
+      first = undefined;
       since = performance.now();
       notice.refresh();
       switch (event.type) {

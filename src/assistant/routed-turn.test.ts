@@ -13,6 +13,7 @@ import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { FIND_TOOLS } from './offered-tools.ts';
 import { runTurn, type TurnOptions } from './run-turn.ts';
 import { loadRegistry, modelServer, sharedCleanup, testModel, toolMessagesOf } from './turn-test-support.ts';
+import { TurnTracer } from './turn-tracer.ts';
 
 /** Thirty tools of as many kinds; each answers with its own name and arguments. */
 const KINDS: [name: string, description: string, example: string][] = [
@@ -360,5 +361,39 @@ describe('ToolRouter.sync', () => {
     assert.equal(router.search('barcode picture', 1)[0]?.name, 'qr_code');
     assert.ok(!router.search('air pollution quality index', 5).some((hit) => hit.name === 'air_quality'));
     assert.equal(router.size, next.length);
+  });
+});
+
+describe("a routed turn's trace", () => {
+  it('says how many tools were offered, which, that the turn was routed, and what find_tools found', async (t) => {
+    const server = await modelServer(
+      t,
+      replies([
+        { toolCalls: [{ name: FIND_TOOLS, arguments: { query: 'make a QR code' } }] },
+        { toolCalls: [{ name: 'qr_code', arguments: { value: 'https://example.com' } }] },
+        { text: 'Here it is.' },
+      ]),
+    );
+    const model = testModel(server);
+    const tracer = new TurnTracer({ turnId: 'routed', sessionId: 's', model });
+    const result = await runTurn({
+      model,
+      registry: catalog,
+      history: [],
+      input: 'Convert 20 dollars to yen',
+      language: 'en',
+      routing: routed(),
+      tracer,
+      onEvent: (event) => tracer.event(event),
+    });
+    assert.equal(result.stopReason, 'answer');
+    const { spans } = tracer.finish(result);
+    const routing = spans.find((span) => span.kind === 'routing')!;
+    const offered = offeredIn(server.requests[0]!);
+    assert.equal(routing.attributes['riverse.routing.routed'], true);
+    assert.equal(routing.attributes['riverse.routing.offered_count'], offered.length);
+    assert.deepEqual(routing.attributes['riverse.routing.offered'], offered);
+    const find = spans.find((span) => span.name === `execute_tool ${FIND_TOOLS}`)!;
+    assert.deepEqual(find.attributes['riverse.find_tools.found'], ['qr_code']);
   });
 });

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { TurnTracer } from './turn-tracer.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -72,6 +73,8 @@ export interface TurnOptions {
   approvals?: TurnApprovals;
   /** The turn's id, as its messages and traces are stored (a random one by default). */
   turnId?: string;
+  /** Told of the model requests and the tools offered, for the turn's trace (the rest it reads from the events). */
+  tracer?: TurnTracer;
   /** Sent with every model request of the turn (a /v1 client's temperature, max_tokens, …). */
   sampling?: SamplingSettings;
   /**

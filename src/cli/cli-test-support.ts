@@ -126,7 +126,9 @@ export async function createProject(files: Record<string, string> = {}): Promise
   const dir = await mkdtemp(join(tmpdir(), 'riverse-cli-test-'));
   const project: TempProject = {
     dir,
-    run: (args, options = {}) => riverse(args, { ...options, cwd: dir }),
+    // Data (sessions, traces) in the project, not in the home folder of whoever runs the tests.
+    run: (args, options = {}) =>
+      riverse(args, { ...options, cwd: dir, env: { RIVERSE_DATA_DIR: join(dir, '.riverse-data'), ...options.env } }),
     path: (relativePath) => join(dir, relativePath),
     async write(relativePath, text) {
       await mkdir(dirname(join(dir, relativePath)), { recursive: true });

@@ -11,7 +11,7 @@ import type { ChatModel } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
 import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../models/resolve-model.ts';
 import { CLI_TEXT } from './cli-text.ts';
-import { defaultDataDir } from '../store/data-dir.ts';
+import { cliDataDir } from './data-folder.ts';
 import { SessionStore } from '../store/session-store.ts';
 import type { Language } from '../core/language.ts';
 import { loadCliConfig } from './cli-config.ts';
@@ -96,7 +96,7 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
   const { config } = loaded;
   const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
   if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
-  const dataDir = config.data_dir !== undefined ? resolve(loaded.baseDir, config.data_dir) : defaultDataDir();
+  const dataDir = cliDataDir(loaded);
   return {
     config: loaded,
     dataDir,

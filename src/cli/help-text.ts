@@ -53,6 +53,9 @@ export interface HelpText {
   question: string;
   askSession: string;
   askJson: string;
+  trace: string;
+  traceId: string;
+  traceJson: string;
   bench: string;
   benchRoute: string;
   benchTools: string;
@@ -139,6 +142,9 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: 'the question',
     askSession: 'keep the exchange in this session (default: not kept)',
     askJson: 'print the whole turn: reply, tool calls, messages, usage',
+    trace: "print a turn's trace as a tree: model requests, tool calls, approval waits, times",
+    traceId: 'the turn: "last" (default) or its id (a start of it, 4 characters or more)',
+    traceJson: 'print the whole trace as JSON, as GET /api/traces/:id gives it',
     bench: 'measure Riverse on benchmark data',
     benchRoute: 'measure the tool router: hit@k and recall@k, time per request, tokens sent',
     benchTools: 'the tools, one JSON object a line (name, description, parameters, examples)',
@@ -221,6 +227,9 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: '问题',
     askSession: '把这次问答保存到该会话（默认不保存）',
     askJson: '以 JSON 输出整个回合：回答、工具调用、消息、用量',
+    trace: '以树状打印一个回合的追踪：模型请求、工具调用、等待批准、耗时',
+    traceId: '回合："last"（默认）或其 id（或其开头，至少 4 个字符）',
+    traceJson: '以 JSON 输出完整追踪，与 GET /api/traces/:id 相同',
     bench: '用基准数据衡量 Riverse',
     benchRoute: '衡量工具路由：hit@k 与 recall@k、每条请求的耗时、发送的 token',
     benchTools: '工具文件，每行一个 JSON 对象（name、description、parameters、examples）',
@@ -302,6 +311,9 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     question: '質問',
     askSession: 'このやり取りをこのセッションに残す（既定：残さない）',
     askJson: 'ターン全体を出力する：回答、ツール呼び出し、メッセージ、使用量',
+    trace: 'ターンのトレースをツリーで表示する：モデルへのリクエスト、ツール呼び出し、承認待ち、時間',
+    traceId: 'ターン："last"（既定）またはその id（4 文字以上の先頭部分でも可）',
+    traceJson: 'トレース全体を JSON で出力する（GET /api/traces/:id と同じ）',
     bench: 'ベンチマークデータで Riverse を測る',
     benchRoute: 'ツールルーターを測る：hit@k と recall@k、リクエストごとの時間、送るトークン',
     benchTools: 'ツールのファイル（1 行に 1 つの JSON オブジェクト：name、description、parameters、examples）',

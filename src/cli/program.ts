@@ -163,6 +163,18 @@ const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').
 
 serveOptions(program.command('serve').description(text.serve)).action(run(serve));
 
+program
+  .command('trace')
+  .description(text.trace)
+  .argument('[id]', text.traceId)
+  .option('--json', text.traceJson)
+  .addOption(lang())
+  .action(
+    run(async (id: string | undefined, options) =>
+      (await import('./trace/trace-command.ts')).traceCommand(id, { ...globals(), ...options }),
+    ),
+  );
+
 // The main job: the service (it starts without a model, and says how to connect one).
 serveOptions(program).action(run(serve));
 

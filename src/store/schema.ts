@@ -87,6 +87,23 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX responses_by_session ON responses (session_id);
   `,
+  // 5: one trace per turn, a tree of spans as JSON (src/store/trace-store.ts), gone with its session.
+  `
+  CREATE TABLE turn_traces (
+    id          TEXT PRIMARY KEY,      -- the turn's id
+    trace_id    TEXT NOT NULL,
+    session_id  TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    by_hand     TEXT,                  -- cli or api for a tool run by hand; NULL for a turn
+    started_at  TEXT NOT NULL,
+    duration_ms REAL NOT NULL,
+    outcome     TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
+    stop_reason TEXT NOT NULL,
+    tools       TEXT NOT NULL,         -- JSON array of the tools called
+    spans       TEXT NOT NULL          -- JSON array of TraceSpan
+  );
+  CREATE INDEX turn_traces_by_time ON turn_traces (started_at);
+  CREATE INDEX turn_traces_by_session ON turn_traces (session_id, started_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,6 +10,9 @@ import { loadSqlite } from './load-sqlite.ts';
 import { ResponseStore } from './response-store.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
+import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
+import { handRunTrace } from './hand-run-trace.ts';
+import type { HandRunVia } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
 
 export const DATABASE_FILE = 'riverse.db';
@@ -70,6 +73,15 @@ const HAND_RUNS_ID = 'riverse:hand-runs';
 const HAND_RUNS_NAME = 'riverse:hand-runs:7f3c9a';
 
 export const MAX_TRACES = 1_000;
+
+export interface SessionStoreOptions {
+  /** How long turn traces are kept and how many (DEFAULT_TRACE_RETENTION). */
+  traceRetention?: Partial<TraceRetention>;
+  /** Told when a batch of turn traces could not be written; by default a line on stderr. */
+  onTraceError?: (error: unknown) => void;
+  /** How long a queued turn trace waits for others before they are written together (default 250 ms). */
+  traceBatchMs?: number;
+}
 const DEFAULT_TRACES = 100;
 
 /** `renameSession` to a name another session has. */
@@ -97,16 +109,26 @@ export class SessionStore {
   readonly approvals: ApprovalStore;
   /** Responses of `/v1/responses` kept for `previous_response_id`, in the same file. */
   readonly responses: ResponseStore;
+  /** One trace per turn (and per run by hand), written in batches off the turn's path. */
+  readonly turnTraces: TraceStore;
 
-  private constructor(db: DatabaseSync, file: string) {
+  private constructor(db: DatabaseSync, file: string, options: SessionStoreOptions) {
     this.#db = db;
     this.file = file;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
+    this.turnTraces = new TraceStore({
+      prepare: (sql) => this.#prepare(sql),
+      transaction: (body) => this.#transaction(body),
+      handRunsId: HAND_RUNS_ID,
+      retention: { ...DEFAULT_TRACE_RETENTION, ...options.traceRetention },
+      ...(options.onTraceError === undefined ? {} : { onError: options.onTraceError }),
+      ...(options.traceBatchMs === undefined ? {} : { batchMs: options.traceBatchMs }),
+    });
   }
 
   /** Opens (creating if needed) `riverse.db` in `dataDir`, and brings its schema up to date. */
-  static open(dataDir: string): SessionStore {
+  static open(dataDir: string, options: SessionStoreOptions = {}): SessionStore {
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, DATABASE_FILE);
     const { DatabaseSync } = loadSqlite();
@@ -122,10 +144,11 @@ export class SessionStore {
       db.close();
       throw error;
     }
-    return new SessionStore(db, file);
+    return new SessionStore(db, file, options);
   }
 
   close(): void {
+    if (this.#db.isOpen) this.turnTraces.close();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
@@ -258,8 +281,11 @@ export class SessionStore {
     }
   }
 
-  /** Records a call a person ran by hand on the tools page: a trace of no session (`byHand` in `traces()`). */
-  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>): void {
+  /**
+   * Records a call a person ran by hand (the tools page, the API's run route, `tools run`): a trace
+   * of no session (`byHand` in `traces()`), and a turn trace marked with `via`.
+   */
+  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>, via: HandRunVia = 'api'): void {
     const now = new Date().toISOString();
     this.#run(
       'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -269,6 +295,7 @@ export class SessionStore {
       now,
     );
     this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
+    this.turnTraces.queue(handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via));
   }
 
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */

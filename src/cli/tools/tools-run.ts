@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type { LoadedConfig } from '../../config/load-config.ts';
+import { SessionStore } from '../../store/session-store.ts';
+import { cliDataDir } from '../data-folder.ts';
 import { readArguments } from '../../tool-runtime/argument-limits.ts';
 import { explainInvalidParams, type ParamsCheck } from '../../tool-runtime/check-params.ts';
 import { failureIn } from '../../tool-runtime/failure-words.ts';
@@ -27,9 +31,11 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
   // Listening from the start: Ctrl-C while the tools load ends the command at once.
   const interrupts = listenForInterrupts({ stillStopping: CLI_TEXT[language].stillStopping });
   let started = 0;
-  const { registry, result } = await (async () => {
-    const { registry } = await loadTools(options);
+  let startedAt = '';
+  const { registry, result, loaded } = await (async () => {
+    const { registry, loaded } = await loadTools(options);
     started = performance.now();
+    startedAt = new Date().toISOString();
     const result = await registry.execute(name, params, {
       signal: interrupts.begin(),
       sessionId: 'cli',
@@ -44,8 +50,9 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
             onLog: (report) => process.stderr.write(`${text.logLine(report.level, report.message)}\n`),
           }),
     });
-    return { registry, result };
+    return { registry, result, loaded };
   })().finally(() => interrupts.close());
+  traceRun(loaded, name, params, result, { startedAt, durationMs: performance.now() - started }, text);
   // The check the call went through: what the tool received (coerced, with its defaults), or why not.
   const checked = registry.get(name)?.checkParams(params);
   if (options.json === true) {
@@ -63,6 +70,41 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     process.stderr.write(`${text.error}${error}\n`);
   }
   return result.success ? 0 : 1;
+}
+
+/** Keeps the run as a trace by hand (`riverse trace`, `GET /api/traces/turns?byHand=true`); a store that fails is a note, not the run's failure. */
+function traceRun(
+  loaded: LoadedConfig,
+  tool: string,
+  params: unknown,
+  result: ToolResult,
+  time: { startedAt: string; durationMs: number },
+  text: ToolsText,
+): void {
+  try {
+    const store = SessionStore.open(cliDataDir(loaded));
+    try {
+      store.recordHandRun(
+        {
+          turnId: randomUUID(),
+          callId: randomUUID(),
+          tool,
+          params,
+          success: result.success,
+          data: result.data ?? '',
+          ...(result.error === undefined ? {} : { error: result.error }),
+          ...(result.code === undefined ? {} : { code: result.code }),
+          durationMs: Math.round(time.durationMs * 10) / 10,
+          startedAt: time.startedAt,
+        },
+        'cli',
+      );
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    process.stderr.write(`${text.runNotTraced(error instanceof Error ? error.message : String(error))}\n`);
+  }
 }
 
 /**

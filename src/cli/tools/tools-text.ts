@@ -19,6 +19,8 @@ export interface ToolsText {
   none: string;
   schemaTitle: string;
   toolFailed: string;
+  /** The run happened, but its trace could not be kept (`riverse trace` will not show it). */
+  runNotTraced: (detail: string) => string;
   paramsNotJson: (detail: string) => string;
   paramsNotObject: string;
   notAParameter: (word: string) => string;
@@ -65,6 +67,7 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     none: ' none',
     schemaTitle: 'JSON Schema given to models:',
     toolFailed: 'the tool failed',
+    runNotTraced: (detail) => `note: this run is not traced (the data folder could not be written: ${detail})`,
     paramsNotJson: (detail) => `--params is not valid JSON: ${detail}. Example: --params '{"city": "Tokyo"}'`,
     paramsNotObject: '--params must be a JSON object, e.g. \'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" is not a parameter: write key=value, e.g. city=Tokyo`,
@@ -106,6 +109,7 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     none: '无',
     schemaTitle: '提供给模型的 JSON Schema：',
     toolFailed: '工具执行失败',
+    runNotTraced: (detail) => `注意：此次运行未被追踪（无法写入数据文件夹：${detail}）`,
     paramsNotJson: (detail) => `--params 不是有效的 JSON：${detail}。示例：--params '{"city": "Tokyo"}'`,
     paramsNotObject: '--params 必须是 JSON 对象，例如 \'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" 不是参数：请写成 key=value，例如 city=Tokyo`,
@@ -148,6 +152,8 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
     none: 'なし',
     schemaTitle: 'モデルに渡す JSON Schema：',
     toolFailed: 'ツールが失敗しました',
+    runNotTraced: (detail) =>
+      `注意：この実行はトレースされていません（データフォルダーに書き込めませんでした：${detail}）`,
     paramsNotJson: (detail) => `--params が正しい JSON ではありません：${detail}。例：--params '{"city": "Tokyo"}'`,
     paramsNotObject: '--params は JSON オブジェクトにしてください。例：\'{"city": "Tokyo"}\'',
     notAParameter: (word) => `"${word}" はパラメーターではありません。key=value の形で書いてください。例：city=Tokyo`,

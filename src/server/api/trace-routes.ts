@@ -1,20 +1,60 @@
 import { Hono } from 'hono';
 import { MAX_TRACES, type TraceQuery } from '../../store/session-store.ts';
+import { MAX_TURN_TRACES, type TurnTraceQuery } from '../../store/trace-store.ts';
 import { ApiError } from '../api-error.ts';
 import type { ServerContext } from '../server-context.ts';
 
-/** `GET /api/traces`: the tool calls of every session, newest first, filtered. */
+/**
+ * `GET /api/traces`: the tool calls of every session, newest first, filtered. `GET
+ * /api/traces/turns`: the turns' traces (a tree each), filtered; `GET /api/traces/:id`: one whole.
+ */
 export function traceRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   routes.get('/traces', (c) => c.json({ traces: context.store.traces(traceQuery(c.req.query())) }));
+  routes.get('/traces/turns', (c) => c.json({ traces: context.store.turnTraces.list(turnQuery(c.req.query())) }));
+  routes.get('/traces/:id', (c) => {
+    const id = c.req.param('id');
+    const trace = id === 'last' ? context.store.turnTraces.last() : context.store.turnTraces.get(id);
+    if (trace === undefined)
+      throw new ApiError(404, 'trace-not-found', `No turn has a trace with the id ${JSON.stringify(id)}.`);
+    return c.json({ trace });
+  });
   return routes;
 }
 
 /** The query string as a TraceQuery; a value that cannot be one is a 400 naming it. */
 function traceQuery(query: Record<string, string>): TraceQuery {
-  const result: TraceQuery = {};
+  const result: TraceQuery = { ...commonFilters(query, MAX_TRACES) };
   for (const key of ['tool', 'session'] as const)
     if (query[key] !== undefined && query[key] !== '') result[key] = query[key];
+  return result;
+}
+
+/** The query string as a TurnTraceQuery (the same filters, and `turn`, `byHand`). */
+function turnQuery(query: Record<string, string>): TurnTraceQuery {
+  const result: TurnTraceQuery = { ...commonFilters(query, MAX_TURN_TRACES) };
+  for (const key of ['tool', 'session', 'turn'] as const)
+    if (query[key] !== undefined && query[key] !== '') result[key] = query[key];
+  const { byHand } = query;
+  if (byHand !== undefined && byHand !== '') {
+    if (byHand !== 'true' && byHand !== 'false')
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `"byHand" must be true or false, not ${JSON.stringify(byHand)}`,
+        'byHand',
+      );
+    result.byHand = byHand === 'true';
+  }
+  return result;
+}
+
+/** outcome, since, until and limit, read alike for both lists. */
+function commonFilters(
+  query: Record<string, string>,
+  max: number,
+): Pick<TraceQuery, 'outcome' | 'since' | 'until' | 'limit'> {
+  const result: Pick<TraceQuery, 'outcome' | 'since' | 'until' | 'limit'> = {};
   const { outcome, since, until, limit } = query;
   if (outcome !== undefined && outcome !== '') {
     if (outcome !== 'success' && outcome !== 'failure')
@@ -42,11 +82,11 @@ function traceQuery(query: Record<string, string>): TraceQuery {
   }
   if (limit !== undefined && limit !== '') {
     const number = Number(limit);
-    if (!/^\d+$/.test(limit) || number > MAX_TRACES)
+    if (!/^\d+$/.test(limit) || number > max)
       throw new ApiError(
         400,
         'invalid-request',
-        `"limit" must be a whole number from 0 to ${MAX_TRACES}, not ${JSON.stringify(limit)}`,
+        `"limit" must be a whole number from 0 to ${max}, not ${JSON.stringify(limit)}`,
         'limit',
       );
     result.limit = number;
