@@ -223,6 +223,18 @@ describe('/v1 with the openai client', () => {
         return true;
       },
     );
+    // A front end that sends Accept-Language gets the hint in that language.
+    await assert.rejects(
+      noModel.chat.completions.create(
+        { model: 'riverse', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'Accept-Language': 'ja' } },
+      ),
+      (error: unknown) => {
+        assert.ok(error instanceof OpenAI.APIError && error.status === 503, String(error));
+        assert.match(error.message, /モデルが接続されていません/);
+        return true;
+      },
+    );
 
     const { service } = await openaiService(t, { text: 'unused' }, { server: { token: 'the-token' } });
     const wrong = new OpenAI({ baseURL: `${service.url}v1`, apiKey: 'not-the-token', maxRetries: 0 });
