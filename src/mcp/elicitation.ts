@@ -32,7 +32,11 @@ const MAX_CHOICES = 10;
  * never opens it) and asks whether it is done. No answer in time, or a call that cannot ask,
  * is a `cancel`/`decline`; the SDK fills omitted fields from their defaults.
  */
-export async function elicit(server: string, params: ElicitRequestParams, channel: ElicitationChannel): Promise<ElicitResult> {
+export async function elicit(
+  server: string,
+  params: ElicitRequestParams,
+  channel: ElicitationChannel,
+): Promise<ElicitResult> {
   const say = (phrase: Phrase) => renderPhrase(phrase, channel.language)!;
   const decline = say(mcpPhrase('mcp.elicit.choice.decline'));
   if (params.mode === 'url') {
@@ -109,7 +113,10 @@ async function askField(
     const answer = await channel.ask(question, choices.length <= MAX_CHOICES ? { choices } : {});
     if (!answer.answered) return 'cancel';
     const text = answer.text.trim();
-    if ((text === '' || text.toLowerCase() === skip.toLowerCase() || text.toLowerCase() === 'skip') && (optional || field.default !== undefined))
+    if (
+      (text === '' || text.toLowerCase() === skip.toLowerCase() || text.toLowerCase() === 'skip') &&
+      (optional || field.default !== undefined)
+    )
       return undefined;
     const value = parseField(text, field, values, { yes, no });
     if (value !== undefined) return value;
@@ -124,11 +131,15 @@ interface FieldOption {
 }
 
 function optionsOf(field: FieldSchema): FieldOption[] | undefined {
-  const listed = field.type === 'array' ? (field.items?.enum ?? field.items?.anyOf) : (field.enum ?? field.oneOf ?? field.anyOf);
+  const listed =
+    field.type === 'array' ? (field.items?.enum ?? field.items?.anyOf) : (field.enum ?? field.oneOf ?? field.anyOf);
   if (!Array.isArray(listed)) return undefined;
   return listed.map((item) =>
     typeof item === 'object' && item !== null
-      ? { value: String((item as { const?: unknown }).const), label: String((item as { title?: unknown }).title ?? (item as { const?: unknown }).const) }
+      ? {
+          value: String((item as { const?: unknown }).const),
+          label: String((item as { title?: unknown }).title ?? (item as { const?: unknown }).const),
+        }
       : { value: String(item), label: String(item) },
   );
 }
@@ -154,7 +165,8 @@ function parseField(
   }
   if (field.type === 'number' || field.type === 'integer') {
     const number = Number(text);
-    if (text === '' || !Number.isFinite(number) || (field.type === 'integer' && !Number.isInteger(number))) return undefined;
+    if (text === '' || !Number.isFinite(number) || (field.type === 'integer' && !Number.isInteger(number)))
+      return undefined;
     return number;
   }
   return text;

@@ -37,8 +37,7 @@ const en = {
 
 const zh: typeof en = {
   'mcp.sign-in.needed': (a) => `MCP 服务器"${a.server}"需要你登录。请在本机的浏览器中打开此链接：\n  ${a.url}`,
-  'mcp.sign-in.waiting': (a) =>
-    `正在等待你登录 ${a.server}（链接显示在终端、仪表板和 GET /api/mcp/sign-ins 中）`,
+  'mcp.sign-in.waiting': (a) => `正在等待你登录 ${a.server}（链接显示在终端、仪表板和 GET /api/mcp/sign-ins 中）`,
   'mcp.sign-in.page-done': (a) => `已登录 ${a.server}。可以关闭此标签页，回到 Riverse。`,
   'mcp.sign-in.page-unknown': () =>
     'Riverse 没有（或不再）在等待这个登录链接：登录已完成、已超时，或 Riverse 已重启。请从 Riverse 重新开始登录。',

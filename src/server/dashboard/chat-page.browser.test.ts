@@ -4,10 +4,10 @@
 // card, an unreachable model server said once, and the words in en, zh and ja (a new chat's title
 // from the model, a tool's reason for being off, "1 message"). Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';
-import { mkdir, } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { test, } from 'node:test';
+import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test, } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { tinyGguf } from '../../models/providers/local/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../../models/providers/local/local-llama-install.ts';
