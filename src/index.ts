@@ -172,6 +172,7 @@ export {
   SessionNameTakenError,
   SessionStore,
   type SessionInfo,
+  type SessionStoreOptions,
   type SessionSummary,
   type StoredTrace,
   type ToolCallQuery,
@@ -186,4 +187,12 @@ export {
   type ApprovalStatus,
 } from './store/approval-store.ts';
 export { ResponseStore, type StoredResponse } from './store/response-store.ts';
+export {
+  TraceStore,
+  type TraceRetention,
+  type TraceStoreParts,
+  type TurnTraceQuery,
+  type TurnTraceSummary,
+} from './store/trace-store.ts';
+export type { HandRunVia, SpanAttribute, SpanKind, TraceSpan, TurnTrace } from './store/turn-trace.ts';
 export { defaultDataDir } from './store/data-dir.ts';

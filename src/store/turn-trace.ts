@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  * ids and parent ids, start and end in ms since the epoch, a kind, and attributes named after the
  * OpenTelemetry GenAI conventions where they name the thing (`gen_ai.*`), Riverse's own (`riverse.*`) else.
  */
-type SpanKind = 'turn' | 'routing' | 'model-request' | 'tool-call' | 'approval';
+export type SpanKind = 'turn' | 'routing' | 'model-request' | 'tool-call' | 'approval';
 
 export type SpanAttribute = string | number | boolean | string[];
 
