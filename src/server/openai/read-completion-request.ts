@@ -2,7 +2,8 @@ import type { ClientTool } from '../../assistant/client-tools.ts';
 import { answerChecker } from '../../assistant/structured-output.ts';
 import type { ChatMessage, ToolCallRequest } from '../../models/chat-message.ts';
 import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
-import { MAX_STOP_SEQUENCES, SAMPLING_RANGES, type NumericSamplingField } from '../../models/sampling-ranges.ts';
+import { MAX_STOP_SEQUENCES } from '../../models/sampling-ranges.ts';
+import { readSamplingNumbers } from './sampling-fields.ts';
 import { ApiError } from '../api-error.ts';
 import { imageFromUrl } from './image-input.ts';
 import type { MessageImage } from '../../models/chat-message.ts';
@@ -166,8 +167,7 @@ function readResponseFormat(value: unknown): ResponseFormat | undefined {
 
 /** The sampling fields, each within OpenAI's bounds; `max_completion_tokens` wins over the older `max_tokens`. */
 function readSampling(body: Json): SamplingSettings {
-  const sampling: SamplingSettings = {};
-  const fields: [NumericSamplingField, string][] = [
+  const sampling = readSamplingNumbers(body, [
     ['temperature', 'temperature'],
     ['top_p', 'top_p'],
     ['max_tokens', 'max_tokens'],
@@ -175,21 +175,7 @@ function readSampling(body: Json): SamplingSettings {
     ['seed', 'seed'],
     ['presence_penalty', 'presence_penalty'],
     ['frequency_penalty', 'frequency_penalty'],
-  ];
-  for (const [field, name] of fields) {
-    const value = body[name];
-    if (value === undefined || value === null) continue;
-    const range = SAMPLING_RANGES[field];
-    if (typeof value !== 'number' || !Number.isFinite(value) || (range.whole && !Number.isInteger(value))) {
-      throw invalid(name, `"${name}" must be ${range.whole ? 'a whole number' : 'a number'}.`);
-    }
-    if (value < range.min || value > range.max) {
-      const bounds =
-        range.max === Number.MAX_SAFE_INTEGER ? `at least ${range.min}` : `from ${range.min} to ${range.max}`;
-      throw invalid(name, `"${name}" must be ${bounds}; it is ${value}.`);
-    }
-    sampling[range.key] = value;
-  }
+  ]);
   const stop = body.stop;
   if (stop !== undefined && stop !== null) {
     const list = typeof stop === 'string' ? [stop] : stop;

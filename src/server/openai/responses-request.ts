@@ -1,6 +1,7 @@
 import type { ClientTool } from '../../assistant/client-tools.ts';
 import type { MessageImage, ToolCallRequest } from '../../models/chat-message.ts';
 import type { ResponseFormat, SamplingSettings, ToolChoice } from '../../models/chat-model.ts';
+import { readSamplingNumbers } from './sampling-fields.ts';
 import { ApiError } from '../api-error.ts';
 import { imageFromUrl } from './image-input.ts';
 import { RIVERSE_MODEL_ID } from './read-completion-request.ts';
@@ -191,23 +192,11 @@ function readToolChoice(value: unknown): ToolChoice | undefined {
 }
 
 function readSampling(body: Json): SamplingSettings | undefined {
-  const sampling: SamplingSettings = {};
-  const number = (field: string, min: number, max: number): number | undefined => {
-    const value = body[field];
-    if (!given(value)) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
-      throw invalid(field, `"${field}" must be a number from ${min} to ${max}.`);
-    return value;
-  };
-  const temperature = number('temperature', 0, 2);
-  if (temperature !== undefined) sampling.temperature = temperature;
-  const topP = number('top_p', 0, 1);
-  if (topP !== undefined) sampling.topP = topP;
-  const maxTokens = number('max_output_tokens', 1, Number.MAX_SAFE_INTEGER);
-  if (maxTokens !== undefined) {
-    if (!Number.isInteger(maxTokens)) throw invalid('max_output_tokens', '"max_output_tokens" must be a whole number.');
-    sampling.maxTokens = maxTokens;
-  }
+  const sampling = readSamplingNumbers(body, [
+    ['temperature', 'temperature'],
+    ['top_p', 'top_p'],
+    ['max_tokens', 'max_output_tokens'],
+  ]);
   return Object.keys(sampling).length === 0 ? undefined : sampling;
 }
 
