@@ -79,6 +79,15 @@ export type { McpConfig, McpOAuthSettings, McpServerSettings, McpSettings } from
 export type { Isolation } from './tools/app-config.ts';
 export type { ToolInfo } from './tool-runtime/load-tool-file.ts';
 export type { RegisteredTool } from './tool-runtime/registered-tool.ts';
+export type {
+  StartTaskRequest,
+  TaskFilter,
+  TaskOrigin,
+  TaskProgress,
+  TaskRecord,
+  TaskRunner,
+  TaskStatus,
+} from './tasks/task-types.ts';
 export type { ApprovalGateAnswer, ExecuteOptions } from './tool-runtime/execute-tool.ts';
 export type { Dialect } from './schema/dialect.ts';
 export { compileSchema } from './schema/compile-schema.ts';

@@ -1,0 +1,81 @@
+import type { CheckedToolResult } from '../tools/tool-result.ts';
+import type { Language } from '../core/language.ts';
+
+/**
+ * A task: one tool call that runs apart from the turn that started it (a manifest's `long_running`,
+ * or a call that outlived `assistant.turn_timeout_ms`), or that an MCP client asked to run as one.
+ * The words are MCP's tasks extension's (SEP-2663), so that the mapping is one-to-one; `interrupted`
+ * is Riverse's own: the process that ran it stopped (a restart), and nothing was run again.
+ */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+
+/** Who started a task. */
+export type TaskOrigin = 'turn' | 'mcp' | 'api' | 'cli';
+
+export interface TaskProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A task as it is stored and listed. Times are epoch milliseconds. */
+export interface TaskRecord {
+  id: string;
+  tool: string;
+  /** The call's id in the turn (or the MCP request's) that started it. */
+  callId: string;
+  /** The session the result is delivered into; none for a task an MCP client or `tools run` started. */
+  sessionId?: string;
+  origin: TaskOrigin;
+  status: TaskStatus;
+  /** Why it is in this status, for a person (a failure's or an interruption's reason). */
+  statusMessage?: string;
+  /** A stable code when it failed or was interrupted (a `ToolErrorCode`, `interrupted`, …). */
+  errorCode?: string;
+  arguments: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  /** How long the record is kept after it ends (MCP's `ttlMs`); the store's retention otherwise. */
+  ttlMs?: number;
+  /** How often a client should poll it (MCP's `pollIntervalMs`). */
+  pollIntervalMs?: number;
+  progress?: TaskProgress;
+  /** The result, once `completed` or `failed` (a tool's own failure is a completed call with `success: false`). */
+  result?: CheckedToolResult;
+  /** When the result was delivered into its session (the next turn saw it). */
+  deliveredAt?: number;
+}
+
+export interface StartTaskRequest {
+  tool: string;
+  arguments: Record<string, unknown>;
+  callId: string;
+  origin: TaskOrigin;
+  sessionId?: string;
+  language?: Language;
+  ttlMs?: number;
+}
+
+export interface TaskFilter {
+  status?: TaskStatus | readonly TaskStatus[];
+  sessionId?: string;
+  tool?: string;
+  limit?: number;
+}
+
+/**
+ * What the rooms above (the turn, the service, MCP's server) use to run and watch tasks. The MCP
+ * server is below the room that implements it, so it receives one (the port) rather than importing it.
+ */
+export interface TaskRunner {
+  /** Starts the call as a task and answers at once with its record (status `working`). */
+  start(request: StartTaskRequest): Promise<TaskRecord>;
+  get(id: string): TaskRecord | undefined;
+  list(filter?: TaskFilter): TaskRecord[];
+  /** Cancels a running task (its call's signal fires); answers the record as it now is, undefined when unknown. */
+  cancel(id: string): TaskRecord | undefined;
+  /** Resolves when the task ends (or at once when it has), or rejects with the signal's reason. */
+  waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord>;
+  /** Called on every change of any task (status, progress); returns the unsubscribe. */
+  onChange(listener: (task: TaskRecord) => void): () => void;
+}
