@@ -211,10 +211,17 @@ test('tools/list_changed updates a live registry at once', async () => {
   const live = await LiveToolRegistry.open({ folders: [join(dir, 'no-tools')], sources: [tools], watch: false });
   try {
     assert.equal(live.current.get('fx__added'), undefined);
-    const heard = new Promise<ToolChange[]>((resolve) =>
-      live.onChange((changes) => changes[0]!.tools.includes('fx__added') && resolve(changes)),
-    );
-    await live.current.execute('fx__add_tool', {});
+    // Bounded: a fixture that missed its start-up limit has no fx__add_tool, and nothing would come.
+    const heard = new Promise<ToolChange[]>((resolve, reject) => {
+      const late = setTimeout(() => reject(new Error('no tools/list_changed within 20 s')), 20_000);
+      live.onChange((changes) => {
+        if (!changes[0]!.tools.includes('fx__added')) return;
+        clearTimeout(late);
+        resolve(changes);
+      });
+    });
+    const added = await live.current.execute('fx__add_tool', {});
+    assert.equal(added.success, true, `fx__add_tool: ${added.error}`);
     const [change] = await heard;
     assert.equal(change!.file, 'mcp:fx');
     assert.equal(change!.event, 'changed');
