@@ -12,6 +12,7 @@ import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
+import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
 
@@ -313,6 +314,17 @@ export class SessionStore {
        ) ORDER BY id`,
     ).all(...params, limit ?? -1);
     return (rows as unknown as TraceRow[]).map(toTrace);
+  }
+
+  /** Per tool, its calls over a window: counts, failures, p50/p95 run time, in buckets (tool-call-stats.ts). */
+  toolStats(query: ToolStatsQuery = {}): ToolStats {
+    return toolCallStats((sql) => this.#prepare(sql), query);
+  }
+
+  /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none was given). */
+  messageTurns(sessionId: string): (string | null)[] {
+    const rows = this.#prepare('SELECT turn_id FROM messages WHERE session_id = ? ORDER BY id').all(sessionId);
+    return (rows as unknown as { turn_id: string | null }[]).map((row) => row.turn_id);
   }
 
   /** Tool calls of every session, newest first, filtered (the values are bound as parameters). */
