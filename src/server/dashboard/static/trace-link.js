@@ -1,0 +1,33 @@
+// @ts-check
+// A reply's link to its turn's trace on the traces page (#/traces/<turn id>): why was it slow,
+// what did it call. The live chat learns its turn's id from the newest trace of its session.
+import { api } from './api.js';
+import { h } from './dom.js';
+
+/** @param {string} turnId */
+export function traceLink(turnId) {
+  return h('a', {
+    class: 'reply-trace',
+    href: `#/traces/${encodeURIComponent(turnId)}`,
+    'data-turn': turnId,
+    i18n: 'replyTrace',
+  });
+}
+
+/**
+ * Adds the link of `session`'s newest turn under `reply`, once the service has its trace (a turn
+ * just ended: its trace is the newest of the session, one turn at a time). Nothing when it has none.
+ * @param {HTMLElement} reply
+ * @param {string} session
+ */
+export async function linkNewestTurn(reply, session) {
+  try {
+    const { traces } = /** @type {{ traces?: { id: string }[] }} */ (
+      await api(`/api/traces/turns?session=${encodeURIComponent(session)}&limit=1`)
+    );
+    const newest = traces?.[0];
+    if (newest !== undefined && reply.querySelector('.reply-trace') === null) reply.append(traceLink(newest.id));
+  } catch {
+    // no link: the reply is whole without it
+  }
+}
