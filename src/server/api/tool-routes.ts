@@ -102,7 +102,7 @@ export function toolRoutes(context: ServerContext): Hono {
       ...(result.code === undefined ? {} : { code: result.code }),
       durationMs,
       startedAt,
-    });
+    }, 'api', result.content);
     return c.json({
       ...result,
       // JSON has no bytes: a part's are base64 text, as MCP writes them.

@@ -182,6 +182,18 @@ describe('GET /api/traces/tools', () => {
     }
   });
 
+  it("a run by hand keeps its result's parts on its call's span, as a turn's call does", async (t) => {
+    const PICTURE = toolSource('picture', {
+      execute: "return { success: true, data: 'drawn', content: [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }] };",
+    });
+    const { port } = await startTestService(t, { files: { 'picture.ts': PICTURE } });
+    assert.equal((await raw(port, '/api/tools/picture/run', { method: 'POST', body: {} })).status, 200);
+    const { trace } = (await raw(port, '/api/traces/last')).json;
+    const call = trace.spans.find((span: any) => span.kind === 'tool-call');
+    assert.deepEqual(call.parts, [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }]);
+    assert.equal(call.attributes['riverse.result.parts'], 1);
+  });
+
   it('a session read gives each message its turn, so that a reply links to its trace', async (t) => {
     const { port, context } = await startTestService(t, {});
     const id = context.store.session('linked').id;

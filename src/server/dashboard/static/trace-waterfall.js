@@ -395,14 +395,17 @@ function partsView(span) {
 }
 
 /**
- * "2 model requests", "1 tool call": a turn's figures, each in the page's plural.
+ * "2 model requests", "1 tool call": a turn's figures, each in the page's plural (a run by hand asks no model).
  * @param {{ modelRequests?: number, toolCalls?: number }} summary
+ * @param {boolean} byHand
  */
-export function turnFigures(summary) {
+export function turnFigures(summary, byHand) {
   const requests = summary.modelRequests ?? 0;
   const calls = summary.toolCalls ?? 0;
   return [
-    h('span', { i18n: pluralKey(requests, 'turnRequestsOne', 'turnRequests'), i18nVars: { count: requests } }),
+    byHand
+      ? null
+      : h('span', { i18n: pluralKey(requests, 'turnRequestsOne', 'turnRequests'), i18nVars: { count: requests } }),
     h('span', { i18n: pluralKey(calls, 'turnCallsOne', 'turnCalls'), i18nVars: { count: calls } }),
   ];
 }

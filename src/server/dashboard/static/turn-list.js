@@ -68,7 +68,7 @@ export function turnList() {
         h(
           'span',
           { class: 'turn-figures muted' },
-          turnFigures(turn),
+          turnFigures(turn, turn.byHand !== undefined),
           ok || STOP_REASONS[turn.stopReason] === undefined
             ? null
             : h('span', { i18n: STOP_REASONS[turn.stopReason] ?? 'stopError' }),
