@@ -184,7 +184,8 @@ describe('GET /api/traces/tools', () => {
 
   it("a run by hand keeps its result's parts on its call's span, as a turn's call does", async (t) => {
     const PICTURE = toolSource('picture', {
-      execute: "return { success: true, data: 'drawn', content: [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }] };",
+      execute:
+        "return { success: true, data: 'drawn', content: [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }] };",
     });
     const { port } = await startTestService(t, { files: { 'picture.ts': PICTURE } });
     assert.equal((await raw(port, '/api/tools/picture/run', { method: 'POST', body: {} })).status, 200);
