@@ -75,6 +75,23 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
     await page.locator('#chat-input').press('Enter');
   };
 
+  await t.test(
+    'before any turn: the turns and the charts say there is nothing yet, and a filter says none match',
+    async () => {
+      await page.goto(`${service.url}#/traces`);
+      await page.locator('.turn-list .empty', { hasText: 'No turns yet.' }).waitFor();
+      await page.locator('.charts-box .empty', { hasText: 'No tool calls in this period.' }).waitFor();
+      await page.locator('#trace-outcome').selectOption('failure');
+      await page.locator('.turn-list .empty', { hasText: 'No turns match.' }).waitFor();
+      await page.locator('#trace-outcome').selectOption('');
+      await page.locator('.turn-list .empty', { hasText: 'No turns yet.' }).waitFor();
+      // A link to a trace that is no longer kept says so.
+      await page.goto(`${service.url}#/traces/no-such-turn`);
+      await page.locator('.turn-list .turn-gone', { hasText: 'This trace is no longer kept' }).waitFor();
+      await page.goto(`${service.url}#/chat`);
+    },
+  );
+
   await t.test('a reply links to its trace, which opens as a waterfall: the retry, the wait, two calls', async () => {
     await send('note milk and draw a chart');
     const card = page.locator('.approval-card[data-state="pending"]');
@@ -254,6 +271,7 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
         assert.ok((await pageWidth(page)) <= width, `no sideways scroll at ${width} px in ${language}`);
         await turn.locator('.wf-row').first().waitFor();
         await screenshot(page, `${width}-${language}`);
+        await turn.screenshot({ path: join(ARTIFACTS, `traces-turn-${width}-${language}.png`) });
       }
       // On a phone the label sits above its bar, and the bar has the row's width.
       const row = turn.locator('.wf-row[data-kind="tool-call"]').first();
@@ -267,6 +285,15 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
       assert.ok(summary.width <= 390);
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+  });
+
+  await t.test('in the dark scheme: the same page, its colours from the scheme', async () => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const turn = page.locator('details.turn', { hasText: 'write_note' });
+    await turn.locator('.waterfall').waitFor();
+    await screenshot(page, 'dark');
+    await turn.screenshot({ path: join(ARTIFACTS, 'traces-turn-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   assert.deepEqual(problems, []);

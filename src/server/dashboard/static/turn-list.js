@@ -25,6 +25,8 @@ export function turnList() {
   const trees = new Map();
   /** The turn asked for by the address, opened once it is shown. */
   let wanted = '';
+  /** Whether the turn the address asked for is no longer kept (said above the list). */
+  let gone = false;
   let filtered = false;
 
   function render() {
@@ -34,6 +36,7 @@ export function turnList() {
     if (wanted !== '') open.add(wanted);
     replace(
       list,
+      gone ? h('li', { class: 'notice turn-gone', role: 'status', i18n: 'turnGone' }) : null,
       turns.length === 0
         ? h('li', { class: 'empty', i18n: filtered ? 'noTurns' : 'noTurnsYet' })
         : turns.map((turn) => turnItem(turn, open.has(turn.id))),
@@ -148,7 +151,8 @@ export function turnList() {
             ...turns,
           ];
         } catch {
-          wanted = ''; // gone: the list says what there is
+          wanted = '';
+          gone = true; // removed by the retention, or its session deleted: said above the list
         }
       }
       render();
@@ -156,6 +160,7 @@ export function turnList() {
     /** @param {string} id the turn to open when the list is next shown */
     want(id) {
       wanted = id;
+      gone = false;
     },
     render,
   };
