@@ -254,14 +254,18 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
     const turn = page.locator('details.turn', { hasText: 'write_note' });
     if (!(await turn.evaluate((element: { open: boolean }) => element.open))) await turn.locator('summary').click();
     await turn.locator('.waterfall').waitFor();
-    for (const [language, title, retry, charts] of [
-      ['zh', '对话轮次', '请求 1 的第 2 次尝试', '按工具'],
-      ['ja', 'ターン', 'リクエスト 1 の 2 回目', 'ツール別'],
-      ['en', 'Turns', 'Retry 2 of request 1', 'By tool'],
+    for (const [language, title, retry, charts, failed] of [
+      ['zh', '对话轮次', '请求 1 的第 2 次尝试', '按工具', /^1 次调用 · p50 \d+ ms · p95 \d+ ms · 100% 失败$/],
+      ['ja', 'ターン', 'リクエスト 1 の 2 回目', 'ツール別', /^1 回 · p50 \d+ ms · p95 \d+ ms · 失敗 100%$/],
+      ['en', 'Turns', 'Retry 2 of request 1', 'By tool', /^1 call · p50 \d+ ms · p95 \d+ ms · 100% failed$/],
     ] as const) {
       await page.locator('#language-select').selectOption(language);
       assert.equal(await page.locator('#turns-title').textContent(), title);
       assert.equal(await page.locator('#tool-charts-title').textContent(), charts);
+      assert.match(
+        (await page.locator('.tool-chart[data-tool="flaky_lookup"] .chart-figures').textContent()) ?? '',
+        failed,
+      );
       await turn.locator('.wf-row[data-retry="true"] .wf-name', { hasText: retry }).waitFor();
       for (const [width, height] of [
         [1280, 800],
