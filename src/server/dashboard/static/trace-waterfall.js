@@ -56,6 +56,7 @@ export const STOP_REASONS = {
  */
 export function waterfall(trace) {
   const spans = Array.isArray(trace.spans) ? trace.spans : [];
+  if (spans.length === 0) return h('p', { class: 'muted', i18n: 'turnGone' });
   const root = spans.find((span) => span.kind === 'turn');
   const origin = root?.startMs ?? Math.min(...spans.map((span) => span.startMs));
   const end = Math.max(root?.endMs ?? origin, ...spans.map((span) => span.endMs));
