@@ -60,6 +60,7 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
       };
     }
     if (text.startsWith('look')) return { toolCalls: [{ id: 'call_flaky', name: 'flaky_lookup', arguments: {} }] };
+    if (text.startsWith('break')) return { status: 400, error: 'this request cannot be answered' };
     return { text: 'Hello.' };
   });
   t.after(() => modelServer.close());
@@ -247,6 +248,36 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
     const shown = (await page.locator('.message.assistant a.reply-trace').getAttribute('data-turn')) ?? '';
     await page.locator('.message.assistant a.reply-trace').click();
     await page.locator(`details.turn[open][data-turn="${shown}"] .waterfall`).waitFor();
+  });
+
+  await t.test('a turn with no reply links to its trace too: it says why', async () => {
+    await page.goto(`${service.url}#/chat`);
+    await send('break, please');
+    await page.locator('.message.note.error').waitFor();
+    const link = page.locator('li.turn-trace a.reply-trace');
+    await link.waitFor();
+    await link.click();
+    const turnId = decodeURIComponent(page.url().split('#/traces/')[1] ?? '');
+    const failed = page.locator(`details.turn[open][data-turn="${turnId}"]`);
+    await failed
+      .locator('.wf-row[data-kind="model-request"][data-status="error"]', { hasText: 'bad-request' })
+      .waitFor();
+    assert.equal(await failed.locator('.badge').first().textContent(), 'Failed');
+    // The session read again: the link is still there, where the turn ended.
+    const name = await page.evaluate(async () => {
+      const { sessions } = (await (await fetch('/api/sessions')).json()) as { sessions: { name: string }[] };
+      return sessions[0]?.name ?? '';
+    });
+    await page.goto(`${service.url}#/chat/${encodeURIComponent(name)}`);
+    await page.reload(); // the history as stored, not the page's own notes of the turn
+    await page.locator(`li.turn-trace a.reply-trace[data-turn="${turnId}"]`).waitFor();
+    assert.equal(
+      await page
+        .locator('.transcript > li')
+        .evaluateAll((items) => items.map((item) => (item as unknown as { className: string }).className))
+        .then((classes) => classes.join(' | ')),
+      'message user | turn-trace',
+    );
   });
 
   await t.test('at 390 px and in zh and ja: no sideways scroll; labels above their bars', async () => {

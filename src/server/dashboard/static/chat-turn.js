@@ -253,6 +253,14 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
     endBubble();
     for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
     log.removeAttribute('aria-busy');
-    if (lastReply !== null && sessionName !== null && done !== null) void linkNewestTurn(lastReply, sessionName);
+    // The trace says how the reply was made, or why there is none (a refused request, a deadline).
+    if (sessionName !== null && done !== null && stillShown()) {
+      let under = /** @type {HTMLLIElement | null} */ (lastReply); // set by endBubble: not narrowed to null
+      if (under === null) {
+        under = h('li', { class: 'turn-trace' });
+        log.append(under);
+      }
+      void linkNewestTurn(under, sessionName);
+    }
   }
 }

@@ -114,6 +114,8 @@ export function transcript() {
     const items = [];
     /** Each turn's last reply, which links to the turn's trace. @type {Map<string, HTMLLIElement>} */
     const replies = new Map();
+    /** Where each turn's items end: a turn with no reply (it failed) links there. @type {Map<string, number>} */
+    const ends = new Map();
     for (const message of messages) {
       if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
       else if (message.role === 'assistant') {
@@ -139,12 +141,16 @@ export function transcript() {
             error: message.isError === true ? message.content : undefined,
           });
       }
+      if (message.turnId !== undefined) ends.set(message.turnId, items.length);
     }
     for (const [callId, card] of cards) {
       if (waiting.has(callId)) card.awaitApproval();
       else card.abandon();
     }
     for (const [turnId, item] of replies) item.append(traceLink(turnId));
+    // From the last, so that the places of the earlier ones hold.
+    for (const [turnId, end] of [...ends].reverse())
+      if (!replies.has(turnId)) items.splice(end, 0, h('li', { class: 'turn-trace' }, traceLink(turnId)));
     show(items);
     scroll();
     return cards;
