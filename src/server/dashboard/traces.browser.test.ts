@@ -256,6 +256,7 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
     await page.locator('.message.note.error').waitFor();
     const link = page.locator('li.turn-trace a.reply-trace');
     await link.waitFor();
+    assert.equal(await link.textContent(), 'What happened in this turn');
     await link.click();
     const turnId = decodeURIComponent(page.url().split('#/traces/')[1] ?? '');
     const failed = page.locator(`details.turn[open][data-turn="${turnId}"]`);

@@ -4,13 +4,16 @@
 import { api } from './api.js';
 import { h } from './dom.js';
 
-/** @param {string} turnId */
-export function traceLink(turnId) {
+/**
+ * @param {string} turnId
+ * @param {boolean} [replied] whether the turn has a reply (the link is under it), else it says what happened
+ */
+export function traceLink(turnId, replied = true) {
   return h('a', {
     class: 'reply-trace',
     href: `#/traces/${encodeURIComponent(turnId)}`,
     'data-turn': turnId,
-    i18n: 'replyTrace',
+    i18n: replied ? 'replyTrace' : 'turnTrace',
   });
 }
 
@@ -26,7 +29,8 @@ export async function linkNewestTurn(reply, session) {
       await api(`/api/traces/turns?session=${encodeURIComponent(session)}&limit=1`)
     );
     const newest = traces?.[0];
-    if (newest !== undefined && reply.querySelector('.reply-trace') === null) reply.append(traceLink(newest.id));
+    if (newest !== undefined && reply.querySelector('.reply-trace') === null)
+      reply.append(traceLink(newest.id, !reply.classList.contains('turn-trace')));
   } catch {
     // no link: the reply is whole without it
   }

@@ -63,6 +63,7 @@ export const TRACE_MESSAGES = {
     stopAborted: 'stopped',
     stopTimeout: 'ended: out of time',
     replyTrace: 'How this reply was made',
+    turnTrace: 'What happened in this turn',
   },
   zh: {
     turnsTitle: '对话轮次',
@@ -123,6 +124,7 @@ export const TRACE_MESSAGES = {
     stopAborted: '已停止',
     stopTimeout: '结束：超时',
     replyTrace: '这条回复是怎么得出的',
+    turnTrace: '这一轮发生了什么',
   },
   ja: {
     turnsTitle: 'ターン',
@@ -184,5 +186,6 @@ export const TRACE_MESSAGES = {
     stopAborted: '中止',
     stopTimeout: '終了：時間切れ',
     replyTrace: 'この返信ができるまで',
+    turnTrace: 'このターンで起きたこと',
   },
 };

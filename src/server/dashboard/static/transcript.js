@@ -150,7 +150,7 @@ export function transcript() {
     for (const [turnId, item] of replies) item.append(traceLink(turnId));
     // From the last, so that the places of the earlier ones hold.
     for (const [turnId, end] of [...ends].reverse())
-      if (!replies.has(turnId)) items.splice(end, 0, h('li', { class: 'turn-trace' }, traceLink(turnId)));
+      if (!replies.has(turnId)) items.splice(end, 0, h('li', { class: 'turn-trace' }, traceLink(turnId, false)));
     show(items);
     scroll();
     return cards;
