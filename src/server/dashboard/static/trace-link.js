@@ -29,7 +29,10 @@ export async function linkNewestTurn(reply, session) {
       await api(`/api/traces/turns?session=${encodeURIComponent(session)}&limit=1`)
     );
     const newest = traces?.[0];
-    if (newest !== undefined && reply.querySelector('.reply-trace') === null)
+    // A turn whose trace could not be written must not take the one before it: that one is linked already.
+    const taken =
+      newest === undefined || document.querySelector(`.reply-trace[data-turn="${CSS.escape(newest.id)}"]`) !== null;
+    if (!taken && reply.querySelector('.reply-trace') === null)
       reply.append(traceLink(newest.id, !reply.classList.contains('turn-trace')));
   } catch {
     // no link: the reply is whole without it
