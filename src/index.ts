@@ -204,4 +204,6 @@ export {
   type TurnTraceSummary,
 } from './store/trace-store.ts';
 export type { HandRunVia, SpanAttribute, SpanKind, TraceSpan, TurnTrace } from './store/turn-trace.ts';
+export type { TracePart, TraceProgress } from './store/trace-parts.ts';
+export type { ToolFigures, ToolSeries, ToolStats, ToolStatsQuery } from './store/tool-call-stats.ts';
 export { defaultDataDir } from './store/data-dir.ts';

@@ -137,6 +137,48 @@ describe('the trace of a turn', () => {
     assert.equal(approvals[0]!.attributes['riverse.approval.decision'], 'approved');
   });
 
+  it("a call's parts (bytes capped) and its progress are kept on its span", async (t) => {
+    const PICTURE_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+export class PictureTool extends BaseTool {
+  manifest() {
+    return { name: 'picture', description: 'Draws a picture', examples: ['Draw'], parameters: {} };
+  }
+  async execute(params, context) {
+    for (let step = 1; step <= 3; step++) context.progress(step, 3, 'drawing ' + step);
+    return { success: true, data: 'drawn', content: [
+      { type: 'text', text: 'drawn' },
+      { type: 'image', data: new Uint8Array([1, 2, 3]), mimeType: 'image/png' },
+      { type: 'image', data: new Uint8Array(100000), mimeType: 'image/jpeg' },
+    ] };
+  }
+}
+`;
+    const registry = await loadRegistry(t, {
+      files: { 'picture.ts': PICTURE_TOOL },
+      config: { tools: { isolation: 'none' } },
+    });
+    const store = SessionStore.open(await tempDir(t));
+    t.after(() => store.close());
+    const server = await modelServer(
+      t,
+      replies([{ toolCalls: [{ id: 'call_pic', name: 'picture', arguments: {} }] }, { text: 'Here it is.' }]),
+    );
+    const assistant = new Assistant({ model: testModel(server), registry, store });
+    assert.equal((await assistant.turn('Draw', { session: 'art' })).stopReason, 'answer');
+    const trace = store.turnTraces.last(false)!;
+    const [call] = spansOf(trace.spans, 'tool-call');
+    assert.deepEqual(call!.parts, [
+      { type: 'text', text: 'drawn' },
+      { type: 'image', data: 'AQID', mimeType: 'image/png' },
+      { type: 'image', mimeType: 'image/jpeg', bytes: 100000, omitted: true },
+    ]);
+    assert.ok((call!.progress?.length ?? 0) >= 1, 'progress is kept');
+    for (const update of call!.progress ?? []) {
+      assert.equal(update.total, 3);
+      assert.ok(update.atMs >= call!.startMs && update.atMs <= call!.endMs, 'within the call');
+    }
+  });
+
   it('many turns are written in one batch, when something reads them', async (t) => {
     // The batch's timer never fires during the test: the read is what writes.
     const { registry, store } = await setUp(t, { traceBatchMs: 3_600_000 });

@@ -1,4 +1,5 @@
 import type { ChatModel, FinishReason, Usage } from '../models/chat-model.ts';
+import { keepProgress, traceParts } from '../store/trace-parts.ts';
 import { traceHex, type SpanAttribute, type TraceSpan, type TurnTrace } from '../store/turn-trace.ts';
 import { turnFailed, type TurnEvent, type TurnResult } from './turn-events.ts';
 
@@ -154,6 +155,14 @@ export class TurnTracer {
         if (call !== undefined) call.attributes['riverse.approval.wait_ms'] = tenth(span.endMs! - span.startMs);
         break;
       }
+      case 'tool-progress': {
+        const span = this.#calls.get(event.callId);
+        if (span === undefined || span.endMs !== undefined) break;
+        span.progress ??= [];
+        if (keepProgress(span.progress, event, now()))
+          span.attributes['riverse.progress.dropped'] = Number(span.attributes['riverse.progress.dropped'] ?? 0) + 1;
+        break;
+      }
       case 'tool-result': {
         const { call } = event;
         const span = this.#calls.get(call.callId);
@@ -162,7 +171,11 @@ export class TurnTracer {
         span.attributes['riverse.duration_ms'] = call.durationMs;
         span.attributes['riverse.outcome'] = result.success ? 'success' : 'failure';
         span.attributes['riverse.result.chars'] = result.data.length + (result.error?.length ?? 0);
-        if (result.content !== undefined) span.attributes['riverse.result.parts'] = result.content.length;
+        if (result.content !== undefined) {
+          span.attributes['riverse.result.parts'] = result.content.length;
+          // Kept capped: a picture the person saw is there when they look back (trace-parts.ts).
+          span.parts = traceParts(result.content);
+        }
         if (result.code !== undefined) span.attributes['error.type'] = result.code;
         if (call.tool === 'find_tools' && this.#offered !== undefined) {
           const { before } = this.#offered;

@@ -1,8 +1,10 @@
+import type { ContentPart } from '../tools/content-part.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
+import { traceParts } from './trace-parts.ts';
 import { traceHex, type HandRunVia, type TurnTrace } from './turn-trace.ts';
 
 /** A tool run by hand as a trace: a turn of one tool call, marked `byHand`. */
-export function handRunTrace(call: ToolCallTrace, via: HandRunVia): TurnTrace {
+export function handRunTrace(call: ToolCallTrace, via: HandRunVia, content?: readonly ContentPart[]): TurnTrace {
   const startMs = Date.parse(call.startedAt);
   const endMs = startMs + call.durationMs;
   const root = traceHex(8);
@@ -46,7 +48,9 @@ export function handRunTrace(call: ToolCallTrace, via: HandRunVia): TurnTrace {
           'riverse.outcome': call.success ? 'success' : 'failure',
           'riverse.result.chars': call.data.length + (call.error?.length ?? 0),
           ...(call.code === undefined ? {} : { 'error.type': call.code }),
+          ...(content === undefined ? {} : { 'riverse.result.parts': content.length }),
         },
+        ...(content === undefined ? {} : { parts: traceParts(content) }),
       },
     ],
   };

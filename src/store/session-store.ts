@@ -9,9 +9,11 @@ import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { ResponseStore } from './response-store.ts';
 import { migrate } from './schema.ts';
+import type { ContentPart } from '../tools/content-part.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
+import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
 
@@ -285,7 +287,12 @@ export class SessionStore {
    * Records a call a person ran by hand (the tools page, the API's run route, `tools run`): a trace
    * of no session (`byHand` in `traces()`), and a turn trace marked with `via`.
    */
-  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>, via: HandRunVia = 'api'): void {
+  recordHandRun(
+    trace: Omit<ToolCallTrace, 'sessionId'>,
+    via: HandRunVia = 'api',
+    /** The result's parts, kept capped on the call's span as a turn's are. */
+    content?: readonly ContentPart[],
+  ): void {
     const now = new Date().toISOString();
     this.#run(
       'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -295,7 +302,7 @@ export class SessionStore {
       now,
     );
     this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
-    this.turnTraces.queue(handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via));
+    this.turnTraces.queue(handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via, content));
   }
 
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
@@ -313,6 +320,17 @@ export class SessionStore {
        ) ORDER BY id`,
     ).all(...params, limit ?? -1);
     return (rows as unknown as TraceRow[]).map(toTrace);
+  }
+
+  /** Per tool, its calls over a window: counts, failures, p50/p95 run time, in buckets (tool-call-stats.ts). */
+  toolStats(query: ToolStatsQuery = {}): ToolStats {
+    return toolCallStats((sql) => this.#prepare(sql), query);
+  }
+
+  /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none was given). */
+  messageTurns(sessionId: string): (string | null)[] {
+    const rows = this.#prepare('SELECT turn_id FROM messages WHERE session_id = ? ORDER BY id').all(sessionId);
+    return (rows as unknown as { turn_id: string | null }[]).map((row) => row.turn_id);
   }
 
   /** Tool calls of every session, newest first, filtered (the values are bound as parameters). */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { TraceProgress, TracePart } from './trace-parts.ts';
 
 /**
  * One turn as a tree of spans, as the store keeps it (src/store/trace-store.ts) and the API and
@@ -25,6 +26,10 @@ export interface TraceSpan {
   /** A stable code when it failed: the ModelError's, the tool result's, the turn's. */
   errorCode?: string;
   attributes: Record<string, SpanAttribute>;
+  /** A tool call's result parts, bytes capped (trace-parts.ts). */
+  parts?: TracePart[];
+  /** A tool call's progress updates, bounded in count (trace-parts.ts). */
+  progress?: TraceProgress[];
 }
 
 /** How a turn's trace came to be: a turn of the assistant, or a tool run by hand. */

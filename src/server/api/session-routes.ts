@@ -22,7 +22,12 @@ export function sessionRoutes(context: ServerContext): Hono {
   routes.get('/sessions/:name', (c) => {
     const session = store.findSession(c.req.param('name'));
     if (session === undefined) throw noSuchSession(c.req.param('name'));
-    return c.json({ session, messages: store.messages(session.id) });
+    // Each message with its turn's id: a reply links to its turn's trace (/api/traces/:id).
+    const turns = store.messageTurns(session.id);
+    const messages = store
+      .messages(session.id)
+      .map((message, index) => (turns[index] == null ? message : { ...message, turnId: turns[index] }));
+    return c.json({ session, messages });
   });
 
   routes.patch('/sessions/:name', async (c) => {

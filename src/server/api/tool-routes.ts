@@ -91,18 +91,22 @@ export function toolRoutes(context: ServerContext): Hono {
       ? undefined
       : failureText(result, registry, name, params as Record<string, unknown>, language);
     // Traced as a model's call is, so that the traces page shows it.
-    context.store.recordHandRun({
-      turnId: randomUUID(),
-      callId: randomUUID(),
-      tool: name,
-      params,
-      success: result.success,
-      data: result.data,
-      ...(error === undefined ? {} : { error }),
-      ...(result.code === undefined ? {} : { code: result.code }),
-      durationMs,
-      startedAt,
-    });
+    context.store.recordHandRun(
+      {
+        turnId: randomUUID(),
+        callId: randomUUID(),
+        tool: name,
+        params,
+        success: result.success,
+        data: result.data,
+        ...(error === undefined ? {} : { error }),
+        ...(result.code === undefined ? {} : { code: result.code }),
+        durationMs,
+        startedAt,
+      },
+      'api',
+      result.content,
+    );
     return c.json({
       ...result,
       // JSON has no bytes: a part's are base64 text, as MCP writes them.

@@ -103,3 +103,116 @@ describe('GET /api/traces/turns and /api/traces/:id', () => {
     );
   });
 });
+
+describe('GET /api/traces/tools', () => {
+  it('per tool: calls in buckets, failures, p50 and p95 of the run time; the window and its bad values', async (t) => {
+    const { port, context } = await startTestService(t, {});
+    const { store } = context;
+    const session = store.session('chart').id;
+    const call = (tool: string, minute: number, durationMs: number, success = true) =>
+      store.recordToolCall({
+        sessionId: session,
+        turnId: `turn-${minute}`,
+        callId: `c-${tool}-${minute}`,
+        tool,
+        params: {},
+        success,
+        data: success ? 'ok' : '',
+        ...(success ? {} : { error: 'down', code: 'threw' as const }),
+        durationMs,
+        startedAt: new Date(Date.parse('2026-03-01T10:00:00Z') + minute * 60_000).toISOString(),
+      });
+    // weather: ten calls over the first hour (one failed, one slow); clock: two in the last minutes.
+    for (let minute = 0; minute < 10; minute++)
+      call('weather', minute * 6, minute === 9 ? 900 : 100 + minute, minute !== 3);
+    call('clock', 58, 5);
+    call('clock', 59, 7, false);
+    call('weather', -600, 1); // before the window
+
+    const stats = await raw(port, '/api/traces/tools?since=2026-03-01T10:00:00Z&until=2026-03-01T11:00:00Z&buckets=6');
+    assert.equal(stats.status, 200);
+    const { since, until, bucketMs, tools } = stats.json;
+    assert.deepEqual([since, until, bucketMs], ['2026-03-01T10:00:00.000Z', '2026-03-01T11:00:00.000Z', 600_000]);
+    assert.deepEqual(
+      tools.map((tool: any) => [tool.tool, tool.calls, tool.failures, tool.p50Ms, tool.p95Ms]),
+      [
+        ['weather', 10, 1, 104, 900],
+        ['clock', 2, 1, 5, 7],
+      ],
+    );
+    assert.deepEqual(
+      tools[0].buckets.map((bucket: any) => [bucket.calls, bucket.failures]),
+      [
+        [2, 0],
+        [2, 1],
+        [1, 0],
+        [2, 0],
+        [2, 0],
+        [1, 0],
+      ],
+    );
+    assert.equal(tools[0].buckets[0].start, '2026-03-01T10:00:00.000Z');
+    assert.deepEqual(tools[1].buckets[5], {
+      start: '2026-03-01T10:50:00.000Z',
+      calls: 2,
+      failures: 1,
+      p50Ms: 5,
+      p95Ms: 7,
+    });
+    assert.deepEqual(tools[1].buckets[0], { start: '2026-03-01T10:00:00.000Z', calls: 0, failures: 0 });
+
+    const clock = (
+      await raw(port, '/api/traces/tools?tool=clock&since=2026-03-01T00:00:00Z&until=2026-03-02T00:00:00Z')
+    ).json;
+    assert.deepEqual(
+      clock.tools.map((tool: any) => tool.tool),
+      ['clock'],
+    );
+    assert.equal(clock.since, '2026-03-01T10:58:00.000Z', 'the window starts at its first call');
+    assert.equal(clock.tools[0].buckets.length, 24);
+    assert.deepEqual((await raw(port, '/api/traces/tools?until=2020-01-01T00:00:00Z')).json.tools, []);
+    for (const [query, param] of [
+      ['?buckets=0', 'buckets'],
+      ['?buckets=500', 'buckets'],
+      ['?since=soon', 'since'],
+    ]) {
+      const bad = await raw(port, `/api/traces/tools${query}`);
+      assert.equal(bad.status, 400, query);
+      assert.equal(bad.json.error.param, param);
+    }
+  });
+
+  it("a run by hand keeps its result's parts on its call's span, as a turn's call does", async (t) => {
+    const PICTURE = toolSource('picture', {
+      execute:
+        "return { success: true, data: 'drawn', content: [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }] };",
+    });
+    const { port } = await startTestService(t, { files: { 'picture.ts': PICTURE } });
+    assert.equal((await raw(port, '/api/tools/picture/run', { method: 'POST', body: {} })).status, 200);
+    const { trace } = (await raw(port, '/api/traces/last')).json;
+    const call = trace.spans.find((span: any) => span.kind === 'tool-call');
+    assert.deepEqual(call.parts, [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }]);
+    assert.equal(call.attributes['riverse.result.parts'], 1);
+  });
+
+  it('a session read gives each message its turn, so that a reply links to its trace', async (t) => {
+    const { port, context } = await startTestService(t, {});
+    const id = context.store.session('linked').id;
+    context.store.appendMessages(
+      id,
+      [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ],
+      'turn-1',
+    );
+    const read = await raw(port, '/api/sessions/linked');
+    assert.deepEqual(
+      read.json.messages.map((message: any) => [message.role, message.turnId]),
+      [
+        ['user', 'turn-1'],
+        ['assistant', 'turn-1'],
+      ],
+    );
+  });
+});

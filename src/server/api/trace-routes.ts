@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { MAX_TRACES, type TraceQuery } from '../../store/session-store.ts';
+import { MAX_STAT_BUCKETS, type ToolStatsQuery } from '../../store/tool-call-stats.ts';
 import { MAX_TURN_TRACES, type TurnTraceQuery } from '../../store/trace-store.ts';
 import { ApiError } from '../api-error.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -7,11 +8,13 @@ import type { ServerContext } from '../server-context.ts';
 /**
  * `GET /api/traces`: the tool calls of every session, newest first, filtered. `GET
  * /api/traces/turns`: the turns' traces (a tree each), filtered; `GET /api/traces/:id`: one whole.
+ * `GET /api/traces/tools`: per tool, calls over time with p50/p95 run time and failures (the charts).
  */
 export function traceRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   routes.get('/traces', (c) => c.json({ traces: context.store.traces(traceQuery(c.req.query())) }));
   routes.get('/traces/turns', (c) => c.json({ traces: context.store.turnTraces.list(turnQuery(c.req.query())) }));
+  routes.get('/traces/tools', (c) => c.json(context.store.toolStats(statsQuery(c.req.query()))));
   routes.get('/traces/:id', (c) => {
     const id = c.req.param('id');
     const trace = id === 'last' ? context.store.turnTraces.last() : context.store.turnTraces.get(id);
@@ -45,6 +48,29 @@ function turnQuery(query: Record<string, string>): TurnTraceQuery {
         'byHand',
       );
     result.byHand = byHand === 'true';
+  }
+  return result;
+}
+
+/** The query string as a ToolStatsQuery: since, until, tool, buckets. */
+function statsQuery(query: Record<string, string>): ToolStatsQuery {
+  const { since, until } = commonFilters({ since: query.since ?? '', until: query.until ?? '' }, 0);
+  const result: ToolStatsQuery = {
+    ...(since === undefined ? {} : { since }),
+    ...(until === undefined ? {} : { until }),
+  };
+  if (query.tool !== undefined && query.tool !== '') result.tool = query.tool;
+  const { buckets } = query;
+  if (buckets !== undefined && buckets !== '') {
+    const number = Number(buckets);
+    if (!/^\d+$/.test(buckets) || number < 1 || number > MAX_STAT_BUCKETS)
+      throw new ApiError(
+        400,
+        'invalid-request',
+        `"buckets" must be a whole number from 1 to ${MAX_STAT_BUCKETS}, not ${JSON.stringify(buckets)}`,
+        'buckets',
+      );
+    result.buckets = number;
   }
   return result;
 }

@@ -7,6 +7,7 @@ import { h, setText } from './dom.js';
 import { language } from './i18n.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
+import { linkNewestTurn } from './trace-link.js';
 
 /** @import { ApprovalRequest, QuestionRequest, Settled } from './approval-card.js' */
 /** @import { MessageKey } from './messages.js' */
@@ -98,10 +99,14 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
     bubbleText += text;
     drawing ||= requestAnimationFrame(draw);
   };
+  /** @type {HTMLLIElement | null} */
+  let lastReply = null; // links to the turn's trace once it has ended
+  let sessionName = session;
   const endBubble = () => {
     if (bubble === null) return;
     draw();
     bubble.classList.remove('streaming');
+    lastReply = bubble;
     bubble = null;
   };
   /** @param {{ element: HTMLElement }} card */
@@ -121,6 +126,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
     if (retrying !== null && type !== 'model-retry' && type !== 'retry' && type !== 'model-waiting') endRetrying();
     switch (type) {
       case 'session':
+        sessionName = data.name;
         onSession(data.name);
         break;
       case 'text-delta':
@@ -247,5 +253,14 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
     endBubble();
     for (const card of [...cards.values(), ...drafts.values()]) card.abandon();
     log.removeAttribute('aria-busy');
+    // The trace says how the reply was made, or why there is none (a refused request, a deadline).
+    if (sessionName !== null && done !== null && stillShown()) {
+      let under = /** @type {HTMLLIElement | null} */ (lastReply); // set by endBubble: not narrowed to null
+      if (under === null) {
+        under = h('li', { class: 'turn-trace' });
+        log.append(under);
+      }
+      void linkNewestTurn(under, sessionName);
+    }
   }
 }

@@ -1,12 +1,17 @@
 // @ts-check
-// The traces page: recent tool calls, newest first, filtered by tool and outcome; each opens to
-// its parameters and its result or error.
+// The traces page: the turns (each opens to its waterfall: turn-list.js), a chart per tool
+// (tool-charts.js), and the recent tool calls, newest first, each opening to its parameters and its
+// result or error; the filters (tool, outcome) choose in all three. `#/traces/<turn id>` opens a turn.
 import { api, ApiError, errorMessage } from './api.js';
 import { h, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
 import { outcomeText, richResult } from './tool-call-card.js';
+import { toolCharts } from './tool-charts.js';
+import { TURN_LIMIT, turnList } from './turn-list.js';
 
 /** @import { Trace as CallTrace } from './tool-call-card.js' */
+/** @import { ToolStats } from './tool-charts.js' */
+/** @import { TurnSummary } from './turn-list.js' */
 /** A trace, and whether a person ran it by hand on the tools page (in no session). @typedef {CallTrace & { byHand?: true }} Trace */
 
 const LIMIT = 200;
@@ -31,14 +36,39 @@ export function tracesPage(root) {
   );
   const count = h('p', { class: 'muted' });
   const list = h('ul', { class: 'trace-list' });
+  const turns = turnList();
+  const charts = h('div', { class: 'charts-box' });
   replace(
     root,
     h('div', { class: 'page-header' }, h('div', {}, h('h1', { i18n: 'tracesTitle' }), count)),
     filters,
-    list,
+    h(
+      'section',
+      { class: 'traces-section', 'aria-labelledby': 'turns-title' },
+      h('h2', { id: 'turns-title', i18n: 'turnsTitle' }),
+      h('p', { class: 'muted section-hint', i18n: 'turnsHint' }),
+      turns.element,
+    ),
+    h(
+      'section',
+      { class: 'traces-section', 'aria-labelledby': 'tool-charts-title' },
+      h('h2', { id: 'tool-charts-title', i18n: 'toolChartsTitle' }),
+      h('p', { class: 'muted section-hint', i18n: 'toolChartsHint' }),
+      charts,
+    ),
+    h(
+      'section',
+      { class: 'traces-section', 'aria-labelledby': 'calls-title' },
+      h('h2', { id: 'calls-title', i18n: 'callsTitle' }),
+      list,
+    ),
   );
   /** @type {Trace[]} */
   let traces = [];
+  /** @type {TurnSummary[]} */
+  let turnTraces = [];
+  /** @type {ToolStats} */
+  let stats = { since: '', until: '', bucketMs: 0, tools: [] };
   let ticket = 0;
 
   filters.addEventListener('submit', (event) => {
@@ -53,15 +83,24 @@ export function tracesPage(root) {
     const query = new URLSearchParams({ limit: String(LIMIT) });
     if (toolSelect.value !== '') query.set('tool', toolSelect.value);
     if (outcomeSelect.value !== '') query.set('outcome', outcomeSelect.value);
+    const turnQuery = new URLSearchParams(query);
+    turnQuery.set('limit', String(TURN_LIMIT));
+    const statsQuery = new URLSearchParams();
+    if (toolSelect.value !== '') statsQuery.set('tool', toolSelect.value);
     try {
-      const [result, tools] = await Promise.all([
+      const [result, tools, turnResult, statsResult] = await Promise.all([
         /** @type {Promise<{ traces?: Trace[] }>} */ (api(`/api/traces?${query}`)),
         /** @type {Promise<{ tools?: { name: string }[] }>} */ (api('/api/tools')).catch(() => ({ tools: [] })),
+        /** @type {Promise<{ traces?: TurnSummary[] }>} */ (api(`/api/traces/turns?${turnQuery}`)),
+        /** @type {Promise<ToolStats>} */ (api(`/api/traces/tools?${statsQuery}`)),
       ]);
       if (mine !== ticket) return;
       traces = result.traces ?? [];
+      turnTraces = turnResult.traces ?? [];
+      stats = statsResult;
       fillTools(tools.tools ?? []);
       render();
+      await turns.show(turnTraces, filtered());
     } catch (error) {
       if (mine !== ticket || (error instanceof ApiError && error.status === 401)) return;
       replace(
@@ -102,7 +141,8 @@ export function tracesPage(root) {
     setText(count, traces.length >= LIMIT ? 'tracesCountMax' : traces.length === 1 ? 'tracesCountOne' : 'tracesCount', {
       count: traces.length,
     });
-    const filtered = toolSelect.value !== '' || outcomeSelect.value !== '';
+    const filtered = isFiltered();
+    replace(charts, toolCharts(stats));
     replace(
       list,
       traces.length === 0
@@ -156,14 +196,22 @@ export function tracesPage(root) {
     );
   }
 
+  function isFiltered() {
+    return toolSelect.value !== '' || outcomeSelect.value !== '';
+  }
+  const filtered = isFiltered;
+
   return {
-    show() {
+    /** @param {string} [rest] the address after #/traces/: a turn's id to open */
+    show(rest = '') {
+      if (rest !== '') turns.want(decodeURIComponent(rest));
       void refresh();
     },
     refresh,
     languageChanged() {
       translate(root);
       render();
+      turns.render();
     },
   };
 }

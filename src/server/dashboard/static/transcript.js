@@ -7,6 +7,7 @@ import { pendingApprovalCards } from './approval-card.js';
 import { h, replace } from './dom.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
+import { traceLink } from './trace-link.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
@@ -14,9 +15,9 @@ import { toolCallCard } from './tool-call-card.js';
 /** @import { CallOutcome, ToolCallCard, Trace } from './tool-call-card.js' */
 /**
  * A message as the store keeps it (GET /api/sessions/:name).
- * @typedef {{ role: 'user', content: string }
+ * @typedef {({ role: 'user', content: string }
  *   | { role: 'assistant', content: string, toolCalls?: { id: string, name: string, arguments: string }[] }
- *   | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }} StoredMessage
+ *   | { role: 'tool', toolCallId: string, name: string, content: string, isError?: boolean }) & { turnId?: string }} StoredMessage
  */
 /** A session as GET /api/sessions/:name gives it. @typedef {{ session?: { id: string }, messages?: StoredMessage[] }} SessionRead */
 /** @typedef {ReturnType<typeof transcript>} Transcript */
@@ -111,10 +112,18 @@ export function transcript() {
     const cards = new Map();
     /** @type {HTMLLIElement[]} */
     const items = [];
+    /** Each turn's last reply, which links to the turn's trace. @type {Map<string, HTMLLIElement>} */
+    const replies = new Map();
+    /** Where each turn's items end: a turn with no reply (it failed) links there. @type {Map<string, number>} */
+    const ends = new Map();
     for (const message of messages) {
       if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
       else if (message.role === 'assistant') {
-        if (message.content) items.push(reply(message.content));
+        if (message.content) {
+          const item = reply(message.content);
+          items.push(item);
+          if (message.turnId !== undefined) replies.set(message.turnId, item);
+        }
         for (const call of message.toolCalls ?? []) {
           const card = toolCallCard({ tool: call.name, callId: call.id });
           card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
@@ -132,11 +141,16 @@ export function transcript() {
             error: message.isError === true ? message.content : undefined,
           });
       }
+      if (message.turnId !== undefined) ends.set(message.turnId, items.length);
     }
     for (const [callId, card] of cards) {
       if (waiting.has(callId)) card.awaitApproval();
       else card.abandon();
     }
+    for (const [turnId, item] of replies) item.append(traceLink(turnId));
+    // From the last, so that the places of the earlier ones hold.
+    for (const [turnId, end] of [...ends].reverse())
+      if (!replies.has(turnId)) items.splice(end, 0, h('li', { class: 'turn-trace' }, traceLink(turnId, false)));
     show(items);
     scroll();
     return cards;
