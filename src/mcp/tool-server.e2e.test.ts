@@ -235,7 +235,7 @@ test('in the 2026-07-28 revision the approval is an input-required round: asked,
   assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
   assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
 
-  // Over the wire: the question comes back as the result, and an answer without its call's stamp asks again.
+  // Over the wire: the question comes back as the result, and a state this server did not sign is refused.
   const call = async (params: Record<string, unknown>) => {
     const response = await fetch(url, {
       method: 'POST',
@@ -273,7 +273,8 @@ test('in the 2026-07-28 revision the approval is an input-required round: asked,
     inputResponses: { approve: { action: 'accept', content: { approve: true } } },
     requestState: 'made-up',
   });
-  assert.equal(forged.body.result.resultType, 'input_required');
+  assert.equal(forged.body.error.code, -32602);
+  assert.match(forged.body.error.message, /requestState was not issued by this server for this call to wipe/);
   const approved = await call({
     inputResponses: { approve: { action: 'accept', content: { approve: true } } },
     requestState: first.body.result.requestState,
