@@ -25,6 +25,8 @@ export {
   type ApprovalSetting,
   type AskAnswer,
   type AskFields,
+  type AskQuestion,
+  type FieldText,
   type BooleanField,
   type ChoiceField,
   type FormField,
@@ -135,6 +137,7 @@ export {
   type PendingApproval,
   type PendingQuestion,
   type PendingRequest,
+  type QuestionAnswer,
 } from './assistant/approvals.ts';
 export type { TurnApprovals } from './assistant/approval-gate.ts';
 export type { ClientTool } from './assistant/client-tools.ts';

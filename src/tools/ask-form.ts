@@ -2,7 +2,8 @@
 // schema definitions of `requestedSchema`), word for word, so that a form crosses to an MCP client
 // unchanged and every channel reads one shape (decision 036).
 
-interface FieldText {
+/** What every field may have: its label and a line under it. */
+export interface FieldText {
   /** The field's label (its name when absent). */
   title?: string;
   /** A line under the label: what to write, in the person's words. */
