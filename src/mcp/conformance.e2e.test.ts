@@ -137,6 +137,8 @@ const NEXT_SCENARIOS = {
     'input-required-result-multi-round',
     'input-required-result-result-type',
     'input-required-result-tampered-state',
+    // A parameter mirrored in an Mcp-Param header (x-mcp-header), checked against the body.
+    'http-custom-header-server-validation',
   ],
   '2025-11-25': [
     'server-initialize',

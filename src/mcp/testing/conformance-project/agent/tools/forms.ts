@@ -170,3 +170,24 @@ export class SignedStateTool extends BaseTool {
     return answer.answered ? ToolResult.ok(`Confirmed: ok=${answer.values?.ok}.`) : unanswered(answer);
   }
 }
+
+// SEP-2243: a parameter a client mirrors into a header (`Mcp-Param-Region`), so that a gateway can
+// route on it; /mcp checks that the header says what the body says (param-headers.ts).
+export class RegionTool extends BaseTool<{ region: string }> {
+  manifest() {
+    return {
+      name: 'test_region_header',
+      description: 'Says which region it was asked about; the region travels in a header too (a conformance scenario).',
+      examples: ['which region is this', 'run the header test'],
+      annotations: { readOnlyHint: true },
+      inputSchema: {
+        type: 'object' as const,
+        properties: { region: { type: 'string', description: 'A region name', 'x-mcp-header': 'Region' } },
+        required: ['region'],
+      },
+    };
+  }
+  execute(params: { region: string }) {
+    return ToolResult.ok(`Region: ${params.region}`);
+  }
+}
