@@ -83,7 +83,11 @@ export function checkFields(fields: unknown, required: unknown): { fields: AskFi
       return `context.ask() field name "${name.slice(0, 80)}" must be a letter or _ then up to 63 letters, digits, _ or -`;
     const problem = checkField(field);
     if (problem !== undefined) return `context.ask() field "${name}": ${problem}`;
-    checked[name] = structuredClone(field) as FormField;
+    try {
+      checked[name] = structuredClone(field) as FormField;
+    } catch {
+      return `context.ask() field "${name}" must be plain data (no functions or class instances)`;
+    }
   }
   if (required === undefined) return { fields: checked };
   if (
