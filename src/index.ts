@@ -24,6 +24,17 @@ export {
   type ApprovalRule,
   type ApprovalSetting,
   type AskAnswer,
+  type AskFields,
+  type AskQuestion,
+  type FieldText,
+  type BooleanField,
+  type ChoiceField,
+  type FormField,
+  type FormValue,
+  type FormValues,
+  type MultiChoiceField,
+  type NumberField,
+  type TextField,
   type AudioPart,
   type ContentPart,
   type ImagePart,
@@ -126,6 +137,7 @@ export {
   type PendingApproval,
   type PendingQuestion,
   type PendingRequest,
+  type QuestionAnswer,
 } from './assistant/approvals.ts';
 export type { TurnApprovals } from './assistant/approval-gate.ts';
 export type { ClientTool } from './assistant/client-tools.ts';

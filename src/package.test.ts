@@ -287,8 +287,10 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // items, events, routes and the response store) about 12 kB more (666 kB); rich results (parts, progress and
     // logs through every host and MCP both ways, the guides' sections in three languages) about 11 kB more; images to the models
     // (each provider's shape, the vision tables, /v1's image input), MCP at 2026-07-28, the MCP client's
-    // OAuth sign-in and elicitation, the manifest cache's key, routing's learned fields: 751 kB in all.
-    assert.ok(size < 800_000, `the tarball is ${size} bytes`);
+    // OAuth sign-in and elicitation, the manifest cache's key, routing's learned fields: 751 kB in all. Form-shaped
+    // questions and Mcp-Param headers (036: ask-form, the terminal's and the dashboard's forms, the guides' sections
+    // in three languages) took it just past 800 kB (800.6 kB).
+    assert.ok(size < 810_000, `the tarball is ${size} bytes`);
   });
 
   for (const kind of ['commonjs', 'module'] as const) {

@@ -116,10 +116,9 @@ export function questionChannel(
   const { desk } = approvals;
   return async (question, signal) => {
     let questionId = '';
-    const text = await desk.ask(
+    const answer = await desk.ask(
       { sessionId: call.sessionId, callId: call.callId, tool: call.tool },
-      question.question,
-      question.choices,
+      question,
       question.timeoutMs ?? desk.timeoutMs,
       signal,
       (pending) => {
@@ -131,6 +130,8 @@ export function questionChannel(
           tool: pending.tool,
           question: pending.question,
           ...(pending.choices === undefined ? {} : { choices: pending.choices }),
+          ...(pending.fields === undefined ? {} : { fields: pending.fields }),
+          ...(pending.required === undefined ? {} : { required: pending.required }),
           expiresAt: pending.expiresAt,
         });
       },
@@ -140,9 +141,10 @@ export function questionChannel(
       questionId,
       callId: call.callId,
       tool: call.tool,
-      answered: text !== undefined,
+      answered: typeof answer === 'object',
     });
-    if (text !== undefined) return { answered: true, text };
+    if (typeof answer === 'object') return { answered: true, ...answer };
+    if (answer === 'declined') return { answered: false, reason: 'cancelled' };
     return { answered: false, reason: signal.aborted ? 'cancelled' : 'timeout' };
   };
 }

@@ -4,6 +4,7 @@ import { memoryApprovals, type ApprovalRecord, type ApprovalRecords } from '../s
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
+import { checkFormValues, formText, type AskFields, type FormValues } from '../tools/ask-form.ts';
 
 /** Two minutes: long enough to read a call and decide, short enough that a turn nobody watches ends. */
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 120_000;
@@ -33,9 +34,15 @@ export interface PendingQuestion {
   tool: string;
   question: string;
   choices?: string[];
+  /** A form's fields (MCP's elicitation schemas): it is answered with values, not text. */
+  fields?: AskFields;
+  required?: string[];
   createdAt: string;
   expiresAt: string;
 }
+
+/** How a question ended: the answer (a form's with its values), the person declined, or none came. */
+export type QuestionAnswer = { text: string; values?: FormValues } | 'declined' | undefined;
 
 export type PendingApproval = Pick<
   ApprovalRecord,
@@ -75,7 +82,7 @@ export class Approvals {
   readonly #store: SessionStore | undefined;
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
-  readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: string | undefined) => void }>();
+  readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
 
   constructor(options: ApprovalsOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -217,32 +224,37 @@ export class Approvals {
       if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
   }
 
-  /** Asks the person a question for a running call and waits for the text of the answer (undefined: no answer in time, or cancelled). */
+  /**
+   * Asks the person a question for a running call and waits for the answer: its text (and a form's
+   * values), `declined`, or undefined (no answer in time, or cancelled).
+   */
   ask(
     call: { sessionId: string; callId: string; tool: string },
-    question: string,
-    choices: readonly string[] | undefined,
+    asked: { question: string; choices?: readonly string[]; fields?: AskFields; required?: readonly string[] },
     timeoutMs: number,
     signal: AbortSignal | undefined,
     announce: (pending: PendingQuestion) => void,
-  ): Promise<string | undefined> {
+  ): Promise<QuestionAnswer> {
     const now = Date.now();
+    const { question, choices, fields, required } = asked;
     const pending: PendingQuestion = {
       kind: 'question',
       id: randomUUID(),
       ...call,
       question,
       ...(choices === undefined ? {} : { choices: [...choices] }),
+      ...(fields === undefined ? {} : { fields: structuredClone(fields) }),
+      ...(required === undefined ? {} : { required: [...required] }),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutMs).toISOString(),
     };
     if (signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
-      const settle = (text: string | undefined) => {
+      const settle = (answer: QuestionAnswer) => {
         this.#questions.delete(pending.id);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        resolve(text);
+        resolve(answer);
       };
       const onAbort = () => settle(undefined);
       const timer = setTimeout(() => settle(undefined), Math.min(timeoutMs, 2 ** 31 - 1));
@@ -252,17 +264,47 @@ export class Approvals {
     });
   }
 
-  /** Answers a question; false when no question with this id waits. */
+  /** Answers a question in words; false when no such question waits (a form is answered with `replyForm`). */
   reply(id: string, text: string): boolean {
     const entry = this.#questions.get(id);
-    if (entry === undefined) return false;
-    entry.settle(text);
+    if (entry === undefined || entry.question.fields !== undefined) return false;
+    entry.settle({ text });
     return true;
+  }
+
+  /** Answers a form with its values, checked against its fields (a field left out takes its default). */
+  replyForm(
+    id: string,
+    values: unknown,
+  ): { ok: true; values: FormValues } | { ok: false; code: 'not-pending' | 'invalid'; message: string } {
+    const entry = this.#questions.get(id);
+    const fields = entry?.question.fields;
+    if (entry === undefined || fields === undefined)
+      return { ok: false, code: 'not-pending', message: `No form question ${id} is waiting for an answer.` };
+    const checked = checkFormValues(
+      { fields, ...(entry.question.required ? { required: entry.question.required } : {}) },
+      values,
+    );
+    if (typeof checked === 'string') return { ok: false, code: 'invalid', message: checked };
+    entry.settle({ text: formText(checked), values: checked });
+    return { ok: true, values: checked };
+  }
+
+  /** The person will not answer the question (the input ended): the tool hears `cancelled`. */
+  decline(id: string): boolean {
+    const entry = this.#questions.get(id);
+    entry?.settle('declined');
+    return entry !== undefined;
   }
 
   /** Whether `id` is a waiting question (not an approval). */
   isQuestion(id: string): boolean {
     return this.#questions.has(id);
+  }
+
+  /** The waiting question `id`, or undefined. */
+  question(id: string): PendingQuestion | undefined {
+    return this.#questions.get(id)?.question;
   }
 
   /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */

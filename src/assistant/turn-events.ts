@@ -3,6 +3,7 @@ import type { Usage } from '../models/chat-model.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { TurnErrorCode } from './turn-error-codes.ts';
 import type { ReportLevel } from '../tools/call-report.ts';
+import type { AskFields } from '../tools/ask-form.ts';
 
 /** One tool call as it ran in a turn: what was asked, what came back, how long it took. */
 export interface ToolCallRecord {
@@ -54,6 +55,9 @@ export type TurnEvent =
       tool: string;
       question: string;
       choices?: string[];
+      /** A form (MCP's elicitation schemas by name): answer with `Approvals.replyForm(questionId, values)`. */
+      fields?: AskFields;
+      required?: string[];
       expiresAt: string;
     }
   /** The question was answered, or ended without an answer (`answered: false`: its time limit, or the call stopped). */

@@ -66,6 +66,9 @@ const SERVER_SCENARIOS = [
   'tools-call-mixed-content',
   'tools-call-with-logging',
   'tools-call-with-progress',
+  // Forms with defaults and every kind of choice: `context.ask` with fields (forms.ts).
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
 ];
 
 /** Scenarios of 0.1.16 outside its default suite, run one by one. */
@@ -85,7 +88,7 @@ const NEXT_SERVER_SCENARIOS = [
 /** The fixture project's tool files, by name. */
 async function fixtureTools(): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const name of ['conformance.ts', 'rich-results.ts'])
+  for (const name of ['conformance.ts', 'rich-results.ts', 'forms.ts'])
     files[name] = await readFile(join(PROJECT, 'agent/tools', name), 'utf8');
   return files;
 }
@@ -128,6 +131,14 @@ const NEXT_SCENARIOS = {
     'input-required-result-unsupported-methods',
     'input-required-result-ignore-extra-params',
     'input-required-result-validate-input',
+    // Drop-in tools that ask with fields and name their questions' keys (forms.ts).
+    'input-required-result-basic-elicitation',
+    'input-required-result-request-state',
+    'input-required-result-multi-round',
+    'input-required-result-result-type',
+    'input-required-result-tampered-state',
+    // A parameter mirrored in an Mcp-Param header (x-mcp-header), checked against the body.
+    'http-custom-header-server-validation',
   ],
   '2025-11-25': [
     'server-initialize',
@@ -138,6 +149,8 @@ const NEXT_SCENARIOS = {
     'tools-call-simple-text',
     'tools-call-error',
     'tools-call-elicitation',
+    'elicitation-sep1034-defaults',
+    'elicitation-sep1330-enums',
     'server-sse-multiple-streams',
     'dns-rebinding-protection',
   ],

@@ -5,6 +5,7 @@ import {
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { HEADER_MISMATCH, paramHeaderMismatch } from './param-headers.ts';
 import { BATCH_REFUSED, INVALID_REQUEST } from './rpc-refusals.ts';
 import { createToolServer, type ServedTools } from './tool-server.ts';
 
@@ -79,8 +80,11 @@ export function mcpHttpEndpoint(tools: ServedTools): {
       await server.server.connect(transport);
       return transport.handleRequest(request, { parsedBody: body });
     }
-    if (request.method === 'POST' && !(await isLegacyRequest(request, body)))
+    if (request.method === 'POST' && !(await isLegacyRequest(request, body))) {
+      const refused = paramHeadersRefusal(tools, body, request.headers);
+      if (refused !== undefined) return refused;
       return modern.fetch(request, { parsedBody: body });
+    }
     return rpcError(
       400,
       -32000,
@@ -96,6 +100,23 @@ export function mcpHttpEndpoint(tools: ServedTools): {
       await modern.close();
     },
   };
+}
+
+/** A 2026 `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (param-headers.ts): 400, -32020. */
+function paramHeadersRefusal(tools: ServedTools, body: unknown, headers: Headers): Response | undefined {
+  const call = body as { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+  if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') return undefined;
+  const tool = tools.current.get(call.params.name);
+  const mismatch = tool === undefined ? undefined : paramHeaderMismatch(tool.schema, call.params.arguments, headers);
+  if (mismatch === undefined) return undefined;
+  return Response.json(
+    {
+      jsonrpc: '2.0',
+      error: { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch}.` },
+      id: typeof call.id === 'string' || typeof call.id === 'number' ? call.id : null,
+    },
+    { status: 400 },
+  );
 }
 
 function rpcError(status: number, code: number, message: string): Response {

@@ -37,20 +37,56 @@ test("a call's questions: asked one per round, answered with the state it was gi
   assert.equal(third.asking, false);
 });
 
-test('an answer counts only beside a state signed for this call and for the question it asked', () => {
+test('an answer counts only beside a state signed for this call and for the question it asked; another state is refused', () => {
   const first = new InputRounds('wipe', { all: true }, round());
   first.approval(QUESTION);
   const { requestState } = first.result() as { requestState: string };
-  // Unasked, tampered with, or for other arguments: asked again.
+  // Unasked: asked again.
+  const unasked = new InputRounds('wipe', { all: true }, round({ approve: yes }));
+  assert.equal(unasked.approval(QUESTION), undefined);
+  // Tampered with, or signed for other arguments: the protocol's error, not a fresh round.
   for (const [args, state] of [
-    [{ all: true }, undefined],
     [{ all: true }, `${requestState.split('.')[0]}.AAAA`],
+    [{ all: true }, `${requestState}-TAMPERED`],
     [{ all: false }, requestState],
-  ] as const) {
-    const rounds = new InputRounds('wipe', args, round({ approve: yes }, state));
-    assert.equal(rounds.approval(QUESTION), undefined, JSON.stringify([args, state]));
-  }
+  ] as const)
+    assert.throws(
+      () => new InputRounds('wipe', args, round({ approve: yes }, state)),
+      (error: { code?: number; message?: string }) =>
+        error.code === -32602 &&
+        /requestState was not issued by this server for this call to wipe/.test(error.message ?? ''),
+      JSON.stringify([args, state]),
+    );
   // An answer under another key than the one asked is not taken either.
   const other = new InputRounds('wipe', { all: true }, round({ 'ask-1': yes }, requestState));
   assert.equal(other.ask(QUESTION), undefined);
+});
+
+test('a question named by the tool (key) is asked under that key; an answer that does not fit is asked again', () => {
+  const first = new InputRounds('greet', {}, round());
+  assert.equal(first.ask(QUESTION, { key: 'user_name' }), undefined);
+  const asked = first.result() as { inputRequests: Record<string, unknown>; requestState: string };
+  assert.deepEqual(Object.keys(asked.inputRequests), ['user_name']);
+
+  const fits = (view: { kind: string; content?: Record<string, unknown> }) => typeof view.content?.name === 'string';
+  const wrong = new InputRounds(
+    'greet',
+    {},
+    round({ user_name: { action: 'accept', content: { name: 7 } } }, asked.requestState),
+  );
+  assert.equal(wrong.ask(QUESTION, { key: 'user_name', fits }), undefined);
+  const again = wrong.result() as { inputRequests: Record<string, unknown>; requestState: string };
+  assert.deepEqual(Object.keys(again.inputRequests), ['user_name']);
+
+  const right = new InputRounds(
+    'greet',
+    {},
+    round({ user_name: { action: 'accept', content: { name: 'Alice' } } }, again.requestState),
+  );
+  assert.deepEqual(right.ask(QUESTION, { key: 'user_name', fits }), {
+    kind: 'elicit',
+    action: 'accept',
+    content: { name: 'Alice' },
+  });
+  assert.equal(right.asking, false);
 });

@@ -5,6 +5,8 @@ import {
   inputRequired,
   inputResponse,
   type InputResponseView,
+  ProtocolError,
+  ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 
 /** Signs the state a call carries between rounds; a new one each start, since a question outlives no process. */
@@ -44,9 +46,17 @@ export class InputRounds {
     this.#call = createHmac('sha256', SECRET)
       .update(JSON.stringify([tool, args]))
       .digest('base64url');
-    const state = open(request.requestState());
-    this.#answers = state?.call === this.#call ? { ...state.answers } : {};
-    if (state?.call === this.#call && state.asked !== undefined) {
+    const given = request.requestState();
+    const state = open(given);
+    // A state this process did not sign for this very call is refused, not taken for a first round:
+    // it was changed on the way, belongs to another call, or outlived a restart (a new secret).
+    if (given !== undefined && state?.call !== this.#call)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `requestState was not issued by this server for this call to ${tool} (changed, from another call, or from before a restart): call ${tool} again without requestState and inputResponses to be asked afresh`,
+      );
+    this.#answers = state === undefined ? {} : { ...state.answers };
+    if (state !== undefined && state.asked !== undefined) {
       const answer = inputResponse(request.inputResponses, state.asked);
       if (answer.kind !== 'missing') this.#answers[state.asked] = answer;
     }
@@ -57,10 +67,20 @@ export class InputRounds {
     return this.#answer(APPROVAL_INPUT, question);
   }
 
-  /** The person's answer to the call's next `context.ask`, or undefined once it has been asked. */
-  ask(question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
+  /**
+   * The person's answer to the call's next `context.ask`, or undefined once it has been asked. Its
+   * key is the tool's (`key`) or the next `ask-<n>`; an answer that does not fit (`fits`) is
+   * dropped and the question asked again.
+   */
+  ask(
+    question: Parameters<typeof inputRequired.elicit>[0],
+    options: { key?: string | undefined; fits?: (answer: InputResponseView) => boolean } = {},
+  ): InputResponseView | undefined {
     this.#asks++;
-    return this.#answer(`ask-${this.#asks}`, question);
+    const key = options.key ?? `ask-${this.#asks}`;
+    const given = this.#answers[key];
+    if (given !== undefined && options.fits?.(given) === false) delete this.#answers[key];
+    return this.#answer(key, question);
   }
 
   /** Whether the run stopped at a question. */

@@ -235,7 +235,7 @@ test('in the 2026-07-28 revision the approval is an input-required round: asked,
   assert.match((denied.content as Array<{ text: string }>)[0]!.text, /did not approve[\s\S]*\(denied\)/);
   assert.deepEqual(asked, ['Riverse: run wipe with {}?', 'Riverse: run wipe with {}?']);
 
-  // Over the wire: the question comes back as the result, and an answer without its call's stamp asks again.
+  // Over the wire: the question comes back as the result, and a state this server did not sign is refused.
   const call = async (params: Record<string, unknown>) => {
     const response = await fetch(url, {
       method: 'POST',
@@ -273,7 +273,8 @@ test('in the 2026-07-28 revision the approval is an input-required round: asked,
     inputResponses: { approve: { action: 'accept', content: { approve: true } } },
     requestState: 'made-up',
   });
-  assert.equal(forged.body.result.resultType, 'input_required');
+  assert.equal(forged.body.error.code, -32602);
+  assert.match(forged.body.error.message, /requestState was not issued by this server for this call to wipe/);
   const approved = await call({
     inputResponses: { approve: { action: 'accept', content: { approve: true } } },
     requestState: first.body.result.requestState,
@@ -393,4 +394,100 @@ test("in the 2026-07-28 revision a tool's context.ask is an input-required round
   assert.deepEqual((await plain.callTool({ name: 'trip', arguments: {} })).content, [
     { type: 'text', text: 'unavailable, unavailable (run 4)' },
   ]);
+});
+
+const FORM = `import { BaseTool, ToolResult } from 'riverse';
+export class BookTool extends BaseTool {
+  manifest() { return { name: 'book', description: 'Books a table.', examples: ['book a table', 'reserve'] }; }
+  async execute(_params, context) {
+    const answer = await context.ask('Book a table', {
+      key: 'booking',
+      fields: {
+        name: { type: 'string' },
+        guests: { type: 'integer', minimum: 1, maximum: 8, default: 2 },
+        room: { type: 'string', enum: ['in', 'out'], enumNames: ['Inside', 'Terrace'] },
+      },
+      required: ['name'],
+    });
+    return ToolResult.ok(answer.answered ? JSON.stringify(answer.values) : 'no answer: ' + answer.reason);
+  }
+}
+`;
+const BOOK_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    guests: { type: 'integer', minimum: 1, maximum: 8, default: 2 },
+    room: { type: 'string', enum: ['in', 'out'], enumNames: ['Inside', 'Terrace'] },
+  },
+  required: ['name'],
+};
+
+test("a tool's form (context.ask with fields) is the elicitation's requestedSchema, in both revisions; the values come back checked, defaults filled in", async (t) => {
+  const service = await startTestService(t, { files: { 'book.ts': FORM } });
+  const url = new URL('/mcp', service.url);
+  for (const mode of ['off', 'auto'] as const) {
+    const forms: Array<{ requestedSchema?: unknown }> = [];
+    // The first answer leaves `guests` out (its default counts); in 2026 a second call answers with a value that does not fit.
+    const contents: Array<Record<string, string | number>> = [{ name: 'Ada', room: 'out' }];
+    const client = new Client(
+      { name: 'forms', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } }, ...(mode === 'auto' ? { versionNegotiation: { mode } } : {}) },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      forms.push(request.params as { requestedSchema?: unknown });
+      return { action: 'accept', content: contents.shift() ?? { name: 'Grace' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    t.after(() => client.close());
+    assert.equal(client.getNegotiatedProtocolVersion() === '2026-07-28', mode === 'auto');
+    assert.deepEqual((await client.callTool({ name: 'book', arguments: {} })).content, [
+      { type: 'text', text: '{"name":"Ada","guests":2,"room":"out"}' },
+    ]);
+    assert.deepEqual(forms[0]?.requestedSchema, BOOK_SCHEMA, mode);
+  }
+
+  // Over the wire in 2026: the question under the tool's key; content that does not fit is asked again.
+  const call = async (params: Record<string, unknown>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'book',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'book',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+          },
+          ...params,
+        },
+      }),
+    });
+    const text = await response.text();
+    return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!);
+  };
+  const first = await call({});
+  assert.deepEqual(Object.keys(first.result.inputRequests), ['booking']);
+  assert.deepEqual(first.result.inputRequests.booking.params.requestedSchema, BOOK_SCHEMA);
+  const unfit = await call({
+    inputResponses: { booking: { action: 'accept', content: { name: 'Ada', guests: 12 } } },
+    requestState: first.result.requestState,
+  });
+  assert.equal(unfit.result.resultType, 'input_required', 'guests over its maximum: asked again');
+  assert.deepEqual(Object.keys(unfit.result.inputRequests), ['booking']);
+  const fit = await call({
+    inputResponses: { booking: { action: 'accept', content: { name: 'Ada', guests: 4, room: 'in' } } },
+    requestState: unfit.result.requestState,
+  });
+  assert.deepEqual(fit.result.content, [{ type: 'text', text: '{"name":"Ada","guests":4,"room":"in"}' }]);
 });

@@ -1,6 +1,7 @@
 import {
   type CallToolResult,
   type InputRequiredResult,
+  type InputResponseView,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -14,7 +15,7 @@ import { failure, type ApprovalGateAnswer, type ExecuteOptions } from '../tool-r
 import type { ReportLevel } from '../tools/call-report.ts';
 import { toCallToolResult } from './call-result.ts';
 import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
-import type { AskAnswer } from '../tools/tool-context.ts';
+import type { AskAnswer, AskQuestion } from '../tools/tool-context.ts';
 import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 
@@ -67,8 +68,13 @@ export function createToolServer(
         if (server.getClientCapabilities()?.elicitation === undefined)
           return Promise.resolve({ answered: false, reason: 'unavailable' });
         if (rounds === undefined) return ask(server, question, signal);
-        const answer = rounds.ask(askQuestion(question));
-        if (answer !== undefined) return Promise.resolve(askAnswer(formAnswer(answer)));
+        // An answer that does not fit the question (a form's field missing or wrong) is asked again.
+        const fits = (view: InputResponseView) => askAnswer(formAnswer(view), question);
+        const answer = rounds.ask(askQuestion(question), {
+          key: question.key,
+          fits: (view) => fits(view) !== undefined,
+        });
+        if (answer !== undefined) return Promise.resolve(fits(answer)!);
         stopped.abort();
         return new Promise<never>(() => {}); // this run ends here; the next round brings the answer
       },
@@ -197,15 +203,14 @@ async function approve(
  * A tool's `context.ask`, put to the person through the client in the 2025 revisions: a request
  * to the client, answered within the question's time (5 minutes unless it says).
  */
-async function ask(
-  server: Server,
-  question: { question: string; choices?: string[]; timeoutMs?: number },
-  signal: AbortSignal,
-): Promise<AskAnswer> {
+async function ask(server: Server, question: AskQuestion, signal: AbortSignal): Promise<AskAnswer> {
   try {
-    return askAnswer(
-      await server.elicitInput(askQuestion(question), { signal, timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS }),
-    );
+    const answer = await server.elicitInput(askQuestion(question), {
+      signal,
+      timeout: question.timeoutMs ?? APPROVAL_TIMEOUT_MS,
+    });
+    // Content that does not fit the question is no answer from the person.
+    return askAnswer(answer, question) ?? { answered: false, reason: 'cancelled' };
   } catch (error) {
     if (signal.aborted) return { answered: false, reason: 'cancelled' };
     return { answered: false, reason: /time(d)? ?out/i.test(String(error)) ? 'timeout' : 'unavailable' };

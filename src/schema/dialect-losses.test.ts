@@ -20,3 +20,9 @@ test('what a dialect leaves out of a full JSON Schema: its rules, not its names 
   assert.ok(!dialectLosses(CONTACT, 'json').includes('minLength'));
   assert.deepEqual(dialectLosses({ type: 'object', properties: { a: { type: 'string' } } }, 'openai-strict'), []);
 });
+
+test("MCP's x-mcp-header (a parameter mirrored in a header) is for the transport: no dialect loses a rule by leaving it out", () => {
+  const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } };
+  for (const dialect of ['json', 'openai', 'openai-strict', 'gemini'] as const)
+    assert.deepEqual(dialectLosses(schema, dialect), [], dialect);
+});

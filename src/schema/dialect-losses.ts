@@ -24,6 +24,8 @@ const NOT_RULES = new Set([
   'deprecated',
   'readOnly',
   'writeOnly',
+  // MCP's header mirroring (SEP-2243): for the client's transport, not the model.
+  'x-mcp-header',
 ]);
 
 /** The rule keywords of `schema` that its compilation for `dialect` leaves out, sorted. */

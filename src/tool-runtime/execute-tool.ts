@@ -12,6 +12,7 @@ import {
   NO_ONE_TO_ASK,
   type AskAnswer,
   type AskPerson,
+  type AskQuestion,
   type ToolContext,
   type ToolLogger,
 } from '../tools/tool-context.ts';
@@ -53,10 +54,7 @@ export interface ExecuteOptions {
    */
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
   /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
-  ask?: (
-    question: { question: string; choices?: string[]; timeoutMs?: number },
-    signal: AbortSignal,
-  ) => Promise<AskAnswer>;
+  ask?: (question: AskQuestion, signal: AbortSignal) => Promise<AskAnswer>;
   /** Told each `context.progress` of the call (checked, and throttled to ten a second). */
   onProgress?: (report: ProgressReport) => void;
   /** Told each `context.log` line of the call (checked, and throttled). */

@@ -1,6 +1,7 @@
 import type { ToolSection } from './app-config.ts';
 import type { Language } from '../core/language.ts';
 import type { ReportLog, ReportProgress } from './call-report.ts';
+import { checkFields, type AskFields, type FormValues } from './ask-form.ts';
 
 /** What `execute()` receives besides its parameters. */
 export interface ToolContext {
@@ -36,31 +37,53 @@ export interface ToolContext {
 export interface AskOptions {
   /** Answers to offer (at most 10, each at most 200 characters); the person may still write another. */
   choices?: readonly string[];
+  /**
+   * A form instead of one answer in words: its fields by name, each one of MCP's elicitation
+   * schemas (`{ type: 'string', default? }`, `{ type: 'integer', minimum? }`, `{ type: 'boolean' }`,
+   * `{ type: 'string', enum: [...] }`, …: ask-form.ts). The answer then carries `values`.
+   */
+  fields?: AskFields;
+  /** The fields that must have a value (a default counts). */
+  required?: readonly string[];
+  /**
+   * The question's name where a client asks by name (MCP's input-required rounds: `user_name`);
+   * Riverse names it otherwise. Within one call, one key is one question.
+   */
+  key?: string;
   timeoutMs?: number;
 }
 
 export type AskAnswer =
-  | { answered: true; text: string }
+  | { answered: true; text: string; values?: FormValues }
   | { answered: false; reason: 'timeout' | 'unavailable' | 'cancelled' };
 export type AskPerson = (question: string, options?: AskOptions) => Promise<AskAnswer>;
+
+/** A question as checkQuestion passes it on, to the channel that asks it. */
+export interface AskQuestion {
+  question: string;
+  choices?: string[];
+  fields?: AskFields;
+  required?: string[];
+  key?: string;
+  timeoutMs?: number;
+}
 
 const MAX_QUESTION_CHARS = 2_000;
 const MAX_CHOICES = 10;
 const MAX_CHOICE_CHARS = 200;
+/** A key Riverse gives no question of its own (`approve`, `ask-1`, …), so the two never meet. */
+const QUESTION_KEY = /^(?!approve$|ask-\d+$)[A-Za-z0-9_.-]{1,64}$/;
 /** An hour: a question is a conversation, not a job to leave waiting overnight. */
 const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
 
 /** A question as it may be asked, or what is wrong with it (it crosses from tool code, isolated or not). */
-export function checkQuestion(
-  question: unknown,
-  options: unknown,
-): { question: string; choices?: string[]; timeoutMs?: number } | string {
+export function checkQuestion(question: unknown, options: unknown): AskQuestion | string {
   if (typeof question !== 'string' || question.trim() === '' || question.length > MAX_QUESTION_CHARS)
     return `context.ask() takes a question: non-empty text of at most ${MAX_QUESTION_CHARS} characters`;
   if (options === undefined) return { question };
   if (typeof options !== 'object' || options === null)
-    return 'context.ask() options must be an object { choices?, timeoutMs? }';
-  const { choices, timeoutMs } = options as { choices?: unknown; timeoutMs?: unknown };
+    return 'context.ask() options must be an object { choices?, fields?, required?, key?, timeoutMs? }';
+  const { choices, fields, required, key, timeoutMs } = options as Record<string, unknown>;
   if (
     choices !== undefined &&
     !(
@@ -71,6 +94,13 @@ export function checkQuestion(
   ) {
     return `context.ask() choices must be at most ${MAX_CHOICES} non-empty texts of at most ${MAX_CHOICE_CHARS} characters`;
   }
+  if (choices !== undefined && fields !== undefined)
+    return 'context.ask() takes choices (one answer in words) or fields (a form), not both: a form field offers its choices with enum';
+  if (required !== undefined && fields === undefined) return 'context.ask() required names fields: give fields too';
+  const form = fields === undefined ? undefined : checkFields(fields, required);
+  if (typeof form === 'string') return form;
+  if (key !== undefined && !(typeof key === 'string' && QUESTION_KEY.test(key)))
+    return "context.ask() key must be 1 to 64 letters, digits, _, . or -, and not approve or ask-<number> (Riverse's own)";
   if (
     timeoutMs !== undefined &&
     !(
@@ -84,6 +114,8 @@ export function checkQuestion(
   return {
     question,
     ...(choices === undefined ? {} : { choices: [...(choices as string[])] }),
+    ...(form ?? {}),
+    ...(key === undefined ? {} : { key: key as string }),
     ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
   };
 }

@@ -94,6 +94,67 @@ export class PickTool extends BaseTool {
   });
 });
 
+describe('forms in riverse chat', () => {
+  const FORM_TOOL = `import { BaseTool, ToolResult } from 'riverse';
+export class BookTool extends BaseTool {
+  manifest() { return { name: 'book', description: 'Books a table', examples: ['book a table', 'reserve'] }; }
+  async execute(params, context) {
+    const answer = await context.ask('Book a table', {
+      fields: {
+        name: { type: 'string', title: 'Name' },
+        guests: { type: 'integer', minimum: 1, maximum: 8, default: 2 },
+        room: { type: 'string', oneOf: [{ const: 'in', title: 'Inside' }, { const: 'out', title: 'Terrace' }] },
+        extras: { type: 'array', items: { type: 'string', enum: ['cake', 'view'] } },
+        dog: { type: 'boolean', description: 'coming along?' },
+      },
+      required: ['name', 'room'],
+    });
+    return ToolResult.ok(answer.answered ? 'booked ' + JSON.stringify(answer.values) : 'no answer: ' + answer.reason);
+  }
+}
+`;
+  const setupBook = async (t: Parameters<typeof cliSetup>[0]) => {
+    const setup = await cliSetup(t, (request) =>
+      request.body.messages.at(-1)?.role === 'tool'
+        ? { text: `Said: ${String(request.body.messages.at(-1)?.content)}` }
+        : { toolCalls: [{ name: 'book', arguments: {} }] },
+    );
+    await writeFiles(join(setup.project, 'agent', 'tools'), { 'book.ts': FORM_TOOL });
+    return setup;
+  };
+
+  it('a prompt per field with its choices and default; a wrong line is asked again; Enter takes the default', async (t) => {
+    const setup = await setupBook(t);
+    // name: empty (required) then Ada; guests: 9 (over) then Enter (2); room: 3 (no such) then 2; extras: 1,2; dog: maybe then y.
+    const input = 'book it\n\nAda\n9\n\n3\n2\n1, 2\nmaybe\ny\n/exit\n';
+    const result = await runRiverse(['chat'], { cwd: setup.project, env: setup.env, input });
+    assert.equal(result.code, 0, show(result));
+    const out = result.stdout;
+    assert.match(out, /\[book asks\] Book a table\n {2}Name\n {2}\(required\) > /);
+    assert.match(out, /This one needs an answer\./);
+    assert.match(out, / {2}guests\n {2}\(Enter: 2\) > /);
+    assert.match(out, /At most 8, please\./);
+    assert.match(out, / {2}room\n {4}1 = Inside\n {4}2 = Terrace\n {2}\(required\) > /);
+    assert.match(out, /Please pick one of the numbers shown\./);
+    assert.match(out, / {2}extras\n {4}1 = cake\n {4}2 = view\n {2}\(numbers separated by commas\) > /);
+    assert.match(out, / {2}dog — coming along\?\n {2}\(y\/n\) > /);
+    assert.match(out, /Said: booked \{"name":"Ada","guests":2,"room":"out","extras":\["cake","view"\],"dog":true\}\n/);
+  });
+
+  it('in the chat’s language; the end of the input declines the form', async (t) => {
+    const setup = await setupBook(t);
+    const result = await runRiverse(['chat', '--lang', 'zh'], {
+      cwd: setup.project,
+      env: setup.env,
+      input: '订桌\n阿达\n',
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.match(result.stdout, /\[book 提问\] Book a table\n {2}Name\n {2}\(必填\) > /);
+    assert.match(result.stdout, / {2}guests\n {2}\(回车：2\) > /);
+    assert.match(result.stdout, /Said: no answer: cancelled\n/);
+  });
+});
+
 describe('readDecision', () => {
   it('reads y, a and n (with a reason) in English, Chinese and Japanese; anything else is no answer', () => {
     assert.deepEqual(

@@ -2,6 +2,7 @@ import type { ApprovalDecision, Approvals } from '../../assistant/approvals.ts';
 import type { TurnEvent } from '../../assistant/turn-events.ts';
 import { jsonText } from '../../models/json-text.ts';
 import type { Language } from '../../core/language.ts';
+import { fieldPrompt, formHeading, readFieldLine } from './form-prompt.ts';
 
 /** What the terminal asks a person: approvals of calls, and the questions tools ask (ask_user). */
 const PERSON_TEXT: Record<
@@ -121,6 +122,34 @@ export function terminalPrompts(options: {
     });
 
   const handle = async (ask: Ask) => {
+    if (ask.kind === 'question' && ask.event.fields !== undefined) {
+      const { event } = ask;
+      const required = new Set(event.required ?? []);
+      const values: Record<string, unknown> = {};
+      options.write(formHeading(options.language, event.tool, event.question));
+      for (const [name, field] of Object.entries(ask.event.fields)) {
+        options.write(fieldPrompt(options.language, name, field, required.has(name)));
+        for (;;) {
+          const line = await readLine();
+          if (line === 'cancelled') return;
+          // Input closed: no one is there to answer.
+          if (line === undefined) {
+            options.approvals.decline(event.questionId);
+            return;
+          }
+          const read = readFieldLine(options.language, field, line, required.has(name));
+          if (read === 'empty') break;
+          if ('again' in read) {
+            options.write(`  ${read.again} > `);
+            continue;
+          }
+          values[name] = read.value;
+          break;
+        }
+      }
+      options.approvals.replyForm(event.questionId, values);
+      return;
+    }
     if (ask.kind === 'question') {
       const { event } = ask;
       options.write(text.question(event.tool, event.question, (event.choices ?? []).join(' / ')));

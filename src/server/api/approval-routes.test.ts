@@ -272,6 +272,57 @@ describe('questions over the API', () => {
     assert.equal((await chat.until('tool-result')).data.data, 'picked blue');
     await chat.until('done');
   });
+
+  for (const isolation of ['process', 'worker'])
+    it(`a form (context.ask with fields, the tool in a ${isolation} host): the event carries the fields, the answer is { values } checked against them`, async (t) => {
+      const FORM = toolSource('book', {
+        execute: [
+          "const answer = await context.ask('Book a table', {",
+          "  fields: { name: { type: 'string', title: 'Name' }, guests: { type: 'integer', minimum: 1, maximum: 8, default: 2 },",
+          "    room: { type: 'string', enum: ['inside', 'terrace'] }, dog: { type: 'boolean', default: false } },",
+          "  required: ['name', 'room'],",
+          '});',
+          "return ToolResult.ok(answer.answered ? JSON.stringify(answer.values) + ' | ' + answer.text : 'no answer: ' + answer.reason);",
+        ].join('\n'),
+      });
+      const model = await startOpenAITestServer((request) =>
+        request.body.messages.some((message) => message.role === 'tool')
+          ? { text: 'ok' }
+          : { toolCalls: [{ name: 'book', arguments: {} }] },
+      );
+      t.after(() => model.close());
+      const { url, port } = await startTestService(t, {
+        files: { 'book.ts': FORM },
+        yaml: `tools:\n  isolation: ${isolation}\n`,
+        model: createOpenAICompatibleModel({ model: 'm', baseUrl: model.url, apiKey: 'k', maxRetries: 0 }),
+      });
+      const chat = await openChat(t, url, { message: 'book a table' });
+      const question = (await chat.until('question')).data;
+      assert.deepEqual(Object.keys(question.fields), ['name', 'guests', 'room', 'dog']);
+      assert.deepEqual(question.fields.guests, { type: 'integer', minimum: 1, maximum: 8, default: 2 });
+      assert.deepEqual(question.required, ['name', 'room']);
+      const listed = (await raw(port, '/api/approvals')).json.approvals[0];
+      assert.deepEqual(listed.fields.room, { type: 'string', enum: ['inside', 'terrace'] });
+      const answer = (body: object) => post(port, `/api/approvals/${question.questionId}`, body);
+      const text = await answer({ answer: 'Ada' });
+      assert.equal(text.status, 400);
+      assert.match(
+        text.json.error.message,
+        /is a form: answer with "values", an object of its fields \(name, guests, room, dog\)/,
+      );
+      const wrong = await answer({ values: { name: 'Ada', room: 'roof' } });
+      assert.equal(wrong.status, 400);
+      assert.match(wrong.json.error.message, /does not fit: "room" must be one of inside, terrace/);
+      assert.equal(wrong.json.error.param, 'values');
+      const right = await answer({ values: { name: 'Ada', room: 'terrace' } });
+      assert.equal(right.status, 200);
+      assert.deepEqual(right.json.question.values, { name: 'Ada', guests: 2, room: 'terrace', dog: false });
+      assert.equal(
+        (await chat.until('tool-result')).data.data,
+        '{"name":"Ada","guests":2,"room":"terrace","dog":false} | name: Ada; guests: 2; room: terrace; dog: false',
+      );
+      await chat.until('done');
+    });
 });
 
 describe('approvals over /v1', () => {

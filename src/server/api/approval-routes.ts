@@ -13,7 +13,7 @@ const MAX_ANSWER_CHARS = 10_000;
  * `GET /api/approvals`: the calls waiting for a person's approval, and the questions tools ask
  * (ask_user), oldest first. `POST /api/approvals/:id`: the answer — `{ decision, reason? }` for an
  * approval (with `callId`, `tool`, `params` when the client wants the answer refused unless they
- * are still the approval's), `{ answer }` for a question.
+ * are still the approval's), `{ answer }` for a question, `{ values }` for a form (checked against its fields).
  */
 export function approvalRoutes(context: ServerContext): Hono {
   const routes = new Hono();
@@ -23,6 +23,26 @@ export function approvalRoutes(context: ServerContext): Hono {
   routes.post('/approvals/:id', async (c) => {
     const id = c.req.param('id');
     const body = await readJsonObject(c);
+    const form = context.approvals.question(id)?.fields;
+    if (form !== undefined) {
+      if (typeof body.values !== 'object' || body.values === null || Array.isArray(body.values))
+        throw new ApiError(
+          400,
+          'invalid-request',
+          `Question ${id} is a form: answer with "values", an object of its fields (${Object.keys(form).join(', ')}).`,
+          'values',
+        );
+      const outcome = context.approvals.replyForm(id, body.values);
+      if (!outcome.ok && outcome.code === 'invalid')
+        throw new ApiError(
+          400,
+          'invalid-request',
+          `The answer to form ${id} does not fit: ${outcome.message}.`,
+          'values',
+        );
+      if (!outcome.ok) throw new ApiError(409, 'not-pending', `Question ${id} is no longer waiting for an answer.`);
+      return c.json({ question: { id, answered: true, values: outcome.values } });
+    }
     if (context.approvals.isQuestion(id)) {
       if (typeof body.answer !== 'string' || body.answer.length > MAX_ANSWER_CHARS)
         throw new ApiError(

@@ -1,7 +1,7 @@
 // What a host sends is checked again here: tool code can reach its channel (a worker's parent
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
 import { renderPhrase, type Phrase } from '../../core/phrase.ts';
-import { checkQuestion } from '../../tools/tool-context.ts';
+import { checkQuestion, type AskQuestion } from '../../tools/tool-context.ts';
 import { checkLog, checkProgress, type LogReport, type ProgressReport } from '../../tools/call-report.ts';
 import { checkToolResult, type ToolResult } from '../../tools/tool-result.ts';
 import { validateManifest } from '../validate-manifest.ts';
@@ -68,14 +68,15 @@ export function checkCallReport(result: unknown): WorkerResult {
 }
 
 /** A question a host sends for one of its calls (`context.ask`), or undefined when it is not one. */
-export function checkAskReport(
-  message: unknown,
-): { id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number } | undefined {
+export function checkAskReport(message: unknown): ({ id: number; seq: number } & AskQuestion) | undefined {
   if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
-  const question = checkQuestion(message.question, {
-    ...(message.choices === undefined ? {} : { choices: message.choices }),
-    ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }),
-  });
+  const { choices, fields, required, key, timeoutMs } = message;
+  const question = checkQuestion(
+    message.question,
+    Object.fromEntries(
+      Object.entries({ choices, fields, required, key, timeoutMs }).filter(([, v]) => v !== undefined),
+    ),
+  );
   return typeof question === 'string'
     ? undefined
     : { id: message.id as number, seq: message.seq as number, ...question };

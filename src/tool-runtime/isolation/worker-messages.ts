@@ -3,7 +3,7 @@ import type { AppConfig } from '../../tools/app-config.ts';
 import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { ToolInfo } from '../load-tool-file.ts';
 import type { Language } from '../../core/language.ts';
-import type { AskAnswer } from '../../tools/tool-context.ts';
+import type { AskAnswer, AskQuestion } from '../../tools/tool-context.ts';
 import type { LogReport, ProgressReport } from '../../tools/call-report.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 
@@ -61,7 +61,7 @@ export type FromWorker =
   | { type: 'ready'; tools: string[] }
   | { type: 'result'; id: number; result: WorkerResult }
   /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
-  | { type: 'ask'; id: number; seq: number; question: string; choices?: string[]; timeoutMs?: number }
+  | ({ type: 'ask'; id: number; seq: number } & AskQuestion)
   /** Call `id`'s tool says how far it is (`context.progress`), throttled in the host. */
   | ({ type: 'progress'; id: number } & ProgressReport)
   /** Call `id`'s tool logs a line (`context.log`), throttled in the host. */

@@ -6,10 +6,12 @@
 import { api, errorMessage } from './api.js';
 import { h, pretty, setText } from './dom.js';
 import { t } from './i18n.js';
+import { schemaForm } from './schema-form.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { CallOutcome } from './tool-call-card.js' */
 /** @import { MessageVars } from './i18n.js' */
+/** @import { JsonSchema } from './schema-values.js' */
 /**
  * A call waiting for approval: the `approval-request` chat event.
  * @typedef {{ approvalId: string, callId: string, tool: string, params?: unknown, expiresAt?: string }} ApprovalRequest
@@ -17,7 +19,8 @@ import { t } from './i18n.js';
 /**
  * A tool's question: the `question` chat event.
  * @typedef {{
- *   questionId: string, callId?: string, tool: string, question: string, choices?: string[], expiresAt?: string
+ *   questionId: string, callId?: string, tool: string, question: string, choices?: string[], expiresAt?: string,
+ *   fields?: Record<string, JsonSchema>, required?: string[]
  * }} QuestionRequest
  */
 /**
@@ -183,8 +186,13 @@ export function pendingApprovalCards(pending, sessionId, answered) {
     );
 }
 
-/** @param {QuestionRequest} request */
+/**
+ * A tool's question: a line of text with its choices, or a small form when it asks with fields
+ * (MCP's elicitation schemas, shown by schema-form.js, answered with `{ values }`).
+ * @param {QuestionRequest} request
+ */
 export function questionCard(request) {
+  if (request.fields !== undefined) return formCard(request, request.fields);
   const status = h('p', { class: 'approval-status', role: 'status' });
   const input = h('input', {
     type: 'text',
@@ -235,6 +243,75 @@ export function questionCard(request) {
       close('answered', 'questionAnswered');
     } catch (error) {
       close('stale', 'approvalStale', { reason: errorMessage(error) });
+    }
+  }
+
+  return {
+    element,
+    /** @param {{ answered: boolean }} event */
+    settle(event) {
+      if (element.dataset.state === 'pending' || element.dataset.state === 'sending')
+        close(event.answered ? 'answered' : 'closed', event.answered ? 'questionAnswered' : 'questionEnded');
+    },
+  };
+}
+
+/**
+ * @param {QuestionRequest} request
+ * @param {Record<string, JsonSchema>} fields
+ */
+function formCard(request, fields) {
+  const status = h('p', { class: 'approval-status', role: 'status' });
+  const fieldsForm = schemaForm({ type: 'object', properties: fields, required: request.required ?? [] });
+  const submit = h('button', { type: 'submit', class: 'primary', i18n: 'questionSend' });
+  const form = h(
+    'form',
+    { class: 'question-form', novalidate: true, onsubmit: (event) => (event.preventDefault(), send()) },
+    fieldsForm.element,
+    h('div', { class: 'approval-actions' }, submit),
+  );
+  const element = h(
+    'section',
+    {
+      class: 'approval-card question-card',
+      'data-state': 'pending',
+      'data-question-id': request.questionId,
+      role: 'group',
+      i18nAria: 'questionTitle',
+      i18nVars: { tool: request.tool },
+    },
+    h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
+    h('p', { class: 'question-text', text: request.question }),
+    form,
+    status,
+  );
+  /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
+  const close = (state, key, vars) => {
+    element.dataset.state = state;
+    const controls = /** @type {NodeListOf<HTMLInputElement>} */ (
+      form.querySelectorAll('input, select, textarea, button')
+    );
+    for (const control of controls) control.disabled = true;
+    setText(status, key, vars);
+  };
+
+  async function send() {
+    if (element.dataset.state !== 'pending') return;
+    const read = fieldsForm.read();
+    if (read === undefined) return; // the fields say what is wrong
+    element.dataset.state = 'sending';
+    try {
+      await api(`/api/approvals/${encodeURIComponent(request.questionId)}`, {
+        method: 'POST',
+        body: { values: read.params },
+      });
+      close('answered', 'questionAnswered');
+    } catch (error) {
+      // A value the service refused (400) can be corrected; anything else ends the card.
+      if (/** @type {{ status?: number }} */ (error).status === 400) {
+        element.dataset.state = 'pending';
+        setText(status, 'questionRefused', { reason: errorMessage(error) });
+      } else close('stale', 'approvalStale', { reason: errorMessage(error) });
     }
   }
 

@@ -27,6 +27,7 @@ export const APPROVAL_MESSAGES = {
     questionSend: 'Answer',
     questionAnswered: 'Answered.',
     questionEnded: 'The question is closed.',
+    questionRefused: 'Please check your answer: {reason}',
   },
   zh: {
     approvalTitle: '{tool} 请求运行',
@@ -52,6 +53,7 @@ export const APPROVAL_MESSAGES = {
     questionSend: '回答',
     questionAnswered: '已回答。',
     questionEnded: '这个问题已关闭。',
+    questionRefused: '请检查你的回答：{reason}',
   },
   ja: {
     approvalTitle: '{tool} が実行の許可を求めています',
@@ -77,5 +79,6 @@ export const APPROVAL_MESSAGES = {
     questionSend: '回答する',
     questionAnswered: '回答しました。',
     questionEnded: 'この質問は閉じられました。',
+    questionRefused: '回答を確認してください：{reason}',
   },
 };

@@ -4,7 +4,7 @@
 // a text input for strings, and a JSON text area, checked in the page, for nested objects and
 // other arrays. Required fields are marked.
 import { h, setText } from './dom.js';
-import { fieldKind, mainType, readParams } from './schema-values.js';
+import { choiceList, fieldKind, mainType, readParams } from './schema-values.js';
 
 /** @import { FieldError, JsonSchema } from './schema-values.js' */
 /**
@@ -56,7 +56,7 @@ export function schemaForm(schema) {
  * @param {boolean} isRequired
  */
 function buildChoices(id, name, schema, isRequired) {
-  const choices = schema.items?.enum ?? []; // fieldKind saw them
+  const { values: choices, labels } = choiceList(schema.items) ?? { values: [], labels: [] }; // fieldKind saw them
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
   const description = typeof schema.description === 'string' ? schema.description : '';
@@ -80,21 +80,14 @@ function buildChoices(id, name, schema, isRequired) {
     h(
       'legend',
       {},
-      name,
+      schema.title ?? name,
       isRequired ? h('span', { class: 'required', 'aria-hidden': 'true', text: '*' }) : null,
       isRequired ? h('span', { class: 'visually-hidden', i18n: 'requiredField' }) : null,
     ),
     h(
       'div',
       { class: 'choice-list' },
-      boxes.map((box, index) =>
-        h(
-          'label',
-          { class: 'choice', for: box.id },
-          box,
-          typeof choices[index] === 'string' ? choices[index] : JSON.stringify(choices[index]),
-        ),
-      ),
+      boxes.map((box, index) => h('label', { class: 'choice', for: box.id }, box, labels[index] ?? '')),
     ),
     description === '' ? null : h('span', { class: 'help', id: helpId, text: description }),
     error,
@@ -132,14 +125,12 @@ function buildField(id, name, schema, isRequired) {
   /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */
   let input;
   if (kind === 'enum') {
-    const choices = schema.enum ?? []; // fieldKind saw them
+    const { values: choices, labels } = choiceList(schema) ?? { values: [], labels: [] }; // fieldKind saw them
     input = h(
       'select',
       { id, name, 'aria-describedby': describedBy, required: isRequired },
       h('option', { value: '', i18n: isRequired ? 'chooseOne' : 'notSet' }),
-      choices.map((choice, index) =>
-        h('option', { value: String(index), text: typeof choice === 'string' ? choice : JSON.stringify(choice) }),
-      ),
+      labels.map((label, index) => h('option', { value: String(index), text: label })),
     );
     const initial =
       schema.default === undefined
@@ -196,7 +187,7 @@ function buildField(id, name, schema, isRequired) {
   const label = h(
     'label',
     { for: id },
-    name,
+    schema.title ?? name,
     isRequired ? h('span', { class: 'required', 'aria-hidden': 'true', text: '*' }) : null,
     isRequired ? h('span', { class: 'visually-hidden', i18n: 'requiredField' }) : null,
     kind === 'json' ? h('span', { class: 'muted', i18n: 'jsonField' }) : null,

@@ -11,6 +11,11 @@
  * @typedef {object} JsonSchema
  * @property {string | string[]} [type]
  * @property {unknown[]} [enum]
+ * @property {string[]} [enumNames] labels of `enum` (MCP's older form)
+ * @property {JsonSchema[]} [oneOf] choices as `{ const, title }` (MCP's titled choices)
+ * @property {JsonSchema[]} [anyOf] the same, for the items of a list of choices
+ * @property {unknown} [const]
+ * @property {string} [title]
  * @property {unknown} [default]
  * @property {string} [description]
  * @property {Record<string, JsonSchema | undefined>} [properties]
@@ -40,11 +45,35 @@
  * @returns {FieldKind}
  */
 export function fieldKind(schema) {
-  if (Array.isArray(schema?.enum) && schema.enum.length > 0) return 'enum';
+  if (choiceList(schema) !== undefined) return 'enum';
   const type = mainType(schema);
-  if (type === 'array' && Array.isArray(schema?.items?.enum) && schema.items.enum.length > 0) return 'enum-array';
+  if (type === 'array' && choiceList(schema?.items) !== undefined) return 'enum-array';
   if (type === 'boolean' || type === 'integer' || type === 'number' || type === 'string') return type;
   return 'json';
+}
+
+/**
+ * A schema's choices and their labels: `enum` (labelled by `enumNames`), or `oneOf`/`anyOf` whose
+ * every entry is a `const` (labelled by its `title`); undefined when it offers none.
+ * @param {JsonSchema | undefined} schema
+ * @returns {{ values: unknown[], labels: string[] } | undefined}
+ */
+export function choiceList(schema) {
+  const text = (/** @type {unknown} */ value) => (typeof value === 'string' ? value : JSON.stringify(value));
+  if (Array.isArray(schema?.enum) && schema.enum.length > 0) {
+    const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    return { values: schema.enum, labels: schema.enum.map((value, index) => names[index] ?? text(value)) };
+  }
+  const options = Array.isArray(schema?.oneOf) ? schema.oneOf : Array.isArray(schema?.anyOf) ? schema.anyOf : [];
+  if (
+    options.length === 0 ||
+    !options.every((option) => option !== null && typeof option === 'object' && 'const' in option)
+  )
+    return undefined;
+  return {
+    values: options.map((option) => option.const),
+    labels: options.map((option) => (typeof option.title === 'string' ? option.title : text(option.const))),
+  };
 }
 
 /**
@@ -80,7 +109,7 @@ export function readField(schema, raw, required) {
   switch (kind) {
     case 'enum': {
       const index = Number(text);
-      const choices = schema.enum ?? []; // fieldKind saw them
+      const choices = choiceList(schema)?.values ?? []; // fieldKind saw them
       if (!Number.isInteger(index) || index < 0 || index >= choices.length) return { error: 'fieldChoose' };
       return { value: choices[index] };
     }
@@ -124,7 +153,7 @@ export function readParams(schema, raws) {
  * @returns {FieldResult}
  */
 function readChoices(schema, raw, required) {
-  const choices = schema.items?.enum ?? []; // fieldKind saw them
+  const choices = choiceList(schema.items)?.values ?? []; // fieldKind saw them
   const picked = (Array.isArray(raw) ? raw : [])
     .filter((index) => Number.isInteger(index) && index >= 0 && index < choices.length)
     .sort((a, b) => a - b);
