@@ -326,83 +326,91 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     },
   );
 
-  await t.test('no model: the "Connect a model" card fits the chat panel, read whole on a phone', async (tt) => {
-    const bare = await startTestService(tt);
-    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
-    for (const size of WIDTHS) {
-      await fresh.setViewportSize(size);
-      const panel = fresh.locator('[data-panel="connect"]');
-      await panel.waitFor();
+  await t.test(
+    'no model: the "Connect a model" card fits the chat panel and is read whole, at both widths in en, zh and ja',
+    async (tt) => {
+      const bare = await startTestService(tt);
+      const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
       const inside = async (inner: Locator, outer: Locator) => {
         const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
         return a !== null && b !== null && a.x >= b.x - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y >= b.y - 0.5;
       };
-      assert.ok(
-        await inside(panel, fresh.locator('.conversation')),
-        `${size.width}: the card is inside the chat panel`,
-      );
-      assert.ok(
-        await inside(panel.locator('[data-action="download-model"]'), panel),
-        `${size.width}: the download button is inside the card`,
-      );
-      const composer = await fresh.locator('.composer').boundingBox();
-      assert.ok(
-        composer !== null && composer.y + composer.height <= size.height + 0.5,
-        `${size.width}: the composer is in view`,
-      );
-      assert.ok((await pageWidth(fresh)) <= size.width, `${size.width}: no sideways scrolling`);
-      await screenshot(fresh, `connect-${size.width}`);
-    }
-    // On a phone, in each language: the card is read whole (it does not scroll inside itself, its text
-    // is not cut), and its Download button is on the screen once the page is scrolled to it.
-    await fresh.setViewportSize({ width: 390, height: 844 });
-    for (const language of ['en', 'zh', 'ja'] as const) {
-      await fresh.locator('#language-select').selectOption(language);
-      const panel = fresh.locator('[data-panel="connect"]');
-      await panel
-        .locator('.connect-hint', { hasText: { en: 'No model', zh: '尚未连接', ja: 'モデルが' }[language] })
-        .waitFor();
-      const card = await panel.evaluate((el: object) => {
-        const box = el as { scrollHeight: number; clientHeight: number };
-        return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
-      });
-      assert.ok(
-        card.scrollHeight <= card.clientHeight + 1,
-        `${language}: the card does not scroll inside itself (${card.scrollHeight} vs ${card.clientHeight})`,
-      );
-      const [cardBox, hintBox] = [await panel.boundingBox(), await panel.locator('.connect-hint').boundingBox()];
-      assert.ok(
-        cardBox !== null && hintBox !== null && hintBox.y + hintBox.height <= cardBox.y + cardBox.height + 0.5,
-        `${language}: the hint is not cut`,
-      );
-      const button = panel.locator('[data-action="download-model"]');
-      await button.scrollIntoViewIfNeeded();
-      const shown = await button.boundingBox();
-      assert.ok(
-        shown !== null && shown.y >= 0 && shown.y + shown.height <= 844 + 0.5,
-        `${language}: the Download button is on the screen`,
-      );
-      assert.ok(
-        await button.evaluate((el: object) => {
-          // Not under the composer that stays at the foot of the screen.
-          const b = (
-            el as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
-          ).getBoundingClientRect();
-          const g = globalThis as unknown as { document: { elementFromPoint(x: number, y: number): object | null } };
-          const top = g.document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
-          return top === el || (el as { contains(other: object | null): boolean }).contains(top);
-        }),
-        `${language}: nothing covers the Download button`,
-      );
-      const composer = await fresh.locator('.composer').boundingBox();
-      assert.ok(composer !== null && composer.y + composer.height <= 844 + 0.5, `${language}: the composer is in view`);
-      assert.ok((await pageWidth(fresh)) <= 390, `${language}: no sideways scrolling`);
-      await screenshot(fresh, `connect-390-${language}`);
-      await fresh.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-    }
-    assert.deepEqual(freshProblems, []);
-    await fresh.close();
-  });
+      for (const size of WIDTHS)
+        for (const language of ['en', 'zh', 'ja'] as const) {
+          const at = `${size.width}×${size.height} in ${language}`;
+          await fresh.setViewportSize(size);
+          await fresh.evaluate(() =>
+            (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+          );
+          await fresh.locator('#language-select').selectOption(language);
+          const panel = fresh.locator('[data-panel="connect"]');
+          await panel
+            .locator('.connect-hint', { hasText: { en: 'No model', zh: '尚未连接', ja: 'モデルが' }[language] })
+            .waitFor();
+          assert.ok(await inside(panel, fresh.locator('.conversation')), `${at}: the card is inside the chat panel`);
+          assert.ok(
+            await inside(panel.locator('[data-action="download-model"]'), panel),
+            `${at}: the download button is inside the card`,
+          );
+          // Read whole: the card does not scroll inside itself (at 1280×800 it did, by the few pixels the
+          // empty transcript's minimum height took), and its text is not cut.
+          const card = await panel.evaluate((el: object) => {
+            const box = el as { scrollHeight: number; clientHeight: number };
+            return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
+          });
+          assert.ok(
+            card.scrollHeight <= card.clientHeight + 1,
+            `${at}: the card does not scroll inside itself (${card.scrollHeight} vs ${card.clientHeight})`,
+          );
+          const [cardBox, hintBox] = [await panel.boundingBox(), await panel.locator('.connect-hint').boundingBox()];
+          assert.ok(
+            cardBox !== null && hintBox !== null && hintBox.y + hintBox.height <= cardBox.y + cardBox.height + 0.5,
+            `${at}: the hint is not cut`,
+          );
+          if (size.width === 1280) {
+            // On a desktop the page does not scroll at all: the composer is in view as it opens.
+            const height = await fresh.evaluate(
+              () =>
+                (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document
+                  .documentElement.scrollHeight,
+            );
+            assert.ok(height <= size.height, `${at}: the page does not scroll (${height} px tall)`);
+          }
+          // On a phone the page scrolls to the Download button, which nothing covers (the composer stays at
+          // the foot of the screen).
+          const button = panel.locator('[data-action="download-model"]');
+          await button.scrollIntoViewIfNeeded();
+          const shown = await button.boundingBox();
+          assert.ok(
+            shown !== null && shown.y >= 0 && shown.y + shown.height <= size.height + 0.5,
+            `${at}: the Download button is on the screen`,
+          );
+          assert.ok(
+            await button.evaluate((el: object) => {
+              const b = (
+                el as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
+              ).getBoundingClientRect();
+              const g = globalThis as unknown as {
+                document: { elementFromPoint(x: number, y: number): object | null };
+              };
+              const top = g.document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+              return top === el || (el as { contains(other: object | null): boolean }).contains(top);
+            }),
+            `${at}: nothing covers the Download button`,
+          );
+          const composer = await fresh.locator('.composer').boundingBox();
+          assert.ok(
+            composer !== null && composer.y + composer.height <= size.height + 0.5,
+            `${at}: the composer is in view`,
+          );
+          assert.ok((await pageWidth(fresh)) <= size.width, `${at}: no sideways scrolling`);
+          await screenshot(fresh, `connect-${size.width}-${language}`);
+        }
+      await fresh.locator('#language-select').selectOption('en');
+      assert.deepEqual(freshProblems, []);
+      await fresh.close();
+    },
+  );
 
   assert.deepEqual(problems, [], 'the page logged no errors');
 });
