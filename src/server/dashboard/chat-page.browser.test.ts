@@ -369,6 +369,13 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
         const [before, after] = pageSays(language, 'modelUnreachable').split('{reason}') as [string, string];
         const said = (await error.textContent()) ?? '';
         assert.ok(said.startsWith(before) && said.endsWith(after), `${language}: ${said}`);
+        // The reason too is in the page's language (it was English inside the Chinese and Japanese pages).
+        const reason = {
+          en: /cannot reach .* connection refused/,
+          zh: /无法连接 .*连接被拒绝/,
+          ja: /に接続できません：接続を拒否されました/,
+        };
+        assert.match(said.slice(before.length), reason[language]);
         assert.equal(await lost.locator('.message.note').count(), 1, 'no retry notices left beside it');
         assert.equal(await lost.locator('.message.assistant').count(), 0, 'no reply saying the same');
         await screenshot(lost, `unreachable-${size.width}-${language}`);
