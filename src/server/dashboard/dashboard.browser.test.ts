@@ -814,6 +814,7 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
             await onScreen(asked.page.locator('#sign-in-token'), size.width),
             'the token field is on the screen',
           );
+          await screenshot(asked.page, `sign-in-asked-${size.width}-${language}`);
           // A wrong token is refused in the page's language; the right one opens it.
           await asked.page.locator('#sign-in-token').fill('wrong');
           await asked.page.locator('#sign-in-token').press('Enter');
