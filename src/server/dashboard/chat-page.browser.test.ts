@@ -6,6 +6,7 @@
 // built-ins' among them). Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -298,40 +299,63 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     await page.unroute('**/api/tools');
   });
 
-  await t.test('tools page: the built-ins’ reasons for being off, at both widths in en, zh and ja', async (tt) => {
-    // The checkout's built-ins, as the package's sit beside an app's own folder.
-    const builtins = await startTestService(tt, {
-      yaml: `tools:\n  isolation: none\n  dirs: [${JSON.stringify(BUILTIN_TOOL_FOLDER)}]\n`,
-    });
-    const { page: tools, problems: toolsProblems } = await openPage(browser, `${builtins.url}#/tools`);
-    // The words of the built-ins' own files (agent/tools/file_write.ts, _openai-endpoint.ts), as a person reads them.
-    const reasons = {
-      file_write: {
-        en: 'off by default, since it changes files',
-        zh: '默认关闭，因为它会修改文件',
-        ja: 'ファイルを書き換えるため既定ではオフです',
-      },
-      image_describe: {
-        en: 'no OpenAI-compatible API is configured',
-        zh: '尚未配置 OpenAI 兼容的 API',
-        ja: 'OpenAI 互換の API が設定されていません',
-      },
-    };
-    for (const size of WIDTHS)
-      for (const language of PAGE_LANGUAGES) {
-        await tools.setViewportSize(size);
-        await tools.locator('#language-select').selectOption(language);
-        for (const [name, said] of Object.entries(reasons)) {
-          const note = tools.locator(`article[data-tool="${name}"] .notice.warn`, { hasText: said[language] });
-          await note.waitFor();
-          assert.ok((await note.boundingBox())!.x + (await note.boundingBox())!.width <= size.width, `${name} in view`);
+  await t.test(
+    'tools page: the built-ins’ reasons for being off and the weather tool’s errors, at both widths in en, zh and ja',
+    async (tt) => {
+      // A weather service that knows no place: the weather tool's error, in the page's language.
+      const nowhere = createHttpServer((_request, response) => response.writeHead(404).end());
+      await new Promise<void>((resolve) => nowhere.listen(0, '127.0.0.1', resolve));
+      tt.after(() => new Promise((resolve) => nowhere.close(resolve)));
+      const weatherBase = `http://127.0.0.1:${(nowhere.address() as { port: number }).port}`;
+      // The checkout's built-ins, as the package's sit beside an app's own folder.
+      const builtins = await startTestService(tt, {
+        yaml: `tools:\n  isolation: none\n  dirs: [${JSON.stringify(BUILTIN_TOOL_FOLDER)}]\n  weather:\n    base_url: ${weatherBase}\n`,
+      });
+      const { page: tools, problems: toolsProblems } = await openPage(browser, `${builtins.url}#/tools`);
+      // The words of the built-ins' own files (agent/tools/file_write.ts, _openai-endpoint.ts), as a person reads them.
+      const reasons = {
+        file_write: {
+          en: 'off by default, since it changes files',
+          zh: '默认关闭，因为它会修改文件',
+          ja: 'ファイルを書き換えるため既定ではオフです',
+        },
+        image_describe: {
+          en: 'no OpenAI-compatible API is configured',
+          zh: '尚未配置 OpenAI 兼容的 API',
+          ja: 'OpenAI 互換の API が設定されていません',
+        },
+      };
+      for (const size of WIDTHS)
+        for (const language of PAGE_LANGUAGES) {
+          await tools.setViewportSize(size);
+          await tools.locator('#language-select').selectOption(language);
+          for (const [name, said] of Object.entries(reasons)) {
+            const note = tools.locator(`article[data-tool="${name}"] .notice.warn`, { hasText: said[language] });
+            await note.waitFor();
+            assert.ok(
+              (await note.boundingBox())!.x + (await note.boundingBox())!.width <= size.width,
+              `${name} in view`,
+            );
+          }
+          const weather = tools.locator('article[data-tool="weather"]');
+          const panel = weather.locator('.run-panel');
+          if (!(await panel.evaluate((el: { open: boolean }) => el.open))) await panel.locator('summary').click();
+          await weather.locator('input[name="city"]').fill(`Atlantis ${size.width}`);
+          await weather.locator('form.tool-form button[type="submit"]').click();
+          const unknown = {
+            en: `The weather service does not know the place "Atlantis ${size.width}"`,
+            zh: `天气服务不认识地点“Atlantis ${size.width}”`,
+            ja: `天気サービスは「Atlantis ${size.width}」という場所を知りません`,
+          };
+          await weather.locator('.run-output.error', { hasText: unknown[language] }).waitFor();
+          assert.ok((await pageWidth(tools)) <= size.width, `${size.width} in ${language}: no sideways scrolling`);
+          await screenshot(tools, `builtins-${size.width}-${language}`);
         }
-        assert.ok((await pageWidth(tools)) <= size.width, `${size.width} in ${language}: no sideways scrolling`);
-      }
-    await tools.locator('#language-select').selectOption('en');
-    assert.deepEqual(toolsProblems, []);
-    await tools.close();
-  });
+      await tools.locator('#language-select').selectOption('en');
+      assert.deepEqual(toolsProblems, []);
+      await tools.close();
+    },
+  );
 
   await t.test(
     'an unreachable model server: one failure, said once, with the fix, at both widths in en, zh and ja',
