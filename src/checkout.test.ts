@@ -1,6 +1,7 @@
 // A checkout run on the machine's own Node (a fresh clone's `npx riverse`, before anything set it
 // up): bin/riverse.js sets the checkout up as `npm start` does, then runs on the Node 24 it brings.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -42,4 +43,15 @@ test('on an older Node, the checkout runs on the Node 24 it brings, and says not
   assert.equal(result.code, 0, show(result));
   assert.equal(result.stdout, `${packageJson.version}\n`);
   assert.equal(result.stderr, '');
+});
+
+// The dashboard's switches write riverse.yaml beside package.json: in a checkout, that file is the
+// person's own settings, not a change to commit (git status stays clean).
+test('riverse.yaml written by a switch in a checkout is ignored by git', {
+  skip: existsSync(join(ROOT, '.git')) ? false : 'not a git checkout',
+}, () => {
+  const ignored = spawnSync('git', ['check-ignore', '--quiet', 'riverse.yaml'], { cwd: ROOT });
+  assert.equal(ignored.status, 0, '.gitignore covers /riverse.yaml');
+  const tracked = spawnSync('git', ['check-ignore', '--quiet', 'agent/tools/riverse.yaml'], { cwd: ROOT });
+  assert.equal(tracked.status, 1, 'only the one at the root');
 });

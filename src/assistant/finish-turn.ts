@@ -61,7 +61,15 @@ export function failTurn(turn: TurnState, error: unknown): TurnResult {
   if (!(error instanceof ModelError))
     return finishTurn(turn, 'error', text.internalError(message), { code: 'internal', message });
   const limit = error.limit;
+  // In the turn's language where the error was made as a phrase (a model server that cannot be reached);
+  // the phrase goes along, for a page to say it in its reader's language.
   const reply =
-    limit === undefined ? text.modelFailed(message) : text.modelLimit(error.code, limit.setting, limit.value);
-  return finishTurn(turn, 'error', reply, { code: error.code, message });
+    limit === undefined
+      ? text.modelFailed(error.localized(turn.options.language))
+      : text.modelLimit(error.code, limit.setting, limit.value);
+  return finishTurn(turn, 'error', reply, {
+    code: error.code,
+    message,
+    ...(error.said === undefined ? {} : { said: error.said }),
+  });
 }

@@ -1,3 +1,4 @@
+import type { Phrase } from '../core/phrase.ts';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { Usage } from '../models/chat-model.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
@@ -99,5 +100,10 @@ export interface TurnResult {
    * What went wrong when `stopReason` is 'error', 'aborted' or 'timeout': a ModelError's code, or
    * one of the turn's own (TURN_ERROR_CODES; the table of docs/server-api.md says what each means).
    */
-  error?: { code: TurnErrorCode; message: string };
+  error?: {
+    code: TurnErrorCode;
+    message: string;
+    /** The message as a phrase, when Riverse has its words: for a reader in another language than the turn's. */
+    said?: Phrase;
+  };
 }

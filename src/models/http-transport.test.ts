@@ -163,7 +163,11 @@ for (const [name, post] of transports) {
         hasApiKey: false,
         apiKeyEnv: 'OPENAI_API_KEY',
       };
-      assert.match(networkError(error, context).message, /connection refused; is the server running\?/);
+      const refused = networkError(error, context);
+      assert.match(refused.message, /connection refused; is the server running\?/);
+      // Said to a person in their language (the dashboard's chat page, a chat in the terminal).
+      assert.equal(refused.localized('zh'), `无法连接 ${url}：连接被拒绝；服务器在运行吗？`);
+      assert.match(refused.localized('ja'), /に接続できません：接続を拒否されました/);
     });
   });
 }

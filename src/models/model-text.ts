@@ -38,6 +38,12 @@ const en = {
     `local:${a.name}: model_options.vision is true, but node-llama-cpp takes no images yet, so a local model cannot see them. Remove model_options.vision (pictures then reach it as a short description), or serve the model with llama-server --mmproj and use llamacpp:… with vision: true.`,
   'model.local-missing': (a: { version: string; root: string; command: string }) =>
     `Local models need node-llama-cpp ${a.version}, which is not installed (it is optional: ~83 MB). Install it in ${a.root} with:\n  ${a.command}`,
+  // A model server that could not be reached (request-errors.ts): the URL, and the likely fix.
+  'model.network.refused': (a: { url: string }) => `cannot reach ${a.url}: connection refused; is the server running?`,
+  'model.network.not-found': (a: { url: string; host: string; code: string }) =>
+    `cannot reach ${a.url}: host ${a.host} not found (${a.code}); check the base URL and the network`,
+  'model.network.timed-out': (a: { url: string; code: string }) =>
+    `cannot reach ${a.url}: the connection timed out (${a.code})`,
 };
 
 const zh: typeof en = {
@@ -67,6 +73,9 @@ const zh: typeof en = {
     `local:${a.name}：model_options.vision 为 true，但 node-llama-cpp 还不支持图片输入，本地模型看不到图片。请删除 model_options.vision（图片将以简短描述的形式交给模型），或用 llama-server --mmproj 运行该模型，并以 llamacpp:… 配合 vision: true 使用。`,
   'model.local-missing': (a) =>
     `本地模型需要 node-llama-cpp ${a.version}，但它尚未安装（可选，约 83 MB）。请在 ${a.root} 中用以下命令安装：\n  ${a.command}`,
+  'model.network.refused': (a) => `无法连接 ${a.url}：连接被拒绝；服务器在运行吗？`,
+  'model.network.not-found': (a) => `无法连接 ${a.url}：找不到主机 ${a.host}（${a.code}）；请检查 base URL 和网络`,
+  'model.network.timed-out': (a) => `无法连接 ${a.url}：连接超时（${a.code}）`,
 };
 
 const ja: typeof en = {
@@ -98,6 +107,10 @@ const ja: typeof en = {
     `local:${a.name}：model_options.vision が true ですが、node-llama-cpp はまだ画像入力に対応していないため、ローカルモデルは画像を見られません。model_options.vision を削除する（画像は短い説明としてモデルに渡ります）か、llama-server --mmproj でモデルを動かし、llamacpp:… と vision: true で使ってください。`,
   'model.local-missing': (a) =>
     `ローカルモデルには node-llama-cpp ${a.version} が必要ですが、インストールされていません（任意、約 83 MB）。${a.root} で次のコマンドでインストールしてください：\n  ${a.command}`,
+  'model.network.refused': (a) => `${a.url} に接続できません：接続を拒否されました。サーバーは動いていますか？`,
+  'model.network.not-found': (a) =>
+    `${a.url} に接続できません：ホスト ${a.host} が見つかりません（${a.code}）。base URL とネットワークを確認してください`,
+  'model.network.timed-out': (a) => `${a.url} に接続できません：接続がタイムアウトしました（${a.code}）`,
 };
 
 export const MODEL_TEXT: { readonly [L in Language]: typeof en } = { en, zh, ja };

@@ -1,4 +1,6 @@
+import type { Phrase } from '../core/phrase.ts';
 import { ModelError } from './model-error.ts';
+import { phrase } from './model-phrases.ts';
 
 /*
  * The errors of a model request that every HTTP adapter meets, in the words the user reads: an HTTP
@@ -99,14 +101,15 @@ export function serverMessage(bodyText: string): { message: string; code?: strin
 /** fetch failed before any answer: name the URL and, from the cause's code, the likely fix. */
 export function networkError(error: unknown, context: ErrorContext): ModelError {
   const code = errorCode(error);
-  const where = `cannot reach ${context.baseUrl}`;
-  let text: string;
-  if (code === 'ECONNREFUSED') text = `${where}: connection refused; is the server running?`;
+  const url = context.baseUrl;
+  // A phrase where Riverse has the words (a person reads them in their language); the system's own words stay as they are.
+  let text: string | Phrase;
+  if (code === 'ECONNREFUSED') text = phrase('model.network.refused', { url });
   else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    text = `${where}: host ${new URL(context.baseUrl).hostname} not found (${code}); check the base URL and the network`;
+    text = phrase('model.network.not-found', { url, host: new URL(url).hostname, code });
   else if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT')
-    text = `${where}: the connection timed out (${code})`;
-  else text = `${where}: ${innermostMessage(error)}${code === undefined ? '' : ` (${code})`}`;
+    text = phrase('model.network.timed-out', { url, code });
+  else text = `cannot reach ${url}: ${innermostMessage(error)}${code === undefined ? '' : ` (${code})`}`;
   return new ModelError('network', text, { retryable: true, cause: error });
 }
 

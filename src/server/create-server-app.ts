@@ -11,6 +11,7 @@ import { mcpRoute } from '../mcp/mcp-route.ts';
 import { openaiRoutes } from './openai/openai-routes.ts';
 import { originRule } from './origin-rule.ts';
 import type { ServerOptions } from './server-config.ts';
+import { SERVER_TEXT } from './server-text.ts';
 import type { ServerContext } from './server-context.ts';
 import { tokenRule } from './token-rule.ts';
 
@@ -63,7 +64,10 @@ export function createServerApp(
       );
     // The stack goes to the service's log, never to the client.
     console.error(
-      `riverse serve: ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      SERVER_TEXT[context.logLanguage].requestFailed(
+        `${c.req.method} ${c.req.path}`,
+        error instanceof Error ? (error.stack ?? error.message) : String(error),
+      ),
     );
     return errorResponse(
       c,

@@ -11,6 +11,7 @@ import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
 import { signIns } from '../mcp/oauth/sign-ins.ts';
 import { ServerEvents } from './server-events.ts';
+import { SERVER_TEXT } from './server-text.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -31,6 +32,7 @@ interface ServiceConfig {
  *   `/api/events` (`model` `{ id }`).
  * - `events`: what every open `/api/events` stream is sent (`publish(type, data)`).
  * - `language`: the assistant's language setting (a fixed one, or 'auto').
+ * - `logLanguage`: the language of the person who started the service, for what it prints.
  * - `download`: the default model's download (`POST /api/model/download`), its state for `/api/status`;
  *   made with the context, one per service.
  */
@@ -44,6 +46,7 @@ export interface ServerContext {
   /** Where calls wait for a person's approval, the same across a change of model (`/api/approvals`). */
   approvals: Approvals;
   language: Language | 'auto';
+  logLanguage: Language;
   dataDir: string;
   version: string;
   download: ModelDownloader;
@@ -61,6 +64,8 @@ export interface ServerContextOptions {
   /** The routing index and its budget (riverse.yaml `routing:`); without them the catalog is offered whole. */
   router?: ToolRouter;
   language?: Language | 'auto';
+  /** What the service prints is in this language (default: the assistant's, when fixed; else English). */
+  logLanguage?: Language;
   dataDir: string;
   version: string;
   /** How a new chat is named (default `model`: a title from the model, when there is one). */
@@ -80,6 +85,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     events,
     approvals,
     language: assistantLanguage(options.config.config, options.language),
+    logLanguage: options.logLanguage ?? fixedLanguage(assistantLanguage(options.config.config, options.language)),
     dataDir: options.dataDir,
     version: options.version,
     sessionTitles: options.sessionTitles ?? 'model',
@@ -107,7 +113,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     .resume()
     .catch((error: unknown) =>
       console.error(
-        `riverse: could not run the calls approved before the restart: ${error instanceof Error ? error.message : String(error)}`,
+        SERVER_TEXT[context.logLanguage].resumeFailed(error instanceof Error ? error.message : String(error)),
       ),
     );
   // Every reload reaches the open event streams (the files and diagnostics as each page reads them).
@@ -115,4 +121,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   // An MCP server's sign-in link reaches the dashboard as it is made (and stays listed at /api/mcp/sign-ins).
   signIns.onSignIn((sign) => context.events.publish('mcp-sign-in', sign));
   return context;
+}
+
+function fixedLanguage(language: Language | 'auto'): Language {
+  return language === 'auto' ? 'en' : language;
 }

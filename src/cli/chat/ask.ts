@@ -28,8 +28,11 @@ export async function ask(
         ...(options.session === undefined ? {} : { session: options.session }),
       });
       interrupts.end();
-      if (options.json === true) printJson({ model: assistant.model.id, ...result });
-      else if (turnFailed(result)) process.stderr.write(turnFailureLine(result, options.language));
+      if (options.json === true) {
+        // The error as the service's API gives it: its code and message (its phrase is for rendering).
+        const { said: _said, ...error } = result.error ?? {};
+        printJson({ model: assistant.model.id, ...result, ...(result.error === undefined ? {} : { error }) });
+      } else if (turnFailed(result)) process.stderr.write(turnFailureLine(result, options.language));
       else process.stdout.write(`${result.text}\n`);
       return turnFailed(result) ? 1 : 0;
     } finally {

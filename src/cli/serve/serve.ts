@@ -43,6 +43,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     modelProblem: service.modelProblem,
     router: service.router,
     language: service.language,
+    logLanguage: options.language,
     dataDir: service.dataDir,
     version: packageJson.version,
   });

@@ -29,9 +29,9 @@ describe('riverse tools list', { concurrency: 4 }, () => {
   });
   after(() => project?.remove());
 
-  test('prints a table of every tool: name, source, available or why not; a broken file goes to stderr; exit 0', async () => {
+  test('prints a table of every tool: name, source, available or why not; a broken file goes to stderr; exit 1', async () => {
     const result = await project.run(['tools', 'list']);
-    assert.equal(result.code, 0, show(result));
+    assert.equal(result.code, 1, show(result));
     const lines = result.stdout.trimEnd().split('\n');
     assert.deepEqual(
       lines.map((line) => line.split(/\s{2,}/)),
@@ -57,7 +57,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
 
   test('--json prints the tools and the diagnostics as JSON', async () => {
     const result = await project.run(['tools', 'list', '--json']);
-    assert.equal(result.code, 0, show(result));
+    assert.equal(result.code, 1, show(result)); // broken.ts did not load
     const output = parseJson(result);
     assert.deepEqual(output.tools, [
       { name: 'add_one', file: `${root}/agent/tools/add.ts`, available: true },
@@ -80,7 +80,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
     const broken = await createProject({ 'agent/tools/broken.ts': SYNTAX_ERROR_TOOL });
     try {
       const result = await broken.run(['tools', 'list']);
-      assert.equal(result.code, 0, show(result));
+      assert.equal(result.code, 1, show(result));
       assert.equal(result.stdout, '');
       assert.doesNotMatch(result.stderr, /No tools found|Create one/);
       const lines = result.stderr.split('\n');
@@ -92,6 +92,7 @@ describe('riverse tools list', { concurrency: 4 }, () => {
       assert.equal(lines[frame + 1], `    | ${' '.repeat(column - 1)}^`);
       assert.match(result.stderr, /`npx riverse tools check`/);
       const ja = await broken.run(['tools', 'list', '--lang', 'ja']);
+      assert.equal(ja.code, 1, show(ja));
       assert.match(
         ja.stderr,
         /^agent\/tools からツールを 1 つも読み込めませんでした。読み込めなかったツールファイルが 1 個あります：\n/,

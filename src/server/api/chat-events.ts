@@ -1,11 +1,13 @@
 import type { TurnEvent } from '../../assistant/turn-events.ts';
+import type { Language } from '../../core/language.ts';
+import { renderPhrase } from '../../core/phrase.ts';
 import { partsAsJson } from '../../tools/result-content.ts';
 
 /**
  * A turn's event as `POST /api/chat` sends it (docs/server-api.md, "Chat events"): `event:` its
  * type, `data:` the JSON. `messages` events are the store's business and are not sent.
  */
-export function chatEvent(event: TurnEvent): { type: string; data: unknown } | undefined {
+export function chatEvent(event: TurnEvent, language: Language = 'en'): { type: string; data: unknown } | undefined {
   switch (event.type) {
     case 'messages':
       return undefined;
@@ -37,7 +39,17 @@ export function chatEvent(event: TurnEvent): { type: string; data: unknown } | u
         data: {
           text: result.text,
           stopReason: result.stopReason,
-          ...(result.error === undefined ? {} : { error: result.error }),
+          // The page's reader's language (the turn's is its message's), where Riverse has the words.
+          ...(result.error === undefined
+            ? {}
+            : {
+                error: {
+                  code: result.error.code,
+                  message:
+                    (result.error.said === undefined ? undefined : renderPhrase(result.error.said, language)) ??
+                    result.error.message,
+                },
+              }),
           usage: result.usage,
           requests: result.requests,
         },

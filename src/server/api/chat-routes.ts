@@ -61,7 +61,7 @@ export function chatRoutes(context: ServerContext): Hono {
           session: name,
           signal: abort.signal,
           onEvent: (event) => {
-            const sent = chatEvent(event);
+            const sent = chatEvent(event, language);
             if (sent !== undefined) queue.send(sent.type, sent.data);
           },
         });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { STATIC_DIR } from './static-files.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url));
@@ -63,4 +64,25 @@ export async function openPage(browser: BrowserContext, url: string): Promise<{ 
   });
   await page.goto(url);
   return { page, problems };
+}
+
+/** The two sizes every point of the dashboard is seen at: a laptop and a phone. */
+export const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+/** The page's languages, as its language switch offers them. */
+export const PAGE_LANGUAGES = ['en', 'zh', 'ja'] as const;
+export type PageLanguage = (typeof PAGE_LANGUAGES)[number];
+
+type Catalog = Record<PageLanguage, Record<string, string>>;
+// The page's own catalog (a browser module, imported by a path tsc does not follow): a test expects
+// in each language the words the page says, not a copy of them.
+const { MESSAGES } = (await import(join(STATIC_DIR, 'messages.js'))) as { MESSAGES: Catalog };
+
+/** What the page says for `key` in `language`, its `{placeholders}` filled in. */
+export function pageSays(language: PageLanguage, key: string, vars: Record<string, string | number> = {}): string {
+  const text = MESSAGES[language][key];
+  if (text === undefined) throw new Error(`the dashboard has no message "${key}"`);
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }

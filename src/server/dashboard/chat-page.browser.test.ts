@@ -1,24 +1,30 @@
-// The chat page in a real browser (Debian's Chromium driven by playwright-core) at 1280×800 and
-// 390×844, against the real service and the scripted OpenAI-protocol model: a call waiting for
-// approval and after it, a long session name on a phone, the model badge, the "Connect a model"
-// card, an unreachable model server said once, and the words in en, zh and ja (a new chat's title
-// from the model, a tool's reason for being off, "1 message"). Screenshots go to test-artifacts/.
+// The chat page in a real browser (Debian's Chromium driven by playwright-core) against the real
+// service and the scripted OpenAI-protocol model, each point at 1280×800 and 390×844 and in en, zh
+// and ja (the words expected are the page's own catalog): a call waiting for approval and after it, a
+// long session name, the model badge, the "Connect a model" card, an unreachable model server said
+// once, a new chat's title from the model, "1 message", the tools' reasons for being off (the
+// built-ins' among them). Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
+import { BUILTIN_TOOL_FOLDER } from '../../tool-runtime/builtin-tools.ts';
 import { toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
-import { ARTIFACTS, openBrowser, openPage, skipWithoutChromium as skip } from './browser-test-support.ts';
-
-const WIDTHS = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-] as const;
+import {
+  ARTIFACTS,
+  openBrowser,
+  openPage,
+  PAGE_LANGUAGES,
+  pageSays,
+  skipWithoutChromium as skip,
+  WIDTHS,
+} from './browser-test-support.ts';
 
 const NOTE = toolSource('write_note', {
   manifest: "parameters: { text: { type: 'string', required: true, description: 'the note' } }, approval: 'always',",
@@ -32,6 +38,7 @@ const QUOTE = toolSource('quote_lookup', {
 /** The titles the model gives, by the language its title request asks for (notes have their own). */
 const TITLES = { en: 'Shopping list', zh: '购物清单', ja: '買い物リスト' } as const;
 const NOTE_TITLES = { en: 'Notes', zh: '笔记', ja: 'メモ' } as const;
+const LONG_NAME = 'A very long session name about the weather in many cities of the world, and then some more';
 
 /** The slice of the page's globals the functions run in it use (this project's types have no DOM). */
 type PageGlobals = {
@@ -130,128 +137,137 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     await page.locator('#chat-input').press('Enter');
   };
 
-  for (const size of WIDTHS) {
-    await t.test(
-      `${size.width}×${size.height}: a call waiting for approval is not "Running"; answered, the card stops asking`,
-      async () => {
-        await newChat(size);
-        await send('note milk');
-        const approval = page.locator('.approval-card[data-state="pending"]');
-        await approval.waitFor();
-        const card = page.locator('.tool-card', { hasText: 'write_note' });
-        assert.equal(await card.getAttribute('data-state'), 'waiting');
-        assert.equal(await card.locator('.spinner').count(), 0, 'no spinner while it waits');
-        assert.equal(await card.locator('.preview').textContent(), 'Waiting for your approval; it has not run yet.');
-        assert.equal(await card.locator('.badge').textContent(), 'Waiting');
-        assert.equal(await card.locator('.duration').textContent(), '', 'its clock does not run while it waits');
-        assert.doesNotMatch((await card.textContent()) ?? '', /Running/);
-        assert.ok(
-          await placeholderFits(approval.locator('.approval-reason')),
-          'the reason’s placeholder is read whole',
-        );
-        for (const name of ['Approve once', 'Always for this session', 'Deny'])
-          assert.ok(await onScreen(approval.getByRole('button', { name }), size.width), `${name} is on the screen`);
-        assert.ok((await pageWidth(page)) <= size.width, 'no sideways scrolling');
-        await screenshot(page, `approval-${size.width}`);
+  // Each point at both widths and in each language; the approval is approved on a laptop and denied on a phone.
+  for (const size of WIDTHS)
+    for (const language of PAGE_LANGUAGES) {
+      const say = (key: string, vars: Record<string, string> = {}) => pageSays(language, key, vars);
+      await t.test(
+        `${size.width}×${size.height} in ${language}: a call waiting for approval is not "Running"; answered, the card stops asking`,
+        async () => {
+          await newChat(size, language);
+          await send('note milk');
+          const approval = page.locator('.approval-card[data-state="pending"]');
+          await approval.waitFor();
+          const card = page.locator('.tool-card', { hasText: 'write_note' });
+          assert.equal(await card.getAttribute('data-state'), 'waiting');
+          assert.equal(await card.locator('.spinner').count(), 0, 'no spinner while it waits');
+          assert.equal(await card.locator('.preview').textContent(), say('waitingForApproval'));
+          assert.equal(await card.locator('.badge').textContent(), say('waitingBadge'));
+          assert.equal(await card.locator('.duration').textContent(), '', 'its clock does not run while it waits');
+          assert.doesNotMatch((await card.textContent()) ?? '', new RegExp(say('running')));
+          assert.ok(
+            await placeholderFits(approval.locator('.approval-reason')),
+            'the reason’s placeholder is read whole',
+          );
+          for (const name of [say('approveOnce'), say('approveAlways'), say('deny')])
+            assert.ok(await onScreen(approval.getByRole('button', { name }), size.width), `${name} is on the screen`);
+          assert.ok((await pageWidth(page)) <= size.width, 'no sideways scrolling');
+          await screenshot(page, `approval-${size.width}-${language}`);
 
-        await approval.getByRole('button', { name: 'Approve once' }).click();
-        const answered = page.locator('.approval-card[data-state="approved"]');
-        await answered.waitFor();
-        assert.equal(await answered.locator('h3').textContent(), 'write_note was allowed to run');
-        assert.equal(await answered.locator('.approval-actions').isVisible(), false, 'no buttons asking any more');
-        assert.equal(await answered.getByText('Riverse runs this call only if you approve it.').isVisible(), false);
-        assert.equal(await answered.getAttribute('aria-label'), 'write_note was allowed to run');
-        await page.locator('.tool-card[data-state="success"]', { hasText: 'write_note' }).waitFor();
-        await page.locator('.message.assistant', { hasText: 'Tool said: written: milk' }).waitFor();
+          const approve = size.width === 1280;
+          await approval.locator(`button[data-decision="${approve ? 'approve' : 'deny'}"]`).click();
+          const answered = page.locator(`.approval-card[data-state="${approve ? 'approved' : 'denied'}"]`);
+          await answered.waitFor();
+          const title = say(approve ? 'approvalTitleApproved' : 'approvalTitleDenied', { tool: 'write_note' });
+          assert.equal(await answered.locator('h3').textContent(), title);
+          assert.equal(await answered.locator('.approval-actions').isVisible(), false, 'no buttons asking any more');
+          assert.equal(await answered.getByText(say('approvalText')).isVisible(), false);
+          assert.equal(await answered.getAttribute('aria-label'), title);
+          await page
+            .locator(`.tool-card[data-state="${approve ? 'success' : 'failure'}"]`, { hasText: 'write_note' })
+            .waitFor();
+          if (approve) await page.locator('.message.assistant', { hasText: 'Tool said: written: milk' }).waitFor();
+        },
+      );
+    }
+
+  for (const size of WIDTHS)
+    await t.test(
+      `${size.width}×${size.height}: a new chat takes a short title from the model, in the page’s language (en, zh, ja)`,
+      async () => {
+        for (const language of PAGE_LANGUAGES) {
+          await newChat(size, language);
+          await send('hello there, can you help me with my shopping today?');
+          await page.locator('.message.assistant', { hasText: 'Hello.' }).waitFor();
+          await page.locator('#conversation-title', { hasText: TITLES[language] }).waitFor();
+          if (size.width === 1280)
+            await page.locator('.session-item.current .session-name', { hasText: TITLES[language] }).waitFor();
+          assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
+          // The next message goes on in the same chat, under its new name.
+          await send('and thanks');
+          await page.locator('.message.assistant', { hasText: 'Hello.' }).nth(1).waitFor();
+          assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
+        }
+        await page.locator('#language-select').selectOption('en');
       },
     );
-  }
 
-  for (const language of ['zh', 'ja'] as const) {
-    await t.test(`390×844 in ${language}: the approval card's reason placeholder is read whole`, async () => {
-      await newChat(WIDTHS[1], language);
-      await send('note tea');
-      const approval = page.locator('.approval-card[data-state="pending"]');
-      await approval.waitFor();
-      assert.ok(await placeholderFits(approval.locator('.approval-reason')), language);
-      assert.equal(
-        await page.locator('.tool-card .preview').textContent(),
-        language === 'zh' ? '正在等待你的批准，尚未运行。' : 'あなたの許可を待っています。まだ実行されていません。',
-      );
-      await approval.locator('button[data-decision="deny"]').click();
-      await page
-        .locator('.approval-card[data-state="denied"] h3', {
-          hasText: language === 'zh' ? '未允许 write_note 运行' : 'write_note の実行を許可しませんでした',
-        })
-        .waitFor();
-      await page.locator('.tool-card[data-state="failure"]').waitFor();
-    });
-  }
-
-  await t.test('a new chat takes a short title from the model, in the page’s language (en, zh, ja)', async () => {
-    for (const language of ['en', 'zh', 'ja'] as const) {
-      await newChat(WIDTHS[0], language);
-      await send('hello there, can you help me with my shopping today?');
-      await page.locator('.message.assistant', { hasText: 'Hello.' }).waitFor();
-      await page.locator('#conversation-title', { hasText: TITLES[language] }).waitFor();
-      await page.locator('.session-item.current .session-name', { hasText: TITLES[language] }).waitFor();
-      assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
-      // The next message goes on in the same chat, under its new name.
-      await send('and thanks');
-      await page.locator('.message.assistant', { hasText: 'Hello.' }).nth(1).waitFor();
-      assert.match(decodeURIComponent(page.url()), new RegExp(`#/chat/${TITLES[language]}`));
-    }
-    await page.locator('#language-select').selectOption('en');
-  });
-
-  await t.test('the session list says "1 message" and "4 messages"', async () => {
+  await t.test('the session list says "1 message" and "4 messages", at both widths in en, zh and ja', async () => {
     const solo = service.context.store.session('one message');
     service.context.store.appendMessages(solo.id, [{ role: 'user', content: 'alone' }]);
-    await newChat(WIDTHS[0]);
-    const meta = (name: string) => page.locator(`.session-item[data-session="${name}"] .session-meta`);
-    await meta('one message').waitFor();
-    assert.match((await meta('one message').textContent()) ?? '', /^1 message · /);
-    assert.match((await meta(TITLES.en).textContent()) ?? '', /^4 messages · /);
-    await page.locator('#language-select').selectOption('ja');
-    assert.match((await meta('one message').textContent()) ?? '', /^1 件のメッセージ · /);
+    for (const size of WIDTHS)
+      for (const language of PAGE_LANGUAGES) {
+        await newChat(size, language);
+        if (size.width === 390) await page.locator('.sessions-toggle').click();
+        const meta = (name: string) => page.locator(`.session-item[data-session="${name}"] .session-meta`);
+        await meta('one message').waitFor();
+        const [one, four] = [
+          pageSays(language, 'sessionMetaOne', { count: 1, when: '' }),
+          pageSays(language, 'sessionMeta', { count: 4, when: '' }),
+        ];
+        assert.ok(((await meta('one message').textContent()) ?? '').startsWith(one), `${language}: ${one}`);
+        assert.ok(((await meta(TITLES.en).textContent()) ?? '').startsWith(four), `${language}: ${four}`);
+      }
     await page.locator('#language-select').selectOption('en');
   });
 
-  await t.test(
-    '390×844, Sessions open with a long name: cut with an ellipsis, every button on the screen',
-    async () => {
-      const long = 'A very long session name about the weather in many cities of the world, and then some more';
-      service.context.store.renameSession('one message', long);
-      await page.setViewportSize(WIDTHS[1]);
-      await page.goto('about:blank');
-      await page.goto(`${service.url}#/chat/${encodeURIComponent(long)}`);
-      await page.locator('.message.user', { hasText: 'alone' }).waitFor();
-      await page.locator('.sessions-toggle').click();
-      const item = page.locator('.session-item.current');
-      await item.waitFor();
-      assert.ok((await pageWidth(page)) <= 390, `the page is ${await pageWidth(page)} px wide`);
-      assert.deepEqual(await isCut(item.locator('.session-name')), { cut: true, ellipsis: true });
-      assert.deepEqual(await isCut(page.locator('#conversation-title')), { cut: true, ellipsis: true });
-      for (const control of [
-        page.locator('[data-action="new-chat"]'),
-        item.getByRole('button', { name: /^Rename / }),
-        item.getByRole('button', { name: /^Delete / }),
-        page.locator('.composer button[type="submit"]'),
-      ])
-        assert.ok(await onScreen(control, 390), `${await control.textContent()} is on the screen`);
-      await screenshot(page, 'sessions-390');
-    },
-  );
+  for (const size of WIDTHS)
+    for (const language of PAGE_LANGUAGES)
+      await t.test(
+        `${size.width}×${size.height} in ${language}, Sessions open with a long name: cut with an ellipsis, every button on the screen`,
+        async () => {
+          if (service.context.store.findSession(LONG_NAME) === undefined)
+            service.context.store.renameSession('one message', LONG_NAME);
+          await page.setViewportSize(size);
+          await page.goto('about:blank');
+          await page.goto(`${service.url}#/chat/${encodeURIComponent(LONG_NAME)}`);
+          await page.locator('#language-select').selectOption(language);
+          await page.locator('.message.user', { hasText: 'alone' }).waitFor();
+          if (size.width === 390) await page.locator('.sessions-toggle').click();
+          const item = page.locator('.session-item.current');
+          await item.waitFor();
+          assert.ok((await pageWidth(page)) <= size.width, `the page is ${await pageWidth(page)} px wide`);
+          assert.deepEqual(await isCut(item.locator('.session-name')), { cut: true, ellipsis: true });
+          // The heading over the conversation has the room for it on a laptop; on a phone it is cut too.
+          assert.deepEqual(await isCut(page.locator('#conversation-title')), {
+            cut: size.width === 390,
+            ellipsis: true,
+          });
+          for (const control of [
+            page.locator('[data-action="new-chat"]'),
+            item.getByRole('button', { name: pageSays(language, 'renameSession', { name: LONG_NAME }) }),
+            item.getByRole('button', { name: pageSays(language, 'deleteSession', { name: LONG_NAME }) }),
+            page.locator('.composer button[type="submit"]'),
+          ])
+            assert.ok(await onScreen(control, size.width), `${await control.textContent()} is on the screen`);
+          await screenshot(page, `sessions-${size.width}-${language}`);
+        },
+      );
 
-  for (const size of WIDTHS) {
-    await t.test(`${size.width}×${size.height}: the model badge reads whole`, async () => {
+  for (const size of WIDTHS)
+    await t.test(`${size.width}×${size.height}: the model badge reads whole, in en, zh and ja`, async () => {
       await page.setViewportSize(size);
-      const badge = page.locator('#model-badge', { hasText: 'Model: openai:test-model' });
-      await badge.waitFor();
-      assert.deepEqual(await isCut(badge), { cut: false, ellipsis: true });
-      assert.ok(await onScreen(badge, size.width));
+      for (const language of PAGE_LANGUAGES) {
+        await page.locator('#language-select').selectOption(language);
+        const badge = page.locator('#model-badge', {
+          hasText: pageSays(language, 'modelBadge', { id: 'openai:test-model' }),
+        });
+        await badge.waitFor();
+        assert.deepEqual(await isCut(badge), { cut: false, ellipsis: true }, language);
+        assert.ok(await onScreen(badge, size.width), language);
+      }
+      await page.locator('#language-select').selectOption('en');
     });
-  }
 
   await t.test('tools page: a tool’s reason for being off is in the page’s language', async () => {
     await page.setViewportSize(WIDTHS[0]);
@@ -284,7 +300,65 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
   });
 
   await t.test(
-    'an unreachable model server: one failure, said once, with the fix (en, ja), at both widths',
+    'tools page: the built-ins’ reasons for being off and the weather tool’s errors, at both widths in en, zh and ja',
+    async (tt) => {
+      // A weather service that knows no place: the weather tool's error, in the page's language.
+      const nowhere = createHttpServer((_request, response) => response.writeHead(404).end());
+      await new Promise<void>((resolve) => nowhere.listen(0, '127.0.0.1', resolve));
+      tt.after(() => new Promise((resolve) => nowhere.close(resolve)));
+      const weatherBase = `http://127.0.0.1:${(nowhere.address() as { port: number }).port}`;
+      // The checkout's built-ins, as the package's sit beside an app's own folder.
+      const builtins = await startTestService(tt, {
+        yaml: `tools:\n  isolation: none\n  dirs: [${JSON.stringify(BUILTIN_TOOL_FOLDER)}]\n  weather:\n    base_url: ${weatherBase}\n`,
+      });
+      const { page: tools, problems: toolsProblems } = await openPage(browser, `${builtins.url}#/tools`);
+      // The words of the built-ins' own files (agent/tools/file_write.ts, _openai-endpoint.ts), as a person reads them.
+      const reasons = {
+        file_write: {
+          en: 'off by default, since it changes files',
+          zh: '默认关闭，因为它会修改文件',
+          ja: 'ファイルを書き換えるため既定ではオフです',
+        },
+        image_describe: {
+          en: 'no OpenAI-compatible API is configured',
+          zh: '尚未配置 OpenAI 兼容的 API',
+          ja: 'OpenAI 互換の API が設定されていません',
+        },
+      };
+      for (const size of WIDTHS)
+        for (const language of PAGE_LANGUAGES) {
+          await tools.setViewportSize(size);
+          await tools.locator('#language-select').selectOption(language);
+          for (const [name, said] of Object.entries(reasons)) {
+            const note = tools.locator(`article[data-tool="${name}"] .notice.warn`, { hasText: said[language] });
+            await note.waitFor();
+            assert.ok(
+              (await note.boundingBox())!.x + (await note.boundingBox())!.width <= size.width,
+              `${name} in view`,
+            );
+          }
+          const weather = tools.locator('article[data-tool="weather"]');
+          const panel = weather.locator('.run-panel');
+          if (!(await panel.evaluate((el: { open: boolean }) => el.open))) await panel.locator('summary').click();
+          await weather.locator('input[name="city"]').fill(`Atlantis ${size.width}`);
+          await weather.locator('form.tool-form button[type="submit"]').click();
+          const unknown = {
+            en: `The weather service does not know the place "Atlantis ${size.width}"`,
+            zh: `天气服务不认识地点“Atlantis ${size.width}”`,
+            ja: `天気サービスは「Atlantis ${size.width}」という場所を知りません`,
+          };
+          await weather.locator('.run-output.error', { hasText: unknown[language] }).waitFor();
+          assert.ok((await pageWidth(tools)) <= size.width, `${size.width} in ${language}: no sideways scrolling`);
+          await screenshot(tools, `builtins-${size.width}-${language}`);
+        }
+      await tools.locator('#language-select').selectOption('en');
+      assert.deepEqual(toolsProblems, []);
+      await tools.close();
+    },
+  );
+
+  await t.test(
+    'an unreachable model server: one failure, said once, with the fix, at both widths in en, zh and ja',
     async (tt) => {
       const port = await closedPort();
       const unreachable = await startTestService(tt, {
@@ -297,10 +371,9 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
         sessionTitles: 'model',
       });
       const { page: lost, problems: lostProblems } = await openPage(browser, `${unreachable.url}#/chat`);
-      for (const [size, language] of [
-        [WIDTHS[0], 'en'],
-        [WIDTHS[1], 'ja'],
-      ] as const) {
+      for (const [size, language] of WIDTHS.flatMap((size) =>
+        PAGE_LANGUAGES.map((language) => [size, language] as const),
+      )) {
         await lost.setViewportSize(size);
         await lost.goto('about:blank');
         await lost.goto(`${unreachable.url}#/chat`);
@@ -311,98 +384,116 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
         await error.waitFor();
         await lost.locator('.transcript:not([aria-busy])').waitFor(); // the turn is over: nothing more comes
         assert.equal(await error.count(), 1);
-        assert.match(
-          (await error.textContent()) ?? '',
-          language === 'en'
-            ? /^The model server cannot be reached \(cannot reach .*connection refused.*\)\. Start it, or point Riverse at another one \(RIVERSE_MODEL, OPENAI_BASE_URL/
-            : /^モデルのサーバーに接続できません/,
-        );
+        if (language === 'en')
+          assert.match(
+            (await error.textContent()) ?? '',
+            /^The model server cannot be reached \(cannot reach .*connection refused.*\)\. Start it, or point Riverse at another one \(RIVERSE_MODEL, OPENAI_BASE_URL/,
+          );
+        // The page's words around the reason, with the fix: what to start or which setting to change.
+        const [before, after] = pageSays(language, 'modelUnreachable').split('{reason}') as [string, string];
+        const said = (await error.textContent()) ?? '';
+        assert.ok(said.startsWith(before) && said.endsWith(after), `${language}: ${said}`);
+        // The reason too is in the page's language (it was English inside the Chinese and Japanese pages).
+        const reason = {
+          en: /cannot reach .* connection refused/,
+          zh: /无法连接 .*连接被拒绝/,
+          ja: /に接続できません：接続を拒否されました/,
+        };
+        assert.match(said.slice(before.length), reason[language]);
         assert.equal(await lost.locator('.message.note').count(), 1, 'no retry notices left beside it');
         assert.equal(await lost.locator('.message.assistant').count(), 0, 'no reply saying the same');
-        await screenshot(lost, `unreachable-${size.width}`);
+        await screenshot(lost, `unreachable-${size.width}-${language}`);
       }
       assert.deepEqual(lostProblems, []);
       await lost.close();
     },
   );
 
-  await t.test('no model: the "Connect a model" card fits the chat panel, read whole on a phone', async (tt) => {
-    const bare = await startTestService(tt);
-    const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
-    for (const size of WIDTHS) {
-      await fresh.setViewportSize(size);
-      const panel = fresh.locator('[data-panel="connect"]');
-      await panel.waitFor();
+  await t.test(
+    'no model: the "Connect a model" card fits the chat panel and is read whole, at both widths in en, zh and ja',
+    async (tt) => {
+      const bare = await startTestService(tt);
+      const { page: fresh, problems: freshProblems } = await openPage(browser, `${bare.url}#/chat`);
       const inside = async (inner: Locator, outer: Locator) => {
         const [a, b] = [await inner.boundingBox(), await outer.boundingBox()];
         return a !== null && b !== null && a.x >= b.x - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y >= b.y - 0.5;
       };
-      assert.ok(
-        await inside(panel, fresh.locator('.conversation')),
-        `${size.width}: the card is inside the chat panel`,
-      );
-      assert.ok(
-        await inside(panel.locator('[data-action="download-model"]'), panel),
-        `${size.width}: the download button is inside the card`,
-      );
-      const composer = await fresh.locator('.composer').boundingBox();
-      assert.ok(
-        composer !== null && composer.y + composer.height <= size.height + 0.5,
-        `${size.width}: the composer is in view`,
-      );
-      assert.ok((await pageWidth(fresh)) <= size.width, `${size.width}: no sideways scrolling`);
-      await screenshot(fresh, `connect-${size.width}`);
-    }
-    // On a phone, in each language: the card is read whole (it does not scroll inside itself, its text
-    // is not cut), and its Download button is on the screen once the page is scrolled to it.
-    await fresh.setViewportSize({ width: 390, height: 844 });
-    for (const language of ['en', 'zh', 'ja'] as const) {
-      await fresh.locator('#language-select').selectOption(language);
-      const panel = fresh.locator('[data-panel="connect"]');
-      await panel
-        .locator('.connect-hint', { hasText: { en: 'No model', zh: '尚未连接', ja: 'モデルが' }[language] })
-        .waitFor();
-      const card = await panel.evaluate((el: object) => {
-        const box = el as { scrollHeight: number; clientHeight: number };
-        return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
-      });
-      assert.ok(
-        card.scrollHeight <= card.clientHeight + 1,
-        `${language}: the card does not scroll inside itself (${card.scrollHeight} vs ${card.clientHeight})`,
-      );
-      const [cardBox, hintBox] = [await panel.boundingBox(), await panel.locator('.connect-hint').boundingBox()];
-      assert.ok(
-        cardBox !== null && hintBox !== null && hintBox.y + hintBox.height <= cardBox.y + cardBox.height + 0.5,
-        `${language}: the hint is not cut`,
-      );
-      const button = panel.locator('[data-action="download-model"]');
-      await button.scrollIntoViewIfNeeded();
-      const shown = await button.boundingBox();
-      assert.ok(
-        shown !== null && shown.y >= 0 && shown.y + shown.height <= 844 + 0.5,
-        `${language}: the Download button is on the screen`,
-      );
-      assert.ok(
-        await button.evaluate((el: object) => {
-          // Not under the composer that stays at the foot of the screen.
-          const b = (
-            el as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
-          ).getBoundingClientRect();
-          const g = globalThis as unknown as { document: { elementFromPoint(x: number, y: number): object | null } };
-          const top = g.document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
-          return top === el || (el as { contains(other: object | null): boolean }).contains(top);
-        }),
-        `${language}: nothing covers the Download button`,
-      );
-      const composer = await fresh.locator('.composer').boundingBox();
-      assert.ok(composer !== null && composer.y + composer.height <= 844 + 0.5, `${language}: the composer is in view`);
-      assert.ok((await pageWidth(fresh)) <= 390, `${language}: no sideways scrolling`);
-      await screenshot(fresh, `connect-390-${language}`);
-      await fresh.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-    }
-    assert.deepEqual(freshProblems, []);
-    await fresh.close();
-  });
+      for (const size of WIDTHS)
+        for (const language of PAGE_LANGUAGES) {
+          const at = `${size.width}×${size.height} in ${language}`;
+          await fresh.setViewportSize(size);
+          await fresh.evaluate(() =>
+            (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0),
+          );
+          await fresh.locator('#language-select').selectOption(language);
+          const panel = fresh.locator('[data-panel="connect"]');
+          await panel
+            .locator('.connect-hint', { hasText: { en: 'No model', zh: '尚未连接', ja: 'モデルが' }[language] })
+            .waitFor();
+          assert.ok(await inside(panel, fresh.locator('.conversation')), `${at}: the card is inside the chat panel`);
+          assert.ok(
+            await inside(panel.locator('[data-action="download-model"]'), panel),
+            `${at}: the download button is inside the card`,
+          );
+          // Read whole: the card does not scroll inside itself (at 1280×800 it did, by the few pixels the
+          // empty transcript's minimum height took), and its text is not cut.
+          const card = await panel.evaluate((el: object) => {
+            const box = el as { scrollHeight: number; clientHeight: number };
+            return { scrollHeight: box.scrollHeight, clientHeight: box.clientHeight };
+          });
+          assert.ok(
+            card.scrollHeight <= card.clientHeight + 1,
+            `${at}: the card does not scroll inside itself (${card.scrollHeight} vs ${card.clientHeight})`,
+          );
+          const [cardBox, hintBox] = [await panel.boundingBox(), await panel.locator('.connect-hint').boundingBox()];
+          assert.ok(
+            cardBox !== null && hintBox !== null && hintBox.y + hintBox.height <= cardBox.y + cardBox.height + 0.5,
+            `${at}: the hint is not cut`,
+          );
+          if (size.width === 1280) {
+            // On a desktop the page does not scroll at all: the composer is in view as it opens.
+            const height = await fresh.evaluate(
+              () =>
+                (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document
+                  .documentElement.scrollHeight,
+            );
+            assert.ok(height <= size.height, `${at}: the page does not scroll (${height} px tall)`);
+          }
+          // On a phone the page scrolls to the Download button, which nothing covers (the composer stays at
+          // the foot of the screen).
+          const button = panel.locator('[data-action="download-model"]');
+          await button.scrollIntoViewIfNeeded();
+          const shown = await button.boundingBox();
+          assert.ok(
+            shown !== null && shown.y >= 0 && shown.y + shown.height <= size.height + 0.5,
+            `${at}: the Download button is on the screen`,
+          );
+          assert.ok(
+            await button.evaluate((el: object) => {
+              const b = (
+                el as { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }
+              ).getBoundingClientRect();
+              const g = globalThis as unknown as {
+                document: { elementFromPoint(x: number, y: number): object | null };
+              };
+              const top = g.document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+              return top === el || (el as { contains(other: object | null): boolean }).contains(top);
+            }),
+            `${at}: nothing covers the Download button`,
+          );
+          const composer = await fresh.locator('.composer').boundingBox();
+          assert.ok(
+            composer !== null && composer.y + composer.height <= size.height + 0.5,
+            `${at}: the composer is in view`,
+          );
+          assert.ok((await pageWidth(fresh)) <= size.width, `${at}: no sideways scrolling`);
+          await screenshot(fresh, `connect-${size.width}-${language}`);
+        }
+      await fresh.locator('#language-select').selectOption('en');
+      assert.deepEqual(freshProblems, []);
+      await fresh.close();
+    },
+  );
 
   assert.deepEqual(problems, [], 'the page logged no errors');
 });

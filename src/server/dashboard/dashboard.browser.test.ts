@@ -8,14 +8,23 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { tinyGguf } from '../../models/providers/local/gguf/write-tiny-gguf.ts';
 import { installCommand } from '../../models/providers/local/local-llama-install.ts';
 import { hasNodeLlamaCpp } from '../../models/providers/local/local-llama-runtime.ts';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { startTestService } from '../server-test-support.ts';
-import { ARTIFACTS, openBrowser, openPage, skipWithoutChromium as skip } from './browser-test-support.ts';
+import {
+  ARTIFACTS,
+  openBrowser,
+  openPage,
+  PAGE_LANGUAGES,
+  type PageLanguage,
+  pageSays,
+  skipWithoutChromium as skip,
+  WIDTHS,
+} from './browser-test-support.ts';
 import { createProbe, probeRef } from '../../tool-runtime/test-support.ts';
 import { useFakeModelHub } from '../testing/fake-model-hub.ts';
 
@@ -564,12 +573,32 @@ type Scroll = { document: { documentElement: { scrollWidth: number } } };
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as Scroll).document.documentElement.scrollWidth);
 
+/** The tool that is off by default seen at this width, in this language (careful_write at 1280 in English). */
+const carefulName = (width: number, language: PageLanguage) =>
+  width === 1280 && language === 'en' ? 'careful_write' : `careful_${width}_${language}`;
+/** careful.ts, and a copy of it under each other name. */
+const CAREFUL_FILES = Object.fromEntries(
+  WIDTHS.flatMap((size) => PAGE_LANGUAGES.map((language) => carefulName(size.width, language))).map((name) => [
+    `${name}.ts`,
+    CAREFUL_TOOL.replace("name: 'careful_write'", `name: '${name}'`).replace(
+      'class CarefulWriteTool',
+      `class Tool_${name}`,
+    ),
+  ]),
+);
+
+/** Whether `locator` is inside the window's width (not cut off at its right edge). */
+async function onScreen(locator: Locator, width: number): Promise<boolean> {
+  const box = await locator.boundingBox();
+  return box !== null && box.x >= 0 && box.x + box.width <= width + 0.5;
+}
+
 test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
   skip,
   timeout: 180_000,
 }, async (t) => {
   const service = await startTestService(t, {
-    files: { 'weather.ts': WEATHER_TOOL, 'careful.ts': CAREFUL_TOOL, 'plan.ts': PLAN_TOOL },
+    files: { 'weather.ts': WEATHER_TOOL, ...CAREFUL_FILES, 'plan.ts': PLAN_TOOL },
   });
   const browser = await openBrowser(t, { width: 1280, height: 860 });
   const { page, problems } = await openPage(browser, `${service.url}#/traces`);
@@ -583,55 +612,85 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
     await page.locator('#trace-outcome').selectOption('');
   });
 
-  await t.test(
-    'tools: a tool off by default shows off, says Off, offers no run, and one click turns it on',
-    async () => {
-      await page.locator('.nav a[data-page="tools"]').click();
-      const careful = page.locator('article[data-tool="careful_write"]');
-      await careful.locator('.badge', { hasText: 'Switched off' }).waitFor();
-      const toggle = careful.getByRole('switch');
-      assert.equal(await toggle.isChecked(), false);
-      assert.equal(await careful.locator('.switch-state').textContent(), 'Off');
-      assert.equal(await careful.locator('.run-panel').isVisible(), false, 'no "Run by hand" for a tool that is off');
-      assert.equal(await careful.locator('.run-when-on').textContent(), 'Switch it on to run it by hand.');
-      await toggle.click();
-      await careful.locator('.badge', { hasText: 'Available' }).waitFor();
-      assert.equal(await careful.locator('.switch-state').textContent(), 'On');
-      assert.equal(await careful.locator('.run-panel').isVisible(), true);
-      const view = (await page.evaluate(async () => (await fetch('/api/tools/careful_write')).json())) as {
-        enabled: boolean;
-        available: boolean;
+  // Each switch point at both widths and in each language, every one with a tool of its own that is off by default.
+  for (const size of WIDTHS)
+    for (const language of PAGE_LANGUAGES) {
+      const at = `${size.width}×${size.height} in ${language}`;
+      const say = (key: string, vars: Record<string, string> = {}) => pageSays(language, key, vars);
+      const toTools = async () => {
+        await page.setViewportSize(size);
+        await page.locator('#language-select').selectOption(language);
+        // Behind the menu on a phone.
+        await page.locator('.nav a[data-page="tools"]').evaluate((link: { click(): void }) => link.click());
       };
-      assert.deepEqual([view.enabled, view.available], [true, true]);
-    },
-  );
+      await t.test(
+        `${at}: a tool off by default shows off, says Off, offers no run, and one click turns it on`,
+        async () => {
+          await toTools();
+          const name = carefulName(size.width, language);
+          const careful = page.locator(`article[data-tool="${name}"]`);
+          await careful.locator('.badge', { hasText: say('switchedOff') }).waitFor();
+          const toggle = careful.getByRole('switch');
+          assert.equal(await toggle.isChecked(), false);
+          assert.equal(await careful.locator('.switch-state').textContent(), say('switchOff'));
+          assert.equal(
+            await careful.locator('.run-panel').isVisible(),
+            false,
+            'no "Run by hand" for a tool that is off',
+          );
+          assert.equal(await careful.locator('.run-when-on').textContent(), say('runWhenOn'));
+          assert.ok(await onScreen(toggle, size.width), 'the switch is on the screen');
+          await toggle.click();
+          await careful.locator('.badge', { hasText: say('available') }).waitFor();
+          assert.equal(await careful.locator('.switch-state').textContent(), say('enabled'));
+          assert.equal(await careful.locator('.run-panel').isVisible(), true);
+          const view = (await page.evaluate(async (tool) => (await fetch(`/api/tools/${tool}`)).json(), name)) as {
+            enabled: boolean;
+            available: boolean;
+          };
+          assert.deepEqual([view.enabled, view.available], [true, true]);
+          assert.ok((await noSidewaysScroll(page)) <= size.width, 'no sideways scrolling');
+        },
+      );
 
-  await t.test('tools: a second click while a switch is applied is kept, not dropped', async () => {
-    const weather = page.locator('article[data-tool="weather_report"]');
-    const toggle = weather.getByRole('switch');
-    await toggle.click();
-    await toggle.click(); // while the first is on its way
-    await weather.locator('.switch:not(:has(.spinner:not([hidden])))').waitFor();
-    await weather.locator('.badge', { hasText: 'Available' }).waitFor();
-    assert.equal(await toggle.isChecked(), true);
-    assert.equal(await weather.locator('.switch-state').textContent(), 'On');
-    const view = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as {
-      enabled: boolean;
-    };
-    assert.equal(view.enabled, true, 'the service has the state the switch shows');
-  });
+      await t.test(`${at}: a second click while a switch is applied is kept, not dropped`, async () => {
+        await toTools();
+        const weather = page.locator('article[data-tool="weather_report"]');
+        const toggle = weather.getByRole('switch');
+        await toggle.click();
+        await toggle.click(); // while the first is on its way
+        await weather.locator('.switch:not(:has(.spinner:not([hidden])))').waitFor();
+        await weather.locator('.badge', { hasText: say('available') }).waitFor();
+        assert.equal(await toggle.isChecked(), true);
+        assert.equal(await weather.locator('.switch-state').textContent(), say('enabled'));
+        const view = (await page.evaluate(async () => (await fetch('/api/tools/weather_report')).json())) as {
+          enabled: boolean;
+        };
+        assert.equal(view.enabled, true, 'the service has the state the switch shows');
+      });
 
-  await t.test('tools: a list of choices is a checkbox per choice, sent as a list', async () => {
-    const plan = page.locator('article[data-tool="plan_week"]');
-    await plan.locator('.run-panel summary').click();
-    const form = plan.locator('form.tool-form');
-    assert.equal(await form.locator('textarea').count(), 0, 'no JSON box');
-    assert.equal(await form.locator('fieldset input[type="checkbox"]').count(), 3);
-    await form.getByLabel('wed').check();
-    await form.getByLabel('mon').check();
-    await form.locator('button[type="submit"]').click();
-    await form.locator('.run-output', { hasText: 'Planned: mon, wed' }).waitFor();
-  });
+      await t.test(`${at}: a list of choices is a checkbox per choice, sent as a list`, async () => {
+        await toTools();
+        const plan = page.locator('article[data-tool="plan_week"]');
+        const panel = plan.locator('.run-panel');
+        assert.equal(await panel.locator('summary').textContent(), say('runByHand'));
+        if (!(await panel.evaluate((el: { open: boolean }) => el.open))) await panel.locator('summary').click();
+        const form = plan.locator('form.tool-form');
+        assert.equal(await form.locator('textarea').count(), 0, 'no JSON box');
+        assert.equal(await form.locator('fieldset input[type="checkbox"]').count(), 3);
+        for (const choice of ['mon', 'tue', 'wed'])
+          assert.ok(await onScreen(form.getByLabel(choice), size.width), `${choice} is on the screen`);
+        await screenshot(page, `tools-switches-${size.width}-${language}`);
+        // Run once (the traces below count the runs by hand).
+        if (size.width !== 1280 || language !== 'en') return;
+        await form.getByLabel('wed').check();
+        await form.getByLabel('mon').check();
+        await form.locator('button[type="submit"]').click();
+        await form.locator('.run-output', { hasText: 'Planned: mon, wed' }).waitFor();
+      });
+    }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('#language-select').selectOption('en');
 
   await t.test('traces: a run by hand is there, counted as one call, and its row says it opens', async () => {
     await page.locator('.nav a[data-page="traces"]').click();
@@ -717,47 +776,58 @@ test('the dashboard in Chromium: switches, sign-in and traces tell the truth', {
   });
 
   await t.test(
-    'sign-in: no "not accepted" before a token was given, in en, zh and ja; no empty model badge',
+    'sign-in: no "not accepted" before a token was given, at both widths in en, zh and ja; no empty model badge',
     async (tt) => {
       const guarded = await startTestService(tt, {
         files: { 'weather.ts': WEATHER_TOOL },
         server: { token: 'open-sesame' },
       });
-      for (const [language, text] of [
-        ['en', 'This service needs its access token'],
-        ['zh', '此服务需要访问令牌'],
-        ['ja', 'このサービスにはアクセストークンが必要です'],
-      ] as const) {
-        const asked = await openPage(browser, `${guarded.url}#/tools`);
-        await asked.page.evaluate((value) => localStorage.setItem('riverse.language', value), language);
-        const refused = (path: string) =>
-          asked.page.waitForResponse((response) => response.url().includes(path) && response.status() === 401);
-        const firstLoad = Promise.all([refused('/api/tools'), refused('/api/status')]);
-        await asked.page.reload();
-        const dialog = asked.page.locator('#sign-in');
-        await dialog.waitFor({ state: 'visible' });
-        await dialog.locator('p', { hasText: text }).waitFor();
-        await firstLoad; // every request of the first load was refused (before, the second said "not accepted")
-        await asked.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
-        assert.equal(
-          await asked.page.locator('#sign-in-error').isVisible(),
-          false,
-          `${language}: nothing was typed yet`,
-        );
-        assert.equal(await asked.page.locator('#model-badge').isVisible(), false, `${language}: no empty badge`);
-        if (language === 'en') {
+      for (const size of WIDTHS)
+        for (const [language, text] of [
+          ['en', 'This service needs its access token'],
+          ['zh', '此服务需要访问令牌'],
+          ['ja', 'このサービスにはアクセストークンが必要です'],
+        ] as const) {
+          const asked = await openPage(browser, `${guarded.url}#/tools`);
+          await asked.page.setViewportSize(size);
+          await asked.page.evaluate((value) => localStorage.setItem('riverse.language', value), language);
+          const refused = (path: string) =>
+            asked.page.waitForResponse((response) => response.url().includes(path) && response.status() === 401);
+          const firstLoad = Promise.all([refused('/api/tools'), refused('/api/status')]);
+          await asked.page.reload();
+          const dialog = asked.page.locator('#sign-in');
+          await dialog.waitFor({ state: 'visible' });
+          await dialog.locator('p', { hasText: text }).waitFor();
+          await firstLoad; // every request of the first load was refused (before, the second said "not accepted")
+          await asked.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+          assert.equal(
+            await asked.page.locator('#sign-in-error').isVisible(),
+            false,
+            `${size.width} in ${language}: nothing was typed yet`,
+          );
+          assert.equal(
+            await asked.page.locator('#model-badge').isVisible(),
+            false,
+            `${size.width} in ${language}: no empty badge`,
+          );
+          assert.ok(
+            await onScreen(asked.page.locator('#sign-in-token'), size.width),
+            'the token field is on the screen',
+          );
+          await screenshot(asked.page, `sign-in-asked-${size.width}-${language}`);
+          // A wrong token is refused in the page's language; the right one opens it.
           await asked.page.locator('#sign-in-token').fill('wrong');
           await asked.page.locator('#sign-in-token').press('Enter');
-          await asked.page.locator('#sign-in-error', { hasText: 'That token was not accepted' }).waitFor();
+          await asked.page.locator('#sign-in-error', { hasText: pageSays(language, 'signInWrong') }).waitFor();
           await asked.page.locator('#sign-in-token').fill('open-sesame');
           await asked.page.locator('#sign-in-token').press('Enter');
           await asked.page.locator('article[data-tool="weather_report"]').waitFor();
-          await asked.page.locator('#model-badge', { hasText: 'No model' }).waitFor();
+          await asked.page.locator('#model-badge', { hasText: pageSays(language, 'noModel') }).waitFor();
+          await screenshot(asked.page, `sign-in-${size.width}-${language}`);
+          await asked.page.evaluate(() => localStorage.clear());
+          assert.deepEqual(asked.problems, []);
+          await asked.page.close();
         }
-        await asked.page.evaluate(() => localStorage.clear());
-        assert.deepEqual(asked.problems, []);
-        await asked.page.close();
-      }
     },
   );
 

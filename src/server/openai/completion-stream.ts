@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Language } from '../../core/language.ts';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
 import { errorBody } from '../api-error.ts';
 import { ChunkWriter, finishReason, SSE_DONE, sseData, type CompletionIdentity } from './completion-chunks.ts';
@@ -11,10 +12,12 @@ export function streamCompletion(
   request: CompletionRequest,
   identity: CompletionIdentity,
   includeUsage: boolean,
+  logLanguage: Language,
 ): Promise<Response> {
   const writer = new ChunkWriter(identity);
   return streamTurn(c, assistant, request, {
     route: '/v1/chat/completions',
+    logLanguage,
     start: () => writer.role(),
     text: (piece) => writer.content(piece),
     end: (result, failure) =>

@@ -63,7 +63,7 @@ export function openaiRoutes(context: ServerContext): Hono {
       approvals: context.config.config.server?.v1_approvals ?? 'deny',
       signal: c.req.raw.signal,
     };
-    if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage);
+    if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage, context.logLanguage);
     const text = new ReplyText();
     // The client waits for the whole answer: the model's replies need not stream either.
     const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });

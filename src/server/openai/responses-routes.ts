@@ -96,7 +96,7 @@ export function responsesRoutes(context: ServerContext): Hono {
       }
       return body;
     };
-    if (input.stream) return streamResponse(c, assistant, request, identity, settle);
+    if (input.stream) return streamResponse(c, assistant, request, identity, settle, context.logLanguage);
     const text = new ReplyText();
     // The client waits for the whole answer: the model's replies need not stream either.
     const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { Language } from '../../core/language.ts';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
 import type { TurnResult } from '../../assistant/turn-events.ts';
 import type { ToolCallRequest } from '../../models/chat-message.ts';
@@ -166,10 +167,12 @@ export function streamResponse(
   request: CompletionRequest,
   identity: ResponseIdentity,
   settle: SettleResponse,
+  logLanguage: Language,
 ): Promise<Response> {
   const events = new ResponseEvents(identity);
   return streamTurn(c, assistant, request, {
     route: '/v1/responses',
+    logLanguage,
     start: () => events.start(),
     text: (piece) => events.text(piece),
     end: (result, failure) => {

@@ -1,3 +1,5 @@
+import type { Language } from '../../core/language.ts';
+import { SERVER_TEXT } from '../server-text.ts';
 import type { Context } from 'hono';
 import type { Assistant, CompletionRequest } from '../../assistant/assistant.ts';
 import { followSignal } from '../../assistant/follow-signal.ts';
@@ -17,6 +19,8 @@ const SSE_HEADERS = {
 export interface TurnStreamShape {
   /** The route, for the log. */
   route: string;
+  /** The language of the service's log (of the person who started it). */
+  logLanguage: Language;
   /** What opens the stream, sent just before its first piece. */
   start(): string;
   /** A piece of the answer's text. */
@@ -82,7 +86,10 @@ export function streamTurn(
       .catch((error: unknown) => {
         // Only a bug gets here (complete never throws): the stream ends, the log says why.
         console.error(
-          `riverse serve: ${shape.route}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          SERVER_TEXT[shape.logLanguage].requestFailed(
+            shape.route,
+            error instanceof Error ? (error.stack ?? error.message) : String(error),
+          ),
         );
         if (!started) resolve(new Response(null, { status: 500 }));
         else if (!cancel.signal.aborted) controller.error(error);
