@@ -18,10 +18,16 @@ function counted(name: string, log: string, options: Parameters<typeof toolSourc
   });
 }
 
-async function load(t: Cleanup, dir: string, cacheDir: string, config: AppConfig = {}): Promise<ToolRegistry> {
+async function load(
+  t: Cleanup,
+  dir: string,
+  cacheDir: string,
+  config: AppConfig = {},
+  baseDir = dir,
+): Promise<ToolRegistry> {
   const { workers } = registrySetup({ config });
   t.after(() => workers.close());
-  return ToolRegistry.load({ folders: [dir], config, baseDir: dir, workers, cacheDir });
+  return ToolRegistry.load({ folders: [dir], config, baseDir, workers, cacheDir });
 }
 
 const imports = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : []);
@@ -156,4 +162,69 @@ test('a file that hung while loading is tried again at the next load, not rememb
   assert.equal(first.diagnostics[0]?.code, 'load-timeout');
   const second = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
   assert.deepEqual(toolNames(second), ['moody']);
+});
+
+test('a copy of a file in another folder is answered by its content, when nothing of its load depends on where it is (030)', async (t) => {
+  const cache = await tempDir(t);
+  const logDir = await tempDir(t);
+  const log = join(logDir, 'imports.log');
+  await writeFiles(logDir, { '_shared.ts': `export const word = 'shared';\n` });
+  const files = {
+    'plain.ts': counted('plain', log),
+    // An absolute import is the same module from any folder; the helper still keys the load.
+    'absolute.ts': counted('absolute', log, {
+      header: `import { word } from ${JSON.stringify(join(logDir, '_shared.ts'))};`,
+      manifest: `description: 'Says ' + word,`,
+    }),
+    // These could tell, or do depend on, where they are: a relative helper, their own URL.
+    'relative.ts': counted('relative', log, { header: `import { word } from './_near.ts';` }),
+    'located.ts': counted('located', log, { manifest: `description: 'At ' + import.meta.url,` }),
+    '_near.ts': `export const word = 'near';\n`,
+  };
+  const first = await tempDir(t);
+  await writeFiles(first, files);
+  await load(t, first, cache, {}, logDir);
+  // As sets: a slow loader's file may also be given to another loader (load-in-workers.ts).
+  const seen = (from: number) => [...new Set(imports(log).slice(from))].sort();
+  assert.deepEqual(seen(0), ['absolute', 'located', 'plain', 'relative']);
+  let count = imports(log).length;
+
+  const second = await tempDir(t);
+  await writeFiles(second, files);
+  const copy = await load(t, second, cache, {}, logDir);
+  assert.deepEqual(seen(count), ['located', 'relative'], 'only the two that depend on their place');
+  count = imports(log).length;
+  assert.equal(copy.get('plain')?.file, join(second, 'plain.ts'), 'named by its own path');
+  assert.ok(String(copy.get('located')?.manifest.description).startsWith(`At file://${join(second, 'located.ts')}`));
+  assert.deepEqual(await copy.execute('plain', {}), { success: true, data: 'plain' });
+  count = imports(log).length; // the call imported it in its host
+
+  // A changed helper, or the same text under another config, is loaded again.
+  await writeFiles(logDir, { '_shared.ts': `export const word = 'changed';\n` });
+  const third = await tempDir(t);
+  await writeFiles(third, files);
+  const changed = await load(t, third, cache, {}, logDir);
+  assert.equal(changed.get('absolute')?.manifest.description, 'Says changed');
+  assert.deepEqual(seen(count), ['absolute', 'located', 'relative'], 'the helper it imports changed');
+  const fourth = await tempDir(t);
+  await writeFiles(fourth, files);
+  const before = imports(log).length;
+  await load(t, fourth, cache, { tools: { plain: { timeout_ms: 5_000 } } }, logDir);
+  assert.ok(imports(log).slice(before).includes('plain'), 'another config');
+});
+
+test('a copy read by Node as another kind of module (a package.json type) is loaded again', async (t) => {
+  const cache = await tempDir(t);
+  const base = await tempDir(t);
+  const log = join(base, 'imports.log');
+  const place = async (type: string) => {
+    const dir = await tempDir(t);
+    await writeFiles(dir, { 'plain.ts': counted('plain', log), 'package.json': `{"type":"${type}"}` });
+    return load(t, dir, cache, {}, base);
+  };
+  await place('module');
+  await place('module');
+  assert.deepEqual(imports(log), ['plain'], 'the same kind: answered by content');
+  assert.equal((await place('commonjs')).get('plain'), undefined, 'as CommonJS its import syntax fails');
+  assert.deepEqual(imports(log), ['plain'], 'so it was imported, not taken from the cache');
 });
