@@ -59,7 +59,7 @@ export interface ServerContextOptions {
   config: ServiceConfig;
   model?: ChatModel | undefined;
   /** The routing index and its budget (riverse.yaml `routing:`); without them the catalog is offered whole. */
-  router?: ToolRouter;
+  router?: ToolRouter | (() => Promise<ToolRouter>);
   language?: Language | 'auto';
   dataDir: string;
   version: string;
