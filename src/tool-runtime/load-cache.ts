@@ -114,17 +114,14 @@ export class LoadCache {
     const entry = this.#contents[key];
     if (entry === undefined || entry.packageType !== this.#packageType(dirname(file)) || !this.#current(entry))
       return undefined;
-    const info: FileInfo = {
+    // Not copied into the folder's own entries: the next start finds it here as quickly, and a folder
+    // made for one run (a test's, a benchmark's) would cost a write of them all.
+    return {
       ...entry.info,
       file,
       tools: entry.info.tools.map((tool) => ({ ...tool, file })),
       diagnostics: entry.info.diagnostics.map((diagnostic) => ({ ...diagnostic, file })),
     };
-    // Kept under this path too: the next start finds it in the folder's own entries.
-    const { packageType: _, ...kept } = entry;
-    this.#entries[file] = { ...kept, hash: hash(source), info };
-    this.#changed = true;
-    return info;
   }
 
   /** The key of `file`'s load by content, or undefined where its text or its place rules it out. */
