@@ -2,10 +2,12 @@
 // a helper it imports, or the config is; a tool whose availability is its own code runs it every
 // time; hangs and crashes are not remembered. Real files, real loader processes, a real cache folder.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../tools/app-config.ts';
 import { tempDir, toolNames, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
@@ -227,4 +229,38 @@ test('a copy read by Node as another kind of module (a package.json type) is loa
   assert.deepEqual(imports(log), ['plain'], 'the same kind: answered by content');
   assert.equal((await place('commonjs')).get('plain'), undefined, 'as CommonJS its import syntax fails');
   assert.deepEqual(imports(log), ['plain'], 'so it was imported, not taken from the cache');
+});
+
+test('a load kept by content is not used once Riverse changed (its loading code, in a checkout)', async (t) => {
+  const cache = await tempDir(t);
+  const base = await tempDir(t);
+  const log = join(base, 'imports.log');
+  const script = join(base, 'load.ts');
+  const registryUrl = JSON.stringify(new URL('./tool-registry.ts', import.meta.url).href);
+  await writeFiles(base, {
+    'load.ts': `const { ToolRegistry, registrySetup } = await import(${registryUrl});
+const [dir, cacheDir, baseDir] = process.argv.slice(2);
+const { workers } = registrySetup({ config: {} });
+const registry = await ToolRegistry.load({ folders: [dir], config: {}, baseDir, workers, cacheDir });
+await workers.close();
+console.log(registry.tools().map((tool) => tool.name).join(','));
+`,
+  });
+  const loadCopy = async () => {
+    const dir = await tempDir(t);
+    await writeFiles(dir, { 'plain.ts': counted('plain', log) });
+    const child = spawnSync(process.execPath, [script, dir, cache, base], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'plain');
+  };
+  await loadCopy();
+  await loadCopy();
+  assert.deepEqual(imports(log), ['plain'], 'the copy: answered by content');
+  // An edit to Riverse's loading code (its time is what the fingerprint of a checkout reads), put back after.
+  const own = fileURLToPath(new URL('./load-cache.ts', import.meta.url));
+  const { atime, mtime } = statSync(own);
+  t.after(() => utimesSync(own, atime, mtime));
+  utimesSync(own, atime, new Date(Date.now() + 60_000));
+  await loadCopy();
+  assert.deepEqual(imports(log), ['plain', 'plain'], 'Riverse changed: imported again');
 });
