@@ -10,6 +10,9 @@
 // the harness counts its calls in this process, and `trusted` is what a user sets for a tool whose
 // per-call overhead matters. The other tools keep the default isolation (never called, they only
 // ride along in every request). RIVERSE_ISOLATION=none loads every tool in this thread instead.
+// The load cache is on, in a folder of its own (RIVERSE_PEERS_CACHE, else one in the temp folder), as an
+// app that restarts keeps one: the tool files are written to a new folder each run, and the cache
+// answers a copy by its content (decision 030's addendum); RIVERSE_PEERS_CACHE=off loads without it.
 // RIVERSE_ENTRY=assistant runs each turn through the Assistant class instead (no store, a fresh
 // session per turn, as `riverse ask` does).
 //
@@ -106,7 +109,12 @@ bench(
     const config = {
       tools: { weather: { trusted: true }, ...(ISOLATION === undefined ? {} : { isolation: ISOLATION }) },
     };
-    const registry = await ToolRegistry.load({ folders: [toolDir], config });
+    const cacheSetting = process.env.RIVERSE_PEERS_CACHE || join(tmpdir(), 'riverse-peers-cache');
+    const registry = await ToolRegistry.load({
+      folders: [toolDir],
+      config,
+      ...(cacheSetting === 'off' ? {} : { cacheDir: cacheSetting }),
+    });
     const errors = registry.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0 || registry.tools().length !== cfg.nTools) {
       throw new Error(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RoutingSettings } from '../routing/routing-settings.ts';
-import { ToolRouter } from '../routing/tool-router.ts';
+import type { ToolRouter } from '../routing/tool-router.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { SessionStore } from '../store/session-store.ts';
@@ -48,8 +48,8 @@ export interface AssistantOptions {
   waitNoticeMs?: number;
   /** The budget of tool definitions per request (riverse.yaml `routing:`); a larger catalog is routed. */
   routing?: RoutingSettings | null;
-  /** The index routed turns use; give one to keep it up to date as tools change (ToolRouter.sync). */
-  router?: ToolRouter;
+  /** The index routed turns use; give one to keep it up to date as tools change (ToolRouter.sync), or a function that makes it when a turn first routes. */
+  router?: ToolRouter | (() => Promise<ToolRouter>);
   /**
    * Where calls wait for a person's approval (and tools' questions), shared by every channel that
    * answers; by default one kept in `store` (or in memory), with `approvalTimeoutMs`.
@@ -109,7 +109,7 @@ export interface CompletionRequest {
 export class Assistant {
   readonly #options: AssistantOptions;
   readonly #memory = new Map<string, { messages: ChatMessage[]; language?: Language }>();
-  readonly #router: ToolRouter;
+  readonly #router: ToolRouter | (() => Promise<ToolRouter>);
   /** The models this assistant found to refuse native tools (another assistant finds out for itself). */
   readonly #textOnly = new TextOnlyModels();
   /** Where calls wait for a person's answer; the channels (chat, dashboard, API) answer here. */
@@ -117,7 +117,11 @@ export class Assistant {
 
   constructor(options: AssistantOptions) {
     this.#options = options;
-    this.#router = options.router ?? new ToolRouter();
+    // The router's module (its tokenizer builds tables, ~50–90 ms) is imported when a turn first routes.
+    let made: Promise<ToolRouter> | undefined;
+    this.#router =
+      options.router ??
+      (() => (made ??= import('../routing/tool-router.ts').then(({ ToolRouter }) => new ToolRouter())));
     const registry = options.registry;
     this.approvals =
       options.approvals ??

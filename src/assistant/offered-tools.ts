@@ -15,7 +15,8 @@ import { estimateTokens } from './trim-history.ts';
 
 /** The router a turn uses, and its budget (riverse.yaml `routing:`). */
 export interface TurnRouting {
-  router: ToolRouter;
+  /** The router, or how to get it: made on the first turn that routes (a catalog that fits whole needs none). */
+  router: ToolRouter | (() => Promise<ToolRouter>);
   settings?: RoutingSettings | null;
 }
 
@@ -38,7 +39,7 @@ export class OfferedTools {
   readonly routed: boolean;
   readonly #registry: ToolRegistry;
   readonly #language: Language;
-  readonly #router: ToolRouter | undefined;
+  #router: ToolRouter | undefined;
   readonly #offered = new Set<string>();
   readonly #catalog: Priced[];
   readonly #budget: Budget;
@@ -57,7 +58,12 @@ export class OfferedTools {
     signal?: AbortSignal,
   ): Promise<OfferedTools> {
     const offered = new OfferedTools(registry, language, routing);
-    if (offered.routed) await offered.#choose(conversation, signal);
+    if (offered.routed) {
+      const router = routing!.router;
+      offered.#router = typeof router === 'function' ? await router() : router;
+      offered.#router.sync(catalogTools(registry));
+      await offered.#choose(conversation, signal);
+    }
     return offered;
   }
 
@@ -74,9 +80,6 @@ export class OfferedTools {
     this.#catalog = routing === undefined ? [] : pricedCatalog(registry, language);
     // A tool of the catalog named find_tools keeps its name; the catalog is then offered whole.
     this.routed = routing !== undefined && !fitsWhole(this.#catalog, budget) && registry.get(FIND_TOOLS) === undefined;
-    if (!this.routed) return;
-    this.#router = routing!.router;
-    this.#router.sync(catalogTools(registry));
   }
 
   async #choose(

@@ -101,6 +101,27 @@ describe('a routed turn', () => {
     );
   });
 
+  it('a router given as a function is made only when a turn routes: a catalog within the budget needs none (030)', async (t) => {
+    const server = await modelServer(t, replies([{ text: 'ok' }, { text: 'ok' }]));
+    let made = 0;
+    const router = async () => (made++, new ToolRouter());
+    const turn = (settings: NonNullable<TurnOptions['routing']>['settings']) =>
+      runTurn({
+        model: testModel(server),
+        registry: catalog,
+        history: [],
+        input: 'Convert 20 dollars to yen',
+        language: 'en',
+        routing: { router, settings },
+      });
+    await turn({ max_tools: 100, max_tool_tokens: 100_000 });
+    assert.equal(made, 0, 'offered whole: no router');
+    await turn({ max_tools: 5 });
+    assert.equal(made, 1);
+    assert.ok(offeredIn(server.requests[1]!).includes('convert_currency'));
+    assert.equal(offeredIn(server.requests[1]!).at(-1), FIND_TOOLS);
+  });
+
   it('a larger one: the tools relevant to the request, in catalog order, and find_tools last; the same in every round', async (t) => {
     const server = await modelServer(
       t,

@@ -1,9 +1,7 @@
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
-import { createToolRouter } from '../routing/create-router.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
-import { createLocalEmbeddings } from '../models/providers/local/local-embeddings.ts';
 import { ROUTE_TEXT } from './route-text.ts';
 import { assistantLanguage, assistantOptions } from '../config/assistant-options.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
@@ -128,23 +126,35 @@ async function finishSetup(
   return { tools, store, router: routerFor(setup, tools, options.language) };
 }
 
-/** The routing index (routing: in riverse.yaml), following every reload at once, tool by tool, rather than at the next turn. */
-function routerFor(setup: Setup, tools: LiveToolRegistry, language: Language): ToolRouter {
-  let warned = false;
-  const router = createToolRouter(setup.config.config.routing, {
-    dataDir: setup.dataDir,
-    localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
-    onSemanticError: (error) => {
-      // Said once: the turns go on with the lexical ranking alone.
-      if (!warned)
-        process.stderr.write(
-          `${ROUTE_TEXT[language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`,
-        );
-      warned = true;
-    },
-  });
-  tools.onChange((_, registry) => router.sync(registry.tools()));
-  return router;
+/**
+ * The routing index (routing: in riverse.yaml), made when a turn first routes (a catalog that fits
+ * whole never does, and the router's modules cost a start ~50–90 ms), then following every reload
+ * at once, tool by tool, rather than at the next turn.
+ */
+function routerFor(setup: Setup, tools: LiveToolRegistry, language: Language): () => Promise<ToolRouter> {
+  let made: Promise<ToolRouter> | undefined;
+  const make = async () => {
+    const [{ createToolRouter }, { createLocalEmbeddings }] = await Promise.all([
+      import('../routing/create-router.ts'),
+      import('../models/providers/local/local-embeddings.ts'),
+    ]);
+    let warned = false;
+    const router = createToolRouter(setup.config.config.routing, {
+      dataDir: setup.dataDir,
+      localModel: (path) => createLocalEmbeddings({ path: resolve(setup.config.baseDir, path) }),
+      onSemanticError: (error) => {
+        // Said once: the turns go on with the lexical ranking alone.
+        if (!warned)
+          process.stderr.write(
+            `${ROUTE_TEXT[language].semanticFailed(error instanceof Error ? error.message : String(error))}\n`,
+          );
+        warned = true;
+      },
+    });
+    tools.onChange((_, registry) => router.sync(registry.tools()));
+    return router;
+  };
+  return () => (made ??= make());
 }
 
 /** A yes/no question on the terminal; anything but y/yes is no. */

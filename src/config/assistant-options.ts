@@ -25,7 +25,7 @@ export interface AssistantParts {
   /** Where sessions live; without one (`riverse ask` without `--session`), they last as long as the assistant. */
   store?: SessionStore | undefined;
   /** The routing index, kept up to date by the caller as tools change; without one, the assistant makes its own. */
-  router?: ToolRouter | undefined;
+  router?: ToolRouter | (() => Promise<ToolRouter>) | undefined;
   /** A language fixed by the caller (`--lang`); without one, riverse.yaml's (assistantLanguage). */
   language?: Language | 'auto' | undefined;
   /**

@@ -252,6 +252,33 @@ async function startProxy(target: string): Promise<{ url: string; seen: string[]
   };
 }
 
+describe('HTTP transport: what it loads', () => {
+  it('a request through node:http loads no undici (its ES module face would: ~13 MB, 030)', async () => {
+    const server = createServer((_, response) => response.end('ok'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const transport = new URL('./http-transport.ts', import.meta.url).href;
+    const script = `const { nodeHttpTransport, readText } = await import(${JSON.stringify(transport)});
+const reply = await nodeHttpTransport()(${JSON.stringify(url)}, {}, '{}', new AbortController().signal);
+const { text } = await readText(reply, 1024);
+console.log(JSON.stringify({ text, undici: process.moduleLoadList.some((name) => name.includes('undici')) }));
+process.exit(0);`;
+    try {
+      const { execFile } = process.getBuiltinModule('node:child_process');
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['--input-type=module', '-e', script], (error, out) =>
+          error ? reject(error) : resolve(out),
+        ),
+      );
+      assert.deepEqual(JSON.parse(stdout), { text: 'ok', undici: false });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('HTTP transport: proxies from the environment', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let proxy: Awaited<ReturnType<typeof startProxy>>;

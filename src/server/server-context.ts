@@ -62,7 +62,7 @@ export interface ServerContextOptions {
   config: ServiceConfig;
   model?: ChatModel | undefined;
   /** The routing index and its budget (riverse.yaml `routing:`); without them the catalog is offered whole. */
-  router?: ToolRouter;
+  router?: ToolRouter | (() => Promise<ToolRouter>);
   language?: Language | 'auto';
   /** What the service prints is in this language (default: the assistant's, when fixed; else English). */
   logLanguage?: Language;

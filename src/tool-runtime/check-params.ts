@@ -10,6 +10,7 @@ import { closestWord } from '../core/closest-word.ts';
 import { renderPhrase, type Phrase } from '../core/phrase.ts';
 import { phrase } from './runtime-phrases.ts';
 import { isPlainObject } from './validate-manifest.ts';
+import { keptValidator, validatorsKept } from './kept-validators.ts';
 
 /** A refused call: the error a model reads (English), and its problems, to be explained in another language. */
 export type ParamsCheck =
@@ -25,7 +26,15 @@ const require = createRequire(import.meta.url);
 function newAjv(options: ConstructorParameters<typeof import('ajv').Ajv>[0]): AjvInstance {
   // Not `new (require('ajv') as …).Ajv()`: tsc 7 drops those parentheses when it emits the package.
   const { Ajv } = require('ajv') as typeof import('ajv');
-  return new Ajv(options);
+  // The generated code is kept, for kept-validators.ts to write out.
+  return new Ajv({ ...options, code: { source: true } });
+}
+
+/** Ajv's standalone code of a validator it compiled: a CommonJS module that exports it. */
+function standaloneOf(instance: AjvInstance, validate: ValidateFunction): string {
+  const standaloneCode = (require('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js'))
+    .default;
+  return standaloneCode(instance, validate);
 }
 
 // One validator for the process: it coerces what models commonly send as strings ("3" → 3,
@@ -37,8 +46,15 @@ let ajv: AjvInstance | undefined;
  * compiling the meta-schema cost a process's first call ~28 ms of CPU, for the schemas Riverse makes
  * from manifests it has validated, which the golden tests hold to valid JSON Schema.
  */
+const USUAL_OPTIONS = {
+  allErrors: true,
+  coerceTypes: 'array',
+  useDefaults: true,
+  strict: false,
+  validateSchema: false,
+} as const;
 function newUsualAjv(): AjvInstance {
-  return newAjv({ allErrors: true, coerceTypes: 'array', useDefaults: true, strict: false, validateSchema: false });
+  return newAjv(USUAL_OPTIONS);
 }
 
 /**
@@ -46,6 +62,8 @@ function newUsualAjv(): AjvInstance {
  * turn's first tool call does not pay for it: called while the model thinks.
  */
 export function warmParamsCheckers(): void {
+  // Validators kept on disk load without Ajv; one compiled for the first time pays for it then.
+  if (validatorsKept()) return;
   ajv ??= newUsualAjv();
   shownAjv ??= newShownAjv();
   const schema = { type: 'object', properties: { warm: { type: 'string' } }, required: ['warm'] };
@@ -64,17 +82,24 @@ let ajv2020: AjvInstance | undefined;
 function compileParams(schema: JsonSchema, madeHere: boolean): ValidateFunction {
   const { $schema: draft, ...rest } = schema as JsonSchema & { $schema?: unknown };
   if (typeof draft === 'string' && draft.includes('2020-12')) {
-    if (ajv2020 === undefined) {
-      const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-      ajv2020 = new Ajv2020(PARAMS_OPTIONS) as unknown as AjvInstance;
-    }
-    return ajv2020.compile(rest);
+    return keptValidator({ draft: '2020-12', ...PARAMS_OPTIONS }, rest, () => {
+      if (ajv2020 === undefined) {
+        const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+        ajv2020 = new Ajv2020({ ...PARAMS_OPTIONS, code: { source: true } }) as unknown as AjvInstance;
+      }
+      const validate = ajv2020.compile(rest);
+      return { validate, standalone: () => standaloneOf(ajv2020!, validate) };
+    });
   }
-  ajv ??= newUsualAjv();
   const compiled = draft === undefined ? schema : rest;
-  // Throws as Ajv would with `validateSchema` on ("schema is invalid: …").
-  if (!madeHere) ajv.validateSchema(compiled, true);
-  return ajv.compile(compiled);
+  // A schema from elsewhere is kept only once it passed the meta-schema check below.
+  return keptValidator({ ...USUAL_OPTIONS, madeHere }, compiled, () => {
+    ajv ??= newUsualAjv();
+    // Throws as Ajv would with `validateSchema` on ("schema is invalid: …").
+    if (!madeHere) ajv.validateSchema(compiled, true);
+    const validate = ajv.compile(compiled);
+    return { validate, standalone: () => standaloneOf(ajv!, validate) };
+  });
 }
 
 /**
@@ -122,15 +147,16 @@ let shownAjv: AjvInstance | undefined;
  * Without the meta-schema: these schemas are made by compileSchema from the tool's own, which the
  * usual validator checks against it, and the golden tests hold every dialect to valid JSON Schema. Compiling the meta-schema again cost each process ~11 ms and ~2 MB.
  */
+const SHOWN_OPTIONS = {
+  allErrors: true,
+  coerceTypes: 'array',
+  strict: false,
+  validateFormats: false,
+  meta: false,
+  validateSchema: false,
+} as const;
 function newShownAjv(): AjvInstance {
-  return newAjv({
-    allErrors: true,
-    coerceTypes: 'array',
-    strict: false,
-    validateFormats: false,
-    meta: false,
-    validateSchema: false,
-  });
+  return newAjv(SHOWN_OPTIONS);
 }
 const shownValidators = new WeakMap<object, ValidateFunction>();
 
@@ -142,10 +168,13 @@ const shownValidators = new WeakMap<object, ValidateFunction>();
 export function checkParamsAgainst(manifest: ToolManifest, schema: SchemaNode, given: unknown): ParamsCheck {
   let validate = shownValidators.get(schema);
   if (validate === undefined) {
-    shownAjv ??= newShownAjv();
-    validate = shownAjv.compile(schema);
+    validate = keptValidator(SHOWN_OPTIONS, schema, () => {
+      shownAjv ??= newShownAjv();
+      const compiled = shownAjv.compile(schema);
+      return { validate: compiled, standalone: () => standaloneOf(shownAjv!, compiled) };
+    });
     // The WeakMap is the cache: Ajv's own would keep every schema (and reloaded tool) alive.
-    shownAjv.removeSchema(schema);
+    shownAjv?.removeSchema(schema);
     shownValidators.set(schema, validate);
   }
   const read = readArguments(given ?? {});

@@ -2,10 +2,12 @@
 // a helper it imports, or the config is; a tool whose availability is its own code runs it every
 // time; hangs and crashes are not remembered. Real files, real loader processes, a real cache folder.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../tools/app-config.ts';
 import { tempDir, toolNames, toolSource, writeFiles, type Cleanup } from './test-support.ts';
 import { registrySetup, ToolRegistry } from './tool-registry.ts';
@@ -18,10 +20,16 @@ function counted(name: string, log: string, options: Parameters<typeof toolSourc
   });
 }
 
-async function load(t: Cleanup, dir: string, cacheDir: string, config: AppConfig = {}): Promise<ToolRegistry> {
+async function load(
+  t: Cleanup,
+  dir: string,
+  cacheDir: string,
+  config: AppConfig = {},
+  baseDir = dir,
+): Promise<ToolRegistry> {
   const { workers } = registrySetup({ config });
   t.after(() => workers.close());
-  return ToolRegistry.load({ folders: [dir], config, baseDir: dir, workers, cacheDir });
+  return ToolRegistry.load({ folders: [dir], config, baseDir, workers, cacheDir });
 }
 
 const imports = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : []);
@@ -156,4 +164,103 @@ test('a file that hung while loading is tried again at the next load, not rememb
   assert.equal(first.diagnostics[0]?.code, 'load-timeout');
   const second = await load(t, dir, cache, { tools: { load_timeout_ms: 3_000 } });
   assert.deepEqual(toolNames(second), ['moody']);
+});
+
+test('a copy of a file in another folder is answered by its content, when nothing of its load depends on where it is (030)', async (t) => {
+  const cache = await tempDir(t);
+  const logDir = await tempDir(t);
+  const log = join(logDir, 'imports.log');
+  await writeFiles(logDir, { '_shared.ts': `export const word = 'shared';\n` });
+  const files = {
+    'plain.ts': counted('plain', log),
+    // An absolute import is the same module from any folder; the helper still keys the load.
+    'absolute.ts': counted('absolute', log, {
+      header: `import { word } from ${JSON.stringify(join(logDir, '_shared.ts'))};`,
+      manifest: `description: 'Says ' + word,`,
+    }),
+    // These could tell, or do depend on, where they are: a relative helper, their own URL.
+    'relative.ts': counted('relative', log, { header: `import { word } from './_near.ts';` }),
+    'located.ts': counted('located', log, { manifest: `description: 'At ' + import.meta.url,` }),
+    '_near.ts': `export const word = 'near';\n`,
+  };
+  const first = await tempDir(t);
+  await writeFiles(first, files);
+  await load(t, first, cache, {}, logDir);
+  // As sets: a slow loader's file may also be given to another loader (load-in-workers.ts).
+  const seen = (from: number) => [...new Set(imports(log).slice(from))].sort();
+  assert.deepEqual(seen(0), ['absolute', 'located', 'plain', 'relative']);
+  let count = imports(log).length;
+
+  const second = await tempDir(t);
+  await writeFiles(second, files);
+  const copy = await load(t, second, cache, {}, logDir);
+  assert.deepEqual(seen(count), ['located', 'relative'], 'only the two that depend on their place');
+  count = imports(log).length;
+  assert.equal(copy.get('plain')?.file, join(second, 'plain.ts'), 'named by its own path');
+  assert.ok(String(copy.get('located')?.manifest.description).startsWith(`At file://${join(second, 'located.ts')}`));
+  assert.deepEqual(await copy.execute('plain', {}), { success: true, data: 'plain' });
+  count = imports(log).length; // the call imported it in its host
+
+  // A changed helper, or the same text under another config, is loaded again.
+  await writeFiles(logDir, { '_shared.ts': `export const word = 'changed';\n` });
+  const third = await tempDir(t);
+  await writeFiles(third, files);
+  const changed = await load(t, third, cache, {}, logDir);
+  assert.equal(changed.get('absolute')?.manifest.description, 'Says changed');
+  assert.deepEqual(seen(count), ['absolute', 'located', 'relative'], 'the helper it imports changed');
+  const fourth = await tempDir(t);
+  await writeFiles(fourth, files);
+  const before = imports(log).length;
+  await load(t, fourth, cache, { tools: { plain: { timeout_ms: 5_000 } } }, logDir);
+  assert.ok(imports(log).slice(before).includes('plain'), 'another config');
+});
+
+test('a copy read by Node as another kind of module (a package.json type) is loaded again', async (t) => {
+  const cache = await tempDir(t);
+  const base = await tempDir(t);
+  const log = join(base, 'imports.log');
+  const place = async (type: string) => {
+    const dir = await tempDir(t);
+    await writeFiles(dir, { 'plain.ts': counted('plain', log), 'package.json': `{"type":"${type}"}` });
+    return load(t, dir, cache, {}, base);
+  };
+  await place('module');
+  await place('module');
+  assert.deepEqual(imports(log), ['plain'], 'the same kind: answered by content');
+  assert.equal((await place('commonjs')).get('plain'), undefined, 'as CommonJS its import syntax fails');
+  assert.deepEqual(imports(log), ['plain'], 'so it was imported, not taken from the cache');
+});
+
+test('a load kept by content is not used once Riverse changed (its loading code, in a checkout)', async (t) => {
+  const cache = await tempDir(t);
+  const base = await tempDir(t);
+  const log = join(base, 'imports.log');
+  const script = join(base, 'load.ts');
+  const registryUrl = JSON.stringify(new URL('./tool-registry.ts', import.meta.url).href);
+  await writeFiles(base, {
+    'load.ts': `const { ToolRegistry, registrySetup } = await import(${registryUrl});
+const [dir, cacheDir, baseDir] = process.argv.slice(2);
+const { workers } = registrySetup({ config: {} });
+const registry = await ToolRegistry.load({ folders: [dir], config: {}, baseDir, workers, cacheDir });
+await workers.close();
+console.log(registry.tools().map((tool) => tool.name).join(','));
+`,
+  });
+  const loadCopy = async () => {
+    const dir = await tempDir(t);
+    await writeFiles(dir, { 'plain.ts': counted('plain', log) });
+    const child = spawnSync(process.execPath, [script, dir, cache, base], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'plain');
+  };
+  await loadCopy();
+  await loadCopy();
+  assert.deepEqual(imports(log), ['plain'], 'the copy: answered by content');
+  // An edit to Riverse's loading code (its time is what the fingerprint of a checkout reads), put back after.
+  const own = fileURLToPath(new URL('./load-cache.ts', import.meta.url));
+  const { atime, mtime } = statSync(own);
+  t.after(() => utimesSync(own, atime, mtime));
+  utimesSync(own, atime, new Date(Date.now() + 60_000));
+  await loadCopy();
+  assert.deepEqual(imports(log), ['plain', 'plain'], 'Riverse changed: imported again');
 });

@@ -1,4 +1,4 @@
-import { basename, dirname, extname, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import {
   DEFAULT_ISOLATION,
   toolIsolation,
@@ -17,6 +17,7 @@ import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
 import { isolatedRunner } from './isolation/isolated-runner.ts';
 import { ToolWorkers, type HostChoice } from './isolation/tool-workers.ts';
 import { warmParamsCheckers } from './check-params.ts';
+import { keepValidatorsIn } from './kept-validators.ts';
 import { LoadCache } from './load-cache.ts';
 import { loadFiles, type FileLoad } from './load-files.ts';
 import type { ToolInfo } from './load-tool-file.ts';
@@ -49,7 +50,7 @@ export interface ToolRegistryOptions {
   workers?: ToolWorkers;
   /**
    * Where to keep what loading found, so that unchanged files are not imported at the next start
-   * (the CLI uses `defaultCacheDir()`); no cache when left out.
+   * (the CLI uses `defaultCacheDir()`), and the argument validators compiled for them (030); no cache when left out.
    */
   cacheDir?: string;
   /** Tools from elsewhere (MCP servers), taken into every snapshot beside the files' tools. */
@@ -390,6 +391,8 @@ export function registrySetup(options: ToolRegistryOptions): RegistrySetup {
     ? [...new Set([...named, BUILTIN_TOOL_FOLDER])]
     : named.filter((folder) => !off || folder !== BUILTIN_TOOL_FOLDER);
   const isolation = options.isolation ?? config.tools?.isolation ?? DEFAULT_ISOLATION;
+  // The process's argument validators are kept there too (one set for the process, as Ajv is).
+  if (options.cacheDir !== undefined) keepValidatorsIn(join(options.cacheDir, 'validators'));
   return {
     config,
     baseDir,

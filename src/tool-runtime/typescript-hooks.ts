@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 // registerHooks and stripTypeScriptTypes are newer than Node 20: read off the namespace when called,
 // so that the package still links there and can say which Node it needs (core/node-version.ts).
 import * as nodeModule from 'node:module';
-import { createRequire, SourceMap, type SourceMapPayload } from 'node:module';
+import { createRequire, isBuiltin, SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
@@ -21,6 +21,28 @@ const snapshots = new Map<string, string>();
 
 /** Which project files each module imported (file URLs without `?v=`): what a tool file's load depends on. */
 const imports = new Map<string, Set<string>>();
+
+/** Modules (file URLs without `?v=`) that imported something by a specifier resolved from where they are. */
+const locationImports = new Set<string>();
+
+/**
+ * Whether `file` imported anything by a specifier whose meaning depends on where the file is (a
+ * relative path, a package found in a node_modules above it): one that did not (only `riverse`,
+ * `node:` built-ins, absolute paths and URLs) imports the same modules from any folder (030).
+ */
+export function importsByItsLocation(file: string): boolean {
+  return locationImports.has(pathToFileURL(file).href);
+}
+
+function resolvedFromLocation(specifier: string): boolean {
+  return !(
+    specifier.startsWith('node:') ||
+    isBuiltin(specifier) ||
+    specifier.startsWith('file:') ||
+    specifier.startsWith('/') ||
+    specifier.startsWith('data:')
+  );
+}
 
 /**
  * The files of the project (not packages, not Riverse) that `file` imported, directly or through
@@ -109,6 +131,8 @@ export function registerTypeScriptHooks(options: { contractOnly?: boolean } = {}
   nodeModule.registerHooks({
     resolve(specifier, context, nextResolve) {
       if (specifier === 'riverse') return { url: entryFor(context.parentURL), format: OWN_FORMAT, shortCircuit: true };
+      if (context.parentURL !== undefined && resolvedFromLocation(specifier))
+        locationImports.add(context.parentURL.replace(/\?v=\d+$/, ''));
       const known = resolveSnapshot(specifier);
       if (known !== undefined) {
         recordImport(context.parentURL, known.url);

@@ -32,6 +32,7 @@ export function checkFileReport(info: unknown, file: string): FileInfo | string 
   )
     return 'its loader sent a malformed report';
   if (info.javascript !== undefined && typeof info.javascript !== 'string') return 'its loader sent a malformed report';
+  if (info.relocatable !== undefined && info.relocatable !== true) return 'its loader sent a malformed report';
   if (info.loadMs !== undefined && !(typeof info.loadMs === 'number' && info.loadMs >= 0))
     return 'its loader sent a malformed report';
   const environment = info.environment;

@@ -11,6 +11,7 @@ import { loadToolFile } from '../load-tool-file.ts';
 import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../../tools/tool-context.ts';
 import {
   importedFiles,
+  importsByItsLocation,
   javaScriptOf,
   mapStacksOnDemand,
   prepareJavaScript,
@@ -81,6 +82,7 @@ if (data.role === 'load') {
       ...loaded,
       tools: loaded.tools.map(({ tool: _tool, ...info }) => info),
       dependencies: importedFiles(message.file),
+      ...(importsByItsLocation(message.file) ? {} : { relocatable: true }),
       loadMs,
       ...(environment.names.length === 0 && !environment.listed ? {} : { environment }),
     };

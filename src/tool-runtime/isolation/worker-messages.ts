@@ -32,6 +32,8 @@ export interface FileInfo {
   environment?: { names: string[]; listed: boolean };
   /** The file as JavaScript (its types stripped), when a tool of it is to run in Riverse's own process. */
   javascript?: string;
+  /** It imported nothing by a specifier read from where it is (`importsByItsLocation`): its load may be reused at another path (030). */
+  relocatable?: boolean;
 }
 
 /** Riverse → tool host. */
