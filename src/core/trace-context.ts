@@ -25,7 +25,14 @@ export function parseTraceparent(traceparent: unknown, tracestate?: unknown): Tr
   if (typeof traceparent !== 'string' || traceparent.length > 256) return undefined;
   const match = TRACEPARENT.exec(traceparent.trim());
   if (match === null) return undefined;
-  const [, version, traceId, spanId, flags, rest] = match as unknown as [string, string, string, string, string, string?];
+  const [, version, traceId, spanId, flags, rest] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string?,
+  ];
   // Version ff is invalid; version 00 has nothing after the flags; a later version may have more.
   if (version === 'ff' || (version === '00' && rest !== undefined)) return undefined;
   if (ZEROS.test(traceId) || ZEROS.test(spanId)) return undefined;

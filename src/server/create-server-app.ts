@@ -32,7 +32,7 @@ export function createServerApp(
       cors({
         origin: [...options.corsOrigins],
         allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Riverse-Session'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Riverse-Session', 'traceparent', 'tracestate'],
         maxAge: 600,
       }),
     );

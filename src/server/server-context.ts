@@ -1,5 +1,6 @@
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { Approvals } from '../assistant/approvals.ts';
 import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
@@ -67,6 +68,8 @@ export interface ServerContextOptions {
   sessionTitles?: 'model' | 'cut';
   /** Why the model that was named could not be made (shown in the connect hint). */
   modelProblem?: ModelError | undefined;
+  /** Where each turn's trace is exported (OpenTelemetry); none when telemetry is off. */
+  telemetry?: TurnExport | undefined;
 }
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
@@ -94,6 +97,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         router: options.router,
         language: context.language,
         approvals,
+        telemetry: options.telemetry,
       };
       assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });

@@ -1,7 +1,19 @@
-import { SpanKind, SpanStatusCode, TraceFlags, createTraceState, type Attributes, type SpanContext } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  createTraceState,
+  type Attributes,
+  type SpanContext,
+} from '@opentelemetry/api';
 import { millisToHrTime, setGlobalErrorHandler } from '@opentelemetry/core';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Language } from '../core/language.ts';
 import type { TraceSpan, TurnTrace } from '../store/turn-trace.ts';

@@ -71,7 +71,8 @@ export function telemetryPlan(
   };
   if (read('OTEL_SDK_DISABLED')?.toLowerCase() === 'true' && settings?.exporter === undefined) return undefined;
   const named = yaml.exporter ?? exporterFromEnv(read('OTEL_TRACES_EXPORTER'));
-  const tracesUrl = yaml.traces_endpoint ?? (yaml.endpoint === undefined ? read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : undefined);
+  const tracesUrl =
+    yaml.traces_endpoint ?? (yaml.endpoint === undefined ? read('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : undefined);
   const baseUrl = yaml.endpoint ?? read('OTEL_EXPORTER_OTLP_ENDPOINT');
   const exporter = named ?? (tracesUrl !== undefined || baseUrl !== undefined ? 'otlp' : 'none');
   if (exporter === 'none') return undefined;
@@ -79,16 +80,36 @@ export function telemetryPlan(
     yaml.protocol,
     read('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? read('OTEL_EXPORTER_OTLP_PROTOCOL'),
   );
-  const where = tracesUrl !== undefined ? (yaml.traces_endpoint !== undefined ? 'telemetry.traces_endpoint' : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') : yaml.endpoint !== undefined ? 'telemetry.endpoint' : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const where =
+    tracesUrl !== undefined
+      ? yaml.traces_endpoint !== undefined
+        ? 'telemetry.traces_endpoint'
+        : 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'
+      : yaml.endpoint !== undefined
+        ? 'telemetry.endpoint'
+        : 'OTEL_EXPORTER_OTLP_ENDPOINT';
   const url = tracesUrl ?? joinUrl(baseUrl ?? DEFAULT_BASE, 'v1/traces');
-  if (!isHttpUrl(url)) throw new TelemetrySettingError((language) => TELEMETRY_TEXT[language].badEndpoint(where, tracesUrl ?? baseUrl ?? ''));
-  const capture = yaml.capture_message_content ?? read('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.toLowerCase() === 'true';
+  if (!isHttpUrl(url))
+    throw new TelemetrySettingError((language) =>
+      TELEMETRY_TEXT[language].badEndpoint(where, tracesUrl ?? baseUrl ?? ''),
+    );
+  const capture =
+    yaml.capture_message_content ??
+    read('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT')?.toLowerCase() === 'true';
   return {
     exporter,
     protocol,
     url,
-    headers: { ...keyValues(read('OTEL_EXPORTER_OTLP_HEADERS')), ...keyValues(read('OTEL_EXPORTER_OTLP_TRACES_HEADERS')), ...yaml.headers },
-    serviceName: yaml.service_name ?? read('OTEL_SERVICE_NAME') ?? keyValues(read('OTEL_RESOURCE_ATTRIBUTES'))['service.name'] ?? 'riverse',
+    headers: {
+      ...keyValues(read('OTEL_EXPORTER_OTLP_HEADERS')),
+      ...keyValues(read('OTEL_EXPORTER_OTLP_TRACES_HEADERS')),
+      ...yaml.headers,
+    },
+    serviceName:
+      yaml.service_name ??
+      read('OTEL_SERVICE_NAME') ??
+      keyValues(read('OTEL_RESOURCE_ATTRIBUTES'))['service.name'] ??
+      'riverse',
     resource: { ...keyValues(read('OTEL_RESOURCE_ATTRIBUTES')), ...yaml.resource_attributes },
     captureContent: capture,
   };
@@ -97,7 +118,10 @@ export function telemetryPlan(
 /** OTEL_TRACES_EXPORTER is a list; Riverse takes `otlp`, `console` and `none`, the first that is not `none` winning. */
 function exporterFromEnv(value: string | undefined): TelemetryPlan['exporter'] | 'none' | undefined {
   if (value === undefined) return undefined;
-  const names = value.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
   for (const name of names)
     if (!(EXPORTERS as readonly string[]).includes(name))
       throw new TelemetrySettingError((language) => TELEMETRY_TEXT[language].badExporter('OTEL_TRACES_EXPORTER', name));

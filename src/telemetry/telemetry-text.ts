@@ -13,8 +13,7 @@ interface TelemetryText {
 const en: TelemetryText = {
   grpc: (where) =>
     `${where} is "grpc", but Riverse exports traces over OTLP/HTTP only: set it to "http/protobuf" (the default, port 4318) or "http/json".`,
-  badProtocol: (where, value) =>
-    `${where} is ${JSON.stringify(value)}: it must be "http/protobuf" or "http/json".`,
+  badProtocol: (where, value) => `${where} is ${JSON.stringify(value)}: it must be "http/protobuf" or "http/json".`,
   badExporter: (where, value) =>
     `${where} names ${JSON.stringify(value)}: Riverse exports traces with "otlp" or "console"; "none" turns the export off.`,
   badEndpoint: (where, value) =>

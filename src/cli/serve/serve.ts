@@ -45,6 +45,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     language: service.language,
     dataDir: service.dataDir,
     version: packageJson.version,
+    telemetry: service.telemetry,
   });
   let server;
   try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../../config/load-config.ts';
 import { SessionStore } from '../../store/session-store.ts';
+import { traceRetention } from '../../store/store-settings.ts';
 import { cliDataDir } from '../data-folder.ts';
 import { readArguments } from '../../tool-runtime/argument-limits.ts';
 import { explainInvalidParams, type ParamsCheck } from '../../tool-runtime/check-params.ts';
@@ -82,7 +83,7 @@ function traceRun(
   text: ToolsText,
 ): void {
   try {
-    const store = SessionStore.open(cliDataDir(loaded));
+    const store = SessionStore.open(cliDataDir(loaded), { traceRetention: traceRetention(loaded.config) });
     try {
       store.recordHandRun(
         {
