@@ -38,8 +38,10 @@ export interface OtlpExportOptions {
   language?: Language;
   /** Riverse's version, as the instrumentation scope's. */
   version?: string;
-  /** A test's own batch delay. */
+  /** A test's own batch delay, export timeout and shutdown bound. */
   delayMs?: number;
+  exportTimeoutMs?: number;
+  shutdownMs?: number;
 }
 
 /**
@@ -50,13 +52,14 @@ export interface OtlpExportOptions {
  * the same trace. Imported only when telemetry is on (start-telemetry.ts).
  */
 export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportOptions = {}): Promise<TurnExport> {
-  const exporter = await spanExporter(plan);
+  const timeoutMs = options.exportTimeoutMs ?? EXPORT_TIMEOUT_MS;
+  const exporter = await spanExporter(plan, timeoutMs);
   const processor = new BatchSpanProcessor({
     exporter,
     maxQueueSize: MAX_QUEUE,
     maxExportBatchSize: BATCH,
     scheduledDelayMillis: options.delayMs ?? DELAY_MS,
-    exportTimeoutMillis: EXPORT_TIMEOUT_MS,
+    exportTimeoutMillis: timeoutMs,
   });
   const resource = resourceFromAttributes({
     'telemetry.sdk.name': 'opentelemetry',
@@ -95,7 +98,7 @@ export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportO
       await Promise.race([
         processor.shutdown().catch(() => {}),
         new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, SHUTDOWN_MS);
+          timer = setTimeout(resolve, options.shutdownMs ?? SHUTDOWN_MS);
           timer.unref();
         }),
       ]);
@@ -104,9 +107,9 @@ export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportO
   };
 }
 
-async function spanExporter(plan: TelemetryPlan): Promise<SpanExporter> {
+async function spanExporter(plan: TelemetryPlan, timeoutMs: number): Promise<SpanExporter> {
   if (plan.exporter === 'console') return new ConsoleSpanExporter();
-  const config = { url: plan.url, headers: plan.headers, timeoutMillis: EXPORT_TIMEOUT_MS };
+  const config = { url: plan.url, headers: plan.headers, timeoutMillis: timeoutMs };
   // One of the two exporters is loaded, the one the protocol names.
   if (plan.protocol === 'http/json') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
@@ -140,6 +143,8 @@ function readableSpan(
         ? { traceId: parent.traceId, spanId: parent.spanId, traceFlags: SAMPLED, isRemote: true }
         : undefined;
   const attributes: Attributes = { ...span.attributes, ...extras?.content?.get(span.spanId) };
+  // The conventions' fallback for a failure without a code of its own (a tool's plain `ToolResult.fail`).
+  if (span.status === 'error') attributes['error.type'] ??= span.errorCode ?? '_OTHER';
   if (span.kind === 'turn') {
     attributes['session.id'] = trace.sessionId;
     attributes['riverse.turn.id'] = trace.id;
