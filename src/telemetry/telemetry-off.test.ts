@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { startOtlpReceiver } from './testing/otlp-receiver.ts';
 
-const CHILD = fileURLToPath(new URL('./testing/turn-in-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../assistant/testing/telemetry-child.ts', import.meta.url));
 
 /** The environment without any OTEL_* variable of the one running the tests. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

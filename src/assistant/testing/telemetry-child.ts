@@ -1,4 +1,4 @@
-// Run by telemetry-off.test.ts in a child process of its own: one turn (a real model server, the
+// Run by src/telemetry/telemetry-off.test.ts in a child process of its own: one turn (a real model server, the
 // real store) with telemetry set up from this process's environment, and which @opentelemetry
 // modules were loaded meanwhile, seen by a module hook installed before anything else is imported.
 import { registerHooks } from 'node:module';
@@ -15,12 +15,12 @@ registerHooks({
   },
 });
 
-const { Assistant } = await import('../../assistant/assistant.ts');
+const { Assistant } = await import('../assistant.ts');
 const { startOpenAITestServer } = await import('../../models/testing/openai-wire.ts');
 const { createOpenAICompatibleModel } = await import('../../models/providers/openai/openai-compatible.ts');
 const { SessionStore } = await import('../../store/session-store.ts');
 const { ToolRegistry } = await import('../../tool-runtime/tool-registry.ts');
-const { startTelemetry, stopTelemetry } = await import('../start-telemetry.ts');
+const { startTelemetry, stopTelemetry } = await import('../../telemetry/start-telemetry.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'riverse-telemetry-child-'));
 const server = await startOpenAITestServer({ text: 'Hello.' });
