@@ -52,6 +52,8 @@ export interface ServerContext {
   sessionTitles: 'model' | 'cut';
   /** Why the model riverse.yaml or RIVERSE_MODEL names could not be made, while there is no model. */
   modelProblem: ModelError | undefined;
+  /** Where turns, runs by hand and MCP calls are exported (OpenTelemetry); none when telemetry is off. */
+  telemetry: TurnExport | undefined;
 }
 
 export interface ServerContextOptions {
@@ -87,6 +89,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     version: options.version,
     sessionTitles: options.sessionTitles ?? 'model',
     modelProblem: options.modelProblem,
+    telemetry: options.telemetry,
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.

@@ -1,8 +1,9 @@
+import type { TraceContext } from '../core/trace-context.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { traceHex, type HandRunVia, type TurnTrace } from './turn-trace.ts';
 
-/** A tool run by hand as a trace: a turn of one tool call, marked `byHand`. */
-export function handRunTrace(call: ToolCallTrace, via: HandRunVia): TurnTrace {
+/** A tool run by hand as a trace: a turn of one tool call, marked `byHand`; in the caller's trace when a traceparent came with it. */
+export function handRunTrace(call: ToolCallTrace, via: HandRunVia, parent?: TraceContext): TurnTrace {
   const startMs = Date.parse(call.startedAt);
   const endMs = startMs + call.durationMs;
   const root = traceHex(8);
@@ -10,7 +11,7 @@ export function handRunTrace(call: ToolCallTrace, via: HandRunVia): TurnTrace {
   const failed = call.code === undefined ? {} : { errorCode: call.code };
   return {
     id: call.turnId,
-    traceId: traceHex(16),
+    traceId: parent?.traceId ?? traceHex(16),
     sessionId: call.sessionId,
     byHand: via,
     startedAt: call.startedAt,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { TraceContext } from '../core/trace-context.ts';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
@@ -12,7 +13,7 @@ import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
-import type { HandRunVia } from './turn-trace.ts';
+import type { HandRunVia, TurnTrace } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
 
 export const DATABASE_FILE = 'riverse.db';
@@ -285,7 +286,7 @@ export class SessionStore {
    * Records a call a person ran by hand (the tools page, the API's run route, `tools run`): a trace
    * of no session (`byHand` in `traces()`), and a turn trace marked with `via`.
    */
-  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>, via: HandRunVia = 'api'): void {
+  recordHandRun(trace: Omit<ToolCallTrace, 'sessionId'>, via: HandRunVia = 'api', parent?: TraceContext): TurnTrace {
     const now = new Date().toISOString();
     this.#run(
       'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -295,7 +296,9 @@ export class SessionStore {
       now,
     );
     this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
-    this.turnTraces.queue(handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via));
+    const turn = handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via, parent);
+    this.turnTraces.queue(turn);
+    return turn;
   }
 
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
