@@ -51,8 +51,8 @@ export class TelemetrySettingError extends Error {
   }
 }
 
-export const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
-export const EXPORTERS = ['otlp', 'console', 'none'] as const;
+const PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+const EXPORTERS = ['otlp', 'console', 'none'] as const;
 const DEFAULT_BASE = 'http://localhost:4318/';
 
 /**
@@ -139,7 +139,7 @@ function protocolOf(yaml: TelemetryPlan['protocol'] | undefined, env: string | u
 }
 
 /** `key1=value1,key2=value2`, values percent-decoded (the W3C Baggage form the OTEL_* variables use). */
-export function keyValues(text: string | undefined): Record<string, string> {
+function keyValues(text: string | undefined): Record<string, string> {
   const pairs: Record<string, string> = {};
   if (text === undefined) return pairs;
   for (const entry of text.split(',')) {
