@@ -148,6 +148,12 @@ export class TurnTracer {
     this.#endRequest();
   }
 
+  /** A call started a fresh host for its tool's file (a process or worker), ready after `ms`. */
+  readonly hostStart = (callId: string, ms: number): void => {
+    const span = this.#calls.get(callId);
+    if (span !== undefined) span.attributes['riverse.host_start_ms'] = ms;
+  };
+
   /** Reads the turn's events: tool calls, approvals, find_tools' finds, the end. */
   event(event: TurnEvent): void {
     switch (event.type) {
