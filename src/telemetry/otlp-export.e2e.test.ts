@@ -139,6 +139,8 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       assert.equal(sent.resource['service.name'], 'riverse-test');
       assert.equal(sent.resource['deployment.environment'], 'test');
       assert.equal(sent.resource['service.namespace'], 'home');
+      assert.equal(sent.resource['telemetry.sdk.language'], 'nodejs');
+      assert.equal(tool.scope, 'riverse');
 
       // The stored tree has the same trace and span ids: the dashboard and `riverse trace` show what the collector has.
       const stored = store.turnTraces.last()!;

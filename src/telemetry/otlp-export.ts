@@ -7,7 +7,7 @@ import {
   type SpanContext,
 } from '@opentelemetry/api';
 import { millisToHrTime, setGlobalErrorHandler } from '@opentelemetry/core';
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
   ConsoleSpanExporter,
@@ -61,12 +61,10 @@ export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportO
     scheduledDelayMillis: options.delayMs ?? DELAY_MS,
     exportTimeoutMillis: timeoutMs,
   });
-  const resource = resourceFromAttributes({
-    'telemetry.sdk.name': 'opentelemetry',
-    'telemetry.sdk.language': 'nodejs',
-    ...plan.resource,
-    [ATTR_SERVICE_NAME]: plan.serviceName,
-  });
+  // The SDK's own (telemetry.sdk.*), then the settings' attributes, service.name last.
+  const resource = defaultResource().merge(
+    resourceFromAttributes({ ...plan.resource, [ATTR_SERVICE_NAME]: plan.serviceName }),
+  );
   const scope = { name: 'riverse', ...(options.version === undefined ? {} : { version: options.version }) };
   const report = options.report ?? ((line: string) => process.stderr.write(`${line}\n`));
   const text = TELEMETRY_TEXT[options.language ?? 'en'];
