@@ -231,4 +231,28 @@ describe('OTLP export, faults and options', () => {
     assert.equal(store.turnTraces.last()!.traceId, CALLER_TRACE);
     assert.match(String(requests[0]!.headers.traceparent), new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-00$`));
   });
+
+  it('the console exporter writes each span as a line of JSON on stderr, not on stdout', async (t) => {
+    const { registry, store, server } = await turnSetUp(t);
+    const telemetry = await createOtlpExport(telemetryPlan({ exporter: 'console' }, {})!, { delayMs: 5 });
+    const assistant = new Assistant({ model: testModel(server), registry, store, telemetry });
+    await assistant.turn('What time is it?', { session: 'console' });
+    const lines: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await telemetry.shutdown();
+    } finally {
+      process.stderr.write = write;
+    }
+    const spans = lines.map((line) => JSON.parse(line) as { name: string; traceId: string });
+    assert.deepEqual(spans.map((span) => span.name).sort(), [
+      'chat test-model',
+      'chat test-model',
+      'execute_tool clock',
+      'invoke_agent',
+      'route_tools',
+    ]);
+    assert.equal(spans[0]!.traceId, store.turnTraces.last()!.traceId);
+  });
 });

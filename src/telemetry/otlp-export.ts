@@ -6,7 +6,7 @@ import {
   type Attributes,
   type SpanContext,
 } from '@opentelemetry/api';
-import { millisToHrTime, setGlobalErrorHandler } from '@opentelemetry/core';
+import { ExportResultCode, hrTimeToMicroseconds, millisToHrTime, setGlobalErrorHandler } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
@@ -106,7 +106,7 @@ export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportO
 }
 
 async function spanExporter(plan: TelemetryPlan, timeoutMs: number): Promise<SpanExporter> {
-  if (plan.exporter === 'console') return new ConsoleSpanExporter();
+  if (plan.exporter === 'console') return stderrExporter();
   const config = { url: plan.url, headers: plan.headers, timeoutMillis: timeoutMs };
   // One of the two exporters is loaded, the one the protocol names.
   if (plan.protocol === 'http/json') {
@@ -115,6 +115,35 @@ async function spanExporter(plan: TelemetryPlan, timeoutMs: number): Promise<Spa
   }
   const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
   return new OTLPTraceExporter(config);
+}
+
+/**
+ * `console`: each span as a line of JSON on stderr (the SDK's ConsoleSpanExporter writes to stdout,
+ * which is `riverse ask`'s answer and `riverse mcp`'s protocol).
+ */
+function stderrExporter(): SpanExporter {
+  return {
+    export(spans, done) {
+      for (const span of spans) {
+        const context = span.spanContext();
+        process.stderr.write(
+          `${JSON.stringify({
+            traceId: context.traceId,
+            spanId: context.spanId,
+            parentSpanId: span.parentSpanContext?.spanId,
+            name: span.name,
+            kind: span.kind,
+            timestamp: hrTimeToMicroseconds(span.startTime),
+            duration: hrTimeToMicroseconds(span.duration),
+            status: span.status,
+            attributes: span.attributes,
+          })}\n`,
+        );
+      }
+      done({ code: ExportResultCode.SUCCESS });
+    },
+    shutdown: () => Promise.resolve(),
+  };
 }
 
 const SAMPLED = TraceFlags.SAMPLED;
