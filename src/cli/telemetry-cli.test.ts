@@ -27,6 +27,22 @@ describe('riverse with OTEL_* set', () => {
     assert.equal(String(setup.model.requests[0]!.headers.traceparent).split('-')[1], traceId);
   });
 
+  it('tools run exports its run by hand', async (t) => {
+    const receiver = await startOtlpReceiver();
+    t.after(() => receiver.close());
+    const setup = await cliSetup(t, weatherModel);
+    const result = await runRiverse(['tools', 'run', 'weather', 'city=Tokyo'], {
+      cwd: setup.project,
+      env: { ...setup.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    });
+    assert.equal(result.code, 0, show(result));
+    const turn = receiver.spans().find((span) => span.name === 'invoke_agent');
+    assert.equal(turn?.attributes['riverse.hand_run'], 'cli');
+    assert.ok(
+      receiver.spans().some((span) => span.name === 'execute_tool weather' && span.parentSpanId === turn?.spanId),
+    );
+  });
+
   it('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is refused, saying what to set', async (t) => {
     const setup = await cliSetup(t, weatherModel);
     const env = {
