@@ -106,6 +106,8 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
 
       assert.equal(turn.attributes['gen_ai.operation.name'], 'invoke_agent');
       assert.equal(turn.attributes['session.id'], store.session('clock').id);
+      assert.equal(turn.attributes['gen_ai.conversation.id'], store.session('clock').id);
+      assert.equal(turn.attributes['gen_ai.agent.name'], 'riverse');
       const [first, second] = chats as [ReceivedSpan, ReceivedSpan];
       assert.equal(first.attributes['gen_ai.operation.name'], 'chat');
       assert.equal(first.attributes['gen_ai.provider.name'], 'openai');

@@ -173,6 +173,8 @@ function readableSpan(
   // The conventions' fallback for a failure without a code of its own (a tool's plain `ToolResult.fail`).
   if (span.status === 'error') attributes['error.type'] ??= span.errorCode ?? '_OTHER';
   if (span.kind === 'turn') {
+    attributes['gen_ai.agent.name'] = 'riverse';
+    attributes['gen_ai.conversation.id'] = trace.sessionId;
     attributes['session.id'] = trace.sessionId;
     attributes['riverse.turn.id'] = trace.id;
   }
