@@ -10,7 +10,6 @@ import { ExportResultCode, hrTimeToMicroseconds, millisToHrTime, setGlobalErrorH
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import {
   BatchSpanProcessor,
-  ConsoleSpanExporter,
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
