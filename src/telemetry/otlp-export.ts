@@ -8,11 +8,7 @@ import {
 } from '@opentelemetry/api';
 import { ExportResultCode, hrTimeToMicroseconds, millisToHrTime, setGlobalErrorHandler } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  type ReadableSpan,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { Language } from '../core/language.ts';
 import type { TraceSpan, TurnTrace } from '../store/turn-trace.ts';
