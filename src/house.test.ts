@@ -19,7 +19,7 @@ export const FLOORS: ReadonlyArray<readonly string[]> = [
   ['schema'], // JSON Schema and each provider's dialect of it
   ['tools'], // the tool contract a tool file sees (src/tool-api.ts re-exports it)
   ['tool-runtime'], // discovery, loaders, isolation, registry, reload
-  ['models', 'routing', 'store', 'mcp'], // siblings: only the arrows in SIDEWAYS between them
+  ['models', 'routing', 'store', 'mcp', 'telemetry'], // siblings: only the arrows in SIDEWAYS between them
   ['tasks'], // tool calls that outlive their turn: run, stored, delivered, cancelled
   ['assistant'], // one turn
   ['config'], // riverse.yaml, and the assistant it describes

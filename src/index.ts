@@ -122,9 +122,13 @@ export type { RiverseConfig } from './config/riverse-config.ts';
 export type { AssistantConfig, AssistantSettings } from './assistant/assistant-settings.ts';
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
 export type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from './server/server-config.ts';
+export type { TelemetryConfig, TelemetrySettings } from './telemetry/telemetry-settings.ts';
+export type { StoreConfig, StoreSettings, TraceRetentionSettings } from './store/store-settings.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
+export type { TurnExport, TurnExtras } from './telemetry/turn-export.ts';
+export type { TraceContext } from './core/trace-context.ts';
 export { CallMemory, type CallMemoryOptions } from './assistant/call-memory.ts';
 export {
   Approvals,

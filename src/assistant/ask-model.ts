@@ -46,6 +46,8 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
     ...(options.sampling === undefined ? {} : { sampling: options.sampling }),
     signal: turn.signal,
     deadline: turn.deadline,
+    // The W3C trace context of the attempt being sent: its span in the turn's trace (asked at each attempt).
+    ...(tracer?.propagates === true ? { traceparent: () => tracer.traceparent() } : {}),
     // The adapter's own retries (429, 5xx, network) are requests too, and the user is told of the wait.
     onRetry: ({ attempt, delayMs, error }: RetryNotice) => {
       turn.requests++;
@@ -65,12 +67,12 @@ export async function askModel(turn: TurnState, tools: TurnTools, last: boolean)
       showText,
       () => {
         turn.requests++;
-        tracer?.modelSend();
+        tracer?.modelSend(request);
       },
       options.waitNoticeMs,
       tracer === undefined ? undefined : () => tracer.modelFirstEvent(),
     );
-    tracer?.modelReply(reply.finish, reply.usage);
+    tracer?.modelReply(reply.finish, reply.usage, reply);
   } catch (error) {
     tracer?.modelFailed(
       typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : 'internal',

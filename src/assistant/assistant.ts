@@ -7,6 +7,8 @@ import type { SessionStore } from '../store/session-store.ts';
 import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
+import type { TraceContext } from '../core/trace-context.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { TurnApprovals } from './approval-gate.ts';
 import { Approvals } from './approvals.ts';
 import { ASSISTANT_TEXT } from './assistant-text.ts';
@@ -59,6 +61,8 @@ export interface AssistantOptions {
   approvalTimeoutMs?: number;
   /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
   maxParallelCalls?: number;
+  /** Where each turn's trace is exported (OpenTelemetry, when `telemetry:` or OTEL_* turn it on: 034). */
+  telemetry?: TurnExport;
 }
 
 export interface TurnRequest {
@@ -68,6 +72,8 @@ export interface TurnRequest {
   onEvent?: (event: TurnEvent) => void;
   /** `ask` (default): calls that need approval wait for an answer through `assistant.approvals`; `deny`: they are refused; `allow`: they run. */
   approvals?: TurnApprovals['mode'];
+  /** The caller's trace (a `traceparent` that came with the request): the turn's trace continues it. */
+  traceContext?: TraceContext;
 }
 
 /** A turn whose conversation the caller keeps (an OpenAI client): nothing of it is stored but the traces of its tool calls. */
@@ -103,6 +109,8 @@ export interface CompletionRequest {
   responseFormat?: ResponseFormat;
   /** Which tools the model may or must call (TurnOptions.toolChoice). */
   toolChoice?: ToolChoice;
+  /** The caller's trace (a `traceparent` that came with the request): the turn's trace continues it. */
+  traceContext?: TraceContext;
 }
 
 /** The assistant: sessions, languages and persistence around `runTurn`. */
@@ -181,7 +189,7 @@ export class Assistant {
 
     const turnId = randomUUID();
     const sessionId = info?.id ?? name;
-    const tracer = store === undefined ? undefined : turnTracer(store, turnId, sessionId, options.model, registry);
+    const tracer = turnTracer(options, turnId, sessionId, registry, request.traceContext);
     const save = (event: TurnEvent) => {
       tracer?.(event);
       if (event.type === 'messages') {
@@ -241,7 +249,7 @@ export class Assistant {
     const input = last?.role === 'user' ? cutText(last.content, budget - 4, text.cutNote) : undefined;
     const history = input === undefined ? conversation : conversation.slice(0, -1);
     const turnId = randomUUID();
-    const tracer = store === undefined ? undefined : turnTracer(store, turnId, sessionId, options.model, registry);
+    const tracer = turnTracer(options, turnId, sessionId, registry, request.traceContext);
     const save = (event: TurnEvent) => {
       tracer?.(event);
       if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
@@ -376,23 +384,39 @@ function savingListener(
 }
 
 /**
- * The turn's tracer, and the listener that feeds it the turn's events and queues its trace at
- * `done`. Tracing never fails a turn: a fault in it is reported once and the trace dropped.
+ * The turn's tracer, and the listener that feeds it the turn's events and, at `done`, queues its
+ * trace in the store and hands it to the export (when telemetry is on); none with neither.
+ * Tracing never fails a turn: a fault in it is reported once and the trace dropped.
  */
 function turnTracer(
-  store: SessionStore,
+  options: AssistantOptions,
   turnId: string,
   sessionId: string,
-  model: ChatModel,
   registry: ToolRegistry,
-): ((event: TurnEvent) => void) & { tracer: TurnTracer } {
-  const tracer = new TurnTracer({ turnId, sessionId, model, isolation: (tool) => registry.get(tool)?.isolation });
+  parent: TraceContext | undefined,
+): (((event: TurnEvent) => void) & { tracer: TurnTracer }) | undefined {
+  const { store, telemetry, model } = options;
+  if (store === undefined && telemetry === undefined) return undefined;
+  const tracer = new TurnTracer({
+    turnId,
+    sessionId,
+    model,
+    isolation: (tool) => registry.get(tool)?.isolation,
+    ...(parent === undefined ? {} : { parent }),
+    ...(telemetry === undefined ? {} : { propagate: true, captureContent: telemetry.captureContent }),
+  });
   let broken = false;
   const listen = (event: TurnEvent) => {
     if (broken) return;
     try {
       tracer.event(event);
-      if (event.type === 'done') store.turnTraces.queue(tracer.finish(event.result));
+      if (event.type !== 'done') return;
+      const trace = tracer.finish(event.result);
+      store?.turnTraces.queue(trace);
+      telemetry?.export(trace, {
+        ...(tracer.parent === undefined ? {} : { parent: tracer.parent }),
+        ...(tracer.content === undefined ? {} : { content: tracer.content }),
+      });
     } catch (error) {
       broken = true;
       console.error(

@@ -27,6 +27,8 @@ export interface ToolCallsContext {
   turnId: string;
   /** Calls running at once, at most (default: all of the batch). */
   parallel?: number;
+  /** Told when a call started a fresh tool host, and how long it took (the turn's trace). */
+  hostStart?: (callId: string, ms: number) => void;
 }
 
 /**
@@ -164,6 +166,7 @@ function withPerson(call: ToolCallRequest, context: ToolCallsContext, waited: { 
     // What the call says while it runs reaches whoever watches the turn (the dashboard's card, the API's stream).
     onProgress: (report) => emit({ type: 'tool-progress', callId, tool, ...report }),
     onLog: (report) => emit({ type: 'tool-log', callId, tool, ...report }),
+    ...(context.hostStart === undefined ? {} : { onHostStart: (ms: number) => context.hostStart!(callId, ms) }),
   };
 }
 

@@ -1,5 +1,7 @@
-import type { ChatModel, FinishReason, Usage } from '../models/chat-model.ts';
+import { formatTraceparent, type TraceContext } from '../core/trace-context.ts';
+import type { ChatModel, FinishReason, ModelRequest, Usage } from '../models/chat-model.ts';
 import { keepProgress, traceParts } from '../store/trace-parts.ts';
+import type { ModelReply } from './request-model.ts';
 import { traceHex, type SpanAttribute, type TraceSpan, type TurnTrace } from '../store/turn-trace.ts';
 import { turnFailed, type TurnEvent, type TurnResult } from './turn-events.ts';
 
@@ -29,6 +31,16 @@ export class TurnTracer {
   #attempt = 0;
   #sent = 0;
   #trace: TurnTrace | undefined;
+  /** The trace's id: the caller's (a traceparent that came with the request), else a new one. */
+  readonly traceId: string;
+  /** The caller's span the turn runs under. */
+  readonly parent: TraceContext | undefined;
+  /** Whether model requests carry a `traceparent` (telemetry is on, or the caller sent one). */
+  readonly propagates: boolean;
+  /** Messages and arguments by span id, kept only when content is captured (telemetry's opt-in). */
+  readonly content: Map<string, Record<string, string>> | undefined;
+  /** The request being sent, for a retry's content. */
+  #lastRequest: ModelRequest | undefined;
   #offered: { now: () => string[]; before: Set<string> } | undefined;
 
   constructor(options: {
@@ -37,7 +49,17 @@ export class TurnTracer {
     model: ChatModel;
     /** The isolation a tool runs in (`process`, `worker`, `none`), for its calls' spans. */
     isolation?: (tool: string) => string | undefined;
+    /** The caller's trace context: the turn continues its trace. */
+    parent?: TraceContext;
+    /** Model requests carry a `traceparent` (the turn is exported, or continues a caller's trace). */
+    propagate?: boolean;
+    /** Keep messages and arguments for the export (never stored). */
+    captureContent?: boolean;
   }) {
+    this.parent = options.parent;
+    this.traceId = options.parent?.traceId ?? traceHex(16);
+    this.propagates = options.propagate === true || options.parent !== undefined;
+    this.content = options.captureContent === true ? new Map() : undefined;
     this.#turnId = options.turnId;
     this.#sessionId = options.sessionId;
     this.#model = options.model;
@@ -61,7 +83,7 @@ export class TurnTracer {
   }
 
   /** A model request is about to be sent: the first attempt of a new request, or the next attempt after a failure. */
-  modelSend(): void {
+  modelSend(request?: ModelRequest): void {
     if (this.#request !== undefined) this.#close(this.#request, 'error', 'stream-cut');
     const retry = this.#attempt > 0;
     if (!retry) this.#requests++;
@@ -77,6 +99,16 @@ export class TurnTracer {
       'riverse.attempt': this.#attempt,
       'riverse.retry': retry,
     });
+    if (this.content !== undefined && request !== undefined) {
+      this.#lastRequest = request;
+      this.#keep(this.#request.spanId, inputContent(request));
+    }
+  }
+
+  /** The `traceparent` of the model request being sent: its span in this trace. */
+  traceparent(): string | undefined {
+    const span = this.#request;
+    return span === undefined ? undefined : formatTraceparent(this.traceId, span.spanId, this.parent?.sampled ?? true);
   }
 
   /** The adapter retries (429, 5xx, network): the attempt so far failed with `code`, and another follows. */
@@ -84,7 +116,7 @@ export class TurnTracer {
     if (this.#request !== undefined) this.#close(this.#request, 'error', code);
     this.#request = undefined;
     // The adapter sends the next attempt itself (after `delayMs`, which this span includes), without `modelSend`.
-    this.modelSend();
+    this.modelSend(this.#lastRequest);
     this.#request!.attributes['riverse.retry_delay_ms'] = delayMs;
   }
 
@@ -96,9 +128,11 @@ export class TurnTracer {
   }
 
   /** The reply came whole. */
-  modelReply(finish: FinishReason, usage: Usage | undefined): void {
+  modelReply(finish: FinishReason, usage: Usage | undefined, reply?: ModelReply): void {
     const span = this.#request;
     if (span === undefined) return;
+    if (this.content !== undefined && reply !== undefined)
+      this.#keep(span.spanId, { 'gen_ai.output.messages': capped(outputMessages(reply)) });
     span.attributes['gen_ai.response.finish_reasons'] = [finish];
     if (usage?.inputTokens !== undefined) span.attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
     if (usage?.outputTokens !== undefined) span.attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
@@ -114,6 +148,12 @@ export class TurnTracer {
     if (this.#request !== undefined) this.#close(this.#request, 'error', code);
     this.#endRequest();
   }
+
+  /** A call started a fresh host for its tool's file (a process or worker), ready after `ms`. */
+  readonly hostStart = (callId: string, ms: number): void => {
+    const span = this.#calls.get(callId);
+    if (span !== undefined) span.attributes['riverse.host_start_ms'] = ms;
+  };
 
   /** Reads the turn's events: tool calls, approvals, find_tools' finds, the end. */
   event(event: TurnEvent): void {
@@ -131,6 +171,10 @@ export class TurnTracer {
             ...(isolation === undefined ? {} : { 'riverse.isolation': isolation }),
           }),
         );
+        if (this.content !== undefined)
+          this.#keep(this.#calls.get(event.callId)!.spanId, {
+            'gen_ai.tool.call.arguments': capped(json(event.params)),
+          });
         break;
       }
       case 'approval-request': {
@@ -177,6 +221,10 @@ export class TurnTracer {
           span.parts = traceParts(result.content);
         }
         if (result.code !== undefined) span.attributes['error.type'] = result.code;
+        if (this.content !== undefined)
+          this.#keep(span.spanId, {
+            'gen_ai.tool.call.result': capped(result.success ? result.data : (result.error ?? result.data)),
+          });
         if (call.tool === 'find_tools' && this.#offered !== undefined) {
           const { before } = this.#offered;
           const found = this.#offered.now().filter((name) => !before.has(name));
@@ -207,7 +255,7 @@ export class TurnTracer {
     const spans = this.#spans as TraceSpan[];
     this.#trace = {
       id: this.#turnId,
-      traceId: traceHex(16),
+      traceId: this.traceId,
       sessionId: this.#sessionId,
       startedAt: this.#startedAt,
       durationMs: tenth(this.#turn.endMs! - this.#turn.startMs),
@@ -217,6 +265,12 @@ export class TurnTracer {
       spans,
     };
     return this.#trace;
+  }
+
+  #keep(spanId: string, attributes: Record<string, string>): void {
+    const kept = this.content!.get(spanId);
+    if (kept === undefined) this.content!.set(spanId, attributes);
+    else Object.assign(kept, attributes);
   }
 
   #endRequest(): void {
@@ -257,6 +311,65 @@ export class TurnTracer {
 /** Milliseconds since the epoch to a tenth, from the monotonic clock (a span never ends before it starts). */
 function now(): number {
   return tenth(performance.timeOrigin + performance.now());
+}
+
+/** The longest text of one content attribute: a message or a result past it is cut. */
+const MAX_CONTENT_CHARS = 16_384;
+
+function capped(text: string): string {
+  return text.length <= MAX_CONTENT_CHARS ? text : `${text.slice(0, MAX_CONTENT_CHARS)}…`;
+}
+
+function json(value: unknown): string {
+  try {
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  } catch {
+    return String(value);
+  }
+}
+
+/** A request's instructions and messages in the GenAI conventions' forms (`gen_ai.system_instructions`, `gen_ai.input.messages`). */
+function inputContent(request: ModelRequest): Record<string, string> {
+  const messages = request.messages.map((message) => {
+    if (message.role === 'assistant')
+      return {
+        role: 'assistant',
+        parts: [
+          ...(message.content === '' ? [] : [{ type: 'text', content: message.content }]),
+          ...(message.toolCalls ?? []).map((call) => ({
+            type: 'tool_call',
+            id: call.id,
+            name: call.name,
+            arguments: call.arguments,
+          })),
+        ],
+      };
+    if (message.role === 'tool')
+      return {
+        role: 'tool',
+        parts: [{ type: 'tool_call_response', id: message.toolCallId, response: message.content }],
+      };
+    return { role: message.role, parts: [{ type: 'text', content: message.content }] };
+  });
+  return {
+    ...(request.system === undefined
+      ? {}
+      : { 'gen_ai.system_instructions': capped(json([{ type: 'text', content: request.system }])) }),
+    'gen_ai.input.messages': capped(json(messages)),
+  };
+}
+
+function outputMessages(reply: ModelReply): string {
+  return json([
+    {
+      role: 'assistant',
+      parts: [
+        ...(reply.text === '' ? [] : [{ type: 'text', content: reply.text }]),
+        ...reply.calls.map((call) => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments })),
+      ],
+      finish_reason: reply.finish,
+    },
+  ]);
 }
 
 function tenth(ms: number): number {

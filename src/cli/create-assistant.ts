@@ -11,6 +11,11 @@ import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../mod
 import { CLI_TEXT } from './cli-text.ts';
 import { cliDataDir } from './data-folder.ts';
 import { SessionStore } from '../store/session-store.ts';
+import { traceRetention } from '../store/store-settings.ts';
+import { startTelemetry } from '../telemetry/start-telemetry.ts';
+import { TelemetrySettingError } from '../telemetry/telemetry-settings.ts';
+import { UsageError } from './usage-error.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 import type { Language } from '../core/language.ts';
 import { loadCliConfig } from './cli-config.ts';
 import { defaultCacheDir } from '../tool-runtime/load-cache.ts';
@@ -18,6 +23,7 @@ import { ToolWorkers } from '../tool-runtime/isolation/tool-workers.ts';
 import { DEFAULT_ISOLATION } from '../tools/app-config.ts';
 import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { GlobalOptions } from './load-tools.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import { openMcp } from './open-mcp.ts';
 
 type SetupOptions = GlobalOptions & { lang?: Language; persist: boolean; watch: boolean };
@@ -38,9 +44,10 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
       : {}),
   });
   const { tools, store, router } = await finishSetup(setup, { ...options, canAsk: options.interactive === true });
+  const telemetry = setup.telemetry;
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
-    assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language }),
+    assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language, telemetry }),
   );
   return { assistant, tools, store, config: setup.config, dataDir: setup.dataDir };
 }
@@ -78,6 +85,7 @@ export async function createService(options: GlobalOptions & { lang?: Language }
     config: { ...setup.config, file },
     dataDir: setup.dataDir,
     language: setup.language,
+    telemetry: setup.telemetry,
   };
 }
 
@@ -86,6 +94,8 @@ interface Setup {
   dataDir: string;
   language: Language | 'auto';
   modelOptions: ChooseModelOptions;
+  /** The OpenTelemetry export, when `telemetry:` or the OTEL_* variables turn it on. */
+  telemetry: TurnExport | undefined;
 }
 
 /** The config read, where data is kept, and a tool host started at once, beside the model's resolution and the tools' loading: ready by the first call. */
@@ -95,11 +105,19 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
   const isolation = config.tools?.isolation ?? DEFAULT_ISOLATION;
   if (isolation !== 'none') ToolWorkers.startEarlySpare(isolation, config);
   const dataDir = cliDataDir(loaded);
+  let telemetry: TurnExport | undefined;
+  try {
+    telemetry = await startTelemetry(config.telemetry, { language: options.language, version: packageJson.version });
+  } catch (error) {
+    if (error instanceof TelemetrySettingError) throw new UsageError(error.localized(options.language));
+    throw error;
+  }
   return {
     config: loaded,
     dataDir,
     language: assistantLanguage(config, options.lang),
     modelOptions: { modelsDirectory: join(dataDir, 'models') },
+    telemetry,
   };
 }
 
@@ -122,7 +140,9 @@ async function finishSetup(
     mcp?.ready(),
   ]);
   tools.current.prewarm(); // takes the spare started early
-  const store = options.persist ? SessionStore.open(setup.dataDir) : undefined;
+  const store = options.persist
+    ? SessionStore.open(setup.dataDir, { traceRetention: traceRetention(config) })
+    : undefined;
   return { tools, store, router: routerFor(setup, tools, options.language) };
 }
 

@@ -210,6 +210,8 @@ try {
 
 // MCP servers the command started are stopped (a stdio server is a child process of ours).
 await (await import('./open-mcp.ts')).closeMcp();
+// The OpenTelemetry export, when one was started, sends its last spans (waiting a bounded time).
+await (await import('../telemetry/start-telemetry.ts')).stopTelemetry();
 
 // The command is done, but a tool may not be: one stopped at its time limit, or cancelled, can run on
 // (ignoring its signal) and would keep the process alive. Do not wait for it once the output is out.

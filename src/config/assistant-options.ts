@@ -10,6 +10,7 @@ import type { ChatModel } from '../models/chat-model.ts';
 import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { SessionStore } from '../store/session-store.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
 
@@ -33,6 +34,8 @@ export interface AssistantParts {
    * answers it on `/api/approvals` (sharedApprovals). Without, the assistant keeps its own in `store`.
    */
   approvals?: Approvals | undefined;
+  /** Where each turn's trace is exported (startTelemetry: `telemetry:` and the OTEL_* variables); none when off. */
+  telemetry?: TurnExport | undefined;
 }
 
 /** The language the assistant answers in: the caller's, else `language:` in riverse.yaml, else each message's own. */
@@ -55,6 +58,7 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
     // A mode the person chose wins over what the assistant learns of the model (a refusal of native tools).
     ...(toolCalling === undefined ? {} : { toolCalling }),
     ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
+    ...(parts.telemetry === undefined ? {} : { telemetry: parts.telemetry }),
     ...assistantLimits(config.assistant),
   };
 }

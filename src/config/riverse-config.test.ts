@@ -33,6 +33,8 @@ describe('the riverse.yaml schema', () => {
       'tools',
       'server',
       'mcp',
+      'telemetry',
+      'store',
     ]);
   });
 
@@ -235,6 +237,55 @@ describe('the riverse.yaml schema', () => {
         tools: { weather: { key: 'k', enabled: true }, clock: null },
       }),
       [],
+    );
+  });
+
+  test('telemetry: and store.traces: are checked, grpc refused with what to set instead', () => {
+    assert.deepEqual(
+      plainProblems({
+        telemetry: {
+          exporter: 'otlp',
+          endpoint: 'http://collector:4318',
+          protocol: 'http/json',
+          headers: { 'x-api-key': 'k' },
+          service_name: 'home-riverse',
+          resource_attributes: { 'deployment.environment': 'home' },
+          capture_message_content: true,
+        },
+        store: { traces: { max_age_days: 7, max_count: 500 } },
+      }),
+      [],
+    );
+    assert.deepEqual(
+      plainProblems({
+        telemetry: { exporter: 'zipkin', endpoint: 'collector:4318', protocol: 'grpc', headers: { a: 1 } },
+        store: { traces: { max_age_days: 0, max_count: 'many' } },
+      }),
+      [
+        { path: ['telemetry', 'exporter'], message: 'expected one of otlp, console, none, got string "zipkin"' },
+        {
+          path: ['telemetry', 'endpoint'],
+          message:
+            'expected an http:// or https:// URL (a collector\'s is like "http://localhost:4318"), got string "collector:4318"',
+        },
+        {
+          path: ['telemetry', 'protocol'],
+          message:
+            'Riverse exports traces over OTLP/HTTP only, not "grpc": set "http/protobuf" (the default, port 4318) or "http/json"',
+        },
+        {
+          path: ['telemetry', 'headers'],
+          message: 'expected a mapping of names to texts (name: value), got a mapping',
+        },
+        {
+          path: ['store', 'traces', 'max_age_days'],
+          message: 'expected a whole number of days, at least 1, got number 0',
+        },
+        {
+          path: ['store', 'traces', 'max_count'],
+          message: 'expected a whole number of traces, at least 1, got string "many"',
+        },
+      ],
     );
   });
 });

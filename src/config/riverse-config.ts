@@ -14,6 +14,8 @@ import {
   type McpServerSettings,
   type McpSettings,
 } from '../mcp/mcp-settings.ts';
+import type { StoreConfig, StoreSettings, TraceRetentionSettings } from '../store/store-settings.ts';
+import type { TelemetryConfig, TelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
 import { phrase as manifestPhrase } from '../tool-runtime/runtime-phrases.ts';
@@ -42,7 +44,15 @@ import {
  * and where data is kept.
  * Tool sections and keys Riverse does not know stay free-form, as tools see them (AppConfig).
  */
-export interface RiverseConfig extends AppConfig, ModelConfig, AssistantConfig, RoutingConfig, ServerConfig, McpConfig {
+export interface RiverseConfig
+  extends AppConfig,
+    ModelConfig,
+    AssistantConfig,
+    RoutingConfig,
+    ServerConfig,
+    McpConfig,
+    TelemetryConfig,
+    StoreConfig {
   /** Where sessions and downloaded models are kept, relative to the config file's folder. */
   data_dir?: string;
 }
@@ -227,6 +237,44 @@ const MCP: Field<McpSettings> = section<McpSettings>({
  * RiverseConfig, so a setting added to a room's type without a check here (or checked as another
  * type) does not compile.
  */
+/** An OTLP endpoint: an http(s) URL. */
+const HTTP_URL: Field<string> = {
+  check(value, path, problem) {
+    let ok = false;
+    try {
+      ok = typeof value === 'string' && /^https?:$/.test(new URL(value).protocol);
+    } catch {}
+    if (!ok) problem(path, expected(phrase('config.kind.http-url'), value));
+  },
+};
+
+/** Headers, resource attributes: names to texts. */
+const TEXT_MAPPING: Field<Record<string, string>> = {
+  check(value, path, problem) {
+    if (!isMapping(value) || !Object.values(value).every((item) => typeof item === 'string'))
+      problem(path, expected(phrase('config.kind.text-mapping'), value));
+  },
+};
+
+const OTLP_PROTOCOL: Field<'http/protobuf' | 'http/json'> = {
+  check(value, path, problem) {
+    if (value === 'grpc') problem(path, phrase('config.telemetry.grpc'));
+    else choice(['http/protobuf', 'http/json']).check(value, path, problem);
+  },
+};
+
+/** `telemetry:`: the OTEL_* variables' knobs (034); a key set here wins over its variable. */
+const TELEMETRY = section<TelemetrySettings>({
+  exporter: choice(['otlp', 'console', 'none']),
+  endpoint: HTTP_URL,
+  traces_endpoint: HTTP_URL,
+  protocol: OTLP_PROTOCOL,
+  headers: TEXT_MAPPING,
+  service_name: text(),
+  resource_attributes: TEXT_MAPPING,
+  capture_message_content: flag(),
+});
+
 export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   model: text(),
   data_dir: text(),
@@ -282,4 +330,11 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     }),
   }),
   mcp: MCP,
+  telemetry: TELEMETRY,
+  store: section<StoreSettings>({
+    traces: section<TraceRetentionSettings>({
+      max_age_days: whole(1, phrase('config.unit.days')),
+      max_count: whole(1, phrase('config.unit.traces')),
+    }),
+  }),
 };

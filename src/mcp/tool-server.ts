@@ -18,11 +18,26 @@ import type { RegisteredTool } from '../tool-runtime/registered-tool.ts';
 import type { AskAnswer, AskQuestion } from '../tools/tool-context.ts';
 import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
+import { parseTraceparent, type TraceContext } from '../core/trace-context.ts';
 
 /** What the server serves: the registry in use now, and word of each change (a LiveToolRegistry). */
 export interface ServedTools {
   readonly current: ToolRegistry;
   onChange(listener: () => void): () => void;
+  /** Told of each `tools/call` that ran, with the caller's trace context from its `_meta` (`traceparent`, `tracestate`). */
+  onCall?: (call: ServedCall) => void;
+}
+
+/** A call an MCP client made, as `ServedTools.onCall` hears of it. */
+export interface ServedCall {
+  tool: string;
+  params: unknown;
+  result: CheckedToolResult;
+  /** ISO 8601. */
+  startedAt: string;
+  durationMs: number;
+  traceContext?: TraceContext;
 }
 
 const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
@@ -61,6 +76,8 @@ export function createToolServer(
         ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
         : undefined;
     const stopped = new AbortController();
+    const startedAt = new Date().toISOString();
+    const started = performance.now();
     const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal: AbortSignal.any([context.mcpReq.signal, stopped.signal]),
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
@@ -82,6 +99,22 @@ export function createToolServer(
       ...callReports(name, request.params._meta?.progressToken, context.mcpReq),
     });
     if (rounds?.asking) return rounds.result();
+    if (tools.onCall !== undefined) {
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      const traceContext = parseTraceparent(meta?.traceparent, meta?.tracestate);
+      try {
+        tools.onCall({
+          tool: name,
+          params: request.params.arguments ?? {},
+          result,
+          startedAt,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...(traceContext === undefined ? {} : { traceContext }),
+        });
+      } catch {
+        // a listener's fault is not the client's
+      }
+    }
     return toCallToolResult(result);
   });
   // A server made for one request (the stateless 2026 revision) is told of changes another way.

@@ -40,6 +40,8 @@ export interface ModelRequest {
   responseFormat?: ResponseFormat;
   /** Which of `tools` the model may or must call (default `auto`); without tools it is not sent. */
   toolChoice?: ToolChoice;
+  /** The W3C `traceparent` header of each attempt, asked as it is sent (the turn's trace: 034); undefined sends none. */
+  traceparent?: () => string | undefined;
 }
 
 /** What a client may tune of how the model writes (OpenAI's fields, in our names). */

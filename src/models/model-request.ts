@@ -151,7 +151,9 @@ export async function* modelRequest(
     signal?.addEventListener('abort', onAbort);
     let open: HttpResponse | undefined; // cancelled when we stop before the answer is read
     try {
-      const response = await policy.post(context.url, policy.headers, body, controller.signal);
+      const traceparent = request.traceparent?.();
+      const headers = traceparent === undefined ? policy.headers : { ...policy.headers, traceparent };
+      const response = await policy.post(context.url, headers, body, controller.signal);
       open = response;
       gotHeaders = true;
       if (response.status < 200 || response.status > 299) {

@@ -8,6 +8,7 @@ import { ApiError, errorResponse } from './api-error.ts';
 import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { hostRule } from './host-rule.ts';
 import { mcpRoute } from '../mcp/mcp-route.ts';
+import { tracedTools } from './mcp-call-trace.ts';
 import { openaiRoutes } from './openai/openai-routes.ts';
 import { originRule } from './origin-rule.ts';
 import type { ServerOptions } from './server-config.ts';
@@ -33,7 +34,7 @@ export function createServerApp(
       cors({
         origin: [...options.corsOrigins],
         allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Riverse-Session'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Riverse-Session', 'traceparent', 'tracestate'],
         maxAge: 600,
       }),
     );
@@ -43,7 +44,10 @@ export function createServerApp(
   app.use(bodySizeRule(options.maxBodyBytes, options.bodyTimeoutMs));
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
-  app.all('/mcp', mcpRoute(context.tools));
+  app.all(
+    '/mcp',
+    mcpRoute(context.telemetry === undefined ? context.tools : tracedTools(context.tools, context.telemetry)),
+  );
   app.route('/', dashboardRoutes());
   app.notFound((c) =>
     errorResponse(

@@ -1,5 +1,6 @@
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { Approvals } from '../assistant/approvals.ts';
 import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
@@ -54,6 +55,8 @@ export interface ServerContext {
   sessionTitles: 'model' | 'cut';
   /** Why the model riverse.yaml or RIVERSE_MODEL names could not be made, while there is no model. */
   modelProblem: ModelError | undefined;
+  /** Where turns, runs by hand and MCP calls are exported (OpenTelemetry); none when telemetry is off. */
+  telemetry: TurnExport | undefined;
 }
 
 export interface ServerContextOptions {
@@ -72,6 +75,8 @@ export interface ServerContextOptions {
   sessionTitles?: 'model' | 'cut';
   /** Why the model that was named could not be made (shown in the connect hint). */
   modelProblem?: ModelError | undefined;
+  /** Where each turn's trace is exported (OpenTelemetry); none when telemetry is off. */
+  telemetry?: TurnExport | undefined;
 }
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
@@ -90,6 +95,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     version: options.version,
     sessionTitles: options.sessionTitles ?? 'model',
     modelProblem: options.modelProblem,
+    telemetry: options.telemetry,
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.
@@ -100,6 +106,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         router: options.router,
         language: context.language,
         approvals,
+        telemetry: options.telemetry,
       };
       assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { SessionStore } from '../store/session-store.ts';
+import type { TurnExport } from '../telemetry/turn-export.ts';
 import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import { tempDir, writeFiles, type Cleanup } from '../tool-runtime/test-support.ts';
 import { startServer, type RunningServer } from './serve.ts';
@@ -36,6 +37,8 @@ export interface TestServiceOptions {
    * as a turn's, so a title request would take one of their replies).
    */
   sessionTitles?: 'model' | 'cut';
+  /** Where turns, runs by hand and MCP calls are exported (default: none, telemetry off). */
+  telemetry?: TurnExport;
 }
 
 /** riverse.yaml unless a test gives its own: tools in this thread, so that loading stays quick. */
@@ -59,6 +62,7 @@ export async function startTestService(t: Cleanup, options: TestServiceOptions =
     dataDir: join(dir, 'data'),
     version: '0.0.0-test',
     sessionTitles: options.sessionTitles ?? 'cut',
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   const server = await startServer(context, {
     ...serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}),

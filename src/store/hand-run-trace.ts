@@ -1,10 +1,16 @@
 import type { ContentPart } from '../tools/content-part.ts';
+import type { TraceContext } from '../core/trace-context.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { traceParts } from './trace-parts.ts';
 import { traceHex, type HandRunVia, type TurnTrace } from './turn-trace.ts';
 
-/** A tool run by hand as a trace: a turn of one tool call, marked `byHand`. */
-export function handRunTrace(call: ToolCallTrace, via: HandRunVia, content?: readonly ContentPart[]): TurnTrace {
+/** A tool run by hand as a trace: a turn of one tool call, marked `byHand`; in the caller's trace when a traceparent came with it. */
+export function handRunTrace(
+  call: ToolCallTrace,
+  via: HandRunVia,
+  content?: readonly ContentPart[],
+  parent?: TraceContext,
+): TurnTrace {
   const startMs = Date.parse(call.startedAt);
   const endMs = startMs + call.durationMs;
   const root = traceHex(8);
@@ -12,7 +18,7 @@ export function handRunTrace(call: ToolCallTrace, via: HandRunVia, content?: rea
   const failed = call.code === undefined ? {} : { errorCode: call.code };
   return {
     id: call.turnId,
-    traceId: traceHex(16),
+    traceId: parent?.traceId ?? traceHex(16),
     sessionId: call.sessionId,
     byHand: via,
     startedAt: call.startedAt,

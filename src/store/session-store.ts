@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import type { TraceContext } from '../core/trace-context.ts';
 import { join } from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
@@ -14,7 +15,7 @@ import type { ToolCallTrace } from './tool-call-trace.ts';
 import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
-import type { HandRunVia } from './turn-trace.ts';
+import type { HandRunVia, TurnTrace } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
 
 export const DATABASE_FILE = 'riverse.db';
@@ -292,7 +293,8 @@ export class SessionStore {
     via: HandRunVia = 'api',
     /** The result's parts, kept capped on the call's span as a turn's are. */
     content?: readonly ContentPart[],
-  ): void {
+    parent?: TraceContext,
+  ): TurnTrace {
     const now = new Date().toISOString();
     this.#run(
       'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -302,7 +304,9 @@ export class SessionStore {
       now,
     );
     this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
-    this.turnTraces.queue(handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via, content));
+    const turn = handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via, content, parent);
+    this.turnTraces.queue(turn);
+    return turn;
   }
 
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */

@@ -1,5 +1,6 @@
 import { toolSection, type AppConfig } from '../tools/app-config.ts';
 import { checkParamsAgainst } from './check-params.ts';
+import { onHostStart } from './host-start.ts';
 import type { Dialect } from '../schema/dialect.ts';
 import { normalizeArguments } from '../schema/normalize-arguments.ts';
 import { ToolCrash } from './isolation/tool-crash.ts';
@@ -59,6 +60,8 @@ export interface ExecuteOptions {
   onProgress?: (report: ProgressReport) => void;
   /** Told each `context.log` line of the call (checked, and throttled). */
   onLog?: (report: LogReport) => void;
+  /** Told when the call started a fresh host for its file (a process or worker), with the ms it took to be ready. */
+  onHostStart?: (ms: number) => void;
 }
 
 export type ApprovalGateAnswer = { run: false; result: CheckedToolResult } | { run: true; finished?: () => void };
@@ -164,6 +167,7 @@ async function runChecked(
     progress: reports.progress,
     log: reports.log,
   };
+  if (options.onHostStart !== undefined) onHostStart(context, options.onHostStart);
   const run = (async (): Promise<CheckedToolResult> => {
     try {
       const value = await entry.run(params, context);

@@ -7,6 +7,10 @@ import type { RiverseConfig } from '../../config/riverse-config.ts';
 import type { GlobalOptions } from '../load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';
 import { openMcp } from '../open-mcp.ts';
+import { startTelemetry } from '../../telemetry/start-telemetry.ts';
+import { TelemetrySettingError } from '../../telemetry/telemetry-settings.ts';
+import { tracedTools } from '../../server/mcp-call-trace.ts';
+import { UsageError } from '../usage-error.ts';
 
 /**
  * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
@@ -42,12 +46,19 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     }),
     mcp?.ready(),
   ]);
-  const served = {
+  const untraced = {
     get current() {
       return tools.current;
     },
     onChange: (listener: () => void) => tools.onChange(() => listener()),
   };
+  // With telemetry on, each call is exported under the client's traceparent (its `_meta`).
+  const telemetry = await startTelemetry(loaded.config.telemetry, { language: options.language }).catch(
+    (error: unknown) => {
+      throw error instanceof TelemetrySettingError ? new UsageError(error.localized(options.language)) : error;
+    },
+  );
+  const served = telemetry === undefined ? untraced : tracedTools(untraced, telemetry);
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);

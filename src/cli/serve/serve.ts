@@ -46,6 +46,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     logLanguage: options.language,
     dataDir: service.dataDir,
     version: packageJson.version,
+    telemetry: service.telemetry,
   });
   let server;
   try {

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../../config/load-config.ts';
 import { SessionStore } from '../../store/session-store.ts';
+import { traceRetention } from '../../store/store-settings.ts';
+import { startTelemetry } from '../../telemetry/start-telemetry.ts';
+import { TelemetrySettingError } from '../../telemetry/telemetry-settings.ts';
+import type { TurnTrace } from '../../store/turn-trace.ts';
 import { cliDataDir } from '../data-folder.ts';
 import { readArguments } from '../../tool-runtime/argument-limits.ts';
 import { explainInvalidParams, type ParamsCheck } from '../../tool-runtime/check-params.ts';
@@ -52,7 +56,8 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     });
     return { registry, result, loaded };
   })().finally(() => interrupts.close());
-  traceRun(loaded, name, params, result, { startedAt, durationMs: performance.now() - started }, text);
+  const trace = traceRun(loaded, name, params, result, { startedAt, durationMs: performance.now() - started }, text);
+  if (trace !== undefined) await exportRun(loaded, trace, language);
   // The check the call went through: what the tool received (coerced, with its defaults), or why not.
   const checked = registry.get(name)?.checkParams(params);
   if (options.json === true) {
@@ -80,11 +85,11 @@ function traceRun(
   result: ToolResult,
   time: { startedAt: string; durationMs: number },
   text: ToolsText,
-): void {
+): TurnTrace | undefined {
   try {
-    const store = SessionStore.open(cliDataDir(loaded));
+    const store = SessionStore.open(cliDataDir(loaded), { traceRetention: traceRetention(loaded.config) });
     try {
-      store.recordHandRun(
+      return store.recordHandRun(
         {
           turnId: randomUUID(),
           callId: randomUUID(),
@@ -98,12 +103,24 @@ function traceRun(
           startedAt: time.startedAt,
         },
         'cli',
+        result.content,
       );
     } finally {
       store.close();
     }
   } catch (error) {
     process.stderr.write(`${text.runNotTraced(error instanceof Error ? error.message : String(error))}\n`);
+    return undefined;
+  }
+}
+
+/** With telemetry on (`telemetry:`, OTEL_*), the run is exported too; sent as the command ends (program.ts). */
+async function exportRun(loaded: LoadedConfig, trace: TurnTrace, language: Language): Promise<void> {
+  try {
+    (await startTelemetry(loaded.config.telemetry, { language }))?.export(trace);
+  } catch (error) {
+    if (!(error instanceof TelemetrySettingError)) throw error;
+    process.stderr.write(`${TOOLS_TEXT[language].error}${error.localized(language)}\n`);
   }
 }
 

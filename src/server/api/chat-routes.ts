@@ -7,6 +7,7 @@ import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
 import type { ServerContext } from '../server-context.ts';
 import { sseQueue } from '../sse-queue.ts';
+import { requestTraceContext } from '../trace-headers.ts';
 import { chatEvent } from './chat-events.ts';
 import { newSessionName, sessionName } from './session-name.ts';
 import { modelTitle } from './session-title.ts';
@@ -60,6 +61,7 @@ export function chatRoutes(context: ServerContext): Hono {
         await assistant.turn(message, {
           session: name,
           signal: abort.signal,
+          ...requestTraceContext(c),
           onEvent: (event) => {
             const sent = chatEvent(event, language);
             if (sent !== undefined) queue.send(sent.type, sent.data);

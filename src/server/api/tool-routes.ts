@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { requestTraceContext } from '../trace-headers.ts';
 import { TOOLS_SETTINGS } from '../../tools/app-config.ts';
 import { explainInvalidParams } from '../../tool-runtime/check-params.ts';
 import type { Language } from '../../core/language.ts';
@@ -90,8 +91,9 @@ export function toolRoutes(context: ServerContext): Hono {
     const error = result.success
       ? undefined
       : failureText(result, registry, name, params as Record<string, unknown>, language);
-    // Traced as a model's call is, so that the traces page shows it.
-    context.store.recordHandRun(
+    // Traced as a model's call is, so that the traces page shows it (and exported, in the caller's trace if it sent one).
+    const { traceContext } = requestTraceContext(c);
+    const trace = context.store.recordHandRun(
       {
         turnId: randomUUID(),
         callId: randomUUID(),
@@ -106,7 +108,9 @@ export function toolRoutes(context: ServerContext): Hono {
       },
       'api',
       result.content,
+      traceContext,
     );
+    context.telemetry?.export(trace, traceContext === undefined ? {} : { parent: traceContext });
     return c.json({
       ...result,
       // JSON has no bytes: a part's are base64 text, as MCP writes them.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { requestTraceContext } from '../trace-headers.ts';
 import { CallMemory } from '../../assistant/call-memory.ts';
 import { ApiError } from '../api-error.ts';
 import { readJsonObject } from '../read-json.ts';
@@ -62,6 +63,7 @@ export function openaiRoutes(context: ServerContext): Hono {
       // No person takes part in a /v1 request: our calls that need approval are refused, unless the config says otherwise (decision 017).
       approvals: context.config.config.server?.v1_approvals ?? 'deny',
       signal: c.req.raw.signal,
+      ...requestTraceContext(c),
     };
     if (input.stream) return streamCompletion(c, assistant, request, identity, input.includeUsage, context.logLanguage);
     const text = new ReplyText();

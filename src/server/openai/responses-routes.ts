@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
+import { requestTraceContext } from '../trace-headers.ts';
 import type { CompletionRequest } from '../../assistant/assistant.ts';
 import { CallMemory } from '../../assistant/call-memory.ts';
 import type { TurnResult } from '../../assistant/turn-events.ts';
@@ -74,6 +75,7 @@ export function responsesRoutes(context: ServerContext): Hono {
       // No person takes part in a /v1 request: our calls that need approval are refused, unless the config says otherwise (decision 017).
       approvals: context.config.config.server?.v1_approvals ?? 'deny',
       signal: c.req.raw.signal,
+      ...requestTraceContext(c),
       // joined with /v1/chat/completions' options
       ...joinedOptions(input, context.config.config.server?.v1),
     };

@@ -27,6 +27,8 @@ export interface WorkerCall {
   /** The call's `context.progress` and `context.log` on Riverse's side (they throttle again). */
   progress?: ReportProgress;
   log?: ReportLog;
+  /** Told when this call started the host (a fresh one, or a spare taken), with the ms until it had loaded the file. */
+  hostStarted?: ((ms: number) => void) | undefined;
 }
 
 /** A host started ahead, and the events object it reports to (filled in by whoever takes it). */
@@ -94,6 +96,8 @@ export class FileWorker {
     // A cancelled call still running may be spinning, and its host be stopped at the end of the
     // grace period: wait for that, so that a new call does not join a host about to be stopped.
     for (let cancelled = this.#cancelled(); cancelled !== undefined; cancelled = this.#cancelled()) await cancelled;
+    const fresh = this.#host === undefined;
+    const startedAt = fresh && call.hostStarted !== undefined ? performance.now() : 0;
     const host = this.#start();
     const id = ++this.#nextId;
     const done = new Promise<WorkerResult>((resolve, reject) =>
@@ -136,6 +140,13 @@ export class FileWorker {
     else call.signal.addEventListener('abort', abort, { once: true });
     try {
       await this.#ready;
+      if (fresh && this.#isReady && call.hostStarted !== undefined) {
+        try {
+          call.hostStarted(Math.round((performance.now() - startedAt) * 10) / 10);
+        } catch {
+          // the listener's fault is not the call's
+        }
+      }
       if (this.#host === host && this.#pending.has(id))
         host.post({
           type: 'call',

@@ -2,6 +2,7 @@ import type { ToolRunner } from '../registered-tool.ts';
 import { InvalidToolResult } from '../../tools/tool-result.ts';
 import type { SourceFile } from './load-in-workers.ts';
 import { reviveThrown } from './thrown-error.ts';
+import { hostStartListener } from '../host-start.ts';
 import type { HostChoice, ToolWorkers } from './tool-workers.ts';
 
 /** Runs a tool's calls in the host of its file's version; what the host says becomes a result or a throw. */
@@ -22,6 +23,7 @@ export function isolatedRunner(
       ask: context.ask,
       progress: context.progress,
       log: context.log,
+      hostStarted: hostStartListener(context),
     });
     if ('invalid' in result) throw new InvalidToolResult(result.invalid, result.said);
     if ('threw' in result) throw reviveThrown(result.threw);
