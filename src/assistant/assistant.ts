@@ -128,12 +128,16 @@ export class Assistant {
   /** Each session's last language, for a result delivered between turns. */
   readonly #sessionLanguages = new Map<string, Language>();
 
+  /** Stops listening for tasks' ends (a service that changes its model makes a new assistant). */
+  readonly #unsubscribe: () => void;
+
   constructor(options: AssistantOptions) {
     this.#options = options;
-    options.tasks?.onChange((task) => {
-      if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
-        if (['completed', 'failed', 'cancelled', 'interrupted'].includes(task.status)) this.#deliver(task.sessionId);
-    });
+    this.#unsubscribe =
+      options.tasks?.onChange((task) => {
+        if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
+          if (['completed', 'failed', 'cancelled', 'interrupted'].includes(task.status)) this.#deliver(task.sessionId);
+      }) ?? (() => {});
     this.#router = options.router ?? new ToolRouter();
     const registry = options.registry;
     this.approvals =
@@ -147,6 +151,11 @@ export class Assistant {
 
   get model(): ChatModel {
     return this.#options.model;
+  }
+
+  /** Hands over to another assistant: this one no longer delivers tasks' results as they end (the next turn still does). */
+  close(): void {
+    this.#unsubscribe();
   }
 
   /**

@@ -7,6 +7,7 @@ import type { ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import { taskPhrase } from '../tasks/task-text.ts';
+import { TASK_TIMEOUT_MS } from './task-run.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 
 /**
@@ -17,9 +18,6 @@ import type { TaskRecord } from '../tasks/task-types.ts';
 export interface TurnTasks {
   runner: LocalTaskRunner;
 }
-
-/** What a call of a `long_running` tool may run for when its manifest sets no `timeoutMs`: a day. */
-const TASK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /** A call that became a task: the result the model reads now (the handle), and the task. */
 export interface TaskHandle {
@@ -46,6 +44,7 @@ export async function executeOrHandOver(
   const own = new AbortController();
   let handOver: (why: 'start' | 'deadline') => void = () => {};
   const handed = new Promise<'start' | 'deadline'>((resolve) => (handOver = resolve));
+  let last: ProgressReport | undefined; // the call may report before it is handed over: the task starts from there
   let adopted: { progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } | undefined;
   const onTurnAbort = () => {
     const reason: unknown = turnSignal?.reason;
@@ -83,6 +82,7 @@ export async function executeOrHandOver(
         }),
     // While the call is the turn's, its progress is the turn's (the card); once a task, the task's too.
     onProgress: (report) => {
+      last = report;
       options.onProgress?.(report);
       adopted?.progress(report);
     },
@@ -102,6 +102,7 @@ export async function executeOrHandOver(
     { result: execution, cancel: () => own.abort(new DOMException('The task was cancelled.', 'AbortError')) },
   );
   adopted = taken;
+  if (last !== undefined) taken.progress(last);
   const said =
     first.why === 'start'
       ? taskPhrase('task.started', { tool: call.name, id: taken.task.id })

@@ -9,6 +9,7 @@ import { taskPhrase } from './task-text.ts';
 
 /** What a task's call is given: its own signal (not a turn's nor a request's), and where it reports. */
 export interface TaskCallHooks {
+  taskId: string;
   signal: AbortSignal;
   progress(report: ProgressReport): void;
   /** A question to the person is waiting (true) or was answered (false): the task is `input_required` meanwhile. */
@@ -120,6 +121,7 @@ export class LocalTaskRunner implements TaskRunner {
       controller.abort(new DOMException('The task was cancelled.', 'AbortError')),
     );
     const hooks: TaskCallHooks = {
+      taskId: live.record.id,
       signal: controller.signal,
       progress: (report) => this.#progress(live, report),
       asking: (waiting) => this.#asking(live, waiting),
