@@ -21,6 +21,8 @@ import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 import { TurnTracer } from './turn-tracer.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
+import type { TaskRecord } from '../tasks/task-types.ts';
+import { ENDED_STATUSES } from '../store/task-store.ts';
 import { deliverTasks, type TaskDelivery } from './task-delivery.ts';
 
 export interface AssistantOptions {
@@ -127,6 +129,8 @@ export class Assistant {
   readonly #busy = new Map<string, number>();
   /** Each session's last language, for a result delivered between turns. */
   readonly #sessionLanguages = new Map<string, Language>();
+  /** The turn each running task was a call of, to add its end to that turn's trace. */
+  readonly #taskTurns = new Map<string, string>();
 
   /** Stops listening for tasks' ends (a service that changes its model makes a new assistant). */
   readonly #unsubscribe: () => void;
@@ -135,8 +139,10 @@ export class Assistant {
     this.#options = options;
     this.#unsubscribe =
       options.tasks?.onChange((task) => {
+        if (!ENDED_STATUSES.includes(task.status)) return;
+        this.#traceTaskEnd(task);
         if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
-          if (['completed', 'failed', 'cancelled', 'interrupted'].includes(task.status)) this.#deliver(task.sessionId);
+          this.#deliver(task.sessionId);
       }) ?? (() => {});
     this.#router = options.router ?? new ToolRouter();
     const registry = options.registry;
@@ -215,7 +221,10 @@ export class Assistant {
         if (store !== undefined && info !== undefined)
           storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
         else memory.messages.push(...event.messages);
-      } else if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
+      } else if (event.type === 'tool-result' && store !== undefined) {
+        recordTrace(store, sessionId, turnId, event.call);
+        if (event.call.taskId !== undefined) this.#taskTurns.set(event.call.taskId, turnId);
+      }
     };
     const tasks = options.tasks;
     if (tasks !== undefined) this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
@@ -240,6 +249,10 @@ export class Assistant {
       onEvent: savingListener(save, request.onEvent),
     }).finally(() => {
       if (tasks === undefined) return;
+      for (const [taskId, turn] of this.#taskTurns) {
+        const task = turn === turnId ? tasks.get(taskId) : undefined;
+        if (task !== undefined && ENDED_STATUSES.includes(task.status)) this.#traceTaskEnd(task);
+      }
       const left = (this.#busy.get(sessionId) ?? 1) - 1;
       if (left > 0) this.#busy.set(sessionId, left);
       else {
@@ -248,6 +261,21 @@ export class Assistant {
         this.#deliver(sessionId); // what ended while the turn ran
       }
     });
+  }
+
+  /** A task's end, on the tool-call span of the turn it came from: its status, code and when. */
+  #traceTaskEnd(task: TaskRecord): void {
+    const turnId = this.#taskTurns.get(task.id);
+    const store = this.#options.store;
+    if (turnId === undefined || store === undefined) return;
+    // Before its turn's trace is written (a task that ended within its turn), this waits for the turn's end.
+    const written = store.turnTraces.annotateCall(turnId, task.callId, {
+      'riverse.task.status': task.status,
+      'riverse.task.ended_ms': task.updatedAt,
+      ...(task.errorCode === undefined ? {} : { 'riverse.task.error_code': task.errorCode }),
+      ...(task.result === undefined ? {} : { 'riverse.task.outcome': task.result.success ? 'success' : 'failure' }),
+    });
+    if (written) this.#taskTurns.delete(task.id);
   }
 
   /** Adds the results of the session's ended, undelivered tasks to it (never throws: a failed write waits for the next turn). */

@@ -133,6 +133,12 @@ describe('Tasks in a turn', () => {
     assert.equal(stored.content, `Task ${call.taskId} (quarterly_report) finished: The report is ready: 12 pages.`);
     assert.ok(store.tasks.get(call.taskId)?.deliveredAt, 'marked delivered');
     assert.ok(changes.some((task) => task.progress?.message === 'done'));
+    // The turn's trace says the call became this task, and how the task ended.
+    const [summary] = store.turnTraces.list({ session: 'work' });
+    const span = store.turnTraces.get(summary!.id)!.spans.find((one) => one.kind === 'tool-call')!;
+    assert.equal(span.attributes['riverse.task.id'], call.taskId);
+    assert.equal(span.attributes['riverse.task.status'], 'completed');
+    assert.equal(span.attributes['riverse.task.outcome'], 'success');
 
     const second = await assistant.turn('Is it done?', { session: 'work' });
     assert.equal(second.text, `Seen: Task ${call.taskId} (quarterly_report) finished: The report is ready: 12 pages.`);
