@@ -89,6 +89,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const onTaskDelivered = (delivery: TaskDelivery) =>
     events.publish('task-delivered', {
       sessionId: delivery.sessionId,
+      // The page knows its conversation by name.
+      session: options.store.listSessions().find((session) => session.id === delivery.sessionId)?.name,
       task: taskView(delivery.task),
       message: delivery.message,
     });

@@ -124,6 +124,10 @@ export function chatPage(root, app) {
   }
 
   onLiveEvent('model', () => updateComposer());
+  // A task of the open conversation ended: its result joins it (and the next message's turn reads it).
+  onLiveEvent('task-delivered', (delivery) => {
+    if (current !== null && delivery.session === current) log.taskArrived(delivery);
+  });
 
   return {
     /**

@@ -60,7 +60,7 @@ export function transcript() {
   async function load(name, stillShown) {
     replace(element, h('li', { class: 'message note', i18n: 'loading' }));
     try {
-      const [session, traces, pending] = await Promise.all([
+      const [session, traces, pending, tasks] = await Promise.all([
         /** @type {Promise<SessionRead>} */ (api(`/api/sessions/${encodeURIComponent(name)}`)),
         /** @type {Promise<{ traces?: Trace[] }>} */ (
           api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)
@@ -68,6 +68,10 @@ export function transcript() {
         /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({
           approvals: [],
         })),
+        // The session's tasks: their results are messages of the history, shown as such.
+        /** @type {Promise<{ tasks?: { id: string, tool: string }[] }>} */ (
+          api(`/api/tasks?session=${encodeURIComponent(name)}`)
+        ).catch(() => ({ tasks: [] })),
       ]);
       if (!stillShown()) return false;
       const waiting = (pending.approvals ?? []).filter(
@@ -77,6 +81,7 @@ export function transcript() {
         session.messages ?? [],
         traces.traces ?? [],
         new Set(waiting.map((entry) => entry.callId)),
+        new Map((tasks.tasks ?? []).map((task) => [task.id, task])),
       );
       // Calls of this session still waiting for an answer (the page was reloaded, the service restarted):
       // their cards say they wait, and show the result when the approved call runs at once.
@@ -104,15 +109,18 @@ export function transcript() {
    * @param {StoredMessage[]} messages
    * @param {Trace[]} traces
    * @param {Set<string>} waiting
+   * @param {Map<string, { id: string, tool: string }>} [tasks] the session's tasks, whose results are messages
    */
-  function renderHistory(messages, traces, waiting) {
+  function renderHistory(messages, traces, waiting, tasks = new Map()) {
     const byCall = new Map(traces.map((trace) => [trace.callId, trace]));
     /** @type {Map<string, ToolCallCard>} */
     const cards = new Map();
     /** @type {HTMLLIElement[]} */
     const items = [];
     for (const message of messages) {
-      if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
+      const task = message.role === 'user' ? tasks.get(TASK_ID.exec(message.content)?.[0] ?? '') : undefined;
+      if (task !== undefined) items.push(taskResult(task, message.content));
+      else if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
       else if (message.role === 'assistant') {
         if (message.content) items.push(reply(message.content));
         for (const call of message.toolCalls ?? []) {
@@ -148,11 +156,37 @@ export function transcript() {
     scroll,
     show,
     load,
+    /**
+     * A task's result arrived in this conversation (`task-delivered` on /api/events).
+     * @param {{ task: { id: string, tool: string }, message: { content: string } }} delivery
+     */
+    taskArrived(delivery) {
+      if (element.querySelector('.welcome') !== null) replace(element);
+      element.append(taskResult(delivery.task, delivery.message.content));
+      scroll();
+    },
     /** A new chat: the welcome. */
     welcome() {
       replace(element, welcome());
     },
   };
+}
+
+/** A task's id in the message that delivers its result ("Task <id> (tool) finished: …", in any language). */
+const TASK_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/**
+ * A task's result as the conversation shows it: said to be one, then the message the model reads.
+ * @param {{ id: string, tool: string }} task
+ * @param {string} content
+ */
+function taskResult(task, content) {
+  return h(
+    'li',
+    { class: 'message task-result', 'data-task': task.id },
+    h('p', { class: 'task-result-head', i18n: 'taskResultArrived', i18nVars: { tool: task.tool, id: task.id } }),
+    h('p', { text: content }),
+  );
 }
 
 /** @param {string} text */
