@@ -70,6 +70,11 @@ export interface AssistantOptions {
   tasks?: LocalTaskRunner;
   /** Told when a task's result was added to its session (the service tells the dashboard). */
   onTaskDelivered?: (delivery: TaskDelivery) => void;
+  /**
+   * Told of what a task's call says (a question of `context.ask`, its end, a log line): its turn's
+   * listener may be gone (a closed browser), and is once the turn is over (the service tells the dashboard).
+   */
+  onTaskEvent?: (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) => void;
 }
 
 export interface TurnRequest {
@@ -227,6 +232,7 @@ export class Assistant {
       }
     };
     const tasks = options.tasks;
+    let over = false; // the turn has ended: what its tasks' calls say goes to onTaskEvent
     if (tasks !== undefined) this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
     return runTurn({
       ...this.#turnSettings(request.signal),
@@ -246,8 +252,12 @@ export class Assistant {
       turnId,
       ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
-      onEvent: savingListener(save, request.onEvent),
+      onEvent:
+        tasks === undefined
+          ? savingListener(save, request.onEvent)
+          : afterTheTurn(savingListener(save, request.onEvent), () => over, this.#options.onTaskEvent, sessionId),
     }).finally(() => {
+      over = true;
       if (tasks === undefined) return;
       for (const [taskId, turn] of this.#taskTurns) {
         const task = turn === turnId ? tasks.get(taskId) : undefined;
@@ -416,6 +426,27 @@ export class Assistant {
     // A message without letters ("ok", "👍", "3") keeps the session's language.
     return detected === 'en' && !/[a-z]/i.test(input) && previous !== undefined ? previous : detected;
   }
+}
+
+/**
+ * The turn's listener, and the events of its calls that became tasks (a question, its end, a log
+ * line) to `onTaskEvent` too; once the turn is over, to `onTaskEvent` only (its listener has gone).
+ */
+function afterTheTurn(
+  listener: (event: TurnEvent) => void,
+  over: () => boolean,
+  onTaskEvent: AssistantOptions['onTaskEvent'],
+  sessionId: string,
+): (event: TurnEvent) => void {
+  const tasksOfCalls = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool-result' && event.call.taskId !== undefined)
+      tasksOfCalls.set(event.call.callId, event.call.taskId);
+    const taskId = 'callId' in event ? tasksOfCalls.get(event.callId) : undefined;
+    // A task's call is heard by whoever watches tasks from the moment it is one (its chat's client may have gone already).
+    if (taskId !== undefined) onTaskEvent?.({ taskId, sessionId, event });
+    if (taskId === undefined || !over()) listener(event);
+  };
 }
 
 /**

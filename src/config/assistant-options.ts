@@ -41,6 +41,8 @@ export interface AssistantParts {
   tasks?: LocalTaskRunner | undefined;
   /** Told when a task's result joins its session. */
   onTaskDelivered?: ((delivery: TaskDelivery) => void) | undefined;
+  /** Told of what a task's call says after its turn (a question). */
+  onTaskEvent?: AssistantOptions['onTaskEvent'] | undefined;
 }
 
 /** The language the assistant answers in: the caller's, else `language:` in riverse.yaml, else each message's own. */
@@ -65,6 +67,7 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
     ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
     ...(parts.tasks === undefined ? {} : { tasks: parts.tasks }),
     ...(parts.onTaskDelivered === undefined ? {} : { onTaskDelivered: parts.onTaskDelivered }),
+    ...(parts.onTaskEvent === undefined ? {} : { onTaskEvent: parts.onTaskEvent }),
     ...assistantLimits(config.assistant),
   };
 }

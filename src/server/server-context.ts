@@ -4,6 +4,7 @@ import type { Approvals } from '../assistant/approvals.ts';
 import { assistantLanguage, assistantOptions, sharedApprovals, sharedTasks } from '../config/assistant-options.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import type { TaskDelivery } from '../assistant/task-delivery.ts';
+import type { TurnEvent } from '../assistant/turn-events.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { ModelError } from '../models/model-error.ts';
@@ -86,11 +87,15 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     emit: (taskId, event) => events.publish('task-call', { taskId, event }),
   });
   tasks.onChange((task) => events.publish('task', { task: taskView(task) }));
+  const sessionName = (id: string) => options.store.listSessions().find((session) => session.id === id)?.name;
+  // A question a task's call asks once its chat has gone: the dashboard shows it in that chat.
+  const onTaskEvent = (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) =>
+    events.publish('task-call', { ...taskEvent, session: sessionName(taskEvent.sessionId) });
   const onTaskDelivered = (delivery: TaskDelivery) =>
     events.publish('task-delivered', {
       sessionId: delivery.sessionId,
       // The page knows its conversation by name.
-      session: options.store.listSessions().find((session) => session.id === delivery.sessionId)?.name,
+      session: sessionName(delivery.sessionId),
       task: taskView(delivery.task),
       message: delivery.message,
     });
@@ -118,6 +123,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         approvals,
         tasks,
         onTaskDelivered,
+        onTaskEvent,
       };
       assistant?.close();
       assistant = new Assistant(assistantOptions(context.config.config, parts));

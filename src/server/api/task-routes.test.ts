@@ -71,7 +71,58 @@ async function chatAndLeave(url: string, session: string): Promise<{ taskId: str
   return found;
 }
 
+const ASKING_TOOL = `import { existsSync } from 'node:fs';
+import { BaseTool, ToolResult } from 'riverse';
+
+export class QuarterlyReportTool extends BaseTool {
+  manifest() {
+    return { name: 'quarterly_report', description: 'Builds the quarterly report', examples: ['Build the report', 'Make the quarterly report'], long_running: 'optional' };
+  }
+
+  async execute(_params, context) {
+    while (!existsSync(context.config.go)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const answer = await context.ask('Which region first?', { choices: ['north', 'south'] });
+    return ToolResult.ok(answer.answered ? 'Report for ' + answer.text + ' is ready.' : 'No answer.');
+  }
+}
+`;
+
 describe('/api/tasks', () => {
+  it("a task's question after its chat has gone reaches the event stream, is answered on /api/approvals, and the task goes on", async (t) => {
+    const server = await modelServer(t, reportModel);
+    const go = join(await tempDir(t, 'riverse-task-go-'), 'go');
+    const { url, port, context } = await startTestService(t, {
+      model: testModel(server),
+      files: { 'quarterly-report.ts': ASKING_TOOL },
+      yaml: `tools:\n  isolation: none\n  quarterly_report:\n    go: ${JSON.stringify(go)}\n`,
+    });
+    const events = await openEvents(t, url);
+    const { taskId } = await chatAndLeave(url, 'ask');
+    writeFileSync(go, '');
+    const asked = await events.next(
+      (message) => message.event === 'task-call' && message.data.event.type === 'question',
+      'the question',
+    );
+    assert.equal(asked.data.taskId, taskId);
+    assert.equal(asked.data.session, 'ask');
+    assert.equal(asked.data.event.question, 'Which region first?');
+    assert.deepEqual(asked.data.event.choices, ['north', 'south']);
+    assert.equal(context.tasks.get(taskId)?.status, 'input_required');
+    const listed = await raw(port, '/api/approvals');
+    assert.equal(
+      listed.json.approvals.find((entry: { kind: string }) => entry.kind === 'question')?.id,
+      asked.data.event.questionId,
+    );
+    const answered = await raw(port, `/api/approvals/${asked.data.event.questionId}`, {
+      method: 'POST',
+      body: { answer: 'north' },
+    });
+    assert.equal(answered.status, 200);
+    const ended = await context.tasks.waitForEnd(taskId);
+    assert.equal(ended.status, 'completed');
+    assert.equal(ended.result?.data, 'Report for north is ready.');
+  });
+
   it('lists a task that outlived its chat, shows its progress, and delivers its result into the session', async (t) => {
     const { url, port, go, context } = await service(t);
     const events = await openEvents(t, url);

@@ -3,14 +3,14 @@
 // messages, a card per tool call with its trace, the approvals still waiting), and the page's notes.
 // A turn being answered adds to it (chat-turn.js).
 import { api, ApiError, errorMessage } from './api.js';
-import { pendingApprovalCards } from './approval-card.js';
+import { pendingApprovalCards, questionCard } from './approval-card.js';
 import { h, replace } from './dom.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
-/** @import { PendingRequest } from './approval-card.js' */
+/** @import { PendingRequest, QuestionRequest } from './approval-card.js' */
 /** @import { CallOutcome, ToolCallCard, Trace } from './tool-call-card.js' */
 /**
  * A message as the store keeps it (GET /api/sessions/:name).
@@ -22,6 +22,8 @@ import { toolCallCard } from './tool-call-card.js';
 /** @typedef {ReturnType<typeof transcript>} Transcript */
 
 export function transcript() {
+  /** Questions of tasks whose turn is over, by id. @type {Map<string, ReturnType<typeof questionCard>>} */
+  const taskQuestions = new Map();
   const element = h('ol', {
     class: 'transcript',
     role: 'log',
@@ -164,6 +166,20 @@ export function transcript() {
       if (element.querySelector('.welcome') !== null) replace(element);
       element.append(taskResult(delivery.task, delivery.message.content));
       scroll();
+    },
+    /**
+     * A question a task's call asks once its turn is over (`task-call` on /api/events), answered here
+     * as in a turn; and its end (`question-ended`).
+     * @param {{ type: string } & Record<string, any>} event
+     */
+    taskCall(event) {
+      if (event.type === 'question') {
+        const card = questionCard(/** @type {QuestionRequest} */ (/** @type {unknown} */ (event)));
+        taskQuestions.set(event.questionId, card);
+        element.append(h('li', {}, card.element));
+        scroll();
+      } else if (event.type === 'question-ended')
+        taskQuestions.get(event.questionId)?.settle({ answered: event.answered === true });
     },
     /** A new chat: the welcome. */
     welcome() {
