@@ -46,25 +46,28 @@ export async function executeOrHandOver(
   const handed = new Promise<'start' | 'deadline'>((resolve) => (handOver = resolve));
   let last: ProgressReport | undefined; // the call may report before it is handed over: the task starts from there
   let adopted: { progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } | undefined;
+  const approve = options.approve;
+  // A call still at the approval gate when the deadline passes is not handed over: it stops there, as today (its approval stays pending).
+  let pastTheGate = approve === undefined;
   const onTurnAbort = () => {
     const reason: unknown = turnSignal?.reason;
-    if (reason instanceof DOMException && reason.name === 'TimeoutError') handOver('deadline');
+    if (reason instanceof DOMException && reason.name === 'TimeoutError' && pastTheGate) handOver('deadline');
     else own.abort(reason);
   };
   if (turnSignal?.aborted) onTurnAbort();
   else turnSignal?.addEventListener('abort', onTurnAbort, { once: true });
-  const approve = options.approve;
   const ask = options.ask;
   const execution = registry.execute(call.name, params, {
     ...options,
     signal: own.signal,
     ...(longRunning && entry?.manifest.timeoutMs === undefined ? { timeoutMs: TASK_TIMEOUT_MS } : {}),
-    ...(approve === undefined || !longRunning
+    ...(approve === undefined
       ? {}
       : {
           approve: async (tool, checked) => {
             const gate = await approve(tool, checked);
-            if (gate.run) handOver('start');
+            pastTheGate = gate.run;
+            if (gate.run && longRunning) handOver('start');
             return gate;
           },
         }),

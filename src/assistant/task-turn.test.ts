@@ -176,6 +176,47 @@ describe('Tasks in a turn', () => {
     );
   });
 
+  it('a call still waiting for its approval at the deadline is not handed over: it stops there, its approval pending', {
+    timeout: 30_000,
+  }, async (t) => {
+    const { log, registry, store, runner } = await setUp(
+      t,
+      'quarterly_report',
+      "long_running: 'optional', approval: 'always'",
+    );
+    const server = await modelServer(t, reportModel('quarterly_report'));
+    const assistant = new Assistant({ model: testModel(server), registry, store, tasks: runner, turnTimeoutMs: 1_000 });
+    const first = await assistant.turn('Build the quarterly report', { session: 'gate' });
+    assert.equal(first.stopReason, 'timeout');
+    assert.equal(first.toolCalls[0]?.taskId, undefined);
+    assert.deepEqual(runner.list(), [], 'no task');
+    assert.deepEqual(logLines(log), [], 'it never ran');
+    assert.equal((await assistant.approvals.pending()).filter((entry) => entry.kind === 'approval').length, 1);
+  });
+
+  it('a long_running call that needs approval becomes a task once it is approved', { timeout: 30_000 }, async (t) => {
+    const { go, log, registry, store, runner } = await setUp(
+      t,
+      'quarterly_report',
+      "long_running: 'optional', approval: 'always'",
+    );
+    const server = await modelServer(t, reportModel('quarterly_report'));
+    const assistant = new Assistant({ model: testModel(server), registry, store, tasks: runner });
+    const first = await assistant.turn('Build the quarterly report', {
+      session: 'approved',
+      onEvent: (event) => {
+        if (event.type === 'approval-request')
+          void assistant.approvals.answer(event.approvalId, { decision: 'approve' });
+      },
+    });
+    assert.equal(first.stopReason, 'answer');
+    const id = first.toolCalls[0]?.taskId;
+    assert.ok(id, 'it became a task after the approval');
+    await eventually(() => logLines(log).includes('started'), 'it runs');
+    writeFileSync(go, '');
+    assert.equal((await runner.waitForEnd(id)).result?.data, 'The report is ready: 12 pages.');
+  });
+
   it('a cancelled task stops its call, and the session is told it was cancelled', { timeout: 30_000 }, async (t) => {
     const { log, registry, store, runner } = await setUp(t, 'quarterly_report', "long_running: 'required'");
     const server = await modelServer(t, reportModel('quarterly_report'));
