@@ -25,7 +25,9 @@ export async function tasksList(options: TasksOptions): Promise<number> {
     const all = options.all === true;
     const tasks = store.tasks.list(all ? { limit: LISTED } : { status: ['working', 'input_required'] });
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify({ tasks: tasks.map(taskView) }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ tasks: tasks.map((task) => taskView(task, options.language)) }, null, 2)}\n`,
+      );
       return 0;
     }
     if (tasks.length === 0) {
@@ -57,7 +59,7 @@ export async function tasksShow(id: string, options: TasksOptions): Promise<numb
   return withStore(options, (store) => {
     const task = findTask(store, id, text);
     if (options.json === true) {
-      process.stdout.write(`${JSON.stringify({ task: taskView(task) }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ task: taskView(task, options.language) }, null, 2)}\n`);
       return 0;
     }
     const f = text.field;
@@ -77,7 +79,7 @@ export async function tasksShow(id: string, options: TasksOptions): Promise<numb
       [f.updated, new Date(task.updatedAt).toISOString()],
       [f.progress, task.progress === undefined ? undefined : progressText(task)],
       [f.arguments, JSON.stringify(task.arguments)],
-      [f.reason, task.statusMessage],
+      [f.reason, taskView(task, options.language).statusText ?? task.statusMessage],
       [f.result, result],
       [f.delivered, task.deliveredAt === undefined ? undefined : new Date(task.deliveredAt).toISOString()],
     ];
@@ -101,7 +103,8 @@ export async function tasksCancel(id: string, options: TasksOptions): Promise<nu
     if (ENDED_STATUSES.includes(task.status))
       throw new UsageError(text.alreadyEnded(task.id, text.status[task.status]));
     const cancelled = cancelStored(store.tasks, task.id) ?? task;
-    if (options.json === true) process.stdout.write(`${JSON.stringify({ task: taskView(cancelled) }, null, 2)}\n`);
+    if (options.json === true)
+      process.stdout.write(`${JSON.stringify({ task: taskView(cancelled, options.language) }, null, 2)}\n`);
     else process.stdout.write(`${text.cancelledElsewhere(task.id, task.tool)}\n`);
     return 0;
   });

@@ -181,6 +181,10 @@ describe('/api/tasks', () => {
         message.event === 'task' && message.data.task.id === taskId && message.data.task.status === 'cancelled',
       'the cancel event',
     );
+    // Riverse's words about it, in the reader's language.
+    const read = await raw(port, `/api/tasks/${taskId}?lang=ja`);
+    assert.equal(read.json.task.statusText, 'quarterly_report を実行していたタスクは取り消されました。');
+    assert.equal(read.json.task.statusMessage, 'The task running quarterly_report was cancelled.');
     const again = await raw(port, `/api/tasks/${taskId}/cancel`, { method: 'POST' });
     assert.equal(again.status, 409);
     assert.equal(again.json.error.code, 'task-already-ended');

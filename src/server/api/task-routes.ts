@@ -5,6 +5,7 @@ import type { TaskFilter, TaskStatus } from '../../tasks/task-types.ts';
 import { ApiError } from '../api-error.ts';
 import type { ServerContext } from '../server-context.ts';
 import { taskView } from './task-view.ts';
+import { requestLanguage } from '../request-language.ts';
 
 const STATUSES: readonly TaskStatus[] = ['working', 'input_required', ...ENDED_STATUSES];
 const MAX_LIMIT = 1_000;
@@ -21,10 +22,11 @@ export function taskRoutes(context: ServerContext): Hono {
   routes.get('/tasks', (c) => {
     const filter = taskFilter(c.req.query());
     if (filter === undefined) return c.json({ tasks: [] }); // a session that does not exist has none
-    return c.json({ tasks: tasks.list(filter).map(taskView) });
+    const language = requestLanguage(c);
+    return c.json({ tasks: tasks.list(filter).map((task) => taskView(task, language)) });
   });
 
-  routes.get('/tasks/:id', (c) => c.json({ task: taskView(found(c.req.param('id'))) }));
+  routes.get('/tasks/:id', (c) => c.json({ task: taskView(found(c.req.param('id')), requestLanguage(c)) }));
 
   routes.post('/tasks/:id/cancel', (c) => {
     const task = found(c.req.param('id'));
@@ -37,7 +39,7 @@ export function taskRoutes(context: ServerContext): Hono {
     const mine = tasks.cancel(task.id);
     // Still working: another process runs it (a riverse chat), and sees the cancel in the store.
     const now = mine !== undefined && ENDED_STATUSES.includes(mine.status) ? mine : cancelStored(store.tasks, task.id);
-    return c.json({ task: taskView(now ?? task) });
+    return c.json({ task: taskView(now ?? task, requestLanguage(c)) });
   });
 
   function found(id: string) {

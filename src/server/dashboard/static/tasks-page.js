@@ -100,8 +100,16 @@ export function tasksPage(root) {
     const status = STATUS[task.status];
     const progress = task.progress;
     const session = task.sessionId === undefined ? undefined : sessions.get(task.sessionId);
+    // Riverse's own reasons are said in the page's language; a failure's is the tool's or the runtime's words.
+    const interrupted = task.errorCode === 'interrupted';
     const result =
-      task.result === undefined ? task.statusMessage : task.result.success ? task.result.data : task.result.error;
+      interrupted || task.status === 'cancelled'
+        ? undefined
+        : task.result === undefined
+          ? task.statusMessage
+          : task.result.success
+            ? task.result.data
+            : task.result.error;
     return h(
       'li',
       { class: `task ${task.status}`, 'data-task': task.id },
@@ -140,6 +148,7 @@ export function tasksPage(root) {
         ' · ',
         h('code', { text: task.id }),
       ),
+      interrupted ? h('p', { class: 'task-result', i18n: 'taskInterruptedReason' }) : null,
       result === undefined || result === '' || running(task) ? null : h('p', { class: 'task-result', text: result }),
     );
   }
