@@ -118,9 +118,10 @@ test('tasks in Chromium at 390 px: listed with progress, cancelled, and a result
     (await arrived.locator('.task-result-head').textContent()) ?? '',
     /^Result of report arrived \(task [0-9a-f-]{36}\)$/,
   );
-  // Reloaded, the history shows it the same way.
+  // Reloaded, the history shows it the same way, and the calls' cards still say they ran as tasks.
   await page.reload();
   await page.locator('.message.task-result', { hasText: 'Report alpha is ready' }).waitFor();
+  assert.equal(await page.locator('.tool-card[data-state="task"]').count(), 2);
   assert.ok((await pageWidth(page)) <= 390, 'no sideways scrolling in the chat');
   await page.screenshot({ path: join(ARTIFACTS, 'tasks-arrived-390.png') });
   assert.deepEqual(problems, []);

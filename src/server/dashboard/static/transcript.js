@@ -71,7 +71,7 @@ export function transcript() {
           approvals: [],
         })),
         // The session's tasks: their results are messages of the history, shown as such.
-        /** @type {Promise<{ tasks?: { id: string, tool: string }[] }>} */ (
+        /** @type {Promise<{ tasks?: { id: string, tool: string, callId: string }[] }>} */ (
           api(`/api/tasks?session=${encodeURIComponent(name)}`)
         ).catch(() => ({ tasks: [] })),
       ]);
@@ -111,10 +111,12 @@ export function transcript() {
    * @param {StoredMessage[]} messages
    * @param {Trace[]} traces
    * @param {Set<string>} waiting
-   * @param {Map<string, { id: string, tool: string }>} [tasks] the session's tasks, whose results are messages
+   * @param {Map<string, { id: string, tool: string, callId?: string }>} [tasks] the session's tasks, whose results are messages
    */
   function renderHistory(messages, traces, waiting, tasks = new Map()) {
     const byCall = new Map(traces.map((trace) => [trace.callId, trace]));
+    // A call that became a task: its card says so, as it did live.
+    const taskOfCall = new Map([...tasks.values()].map((task) => [task.callId, task.id]));
     /** @type {Map<string, ToolCallCard>} */
     const cards = new Map();
     /** @type {HTMLLIElement[]} */
@@ -129,7 +131,9 @@ export function transcript() {
           const card = toolCallCard({ tool: call.name, callId: call.id });
           card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
           const trace = byCall.get(call.id);
-          if (trace !== undefined && !waiting.has(call.id)) card.finish(trace); // a stopped turn's trace: the call still waits
+          const taskId = taskOfCall.get(call.id);
+          if (trace !== undefined && !waiting.has(call.id))
+            card.finish(taskId === undefined ? trace : { ...trace, taskId }); // a stopped turn's trace: the call still waits
           cards.set(call.id, card);
           items.push(h('li', {}, card.element));
         }
