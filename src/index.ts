@@ -206,3 +206,14 @@ export {
 } from './store/trace-store.ts';
 export type { HandRunVia, SpanAttribute, SpanKind, TraceSpan, TurnTrace } from './store/turn-trace.ts';
 export { defaultDataDir } from './store/data-dir.ts';
+export { TaskStore, memoryTasks, type TaskRecords, type TaskRetention } from './store/task-store.ts';
+
+// Tasks: tool calls that outlive their turn (decision 032).
+export {
+  LocalTaskRunner,
+  type RunningCall,
+  type RunTaskCall,
+  type TaskCallHooks,
+  type TaskRunnerOptions,
+} from './tasks/task-runner.ts';
+export type { TaskDelivery } from './assistant/task-delivery.ts';
