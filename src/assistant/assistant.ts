@@ -428,6 +428,9 @@ export class Assistant {
   }
 }
 
+/** What a task's call says that reaches `onTaskEvent`. */
+const FORWARDED: ReadonlySet<TurnEvent['type']> = new Set(['question', 'question-ended', 'tool-log']);
+
 /**
  * The turn's listener, and the events of its calls that became tasks (a question, its end, a log
  * line) to `onTaskEvent` too; once the turn is over, to `onTaskEvent` only (its listener has gone).
@@ -443,8 +446,9 @@ function afterTheTurn(
     if (event.type === 'tool-result' && event.call.taskId !== undefined)
       tasksOfCalls.set(event.call.callId, event.call.taskId);
     const taskId = 'callId' in event ? tasksOfCalls.get(event.callId) : undefined;
-    // A task's call is heard by whoever watches tasks from the moment it is one (its chat's client may have gone already).
-    if (taskId !== undefined) onTaskEvent?.({ taskId, sessionId, event });
+    // A task's call is heard by whoever watches tasks from the moment it is one (its chat's client may
+    // have gone already); its progress is the task's own (the runner's `task` events).
+    if (taskId !== undefined && FORWARDED.has(event.type)) onTaskEvent?.({ taskId, sessionId, event });
     if (taskId === undefined || !over()) listener(event);
   };
 }
