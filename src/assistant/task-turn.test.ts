@@ -12,6 +12,7 @@ import { LocalTaskRunner } from '../tasks/task-runner.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 import { Assistant } from './assistant.ts';
 import type { TaskDelivery } from './task-delivery.ts';
+import { taskCall } from './task-run.ts';
 import {
   eventually,
   loadRegistry,
@@ -215,6 +216,38 @@ describe('Tasks in a turn', () => {
     await eventually(() => logLines(log).includes('started'), 'it runs');
     writeFileSync(go, '');
     assert.equal((await runner.waitForEnd(id)).result?.data, 'The report is ready: 12 pages.');
+  });
+
+  it('a task started through the port (as MCP starts one) runs the tool, and one that needs approval in no session is refused', {
+    timeout: 30_000,
+  }, async (t) => {
+    const { go, registry, store } = await setUp(t, 'quarterly_report', "long_running: 'required'");
+    const gated = await loadRegistry(t, {
+      files: { 'gated.ts': waitingTool('gated_report', "long_running: 'optional', approval: 'always'") },
+    });
+    const registryFor = { current: 'main' }; // the registry as it is when each task starts
+    const runner = new LocalTaskRunner({
+      records: store.tasks,
+      run: taskCall(() => (registryFor.current === 'gated' ? gated : registry)),
+    });
+    t.after(() => runner.close());
+    writeFileSync(go, '');
+    const task = await runner.start({ tool: 'quarterly_report', arguments: {}, callId: 'mcp-1', origin: 'mcp' });
+    const ended = await runner.waitForEnd(task.id);
+    assert.equal(ended.status, 'completed');
+    assert.equal(ended.result?.data, 'The report is ready: 12 pages.');
+    assert.deepEqual(ended.progress, { progress: 3, total: 3, message: 'done' });
+    registryFor.current = 'gated';
+    const refused = await runner.waitForEnd(
+      (await runner.start({ tool: 'gated_report', arguments: {}, callId: 'mcp-2', origin: 'mcp' })).id,
+    );
+    assert.equal(refused.result?.code, 'approval-unavailable');
+    // An unknown tool cannot run at all: the task failed, with the code.
+    const unknown = await runner.waitForEnd(
+      (await runner.start({ tool: 'no_such_tool', arguments: {}, callId: 'mcp-3', origin: 'mcp' })).id,
+    );
+    assert.equal(unknown.status, 'failed');
+    assert.equal(unknown.errorCode, 'unknown-tool');
   });
 
   it('a cancelled task stops its call, and the session is told it was cancelled', { timeout: 30_000 }, async (t) => {
