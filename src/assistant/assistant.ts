@@ -61,8 +61,6 @@ export interface AssistantOptions {
   approvals?: Approvals;
   /** How long a call waits for approval before it counts as a denial (default 120 s; `assistant.approval_timeout_ms`). */
   approvalTimeoutMs?: number;
-  /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
-  maxParallelCalls?: number;
   /**
    * Runs the calls that outlive their turn (`long_running` tools, calls past the deadline: 032) and
    * delivers their results into their sessions. Without it, every call is its turn's.
@@ -75,6 +73,8 @@ export interface AssistantOptions {
    * listener may be gone (a closed browser), and is once the turn is over (the service tells the dashboard).
    */
   onTaskEvent?: (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) => void;
+  /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
+  maxParallelCalls?: number;
 }
 
 export interface TurnRequest {
@@ -142,13 +142,6 @@ export class Assistant {
 
   constructor(options: AssistantOptions) {
     this.#options = options;
-    this.#unsubscribe =
-      options.tasks?.onChange((task) => {
-        if (!ENDED_STATUSES.includes(task.status)) return;
-        this.#traceTaskEnd(task);
-        if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
-          this.#deliver(task.sessionId);
-      }) ?? (() => {});
     this.#router = options.router ?? new ToolRouter();
     const registry = options.registry;
     this.approvals =
@@ -158,6 +151,13 @@ export class Assistant {
         registry: typeof registry === 'function' ? registry : () => registry,
         ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }),
       });
+    this.#unsubscribe =
+      options.tasks?.onChange((task) => {
+        if (!ENDED_STATUSES.includes(task.status)) return;
+        this.#traceTaskEnd(task);
+        if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
+          this.#deliver(task.sessionId);
+      }) ?? (() => {});
   }
 
   get model(): ChatModel {

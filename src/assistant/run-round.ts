@@ -49,9 +49,9 @@ export async function runRound(
     failures: turn.failures,
     emit: turn.emit,
     offered: tools.offered,
+    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
     turnId: turn.turnId,
     parallel: turn.parallelCalls,
-    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
     ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled: turn.unsettled } }),
     execute: {
       language: options.language,

@@ -20,6 +20,8 @@ export interface ToolCallsContext {
   /** Failures per exact call (tool + arguments) so far in this turn. */
   failures: Map<string, number>;
   emit: (event: TurnEvent) => void;
+  /** Where calls that outlive the turn go (task-calls.ts); without it every call is the turn's. */
+  tasks?: TurnTasks;
   /** The tools offered this turn: a call to another is refused, and find_tools is run here. */
   offered?: OfferedTools;
   /** Who approves the calls that need it; without it they are refused (approval-gate.ts). */
@@ -28,8 +30,6 @@ export interface ToolCallsContext {
   turnId: string;
   /** Calls running at once, at most (default: all of the batch). */
   parallel?: number;
-  /** Where calls that outlive the turn go (task-calls.ts); without it every call is the turn's. */
-  tasks?: TurnTasks;
 }
 
 /**

@@ -160,12 +160,12 @@ export class TurnTracer {
         if (span === undefined) break;
         const { result } = call;
         span.attributes['riverse.duration_ms'] = call.durationMs;
+        // The call runs on as a task: its end is added to this span when it comes (TraceStore.annotateCall).
+        if (call.taskId !== undefined) span.attributes['riverse.task.id'] = call.taskId;
         span.attributes['riverse.outcome'] = result.success ? 'success' : 'failure';
         span.attributes['riverse.result.chars'] = result.data.length + (result.error?.length ?? 0);
         if (result.content !== undefined) span.attributes['riverse.result.parts'] = result.content.length;
         if (result.code !== undefined) span.attributes['error.type'] = result.code;
-        // The call runs on as a task: its end is added to this span when it comes (TraceStore.annotateCall).
-        if (call.taskId !== undefined) span.attributes['riverse.task.id'] = call.taskId;
         if (call.tool === 'find_tools' && this.#offered !== undefined) {
           const { before } = this.#offered;
           const found = this.#offered.now().filter((name) => !before.has(name));

@@ -32,17 +32,17 @@ export interface AssistantParts {
   router?: ToolRouter | undefined;
   /** A language fixed by the caller (`--lang`); without one, riverse.yaml's (assistantLanguage). */
   language?: Language | 'auto' | undefined;
-  /**
-   * Approvals shared beyond this assistant: the service keeps one set across a change of model and
-   * answers it on `/api/approvals` (sharedApprovals). Without, the assistant keeps its own in `store`.
-   */
-  approvals?: Approvals | undefined;
   /** Runs the calls that outlive their turn (sharedTasks); without it every call is its turn's. */
   tasks?: LocalTaskRunner | undefined;
   /** Told when a task's result joins its session. */
   onTaskDelivered?: ((delivery: TaskDelivery) => void) | undefined;
   /** Told of what a task's call says after its turn (a question). */
   onTaskEvent?: AssistantOptions['onTaskEvent'] | undefined;
+  /**
+   * Approvals shared beyond this assistant: the service keeps one set across a change of model and
+   * answers it on `/api/approvals` (sharedApprovals). Without, the assistant keeps its own in `store`.
+   */
+  approvals?: Approvals | undefined;
 }
 
 /** The language the assistant answers in: the caller's, else `language:` in riverse.yaml, else each message's own. */
@@ -64,10 +64,10 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
     language: assistantLanguage(config, parts.language),
     // A mode the person chose wins over what the assistant learns of the model (a refusal of native tools).
     ...(toolCalling === undefined ? {} : { toolCalling }),
-    ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
     ...(parts.tasks === undefined ? {} : { tasks: parts.tasks }),
     ...(parts.onTaskDelivered === undefined ? {} : { onTaskDelivered: parts.onTaskDelivered }),
     ...(parts.onTaskEvent === undefined ? {} : { onTaskEvent: parts.onTaskEvent }),
+    ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
     ...assistantLimits(config.assistant),
   };
 }

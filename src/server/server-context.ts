@@ -13,8 +13,8 @@ import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
 import { signIns } from '../mcp/oauth/sign-ins.ts';
-import { ServerEvents } from './server-events.ts';
 import { taskView } from './api/task-view.ts';
+import { ServerEvents } from './server-events.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -120,10 +120,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         store: context.store,
         router: options.router,
         language: context.language,
-        approvals,
         tasks,
         onTaskDelivered,
         onTaskEvent,
+        approvals,
       };
       assistant?.close();
       assistant = new Assistant(assistantOptions(context.config.config, parts));
