@@ -45,6 +45,7 @@ export {
   type CheckedToolResult,
   type ToolResultFields,
   type JsonSchemaObject,
+  type LongRunning,
   type LogReport,
   type ProgressReport,
   type ReportLevel,
@@ -223,3 +224,14 @@ export type { HandRunVia, SpanAttribute, SpanKind, TraceSpan, TurnTrace } from '
 export type { TracePart, TraceProgress } from './store/trace-parts.ts';
 export type { ToolFigures, ToolSeries, ToolStats, ToolStatsQuery } from './store/tool-call-stats.ts';
 export { defaultDataDir } from './store/data-dir.ts';
+export { TaskStore, memoryTasks, type TaskRecords, type TaskRetention } from './store/task-store.ts';
+
+// Tasks: tool calls that outlive their turn (decision 032).
+export {
+  LocalTaskRunner,
+  type RunningCall,
+  type RunTaskCall,
+  type TaskCallHooks,
+  type TaskRunnerOptions,
+} from './tasks/task-runner.ts';
+export type { TaskDelivery } from './assistant/task-delivery.ts';

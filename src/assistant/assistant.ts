@@ -22,6 +22,10 @@ import { resultContent } from './tool-output.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 import { TurnTracer } from './turn-tracer.ts';
+import type { LocalTaskRunner } from '../tasks/task-runner.ts';
+import type { TaskRecord } from '../tasks/task-types.ts';
+import { ENDED_STATUSES } from '../store/task-store.ts';
+import { deliverTasks, type TaskDelivery } from './task-delivery.ts';
 
 export interface AssistantOptions {
   model: ChatModel;
@@ -59,6 +63,18 @@ export interface AssistantOptions {
   approvals?: Approvals;
   /** How long a call waits for approval before it counts as a denial (default 120 s; `assistant.approval_timeout_ms`). */
   approvalTimeoutMs?: number;
+  /**
+   * Runs the calls that outlive their turn (`long_running` tools, calls past the deadline: 032) and
+   * delivers their results into their sessions. Without it, every call is its turn's.
+   */
+  tasks?: LocalTaskRunner;
+  /** Told when a task's result was added to its session (the service tells the dashboard). */
+  onTaskDelivered?: (delivery: TaskDelivery) => void;
+  /**
+   * Told of what a task's call says (a question of `context.ask`, its end, a log line): its turn's
+   * listener may be gone (a closed browser), and is once the turn is over (the service tells the dashboard).
+   */
+  onTaskEvent?: (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) => void;
   /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
   maxParallelCalls?: number;
   /** Where each turn's trace is exported (OpenTelemetry, when `telemetry:` or OTEL_* turn it on: 034). */
@@ -122,6 +138,15 @@ export class Assistant {
   readonly #textOnly = new TextOnlyModels();
   /** Where calls wait for a person's answer; the channels (chat, dashboard, API) answer here. */
   readonly approvals: Approvals;
+  /** Turns running per session: a task that ends meanwhile is delivered when they end, not between a call and its result. */
+  readonly #busy = new Map<string, number>();
+  /** Each session's last language, for a result delivered between turns. */
+  readonly #sessionLanguages = new Map<string, Language>();
+  /** The turn each running task was a call of, to add its end to that turn's trace. */
+  readonly #taskTurns = new Map<string, string>();
+
+  /** Stops listening for tasks' ends (a service that changes its model makes a new assistant). */
+  readonly #unsubscribe: () => void;
 
   constructor(options: AssistantOptions) {
     this.#options = options;
@@ -138,10 +163,22 @@ export class Assistant {
         registry: typeof registry === 'function' ? registry : () => registry,
         ...(options.approvalTimeoutMs === undefined ? {} : { timeoutMs: options.approvalTimeoutMs }),
       });
+    this.#unsubscribe =
+      options.tasks?.onChange((task) => {
+        if (!ENDED_STATUSES.includes(task.status)) return;
+        this.#traceTaskEnd(task);
+        if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
+          this.#deliver(task.sessionId);
+      }) ?? (() => {});
   }
 
   get model(): ChatModel {
     return this.#options.model;
+  }
+
+  /** Hands over to another assistant: this one no longer delivers tasks' results as they end (the next turn still does). */
+  close(): void {
+    this.#unsubscribe();
   }
 
   /**
@@ -163,6 +200,11 @@ export class Assistant {
     try {
       const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
       if (store === undefined) this.#memory.set(name, memory);
+      // The results of tasks that ended since the last turn join the conversation before this message.
+      if (options.tasks !== undefined) {
+        this.#sessionLanguages.set(info?.id ?? name, this.#language(input, info?.language ?? memory.language));
+        this.#deliver(info?.id ?? name);
+      }
       const history =
         store !== undefined && info !== undefined
           ? storeCall('Reading the session', () => store.messages(info.id))
@@ -196,10 +238,17 @@ export class Assistant {
         if (store !== undefined && info !== undefined)
           storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
         else memory.messages.push(...event.messages);
-      } else if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
+      } else if (event.type === 'tool-result' && store !== undefined) {
+        recordTrace(store, sessionId, turnId, event.call);
+        if (event.call.taskId !== undefined) this.#taskTurns.set(event.call.taskId, turnId);
+      }
     };
+    const tasks = options.tasks;
+    let over = false; // the turn has ended: what its tasks' calls say goes to onTaskEvent
+    if (tasks !== undefined) this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
     return runTurn({
       ...this.#turnSettings(request.signal),
+      ...(tasks === undefined ? {} : { tasks: { runner: tasks } }),
       registry,
       history: trimHistory(
         closeOpenToolCalls(
@@ -215,8 +264,62 @@ export class Assistant {
       turnId,
       ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
-      onEvent: savingListener(save, request.onEvent),
+      onEvent:
+        tasks === undefined
+          ? savingListener(save, request.onEvent)
+          : afterTheTurn(savingListener(save, request.onEvent), () => over, this.#options.onTaskEvent, sessionId),
+    }).finally(() => {
+      over = true;
+      if (tasks === undefined) return;
+      for (const [taskId, turn] of this.#taskTurns) {
+        const task = turn === turnId ? tasks.get(taskId) : undefined;
+        if (task !== undefined && ENDED_STATUSES.includes(task.status)) this.#traceTaskEnd(task);
+      }
+      const left = (this.#busy.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.#busy.set(sessionId, left);
+      else {
+        this.#busy.delete(sessionId);
+        this.#sessionLanguages.set(sessionId, language);
+        this.#deliver(sessionId); // what ended while the turn ran
+      }
     });
+  }
+
+  /** A task's end, on the tool-call span of the turn it came from: its status, code and when. */
+  #traceTaskEnd(task: TaskRecord): void {
+    const turnId = this.#taskTurns.get(task.id);
+    const store = this.#options.store;
+    if (turnId === undefined || store === undefined) return;
+    // Before its turn's trace is written (a task that ended within its turn), this waits for the turn's end.
+    const written = store.turnTraces.annotateCall(turnId, task.callId, {
+      'riverse.task.status': task.status,
+      'riverse.task.ended_ms': task.updatedAt,
+      ...(task.errorCode === undefined ? {} : { 'riverse.task.error_code': task.errorCode }),
+      ...(task.result === undefined ? {} : { 'riverse.task.outcome': task.result.success ? 'success' : 'failure' }),
+    });
+    if (written) this.#taskTurns.delete(task.id);
+  }
+
+  /** Adds the results of the session's ended, undelivered tasks to it (never throws: a failed write waits for the next turn). */
+  #deliver(sessionId: string): void {
+    const tasks = this.#options.tasks;
+    if (tasks === undefined) return;
+    const store = this.#options.store;
+    const language =
+      this.#sessionLanguages.get(sessionId) ??
+      (this.#options.language === 'auto' ? undefined : this.#options.language) ??
+      'en';
+    try {
+      const delivered = deliverTasks(tasks, sessionId, language, (messages) => {
+        if (store !== undefined) store.appendMessages(sessionId, messages);
+        else {
+          const memory = this.#memory.get(sessionId) ?? { messages: [] };
+          this.#memory.set(sessionId, memory);
+          memory.messages.push(...messages);
+        }
+      });
+      for (const delivery of delivered) this.#options.onTaskDelivered?.(delivery);
+    } catch {}
   }
 
   /**
@@ -335,6 +438,31 @@ export class Assistant {
     // A message without letters ("ok", "👍", "3") keeps the session's language.
     return detected === 'en' && !/[a-z]/i.test(input) && previous !== undefined ? previous : detected;
   }
+}
+
+/** What a task's call says that reaches `onTaskEvent`. */
+const FORWARDED: ReadonlySet<TurnEvent['type']> = new Set(['question', 'question-ended', 'tool-log']);
+
+/**
+ * The turn's listener, and the events of its calls that became tasks (a question, its end, a log
+ * line) to `onTaskEvent` too; once the turn is over, to `onTaskEvent` only (its listener has gone).
+ */
+function afterTheTurn(
+  listener: (event: TurnEvent) => void,
+  over: () => boolean,
+  onTaskEvent: AssistantOptions['onTaskEvent'],
+  sessionId: string,
+): (event: TurnEvent) => void {
+  const tasksOfCalls = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool-result' && event.call.taskId !== undefined)
+      tasksOfCalls.set(event.call.callId, event.call.taskId);
+    const taskId = 'callId' in event ? tasksOfCalls.get(event.callId) : undefined;
+    // A task's call is heard by whoever watches tasks from the moment it is one (its chat's client may
+    // have gone already); its progress is the task's own (the runner's `task` events).
+    if (taskId !== undefined && FORWARDED.has(event.type)) onTaskEvent?.({ taskId, sessionId, event });
+    if (taskId === undefined || !over()) listener(event);
+  };
 }
 
 /**

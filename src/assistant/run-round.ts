@@ -49,6 +49,7 @@ export async function runRound(
     failures: turn.failures,
     emit: turn.emit,
     offered: tools.offered,
+    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
     turnId: turn.turnId,
     parallel: turn.parallelCalls,
     ...(options.tracer === undefined ? {} : { hostStart: options.tracer.hostStart }),

@@ -213,6 +213,8 @@ export class TurnTracer {
         if (span === undefined) break;
         const { result } = call;
         span.attributes['riverse.duration_ms'] = call.durationMs;
+        // The call runs on as a task: its end is added to this span when it comes (TraceStore.annotateCall).
+        if (call.taskId !== undefined) span.attributes['riverse.task.id'] = call.taskId;
         span.attributes['riverse.outcome'] = result.success ? 'success' : 'failure';
         span.attributes['riverse.result.chars'] = result.data.length + (result.error?.length ?? 0);
         if (result.content !== undefined) {

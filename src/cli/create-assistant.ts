@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline/promises';
 import { Assistant } from '../assistant/assistant.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { ROUTE_TEXT } from './route-text.ts';
-import { assistantLanguage, assistantOptions } from '../config/assistant-options.ts';
+import { assistantLanguage, assistantOptions, sharedTasks } from '../config/assistant-options.ts';
+import type { TaskDelivery } from '../assistant/task-delivery.ts';
 import { CONFIG_FILE, type LoadedConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { ModelError } from '../models/model-error.ts';
@@ -32,7 +33,13 @@ type SetupOptions = GlobalOptions & { lang?: Language; persist: boolean; watch: 
  * Config, model, tools (kept up to date on every save when `watch`) and, when `persist`, the session
  * store, as `chat` and `ask` use them. The model is resolved first: without one, nothing else loads.
  */
-export async function createAssistant(options: SetupOptions & { interactive?: boolean }) {
+export async function createAssistant(
+  options: SetupOptions & {
+    interactive?: boolean;
+    /** Run the calls that outlive a turn as tasks (`riverse chat`: the chat's process runs them while it is open). */
+    tasks?: { onDelivered: (delivery: TaskDelivery) => void };
+  },
+) {
   const setup = await beginSetup(options);
   const model = await chooseModel(setup.config.config, process.env, {
     ...setup.modelOptions,
@@ -45,11 +52,21 @@ export async function createAssistant(options: SetupOptions & { interactive?: bo
   });
   const { tools, store, router } = await finishSetup(setup, { ...options, canAsk: options.interactive === true });
   const telemetry = setup.telemetry;
+  const tasks = options.tasks === undefined || store === undefined ? undefined : sharedTasks({ store, tools });
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
-    assistantOptions(setup.config.config, { model, tools, store, router, language: setup.language, telemetry }),
+    assistantOptions(setup.config.config, {
+      model,
+      tools,
+      store,
+      router,
+      language: setup.language,
+      telemetry,
+      tasks,
+      onTaskDelivered: options.tasks?.onDelivered,
+    }),
   );
-  return { assistant, tools, store, config: setup.config, dataDir: setup.dataDir };
+  return { assistant, tools, store, tasks, config: setup.config, dataDir: setup.dataDir };
 }
 
 /**

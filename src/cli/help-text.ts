@@ -56,6 +56,12 @@ export interface HelpText {
   trace: string;
   traceId: string;
   traceJson: string;
+  tasks: string;
+  tasksList: string;
+  tasksAll: string;
+  tasksShow: string;
+  tasksCancel: string;
+  taskId: string;
   bench: string;
   benchRoute: string;
   benchTools: string;
@@ -145,6 +151,12 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     trace: "print a turn's trace as a tree: model requests, tool calls, approval waits, times",
     traceId: 'the turn: "last" (default) or its id (a start of it, 4 characters or more)',
     traceJson: 'print the whole trace as JSON, as GET /api/traces/:id gives it',
+    tasks: 'the tool calls that run apart from their turn (long_running tools): list, show, cancel',
+    tasksList: 'the running tasks, newest first: tool, status, progress, session',
+    tasksAll: 'the ended tasks too (completed, failed, cancelled, interrupted)',
+    tasksShow: 'one task whole: its arguments, progress, reason and result',
+    tasksCancel: 'cancel a running task: the process running it stops its call',
+    taskId: "the task's id (or a start of it, 4 characters or more)",
     bench: 'measure Riverse on benchmark data',
     benchRoute: 'measure the tool router: hit@k and recall@k, time per request, tokens sent',
     benchTools: 'the tools, one JSON object a line (name, description, parameters, examples)',
@@ -230,6 +242,12 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     trace: '以树状打印一个回合的追踪：模型请求、工具调用、等待批准、耗时',
     traceId: '回合："last"（默认）或其 id（或其开头，至少 4 个字符）',
     traceJson: '以 JSON 输出完整追踪，与 GET /api/traces/:id 相同',
+    tasks: '脱离其回合运行的工具调用（long_running 工具）：列出、查看、取消',
+    tasksList: '正在运行的任务，最新的在前：工具、状态、进度、会话',
+    tasksAll: '同时列出已结束的任务（已完成、失败、已取消、被中断）',
+    tasksShow: '查看一个任务的全部内容：参数、进度、原因和结果',
+    tasksCancel: '取消一个正在运行的任务：运行它的进程会停止该调用',
+    taskId: '任务的 id（或其开头，至少 4 个字符）',
     bench: '用基准数据衡量 Riverse',
     benchRoute: '衡量工具路由：hit@k 与 recall@k、每条请求的耗时、发送的 token',
     benchTools: '工具文件，每行一个 JSON 对象（name、description、parameters、examples）',
@@ -314,6 +332,12 @@ export const HELP_TEXT: Record<Language, HelpText> = {
     trace: 'ターンのトレースをツリーで表示する：モデルへのリクエスト、ツール呼び出し、承認待ち、時間',
     traceId: 'ターン："last"（既定）またはその id（4 文字以上の先頭部分でも可）',
     traceJson: 'トレース全体を JSON で出力する（GET /api/traces/:id と同じ）',
+    tasks: 'ターンから離れて動くツール呼び出し（long_running のツール）：一覧、表示、取り消し',
+    tasksList: '実行中のタスクを新しい順に：ツール、状態、進捗、セッション',
+    tasksAll: '終わったタスクも表示する（完了、失敗、取り消し、中断）',
+    tasksShow: 'タスク 1 件のすべて：引数、進捗、理由、結果',
+    tasksCancel: '実行中のタスクを取り消す：実行しているプロセスが呼び出しを止める',
+    taskId: 'タスクの id（4 文字以上の先頭部分でも可）',
     bench: 'ベンチマークデータで Riverse を測る',
     benchRoute: 'ツールルーターを測る：hit@k と recall@k、リクエストごとの時間、送るトークン',
     benchTools: 'ツールのファイル（1 行に 1 つの JSON オブジェクト：name、description、parameters、examples）',

@@ -29,7 +29,7 @@ describe('riverse command line', { concurrency: true }, () => {
     assert.equal(question.code, 2, show(question));
     assert.match(
       question.stderr,
-      /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'mcp', 'serve', 'trace'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/,
+      /^error: unknown command 'What is the weather in Tokyo\?'; the commands are 'tools', 'chat', 'ask', 'mcp', 'serve', 'trace', 'tasks'; to ask a question: npx riverse ask "What is the weather in Tokyo\?"\n/,
     );
     const far = await project.run(['tools', 'frobnicate']);
     assert.match(

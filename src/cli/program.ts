@@ -175,6 +175,36 @@ program
     ),
   );
 
+const tasksModule = () => import('./tasks/tasks-command.ts');
+const tasks = program
+  .command('tasks')
+  .description(text.tasks)
+  .addOption(new Option('--all', text.tasksAll))
+  .addOption(json())
+  .addOption(lang())
+  .action(run(async (options) => (await tasksModule()).tasksList({ ...globals(), ...options })));
+tasks
+  .command('list')
+  .description(text.tasksList)
+  .addOption(new Option('--all', text.tasksAll))
+  .addOption(json())
+  .addOption(lang())
+  .action(run(async (options) => (await tasksModule()).tasksList({ ...globals(), ...options })));
+tasks
+  .command('show')
+  .description(text.tasksShow)
+  .argument('<id>', text.taskId)
+  .addOption(json())
+  .addOption(lang())
+  .action(run(async (id: string, options) => (await tasksModule()).tasksShow(id, { ...globals(), ...options })));
+tasks
+  .command('cancel')
+  .description(text.tasksCancel)
+  .argument('<id>', text.taskId)
+  .addOption(json())
+  .addOption(lang())
+  .action(run(async (id: string, options) => (await tasksModule()).tasksCancel(id, { ...globals(), ...options })));
+
 // The main job: the service (it starts without a model, and says how to connect one).
 serveOptions(program).action(run(serve));
 

@@ -2,7 +2,10 @@ import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { Approvals } from '../assistant/approvals.ts';
-import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
+import { assistantLanguage, assistantOptions, sharedApprovals, sharedTasks } from '../config/assistant-options.ts';
+import type { LocalTaskRunner } from '../tasks/task-runner.ts';
+import type { TaskDelivery } from '../assistant/task-delivery.ts';
+import type { TurnEvent } from '../assistant/turn-events.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { ModelError } from '../models/model-error.ts';
@@ -11,6 +14,7 @@ import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
 import { signIns } from '../mcp/oauth/sign-ins.ts';
+import { taskView } from './api/task-view.ts';
 import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
 
@@ -46,6 +50,8 @@ export interface ServerContext {
   events: ServerEvents;
   /** Where calls wait for a person's approval, the same across a change of model (`/api/approvals`). */
   approvals: Approvals;
+  /** The calls that outlive their turn (`/api/tasks`), the same across a change of model; closed with the service. */
+  tasks: LocalTaskRunner;
   language: Language | 'auto';
   logLanguage: Language;
   dataDir: string;
@@ -83,12 +89,33 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   let assistant: Assistant | undefined;
   const approvals = sharedApprovals(options.config.config, options);
   const events = new ServerEvents();
+  // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
+  const tasks = sharedTasks({
+    store: options.store,
+    tools: options.tools,
+    approvals,
+    emit: (taskId, event) => events.publish('task-call', { taskId, event }),
+  });
+  tasks.onChange((task) => events.publish('task', { task: taskView(task) }));
+  const sessionName = (id: string) => options.store.listSessions().find((session) => session.id === id)?.name;
+  // A question a task's call asks once its chat has gone: the dashboard shows it in that chat.
+  const onTaskEvent = (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) =>
+    events.publish('task-call', { ...taskEvent, session: sessionName(taskEvent.sessionId) });
+  const onTaskDelivered = (delivery: TaskDelivery) =>
+    events.publish('task-delivered', {
+      sessionId: delivery.sessionId,
+      // The page knows its conversation by name.
+      session: sessionName(delivery.sessionId),
+      task: taskView(delivery.task),
+      message: delivery.message,
+    });
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,
     config: options.config,
     events,
     approvals,
+    tasks,
     language: assistantLanguage(options.config.config, options.language),
     logLanguage: options.logLanguage ?? fixedLanguage(assistantLanguage(options.config.config, options.language)),
     dataDir: options.dataDir,
@@ -105,9 +132,13 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         store: context.store,
         router: options.router,
         language: context.language,
+        tasks,
+        onTaskDelivered,
+        onTaskEvent,
         approvals,
         telemetry: options.telemetry,
       };
+      assistant?.close();
       assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });
     },

@@ -1,5 +1,5 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import type { TurnTrace } from './turn-trace.ts';
+import type { SpanAttribute, TraceSpan, TurnTrace } from './turn-trace.ts';
 
 /** How long traces stay, and how many (the oldest go first): small enough for a person's machine. */
 export interface TraceRetention {
@@ -200,6 +200,29 @@ export class TraceStore {
       )
       .all(...params, limit) as unknown as TraceRow[];
     return rows.map((row) => this.#summary(row));
+  }
+
+  /**
+   * Adds `attributes` to the tool-call span of `callId` in the trace of turn `turnId`: what came
+   * after the turn (a task's end). False when there is no such trace or span; never throws.
+   */
+  annotateCall(turnId: string, callId: string, attributes: Record<string, SpanAttribute>): boolean {
+    this.flush();
+    try {
+      const row = this.#parts.prepare('SELECT spans FROM turn_traces WHERE id = ?').get(turnId) as
+        | { spans: string }
+        | undefined;
+      if (row === undefined) return false;
+      const spans = JSON.parse(row.spans) as TraceSpan[];
+      const span = spans.find((one) => one.kind === 'tool-call' && one.attributes['gen_ai.tool.call.id'] === callId);
+      if (span === undefined) return false;
+      Object.assign(span.attributes, attributes);
+      this.#parts.prepare('UPDATE turn_traces SET spans = ? WHERE id = ?').run(JSON.stringify(spans), turnId);
+      return true;
+    } catch (error) {
+      (this.#parts.onError ?? reportOnStderr)(error);
+      return false;
+    }
   }
 
   /** Writes what is left; the store calls it before it closes. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { suggest, validateManifest, type ManifestProblem } from './validate-manifest.ts';
+import { renderPhrase } from '../core/phrase.ts';
 
 const EXAMPLES = ['What is the weather in Oslo?', 'Is it raining in Bergen?'];
 const valid = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
@@ -220,6 +221,23 @@ describe('validateManifest', () => {
       assert.equal(problem.path, 'timeoutMs');
     }
     assert.deepEqual(validateManifest(valid({ timeoutMs: 1 })), []);
+  });
+
+  test('long_running is "optional" or "required", said in every language when it is not', () => {
+    for (const long_running of ['optional', 'required'])
+      assert.deepEqual(validateManifest(valid({ long_running })), []);
+    for (const long_running of [true, 'always', 1]) {
+      const problem = oneError(valid({ long_running }));
+      assert.equal(problem.path, 'long_running');
+      assert.match(
+        problem.message,
+        /^long_running is "optional" \(a call may run as a task\) or "required" \(it always does\), got /,
+      );
+      assert.match(renderPhrase(problem.text!, 'ja') ?? '', /^long_running は "optional"/);
+      assert.match(renderPhrase(problem.text!, 'zh') ?? '', /^long_running 应为 "optional"/);
+    }
+    // A typo of it is caught like any unknown field.
+    assert.match(warnings(valid({ longRunning: 'optional' }))[0]?.message ?? '', /did you mean "long_running"/);
   });
 
   test('an unknown manifest field is a warning, with "did you mean" for a typo', () => {

@@ -3,6 +3,7 @@ import { writeAbovePrompt } from './above-prompt.ts';
 import { CHAT_COMMAND_TEXT } from './chat-command-text.ts';
 import { chatCommand } from './chat-commands.ts';
 import { turnFailed, type TurnEvent } from '../../assistant/turn-events.ts';
+import type { TaskDelivery } from '../../assistant/task-delivery.ts';
 import type { Language } from '../../core/language.ts';
 import { CLI_TEXT } from '../cli-text.ts';
 import { createAssistant } from '../create-assistant.ts';
@@ -36,11 +37,15 @@ async function chatLoop(
   interrupts: Interrupts,
   onQuit: (close: (() => void) | undefined) => void,
 ): Promise<number> {
-  const { assistant, tools, store } = await createAssistant({
+  let atPrompt = false;
+  // A task's result arrives between turns: shown above the prompt (the next message's turn reads it too).
+  const delivered = (delivery: TaskDelivery) => writeAbovePrompt(delivery.message.content, rl, out, out, atPrompt);
+  const { assistant, tools, store, tasks } = await createAssistant({
     ...options,
     persist: true,
     watch: true,
     interactive: true,
+    tasks: { onDelivered: (delivery) => delivered(delivery) },
   });
   const text = CLI_TEXT[options.language];
   const commandText = CHAT_COMMAND_TEXT[options.language];
@@ -65,7 +70,6 @@ async function chatLoop(
   if (recap !== undefined) out.write(`${recapLines(session, recap, commandText, width()).join('\n')}\n`);
   // Tools edited while chatting: the next message uses them; say so on stderr, once per file
   // changed, above the prompt (and what is being typed there).
-  let atPrompt = false;
   const news = toolChangeNews(tools.current);
   tools.onChange((changes) => {
     for (const change of news(changes))
@@ -118,6 +122,7 @@ async function chatLoop(
   } finally {
     onQuit(undefined);
     rl.close();
+    tasks?.close(); // the chat's tasks end with it (interrupted: a later start does not run them again)
     store?.close();
     await tools.close();
   }

@@ -29,6 +29,8 @@ export function chatEvent(event: TurnEvent, language: Language = 'en'): { type: 
           ...(result.structured === undefined ? {} : { structured: result.structured }),
           durationMs: call.durationMs,
           startedAt: call.startedAt,
+          // The call became a task: its result comes later (`task`, `task-delivered` on /api/events).
+          ...(call.taskId === undefined ? {} : { taskId: call.taskId }),
         },
       };
     }

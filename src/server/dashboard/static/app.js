@@ -9,6 +9,7 @@ import { onLiveEvent, reconnectNow, startLiveEvents } from './live-events.js';
 import { mcpSignIns } from './mcp-sign-ins.js';
 import { toolsPage } from './tools-page.js';
 import { tracesPage } from './traces-page.js';
+import { tasksPage } from './tasks-page.js';
 
 /** @import { DownloadState } from './download-panel.js' */
 /**
@@ -54,6 +55,7 @@ const pages = {
   chat: chatPage(element('page-chat'), app),
   tools: toolsPage(element('page-tools')),
   traces: tracesPage(element('page-traces')),
+  tasks: tasksPage(element('page-tasks')),
 };
 let currentPage = '';
 

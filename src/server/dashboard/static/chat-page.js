@@ -124,6 +124,14 @@ export function chatPage(root, app) {
   }
 
   onLiveEvent('model', () => updateComposer());
+  // A task of the open conversation ended: its result joins it (and the next message's turn reads it).
+  onLiveEvent('task-delivered', (delivery) => {
+    if (current !== null && delivery.session === current) log.taskArrived(delivery);
+  });
+  // A question of a task's call: while this page streams the chat's turn, that stream shows it.
+  onLiveEvent('task-call', ({ session, event }) => {
+    if (current !== null && session === current && running === null) log.taskCall(event);
+  });
 
   return {
     /**

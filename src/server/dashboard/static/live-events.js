@@ -9,7 +9,10 @@ import { ApiError, stream } from './api.js';
  * The events of GET /api/events the page listens to (docs/server-api.md), and `open` and `closed`
  * for the connection itself.
  * @typedef {{
- *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, 'mcp-sign-in': { server: string, url: string }, open: {}, closed: {}
+ *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, 'mcp-sign-in': { server: string, url: string }, open: {}, closed: {},
+ *   task: { task: { id: string, status: string } & Record<string, unknown> },
+ *   'task-delivered': { sessionId: string, session?: string, task: { id: string, tool: string }, message: { role: string, content: string } },
+ *   'task-call': { taskId: string, session?: string, event: { type: string } & Record<string, any> }
  * }} LiveEvents
  */
 

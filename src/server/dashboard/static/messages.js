@@ -7,6 +7,7 @@ import { APPROVAL_MESSAGES } from './approval-messages.js';
 import { RESULT_MESSAGES } from './result-messages.js';
 import { SIGN_IN_MESSAGES } from './sign-in-messages.js';
 import { TRACE_MESSAGES } from './trace-messages.js';
+import { TASK_MESSAGES } from './task-messages.js';
 
 export const LANGUAGES = /** @type {const} */ (['en', 'zh', 'ja']);
 
@@ -456,12 +457,33 @@ const ja = {
 
 /**
  * A message's key: what `t()`, `setText()` and the `i18n` props of `h()` take.
- * @typedef {keyof typeof en | keyof typeof APPROVAL_MESSAGES.en | keyof typeof SIGN_IN_MESSAGES.en | keyof typeof RESULT_MESSAGES.en | keyof typeof TRACE_MESSAGES.en} MessageKey
+ * @typedef {keyof typeof en | keyof typeof APPROVAL_MESSAGES.en | keyof typeof SIGN_IN_MESSAGES.en | keyof typeof RESULT_MESSAGES.en | keyof typeof TRACE_MESSAGES.en | keyof typeof TASK_MESSAGES.en} MessageKey
  */
 
 /** @type {Record<Language, Record<MessageKey, string>>} */
 export const MESSAGES = {
-  en: { ...en, ...APPROVAL_MESSAGES.en, ...SIGN_IN_MESSAGES.en, ...RESULT_MESSAGES.en, ...TRACE_MESSAGES.en },
-  zh: { ...zh, ...APPROVAL_MESSAGES.zh, ...SIGN_IN_MESSAGES.zh, ...RESULT_MESSAGES.zh, ...TRACE_MESSAGES.zh },
-  ja: { ...ja, ...APPROVAL_MESSAGES.ja, ...SIGN_IN_MESSAGES.ja, ...RESULT_MESSAGES.ja, ...TRACE_MESSAGES.ja },
+  en: {
+    ...en,
+    ...APPROVAL_MESSAGES.en,
+    ...SIGN_IN_MESSAGES.en,
+    ...RESULT_MESSAGES.en,
+    ...TRACE_MESSAGES.en,
+    ...TASK_MESSAGES.en,
+  },
+  zh: {
+    ...zh,
+    ...APPROVAL_MESSAGES.zh,
+    ...SIGN_IN_MESSAGES.zh,
+    ...RESULT_MESSAGES.zh,
+    ...TRACE_MESSAGES.zh,
+    ...TASK_MESSAGES.zh,
+  },
+  ja: {
+    ...ja,
+    ...APPROVAL_MESSAGES.ja,
+    ...SIGN_IN_MESSAGES.ja,
+    ...RESULT_MESSAGES.ja,
+    ...TRACE_MESSAGES.ja,
+    ...TASK_MESSAGES.ja,
+  },
 };

@@ -24,6 +24,7 @@ import { hasMedia, resultParts } from './result-parts.js';
  * @property {number} [durationMs]
  * @property {ContentPart[]} [content] the parts, bytes as base64
  * @property {unknown} [structured] any JSON
+ * @property {string} [taskId] the call runs on as this task (its result comes into the chat later)
  */
 /**
  * A call as it ran, as GET /api/traces gives it (newest first).
@@ -138,7 +139,9 @@ export function toolCallCard({ tool, callId }) {
       if (result.params !== undefined) paramsBlock.textContent = pretty(result.params);
       const ok = result.success === true;
       element.dataset.state = ok ? 'success' : 'failure';
-      settle(status, ok ? 'ok' : 'bad', ok ? 'succeeded' : 'failed');
+      if (result.taskId !== undefined) element.dataset.state = 'task';
+      if (result.taskId !== undefined) settle(status, 'warn', 'callBecameTask');
+      else settle(status, ok ? 'ok' : 'bad', ok ? 'succeeded' : 'failed');
       duration.textContent = result.durationMs === undefined ? '' : formatDuration(result.durationMs);
       const text = outcomeText(result);
       delete preview.dataset.i18n;
@@ -166,7 +169,7 @@ export function toolCallCard({ tool, callId }) {
 /**
  * The spinner becomes a badge saying how the call ended.
  * @param {HTMLElement} status
- * @param {'ok' | 'bad' | 'muted'} kind
+ * @param {'ok' | 'bad' | 'muted' | 'warn'} kind
  * @param {MessageKey} key
  */
 function settle(status, kind, key) {

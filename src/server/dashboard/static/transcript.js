@@ -3,7 +3,7 @@
 // messages, a card per tool call with its trace, the approvals still waiting), and the page's notes.
 // A turn being answered adds to it (chat-turn.js).
 import { api, ApiError, errorMessage } from './api.js';
-import { pendingApprovalCards } from './approval-card.js';
+import { pendingApprovalCards, questionCard } from './approval-card.js';
 import { h, replace } from './dom.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
@@ -11,7 +11,7 @@ import { traceLink } from './trace-link.js';
 
 /** @import { MessageKey } from './messages.js' */
 /** @import { MessageVars } from './i18n.js' */
-/** @import { PendingRequest } from './approval-card.js' */
+/** @import { PendingRequest, QuestionRequest } from './approval-card.js' */
 /** @import { CallOutcome, ToolCallCard, Trace } from './tool-call-card.js' */
 /**
  * A message as the store keeps it (GET /api/sessions/:name).
@@ -23,6 +23,8 @@ import { traceLink } from './trace-link.js';
 /** @typedef {ReturnType<typeof transcript>} Transcript */
 
 export function transcript() {
+  /** Questions of tasks whose turn is over, by id. @type {Map<string, ReturnType<typeof questionCard>>} */
+  const taskQuestions = new Map();
   const element = h('ol', {
     class: 'transcript',
     role: 'log',
@@ -61,7 +63,7 @@ export function transcript() {
   async function load(name, stillShown) {
     replace(element, h('li', { class: 'message note', i18n: 'loading' }));
     try {
-      const [session, traces, pending] = await Promise.all([
+      const [session, traces, pending, tasks] = await Promise.all([
         /** @type {Promise<SessionRead>} */ (api(`/api/sessions/${encodeURIComponent(name)}`)),
         /** @type {Promise<{ traces?: Trace[] }>} */ (
           api(`/api/traces?session=${encodeURIComponent(name)}&limit=1000`)
@@ -69,6 +71,10 @@ export function transcript() {
         /** @type {Promise<{ approvals?: PendingRequest[] }>} */ (api('/api/approvals')).catch(() => ({
           approvals: [],
         })),
+        // The session's tasks: their results are messages of the history, shown as such.
+        /** @type {Promise<{ tasks?: { id: string, tool: string, callId: string }[] }>} */ (
+          api(`/api/tasks?session=${encodeURIComponent(name)}`)
+        ).catch(() => ({ tasks: [] })),
       ]);
       if (!stillShown()) return false;
       const waiting = (pending.approvals ?? []).filter(
@@ -78,6 +84,7 @@ export function transcript() {
         session.messages ?? [],
         traces.traces ?? [],
         new Set(waiting.map((entry) => entry.callId)),
+        new Map((tasks.tasks ?? []).map((task) => [task.id, task])),
       );
       // Calls of this session still waiting for an answer (the page was reloaded, the service restarted):
       // their cards say they wait, and show the result when the approved call runs at once.
@@ -105,9 +112,12 @@ export function transcript() {
    * @param {StoredMessage[]} messages
    * @param {Trace[]} traces
    * @param {Set<string>} waiting
+   * @param {Map<string, { id: string, tool: string, callId?: string }>} [tasks] the session's tasks, whose results are messages
    */
-  function renderHistory(messages, traces, waiting) {
+  function renderHistory(messages, traces, waiting, tasks = new Map()) {
     const byCall = new Map(traces.map((trace) => [trace.callId, trace]));
+    // A call that became a task: its card says so, as it did live.
+    const taskOfCall = new Map([...tasks.values()].map((task) => [task.callId, task.id]));
     /** @type {Map<string, ToolCallCard>} */
     const cards = new Map();
     /** @type {HTMLLIElement[]} */
@@ -117,7 +127,9 @@ export function transcript() {
     /** Where each turn's items end: a turn with no reply (it failed) links there. @type {Map<string, number>} */
     const ends = new Map();
     for (const message of messages) {
-      if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
+      const task = message.role === 'user' ? tasks.get(TASK_ID.exec(message.content)?.[0] ?? '') : undefined;
+      if (task !== undefined) items.push(taskResult(task, message.content));
+      else if (message.role === 'user') items.push(h('li', { class: 'message user', text: message.content }));
       else if (message.role === 'assistant') {
         if (message.content) {
           const item = reply(message.content);
@@ -128,7 +140,9 @@ export function transcript() {
           const card = toolCallCard({ tool: call.name, callId: call.id });
           card.start({ callId: call.id, tool: call.name, params: parseArguments(call.arguments) });
           const trace = byCall.get(call.id);
-          if (trace !== undefined && !waiting.has(call.id)) card.finish(trace); // a stopped turn's trace: the call still waits
+          const taskId = taskOfCall.get(call.id);
+          if (trace !== undefined && !waiting.has(call.id))
+            card.finish(taskId === undefined ? trace : { ...trace, taskId }); // a stopped turn's trace: the call still waits
           cards.set(call.id, card);
           items.push(h('li', {}, card.element));
         }
@@ -162,11 +176,51 @@ export function transcript() {
     scroll,
     show,
     load,
+    /**
+     * A task's result arrived in this conversation (`task-delivered` on /api/events).
+     * @param {{ task: { id: string, tool: string }, message: { content: string } }} delivery
+     */
+    taskArrived(delivery) {
+      if (element.querySelector('.welcome') !== null) replace(element);
+      element.append(taskResult(delivery.task, delivery.message.content));
+      scroll();
+    },
+    /**
+     * A question a task's call asks once its turn is over (`task-call` on /api/events), answered here
+     * as in a turn; and its end (`question-ended`).
+     * @param {{ type: string } & Record<string, any>} event
+     */
+    taskCall(event) {
+      if (event.type === 'question') {
+        const card = questionCard(/** @type {QuestionRequest} */ (/** @type {unknown} */ (event)));
+        taskQuestions.set(event.questionId, card);
+        element.append(h('li', {}, card.element));
+        scroll();
+      } else if (event.type === 'question-ended')
+        taskQuestions.get(event.questionId)?.settle({ answered: event.answered === true });
+    },
     /** A new chat: the welcome. */
     welcome() {
       replace(element, welcome());
     },
   };
+}
+
+/** A task's id in the message that delivers its result ("Task <id> (tool) finished: …", in any language). */
+const TASK_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+/**
+ * A task's result as the conversation shows it: said to be one, then the message the model reads.
+ * @param {{ id: string, tool: string }} task
+ * @param {string} content
+ */
+function taskResult(task, content) {
+  return h(
+    'li',
+    { class: 'message task-result', 'data-task': task.id },
+    h('p', { class: 'task-result-head', i18n: 'taskResultArrived', i18nVars: { tool: task.tool, id: task.id } }),
+    h('p', { text: content }),
+  );
 }
 
 /** @param {string} text */
