@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
+import { parseConfig } from '../config/load-config.ts';
 import { startTestService } from '../server/server-test-support.ts';
 import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
 import { serveToolsWithTasks } from './testing/serve-endpoint.ts';
@@ -239,7 +240,7 @@ test('conformance 0.2.0-alpha.12, server mode: the tasks extension scenarios pas
   const url = await serveToolsWithTasks(
     t,
     { 'tasks.ts': await readFile(join(PROJECT, 'agent/tools/tasks.ts'), 'utf8') },
-    TASKS_YAML,
+    { yaml: TASKS_YAML, parse: parseConfig },
   );
   const report: string[] = [];
   for (const scenario of [...TASK_SCENARIOS, 'tasks-mrtr-composition']) {

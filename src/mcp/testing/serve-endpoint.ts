@@ -3,19 +3,30 @@
 // service builds one with the tasks room's runner.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseConfig } from '../../config/load-config.ts';
+import type { AppConfig } from '../../tools/app-config.ts';
 import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';
 import { tempDir, writeFiles, type Cleanup } from '../../tool-runtime/test-support.ts';
 import { mcpHttpEndpoint } from '../http-endpoint.ts';
 import { memoryTaskRunner } from './memory-task-runner.ts';
 import { join } from 'node:path';
 
-/** Tool files (name → source) served at the returned `/mcp` URL, their tasks run in memory; closed when the test ends. */
-export async function serveToolsWithTasks(t: Cleanup, files: Record<string, string>, yaml: string): Promise<string> {
+/**
+ * Tool files (name → source) served at the returned `/mcp` URL, their tasks run in memory; closed
+ * when the test ends. The test parses riverse.yaml (the config room is above this one).
+ */
+export async function serveToolsWithTasks(
+  t: Cleanup,
+  files: Record<string, string>,
+  project: {
+    yaml: string;
+    parse: (yaml: string, file: string) => AppConfig;
+  },
+): Promise<string> {
+  const { yaml } = project;
   const dir = await tempDir(t, 'riverse-tasks-');
   await writeFiles(join(dir, 'agent', 'tools'), files);
   await writeFiles(dir, { 'riverse.yaml': yaml });
-  const live = await LiveToolRegistry.open({ config: parseConfig(yaml, join(dir, 'riverse.yaml')), baseDir: dir });
+  const live = await LiveToolRegistry.open({ config: project.parse(yaml, join(dir, 'riverse.yaml')), baseDir: dir });
   const endpoint = mcpHttpEndpoint(live, { tasks: memoryTaskRunner(() => live.current) });
   const http = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
