@@ -74,7 +74,8 @@ function hostFailed(task: TaskRecord): boolean {
 /** The fields every task carries on the wire (the Task base of SEP-2663). */
 function taskFields(task: TaskRecord, waiting: boolean) {
   const status = wireStatus(task, waiting);
-  const message = task.statusMessage ?? (status === 'failed' ? failureText(task) : undefined);
+  // A running task says how far it is (its last progress), for a client's status line.
+  const message = task.statusMessage ?? (status === 'failed' ? failureText(task) : task.progress?.message);
   return {
     taskId: task.id,
     status,
