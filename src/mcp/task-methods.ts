@@ -5,7 +5,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { StartTaskRequest, TaskRecord, TaskRunner } from '../tasks/task-types.ts';
+import type { TaskRecord, TaskRunner } from '../tasks/task-types.ts';
+import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 import type { AskAnswer } from '../tools/tool-context.ts';
 import { approvalQuestion, approved, askAnswer, askQuestion } from './person-questions.ts';
 import { createTaskResult, detailedTask, tasksRequired } from './task-wire.ts';
@@ -20,7 +21,7 @@ interface Pending {
   answer: (response: { action: string; content?: Record<string, unknown> }) => void;
 }
 
-type Hooks = NonNullable<StartTaskRequest['hooks']>;
+type Hooks = Required<Pick<ExecuteOptions, 'ask' | 'approve'>>;
 
 /**
  * The tasks extension's methods over Riverse's tasks (the runner is the port the tasks room gives):
@@ -43,7 +44,6 @@ export class McpTasks {
     tool: string,
     args: Record<string, unknown>,
     callId: string,
-    reports: Pick<Hooks, 'onProgress' | 'onLog'>,
     needsApproval: (params: Record<string, unknown>) => boolean,
   ): Promise<ReturnType<typeof createTaskResult>> {
     let id: string | undefined;
@@ -68,7 +68,6 @@ export class McpTasks {
         else put();
       });
     const hooks: Hooks = {
-      ...reports,
       ask: async (question, signal): Promise<AskAnswer> => {
         asks++;
         const answer = await ask(
@@ -100,7 +99,7 @@ export class McpTasks {
         };
       },
     };
-    const task = await this.#runner.start({ tool, arguments: args, callId, origin: 'mcp', hooks });
+    const task = await this.#runner.start({ tool, arguments: args, callId, origin: 'mcp', ask: hooks.ask, approve: hooks.approve });
     id = task.id;
     for (const put of early.splice(0)) put();
     // Its questions go when it ends (a client reading it then sees its outcome, not them).

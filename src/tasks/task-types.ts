@@ -1,6 +1,5 @@
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { Language } from '../core/language.ts';
-import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 
 /**
  * A task: one tool call that runs apart from the turn that started it (a manifest's `long_running`,
@@ -55,11 +54,6 @@ export interface StartTaskRequest {
   sessionId?: string;
   language?: Language;
   ttlMs?: number;
-  /**
-   * How the call reaches whoever started it while it runs, when that is not the person of a session:
-   * an MCP client's input requests (`ask`, `approve`) and its progress and log notifications.
-   */
-  hooks?: Pick<ExecuteOptions, 'ask' | 'approve' | 'onProgress' | 'onLog'>;
 }
 
 export interface TaskFilter {
