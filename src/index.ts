@@ -34,6 +34,7 @@ export {
   type CheckedToolResult,
   type ToolResultFields,
   type JsonSchemaObject,
+  type LongRunning,
   type LogReport,
   type ProgressReport,
   type ReportLevel,

@@ -8,6 +8,7 @@ export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/a
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export type {
   JsonSchemaObject,
+  LongRunning,
   Parameter,
   ParameterSpec,
   ParameterType,

@@ -20,6 +20,8 @@ import { resultContent } from './tool-output.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 import { TurnTracer } from './turn-tracer.ts';
+import type { LocalTaskRunner } from '../tasks/task-runner.ts';
+import { deliverTasks, type TaskDelivery } from './task-delivery.ts';
 
 export interface AssistantOptions {
   model: ChatModel;
@@ -59,6 +61,13 @@ export interface AssistantOptions {
   approvalTimeoutMs?: number;
   /** Calls of one reply running at once (TurnOptions.maxParallelCalls; `assistant.max_parallel_calls`). */
   maxParallelCalls?: number;
+  /**
+   * Runs the calls that outlive their turn (`long_running` tools, calls past the deadline: 032) and
+   * delivers their results into their sessions. Without it, every call is its turn's.
+   */
+  tasks?: LocalTaskRunner;
+  /** Told when a task's result was added to its session (the service tells the dashboard). */
+  onTaskDelivered?: (delivery: TaskDelivery) => void;
 }
 
 export interface TurnRequest {
@@ -114,9 +123,21 @@ export class Assistant {
   readonly #textOnly = new TextOnlyModels();
   /** Where calls wait for a person's answer; the channels (chat, dashboard, API) answer here. */
   readonly approvals: Approvals;
+  /** Turns running per session: a task that ends meanwhile is delivered when they end, not between a call and its result. */
+  readonly #busy = new Map<string, number>();
+  /** Each session's last language, for a result delivered between turns. */
+  readonly #sessionLanguages = new Map<string, Language>();
+
+  /** Stops listening for tasks' ends (a service that changes its model makes a new assistant). */
+  readonly #unsubscribe: () => void;
 
   constructor(options: AssistantOptions) {
     this.#options = options;
+    this.#unsubscribe =
+      options.tasks?.onChange((task) => {
+        if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
+          if (['completed', 'failed', 'cancelled', 'interrupted'].includes(task.status)) this.#deliver(task.sessionId);
+      }) ?? (() => {});
     this.#router = options.router ?? new ToolRouter();
     const registry = options.registry;
     this.approvals =
@@ -130,6 +151,11 @@ export class Assistant {
 
   get model(): ChatModel {
     return this.#options.model;
+  }
+
+  /** Hands over to another assistant: this one no longer delivers tasks' results as they end (the next turn still does). */
+  close(): void {
+    this.#unsubscribe();
   }
 
   /**
@@ -151,6 +177,11 @@ export class Assistant {
     try {
       const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
       if (store === undefined) this.#memory.set(name, memory);
+      // The results of tasks that ended since the last turn join the conversation before this message.
+      if (options.tasks !== undefined) {
+        this.#sessionLanguages.set(info?.id ?? name, this.#language(input, info?.language ?? memory.language));
+        this.#deliver(info?.id ?? name);
+      }
       const history =
         store !== undefined && info !== undefined
           ? storeCall('Reading the session', () => store.messages(info.id))
@@ -186,8 +217,11 @@ export class Assistant {
         else memory.messages.push(...event.messages);
       } else if (event.type === 'tool-result' && store !== undefined) recordTrace(store, sessionId, turnId, event.call);
     };
+    const tasks = options.tasks;
+    if (tasks !== undefined) this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
     return runTurn({
       ...this.#turnSettings(request.signal),
+      ...(tasks === undefined ? {} : { tasks: { runner: tasks } }),
       registry,
       history: trimHistory(
         closeOpenToolCalls(
@@ -204,7 +238,38 @@ export class Assistant {
       ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
       onEvent: savingListener(save, request.onEvent),
+    }).finally(() => {
+      if (tasks === undefined) return;
+      const left = (this.#busy.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.#busy.set(sessionId, left);
+      else {
+        this.#busy.delete(sessionId);
+        this.#sessionLanguages.set(sessionId, language);
+        this.#deliver(sessionId); // what ended while the turn ran
+      }
     });
+  }
+
+  /** Adds the results of the session's ended, undelivered tasks to it (never throws: a failed write waits for the next turn). */
+  #deliver(sessionId: string): void {
+    const tasks = this.#options.tasks;
+    if (tasks === undefined) return;
+    const store = this.#options.store;
+    const language =
+      this.#sessionLanguages.get(sessionId) ??
+      (this.#options.language === 'auto' ? undefined : this.#options.language) ??
+      'en';
+    try {
+      const delivered = deliverTasks(tasks, sessionId, language, (messages) => {
+        if (store !== undefined) store.appendMessages(sessionId, messages);
+        else {
+          const memory = this.#memory.get(sessionId) ?? { messages: [] };
+          this.#memory.set(sessionId, memory);
+          memory.messages.push(...messages);
+        }
+      });
+      for (const delivery of delivered) this.#options.onTaskDelivered?.(delivery);
+    } catch {}
   }
 
   /**

@@ -51,6 +51,7 @@ export async function runRound(
     offered: tools.offered,
     turnId: turn.turnId,
     parallel: turn.parallelCalls,
+    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
     ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled: turn.unsettled } }),
     execute: {
       language: options.language,

@@ -8,6 +8,7 @@ import { approvalGate, questionChannel, type TurnApprovals } from './approval-ga
 import { ASSISTANT_TEXT } from './assistant-text.ts';
 import { FIND_TOOLS, type OfferedTools } from './offered-tools.ts';
 import type { ToolCallRecord, TurnEvent } from './turn-events.ts';
+import { executeOrHandOver, isHandle, type TurnTasks } from './task-calls.ts';
 
 /** How many times one exact call may fail in a turn before it is no longer run. */
 const MAX_IDENTICAL_FAILURES = 2;
@@ -27,6 +28,8 @@ export interface ToolCallsContext {
   turnId: string;
   /** Calls running at once, at most (default: all of the batch). */
   parallel?: number;
+  /** Where calls that outlive the turn go (task-calls.ts); without it every call is the turn's. */
+  tasks?: TurnTasks;
 }
 
 /**
@@ -95,6 +98,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const params = parsed.ok ? parsed.value : call.arguments;
   context.emit({ type: 'tool-call', callId: call.id, tool: call.name, params });
   const waited = { ms: 0 }; // time spent waiting for the person's approval: not the call's
+  let taskId: string | undefined; // set when the call became a task
 
   const key = `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
   const failures = context.failures.get(key) ?? 0;
@@ -110,8 +114,22 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
         ? await offered.find(parsed.value, context.execute.signal)
         : failures >= MAX_IDENTICAL_FAILURES
           ? failure('repeated', text.repeatedCall(call.name, failures))
-          : await context.registry
-              .execute(call.name, parsed.value, withPerson(call, context, waited))
+          : await (context.tasks === undefined
+              ? context.registry.execute(call.name, parsed.value, withPerson(call, context, waited))
+              : executeOrHandOver(
+                  context.registry,
+                  call,
+                  parsed.value,
+                  withPerson(call, context, waited),
+                  context.tasks,
+                  context.language,
+                )
+            )
+              .then((answer) => {
+                if (!isHandle(answer)) return answer;
+                taskId = answer.task.id;
+                return answer.result;
+              })
               .catch((error: unknown) =>
                 // `execute` is not meant to throw; if it does (arguments that overflow the stack), this call fails, not the turn.
                 failure(
@@ -128,6 +146,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
     result,
     durationMs: tenthOfMs(Math.max(0, performance.now() - started - waited.ms)),
     startedAt,
+    ...(taskId === undefined ? {} : { taskId }),
   };
   context.emit({ type: 'tool-result', call: record });
   return record;

@@ -13,6 +13,8 @@ export interface ToolCallRecord {
   result: CheckedToolResult;
   durationMs: number;
   startedAt: string;
+  /** The task the call became (a `long_running` tool, or a call the deadline handed over): `result` is its handle. */
+  taskId?: string;
 }
 
 export type TurnEvent =

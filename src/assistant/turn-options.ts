@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { TurnTracer } from './turn-tracer.ts';
+import type { TurnTasks } from './task-calls.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
@@ -71,6 +72,8 @@ export interface TurnOptions {
    * no one can be asked, and those calls are refused (`approval-unavailable`).
    */
   approvals?: TurnApprovals;
+  /** Where calls that outlive the turn go: `long_running` tools' calls, and calls still running at the deadline (032). */
+  tasks?: TurnTasks;
   /** The turn's id, as its messages and traces are stored (a random one by default). */
   turnId?: string;
   /** Told of the model requests and the tools offered, for the turn's trace (the rest it reads from the events). */

@@ -12,6 +12,10 @@ import type { ToolRouter } from '../routing/tool-router.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
+import { LocalTaskRunner } from '../tasks/task-runner.ts';
+import type { TaskDelivery } from '../assistant/task-delivery.ts';
+import type { TurnEvent } from '../assistant/turn-events.ts';
+import { taskCall } from '../assistant/task-run.ts';
 
 /** The tools as the live registry holds them: `current` is read again at the start of every turn. */
 export interface CurrentTools {
@@ -33,6 +37,10 @@ export interface AssistantParts {
    * answers it on `/api/approvals` (sharedApprovals). Without, the assistant keeps its own in `store`.
    */
   approvals?: Approvals | undefined;
+  /** Runs the calls that outlive their turn (sharedTasks); without it every call is its turn's. */
+  tasks?: LocalTaskRunner | undefined;
+  /** Told when a task's result joins its session. */
+  onTaskDelivered?: ((delivery: TaskDelivery) => void) | undefined;
 }
 
 /** The language the assistant answers in: the caller's, else `language:` in riverse.yaml, else each message's own. */
@@ -55,6 +63,8 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
     // A mode the person chose wins over what the assistant learns of the model (a refusal of native tools).
     ...(toolCalling === undefined ? {} : { toolCalling }),
     ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
+    ...(parts.tasks === undefined ? {} : { tasks: parts.tasks }),
+    ...(parts.onTaskDelivered === undefined ? {} : { onTaskDelivered: parts.onTaskDelivered }),
     ...assistantLimits(config.assistant),
   };
 }
@@ -71,5 +81,25 @@ export function sharedApprovals(config: RiverseConfig, parts: { store: SessionSt
     store: parts.store,
     registry: () => tools.current,
     ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }),
+  });
+}
+
+/**
+ * The task runner of a process (the service, a chat): its tasks kept in `store`, beside the
+ * sessions they deliver into; a task started by the API or MCP runs the tool as the registry holds
+ * it now, through the approval gate of `approvals` (decision 032). Its start marks the tasks a
+ * stopped process left running as interrupted.
+ */
+export function sharedTasks(parts: {
+  store: SessionStore;
+  tools: CurrentTools;
+  approvals?: Approvals;
+  /** Told of the approval and question events of a task's call. */
+  emit?: (taskId: string, event: TurnEvent) => void;
+}): LocalTaskRunner {
+  const { tools } = parts;
+  return new LocalTaskRunner({
+    records: parts.store.tasks,
+    run: taskCall(() => tools.current, parts.approvals, parts.emit),
   });
 }

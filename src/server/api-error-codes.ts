@@ -42,6 +42,9 @@ export const API_ERROR_CODES = [
   'config-invalid',
   'config-unreadable',
   'config-unwritable',
+  // Tasks (GET /api/tasks/:id, POST /api/tasks/:id/cancel).
+  'task-not-found',
+  'task-already-ended',
   // Event streams.
   'too-many-streams',
   // The default model's download.

@@ -66,6 +66,8 @@ export async function startServer(
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         context.events.close();
+        // The service's tasks end with it (interrupted: a restart does not run them again).
+        context.tasks.close();
         server.closeIdleConnections();
         // A chat still streaming is cut after the grace: its request's signal then cancels the turn.
         setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();

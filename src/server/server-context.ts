@@ -1,7 +1,9 @@
 import type { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from '../assistant/assistant.ts';
 import type { Approvals } from '../assistant/approvals.ts';
-import { assistantLanguage, assistantOptions, sharedApprovals } from '../config/assistant-options.ts';
+import { assistantLanguage, assistantOptions, sharedApprovals, sharedTasks } from '../config/assistant-options.ts';
+import type { LocalTaskRunner } from '../tasks/task-runner.ts';
+import type { TaskDelivery } from '../assistant/task-delivery.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { ModelError } from '../models/model-error.ts';
@@ -11,6 +13,7 @@ import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
 import { signIns } from '../mcp/oauth/sign-ins.ts';
 import { ServerEvents } from './server-events.ts';
+import { taskView } from './api/task-view.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -43,6 +46,8 @@ export interface ServerContext {
   events: ServerEvents;
   /** Where calls wait for a person's approval, the same across a change of model (`/api/approvals`). */
   approvals: Approvals;
+  /** The calls that outlive their turn (`/api/tasks`), the same across a change of model; closed with the service. */
+  tasks: LocalTaskRunner;
   language: Language | 'auto';
   dataDir: string;
   version: string;
@@ -73,12 +78,27 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   let assistant: Assistant | undefined;
   const approvals = sharedApprovals(options.config.config, options);
   const events = new ServerEvents();
+  // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
+  const tasks = sharedTasks({
+    store: options.store,
+    tools: options.tools,
+    approvals,
+    emit: (taskId, event) => events.publish('task-call', { taskId, event }),
+  });
+  tasks.onChange((task) => events.publish('task', { task: taskView(task) }));
+  const onTaskDelivered = (delivery: TaskDelivery) =>
+    events.publish('task-delivered', {
+      sessionId: delivery.sessionId,
+      task: taskView(delivery.task),
+      message: delivery.message,
+    });
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,
     config: options.config,
     events,
     approvals,
+    tasks,
     language: assistantLanguage(options.config.config, options.language),
     dataDir: options.dataDir,
     version: options.version,
@@ -94,7 +114,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
         router: options.router,
         language: context.language,
         approvals,
+        tasks,
+        onTaskDelivered,
       };
+      assistant?.close();
       assistant = new Assistant(assistantOptions(context.config.config, parts));
       context.events.publish('model', { id: model.id });
     },

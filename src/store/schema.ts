@@ -104,6 +104,32 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX turn_traces_by_time ON turn_traces (started_at);
   CREATE INDEX turn_traces_by_session ON turn_traces (session_id, started_at);
   `,
+  // 6: tool calls that run apart from their turn (src/store/task-store.ts): a `long_running` tool's,
+  // or an MCP client's task. No foreign key to sessions: an MCP task has none, and a task whose
+  // session was deleted stays listed (undelivered) until its retention ends.
+  `
+  CREATE TABLE tasks (
+    id               TEXT PRIMARY KEY,
+    tool             TEXT NOT NULL,
+    call_id          TEXT NOT NULL,
+    session_id       TEXT,
+    origin           TEXT NOT NULL,
+    status           TEXT NOT NULL CHECK (status IN ('working', 'input_required', 'completed', 'failed', 'cancelled', 'interrupted')),
+    status_message   TEXT,
+    error_code       TEXT,
+    arguments        TEXT NOT NULL,      -- JSON
+    created_at       INTEGER NOT NULL,   -- epoch milliseconds, as MCP's tasks count them
+    updated_at       INTEGER NOT NULL,
+    ttl_ms           INTEGER,
+    poll_interval_ms INTEGER,
+    progress         TEXT,               -- JSON TaskProgress
+    result           TEXT,               -- JSON CheckedToolResult, bytes as base64
+    delivered_at     INTEGER,
+    runner           TEXT                -- the process running it (host:pid:start), so that a start interrupts only the dead's
+  );
+  CREATE INDEX tasks_by_status ON tasks (status, updated_at);
+  CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,6 +8,7 @@ import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { ResponseStore } from './response-store.ts';
+import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
@@ -111,12 +112,15 @@ export class SessionStore {
   readonly responses: ResponseStore;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */
   readonly turnTraces: TraceStore;
+  /** Tool calls that run apart from their turn (tasks), in the same file. */
+  readonly tasks: TaskStore;
 
   private constructor(db: DatabaseSync, file: string, options: SessionStoreOptions) {
     this.#db = db;
     this.file = file;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
+    this.tasks = new TaskStore((sql) => this.#prepare(sql));
     this.turnTraces = new TraceStore({
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),

@@ -1,5 +1,6 @@
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { Language } from '../core/language.ts';
+import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 
 /**
  * A task: one tool call that runs apart from the turn that started it (a manifest's `long_running`,
@@ -54,6 +55,10 @@ export interface StartTaskRequest {
   sessionId?: string;
   language?: Language;
   ttlMs?: number;
+  /** What stands between the call and the person, when the starter has its own (MCP's input requests); else the runner's. */
+  approve?: ExecuteOptions['approve'];
+  /** Where the call's `context.ask` goes, when the starter has its own channel; else the runner's. */
+  ask?: ExecuteOptions['ask'];
 }
 
 export interface TaskFilter {

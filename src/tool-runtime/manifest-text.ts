@@ -42,6 +42,8 @@ const en = {
   'manifest.examples-not-strings': (a: { path: string }) => `${a.path} must be a list of non-empty strings`,
   'manifest.examples-few': (a: { count: number }) =>
     `${a.count === 0 ? 'no examples' : 'only one example'}: add 2–3 messages a user would send that should trigger this tool; models and routing use them`,
+  'manifest.long-running-invalid': (a: { got: string }) =>
+    `long_running is "optional" (a call may run as a task) or "required" (it always does), got ${a.got}`,
   'manifest.timeout-invalid': (a: { got: string }) =>
     `timeoutMs must be a positive number of milliseconds, got ${a.got}`,
   'manifest.exclusive-invalid': (a: { got: string; key?: string }) =>
@@ -129,6 +131,8 @@ const zh: typeof en = {
   'manifest.examples-not-strings': (a) => `${a.path} 必须是非空字符串的列表`,
   'manifest.examples-few': (a) =>
     `${a.count === 0 ? '没有示例' : '只有一个示例'}：请添加 2–3 条应当触发此工具的用户消息；模型和路由都会用到它们`,
+  'manifest.long-running-invalid': (a) =>
+    `long_running 应为 "optional"（调用可以作为任务运行）或 "required"（总是作为任务运行），实际是 ${a.got}`,
   'manifest.timeout-invalid': (a) => `timeoutMs 必须是正数（毫秒），实际是 ${a.got}`,
   'manifest.exclusive-invalid': (a) => `${a.key ?? 'exclusive'} 必须是 true 或 false，实际是 ${a.got}`,
   'manifest.annotations-invalid': (a) =>
@@ -205,6 +209,8 @@ const ja: typeof en = {
   'manifest.examples-not-strings': (a) => `${a.path} は空でない文字列のリストでなければなりません`,
   'manifest.examples-few': (a) =>
     `${a.count === 0 ? '例がありません' : '例が 1 つしかありません'}。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います`,
+  'manifest.long-running-invalid': (a) =>
+    `long_running は "optional"（呼び出しをタスクとして実行できる）か "required"（常にタスクとして実行する）のどちらかですが、${a.got} です`,
   'manifest.timeout-invalid': (a) => `timeoutMs は正のミリ秒数でなければなりませんが、${a.got} です`,
   'manifest.exclusive-invalid': (a) => `${a.key ?? 'exclusive'} は true か false でなければなりませんが、${a.got} です`,
   'manifest.annotations-invalid': (a) =>

@@ -42,6 +42,7 @@ export const MANIFEST_KEYS = [
   'inputSchema',
   'input_schema',
   'output',
+  'long_running',
 ];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
@@ -107,6 +108,9 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
       'offByDefault',
       phrase('manifest.exclusive-invalid', { got: String(JSON.stringify(offByDefault)), key: 'offByDefault' }),
     );
+  const longRunning = manifest.long_running;
+  if (longRunning !== undefined && longRunning !== 'optional' && longRunning !== 'required')
+    error('long_running', phrase('manifest.long-running-invalid', { got: String(JSON.stringify(longRunning)) }));
   if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
   if (annotations !== undefined) checkAnnotations(annotations, error);
   return problems;

@@ -46,6 +46,14 @@ export interface ToolManifest {
   examples?: LocalizedList;
   /** Per-call time limit; the registry default (30 s) applies otherwise. */
   timeoutMs?: number;
+  /**
+   * A call that may take minutes or hours: it runs as a task (`riverse tasks`), apart from the turn,
+   * which gets a handle at once; the result is delivered into the session when it ends. `optional`:
+   * an MCP client without the tasks extension gets a plain call that waits; `required`: such a client
+   * gets the protocol's error. A call of any tool that outlives `assistant.turn_timeout_ms` is
+   * handed over the same way when its tool says either.
+   */
+  long_running?: LongRunning;
   /** True when the tool must not run at the same time as any other call of the same round. */
   exclusive?: boolean;
   /**
@@ -67,6 +75,8 @@ export interface ToolManifest {
    */
   annotations?: ToolAnnotations;
 }
+
+export type LongRunning = 'optional' | 'required';
 
 /** A JSON Schema written as an object literal. */
 export type JsonSchemaObject = { [keyword: string]: unknown };

@@ -9,6 +9,7 @@ import { sessionRoutes } from './session-routes.ts';
 import { statusRoutes } from './status-routes.ts';
 import { toolRoutes } from './tool-routes.ts';
 import { traceRoutes } from './trace-routes.ts';
+import { taskRoutes } from './task-routes.ts';
 
 /** The REST API the dashboard uses, mounted at `/api` (docs/server-api.md). */
 export function apiRoutes(context: ServerContext): Hono {
@@ -19,6 +20,7 @@ export function apiRoutes(context: ServerContext): Hono {
   api.route('/', sessionRoutes(context));
   api.route('/', toolRoutes(context));
   api.route('/', traceRoutes(context));
+  api.route('/', taskRoutes(context));
   api.route('/', eventRoutes(context));
   api.route('/', modelDownloadRoutes(context));
   api.route('/', mcpSignInRoutes());

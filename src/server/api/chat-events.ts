@@ -27,6 +27,8 @@ export function chatEvent(event: TurnEvent): { type: string; data: unknown } | u
           ...(result.structured === undefined ? {} : { structured: result.structured }),
           durationMs: call.durationMs,
           startedAt: call.startedAt,
+          // The call became a task: its result comes later (`task`, `task-delivered` on /api/events).
+          ...(call.taskId === undefined ? {} : { taskId: call.taskId }),
         },
       };
     }

@@ -1,0 +1,283 @@
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import { jsonText } from '../models/json-text.ts';
+import { partsAsJson } from '../tools/result-content.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
+import type { TaskFilter, TaskRecord, TaskStatus } from '../tasks/task-types.ts';
+
+/** How long an ended task is kept when it names no `ttlMs` of its own, and how many ended tasks at most. */
+export interface TaskRetention {
+  ttlMs: number;
+  maxEnded: number;
+}
+
+export const DEFAULT_TASK_RETENTION: TaskRetention = { ttlMs: 7 * 24 * 60 * 60 * 1000, maxEnded: 1_000 };
+
+/** The statuses a task does not leave. */
+export const ENDED_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'interrupted'];
+
+/** The most `list` answers. */
+const MAX_LISTED = 1_000;
+
+interface TaskRow {
+  id: string;
+  tool: string;
+  call_id: string;
+  session_id: string | null;
+  origin: TaskRecord['origin'];
+  status: TaskStatus;
+  status_message: string | null;
+  error_code: string | null;
+  arguments: string;
+  created_at: number;
+  updated_at: number;
+  ttl_ms: number | null;
+  poll_interval_ms: number | null;
+  progress: string | null;
+  result: string | null;
+  delivered_at: number | null;
+  runner: string | null;
+}
+
+/** What the task runner needs of a place to keep tasks: the SQLite table, or memory (`memoryTasks`). */
+export interface TaskRecords {
+  /**
+   * Writes the whole record; `runner` names the process running it. An ended task's row is not
+   * changed (a cancel from another process stands against a late progress write).
+   */
+  put(record: TaskRecord, runner?: string): void;
+  get(id: string): TaskRecord | undefined;
+  /** Newest first. */
+  list(filter?: TaskFilter): TaskRecord[];
+  /** Ended tasks of a session whose result was not delivered yet, oldest first. */
+  undelivered(sessionId: string): TaskRecord[];
+  /** Marks a task's result delivered; false when it was already (or is unknown). */
+  markDelivered(id: string, at: number): boolean;
+  /**
+   * Ends as `interrupted` every `working`/`input_required` task whose runner is no longer running
+   * (`stopped`: a start after a stop, or a process that closed); answers those ended.
+   */
+  interruptRunning(statusMessage: string, at: number, stopped: (runner: string | undefined) => boolean): TaskRecord[];
+  /** The statuses of these tasks as stored (another process may have cancelled one). */
+  statuses(ids: readonly string[]): Map<string, TaskStatus>;
+  /** Deletes ended tasks past their time to live, and the oldest past the count; answers how many went. */
+  prune(now: number, retention?: TaskRetention): number;
+}
+
+/**
+ * Tasks in the session database (table `tasks`, schema step 6), so that one outlives the turn and
+ * the request that started it, and a restart finds the ones that were running. Each method is one
+ * short statement, synchronous like the rest of the store.
+ */
+export class TaskStore implements TaskRecords {
+  readonly #prepare: (sql: string) => StatementSync;
+
+  /** `prepare`: the session store's statements, prepared once per SQL text. */
+  constructor(prepare: (sql: string) => StatementSync) {
+    this.#prepare = prepare;
+  }
+
+  put(record: TaskRecord, runner?: string): void {
+    this.#run(
+      `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
+         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
+         error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
+         result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
+       WHERE tasks.status IN ('working', 'input_required')`,
+      record.id,
+      record.tool,
+      record.callId,
+      record.sessionId ?? null,
+      record.origin,
+      record.status,
+      record.statusMessage ?? null,
+      record.errorCode ?? null,
+      jsonText(record.arguments),
+      record.createdAt,
+      record.updatedAt,
+      record.ttlMs ?? null,
+      record.pollIntervalMs ?? null,
+      record.progress === undefined ? null : jsonText(record.progress),
+      record.result === undefined ? null : resultJson(record.result),
+      record.deliveredAt ?? null,
+      runner ?? null,
+    );
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const row = this.#prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  list(filter: TaskFilter = {}): TaskRecord[] {
+    const where: string[] = [];
+    const params: SQLInputValue[] = [];
+    const statuses = filter.status === undefined ? [] : ([] as TaskStatus[]).concat(filter.status);
+    if (statuses.length > 0) {
+      where.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+      params.push(...statuses);
+    }
+    if (filter.sessionId !== undefined) {
+      where.push('session_id = ?');
+      params.push(filter.sessionId);
+    }
+    if (filter.tool !== undefined) {
+      where.push('tool = ?');
+      params.push(filter.tool);
+    }
+    params.push(Math.min(Math.max(1, filter.limit ?? MAX_LISTED), MAX_LISTED));
+    const sql = `SELECT * FROM tasks ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
+      ORDER BY created_at DESC, rowid DESC LIMIT ?`;
+    return (this.#prepare(sql).all(...params) as unknown as TaskRow[]).map(toRecord);
+  }
+
+  undelivered(sessionId: string): TaskRecord[] {
+    return (
+      this.#prepare(
+        `SELECT * FROM tasks WHERE session_id = ? AND delivered_at IS NULL
+           AND status IN ('completed', 'failed', 'cancelled', 'interrupted') ORDER BY updated_at, rowid`,
+      ).all(sessionId) as unknown as TaskRow[]
+    ).map(toRecord);
+  }
+
+  markDelivered(id: string, at: number): boolean {
+    return (
+      Number(this.#run('UPDATE tasks SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL', at, id).changes) === 1
+    );
+  }
+
+  interruptRunning(statusMessage: string, at: number, stopped: (runner: string | undefined) => boolean): TaskRecord[] {
+    const rows = this.#prepare(
+      "SELECT * FROM tasks WHERE status IN ('working', 'input_required') ORDER BY created_at, rowid",
+    ).all() as unknown as TaskRow[];
+    const ended: TaskRecord[] = [];
+    for (const row of rows) {
+      if (!stopped(row.runner ?? undefined)) continue;
+      const changed = this.#run(
+        `UPDATE tasks SET status = 'interrupted', error_code = 'interrupted', status_message = ?, updated_at = ?
+           WHERE id = ? AND status IN ('working', 'input_required')`,
+        statusMessage,
+        at,
+        row.id,
+      );
+      if (Number(changed.changes) === 1)
+        ended.push({ ...toRecord(row), status: 'interrupted', errorCode: 'interrupted', statusMessage, updatedAt: at });
+    }
+    return ended;
+  }
+
+  statuses(ids: readonly string[]): Map<string, TaskStatus> {
+    const found = new Map<string, TaskStatus>();
+    const statement = this.#prepare('SELECT status FROM tasks WHERE id = ?');
+    for (const id of ids) {
+      const row = statement.get(id) as { status: TaskStatus } | undefined;
+      if (row !== undefined) found.set(id, row.status);
+    }
+    return found;
+  }
+
+  prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): number {
+    const ended = "status IN ('completed', 'failed', 'cancelled', 'interrupted')";
+    const expired = this.#run(
+      `DELETE FROM tasks WHERE ${ended} AND updated_at + coalesce(ttl_ms, ?) < ?`,
+      retention.ttlMs,
+      now,
+    );
+    const over = this.#run(
+      `DELETE FROM tasks WHERE ${ended} AND id NOT IN
+         (SELECT id FROM tasks WHERE ${ended} ORDER BY updated_at DESC, rowid DESC LIMIT ?)`,
+      retention.maxEnded,
+    );
+    return Number(expired.changes) + Number(over.changes);
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]) {
+    return this.#prepare(sql).run(...params);
+  }
+}
+
+/** The result as JSON: its parts' bytes as base64 (JSON has no bytes). */
+function resultJson(result: CheckedToolResult): string {
+  return jsonText(result.content === undefined ? result : { ...result, content: partsAsJson(result.content) });
+}
+
+function toRecord(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    tool: row.tool,
+    callId: row.call_id,
+    ...(row.session_id === null ? {} : { sessionId: row.session_id }),
+    origin: row.origin,
+    status: row.status,
+    ...(row.status_message === null ? {} : { statusMessage: row.status_message }),
+    ...(row.error_code === null ? {} : { errorCode: row.error_code }),
+    arguments: JSON.parse(row.arguments) as Record<string, unknown>,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.ttl_ms === null ? {} : { ttlMs: row.ttl_ms }),
+    ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
+    ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
+    ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
+    ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
+  };
+}
+
+/** Tasks kept in memory, for an assistant without a store: the same rules, gone with the process. */
+export function memoryTasks(): TaskRecords {
+  const records = new Map<string, TaskRecord>();
+  const runners = new Map<string, string | undefined>();
+  const isEnded = (task: TaskRecord) => ENDED_STATUSES.includes(task.status);
+  const all = () => [...records.values()];
+  return {
+    put(record, runner) {
+      const known = records.get(record.id);
+      if (known !== undefined && isEnded(known)) return;
+      records.set(record.id, structuredClone(record));
+      runners.set(record.id, runner);
+    },
+    get: (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
+    list(filter = {}) {
+      const statuses = filter.status === undefined ? [] : ([] as TaskStatus[]).concat(filter.status);
+      return all()
+        .filter(
+          (task) =>
+            (statuses.length === 0 || statuses.includes(task.status)) &&
+            (filter.sessionId === undefined || task.sessionId === filter.sessionId) &&
+            (filter.tool === undefined || task.tool === filter.tool),
+        )
+        .reverse()
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, Math.min(Math.max(1, filter.limit ?? MAX_LISTED), MAX_LISTED))
+        .map((task) => structuredClone(task));
+    },
+    undelivered: (sessionId) =>
+      all()
+        .filter((task) => task.sessionId === sessionId && task.deliveredAt === undefined && isEnded(task))
+        .sort((a, b) => a.updatedAt - b.updatedAt)
+        .map((task) => structuredClone(task)),
+    markDelivered(id, at) {
+      const task = records.get(id);
+      if (task === undefined || task.deliveredAt !== undefined) return false;
+      task.deliveredAt = at;
+      return true;
+    },
+    interruptRunning(statusMessage, at, stopped) {
+      const running = all().filter((task) => !isEnded(task) && stopped(runners.get(task.id)));
+      for (const task of running)
+        Object.assign(task, { status: 'interrupted', errorCode: 'interrupted', statusMessage, updatedAt: at });
+      return running.map((task) => structuredClone(task));
+    },
+    prune(now, retention = DEFAULT_TASK_RETENTION) {
+      const ended = all()
+        .filter(isEnded)
+        .sort((a, b) => b.updatedAt - a.updatedAt);
+      const gone = ended.filter(
+        (task, index) => index >= retention.maxEnded || task.updatedAt + (task.ttlMs ?? retention.ttlMs) < now,
+      );
+      for (const task of gone) records.delete(task.id);
+      return gone.length;
+    },
+    statuses: (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
+  };
+}

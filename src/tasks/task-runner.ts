@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { english } from '../core/phrase.ts';
+import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords, type TaskRetention } from '../store/task-store.ts';
+import type { ProgressReport } from '../tools/call-report.ts';
+import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
+import type { StartTaskRequest, TaskFilter, TaskRecord, TaskRunner, TaskStatus } from './task-types.ts';
+import { taskPhrase } from './task-text.ts';
+
+/** What a task's call is given: its own signal (not a turn's nor a request's), and where it reports. */
+export interface TaskCallHooks {
+  taskId: string;
+  signal: AbortSignal;
+  progress(report: ProgressReport): void;
+  /** A question to the person is waiting (true) or was answered (false): the task is `input_required` meanwhile. */
+  asking(waiting: boolean): void;
+}
+
+/** Runs a task's call (the registry's tool, through executeTool); never throws, like executeTool. */
+export type RunTaskCall = (request: StartTaskRequest, hooks: TaskCallHooks) => Promise<CheckedToolResult>;
+
+/** A call already running that is handed to the runner (a turn's deadline came first). */
+export interface RunningCall {
+  result: Promise<CheckedToolResult>;
+  /** Stops it (its signal fires). */
+  cancel(): void;
+}
+
+export interface TaskRunnerOptions {
+  records: TaskRecords;
+  run: RunTaskCall;
+  retention?: Partial<TaskRetention>;
+  /** What a client is told to poll at (MCP's `pollIntervalMs`; default 1 s). */
+  pollIntervalMs?: number;
+  /** How often running tasks are checked for a cancel written by another process (`riverse tasks cancel`; default 1 s). */
+  watchMs?: number;
+  now?: () => number;
+}
+
+/** Failures that mean the call could not be run or its host died: the task `failed` (MCP's words), not a tool's own failure. */
+const FAILED_CODES: ReadonlySet<ToolErrorCode | undefined> = new Set([
+  'unknown-tool',
+  'unavailable',
+  'invalid-params',
+  'crashed',
+  'timeout',
+  'invalid-result',
+  'mcp-protocol-error',
+  'mcp-disconnected',
+]);
+
+const DEFAULT_POLL_MS = 1_000;
+/** The most a progress report is written to the store (listeners hear every one). */
+const PROGRESS_WRITE_MS = 1_000;
+
+interface Live {
+  record: TaskRecord;
+  controller: AbortController;
+  cancel: () => void;
+  ended: Promise<TaskRecord>;
+  end: (record: TaskRecord) => void;
+  lastWrite: number;
+  dirty: boolean;
+}
+
+/** A process's name for its tasks' rows: host, pid and start, so that a start interrupts only the tasks of a process that is gone. */
+const RUNNER = `${hostname()}:${process.pid}:${Date.now()}`;
+
+/** Whether the process a row names is gone (another host's is taken as gone: a shared file on one machine is what SQLite is for). */
+function runnerStopped(runner: string | undefined): boolean {
+  if (runner === undefined) return true;
+  const [host, pid] = runner.split(':');
+  if (host !== hostname() || pid === undefined) return true;
+  if (runner === RUNNER) return false;
+  if (Number(pid) === process.pid) return true; // an earlier runner of this process (a store reopened): closed, or it would be RUNNER
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * The tasks of one process: runs each call apart from what started it, keeps its record in the
+ * store (written at each change; progress at most once a second), tells listeners, and at start
+ * ends as `interrupted` the tasks a stopped process left running (nothing is run again).
+ */
+export class LocalTaskRunner implements TaskRunner {
+  readonly #records: TaskRecords;
+  readonly #run: RunTaskCall;
+  readonly #retention: TaskRetention;
+  readonly #pollIntervalMs: number;
+  readonly #watchMs: number;
+  readonly #now: () => number;
+  readonly #live = new Map<string, Live>();
+  readonly #listeners = new Set<(task: TaskRecord) => void>();
+  #watch: NodeJS.Timeout | undefined;
+  #closed = false;
+  /** Tasks interrupted when this runner started (a restart found them running). */
+  readonly interrupted: readonly TaskRecord[];
+
+  constructor(options: TaskRunnerOptions) {
+    this.#records = options.records;
+    this.#run = options.run;
+    this.#retention = { ...DEFAULT_TASK_RETENTION, ...options.retention };
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.#watchMs = options.watchMs ?? 1_000;
+    this.#now = options.now ?? Date.now;
+    this.interrupted = this.#records.interruptRunning(
+      english(taskPhrase('task.interrupted')),
+      this.#now(),
+      runnerStopped,
+    );
+    this.#records.prune(this.#now(), this.#retention);
+  }
+
+  async start(request: StartTaskRequest): Promise<TaskRecord> {
+    const controller = new AbortController();
+    const live = this.#begin(request, controller, () =>
+      controller.abort(new DOMException('The task was cancelled.', 'AbortError')),
+    );
+    const hooks: TaskCallHooks = {
+      taskId: live.record.id,
+      signal: controller.signal,
+      progress: (report) => this.#progress(live, report),
+      asking: (waiting) => this.#asking(live, waiting),
+    };
+    // Started on the next tick: the caller has the record (and may subscribe) before anything is reported.
+    queueMicrotask(() => {
+      this.#run(request, hooks).then(
+        (result) => this.#finish(live, result),
+        (error: unknown) => this.#finish(live, { success: false, data: '', error: String(error), code: 'threw' }),
+      );
+    });
+    return structuredClone(live.record);
+  }
+
+  /**
+   * Takes over a call that is already running (a turn's deadline came before it ended): it becomes a
+   * task now, and its result ends the task. Answers the record and where its reports go from now on.
+   */
+  adopt(
+    request: StartTaskRequest,
+    running: RunningCall,
+  ): { task: TaskRecord; progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } {
+    const live = this.#begin(request, new AbortController(), running.cancel);
+    running.result.then(
+      (result) => this.#finish(live, result),
+      (error: unknown) => this.#finish(live, { success: false, data: '', error: String(error), code: 'threw' }),
+    );
+    return {
+      task: structuredClone(live.record),
+      progress: (report) => this.#progress(live, report),
+      asking: (waiting) => this.#asking(live, waiting),
+    };
+  }
+
+  get(id: string): TaskRecord | undefined {
+    const live = this.#live.get(id);
+    return live === undefined ? this.#records.get(id) : structuredClone(live.record);
+  }
+
+  list(filter?: TaskFilter): TaskRecord[] {
+    this.#flushProgress();
+    return this.#records.list(filter);
+  }
+
+  cancel(id: string): TaskRecord | undefined {
+    const live = this.#live.get(id);
+    if (live === undefined) return this.#records.get(id);
+    this.#endCancelled(live);
+    return structuredClone(live.record);
+  }
+
+  waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord> {
+    const live = this.#live.get(id);
+    if (live === undefined) {
+      const record = this.#records.get(id);
+      return record === undefined ? Promise.reject(new Error(`There is no task ${id}.`)) : Promise.resolve(record);
+    }
+    if (signal === undefined) return live.ended.then((record) => structuredClone(record));
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      live.ended.then((record) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(structuredClone(record));
+      });
+    });
+  }
+
+  onChange(listener: (task: TaskRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Ended tasks of a session whose result the session has not seen yet, oldest first. */
+  undelivered(sessionId: string): TaskRecord[] {
+    return this.#records.undelivered(sessionId);
+  }
+
+  /** Records that a task's result was delivered into its session; false when it already was. */
+  markDelivered(id: string): boolean {
+    return this.#records.markDelivered(id, this.#now());
+  }
+
+  /** How many tasks this process is running. */
+  get running(): number {
+    return this.#live.size;
+  }
+
+  /**
+   * Stops this process's tasks: each is ended `interrupted` (with the restart's reason) and its call's
+   * signal fires. Called when the service or the chat ends; nothing is left `working` behind.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#watch);
+    for (const live of [...this.#live.values()]) {
+      this.#end(live, {
+        status: 'interrupted',
+        errorCode: 'interrupted',
+        statusMessage: english(taskPhrase('task.interrupted')),
+      });
+      live.cancel();
+    }
+  }
+
+  #begin(request: StartTaskRequest, controller: AbortController, cancel: () => void): Live {
+    if (this.#closed) throw new Error('The task runner is closed: no task can start.');
+    const now = this.#now();
+    const record: TaskRecord = {
+      id: randomUUID(),
+      tool: request.tool,
+      callId: request.callId,
+      ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
+      origin: request.origin,
+      status: 'working',
+      arguments: structuredClone(request.arguments),
+      createdAt: now,
+      updatedAt: now,
+      ...(request.ttlMs === undefined ? {} : { ttlMs: request.ttlMs }),
+      pollIntervalMs: this.#pollIntervalMs,
+    };
+    let end: (record: TaskRecord) => void = () => {};
+    const ended = new Promise<TaskRecord>((resolve) => (end = resolve));
+    const live: Live = { record, controller, cancel, ended, end, lastWrite: now, dirty: false };
+    this.#records.put(record, RUNNER);
+    this.#live.set(record.id, live);
+    this.#startWatch();
+    this.#tell(record);
+    return live;
+  }
+
+  #progress(live: Live, report: ProgressReport): void {
+    if (!this.#live.has(live.record.id)) return;
+    live.record.progress = { ...report };
+    live.record.updatedAt = this.#now();
+    if (live.record.updatedAt - live.lastWrite >= PROGRESS_WRITE_MS) this.#write(live);
+    else live.dirty = true;
+    this.#tell(live.record);
+  }
+
+  #asking(live: Live, waiting: boolean): void {
+    if (!this.#live.has(live.record.id)) return;
+    const status: TaskStatus = waiting ? 'input_required' : 'working';
+    if (live.record.status === status) return;
+    live.record.status = status;
+    live.record.updatedAt = this.#now();
+    this.#write(live);
+    this.#tell(live.record);
+  }
+
+  #finish(live: Live, result: CheckedToolResult): void {
+    if (!this.#live.has(live.record.id)) return; // cancelled or interrupted already: that status stands
+    const failed = !result.success && FAILED_CODES.has(result.code);
+    this.#end(live, {
+      status: failed ? 'failed' : 'completed',
+      result,
+      ...(failed ? { errorCode: result.code ?? 'threw', statusMessage: result.error ?? '' } : {}),
+    });
+  }
+
+  #endCancelled(live: Live): void {
+    this.#end(live, {
+      status: 'cancelled',
+      statusMessage: english(taskPhrase('task.cancelled', { tool: live.record.tool })),
+    });
+    live.cancel();
+  }
+
+  #end(live: Live, change: Partial<TaskRecord> & { status: TaskStatus }): void {
+    this.#live.delete(live.record.id);
+    Object.assign(live.record, change, { updatedAt: this.#now() });
+    this.#write(live);
+    if (this.#live.size === 0) clearInterval(this.#watch);
+    this.#records.prune(this.#now(), this.#retention);
+    this.#tell(live.record);
+    live.end(structuredClone(live.record));
+  }
+
+  #write(live: Live): void {
+    live.lastWrite = this.#now();
+    live.dirty = false;
+    // A write that fails (a full disk) must not stop the task: the record in memory stays right.
+    try {
+      this.#records.put(live.record, RUNNER);
+    } catch {}
+  }
+
+  #flushProgress(): void {
+    for (const live of this.#live.values()) if (live.dirty) this.#write(live);
+  }
+
+  /** A cancel may come from another process (`riverse tasks cancel` beside `riverse serve`): it is in the store. */
+  #startWatch(): void {
+    if (this.#live.size !== 1) return;
+    clearInterval(this.#watch);
+    this.#watch = setInterval(() => {
+      const stored = this.#records.statuses([...this.#live.keys()]);
+      for (const [id, status] of stored) {
+        const live = this.#live.get(id);
+        if (live !== undefined && ENDED_STATUSES.includes(status)) this.#endCancelled(live);
+      }
+    }, this.#watchMs);
+    this.#watch.unref();
+  }
+
+  #tell(record: TaskRecord): void {
+    const copy = structuredClone(record);
+    for (const listener of this.#listeners) {
+      try {
+        listener(copy);
+      } catch {}
+    }
+  }
+}
+
+/**
+ * Cancels a task in the store when no runner of this process holds it (`riverse tasks cancel` beside
+ * a running service): the service's runner sees the row and stops the call. Answers the record as it now is.
+ */
+export function cancelStored(records: TaskRecords, id: string, now = Date.now()): TaskRecord | undefined {
+  const task = records.get(id);
+  if (task === undefined || ENDED_STATUSES.includes(task.status)) return task;
+  const cancelled: TaskRecord = {
+    ...task,
+    status: 'cancelled',
+    statusMessage: english(taskPhrase('task.cancelled', { tool: task.tool })),
+    updatedAt: now,
+  };
+  records.put(cancelled);
+  return cancelled;
+}
