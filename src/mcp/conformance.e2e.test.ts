@@ -8,10 +8,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { parseConfig } from '../config/load-config.ts';
 import { startTestService } from '../server/server-test-support.ts';
 import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
-import { serveToolsWithTasks } from './testing/serve-endpoint.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
@@ -237,11 +235,11 @@ const TASK_SCENARIOS = [
 const TASKS_YAML = 'tools:\n  isolation: none\n  protocol_error_job:\n    isolation: worker # its host dies under it\n';
 
 test('conformance 0.2.0-alpha.12, server mode: the tasks extension scenarios pass against /mcp', async (t) => {
-  const url = await serveToolsWithTasks(
-    t,
-    { 'tasks.ts': await readFile(join(PROJECT, 'agent/tools/tasks.ts'), 'utf8') },
-    { yaml: TASKS_YAML, parse: parseConfig },
-  );
+  const service = await startTestService(t, {
+    files: { 'tasks.ts': await readFile(join(PROJECT, 'agent/tools/tasks.ts'), 'utf8') },
+    yaml: TASKS_YAML,
+  });
+  const url = new URL('/mcp', service.url).href;
   const report: string[] = [];
   for (const scenario of [...TASK_SCENARIOS, 'tasks-mrtr-composition']) {
     const output = await judge([CONFORMANCE_NEXT, 'server', '--url', url, '--scenario', scenario]);

@@ -1,13 +1,12 @@
 // Riverse as the client of a server whose tools run only as tasks (the tasks extension): here
-// Riverse's own /mcp with a task runner, which speaks the wire the conformance suite tests.
+// Riverse's own /mcp (the service's task runner), which speaks the wire the conformance suite tests.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseConfig } from '../config/load-config.ts';
+import { startTestService } from '../server/server-test-support.ts';
 import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { tempDir } from '../tool-runtime/test-support.ts';
 import { McpTools } from './mcp-tools.ts';
-import { serveToolsWithTasks } from './testing/serve-endpoint.ts';
 
 const REMOTE = `import { BaseTool, ToolResult } from 'riverse';
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -33,11 +32,8 @@ export class GreetLaterTool extends BaseTool {
 `;
 
 test("a remote tool that runs only as a task: called as one, polled to its end, its status on the call's progress, its question put to the person", async (t) => {
-  const url = await serveToolsWithTasks(
-    t,
-    { 'remote.ts': REMOTE },
-    { yaml: 'tools:\n  isolation: none\n', parse: parseConfig },
-  );
+  const service = await startTestService(t, { files: { 'remote.ts': REMOTE } });
+  const url = new URL('/mcp', service.url).href;
   const dir = await tempDir(t, 'riverse-client-');
   const tools = await McpTools.start({
     config: { mcp: { servers: { remote: { url, timeout_ms: 20_000 } } } },

@@ -99,7 +99,14 @@ export class McpTasks {
         };
       },
     };
-    const task = await this.#runner.start({ tool, arguments: args, callId, origin: 'mcp', ask: hooks.ask, approve: hooks.approve });
+    const task = await this.#runner.start({
+      tool,
+      arguments: args,
+      callId,
+      origin: 'mcp',
+      ask: hooks.ask,
+      approve: hooks.approve,
+    });
     id = task.id;
     for (const put of early.splice(0)) put();
     // Its questions go when it ends (a client reading it then sees its outcome, not them).

@@ -75,7 +75,9 @@ function hostFailed(task: TaskRecord): boolean {
 function taskFields(task: TaskRecord, waiting: boolean) {
   const status = wireStatus(task, waiting);
   // A running task says how far it is (its last progress), for a client's status line.
-  const message = task.statusMessage ?? (status === 'failed' ? failureText(task) : task.progress?.message);
+  const message =
+    task.statusMessage ??
+    (status === 'failed' ? failureText(task) : status === 'completed' ? undefined : task.progress?.message);
   return {
     taskId: task.id,
     status,

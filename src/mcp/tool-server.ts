@@ -75,7 +75,7 @@ export function createToolServer(
     const mode = tasks === undefined ? undefined : longRunning(registered.manifest);
     if (tasks !== undefined && mode !== undefined) {
       if (offersTasks(context, request.params._meta))
-        return (await tasks.start(name, request.params.arguments ?? {}, String(context.mcpReq.id), {}, (params) =>
+        return (await tasks.start(name, request.params.arguments ?? {}, String(context.mcpReq.id), (params) =>
           needsApproval(approvalSetting(registered.manifest, registered.config), params),
         )) as unknown as CallToolResult;
       if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);

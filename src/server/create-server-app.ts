@@ -42,7 +42,7 @@ export function createServerApp(
   app.use(bodySizeRule(options.maxBodyBytes, options.bodyTimeoutMs));
   app.route('/api', apiRoutes(context));
   app.route('/v1', openaiRoutes(context));
-  app.all('/mcp', mcpRoute(context.tools));
+  app.all('/mcp', mcpRoute(context.tools, { tasks: context.tasks }));
   app.route('/', dashboardRoutes());
   app.notFound((c) =>
     errorResponse(
