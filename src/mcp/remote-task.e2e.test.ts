@@ -1,11 +1,12 @@
 // Riverse as the client of a server whose tools run only as tasks (the tasks extension): here
 // Riverse's own /mcp (the service's task runner), which speaks the wire the conformance suite tests.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { startTestService } from '../server/server-test-support.ts';
 import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
-import { tempDir } from '../tool-runtime/test-support.ts';
+import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
 import { McpTools } from './mcp-tools.ts';
 
 const REMOTE = `import { BaseTool, ToolResult } from 'riverse';
@@ -67,4 +68,39 @@ test("a remote tool that runs only as a task: called as one, polled to its end, 
   );
   assert.equal(greeted.data, 'Hello, Ada!', greeted.error);
   assert.match(asked.join('\n'), /Your name\?/);
+});
+
+test('riverse mcp over stdio runs a required tool as a task (its store opened in the data folder); Riverse as its client waits for it', async (t) => {
+  const project = await tempDir(t, 'riverse-mcp-tasks-');
+  await writeFiles(join(project, 'agent', 'tools'), { 'remote.ts': REMOTE });
+  await writeFiles(project, { 'riverse.yaml': 'data_dir: ./data\ntools:\n  isolation: none\n' });
+  const dir = await tempDir(t, 'riverse-client-');
+  const tools = await McpTools.start({
+    config: {
+      mcp: {
+        servers: {
+          stdio: {
+            command: process.execPath,
+            args: [new URL('../../bin/riverse.js', import.meta.url).pathname, 'mcp'],
+            cwd: project,
+            env: { RIVERSE_CACHE_DIR: join(project, 'cache') },
+            timeout_ms: 20_000,
+          },
+        },
+      },
+    },
+    baseDir: dir,
+  });
+  t.after(() => tools.close());
+  const registry = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+  const reports: string[] = [];
+  const result = await registry.execute(
+    'stdio__report',
+    {},
+    { onProgress: (report) => reports.push(report.message ?? '') },
+  );
+  assert.equal(result.success, true, result.error);
+  assert.equal(result.data, 'The report.\n{"pages":3}');
+  assert.equal(reports.at(-1), 'report: completed');
+  assert.ok(existsSync(join(project, 'data')), 'the tasks store is in the data folder');
 });

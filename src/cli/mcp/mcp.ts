@@ -7,6 +7,8 @@ import type { RiverseConfig } from '../../config/riverse-config.ts';
 import type { GlobalOptions } from '../load-tools.ts';
 import { MCP_TEXT } from './mcp-text.ts';
 import { openMcp } from '../open-mcp.ts';
+import { cliDataDir } from '../data-folder.ts';
+import { lazyTasks } from './lazy-tasks.ts';
 
 /**
  * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
@@ -23,10 +25,11 @@ const UNREAD: readonly (keyof RiverseConfig)[] = ['model', 'model_options', 'rou
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ serveStdio }, { createToolServer }, { StdioTransport }] = await Promise.all([
+  const [{ serveStdio }, { createToolServer }, { StdioTransport }, { McpTasks }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../../mcp/tool-server.ts'),
     import('../../mcp/stdio-transport.ts'),
+    import('../../mcp/task-methods.ts'),
   ]);
   const loaded = await loadConfig({
     ...(options.config === undefined ? {} : { path: options.config }),
@@ -48,6 +51,18 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     },
     onChange: (listener: () => void) => tools.onChange(() => listener()),
   };
+  // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
+  // are kept in opens with the first one (in the data folder, as the service's).
+  const tasks = lazyTasks(async () => {
+    const [{ sharedTasks }, { SessionStore }] = await Promise.all([
+      import('../../config/assistant-options.ts'),
+      import('../../store/session-store.ts'),
+    ]);
+    const store = SessionStore.open(cliDataDir(loaded));
+    const runner = sharedTasks({ store, tools });
+    return { runner, close: () => (runner.close(), store.close()) };
+  });
+  const mcpTasks = new McpTasks(tasks);
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
@@ -57,7 +72,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
   // picks by the first message); our transport answers what the SDK's would drop or die on.
   let closing = false;
-  const connection = serveStdio(() => createToolServer(served).server, {
+  const connection = serveStdio(() => createToolServer(served, { tasks: mcpTasks }).server, {
     transport: new StdioTransport(process.stdin, protocol),
     // Once the client has gone, what could not be written to it is no news.
     onerror: (error) => closing || console.error(MCP_TEXT[options.language].problem(error.message)),
@@ -66,6 +81,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   await ended;
   closing = true;
   await connection.close();
+  tasks.close();
   await tools.close();
   return 0;
 }
