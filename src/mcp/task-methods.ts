@@ -8,7 +8,7 @@ import {
 import type { TaskRecord, TaskRunner } from '../tasks/task-types.ts';
 import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 import type { AskAnswer } from '../tools/tool-context.ts';
-import { approvalQuestion, approved, askAnswer, askQuestion } from './person-questions.ts';
+import { askAnswer, askQuestion } from './person-questions.ts';
 import { createTaskResult, detailedTask, tasksRequired } from './task-wire.ts';
 import { toCallToolResult } from './call-result.ts';
 
@@ -39,12 +39,11 @@ export class McpTasks {
     this.#runner = runner;
   }
 
-  /** Starts the call as a task; its questions become input requests, answered through tasks/update. */
+  /** Starts an approved call as a task; its questions become input requests, answered through tasks/update. */
   async start(
     tool: string,
     args: Record<string, unknown>,
     callId: string,
-    needsApproval: (params: Record<string, unknown>) => boolean,
   ): Promise<ReturnType<typeof createTaskResult>> {
     let id: string | undefined;
     let asks = 0;
@@ -79,25 +78,8 @@ export class McpTasks {
         if (answer.action === 'timeout') return { answered: false, reason: 'timeout' };
         return askAnswer(answer);
       },
-      approve: async (registered, params) => {
-        if (!needsApproval(params)) return { run: true };
-        const answer = await ask(
-          'approve',
-          inputRequired.elicit(approvalQuestion(registered.name, params)),
-          new AbortController().signal,
-          ANSWER_TIMEOUT_MS,
-        );
-        if (approved(answer)) return { run: true };
-        return {
-          run: false,
-          result: {
-            success: false,
-            data: '',
-            error: `The person did not approve this call to ${registered.name}; it did not run.`,
-            code: answer.action === 'timeout' ? 'approval-timeout' : 'denied',
-          },
-        };
-      },
+      // Approved before the task was created (tool-server.ts), as a turn's long_running call is.
+      approve: async () => ({ run: true }),
     };
     const task = await this.#runner.start({
       tool,

@@ -72,19 +72,26 @@ export function createToolServer(
       );
     // A long_running tool runs as a task for a client that offers the extension; a `required` one
     // is refused to a client that does not (-32021), an `optional` one is a plain call that waits.
-    const mode = tasks === undefined ? undefined : longRunning(registered.manifest);
-    if (tasks !== undefined && mode !== undefined) {
-      if (offersTasks(context, request.params._meta))
-        return (await tasks.start(name, request.params.arguments ?? {}, String(context.mcpReq.id), (params) =>
-          needsApproval(approvalSetting(registered.manifest, registered.config), params),
-        )) as unknown as CallToolResult;
-      if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);
-    }
     // In the 2026 revision a question to the person ends the run and is the answer (input-rounds.ts).
     const rounds =
       (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
         ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
         : undefined;
+    const mode = tasks === undefined ? undefined : longRunning(registered.manifest);
+    if (tasks !== undefined && mode !== undefined) {
+      if (offersTasks(context, request.params._meta)) {
+        // Its approval comes before the task exists (in a round of its own in 2026), as in a turn.
+        const gate = await approve(server, registered, request.params.arguments ?? {}, context, rounds);
+        if (rounds?.asking) return rounds.result();
+        if (!gate.run) return toCallToolResult(gate.result);
+        return (await tasks.start(
+          name,
+          request.params.arguments ?? {},
+          String(context.mcpReq.id),
+        )) as unknown as CallToolResult;
+      }
+      if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);
+    }
     const stopped = new AbortController();
     const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal: AbortSignal.any([context.mcpReq.signal, stopped.signal]),
