@@ -54,6 +54,10 @@ test("a remote tool that runs only as a task: called as one, polled to its end, 
   assert.deepEqual(result.structured, { pages: 3 });
   assert.match(reports[0]!, /^report: working/);
   assert.equal(reports.at(-1), 'report: completed');
+  // Known from then on as long_running: a turn's call of it becomes a Riverse task.
+  const reloaded = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+  assert.equal(reloaded.get('remote__report')?.manifest.long_running, 'required');
+  assert.equal(reloaded.get('remote__greet_later')?.manifest.long_running, undefined);
 
   const asked: string[] = [];
   const greeted = await registry.execute(

@@ -102,6 +102,8 @@ export class ServerConnection {
   /** The calls under way that can ask the person, newest last: a server's request for input goes to the newest. */
   readonly #channels: ElicitationChannel[] = [];
   #signInsInARow = 0;
+  /** Its tools that answered that they run only as tasks (the tasks extension). */
+  readonly #taskTools = new Set<string>();
   /** How it signs in, made once: discovery, a sign-in under way and a DPoP key outlive each transport. */
   #auth: TransportAuth | undefined | null = null;
 
@@ -122,6 +124,11 @@ export class ServerConnection {
 
   get reason(): string | undefined {
     return this.#reason;
+  }
+
+  /** Whether its tool (by the server's name) said it runs only as a task. */
+  runsAsTask(tool: string): boolean {
+    return this.#taskTools.has(tool);
   }
 
   /** The tools it lists (after allow_tools and deny_tools); the last known ones while it is away. */
@@ -232,6 +239,11 @@ export class ServerConnection {
     } catch (error) {
       // A tool that runs only as a task (-32021 naming the tasks extension): called again as one, and waited for.
       if (!needsTasks(error)) throw error;
+      // Known from now on as long_running, so that a turn's call of it becomes a Riverse task too.
+      if (!this.#taskTools.has(tool)) {
+        this.#taskTools.add(tool);
+        this.#options.onChange();
+      }
       return await callAsTask(
         {
           client,
