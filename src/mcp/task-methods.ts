@@ -59,6 +59,8 @@ export class McpTasks {
             pending.delete(key);
             resolve(response);
           };
+          // A task cancelled before its question was put has no one to ask.
+          if (signal.aborted) return resolve({ action: 'cancel' });
           const timer = setTimeout(() => done({ action: 'timeout' }), timeoutMs);
           signal.addEventListener('abort', () => done({ action: 'cancel' }), { once: true });
           pending.set(key, { request, answer: done });
