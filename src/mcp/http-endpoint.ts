@@ -8,6 +8,8 @@ import {
 import { HEADER_MISMATCH, paramHeaderMismatch } from './param-headers.ts';
 import { BATCH_REFUSED, INVALID_REQUEST } from './rpc-refusals.ts';
 import { createToolServer, type ServedTools } from './tool-server.ts';
+import type { TaskRunner } from '../tasks/task-types.ts';
+import { McpTasks } from './task-methods.ts';
 
 /** Sessions open at once; the oldest idle one is closed to make room. */
 const MAX_SESSIONS = 64;
@@ -26,12 +28,19 @@ interface Session {
  * and the stateless 2026-07-28 revision through the SDK's own handler. Riverse's rules (Host,
  * token, Origin, body size) run before it, in `riverse serve`.
  */
-export function mcpHttpEndpoint(tools: ServedTools): {
+export function mcpHttpEndpoint(
+  tools: ServedTools,
+  options: { tasks?: TaskRunner } = {},
+): {
   handle: (request: Request) => Promise<Response>;
   close: () => Promise<void>;
 } {
   const sessions = new Map<string, Session>();
-  const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false }).server, { legacy: 'reject' });
+  // One for the endpoint: a task outlives the request (and the server) that started it.
+  const tasks = options.tasks === undefined ? undefined : new McpTasks(options.tasks);
+  const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false, tasks }).server, {
+    legacy: 'reject',
+  });
   const stopNotices = tools.onChange(() => modern.notify.toolsChanged());
 
   const closeSession = async (id: string) => {
@@ -69,7 +78,7 @@ export function mcpHttpEndpoint(tools: ServedTools): {
     }
     if (request.method === 'POST' && isInitializeRequest(body) && (await isLegacyRequest(request, body))) {
       await makeRoom();
-      const server = createToolServer(tools);
+      const server = createToolServer(tools, { tasks });
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (sessionId) =>

@@ -135,6 +135,7 @@ export class McpTools implements ToolSource {
           tool,
           connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs,
           connection.settings.approval,
+          connection.runsAsTask(tool.name),
         );
         if (connected) tools.push(mcpTool(connection, tool, { name, file, manifest }, this.#config));
         else {
@@ -175,6 +176,7 @@ function toolManifest(
   tool: Tool,
   timeoutMs: number,
   serverApproval: ApprovalSetting | undefined,
+  runsAsTask: boolean,
 ): ToolManifest {
   const annotations = tool.annotations ?? {};
   const hints = Object.fromEntries(
@@ -189,6 +191,8 @@ function toolManifest(
     parameters: schemaParameters(tool.inputSchema),
     timeoutMs,
     ...(Object.keys(hints).length === 0 ? {} : { annotations: hints }),
+    // A tool its server runs only as a task (it said so to a call): a Riverse task too, when a turn calls it.
+    ...(runsAsTask ? { long_running: 'required' as const } : {}),
     // The server's approval setting, else its own word that the tool destroys something (a hint, trusted only to ask more).
     ...(serverApproval !== undefined
       ? { approval: serverApproval }

@@ -24,6 +24,7 @@ export interface CallReports {
 }
 import { renderPhrase } from '../core/phrase.ts';
 import { elicit, type ElicitationChannel } from './elicitation.ts';
+import { callAsTask, needsTasks } from './remote-task.ts';
 import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
 import { signIns } from './oauth/sign-ins.ts';
@@ -101,6 +102,8 @@ export class ServerConnection {
   /** The calls under way that can ask the person, newest last: a server's request for input goes to the newest. */
   readonly #channels: ElicitationChannel[] = [];
   #signInsInARow = 0;
+  /** Its tools that answered that they run only as tasks (the tasks extension). */
+  readonly #taskTools = new Set<string>();
   /** How it signs in, made once: discovery, a sign-in under way and a DPoP key outlive each transport. */
   #auth: TransportAuth | undefined | null = null;
 
@@ -121,6 +124,11 @@ export class ServerConnection {
 
   get reason(): string | undefined {
     return this.#reason;
+  }
+
+  /** Whether its tool (by the server's name) said it runs only as a task. */
+  runsAsTask(tool: string): boolean {
+    return this.#taskTools.has(tool);
   }
 
   /** The tools it lists (after allow_tools and deny_tools); the last known ones while it is away. */
@@ -226,6 +234,44 @@ export class ServerConnection {
       );
     // The SDK's own limit stays behind the registry's, which answers the call first.
     const progress = reports.progress;
+    try {
+      return await this.#sdkCall(client, tool, args, signal, timeoutMs, progress);
+    } catch (error) {
+      // A tool that runs only as a task (-32021 naming the tasks extension): called again as one, and waited for.
+      if (!needsTasks(error)) throw error;
+      // Known from now on as long_running, so that a turn's call of it becomes a Riverse task too.
+      if (!this.#taskTools.has(tool)) {
+        this.#taskTools.add(tool);
+        this.#options.onChange();
+      }
+      return await callAsTask(
+        {
+          client,
+          capabilities: this.#capabilities(),
+          server: this.name,
+          signal,
+          timeoutMs,
+          ...(progress === undefined ? {} : { progress }),
+          ...(reports.channel === undefined ? {} : { channel: reports.channel }),
+        },
+        tool,
+        args,
+      );
+    }
+  }
+
+  #capabilities(): Record<string, unknown> {
+    return this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+  }
+
+  async #sdkCall(
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    timeoutMs: number,
+    progress: ReportProgress | undefined,
+  ): Promise<CallToolResult> {
     return (await client.callTool(
       { name: tool, arguments: args },
       {
@@ -335,7 +381,7 @@ export class ServerConnection {
         { name: 'riverse', version: '0.1.0' },
         {
           // Form and URL mode, defaults filled by the SDK; only where a person can be asked (else every request would be declined).
-          capabilities: this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {},
+          capabilities: this.#capabilities(),
           // The newest revision when the server speaks it; the 2025 handshake otherwise.
           versionNegotiation: { mode: 'auto', probe: { timeoutMs: 5_000 } },
           listChanged: { tools: { onChanged: (error, tools) => this.#listed(created, error, tools) } },

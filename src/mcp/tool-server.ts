@@ -20,6 +20,8 @@ import { localize, localizeList } from '../core/language.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { parseTraceparent, type TraceContext } from '../core/trace-context.ts';
+import type { McpTasks } from './task-methods.ts';
+import { clientOffersTasks, longRunning, metaCapabilities, TASKS_EXTENSION, tasksRequired } from './task-wire.ts';
 
 /** What the server serves: the registry in use now, and word of each change (a LiveToolRegistry). */
 export interface ServedTools {
@@ -53,28 +55,59 @@ const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
  */
 export function createToolServer(
   tools: ServedTools,
-  options: { listChanged?: boolean } = {},
+  options: { listChanged?: boolean; tasks?: McpTasks } = {},
 ): { server: Server; close: () => Promise<void> } {
+  const { tasks } = options;
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      logging: {},
+      // The tasks extension (SEP-2663) where there is a runner for its tasks (task-methods.ts).
+      ...(tasks === undefined ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
+    },
     instructions:
       'Tools from a Riverse project (drop-in tool files). Each description ends with example requests that should use the tool.',
   });
+  // Whether a request's client declared the tasks extension, for itself or for its session.
+  const offersTasks = (context: ServerContext, meta: unknown) =>
+    clientOffersTasks(
+      metaCapabilities(context.mcpReq.envelope),
+      metaCapabilities(meta),
+      server.getClientCapabilities(),
+    );
   server.setRequestHandler('tools/list', async () => ({ tools: tools.current.tools().map(mcpTool) }));
   server.setRequestHandler('tools/call', async (request, context): Promise<CallToolResult | InputRequiredResult> => {
     const { name } = request.params;
     const registry = tools.current;
-    if (registry.get(name) === undefined)
+    const registered = registry.get(name);
+    if (registered === undefined)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         registry.unavailableMessage(name) ?? registry.unknownToolMessage(name),
         { name },
       );
+    // A long_running tool runs as a task for a client that offers the extension; a `required` one
+    // is refused to a client that does not (-32021), an `optional` one is a plain call that waits.
     // In the 2026 revision a question to the person ends the run and is the answer (input-rounds.ts).
     const rounds =
       (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
         ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
         : undefined;
+    const mode = tasks === undefined ? undefined : longRunning(registered.manifest);
+    if (tasks !== undefined && mode !== undefined) {
+      if (offersTasks(context, request.params._meta)) {
+        // Its approval comes before the task exists (in a round of its own in 2026), as in a turn.
+        const gate = await approve(server, registered, request.params.arguments ?? {}, context, rounds);
+        if (rounds?.asking) return rounds.result();
+        if (!gate.run) return toCallToolResult(gate.result);
+        return (await tasks.start(
+          name,
+          request.params.arguments ?? {},
+          String(context.mcpReq.id),
+        )) as unknown as CallToolResult;
+      }
+      if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);
+    }
     const stopped = new AbortController();
     const startedAt = new Date().toISOString();
     const started = performance.now();
@@ -117,6 +150,7 @@ export function createToolServer(
     }
     return toCallToolResult(result);
   });
+  tasks?.register(server, (meta, context) => offersTasks(context, meta));
   // A server made for one request (the stateless 2026 revision) is told of changes another way.
   const stop =
     options.listChanged === false

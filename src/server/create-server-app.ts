@@ -46,7 +46,9 @@ export function createServerApp(
   app.route('/v1', openaiRoutes(context));
   app.all(
     '/mcp',
-    mcpRoute(context.telemetry === undefined ? context.tools : tracedTools(context.tools, context.telemetry)),
+    mcpRoute(context.telemetry === undefined ? context.tools : tracedTools(context.tools, context.telemetry), {
+      tasks: context.tasks,
+    }),
   );
   app.route('/', dashboardRoutes());
   app.notFound((c) =>

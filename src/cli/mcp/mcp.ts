@@ -11,6 +11,8 @@ import { startTelemetry } from '../../telemetry/start-telemetry.ts';
 import { TelemetrySettingError } from '../../telemetry/telemetry-settings.ts';
 import { tracedTools } from '../../server/mcp-call-trace.ts';
 import { UsageError } from '../usage-error.ts';
+import { cliDataDir } from '../data-folder.ts';
+import { lazyTasks } from './lazy-tasks.ts';
 
 /**
  * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
@@ -27,10 +29,11 @@ const UNREAD: readonly (keyof RiverseConfig)[] = ['model', 'model_options', 'rou
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ serveStdio }, { createToolServer }, { StdioTransport }] = await Promise.all([
+  const [{ serveStdio }, { createToolServer }, { StdioTransport }, { McpTasks }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../../mcp/tool-server.ts'),
     import('../../mcp/stdio-transport.ts'),
+    import('../../mcp/task-methods.ts'),
   ]);
   const loaded = await loadConfig({
     ...(options.config === undefined ? {} : { path: options.config }),
@@ -59,6 +62,18 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
     },
   );
   const served = telemetry === undefined ? untraced : tracedTools(untraced, telemetry);
+  // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
+  // are kept in opens with the first one (in the data folder, as the service's).
+  const tasks = lazyTasks(async () => {
+    const [{ sharedTasks }, { SessionStore }] = await Promise.all([
+      import('../../config/assistant-options.ts'),
+      import('../../store/session-store.ts'),
+    ]);
+    const store = SessionStore.open(cliDataDir(loaded));
+    const runner = sharedTasks({ store, tools });
+    return { runner, close: () => (runner.close(), store.close()) };
+  });
+  const mcpTasks = new McpTasks(tasks);
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
@@ -68,7 +83,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
   // picks by the first message); our transport answers what the SDK's would drop or die on.
   let closing = false;
-  const connection = serveStdio(() => createToolServer(served).server, {
+  const connection = serveStdio(() => createToolServer(served, { tasks: mcpTasks }).server, {
     transport: new StdioTransport(process.stdin, protocol),
     // Once the client has gone, what could not be written to it is no news.
     onerror: (error) => closing || console.error(MCP_TEXT[options.language].problem(error.message)),
@@ -77,6 +92,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   await ended;
   closing = true;
   await connection.close();
+  tasks.close();
   await tools.close();
   return 0;
 }

@@ -1,0 +1,110 @@
+// Riverse as the client of a server whose tools run only as tasks (the tasks extension): here
+// Riverse's own /mcp (the service's task runner), which speaks the wire the conformance suite tests.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { startTestService } from '../server/server-test-support.ts';
+import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
+import { tempDir, writeFiles } from '../tool-runtime/test-support.ts';
+import { McpTools } from './mcp-tools.ts';
+
+const REMOTE = `import { BaseTool, ToolResult } from 'riverse';
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export class ReportTool extends BaseTool {
+  manifest() {
+    return { name: 'report', description: 'Writes a report, slowly.', examples: ['write the report', 'make a report'], long_running: 'required' };
+  }
+  async execute(_params, context) {
+    context.progress(1, 2, 'half done');
+    await pause(300);
+    return { success: true, content: [{ type: 'text', text: 'The report.' }], structured: { pages: 3 } };
+  }
+}
+export class GreetLaterTool extends BaseTool {
+  manifest() {
+    return { name: 'greet_later', description: 'Asks a name, then greets.', examples: ['greet me later', 'ask my name'], long_running: 'required' };
+  }
+  async execute(_params, context) {
+    const answer = await context.ask('Your name?');
+    return ToolResult.ok(answer.answered ? 'Hello, ' + answer.text + '!' : 'no name: ' + answer.reason);
+  }
+}
+`;
+
+test("a remote tool that runs only as a task: called as one, polled to its end, its status on the call's progress, its question put to the person", async (t) => {
+  const service = await startTestService(t, { files: { 'remote.ts': REMOTE } });
+  const url = new URL('/mcp', service.url).href;
+  const dir = await tempDir(t, 'riverse-client-');
+  const tools = await McpTools.start({
+    config: { mcp: { servers: { remote: { url, timeout_ms: 20_000 } } } },
+    baseDir: dir,
+  });
+  t.after(() => tools.close());
+  const registry = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+
+  const reports: string[] = [];
+  const result = await registry.execute(
+    'remote__report',
+    {},
+    { onProgress: (report) => reports.push(report.message ?? '') },
+  );
+  assert.equal(result.success, true, result.error);
+  assert.equal(result.data, 'The report.\n{"pages":3}');
+  assert.deepEqual(result.structured, { pages: 3 });
+  assert.match(reports[0]!, /^report: working/);
+  assert.equal(reports.at(-1), 'report: completed');
+  // Known from then on as long_running: a turn's call of it becomes a Riverse task.
+  const reloaded = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+  assert.equal(reloaded.get('remote__report')?.manifest.long_running, 'required');
+  assert.equal(reloaded.get('remote__greet_later')?.manifest.long_running, undefined);
+
+  const asked: string[] = [];
+  const greeted = await registry.execute(
+    'remote__greet_later',
+    {},
+    {
+      ask: async (question) => {
+        asked.push(question.question);
+        return { answered: true, text: question.choices?.[0] ?? 'Ada' };
+      },
+    },
+  );
+  assert.equal(greeted.data, 'Hello, Ada!', greeted.error);
+  assert.match(asked.join('\n'), /Your name\?/);
+});
+
+test('riverse mcp over stdio runs a required tool as a task (its store opened in the data folder); Riverse as its client waits for it', async (t) => {
+  const project = await tempDir(t, 'riverse-mcp-tasks-');
+  await writeFiles(join(project, 'agent', 'tools'), { 'remote.ts': REMOTE });
+  await writeFiles(project, { 'riverse.yaml': 'data_dir: ./data\ntools:\n  isolation: none\n' });
+  const dir = await tempDir(t, 'riverse-client-');
+  const tools = await McpTools.start({
+    config: {
+      mcp: {
+        servers: {
+          stdio: {
+            command: process.execPath,
+            args: [new URL('../../bin/riverse.js', import.meta.url).pathname, 'mcp'],
+            cwd: project,
+            env: { RIVERSE_CACHE_DIR: join(project, 'cache') },
+            timeout_ms: 20_000,
+          },
+        },
+      },
+    },
+    baseDir: dir,
+  });
+  t.after(() => tools.close());
+  const registry = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+  const reports: string[] = [];
+  const result = await registry.execute(
+    'stdio__report',
+    {},
+    { onProgress: (report) => reports.push(report.message ?? '') },
+  );
+  assert.equal(result.success, true, result.error);
+  assert.equal(result.data, 'The report.\n{"pages":3}');
+  assert.equal(reports.at(-1), 'report: completed');
+  assert.ok(existsSync(join(project, 'data')), 'the tasks store is in the data folder');
+});
