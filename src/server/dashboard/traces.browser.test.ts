@@ -301,6 +301,7 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
         await page.locator('#language-select').selectOption(language);
         const where = `at ${width} px in ${language}`;
         // The oldest turn, opened as a reply's link opens it: its summary (how it ended, when) in sight.
+        await page.goto('about:blank'); // a fresh load, as a link opened in a new tab: not a change of hash
         await page.goto(`${service.url}#/traces/${ids.at(-1)}`);
         const summary = page.locator(`details.turn[open][data-turn="${ids.at(-1)}"] > summary`);
         await summary.locator('xpath=..').locator('.waterfall').waitFor();
@@ -319,6 +320,19 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
             all.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().left)),
           );
         assert.equal(new Set(starts).size, 1, `the rows' times line up ${where}: ${starts.join(', ')}`);
+        // So do the tool calls' rows: their tools, and (on a wide screen) their times.
+        for (const column of width > 760 ? ['.tool-name', '.when'] : ['.tool-name']) {
+          const lefts = await page
+            .locator(`details.trace > summary ${column}`)
+            .evaluateAll((all) =>
+              all.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().left)),
+            );
+          assert.equal(
+            new Set(lefts).size,
+            1,
+            `the tool calls' ${column} line up ${where}: ${[...new Set(lefts)].join(', ')}`,
+          );
+        }
       }
     await page.locator('#language-select').selectOption('en');
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -43,9 +43,6 @@ export function turnList() {
     );
     if (wanted !== '') {
       const row = list.querySelector(`details.turn[data-turn="${CSS.escape(wanted)}"]`);
-      // Below the sticky header (taller on a phone, where it wraps): else it covers the row's own summary.
-      const header = document.querySelector('.topbar')?.getBoundingClientRect().height ?? 0;
-      if (row instanceof HTMLElement) row.style.scrollMarginTop = `${Math.ceil(header) + 8}px`;
       row?.scrollIntoView({ block: 'start' });
       /** @type {HTMLElement | null | undefined} */ (row?.querySelector('summary'))?.focus({ preventScroll: true });
       wanted = '';
