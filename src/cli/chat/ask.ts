@@ -7,7 +7,7 @@ import type { GlobalOptions } from '../load-tools.ts';
 import { turnFailureLine } from './turn-failure.ts';
 import { printJson } from '../format.ts';
 
-/** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole trace). Exit 1 when the turn failed. */
+/** `riverse ask "…"`: one question, the reply on stdout (`--json`: the whole turn; kept, with its trace, only in a `--session`). Exit 1 when the turn failed. */
 export async function ask(
   question: string,
   options: GlobalOptions & { session?: string; lang?: Language; json?: boolean },

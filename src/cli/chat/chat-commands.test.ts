@@ -49,14 +49,14 @@ describe('riverse chat: commands, resuming, saves', { concurrency: true }, () =>
     });
     assert.equal(again.code, 0, show(again));
     const lines = again.stdout.split('\n');
-    assert.match(lines[2]!, /^Resuming session "trip": 4 messages, the last on \d{4}-\d\d-\d\d \d\d:\d\d\.$/);
+    assert.match(lines[2]!, /^Resuming session "trip": 2 messages, the last on \d{4}-\d\d-\d\d \d\d:\d\d\.$/);
     assert.equal(lines[3], '  you: Weather in Tokyo?');
     assert.match(lines[4]!, /^ {2}riverse: Here is what I found\. Tokyo: Partly cloudy/);
     // Asked about the session it is in, the chat does not claim to resume it.
-    assert.match(again.stdout, /you> This is session "trip" \(the current one\): 4 messages, the last on /);
+    assert.match(again.stdout, /you> This is session "trip" \(the current one\): 2 messages, the last on /);
     assert.match(
       again.stdout,
-      /you> Session "other": new, no messages yet\.\nyou> You said: Hello\nyou> Resuming session "trip": 4 messages/,
+      /you> Session "other": new, no messages yet\.\nyou> You said: Hello\nyou> Resuming session "trip": 2 messages/,
     );
     assert.deepEqual(
       setup.model.requests.at(-1)!.body.messages.map((message) => message.role),

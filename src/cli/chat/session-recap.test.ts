@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { SessionStore } from '../../store/session-store.ts';
 import { CHAT_COMMAND_TEXT } from './chat-command-text.ts';
-import { recapLines } from './session-recap.ts';
+import { recapLines, sessionRecap } from './session-recap.ts';
 
 const recap = { messages: 2, lastAt: '2026-12-02 00:38', you: 'hello', reply: 'Hello from the model' };
 
@@ -15,4 +19,24 @@ test('a terminal that reports 0 columns gets whole lines, not a cut "hell…"', 
   const [, you, reply] = recapLines('trip', recap, CHAT_COMMAND_TEXT.en, 0);
   assert.equal(you, '  you: hello');
   assert.equal(reply, '  riverse: Hello from the model');
+});
+
+test('one question with a tool call is 2 messages, as the dashboard counts them, not the 4 stored', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'riverse-recap-'));
+  const store = SessionStore.open(dir);
+  t.after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const { id } = store.session('walk');
+  store.appendMessages(id, [
+    { role: 'user', content: 'What time is it?' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'current_time', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'call_1', name: 'current_time', content: '03:19' },
+    { role: 'assistant', content: 'It is 03:19.' },
+  ]);
+  const recap = sessionRecap(store, 'walk');
+  assert.equal(recap?.messages, 2);
+  assert.equal(recap?.messages, store.listSessions().find((session) => session.name === 'walk')?.messageCount);
+  assert.equal(recap?.reply, 'It is 03:19.');
 });

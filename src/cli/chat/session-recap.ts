@@ -21,7 +21,10 @@ export function sessionRecap(store: SessionStore | undefined, name: string): Ses
     .slice(asked + 1)
     .findLast((message) => message.role === 'assistant' && message.content.trim() !== '');
   return {
-    messages: messages.length,
+    // Counted as the dashboard counts them (listSessions): the person's and the replies with text.
+    messages: messages.filter(
+      (message) => message.role === 'user' || (message.role === 'assistant' && message.content !== ''),
+    ).length,
     lastAt: localMinute(info.updatedAt),
     ...(asked < 0 ? {} : { you: messages[asked]!.content }),
     ...(reply === undefined ? {} : { reply: reply.content }),

@@ -136,6 +136,11 @@ describe('riverse trace', () => {
     const none = await runRiverse(['trace'], options);
     assert.equal(none.code, 2);
     assert.match(none.stderr, /^error: no turn has been traced yet in /);
+    // Its advice, run as it is written, leaves a turn to print (a plain `ask` keeps none).
+    const advice = /\(npx riverse (ask [^,)]*)/.exec(none.stderr)?.[1] ?? '';
+    const words = (advice.match(/"[^"]*"|\S+/g) ?? []).map((word) => word.replace(/^"|"$/g, ''));
+    assert.equal((await runRiverse(words, options)).code, 0, `the advice ${advice} runs`);
+    assert.equal((await runRiverse(['trace'], options)).code, 0, `after ${advice}, a trace`);
     const ask = await runRiverse(['ask', '--session', 'cli', "What's the weather in Tokyo?"], options);
     assert.equal(ask.code, 0, ask.stderr);
 

@@ -44,7 +44,7 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     found: (names) => `found: ${names}`,
     nothingFound: 'found nothing new',
     none: (dataDir) =>
-      `no turn has been traced yet in ${dataDir}; have a turn (npx riverse ask "hello") and run this again`,
+      `no turn has been traced yet in ${dataDir}; have a turn that is kept (npx riverse ask --session try "hello", a chat, or the dashboard; a plain ask keeps nothing) and run this again`,
     notFound: (id, dataDir) =>
       `no trace with the id ${JSON.stringify(id)} in ${dataDir}; give a turn id (or a start of one, 4 characters or more) from GET /api/traces/turns, or "last"`,
   },
@@ -66,7 +66,8 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     waited: (duration, decision) => `等待用户 ${duration}：${decision}`,
     found: (names) => `找到：${names}`,
     nothingFound: '没有找到新工具',
-    none: (dataDir) => `${dataDir} 中还没有任何回合的追踪；先进行一个回合（npx riverse ask "你好"），再运行此命令`,
+    none: (dataDir) =>
+      `${dataDir} 中还没有任何回合的追踪；先进行一个会被保存的回合（npx riverse ask --session try "你好"、一次对话或仪表盘；不带 --session 的 ask 不保存任何内容），再运行此命令`,
     notFound: (id, dataDir) =>
       `${dataDir} 中没有 id 为 ${JSON.stringify(id)} 的追踪；请给出 GET /api/traces/turns 中的回合 id（或其开头，至少 4 个字符），或 "last"`,
   },
@@ -91,7 +92,7 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     found: (names) => `見つかったツール：${names}`,
     nothingFound: '新しいツールは見つかりませんでした',
     none: (dataDir) =>
-      `${dataDir} にはまだトレースされたターンがありません。ターンを実行して（npx riverse ask "こんにちは"）からもう一度実行してください`,
+      `${dataDir} にはまだトレースされたターンがありません。保存されるターンを実行して（npx riverse ask --session try "こんにちは"、チャット、またはダッシュボード。--session なしの ask は何も保存しません）からもう一度実行してください`,
     notFound: (id, dataDir) =>
       `${dataDir} に id ${JSON.stringify(id)} のトレースはありません。GET /api/traces/turns のターン id（または 4 文字以上の先頭部分）か "last" を指定してください`,
   },

@@ -68,6 +68,25 @@ test('a form question in Chromium at 390 px', { skip: skipWithoutChromium, timeo
         return page.document.documentElement.scrollWidth - page.innerWidth;
       });
       assert.ok(overflow <= 0, `no sideways scroll (${overflow} px too wide)`);
+      // A field apart from the next: else the boolean below the extras reads as one more extra.
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        const gaps = await card.locator('.form-fields > .field').evaluateAll((fields) =>
+          fields.slice(1).map((field, index) => {
+            type Box = { getBoundingClientRect(): { top: number; bottom: number } };
+            return (
+              (field as unknown as Box).getBoundingClientRect().top -
+              (fields[index] as unknown as Box).getBoundingClientRect().bottom
+            );
+          }),
+        );
+        assert.equal(gaps.length, 4);
+        assert.ok(
+          gaps.every((gap) => gap >= 8),
+          `the fields are set apart at ${width} px: ${gaps.join(', ')} px`,
+        );
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
       await mkdir(ARTIFACTS, { recursive: true });
       await card.screenshot({ path: join(ARTIFACTS, 'question-form-390.png') });
     },

@@ -13,7 +13,14 @@ import { startOpenAITestServer } from '../../models/testing/openai-wire.ts';
 import { PNG_BASE64 } from '../../models/testing/test-image.ts';
 import { toolSource } from '../../tool-runtime/test-support.ts';
 import { startTestService } from '../server-test-support.ts';
-import { ARTIFACTS, openBrowser, openPage, skipWithoutChromium } from './browser-test-support.ts';
+import {
+  ARTIFACTS,
+  openBrowser,
+  openPage,
+  PAGE_LANGUAGES,
+  skipWithoutChromium,
+  WIDTHS,
+} from './browser-test-support.ts';
 
 const NOTE = toolSource('write_note', {
   manifest: "parameters: { text: { type: 'string', required: true, description: 'the note' } }, approval: 'always',",
@@ -279,6 +286,56 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
         .then((classes) => classes.join(' | ')),
       'message user | turn-trace',
     );
+  });
+
+  await t.test('a turn opened by its address shows its row below the header; the rows line up', async () => {
+    const ids = await page.evaluate(async () => {
+      const { traces } = (await (await fetch('/api/traces/turns')).json()) as { traces: { id: string }[] };
+      return traces.map((trace) => trace.id);
+    });
+    assert.ok(ids.length >= 3);
+    type Box = { getBoundingClientRect(): { top: number; bottom: number; left: number } };
+    for (const language of PAGE_LANGUAGES)
+      for (const { width, height } of WIDTHS) {
+        await page.setViewportSize({ width, height });
+        await page.locator('#language-select').selectOption(language);
+        const where = `at ${width} px in ${language}`;
+        // The oldest turn, opened as a reply's link opens it: its summary (how it ended, when) in sight.
+        await page.goto('about:blank'); // a fresh load, as a link opened in a new tab: not a change of hash
+        await page.goto(`${service.url}#/traces/${ids.at(-1)}`);
+        const summary = page.locator(`details.turn[open][data-turn="${ids.at(-1)}"] > summary`);
+        await summary.locator('xpath=..').locator('.waterfall').waitFor();
+        const [barBottom, top] = await Promise.all([
+          page.locator('.topbar').evaluate((bar) => (bar as unknown as Box).getBoundingClientRect().bottom),
+          summary.evaluate((element) => (element as unknown as Box).getBoundingClientRect().top),
+        ]);
+        assert.ok(
+          top >= barBottom,
+          `the opened turn's summary (top ${top}) is under the header (bottom ${barBottom}) ${where}`,
+        );
+        // A succeeded and a failed turn: their times start at the same place, whatever the badge says.
+        const starts = await page
+          .locator('details.turn > summary .when')
+          .evaluateAll((all) =>
+            all.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().left)),
+          );
+        assert.equal(new Set(starts).size, 1, `the rows' times line up ${where}: ${starts.join(', ')}`);
+        // So do the tool calls' rows: their tools, and (on a wide screen) their times.
+        for (const column of width > 760 ? ['.tool-name', '.when'] : ['.tool-name']) {
+          const lefts = await page
+            .locator(`details.trace > summary ${column}`)
+            .evaluateAll((all) =>
+              all.map((element) => Math.round((element as unknown as Box).getBoundingClientRect().left)),
+            );
+          assert.equal(
+            new Set(lefts).size,
+            1,
+            `the tool calls' ${column} line up ${where}: ${[...new Set(lefts)].join(', ')}`,
+          );
+        }
+      }
+    await page.locator('#language-select').selectOption('en');
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   await t.test('at 390 px and in zh and ja: no sideways scroll; labels above their bars', async () => {
