@@ -52,6 +52,8 @@ test('a form question in Chromium at 390 px', { skip: skipWithoutChromium, timeo
       const card = page.locator('.question-card[data-state="pending"]');
       await card.waitFor();
       assert.equal(await card.locator('h3').textContent(), 'book_table asks you');
+      // The call that asked says what it waits for (not a bare "Running…", read as an approval's wait).
+      assert.equal(await page.locator('.tool-card summary .preview').last().textContent(), 'Waiting for your answer…');
       assert.equal(await card.locator('.question-text').textContent(), 'Book a table');
       assert.equal(await card.getByLabel('Guests').inputValue(), '2');
       const where = card.getByLabel('Where');
@@ -108,6 +110,7 @@ test('a form question in Chromium at 390 px', { skip: skipWithoutChromium, timeo
     await card.getByRole('checkbox', { name: 'With a dog' }).check();
     await card.getByRole('button', { name: 'Answer' }).click();
     await page.locator('.question-card[data-state="answered"]').waitFor();
+    assert.notEqual(await page.locator('.tool-card summary .preview').last().textContent(), 'Waiting for your answer…');
     await page
       .locator('.message.assistant', {
         hasText: 'Tool said: booked {"name":"Ada","guests":2,"room":"out","extras":["view"],"dog":true}',

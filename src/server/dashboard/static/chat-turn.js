@@ -76,6 +76,8 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
   const approvals = new Map(); // approval id → its card (approval-card.js)
   /** @type {Map<string, ReturnType<typeof questionCard>>} */
   const questions = new Map(); // question id → its card
+  /** @type {Map<string, string>} */
+  const askedBy = new Map(); // question id → the call that asked it
   /** @type {HTMLLIElement | null} */
   let waiting = null;
   /** @type {HTMLLIElement | null} */
@@ -182,6 +184,8 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
       case 'question': {
         const card = questionCard(data);
         questions.set(data.questionId, card);
+        askedBy.set(data.questionId, data.callId ?? '');
+        cards.get(data.callId ?? '')?.awaitAnswer();
         cardItem(card);
         break;
       }
@@ -191,6 +195,7 @@ export async function chatTurn({ message, session, signal, transcript, stillShow
         break;
       case 'question-ended':
         questions.get(data.questionId)?.settle(data);
+        cards.get(askedBy.get(data.questionId) ?? '')?.answered();
         break;
       case 'retry':
         bubble?.remove();

@@ -89,6 +89,7 @@ const en = {
   notFinished: 'Not finished',
   waitingBadge: 'Waiting',
   waitingForApproval: 'Waiting for your approval; it has not run yet.',
+  waitingForAnswer: 'Waiting for your answer…',
   noResult: 'No result: the turn ended before this call finished.',
 
   toolsTitle: 'Tools',
@@ -236,6 +237,7 @@ const zh = {
   notFinished: '未完成',
   waitingBadge: '等待中',
   waitingForApproval: '正在等待你的批准，尚未运行。',
+  waitingForAnswer: '正在等待你的回答…',
   noResult: '没有结果：本轮对话在该调用完成前就结束了。',
 
   toolsTitle: '工具',
@@ -382,6 +384,7 @@ const ja = {
   notFinished: '未完了',
   waitingBadge: '待機中',
   waitingForApproval: 'あなたの許可を待っています。まだ実行されていません。',
+  waitingForAnswer: 'あなたの回答を待っています…',
   noResult: '結果なし：この呼び出しが終わる前にターンが終了しました。',
 
   toolsTitle: 'ツール',

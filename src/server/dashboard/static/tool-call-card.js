@@ -115,6 +115,14 @@ export function toolCallCard({ tool, callId }) {
       setText(resultBlock, 'waitingForApproval');
       duration.textContent = '';
     },
+    /** The tool asked the person something: it still runs (its time counts), and waits for their answer. */
+    awaitAnswer() {
+      if (element.dataset.state === 'running') setText(preview, 'waitingForAnswer');
+    },
+    /** The question ended (answered, declined, timed out): back to running. */
+    answered() {
+      if (element.dataset.state === 'running') setText(preview, 'runningCall');
+    },
     /** Approved: it runs from now on. */
     resume() {
       if (element.dataset.state !== 'waiting') return;
