@@ -22,6 +22,10 @@ export function codeFrame(file: string, line: number, column?: number, indent = 
   const text = lines[line - 1]!;
   const gutter = String(line);
   const head = `${indent}${gutter} | ${text.trimEnd()}`;
+  // A parser that ran out of file (`export class Broken {`) points past the last line's end: that
+  // is the end of the file, so the caret goes there.
+  if (column !== undefined && column > text.length + 1 && lines.slice(line).every((rest) => rest.trim() === ''))
+    column = text.length + 1;
   if (column === undefined || !Number.isInteger(column) || column < 1 || column > text.length + 1) return head;
   // Tabs stay tabs, so that the caret sits under the same character however wide a tab is shown;
   // a CJK character takes two columns, so two spaces.
