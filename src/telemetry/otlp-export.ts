@@ -75,6 +75,7 @@ export async function createOtlpExport(plan: TelemetryPlan, options: OtlpExportO
   let closed = false;
   return {
     captureContent: plan.captureContent,
+    destination: plan.exporter === 'console' ? 'stderr' : `${plan.url} (${plan.protocol})`,
     export(trace, extras) {
       // A caller that does not sample its trace is followed (the SDK's parent-based default).
       if (closed || extras?.parent?.sampled === false) return;

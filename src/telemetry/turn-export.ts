@@ -17,6 +17,8 @@ export interface TurnExtras {
 export interface TurnExport {
   /** Messages and arguments are to be recorded (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT). */
   readonly captureContent: boolean;
+  /** Where spans go, for a person: the collector's URL and protocol, or `stderr` (the console exporter). */
+  readonly destination: string;
   export(trace: TurnTrace, extras?: TurnExtras): void;
   /** Sends what is queued, waiting at most a bounded time; later exports are dropped. */
   shutdown(): Promise<void>;

@@ -9,6 +9,8 @@ export const SERVE_TEXT: Record<
     openai: (url: string) => string;
     tools: (available: number, total: number) => string;
     model: (id: string) => string;
+    /** OpenTelemetry is on: where its spans go. */
+    telemetry: (destination: string) => string;
     noModel: string;
     /** The model named could not be made: why. */
     modelProblem: (reason: string) => string;
@@ -25,6 +27,7 @@ export const SERVE_TEXT: Record<
     openai: (url) => `  OpenAI API:  ${url}  (model "riverse")`,
     tools: (available, total) => `  Tools:       ${available} available of ${total}`,
     model: (id) => `  Model:       ${id}`,
+    telemetry: (destination) => `  Telemetry:   OpenTelemetry spans to ${destination}`,
     modelProblem: (reason) => `  Model:       none — ${reason}`,
     noModel:
       "  Model:       none yet — the tools work without one; the dashboard's chat page offers the default local model, or set RIVERSE_MODEL (e.g. openai:gpt-4.1-mini with OPENAI_API_KEY) and start again.",
@@ -40,6 +43,7 @@ export const SERVE_TEXT: Record<
     openai: (url) => `  OpenAI API： ${url}（模型 "riverse"）`,
     tools: (available, total) => `  工具：        ${total} 个中 ${available} 个可用`,
     model: (id) => `  模型：        ${id}`,
+    telemetry: (destination) => `  遥测：        OpenTelemetry span 发往 ${destination}`,
     modelProblem: (reason) => `  模型：        无——${reason}`,
     noModel:
       '  模型：        尚未连接——没有模型也能使用工具；控制台的对话页面可以下载默认的本地模型，或设置 RIVERSE_MODEL（例如 openai:gpt-4.1-mini 并设置 OPENAI_API_KEY）后重新启动。',
@@ -55,6 +59,7 @@ export const SERVE_TEXT: Record<
     openai: (url) => `  OpenAI API：     ${url}（モデル "riverse"）`,
     tools: (available, total) => `  ツール：         ${total} 個中 ${available} 個が利用可能`,
     model: (id) => `  モデル：         ${id}`,
+    telemetry: (destination) => `  テレメトリ：     OpenTelemetry のスパンを ${destination} へ送信`,
     modelProblem: (reason) => `  モデル：         なし — ${reason}`,
     noModel:
       '  モデル：         まだありません。ツールはモデルなしでも使えます。ダッシュボードのチャット画面から既定のローカルモデルをダウンロードするか、RIVERSE_MODEL を設定して（例：openai:gpt-4.1-mini と OPENAI_API_KEY）起動し直してください。',

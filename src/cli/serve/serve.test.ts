@@ -31,10 +31,30 @@ describe('riverse serve', () => {
     assert.match(result.stdout, /OpenAI API: +http:\/\/127\.0\.0\.1:\d+\/v1 +\(model "riverse"\)/);
     assert.match(result.stdout, /Tools: +1 available of 1/);
     assert.match(result.stdout, /Model: +none yet .*RIVERSE_MODEL/);
+    assert.doesNotMatch(result.stdout, /Telemetry/);
     assert.match(result.stdout, /Stopped\.\n$/);
     assert.equal(status?.status, 200);
     assert.equal(status?.body.model, null);
     assert.deepEqual(status?.body.tools, { total: 1, available: 1 });
+  });
+
+  it('says where OpenTelemetry spans go when telemetry is on, and nothing of it when off', async () => {
+    let asked = false;
+    const result = await project.run(['serve', '--port', '0'], {
+      env: { ...env(), OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+      onStdout: (stdout, child) => {
+        const url = /serving at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)?.[1];
+        if (url === undefined || asked || !stdout.includes('Ctrl+C')) return;
+        asked = true;
+        // Stopped once it answers, as a person would (a signal before that races its start).
+        void fetch(`${url}api/status`).finally(() => child.kill('SIGINT'));
+      },
+    });
+    assert.equal(result.code, 0, show(result));
+    assert.match(
+      result.stdout,
+      /Telemetry: +OpenTelemetry spans to http:\/\/127\.0\.0\.1:9\/v1\/traces \(http\/json\)\n/,
+    );
   });
 
   it('a model named but not made (a typo of a provider): serve and the dashboard say why, in their language', async () => {

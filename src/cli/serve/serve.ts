@@ -75,6 +75,7 @@ export async function serve(options: ServeOptions): Promise<number> {
         : service.modelProblem === undefined
           ? text.noModel
           : text.modelProblem(service.modelProblem.localized(options.language)),
+      ...(service.telemetry === undefined ? [] : [text.telemetry(service.telemetry.destination)]),
       text.stop,
     ].join('\n'),
   );
