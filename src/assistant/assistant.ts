@@ -400,8 +400,9 @@ function turnTracer(
 }
 
 function recordTrace(store: SessionStore, sessionId: string, turnId: string, call: ToolCallRecord): void {
+  // Queued with the turn traces' batch: a transaction per call was a good part of a turn's CPU.
   storeCall('Saving a tool call', () =>
-    store.recordToolCall({
+    store.queueToolCall({
       sessionId,
       turnId,
       callId: call.callId,

@@ -10,7 +10,7 @@ import { loadSqlite } from './load-sqlite.ts';
 import { ResponseStore } from './response-store.ts';
 import { migrate } from './schema.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
-import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
+import { DEFAULT_TRACE_RETENTION, TOOL_CALL_COLUMNS, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import type { HandRunVia } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
@@ -259,26 +259,28 @@ export class SessionStore {
   }
 
   recordToolCall(trace: ToolCallTrace): void {
+    // What a turn queued is written first: the calls' rows stay in the order they ran.
+    this.turnTraces.flush();
     try {
       this.#run(
-        `INSERT INTO tool_calls (session_id, turn_id, call_id, tool, params, success, data, error, code, duration_ms, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        trace.sessionId,
-        trace.turnId,
-        trace.callId,
-        trace.tool,
-        trace.params === undefined ? null : jsonText(trace.params),
-        trace.success ? 1 : 0,
-        trace.data,
-        trace.error ?? null,
-        trace.code ?? null,
-        trace.durationMs,
-        trace.startedAt,
+        `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ...toolCallRow(trace),
       );
     } catch (error) {
       if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_FOREIGNKEY) throw noSession(trace.sessionId);
       throw error;
     }
+  }
+
+  /**
+   * Records a turn's tool call with the next batch of turn traces (off the turn's path, like
+   * them): reads of tool calls in this process write the queue first; another process sees it
+   * within the batch's time (250 ms). A failed write is reported (`onTraceError`), never thrown at
+   * the turn; a call whose session is gone by then is left out. Throws only when `params` cannot
+   * become JSON, as `recordToolCall` does.
+   */
+  queueToolCall(trace: ToolCallTrace): void {
+    this.turnTraces.queueToolCall(toolCallRow(trace));
   }
 
   /**
@@ -303,6 +305,7 @@ export class SessionStore {
     const { turnId, limit } = options;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
       throw new RangeError(`limit must be a non-negative integer, not ${limit}.`);
+    this.turnTraces.flush();
     const where = turnId === undefined ? 'session_id = ?' : 'session_id = ? AND turn_id = ?';
     const params: SQLInputValue[] = turnId === undefined ? [sessionId] : [sessionId, turnId];
     // Newest first to apply the limit (-1: none), then back to oldest first.
@@ -320,6 +323,7 @@ export class SessionStore {
     const limit = query.limit ?? DEFAULT_TRACES;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES)
       throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
+    this.turnTraces.flush();
     const where: string[] = [];
     const params: SQLInputValue[] = [];
     const filter = (clause: string, value: SQLInputValue) => {
@@ -397,6 +401,23 @@ interface TraceRow {
   code: string | null;
   duration_ms: number;
   started_at: string;
+}
+
+/** A `tool_calls` row in TOOL_CALL_COLUMNS' order. */
+function toolCallRow(trace: ToolCallTrace): SQLInputValue[] {
+  return [
+    trace.sessionId,
+    trace.turnId,
+    trace.callId,
+    trace.tool,
+    trace.params === undefined ? null : jsonText(trace.params),
+    trace.success ? 1 : 0,
+    trace.data,
+    trace.error ?? null,
+    trace.code ?? null,
+    trace.durationMs,
+    trace.startedAt,
+  ];
 }
 
 function toSessionInfo(row: SessionRow): SessionInfo {

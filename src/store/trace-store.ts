@@ -13,6 +13,8 @@ export const DEFAULT_TRACE_RETENTION: TraceRetention = { maxAgeDays: 14, maxCoun
 /** Queued traces are written together this long after the first of them, or at once past BATCH_SIZE. */
 const DEFAULT_BATCH_MS = 250;
 const BATCH_SIZE = 64;
+/** Turn traces and tool-call rows queued at most before a write, together (a few tool calls a turn). */
+const BATCH_ROWS = 4 * BATCH_SIZE;
 export const MAX_TURN_TRACES = 1_000;
 
 /** Turn traces across sessions (`list()`); every filter is optional. */
@@ -53,6 +55,10 @@ export interface TraceStoreParts {
   onError?: (error: unknown) => void;
 }
 
+/** The columns of a `tool_calls` row, in this order (SessionStore's `toolCallRow`). */
+export const TOOL_CALL_COLUMNS =
+  'session_id, turn_id, call_id, tool, params, success, data, error, code, duration_ms, started_at';
+
 /**
  * The turn traces, beside the sessions in the same file. Writes are off the turn's path: `queue`
  * only keeps the trace, and a timer writes everything queued in one transaction (and applies the
@@ -63,6 +69,11 @@ export class TraceStore {
   readonly #parts: TraceStoreParts;
   /** The rows to insert, made at `queue`: the spans as their JSON text, so that no tree of objects outlives its turn in the young generation. */
   #queued: SQLInputValue[][] = [];
+  /**
+   * Tool-call rows of turns (`queueToolCall`), written with the same batch: an insert of its own
+   * per call was a transaction per call, four B-trees' pages appended to the WAL each time.
+   */
+  #calls: SQLInputValue[][] = [];
   #timer: NodeJS.Timeout | undefined;
   /** Traces written since the last sweep of the retention. */
   #unswept = 0;
@@ -93,7 +104,22 @@ export class TraceStore {
       (this.#parts.onError ?? reportOnStderr)(error);
       return;
     }
-    if (this.#queued.length >= BATCH_SIZE) this.flush();
+    this.#schedule();
+  }
+
+  /**
+   * Keeps a `tool_calls` row (TOOL_CALL_COLUMNS) to be written with the next batch, before the
+   * traces. Reads of tool calls write the queue first (`flush`); a row whose session was deleted
+   * meanwhile is left out, as a trace is.
+   */
+  queueToolCall(row: SQLInputValue[]): void {
+    this.#calls.push(row);
+    this.#schedule();
+  }
+
+  /** Writes at once when the batch is full, else starts the batch's timer if it is not running. */
+  #schedule(): void {
+    if (this.#queued.length >= BATCH_SIZE || this.#queued.length + this.#calls.length >= BATCH_ROWS) this.flush();
     else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => this.flush(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
       // A process that is done does not wait for it: close() writes what is left.
@@ -105,10 +131,26 @@ export class TraceStore {
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    const { prepare, transaction, retention } = this.#parts;
+    const calls = this.#calls;
+    if (calls.length > 0) {
+      this.#calls = [];
+      // A transaction of its own: a failure to write the traces does not lose the calls, nor the reverse.
+      try {
+        transaction(() => {
+          const insert = prepare(
+            `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS})
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
+          );
+          for (const row of calls) insert.run(...row, row[0]!);
+        });
+      } catch (error) {
+        (this.#parts.onError ?? ((cause) => reportOnStderr(cause, 'tool calls')))(error);
+      }
+    }
     const batch = this.#queued;
     if (batch.length === 0) return;
     this.#queued = [];
-    const { prepare, transaction, retention } = this.#parts;
     try {
       transaction(() => {
         // A trace whose session was deleted meanwhile is left out, not the batch.
@@ -250,7 +292,7 @@ function isoTime(value: string): string {
   return new Date(time).toISOString();
 }
 
-function reportOnStderr(error: unknown): void {
+function reportOnStderr(error: unknown, what = 'turn traces'): void {
   const detail = error instanceof Error ? error.message : String(error);
-  console.error(`[riverse] could not save turn traces (they are dropped; the turns are not affected): ${detail}`);
+  console.error(`[riverse] could not save ${what} (they are dropped; the turns are not affected): ${detail}`);
 }
