@@ -226,7 +226,7 @@ export class Assistant {
       sessionId =
         store === undefined
           ? (request.session ?? 'openai')
-          : storeCall('Opening the session', () => store.session(request.session ?? 'openai')).id;
+          : storeCall('Opening the session', () => store.sessionId(request.session ?? 'openai'));
       registry = typeof options.registry === 'function' ? options.registry() : options.registry;
     } catch (error) {
       return failedTurn(last?.role === 'user' ? last.content : '', language, error, request.onEvent);

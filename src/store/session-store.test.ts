@@ -271,6 +271,30 @@ describe('SessionStore', () => {
     );
   });
 
+  it("remembers a session's id; forgets it when the session is renamed or deleted, here or by another process", () => {
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    const id = store.sessionId('openai');
+    assert.equal(id, store.session('openai').id);
+    assert.equal(store.sessionId('openai'), id);
+    store.deleteSession('openai');
+    const second = store.sessionId('openai');
+    assert.notEqual(second, id, 'deleted here: a new session');
+    store.renameSession('openai', 'kept');
+    assert.notEqual(store.sessionId('openai'), second, 'renamed here: a new session under the old name');
+    // Deleted by another process: the next batch leaves the rows out, and the ids are forgotten.
+    const third = store.sessionId('openai');
+    const { DatabaseSync } = loadSqlite();
+    const other = new DatabaseSync(store.file);
+    other.exec(`DELETE FROM sessions WHERE name = 'openai'`);
+    other.close();
+    assert.equal(store.sessionId('openai'), third, 'not seen before a batch is written');
+    store.queueToolCall(trace(third, 't', 'c'));
+    store.turnTraces.flush();
+    const fourth = store.sessionId('openai');
+    assert.notEqual(fourth, third);
+    assert.equal(store.session('openai').id, fourth);
+  });
+
   it('lists sessions with message counts, and deletes them with their messages and traces', () => {
     using store = SessionStore.open(freshDir());
     const a = store.session('a');

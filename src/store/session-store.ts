@@ -111,6 +111,12 @@ export class SessionStore {
   readonly responses: ResponseStore;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */
   readonly turnTraces: TraceStore;
+  /**
+   * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
+   * goes when this store renames or deletes its session, and all of them when a batch finds a
+   * session gone (another process deleted it).
+   */
+  readonly #ids = new Map<string, string>();
 
   private constructor(db: DatabaseSync, file: string, options: SessionStoreOptions) {
     this.#db = db;
@@ -121,6 +127,7 @@ export class SessionStore {
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),
       handRunsId: HAND_RUNS_ID,
+      onSessionGone: () => this.#ids.clear(),
       retention: { ...DEFAULT_TRACE_RETENTION, ...options.traceRetention },
       ...(options.onTraceError === undefined ? {} : { onError: options.onTraceError }),
       ...(options.traceBatchMs === undefined ? {} : { batchMs: options.traceBatchMs }),
@@ -175,6 +182,20 @@ export class SessionStore {
     return this.findSession(name)!;
   }
 
+  /**
+   * The id of the session called `name`, created if there is none, remembered for the next call:
+   * for turns that need only the id (`Assistant.complete`, whose rows are written in batches that
+   * leave out a session deleted meanwhile, and then forget what is remembered).
+   */
+  sessionId(name: string): string {
+    let id = this.#ids.get(name);
+    if (id === undefined) {
+      id = this.session(name).id;
+      this.#ids.set(name, id);
+    }
+    return id;
+  }
+
   /** The session called `name`, without creating it. */
   findSession(name: string): SessionInfo | undefined {
     const row = this.#prepare('SELECT id, name, language, created_at, updated_at FROM sessions WHERE name = ?').get(
@@ -206,6 +227,8 @@ export class SessionStore {
     const found = this.findSession(from);
     if (found === undefined) return undefined;
     if (from === to) return found;
+    this.#ids.delete(from);
+    this.#ids.delete(to);
     try {
       this.#run('UPDATE sessions SET name = ?, updated_at = ? WHERE id = ?', to, new Date().toISOString(), found.id);
     } catch (error) {
@@ -218,6 +241,7 @@ export class SessionStore {
   /** Deletes the session with its messages and traces. Returns whether it existed. */
   deleteSession(name: string): boolean {
     // Messages and traces go with it (ON DELETE CASCADE).
+    this.#ids.delete(name);
     return Number(this.#run('DELETE FROM sessions WHERE name = ?', name).changes) > 0;
   }
 

@@ -53,6 +53,8 @@ export interface TraceStoreParts {
   batchMs?: number;
   /** Told when a batch could not be written (the traces in it are dropped); by default a line on stderr. */
   onError?: (error: unknown) => void;
+  /** Told when a row was left out because its session is gone (deleted, maybe by another process). */
+  onSessionGone?: () => void;
 }
 
 /** The columns of a `tool_calls` row, in this order (SessionStore's `toolCallRow`). */
@@ -142,7 +144,9 @@ export class TraceStore {
             `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS})
              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
           );
-          for (const row of calls) insert.run(...row, row[0]!);
+          let gone = false;
+          for (const row of calls) gone = insert.run(...row, row[0]!).changes === 0 || gone;
+          if (gone) this.#parts.onSessionGone?.();
         });
       } catch (error) {
         (this.#parts.onError ?? ((cause) => reportOnStderr(cause, 'tool calls')))(error);
@@ -158,7 +162,9 @@ export class TraceStore {
           `INSERT OR REPLACE INTO turn_traces (id, trace_id, session_id, by_hand, started_at, duration_ms, outcome, stop_reason, tools, spans)
            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
         );
-        for (const row of batch) insert.run(...row);
+        let gone = false;
+        for (const row of batch) gone = insert.run(...row).changes === 0 || gone;
+        if (gone) this.#parts.onSessionGone?.();
         // The retention's sweep reads the whole index: once a sixteenth of the cap has come in, not every batch (reads sweep first).
         this.#unswept += batch.length;
         if (this.#unswept >= Math.max(1, retention.maxCount / 16)) this.#sweep();
