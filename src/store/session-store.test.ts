@@ -250,6 +250,27 @@ describe('SessionStore', () => {
     assert.deepEqual(reported, []);
   });
 
+  it('a full batch of traces is written once the event loop is free, not inside the call that filled it', async () => {
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    const { id } = store.session('full');
+    const turn = (i: number) => ({
+      id: `turn-${i}`,
+      traceId: '1'.repeat(32),
+      sessionId: id,
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+      outcome: 'success' as const,
+      stopReason: 'answer',
+      tools: [],
+      spans: [],
+    });
+    for (let i = 0; i < 64; i++) store.turnTraces.queue(turn(i));
+    assert.equal(store.turnTraces.writes, 0, 'the 64th does not write at once');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(store.turnTraces.writes, 1, 'written in the next turn of the event loop, the timer not waited for');
+    assert.equal(store.turnTraces.list({ limit: 100 }).length, 64);
+  });
+
   it('a queued tool call that cannot be written is reported, never thrown, and the next batch is written', () => {
     const reported: unknown[] = [];
     using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });

@@ -77,6 +77,7 @@ export class TraceStore {
    */
   #calls: SQLInputValue[][] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   /** Traces written since the last sweep of the retention. */
   #unswept = 0;
   /** Batches written (a figure for the tests: many turns, one write). */
@@ -119,10 +120,12 @@ export class TraceStore {
     this.#schedule();
   }
 
-  /** Writes at once when the batch is full, else starts the batch's timer if it is not running. */
+  /** Writes soon when the batch is full, else starts the batch's timer if it is not running. */
   #schedule(): void {
-    if (this.#queued.length >= BATCH_SIZE || this.#queued.length + this.#calls.length >= BATCH_ROWS) this.flush();
-    else if (this.#timer === undefined) {
+    if (this.#queued.length >= BATCH_SIZE || this.#queued.length + this.#calls.length >= BATCH_ROWS) {
+      // Full: written once the event loop is free, not inside the `done` of the turn that filled it (whose answer would wait).
+      this.#immediate ??= setImmediate(() => this.flush());
+    } else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => this.flush(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
       // A process that is done does not wait for it: close() writes what is left.
       this.#timer.unref();
@@ -133,6 +136,8 @@ export class TraceStore {
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearImmediate(this.#immediate);
+    this.#immediate = undefined;
     const { prepare, transaction, retention } = this.#parts;
     const calls = this.#calls;
     if (calls.length > 0) {
