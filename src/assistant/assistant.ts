@@ -341,7 +341,7 @@ export class Assistant {
       sessionId =
         store === undefined
           ? (request.session ?? 'openai')
-          : storeCall('Opening the session', () => store.session(request.session ?? 'openai')).id;
+          : storeCall('Opening the session', () => store.sessionId(request.session ?? 'openai'));
       registry = typeof options.registry === 'function' ? options.registry() : options.registry;
     } catch (error) {
       return failedTurn(last?.role === 'user' ? last.content : '', language, error, request.onEvent);
@@ -556,8 +556,9 @@ function turnTracer(
 }
 
 function recordTrace(store: SessionStore, sessionId: string, turnId: string, call: ToolCallRecord): void {
+  // Queued with the turn traces' batch: a transaction per call was a good part of a turn's CPU.
   storeCall('Saving a tool call', () =>
-    store.recordToolCall({
+    store.queueToolCall({
       sessionId,
       turnId,
       callId: call.callId,

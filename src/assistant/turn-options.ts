@@ -111,5 +111,8 @@ export const DEFAULT_MAX_CALLS_PER_ROUND = 256;
  * each holds its arguments and result and may start a tool host.
  */
 export function defaultParallelCalls(): number {
-  return Math.min(64, Math.max(8, 4 * availableParallelism()));
+  // Asked once: availableParallelism() is a system call, and this is read at every turn's start.
+  parallelCalls ??= Math.min(64, Math.max(8, 4 * availableParallelism()));
+  return parallelCalls;
 }
+let parallelCalls: number | undefined;

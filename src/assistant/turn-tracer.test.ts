@@ -195,6 +195,37 @@ export class PictureTool extends BaseTool {
     );
   });
 
+  it("the turns' tool calls are written with their traces, in the same batch", async (t) => {
+    const { registry, store } = await setUp(t, { traceBatchMs: 3_600_000 });
+    const turns = 3;
+    const server = await modelServer(
+      t,
+      replies(
+        Array.from({ length: turns }, (_, i) => [
+          { toolCalls: [{ id: `call_${i}`, name: 'clock', arguments: {} }] },
+          { text: 'The clock is broken.' },
+        ]).flat(),
+      ),
+    );
+    const assistant = new Assistant({ model: testModel(server), registry, store });
+    for (let i = 0; i < turns; i++) await assistant.turn(`what time is it? ${i}`, { session: 'calls' });
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(store.file);
+    t.after(() => other.close());
+    assert.equal(other.prepare('SELECT count(*) AS n FROM tool_calls').get()?.n, 0, 'no write during the turns');
+    const session = store.session('calls');
+    assert.deepEqual(
+      store.toolCalls(session.id).map((call) => [call.callId, call.tool, call.success]),
+      Array.from({ length: turns }, (_, i) => [`call_${i}`, 'clock', false]),
+      'every call recorded, in order',
+    );
+    assert.equal(store.turnTraces.writes, 1, 'the traces in one write, with the calls');
+    assert.deepEqual(
+      store.turnTraces.list({ session: 'calls' }).map((trace) => trace.toolCalls),
+      Array(turns).fill(1),
+    );
+  });
+
   it('a store that fails to write traces is reported and the turn is not broken', async (t) => {
     const reported: unknown[] = [];
     const { registry, store } = await setUp(t, { onTraceError: (error) => reported.push(error) });

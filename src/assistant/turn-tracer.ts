@@ -42,6 +42,7 @@ export class TurnTracer {
   /** The request being sent, for a retry's content. */
   #lastRequest: ModelRequest | undefined;
   #offered: { now: () => string[]; before: Set<string> } | undefined;
+  #names: { provider: string; model: string } | undefined;
 
   constructor(options: {
     turnId: string;
@@ -89,11 +90,10 @@ export class TurnTracer {
     if (!retry) this.#requests++;
     this.#attempt++;
     this.#sent = performance.now();
-    const [provider, ...rest] = this.#model.id.split(':');
-    const model = rest.join(':') || this.#model.id;
+    const { provider, model } = this.#modelName();
     this.#request = this.#open('model-request', `chat ${model}`, this.#turn.spanId, {
       'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': provider ?? this.#model.id,
+      'gen_ai.provider.name': provider,
       'gen_ai.request.model': model,
       'riverse.request': this.#requests,
       'riverse.attempt': this.#attempt,
@@ -161,15 +161,17 @@ export class TurnTracer {
       case 'tool-call': {
         if (!this.#tools.includes(event.tool)) this.#tools.push(event.tool);
         const isolation = this.#isolation(event.tool);
+        const attributes: Record<string, SpanAttribute> = {
+          'gen_ai.operation.name': 'execute_tool',
+          'gen_ai.tool.name': event.tool,
+          'gen_ai.tool.call.id': event.callId,
+          'gen_ai.tool.type': 'function',
+        };
+        // Set, not spread in: a spread costs more than the rest of the span.
+        if (isolation !== undefined) attributes['riverse.isolation'] = isolation;
         this.#calls.set(
           event.callId,
-          this.#open('tool-call', `execute_tool ${event.tool}`, this.#turn.spanId, {
-            'gen_ai.operation.name': 'execute_tool',
-            'gen_ai.tool.name': event.tool,
-            'gen_ai.tool.call.id': event.callId,
-            'gen_ai.tool.type': 'function',
-            ...(isolation === undefined ? {} : { 'riverse.isolation': isolation }),
-          }),
+          this.#open('tool-call', `execute_tool ${event.tool}`, this.#turn.spanId, attributes),
         );
         if (this.content !== undefined)
           this.#keep(this.#calls.get(event.callId)!.spanId, {
@@ -275,6 +277,14 @@ export class TurnTracer {
     else Object.assign(kept, attributes);
   }
 
+  /** The provider and the model of `provider:model` (the whole id when it has no provider), split once per turn. */
+  #modelName(): { provider: string; model: string } {
+    if (this.#names !== undefined) return this.#names;
+    const [provider, ...rest] = this.#model.id.split(':');
+    this.#names = { provider: provider ?? this.#model.id, model: rest.join(':') || this.#model.id };
+    return this.#names;
+  }
+
   #endRequest(): void {
     this.#request = undefined;
     this.#attempt = 0;
@@ -286,15 +296,13 @@ export class TurnTracer {
     parentId: string | undefined,
     attributes: Record<string, SpanAttribute>,
   ) {
-    const span: OpenSpan = {
-      spanId: traceHex(8),
-      ...(parentId === undefined ? {} : { parentId }),
-      kind,
-      name,
-      startMs: now(),
-      status: 'ok',
-      attributes,
-    };
+    // Two literals rather than a spread of the parent's id: the spread was a fifth of the tracer's time.
+    const spanId = traceHex(8);
+    const startMs = now();
+    const span: OpenSpan =
+      parentId === undefined
+        ? { spanId, kind, name, startMs, status: 'ok', attributes }
+        : { spanId, parentId, kind, name, startMs, status: 'ok', attributes };
     this.#spans.push(span);
     return span;
   }

@@ -217,6 +217,105 @@ describe('SessionStore', () => {
     assert.throws(() => store.recordToolCall(trace('no-such-session', 't', 'c')), /No session with id/);
   });
 
+  it("queues tool calls with the traces' batch: one write, read in order, a gone session's left out", () => {
+    const reported: unknown[] = [];
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
+    const { id } = store.session('queued');
+    const gone = store.session('gone').id;
+    const queued = Array.from({ length: 5 }, (_, i) => trace(id, 't1', `q${i}`, { params: { i } }));
+    for (const t of queued) store.queueToolCall(t);
+    store.queueToolCall(trace(gone, 't1', 'lost'));
+    store.deleteSession('gone');
+    // Another connection to the file sees nothing yet: the rows wait for the batch.
+    const { DatabaseSync } = loadSqlite();
+    const other = new DatabaseSync(store.file);
+    const count = () => Number(other.prepare('SELECT count(*) AS n FROM tool_calls').get()?.n);
+    assert.equal(count(), 0);
+    // A call recorded at once writes the queue first, so the rows stay in the order the calls ran.
+    const now = trace(id, 't2', 'now');
+    store.recordToolCall(now);
+    assert.equal(count(), 6);
+    store.queueToolCall(trace(id, 't3', 'last'));
+    assert.deepStrictEqual(
+      store.toolCalls(id),
+      [...queued, now, trace(id, 't3', 'last')],
+      'a read writes the queue first',
+    );
+    assert.deepEqual(
+      store.traces({ limit: 2 }).map((t) => t.callId),
+      ['last', 'now'],
+    );
+    assert.equal(count(), 7, "the gone session's call was left out");
+    other.close();
+    assert.deepEqual(reported, []);
+  });
+
+  it('a full batch of traces is written once the event loop is free, not inside the call that filled it', async () => {
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    const { id } = store.session('full');
+    const turn = (i: number) => ({
+      id: `turn-${i}`,
+      traceId: '1'.repeat(32),
+      sessionId: id,
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+      outcome: 'success' as const,
+      stopReason: 'answer',
+      tools: [],
+      spans: [],
+    });
+    for (let i = 0; i < 64; i++) store.turnTraces.queue(turn(i));
+    assert.equal(store.turnTraces.writes, 0, 'the 64th does not write at once');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(store.turnTraces.writes, 1, 'written in the next turn of the event loop, the timer not waited for');
+    assert.equal(store.turnTraces.list({ limit: 100 }).length, 64);
+  });
+
+  it('a queued tool call that cannot be written is reported, never thrown, and the next batch is written', () => {
+    const reported: unknown[] = [];
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
+    const { id } = store.session('broken');
+    const { DatabaseSync } = loadSqlite();
+    const other = new DatabaseSync(store.file);
+    other.exec('ALTER TABLE tool_calls RENAME TO tool_calls_away');
+    store.queueToolCall(trace(id, 't1', 'c1'));
+    store.turnTraces.flush();
+    assert.equal(reported.length, 1);
+    assert.match(String(reported[0]), /tool_calls/);
+    other.exec('ALTER TABLE tool_calls_away RENAME TO tool_calls');
+    other.close();
+    store.queueToolCall(trace(id, 't2', 'c2'));
+    assert.deepEqual(
+      store.toolCalls(id).map((t) => t.callId),
+      ['c2'],
+      'the failed batch is dropped, the next one written',
+    );
+  });
+
+  it("remembers a session's id; forgets it when the session is renamed or deleted, here or by another process", () => {
+    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    const id = store.sessionId('openai');
+    assert.equal(id, store.session('openai').id);
+    assert.equal(store.sessionId('openai'), id);
+    store.deleteSession('openai');
+    const second = store.sessionId('openai');
+    assert.notEqual(second, id, 'deleted here: a new session');
+    store.renameSession('openai', 'kept');
+    assert.notEqual(store.sessionId('openai'), second, 'renamed here: a new session under the old name');
+    // Deleted by another process: the next batch leaves the rows out, and the ids are forgotten.
+    const third = store.sessionId('openai');
+    const { DatabaseSync } = loadSqlite();
+    const other = new DatabaseSync(store.file);
+    other.exec(`DELETE FROM sessions WHERE name = 'openai'`);
+    other.close();
+    assert.equal(store.sessionId('openai'), third, 'not seen before a batch is written');
+    store.queueToolCall(trace(third, 't', 'c'));
+    store.turnTraces.flush();
+    const fourth = store.sessionId('openai');
+    assert.notEqual(fourth, third);
+    assert.equal(store.session('openai').id, fourth);
+  });
+
   it('lists sessions with message counts, and deletes them with their messages and traces', () => {
     using store = SessionStore.open(freshDir());
     const a = store.session('a');

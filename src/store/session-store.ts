@@ -13,7 +13,7 @@ import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
 import type { ContentPart } from '../tools/content-part.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
-import { DEFAULT_TRACE_RETENTION, TraceStore, type TraceRetention } from './trace-store.ts';
+import { DEFAULT_TRACE_RETENTION, TOOL_CALL_COLUMNS, TraceStore, type TraceRetention } from './trace-store.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from './turn-trace.ts';
@@ -117,6 +117,12 @@ export class SessionStore {
   readonly turnTraces: TraceStore;
   /** Tool calls that run apart from their turn (tasks), in the same file. */
   readonly tasks: TaskStore;
+  /**
+   * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
+   * goes when this store renames or deletes its session, and all of them when a batch finds a
+   * session gone (another process deleted it).
+   */
+  readonly #ids = new Map<string, string>();
 
   private constructor(db: DatabaseSync, file: string, options: SessionStoreOptions) {
     this.#db = db;
@@ -128,6 +134,7 @@ export class SessionStore {
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),
       handRunsId: HAND_RUNS_ID,
+      onSessionGone: () => this.#ids.clear(),
       retention: { ...DEFAULT_TRACE_RETENTION, ...options.traceRetention },
       ...(options.onTraceError === undefined ? {} : { onError: options.onTraceError }),
       ...(options.traceBatchMs === undefined ? {} : { batchMs: options.traceBatchMs }),
@@ -182,6 +189,20 @@ export class SessionStore {
     return this.findSession(name)!;
   }
 
+  /**
+   * The id of the session called `name`, created if there is none, remembered for the next call:
+   * for turns that need only the id (`Assistant.complete`, whose rows are written in batches that
+   * leave out a session deleted meanwhile, and then forget what is remembered).
+   */
+  sessionId(name: string): string {
+    let id = this.#ids.get(name);
+    if (id === undefined) {
+      id = this.session(name).id;
+      this.#ids.set(name, id);
+    }
+    return id;
+  }
+
   /** The session called `name`, without creating it. */
   findSession(name: string): SessionInfo | undefined {
     const row = this.#prepare('SELECT id, name, language, created_at, updated_at FROM sessions WHERE name = ?').get(
@@ -213,6 +234,8 @@ export class SessionStore {
     const found = this.findSession(from);
     if (found === undefined) return undefined;
     if (from === to) return found;
+    this.#ids.delete(from);
+    this.#ids.delete(to);
     try {
       this.#run('UPDATE sessions SET name = ?, updated_at = ? WHERE id = ?', to, new Date().toISOString(), found.id);
     } catch (error) {
@@ -225,6 +248,7 @@ export class SessionStore {
   /** Deletes the session with its messages and traces. Returns whether it existed. */
   deleteSession(name: string): boolean {
     // Messages and traces go with it (ON DELETE CASCADE).
+    this.#ids.delete(name);
     return Number(this.#run('DELETE FROM sessions WHERE name = ?', name).changes) > 0;
   }
 
@@ -266,26 +290,28 @@ export class SessionStore {
   }
 
   recordToolCall(trace: ToolCallTrace): void {
+    // What a turn queued is written first: the calls' rows stay in the order they ran.
+    this.turnTraces.flush();
     try {
       this.#run(
-        `INSERT INTO tool_calls (session_id, turn_id, call_id, tool, params, success, data, error, code, duration_ms, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        trace.sessionId,
-        trace.turnId,
-        trace.callId,
-        trace.tool,
-        trace.params === undefined ? null : jsonText(trace.params),
-        trace.success ? 1 : 0,
-        trace.data,
-        trace.error ?? null,
-        trace.code ?? null,
-        trace.durationMs,
-        trace.startedAt,
+        `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ...toolCallRow(trace),
       );
     } catch (error) {
       if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_FOREIGNKEY) throw noSession(trace.sessionId);
       throw error;
     }
+  }
+
+  /**
+   * Records a turn's tool call with the next batch of turn traces (off the turn's path, like
+   * them): reads of tool calls in this process write the queue first; another process sees it
+   * within the batch's time (250 ms). A failed write is reported (`onTraceError`), never thrown at
+   * the turn; a call whose session is gone by then is left out. Throws only when `params` cannot
+   * become JSON, as `recordToolCall` does.
+   */
+  queueToolCall(trace: ToolCallTrace): void {
+    this.turnTraces.queueToolCall(toolCallRow(trace));
   }
 
   /**
@@ -318,6 +344,7 @@ export class SessionStore {
     const { turnId, limit } = options;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
       throw new RangeError(`limit must be a non-negative integer, not ${limit}.`);
+    this.turnTraces.flush();
     const where = turnId === undefined ? 'session_id = ?' : 'session_id = ? AND turn_id = ?';
     const params: SQLInputValue[] = turnId === undefined ? [sessionId] : [sessionId, turnId];
     // Newest first to apply the limit (-1: none), then back to oldest first.
@@ -332,6 +359,7 @@ export class SessionStore {
 
   /** Per tool, its calls over a window: counts, failures, p50/p95 run time, in buckets (tool-call-stats.ts). */
   toolStats(query: ToolStatsQuery = {}): ToolStats {
+    this.turnTraces.flush(); // the turns' tool-call rows wait in its batch
     return toolCallStats((sql) => this.#prepare(sql), query);
   }
 
@@ -346,6 +374,7 @@ export class SessionStore {
     const limit = query.limit ?? DEFAULT_TRACES;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES)
       throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
+    this.turnTraces.flush();
     const where: string[] = [];
     const params: SQLInputValue[] = [];
     const filter = (clause: string, value: SQLInputValue) => {
@@ -423,6 +452,23 @@ interface TraceRow {
   code: string | null;
   duration_ms: number;
   started_at: string;
+}
+
+/** A `tool_calls` row in TOOL_CALL_COLUMNS' order. */
+function toolCallRow(trace: ToolCallTrace): SQLInputValue[] {
+  return [
+    trace.sessionId,
+    trace.turnId,
+    trace.callId,
+    trace.tool,
+    trace.params === undefined ? null : jsonText(trace.params),
+    trace.success ? 1 : 0,
+    trace.data,
+    trace.error ?? null,
+    trace.code ?? null,
+    trace.durationMs,
+    trace.startedAt,
+  ];
 }
 
 function toSessionInfo(row: SessionRow): SessionInfo {

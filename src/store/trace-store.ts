@@ -13,6 +13,8 @@ export const DEFAULT_TRACE_RETENTION: TraceRetention = { maxAgeDays: 14, maxCoun
 /** Queued traces are written together this long after the first of them, or at once past BATCH_SIZE. */
 const DEFAULT_BATCH_MS = 250;
 const BATCH_SIZE = 64;
+/** Turn traces and tool-call rows queued at most before a write, together (a few tool calls a turn). */
+const BATCH_ROWS = 4 * BATCH_SIZE;
 export const MAX_TURN_TRACES = 1_000;
 
 /** Turn traces across sessions (`list()`); every filter is optional. */
@@ -51,7 +53,13 @@ export interface TraceStoreParts {
   batchMs?: number;
   /** Told when a batch could not be written (the traces in it are dropped); by default a line on stderr. */
   onError?: (error: unknown) => void;
+  /** Told when a row was left out because its session is gone (deleted, maybe by another process). */
+  onSessionGone?: () => void;
 }
+
+/** The columns of a `tool_calls` row, in this order (SessionStore's `toolCallRow`). */
+export const TOOL_CALL_COLUMNS =
+  'session_id, turn_id, call_id, tool, params, success, data, error, code, duration_ms, started_at';
 
 /**
  * The turn traces, beside the sessions in the same file. Writes are off the turn's path: `queue`
@@ -63,7 +71,13 @@ export class TraceStore {
   readonly #parts: TraceStoreParts;
   /** The rows to insert, made at `queue`: the spans as their JSON text, so that no tree of objects outlives its turn in the young generation. */
   #queued: SQLInputValue[][] = [];
+  /**
+   * Tool-call rows of turns (`queueToolCall`), written with the same batch: an insert of its own
+   * per call was a transaction per call, four B-trees' pages appended to the WAL each time.
+   */
+  #calls: SQLInputValue[][] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   /** Traces written since the last sweep of the retention. */
   #unswept = 0;
   /** Batches written (a figure for the tests: many turns, one write). */
@@ -93,8 +107,25 @@ export class TraceStore {
       (this.#parts.onError ?? reportOnStderr)(error);
       return;
     }
-    if (this.#queued.length >= BATCH_SIZE) this.flush();
-    else if (this.#timer === undefined) {
+    this.#schedule();
+  }
+
+  /**
+   * Keeps a `tool_calls` row (TOOL_CALL_COLUMNS) to be written with the next batch, before the
+   * traces. Reads of tool calls write the queue first (`flush`); a row whose session was deleted
+   * meanwhile is left out, as a trace is.
+   */
+  queueToolCall(row: SQLInputValue[]): void {
+    this.#calls.push(row);
+    this.#schedule();
+  }
+
+  /** Writes soon when the batch is full, else starts the batch's timer if it is not running. */
+  #schedule(): void {
+    if (this.#queued.length >= BATCH_SIZE || this.#queued.length + this.#calls.length >= BATCH_ROWS) {
+      // Full: written once the event loop is free, not inside the `done` of the turn that filled it (whose answer would wait).
+      this.#immediate ??= setImmediate(() => this.flush());
+    } else if (this.#timer === undefined) {
       this.#timer = setTimeout(() => this.flush(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
       // A process that is done does not wait for it: close() writes what is left.
       this.#timer.unref();
@@ -105,10 +136,30 @@ export class TraceStore {
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearImmediate(this.#immediate);
+    this.#immediate = undefined;
+    const { prepare, transaction, retention } = this.#parts;
+    const calls = this.#calls;
+    if (calls.length > 0) {
+      this.#calls = [];
+      // A transaction of its own: a failure to write the traces does not lose the calls, nor the reverse.
+      try {
+        transaction(() => {
+          const insert = prepare(
+            `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS})
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
+          );
+          let gone = false;
+          for (const row of calls) gone = insert.run(...row, row[0]!).changes === 0 || gone;
+          if (gone) this.#parts.onSessionGone?.();
+        });
+      } catch (error) {
+        (this.#parts.onError ?? ((cause) => reportOnStderr(cause, 'tool calls')))(error);
+      }
+    }
     const batch = this.#queued;
     if (batch.length === 0) return;
     this.#queued = [];
-    const { prepare, transaction, retention } = this.#parts;
     try {
       transaction(() => {
         // A trace whose session was deleted meanwhile is left out, not the batch.
@@ -116,7 +167,9 @@ export class TraceStore {
           `INSERT OR REPLACE INTO turn_traces (id, trace_id, session_id, by_hand, started_at, duration_ms, outcome, stop_reason, tools, spans)
            SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sessions WHERE id = ?)`,
         );
-        for (const row of batch) insert.run(...row);
+        let gone = false;
+        for (const row of batch) gone = insert.run(...row).changes === 0 || gone;
+        if (gone) this.#parts.onSessionGone?.();
         // The retention's sweep reads the whole index: once a sixteenth of the cap has come in, not every batch (reads sweep first).
         this.#unswept += batch.length;
         if (this.#unswept >= Math.max(1, retention.maxCount / 16)) this.#sweep();
@@ -273,7 +326,7 @@ function isoTime(value: string): string {
   return new Date(time).toISOString();
 }
 
-function reportOnStderr(error: unknown): void {
+function reportOnStderr(error: unknown, what = 'turn traces'): void {
   const detail = error instanceof Error ? error.message : String(error);
-  console.error(`[riverse] could not save turn traces (they are dropped; the turns are not affected): ${detail}`);
+  console.error(`[riverse] could not save ${what} (they are dropped; the turns are not affected): ${detail}`);
 }
