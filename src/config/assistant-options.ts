@@ -103,10 +103,13 @@ export function sharedTasks(parts: {
   approvals?: Approvals;
   /** Told of the approval and question events of a task's call. */
   emit?: (taskId: string, event: TurnEvent) => void;
+  /** Told when the store fails at start, while ending the tasks a stopped process left running. */
+  onStartError?: (error: unknown) => void;
 }): LocalTaskRunner {
   const { tools } = parts;
   return new LocalTaskRunner({
     records: parts.store.tasks,
     run: taskCall(() => tools.current, parts.approvals, parts.emit),
+    ...(parts.onStartError === undefined ? {} : { onStartError: parts.onStartError }),
   });
 }

@@ -95,6 +95,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     tools: options.tools,
     approvals,
     emit: (taskId, event) => events.publish('task-call', { taskId, event }),
+    onStartError: (error) =>
+      console.error(
+        SERVER_TEXT[options.logLanguage ?? 'en'].tasksNotEnded(error instanceof Error ? error.message : String(error)),
+      ),
   });
   tasks.onChange((task) => events.publish('task', { task: taskView(task) }));
   const sessionName = (id: string) => options.store.listSessions().find((session) => session.id === id)?.name;

@@ -35,6 +35,11 @@ export interface TaskRunnerOptions {
   /** How often running tasks are checked for a cancel written by another process (`riverse tasks cancel`; default 1 s). */
   watchMs?: number;
   now?: () => number;
+  /**
+   * Told when the store fails at start, while ending the tasks a stopped process left running (they
+   * stay `working` in it, to be ended at the next start); the runner runs new tasks all the same.
+   */
+  onStartError?: (error: unknown) => void;
 }
 
 /** Failures that mean the call could not be run or its host died: the task `failed` (MCP's words), not a tool's own failure. */
@@ -107,12 +112,15 @@ export class LocalTaskRunner implements TaskRunner {
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
     this.#watchMs = options.watchMs ?? 1_000;
     this.#now = options.now ?? Date.now;
-    this.interrupted = this.#records.interruptRunning(
-      english(taskPhrase('task.interrupted')),
-      this.#now(),
-      runnerStopped,
-    );
-    this.#records.prune(this.#now(), this.#retention);
+    let interrupted: readonly TaskRecord[] = [];
+    try {
+      interrupted = this.#records.interruptRunning(english(taskPhrase('task.interrupted')), this.#now(), runnerStopped);
+      this.#records.prune(this.#now(), this.#retention);
+    } catch (error) {
+      // A store that fails at start is the service's to report; it does not stop it from starting.
+      (options.onStartError ?? ((failure) => console.error(failure)))(error);
+    }
+    this.interrupted = interrupted;
   }
 
   async start(request: StartTaskRequest): Promise<TaskRecord> {
