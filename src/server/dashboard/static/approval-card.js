@@ -187,6 +187,30 @@ export function pendingApprovalCards(pending, sessionId, answered) {
 }
 
 /**
+ * A question's card around its form (a line of text, or fields): who asks, the question, the status line.
+ * @param {QuestionRequest} request
+ * @param {HTMLElement} form
+ * @param {HTMLElement} status
+ */
+function questionSection(request, form, status) {
+  return h(
+    'section',
+    {
+      class: 'approval-card question-card',
+      'data-state': 'pending',
+      'data-question-id': request.questionId,
+      role: 'group',
+      i18nAria: 'questionTitle',
+      i18nVars: { tool: request.tool },
+    },
+    h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
+    h('p', { class: 'question-text', text: request.question }),
+    form,
+    status,
+  );
+}
+
+/**
  * A tool's question: a line of text with its choices, or a small form when it asks with fields
  * (MCP's elicitation schemas, shown by schema-form.js, answered with `{ values }`).
  * @param {QuestionRequest} request
@@ -212,21 +236,7 @@ export function questionCard(request) {
     input,
     submit,
   );
-  const element = h(
-    'section',
-    {
-      class: 'approval-card question-card',
-      'data-state': 'pending',
-      'data-question-id': request.questionId,
-      role: 'group',
-      i18nAria: 'questionTitle',
-      i18nVars: { tool: request.tool },
-    },
-    h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
-    h('p', { class: 'question-text', text: request.question }),
-    form,
-    status,
-  );
+  const element = questionSection(request, form, status);
   /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
   const close = (state, key, vars) => {
     element.dataset.state = state;
@@ -270,21 +280,7 @@ function formCard(request, fields) {
     fieldsForm.element,
     h('div', { class: 'approval-actions' }, submit),
   );
-  const element = h(
-    'section',
-    {
-      class: 'approval-card question-card',
-      'data-state': 'pending',
-      'data-question-id': request.questionId,
-      role: 'group',
-      i18nAria: 'questionTitle',
-      i18nVars: { tool: request.tool },
-    },
-    h('h3', { i18n: 'questionTitle', i18nVars: { tool: request.tool } }),
-    h('p', { class: 'question-text', text: request.question }),
-    form,
-    status,
-  );
+  const element = questionSection(request, form, status);
   /** @type {(state: string, key: MessageKey, vars?: MessageVars) => void} */
   const close = (state, key, vars) => {
     element.dataset.state = state;
