@@ -3,6 +3,7 @@ import { ENDED_STATUSES } from '../../store/task-store.ts';
 import { cancelStored } from '../../tasks/task-runner.ts';
 import type { TaskFilter, TaskStatus } from '../../tasks/task-types.ts';
 import { ApiError } from '../api-error.ts';
+import { wholeNumberParam } from './whole-number-param.ts';
 import type { ServerContext } from '../server-context.ts';
 import { taskView } from './task-view.ts';
 import { requestLanguage } from '../request-language.ts';
@@ -66,17 +67,8 @@ export function taskRoutes(context: ServerContext): Hono {
       filter.status = wanted as TaskStatus[];
     }
     if (tool !== undefined && tool !== '') filter.tool = tool;
-    if (limit !== undefined && limit !== '') {
-      const n = Number(limit);
-      if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT)
-        throw new ApiError(
-          400,
-          'invalid-request',
-          `"limit" must be a whole number from 1 to ${MAX_LIMIT}, not ${JSON.stringify(limit)}`,
-          'limit',
-        );
-      filter.limit = n;
-    }
+    const count = wholeNumberParam('limit', limit, 1, MAX_LIMIT);
+    if (count !== undefined) filter.limit = count;
     if (session !== undefined && session !== '') {
       const info = store.findSession(session);
       if (info === undefined) return undefined;

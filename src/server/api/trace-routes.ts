@@ -3,6 +3,7 @@ import { MAX_TRACES, type TraceQuery } from '../../store/session-store.ts';
 import { MAX_STAT_BUCKETS, type ToolStatsQuery } from '../../store/tool-call-stats.ts';
 import { MAX_TURN_TRACES, type TurnTraceQuery } from '../../store/trace-store.ts';
 import { ApiError } from '../api-error.ts';
+import { wholeNumberParam } from './whole-number-param.ts';
 import type { ServerContext } from '../server-context.ts';
 
 /**
@@ -60,18 +61,8 @@ function statsQuery(query: Record<string, string>): ToolStatsQuery {
     ...(until === undefined ? {} : { until }),
   };
   if (query.tool !== undefined && query.tool !== '') result.tool = query.tool;
-  const { buckets } = query;
-  if (buckets !== undefined && buckets !== '') {
-    const number = Number(buckets);
-    if (!/^\d+$/.test(buckets) || number < 1 || number > MAX_STAT_BUCKETS)
-      throw new ApiError(
-        400,
-        'invalid-request',
-        `"buckets" must be a whole number from 1 to ${MAX_STAT_BUCKETS}, not ${JSON.stringify(buckets)}`,
-        'buckets',
-      );
-    result.buckets = number;
-  }
+  const buckets = wholeNumberParam('buckets', query.buckets, 1, MAX_STAT_BUCKETS);
+  if (buckets !== undefined) result.buckets = buckets;
   return result;
 }
 
@@ -106,16 +97,7 @@ function commonFilters(
       );
     result[key] = value;
   }
-  if (limit !== undefined && limit !== '') {
-    const number = Number(limit);
-    if (!/^\d+$/.test(limit) || number > max)
-      throw new ApiError(
-        400,
-        'invalid-request',
-        `"limit" must be a whole number from 0 to ${max}, not ${JSON.stringify(limit)}`,
-        'limit',
-      );
-    result.limit = number;
-  }
+  const count = wholeNumberParam('limit', limit, 0, max);
+  if (count !== undefined) result.limit = count;
   return result;
 }
