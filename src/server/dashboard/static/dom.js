@@ -175,3 +175,17 @@ export function icon(name) {
   svg.append(path);
   return svg;
 }
+
+/**
+ * The notice a page shows where a list could not be loaded: "Could not load: <why>", as an alert.
+ * @param {'p' | 'li'} tag
+ * @param {unknown} error
+ */
+export function loadFailedNotice(tag, error) {
+  return h(tag, {
+    class: 'notice error',
+    role: 'alert',
+    i18n: 'loadFailed',
+    i18nVars: { reason: error instanceof Error ? error.message : String(error) },
+  });
+}

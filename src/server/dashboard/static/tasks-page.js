@@ -3,7 +3,7 @@
 // status, a progress bar from the task's progress, and a cancel button while it runs; kept up to
 // date by the `task` events of /api/events.
 import { api, ApiError, errorMessage } from './api.js';
-import { h, replace, setText, toast } from './dom.js';
+import { h, loadFailedNotice, replace, setText, toast } from './dom.js';
 import { formatTime } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 
@@ -70,15 +70,7 @@ export function tasksPage(root) {
       render();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return;
-      replace(
-        list,
-        h('li', {
-          class: 'notice error',
-          role: 'alert',
-          i18n: 'loadFailed',
-          i18nVars: { reason: errorMessage(error) },
-        }),
-      );
+      replace(list, loadFailedNotice('li', error));
     }
   }
 

@@ -3,7 +3,7 @@
 // diagnostics, an on/off switch, and a form built from its parameters to run it by hand. Files that
 // failed to load are listed first. Reloads on disk arrive as `tools-changed` and update in place.
 import { api, ApiError, errorMessage } from './api.js';
-import { h, replace, setText, toast, translate } from './dom.js';
+import { h, loadFailedNotice, replace, setText, toast, translate } from './dom.js';
 import { formatDuration } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
 import { schemaForm } from './schema-form.js';
@@ -85,16 +85,7 @@ export function toolsPage(root) {
           loaded = true;
         } while (again);
       } catch (error) {
-        if (!(error instanceof ApiError && error.status === 401))
-          replace(
-            list,
-            h('p', {
-              class: 'notice error',
-              role: 'alert',
-              i18n: 'loadFailed',
-              i18nVars: { reason: errorMessage(error) },
-            }),
-          );
+        if (!(error instanceof ApiError && error.status === 401)) replace(list, loadFailedNotice('p', error));
       } finally {
         refreshing = null;
       }

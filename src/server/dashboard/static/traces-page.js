@@ -2,8 +2,8 @@
 // The traces page: the turns (each opens to its waterfall: turn-list.js), a chart per tool
 // (tool-charts.js), and the recent tool calls, newest first, each opening to its parameters and its
 // result or error; the filters (tool, outcome) choose in all three. `#/traces/<turn id>` opens a turn.
-import { api, ApiError, errorMessage } from './api.js';
-import { h, pretty, replace, setText, translate } from './dom.js';
+import { api, ApiError } from './api.js';
+import { h, loadFailedNotice, pretty, replace, setText, translate } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
 import { outcomeText, richResult } from './tool-call-card.js';
 import { toolCharts } from './tool-charts.js';
@@ -103,15 +103,7 @@ export function tracesPage(root) {
       await turns.show(turnTraces, filtered());
     } catch (error) {
       if (mine !== ticket || (error instanceof ApiError && error.status === 401)) return;
-      replace(
-        list,
-        h('li', {
-          class: 'notice error',
-          role: 'alert',
-          i18n: 'loadFailed',
-          i18nVars: { reason: errorMessage(error) },
-        }),
-      );
+      replace(list, loadFailedNotice('li', error));
     }
   }
 

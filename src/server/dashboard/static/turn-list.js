@@ -2,8 +2,8 @@
 // The traces page's turns (GET /api/traces/turns), newest first: a row each that opens to its
 // waterfall (GET /api/traces/:id, fetched when opened). `#/traces/<turn id>` opens one, from a
 // reply's link, even when it is older than the list.
-import { api, ApiError, errorMessage } from './api.js';
-import { h, replace } from './dom.js';
+import { api, ApiError } from './api.js';
+import { h, loadFailedNotice, replace } from './dom.js';
 import { formatDuration, formatTime } from './i18n.js';
 import { STOP_REASONS, turnFigures, waterfall } from './trace-waterfall.js';
 
@@ -106,12 +106,7 @@ export function turnList() {
         body,
         error instanceof ApiError && error.status === 404
           ? h('p', { class: 'notice', i18n: 'turnGone' })
-          : h('p', {
-              class: 'notice error',
-              role: 'alert',
-              i18n: 'loadFailed',
-              i18nVars: { reason: errorMessage(error) },
-            }),
+          : loadFailedNotice('p', error),
       );
     }
   }
