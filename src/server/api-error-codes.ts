@@ -26,7 +26,7 @@ export const API_ERROR_CODES = [
   'model_not_found',
   // A stored response of /v1/responses.
   'response-not-found',
-  // A turn's trace (GET /api/traces/:id).
+  // A turn's trace (GET /api/traces/turns/:id).
   'trace-not-found',
   // Sessions.
   'session-not-found',

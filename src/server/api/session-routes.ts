@@ -22,7 +22,7 @@ export function sessionRoutes(context: ServerContext): Hono {
   routes.get('/sessions/:name', (c) => {
     const session = store.findSession(c.req.param('name'));
     if (session === undefined) throw noSuchSession(c.req.param('name'));
-    // Each message with its turn's id: a reply links to its turn's trace (/api/traces/:id).
+    // Each message with its turn's id: a reply links to its turn's trace (/api/traces/turns/:id).
     const turns = store.messageTurns(session.id);
     const messages = store
       .messages(session.id)

@@ -10,7 +10,7 @@ import { chat, raw, startTestService } from '../server-test-support.ts';
 const ECHO = toolSource('echo', { execute: 'return ToolResult.ok(`said ${params.text ?? ""}`);' });
 const FAILING = toolSource('failing', { execute: "return ToolResult.fail('the service is down');" });
 
-describe('GET /api/traces/turns and /api/traces/:id', () => {
+describe('GET /api/traces/turns and /api/traces/turns/:id', () => {
   it('lists the turns by session, tool, outcome, time and hand; gives one whole tree; refuses what it cannot read', async (t) => {
     const model = await modelServer(
       t,
@@ -65,7 +65,7 @@ describe('GET /api/traces/turns and /api/traces/:id', () => {
     );
     assert.equal((await list('?limit=1')).length, 1);
 
-    const whole = await raw(port, `/api/traces/${one.id}`);
+    const whole = await raw(port, `/api/traces/turns/${one.id}`);
     assert.equal(whole.status, 200);
     const { trace } = whole.json;
     assert.equal(trace.id, one.id);
@@ -73,16 +73,16 @@ describe('GET /api/traces/turns and /api/traces/:id', () => {
       trace.spans.map((span: any) => span.name),
       ['invoke_agent', 'route_tools', 'chat test-model', 'execute_tool echo', 'chat test-model'],
     );
-    const failed = (await raw(port, '/api/traces/last')).json.trace;
+    const failed = (await raw(port, '/api/traces/turns/last')).json.trace;
     assert.equal(failed.byHand, 'api');
     const two = (await list('?session=two'))[0];
-    const model400 = (await raw(port, `/api/traces/${two.id}`)).json.trace.spans.find(
+    const model400 = (await raw(port, `/api/traces/turns/${two.id}`)).json.trace.spans.find(
       (span: any) => span.kind === 'model-request',
     );
     assert.equal(model400.status, 'error');
     assert.equal(model400.errorCode, 'bad-request');
 
-    const missing = await raw(port, '/api/traces/no-such-turn');
+    const missing = await raw(port, '/api/traces/turns/no-such-turn');
     assert.equal(missing.status, 404);
     assert.equal(missing.json.error.code, 'trace-not-found');
     for (const [query, param] of [
@@ -189,7 +189,7 @@ describe('GET /api/traces/tools', () => {
     });
     const { port } = await startTestService(t, { files: { 'picture.ts': PICTURE } });
     assert.equal((await raw(port, '/api/tools/picture/run', { method: 'POST', body: {} })).status, 200);
-    const { trace } = (await raw(port, '/api/traces/last')).json;
+    const { trace } = (await raw(port, '/api/traces/turns/last')).json;
     const call = trace.spans.find((span: any) => span.kind === 'tool-call');
     assert.deepEqual(call.parts, [{ type: 'image', data: 'iVBORw==', mimeType: 'image/png' }]);
     assert.equal(call.attributes['riverse.result.parts'], 1);

@@ -8,7 +8,7 @@ import type { ServerContext } from '../server-context.ts';
 
 /**
  * `GET /api/traces`: the tool calls of every session, newest first, filtered. `GET
- * /api/traces/turns`: the turns' traces (a tree each), filtered; `GET /api/traces/:id`: one whole.
+ * /api/traces/turns`: the turns' traces (a tree each), filtered; `GET /api/traces/turns/:id`: one whole.
  * `GET /api/traces/tools`: per tool, calls over time with p50/p95 run time and failures (the charts).
  */
 export function traceRoutes(context: ServerContext): Hono {
@@ -16,7 +16,7 @@ export function traceRoutes(context: ServerContext): Hono {
   routes.get('/traces', (c) => c.json({ traces: context.store.traces(traceQuery(c.req.query())) }));
   routes.get('/traces/turns', (c) => c.json({ traces: context.store.turnTraces.list(turnQuery(c.req.query())) }));
   routes.get('/traces/tools', (c) => c.json(context.store.toolStats(statsQuery(c.req.query()))));
-  routes.get('/traces/:id', (c) => {
+  routes.get('/traces/turns/:id', (c) => {
     const id = c.req.param('id');
     const trace = id === 'last' ? context.store.turnTraces.last() : context.store.turnTraces.get(id);
     if (trace === undefined)

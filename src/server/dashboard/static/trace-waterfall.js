@@ -11,7 +11,7 @@ import { resultParts } from './result-parts.js';
 /** @import { MessageVars } from './i18n.js' */
 /** @import { ContentPart } from './result-parts.js' */
 /**
- * A span as GET /api/traces/:id gives it (docs/server-api.md).
+ * A span as GET /api/traces/turns/:id gives it (docs/server-api.md).
  * @typedef {object} Span
  * @property {string} spanId
  * @property {string} [parentId]

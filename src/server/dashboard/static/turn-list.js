@@ -1,6 +1,6 @@
 // @ts-check
 // The traces page's turns (GET /api/traces/turns), newest first: a row each that opens to its
-// waterfall (GET /api/traces/:id, fetched when opened). `#/traces/<turn id>` opens one, from a
+// waterfall (GET /api/traces/turns/:id, fetched when opened). `#/traces/<turn id>` opens one, from a
 // reply's link, even when it is older than the list.
 import { api, ApiError } from './api.js';
 import { h, loadFailedNotice, replace } from './dom.js';
@@ -96,7 +96,7 @@ export function turnList() {
     try {
       let tree = trees.get(id);
       if (tree === undefined) {
-        tree = /** @type {{ trace: TurnTraceTree }} */ (await api(`/api/traces/${encodeURIComponent(id)}`)).trace;
+        tree = /** @type {{ trace: TurnTraceTree }} */ (await api(`/api/traces/turns/${encodeURIComponent(id)}`)).trace;
         trees.set(id, tree);
       }
       replace(body, waterfall(tree));
@@ -132,7 +132,7 @@ export function turnList() {
       if (wanted !== '' && !turns.some((turn) => turn.id === wanted)) {
         try {
           const { trace } = /** @type {{ trace: TurnTraceTree & TurnSummary }} */ (
-            await api(`/api/traces/${encodeURIComponent(wanted)}`)
+            await api(`/api/traces/turns/${encodeURIComponent(wanted)}`)
           );
           trees.set(trace.id, trace);
           wanted = trace.id;
