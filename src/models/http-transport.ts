@@ -72,7 +72,7 @@ export function nodeHttpTransport(): HttpPost {
   const send = (
     target: URL,
     headers: Record<string, string>,
-    body: string,
+    body: Buffer,
     signal: AbortSignal,
     retried: boolean,
   ): Promise<HttpResponse> =>
@@ -82,7 +82,7 @@ export function nodeHttpTransport(): HttpPost {
         method: 'POST',
         agent,
         signal,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        headers: { ...headers, 'content-length': String(body.length) },
       });
       request.once('response', (response) => resolve(nodeResponse(response)));
       request.once('error', (error: NodeJS.ErrnoException) => {
@@ -92,7 +92,9 @@ export function nodeHttpTransport(): HttpPost {
       });
       request.end(body);
     });
-  return (url, headers, body, signal) => send(new URL(url), headers, body, signal, false);
+  // The body as bytes once: a string body is flattened twice by node:http (its length, then joined
+  // to the headers), ~130 kB of garbage a request at 200 tools; bytes are written beside the headers.
+  return (url, headers, body, signal) => send(new URL(url), headers, Buffer.from(body), signal, false);
 }
 
 function nodeResponse(response: IncomingMessage): HttpResponse {
