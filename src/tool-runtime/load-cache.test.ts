@@ -264,3 +264,50 @@ console.log(registry.tools().map((tool) => tool.name).join(','));
   await loadCopy();
   assert.deepEqual(imports(log), ['plain', 'plain'], 'Riverse changed: imported again');
 });
+
+test('a tool that runs in Riverse’s process is imported at the next start from the JavaScript kept with its load: no type stripper loads', async (t) => {
+  const cache = await tempDir(t);
+  const base = await tempDir(t);
+  const dir = await tempDir(t);
+  const registryUrl = JSON.stringify(new URL('./tool-registry.ts', import.meta.url).href);
+  // Files that share a loader: the JavaScript of all but its first is not taken from it (it ran other code first).
+  const names = Array.from({ length: 12 }, (_, index) => `typed_${index}`);
+  const typed = (name: string, said = `${name} ran`) =>
+    toolSource(name, { execute: `const said: string = ${JSON.stringify(said)};\n    return ToolResult.ok(said);` });
+  await writeFiles(dir, Object.fromEntries(names.map((name) => [`${name}.ts`, typed(name)])));
+  const config = { tools: Object.fromEntries(names.map((name) => [name, { trusted: true }])) };
+  await writeFiles(base, {
+    'load.ts': `import { createRequire } from 'node:module';
+const { ToolRegistry, registrySetup } = await import(${registryUrl});
+const [dir, cacheDir, baseDir] = process.argv.slice(2);
+const config = ${JSON.stringify(config)};
+const { workers } = registrySetup({ config });
+const registry = await ToolRegistry.load({ folders: [dir], config, baseDir, workers, cacheDir });
+const results = [];
+for (const name of ${JSON.stringify(names)}) results.push((await registry.execute(name, {})).data);
+await workers.close();
+const stripper = Object.keys(createRequire(import.meta.url).cache).some((path) => /oxc-transform|amaro/.test(path));
+console.log(JSON.stringify({ results, stripper }));
+`,
+  });
+  const start = (folder = dir) => {
+    const child = spawnSync(process.execPath, [join(base, 'load.ts'), folder, cache, base], { encoding: 'utf8' });
+    assert.equal(child.status, 0, child.stderr);
+    return JSON.parse(child.stdout) as { results: string[]; stripper: boolean };
+  };
+  const ran = names.map((name) => `${name} ran`);
+  const first = start();
+  assert.deepEqual(first.results, ran);
+  assert.equal(first.stripper, true, 'the first start strips some file’s types here');
+  const second = start();
+  assert.deepEqual(second.results, ran);
+  assert.equal(second.stripper, false, 'the next start imports what was kept');
+  // A copy elsewhere, answered by content: its next start too.
+  const copy = await tempDir(t);
+  await writeFiles(copy, Object.fromEntries(names.map((name) => [`${name}.ts`, typed(name)])));
+  assert.deepEqual(start(copy).results, ran);
+  assert.deepEqual(start(copy), { results: ran, stripper: false });
+  // An edit: the file's new text is made into JavaScript anew, never the kept one.
+  await writeFiles(dir, { 'typed_11.ts': typed('typed_11', 'typed_11 edited') });
+  assert.deepEqual(start().results, [...ran.slice(0, 11), 'typed_11 edited']);
+});

@@ -116,12 +116,7 @@ export class LoadCache {
       return undefined;
     // Not copied into the folder's own entries: the next start finds it here as quickly, and a folder
     // made for one run (a test's, a benchmark's) would cost a write of them all.
-    return {
-      ...entry.info,
-      file,
-      tools: entry.info.tools.map((tool) => ({ ...tool, file })),
-      diagnostics: entry.info.diagnostics.map((diagnostic) => ({ ...diagnostic, file })),
-    };
+    return relocated(entry.info, file);
   }
 
   /** The key of `file`'s load by content, or undefined where its text or its place rules it out. */
@@ -185,6 +180,27 @@ export class LoadCache {
     this.#contentsChanged = true;
   }
 
+  /**
+   * Keeps the JavaScript this process made of `file` (its text `source`) with the file's load, for
+   * a tool that runs in Riverse's process: a start the cache answers then imports it with no type
+   * stripper (oxc is ~10 MB of a process). Only where the load is kept for that very text.
+   */
+  keepJavaScript(file: string, source: string, javascript: string): void {
+    // In the folder's own entries, not by content: its source map names this path. A load answered
+    // by content is copied there for it (one file's entry, not the folder's).
+    let entry = this.#entries[file];
+    if (entry === undefined) {
+      const key = this.#contents === undefined ? undefined : this.#contentKey(file, source);
+      const kept = key === undefined ? undefined : this.#contents![key];
+      if (kept === undefined) return;
+      const { packageType: _packageType, ...load } = kept;
+      entry = this.#entries[file] = { ...load, hash: hash(source), info: relocated(kept.info, file) };
+    }
+    if (entry.hash !== hash(source) || entry.info.javascript !== undefined) return;
+    entry.info = { ...entry.info, javascript };
+    this.#changed = true;
+  }
+
   /** Drops the entries of files no longer found, and writes the cache if it changed (atomically; a failure only costs speed). */
   save(files: readonly string[]): void {
     const kept = new Set(files);
@@ -210,6 +226,16 @@ export class LoadCache {
     }
     return this.#hashes.get(path);
   }
+}
+
+/** A load kept by content, as the load of `file`. */
+function relocated(info: FileInfo, file: string): FileInfo {
+  return {
+    ...info,
+    file,
+    tools: info.tools.map((tool) => ({ ...tool, file })),
+    diagnostics: info.diagnostics.map((diagnostic) => ({ ...diagnostic, file })),
+  };
 }
 
 /** Only warnings about the file itself that say nothing of its place but its path (which a copy's own replaces). */

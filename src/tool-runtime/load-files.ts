@@ -9,7 +9,7 @@ import type { FileInfo } from './isolation/worker-messages.ts';
 import type { LoadCache } from './load-cache.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import { isDeclaredToolFile } from './declarative/declared-file-name.ts';
-import { withJavaScriptSnapshot } from './typescript-hooks.ts';
+import { prepareJavaScript, withJavaScriptSnapshot } from './typescript-hooks.ts';
 
 /** One file as loaded: its tools (with instances for those that run in this thread) and diagnostics. */
 export interface FileLoad {
@@ -109,10 +109,16 @@ async function loadSources(
       const inProcess = (name: string) => toolIsolation(config, name, isolation) === 'none';
       if (!info.tools.some((tool) => tool.available && inProcess(tool.name))) return { version, source, ...info };
       // The loader's JavaScript of the file, when it sent it: no type stripper needed in this process.
+      // Else made here, and kept with the file's load, so that the next start needs none either.
       const importHere = () => loadToolFile(info.file, config, version, { checkAvailability: false });
-      const local = await (info.javascript === undefined
+      let javascript = info.javascript;
+      if (javascript === undefined && cache !== undefined) {
+        javascript = prepareJavaScript(info.file, source);
+        if (javascript !== undefined) cache.keepJavaScript(info.file, source, javascript);
+      }
+      const local = await (javascript === undefined
         ? importHere()
-        : withJavaScriptSnapshot(info.file, info.javascript, importHere));
+        : withJavaScriptSnapshot(info.file, javascript, importHere));
       const instances = new Map(local.tools.map((tool) => [tool.name, tool.tool]));
       // A tool that loaded in its loader but not here (an import that fails in Riverse's own process) is off, saying why.
       const failed = local.diagnostics.find((diagnostic) => diagnostic.severity === 'error');

@@ -362,13 +362,16 @@ const preparedJavaScript = new Map<string, { source: string; javascript: string 
 /**
  * Makes the JavaScript of `file` from `source` now, for its import to come: a loader does so for
  * each file as it arrives, so that files that arrive together are transformed one after another.
+ * Returns it (undefined for a JavaScript file, or one whose import will say what is wrong).
  */
-export function prepareJavaScript(file: string, source: string): void {
-  if (!/\.[mc]?ts$/.test(file)) return;
+export function prepareJavaScript(file: string, source: string): string | undefined {
+  if (!/\.[mc]?ts$/.test(file)) return undefined;
   try {
-    preparedJavaScript.set(file, { source, javascript: toJavaScript(source, file) });
+    const javascript = toJavaScript(source, file);
+    preparedJavaScript.set(file, { source, javascript });
+    return javascript;
   } catch {
-    // its import says what is wrong
+    return undefined; // its import says what is wrong
   }
 }
 
