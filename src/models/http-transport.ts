@@ -14,9 +14,28 @@ import { ModelError } from './model-error.ts';
 export type HttpPost = (
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: RequestBody,
   signal: AbortSignal,
 ) => Promise<HttpResponse>;
+
+/**
+ * A request's body: its text, or its pieces in order (text, and bytes made once, such as a catalog
+ * of tools sent with every request), written one after another with no copy of the bytes.
+ */
+export type RequestBody = string | readonly (string | Uint8Array)[];
+
+/** The body as one text (for a transport that takes one, and for reading it). */
+export function bodyText(body: RequestBody): string {
+  if (typeof body === 'string') return body;
+  return body.map((piece) => (typeof piece === 'string' ? piece : Buffer.from(piece).toString('utf8'))).join('');
+}
+
+/** The body as bytes, its pieces joined (outside the JavaScript heap). */
+function bodyBytes(body: RequestBody): Buffer {
+  return typeof body === 'string'
+    ? Buffer.from(body)
+    : Buffer.concat(body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+}
 
 export interface HttpResponse {
   readonly status: number;
@@ -72,7 +91,8 @@ export function nodeHttpTransport(): HttpPost {
   const send = (
     target: URL,
     headers: Record<string, string>,
-    body: Buffer,
+    body: readonly Uint8Array[],
+    length: number,
     signal: AbortSignal,
     retried: boolean,
   ): Promise<HttpResponse> =>
@@ -82,19 +102,30 @@ export function nodeHttpTransport(): HttpPost {
         method: 'POST',
         agent,
         signal,
-        headers: { ...headers, 'content-length': String(body.length) },
+        headers: { ...headers, 'content-length': String(length) },
       });
       request.once('response', (response) => resolve(nodeResponse(response)));
       request.once('error', (error: NodeJS.ErrnoException) => {
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
-        if (stale && !retried && !signal.aborted) resolve(send(target, headers, body, signal, true));
+        if (stale && !retried && !signal.aborted) resolve(send(target, headers, body, length, signal, true));
         else reject(error);
       });
-      request.end(body);
+      // Corked: the pieces leave in one write beside the headers.
+      request.cork();
+      for (const piece of body) request.write(piece);
+      request.end();
     });
   // The body as bytes once: a string body is flattened twice by node:http (its length, then joined
   // to the headers), ~130 kB of garbage a request at 200 tools; bytes are written beside the headers.
-  return (url, headers, body, signal) => send(new URL(url), headers, Buffer.from(body), signal, false);
+  return (url, headers, body, signal) => {
+    const pieces =
+      typeof body === 'string'
+        ? [Buffer.from(body)]
+        : body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
+    let length = 0;
+    for (const piece of pieces) length += piece.byteLength;
+    return send(new URL(url), headers, pieces, length, signal, false);
+  };
 }
 
 function nodeResponse(response: IncomingMessage): HttpResponse {
@@ -148,7 +179,7 @@ export function undiciTransport(env: NodeJS.ProcessEnv = process.env): HttpPost 
       throw error;
     });
     const { send, pool } = await ready;
-    const response = await send(url, { method: 'POST', headers, body, signal, dispatcher: pool });
+    const response = await send(url, { method: 'POST', headers, body: bodyBytes(body), signal, dispatcher: pool });
     return streamedResponse(response.statusCode, response.headers, response.body);
   };
 }
@@ -189,7 +220,13 @@ function proxySetting(env: NodeJS.ProcessEnv, name: 'http_proxy' | 'https_proxy'
 export function fetchPost(fetchFn: typeof fetch): HttpPost {
   return async (url, headers, body, signal) => {
     // A redirect is reported, not followed: fetch would resend a POST as a GET without its body.
-    const response = await fetchFn(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
+    const response = await fetchFn(url, {
+      method: 'POST',
+      headers,
+      body: typeof body === 'string' ? body : bodyBytes(body),
+      signal,
+      redirect: 'manual',
+    });
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     const bodyReader = () => (reader ??= response.body?.getReader());
     return {

@@ -1,5 +1,12 @@
 import type { ModelEvent, ModelRequest, RetryNotice } from './chat-model.ts';
-import { defaultPost, fetchPost, readText, type HttpPost, type HttpResponse } from './http-transport.ts';
+import {
+  defaultPost,
+  fetchPost,
+  readText,
+  type HttpPost,
+  type HttpResponse,
+  type RequestBody,
+} from './http-transport.ts';
 import { ModelError } from './model-error.ts';
 import {
   abortedError,
@@ -125,7 +132,7 @@ const STREAM = { stream: true } as const;
 export async function* modelRequest(
   policy: RequestPolicy,
   wire: WireFormat,
-  body: string,
+  body: RequestBody,
   request: ModelRequest,
 ): AsyncGenerator<ModelEvent, void, undefined> {
   const { signal, onRetry, deadline } = request;

@@ -7,7 +7,10 @@ import { anthropicRequestBody } from './providers/anthropic/anthropic-request.ts
 import { GeminiCallMemory } from './providers/gemini/gemini-call-memory.ts';
 import { requestBody as geminiBody } from './providers/gemini/gemini-request.ts';
 import { replySchema } from './providers/local/local-llama-grammar.ts';
-import { requestBody as openaiBody } from './providers/openai/openai-request.ts';
+import { bodyText } from './http-transport.ts';
+import { requestBody } from './providers/openai/openai-request.ts';
+
+const openaiBody = (...args: Parameters<typeof requestBody>) => bodyText(requestBody(...args));
 
 const tools: ToolDefinition[] = [
   { name: 'lookup', description: 'Looks up', parameters: { type: 'object', properties: { word: { type: 'string' } } } },

@@ -15,6 +15,8 @@ export interface ToolsWire {
   toolText(tool: ToolDefinition): string;
   /** Every tool as the request carries them, built once per array object. */
   toolsText(tools: readonly ToolDefinition[]): string;
+  /** The same as UTF-8 bytes, made once per array object: spliced into a body with no copy (`RequestBody`). */
+  toolsBytes(tools: readonly ToolDefinition[]): Uint8Array;
 }
 
 /**
@@ -29,14 +31,21 @@ export function toolsWire(
   wrap = (items: string[]) => `[${items.join(',')}]`,
 ): ToolsWire {
   const cache = new WeakMap<readonly ToolDefinition[], string>();
+  const bytes = new WeakMap<readonly ToolDefinition[], Uint8Array>();
+  const toolsText = (tools: readonly ToolDefinition[]) => {
+    let text = cache.get(tools);
+    if (text === undefined) cache.set(tools, (text = wrap(tools.map(toolText))));
+    return text;
+  };
   return {
     dialect,
     format,
     toolText,
-    toolsText(tools) {
-      let text = cache.get(tools);
-      if (text === undefined) cache.set(tools, (text = wrap(tools.map(toolText))));
-      return text;
+    toolsText,
+    toolsBytes(tools) {
+      let made = bytes.get(tools);
+      if (made === undefined) bytes.set(tools, (made = Buffer.from(toolsText(tools))));
+      return made;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ModelRequest, ResponseFormat, SamplingSettings, ToolChoice } from 
 import { toolsWire, type ToolsWire } from '../../tools-wire.ts';
 import type { MessageImage } from '../../chat-message.ts';
 import { dataUrl } from '../../message-images.ts';
+import type { RequestBody } from '../../http-transport.ts';
 
 /** Tools as Chat Completions takes them: functions, their parameters in the openai dialect. */
 export const OPENAI_TOOLS: ToolsWire = toolsWire('openai', ({ name, description, parameters }) =>
@@ -18,24 +19,23 @@ export const OPENAI_STRICT_TOOLS: ToolsWire = toolsWire('openai-strict', ({ name
 );
 
 /**
- * The whole body, built as a string: the tools are spliced in as the wire built them (once per
- * array); `modelJson` is the model name already serialized.
+ * The whole body: its text, and the tools as the wire made their bytes (once per array) spliced in
+ * as a piece of their own; `modelJson` is the model name already serialized.
  */
 export function requestBody(
   modelJson: string,
   request: ModelRequest,
   tools: ToolsWire = OPENAI_TOOLS,
   maxTokensField: MaxTokensField = 'max_tokens',
-): string {
-  let body = `{"model":${modelJson},"messages":${messagesJson(request.system, request.messages)}`;
-  if (request.tools !== undefined && request.tools.length > 0) {
-    body += `,"tools":${tools.toolsText(request.tools)}`;
-    if (request.toolChoice !== undefined) body += `,"tool_choice":${toolChoiceJson(request.toolChoice)}`;
-  }
-  if (request.responseFormat !== undefined) body += `,"response_format":${responseFormatJson(request.responseFormat)}`;
-  if (request.sampling !== undefined) body += samplingJson(request.sampling, maxTokensField);
-  body += request.stream === true ? STREAMING : NOT_STREAMING;
-  return body;
+): RequestBody {
+  const head = `{"model":${modelJson},"messages":${messagesJson(request.system, request.messages)}`;
+  let tail = '';
+  const withTools = request.tools !== undefined && request.tools.length > 0;
+  if (withTools && request.toolChoice !== undefined) tail += `,"tool_choice":${toolChoiceJson(request.toolChoice)}`;
+  if (request.responseFormat !== undefined) tail += `,"response_format":${responseFormatJson(request.responseFormat)}`;
+  if (request.sampling !== undefined) tail += samplingJson(request.sampling, maxTokensField);
+  tail += request.stream === true ? STREAMING : NOT_STREAMING;
+  return withTools ? [`${head},"tools":`, tools.toolsBytes(request.tools!), tail] : head + tail;
 }
 
 /**
