@@ -23,8 +23,9 @@ async function startServer(): Promise<{ server: Server; url: string; closed: Pro
   const closed: Promise<void>[] = [];
   const bodies: string[] = [];
   const server = createServer(async (request, response) => {
-    let body = '';
-    for await (const piece of request) body += piece;
+    const received: Buffer[] = [];
+    for await (const piece of request) received.push(piece as Buffer);
+    const body = Buffer.concat(received).toString('utf8');
     bodies.push(body);
     const connection = String(ids.get(request.socket));
     const send = (res: ServerResponse, status: number, text: string) => {
@@ -105,6 +106,22 @@ for (const [name, post] of transports) {
       const failed = await post(`${server.url}/busy`, {}, '{}', new AbortController().signal);
       assert.equal(failed.status, 503);
       assert.equal((await readText(failed, 1 << 20)).text, '{"error":"busy"}');
+    });
+
+    it('posts a body given as its pieces, text and bytes, whole and in order (its length counted in bytes)', async () => {
+      const catalog = Buffer.from('"tools":["東京","16 °C"]');
+      const response = await post(
+        `${server.url}/json`,
+        { 'content-type': 'application/json' },
+        ['{"x":"ü",', catalog, ',"y":2}'],
+        new AbortController().signal,
+      );
+      assert.equal(response.status, 200);
+      assert.deepEqual(JSON.parse((await readText(response, 1 << 20)).text).got, {
+        x: 'ü',
+        tools: ['東京', '16 °C'],
+        y: 2,
+      });
     });
 
     it('reads the body piece by piece, in order, then undefined', async () => {
