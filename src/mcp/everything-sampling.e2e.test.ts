@@ -14,8 +14,8 @@ import { SessionStore } from '../store/session-store.ts';
 import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
-const EVERYTHING = new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url)
-  .pathname;
+const packages = new URL('../../node_modules/@modelcontextprotocol/', import.meta.url).pathname;
+const EVERYTHING = join(packages, 'server-everything/dist/index.js');
 const SAMPLING_TOOL = 'everything__trigger-sampling-request';
 
 const shared = sharedCleanup();
