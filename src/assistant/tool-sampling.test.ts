@@ -80,8 +80,8 @@ describe('context.sample and context.roots in a turn', () => {
       assert.equal(sampled.max_tokens ?? sampled.max_completion_tokens, SAMPLE_MAX_TOKENS);
       assert.equal(sampled.temperature, 0.3);
 
-      const [summary] = store.turnTraces.list({ session: 'poems' });
-      const trace = store.turnTraces.get(summary!.id)!;
+      const [summary] = await store.turnTraces.list({ session: 'poems' });
+      const trace = (await store.turnTraces.get(summary!.id))!;
       const callSpan = trace.spans.find((span) => span.kind === 'tool-call')!;
       const sampleSpan = trace.spans.find((span) => span.attributes['riverse.sample'] === true);
       assert.ok(sampleSpan !== undefined, 'a span for the sample');

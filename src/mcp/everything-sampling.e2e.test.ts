@@ -89,8 +89,8 @@ describe("a server's sampling request in a turn", () => {
     assert.deepEqual(sampled.messages[0], { role: 'system', content: 'You are a helpful test server.' });
     assert.equal(sampled.max_tokens ?? sampled.max_completion_tokens, 40);
 
-    const [summary] = store.turnTraces.list({ session: 'sampling' });
-    const trace = store.turnTraces.get(summary!.id)!;
+    const [summary] = await store.turnTraces.list({ session: 'sampling' });
+    const trace = (await store.turnTraces.get(summary!.id))!;
     const callSpan = trace.spans.find((span) => span.kind === 'tool-call')!;
     const sampleSpan = trace.spans.find((span) => span.attributes['riverse.sample'] === true);
     assert.equal(sampleSpan?.parentId, callSpan.spanId);
