@@ -7,7 +7,13 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createToolLogger, NO_ONE_TO_ASK, type ToolContext } from '../src/tools/tool-context.ts';
+import {
+  createToolLogger,
+  NO_ONE_TO_ASK,
+  NO_MODEL_TO_SAMPLE,
+  NO_ROOTS,
+  type ToolContext,
+} from '../src/tools/tool-context.ts';
 import { LiveToolRegistry } from '../src/tool-runtime/live-registry.ts';
 import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 import { writeTools } from './generated-tools.ts';
@@ -205,6 +211,8 @@ async function benchExecute(folder: string): Promise<void> {
     logger: createToolLogger('bench'),
     config: {},
     ask: NO_ONE_TO_ASK,
+    sample: NO_MODEL_TO_SAMPLE,
+    roots: NO_ROOTS,
     progress: () => {},
     log: () => {},
   };

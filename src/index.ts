@@ -10,6 +10,7 @@ import './core/node-version.ts';
 // The tool contract: what a drop-in tool file imports (in a tool worker, 'riverse' is tool-api.ts alone).
 export {
   BaseTool,
+  ContextUnavailable,
   isToolClass,
   LANGUAGES,
   localize,
@@ -42,6 +43,14 @@ export {
   type TextPart,
   type AskOptions,
   type AskPerson,
+  type ListRoots,
+  type ModelPreferences,
+  type Root,
+  type RootsList,
+  type SampleRequest,
+  type SampleResult,
+  type SamplingContent,
+  type SamplingMessage,
   type CheckedToolResult,
   type ToolResultFields,
   type JsonSchemaObject,

@@ -16,6 +16,15 @@ export type {
   NumberField,
   TextField,
 } from './tools/ask-form.ts';
+export {
+  ContextUnavailable,
+  type ModelPreferences,
+  type SampleRequest,
+  type SampleResult,
+  type SamplingContent,
+  type SamplingMessage,
+} from './tools/sample-request.ts';
+export type { ListRoots, Root, RootsList } from './tools/client-roots.ts';
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export type {

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../models/chat-message.ts';
 import { cancelTurn, finishTurn } from './finish-turn.ts';
 import type { ModelReply } from './request-model.ts';
 import { notRunCalls, runToolCalls } from './run-tool-calls.ts';
+import { modelSampler } from './tool-sampling.ts';
 import { formatToolResultsForText } from './text-protocol/tool-results.ts';
 import { toolOutput } from './tool-output.ts';
 import type { TurnResult } from './turn-events.ts';
@@ -53,6 +54,7 @@ export async function runRound(
     turnId: turn.turnId,
     parallel: turn.parallelCalls,
     ...(options.tracer === undefined ? {} : { hostStart: options.tracer.hostStart }),
+    sample: (callId) => modelSampler(turn.model, callId, options.tracer),
     ...(options.approvals === undefined ? {} : { approvals: { ...options.approvals, unsettled: turn.unsettled } }),
     execute: {
       language: options.language,

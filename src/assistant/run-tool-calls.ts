@@ -32,6 +32,8 @@ export interface ToolCallsContext {
   parallel?: number;
   /** Told when a call started a fresh tool host, and how long it took (the turn's trace). */
   hostStart?: (callId: string, ms: number) => void;
+  /** A call's `context.sample`: the turn's model (tool-sampling.ts); without it, none. */
+  sample?: (callId: string) => ExecuteOptions['sample'];
 }
 
 /**
@@ -178,9 +180,11 @@ function withPerson(call: ToolCallRequest, context: ToolCallsContext, waited: { 
     }
   };
   const { callId, tool, emit } = bound;
+  const sample = context.sample?.(callId);
   return {
     ...context.execute,
     approve,
+    ...(sample === undefined ? {} : { sample }),
     ...(ask === undefined ? {} : { ask }),
     // What the call says while it runs reaches whoever watches the turn (the dashboard's card, the API's stream).
     onProgress: (report) => emit({ type: 'tool-progress', callId, tool, ...report }),

@@ -149,6 +149,30 @@ export class TurnTracer {
     this.#endRequest();
   }
 
+  /**
+   * A tool's `context.sample` asks the turn's model: a model request under the call's span (not one
+   * of the turn's rounds). `end` closes it with the reply's finish and usage, or the failure's code.
+   */
+  toolSample(callId: string): { end: (outcome: { finish: FinishReason; usage?: Usage } | { code: string }) => void } {
+    const { provider, model } = this.#modelName();
+    const span = this.#open('model-request', `chat ${model}`, this.#calls.get(callId)?.spanId ?? this.#turn.spanId, {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+      'riverse.sample': true,
+    });
+    return {
+      end: (outcome) => {
+        if ('code' in outcome) return this.#close(span, 'error', outcome.code);
+        span.attributes['gen_ai.response.finish_reasons'] = [outcome.finish];
+        const { usage } = outcome;
+        if (usage?.inputTokens !== undefined) span.attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
+        if (usage?.outputTokens !== undefined) span.attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
+        this.#close(span, 'ok');
+      },
+    };
+  }
+
   /** A call started a fresh host for its tool's file (a process or worker), ready after `ms`. */
   readonly hostStart = (callId: string, ms: number): void => {
     const span = this.#calls.get(callId);

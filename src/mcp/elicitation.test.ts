@@ -4,13 +4,21 @@ import type { ElicitRequestParams } from '@modelcontextprotocol/client';
 import type { AskAnswer, AskOptions } from '../tools/tool-context.ts';
 import { elicit } from './elicitation.ts';
 
-/** A person who gives these answers in turn, and what they were asked. */
-function person(...answers: Array<string | undefined>) {
-  const asked: Array<{ question: string; choices?: readonly string[] }> = [];
+/** A person who gives these answers in turn (text, or a form's values), and what they were asked. */
+function person(...answers: Array<string | Record<string, unknown> | 'cancelled' | undefined>) {
+  const asked: Array<{ question: string; choices?: readonly string[]; fields?: unknown; required?: unknown }> = [];
   const ask = async (question: string, options?: AskOptions): Promise<AskAnswer> => {
-    asked.push({ question, ...(options?.choices === undefined ? {} : { choices: options.choices }) });
-    const text = answers.shift();
-    return text === undefined ? { answered: false, reason: 'timeout' } : { answered: true, text };
+    asked.push({
+      question,
+      ...(options?.choices === undefined ? {} : { choices: options.choices }),
+      ...(options?.fields === undefined ? {} : { fields: options.fields, required: options.required }),
+    });
+    const answer = answers.shift();
+    if (answer === undefined) return { answered: false, reason: 'timeout' };
+    if (answer === 'cancelled') return { answered: false, reason: 'cancelled' };
+    return typeof answer === 'string'
+      ? { answered: true, text: answer }
+      : { answered: true, text: JSON.stringify(answer), values: answer as Record<string, string> };
   };
   return { ask, asked };
 }
@@ -30,33 +38,59 @@ const form: ElicitRequestParams = {
   },
 };
 
-test('a form is asked field by field, each answer in its type; a skipped field is left to its default', async () => {
-  const { ask, asked } = person('Answer', 'Ada', 'skip', 'yes', 'M');
+/** A form with a keyword outside MCP's restricted schemas: asked field by field. */
+const patterned: ElicitRequestParams = {
+  mode: 'form',
+  message: 'Your shipping details',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Name', pattern: '^[A-Z]' } as never,
+      count: { type: 'integer', title: 'Count', default: 1 },
+      express: { type: 'boolean', title: 'Express' },
+      size: { type: 'string', title: 'Size', enum: ['S', 'M', 'L'] },
+    },
+    required: ['name', 'express', 'size'],
+  },
+};
+
+test("a form in MCP's schemas is ONE question with its fields (one card, one form): its values are the content", async () => {
+  const { ask, asked } = person({ name: 'Ada', count: 1, express: true, size: 'M' });
   assert.deepEqual(await elicit('shop', form, { ask, language: 'en' }), {
     action: 'accept',
-    content: { name: 'Ada', express: true, size: 'M' },
+    content: { name: 'Ada', count: 1, express: true, size: 'M' },
   });
+  assert.equal(asked.length, 1, 'one question');
   assert.match(
     asked[0]!.question,
     /MCP server "shop" asks for: Your shipping details\nIt wants: Name, Count, Express, Size/,
   );
+  assert.deepEqual(asked[0]!.fields, (form.requestedSchema as { properties: unknown }).properties);
+  assert.deepEqual(asked[0]!.required, ['name', 'express', 'size']);
+});
+
+test('a form declined sends nothing; no answer in time cancels', async () => {
+  assert.deepEqual(await elicit('shop', form, { ...person('cancelled'), language: 'en' }), { action: 'decline' });
+  assert.deepEqual(await elicit('shop', form, { ...person(), language: 'en' }), { action: 'cancel' });
+});
+
+test('a form outside those schemas is asked field by field, each answer in its type; a skipped field is left to its default', async () => {
+  const { ask, asked } = person('Answer', 'Ada', 'skip', 'yes', 'M');
+  assert.deepEqual(await elicit('shop', patterned, { ask, language: 'en' }), {
+    action: 'accept',
+    content: { name: 'Ada', express: true, size: 'M' },
+  });
   assert.deepEqual(asked[0]!.choices, ['Answer', 'Decline']);
   assert.deepEqual(asked[2]!.choices, ['skip'], 'a field with a default may be skipped');
   assert.match(asked[2]!.question, /Count \(a whole number, optional: leave it with "skip"; default 1\)/);
   assert.deepEqual(asked[4]!.choices, ['S', 'M', 'L']);
-});
-
-test('declining sends nothing; no answer in time cancels; an answer that does not fit is asked again once', async () => {
-  assert.deepEqual(await elicit('shop', form, { ...person('Decline'), language: 'en' }), { action: 'decline' });
-  assert.deepEqual(await elicit('shop', form, { ...person(), language: 'en' }), { action: 'cancel' });
+  assert.deepEqual(await elicit('shop', patterned, { ...person('Decline'), language: 'en' }), { action: 'decline' });
   const twice = person('Answer', 'Ada', 'many', '3', 'no', 'M');
-  assert.deepEqual(await elicit('shop', form, { ask: twice.ask, language: 'en' }), {
+  assert.deepEqual(await elicit('shop', patterned, { ask: twice.ask, language: 'en' }), {
     action: 'accept',
     content: { name: 'Ada', count: 3, express: false, size: 'M' },
   });
   assert.match(twice.asked[3]!.question, /That is not a whole number\. Count again/);
-  const wrong = person('Answer', 'Ada', 'many', 'lots');
-  assert.deepEqual(await elicit('shop', form, { ask: wrong.ask, language: 'en' }), { action: 'cancel' });
 });
 
 test('where no one can be asked, the request is declined', async () => {

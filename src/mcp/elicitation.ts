@@ -1,13 +1,18 @@
 import type { ElicitRequestParams, ElicitResult } from '@modelcontextprotocol/client';
 import type { Language } from '../core/language.ts';
 import { renderPhrase, type Phrase } from '../core/phrase.ts';
-import type { AskPerson } from '../tools/tool-context.ts';
+import type { AskPerson, ToolContext } from '../tools/tool-context.ts';
+import { checkFields } from '../tools/ask-form.ts';
 import { mcpPhrase } from './mcp-client-text.ts';
 
 /** The person a server's request reaches: the call's own channel (terminal, dashboard card, API event). */
 export interface ElicitationChannel {
   ask: AskPerson;
   language: Language;
+  /** The call's model (a server's `sampling/createMessage`, once the person allowed it: remote-sampling.ts). */
+  sample?: ToolContext['sample'];
+  /** The call's folders (a server's `roots/list`). */
+  roots?: ToolContext['roots'];
 }
 
 /** A field of a form as the protocol describes it (a flat object of primitives, 2025-06-18 onwards). */
@@ -27,10 +32,12 @@ const MAX_CHOICES = 10;
 
 /**
  * A server's `elicitation/create`, asked of the person through the channel of the call it came
- * with, as the questions tools ask are: first whether to answer at all (declining sends nothing),
- * then each field in turn, with its default and choices offered. URL mode shows the link (Riverse
- * never opens it) and asks whether it is done. No answer in time, or a call that cannot ask,
- * is a `cancel`/`decline`; the SDK fills omitted fields from their defaults.
+ * with, as the questions tools ask are: a form in MCP's restricted schemas is ONE question with
+ * those fields (036: one card in the dashboard, one prompt per field in the terminal, `fields` on
+ * the API's event), which the person fills or declines. A schema outside them is asked field by
+ * field: first whether to answer at all, then each field, with its default and choices offered. URL
+ * mode shows the link (Riverse never opens it) and asks whether it is done. No answer in time is a
+ * `cancel`; declining, or a call that cannot ask, a `decline`; the SDK fills omitted fields from their defaults.
  */
 export async function elicit(
   server: string,
@@ -50,17 +57,25 @@ export async function elicit(
   }
   const schema = params.requestedSchema as { properties?: Record<string, FieldSchema>; required?: string[] };
   const fields = Object.entries(schema.properties ?? {});
-  const required = new Set(schema.required ?? []);
-  const first = await channel.ask(
+  const form = checkFields(schema.properties, schema.required);
+  const question = () =>
     say(
       mcpPhrase('mcp.elicit.form', {
         server,
-        message: params.message,
+        // A question is at most 2,000 characters (checkQuestion): a server's long message is cut.
+        message: cut(params.message, 1_200),
         fields: fields.map(([key, field]) => field.title ?? key).join(', '),
       }),
-    ),
-    { choices: [say(mcpPhrase('mcp.elicit.choice.accept')), decline] },
-  );
+    );
+  if (typeof form !== 'string') {
+    const answer = await channel.ask(question(), form);
+    if (answer.answered) return { action: 'accept', content: answer.values ?? {} };
+    return { action: answer.reason === 'timeout' ? 'cancel' : 'decline' };
+  }
+  const required = new Set(schema.required ?? []);
+  const first = await channel.ask(question(), {
+    choices: [say(mcpPhrase('mcp.elicit.choice.accept')), decline],
+  });
   if (!first.answered) return { action: first.reason === 'unavailable' ? 'decline' : 'cancel' };
   if (isDecline(first.text, decline)) return { action: 'decline' };
   const content: Record<string, string | number | boolean | string[]> = {};
@@ -175,4 +190,9 @@ function parseField(
 function isDecline(text: string, decline: string): boolean {
   const lower = text.trim().toLowerCase();
   return lower === decline.toLowerCase() || lower === 'decline' || lower === 'no';
+}
+
+/** `text` at most `chars` long, an ellipsis where it was cut. */
+export function cut(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1)}…`;
 }

@@ -90,3 +90,40 @@ test('a question named by the tool (key) is asked under that key; an answer that
   });
   assert.equal(right.asking, false);
 });
+
+test('requests a run makes together go in one round (a form, a sampling request, the roots), and their answers come back by kind', () => {
+  const params = {
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Hi' } }],
+    maxTokens: 10,
+  };
+  const first = new InputRounds('greet', {}, round());
+  assert.equal(first.ask(QUESTION, { key: 'user_name' }), undefined);
+  assert.equal(first.sample(params), undefined);
+  assert.equal(first.roots({ key: 'client_roots' }), undefined);
+  const asked = first.result() as { inputRequests: Record<string, { method: string }>; requestState: string };
+  assert.deepEqual(
+    Object.entries(asked.inputRequests).map(([key, request]) => [key, request.method]),
+    [
+      ['user_name', 'elicitation/create'],
+      ['sample-1', 'sampling/createMessage'],
+      ['client_roots', 'roots/list'],
+    ],
+  );
+  const reply = { role: 'assistant', content: { type: 'text', text: 'Hello' }, model: 'm', stopReason: 'endTurn' };
+  const second = new InputRounds(
+    'greet',
+    {},
+    round(
+      {
+        user_name: { action: 'accept', content: { name: 'Ada' } },
+        'sample-1': reply,
+        client_roots: { roots: [{ uri: 'file:///w', name: 'w' }] },
+      },
+      asked.requestState,
+    ),
+  );
+  assert.equal(second.ask(QUESTION, { key: 'user_name' })?.kind, 'elicit');
+  assert.deepEqual(second.sample(params), { kind: 'sampling', result: reply });
+  assert.deepEqual(second.roots({ key: 'client_roots' }), { kind: 'roots', roots: [{ uri: 'file:///w', name: 'w' }] });
+  assert.equal(second.asking, false);
+});

@@ -19,14 +19,15 @@ interface RoundState {
   /** The call (tool and arguments) the answers belong to. */
   call: string;
   answers: Record<string, InputResponseView>;
-  /** The key asked in the last round, whose answer this round may bring. */
-  asked?: string;
+  /** The keys asked in the last round, whose answers this round may bring. */
+  asked?: string[];
 }
 
 /**
  * A call's questions to the person in the 2026-07-28 revision, where a server sends no requests of
- * its own: the first question the call reaches ends its run, and the call is answered with an
- * input-required result (the question as a form elicitation, the answers so far signed into
+ * its own: the questions the call reaches together (a form elicitation each, a sampling request, the
+ * roots) end its run, and the call is answered with an input-required result (those requests, the
+ * answers so far signed into
  * `requestState`); the client calls again with the person's answer, and the call runs again from
  * the start with every answer so far at hand, until it needs none it lacks. Answers count only
  * beside a state this process signed for this very call (tool and arguments) and only for the
@@ -35,8 +36,9 @@ interface RoundState {
 export class InputRounds {
   readonly #call: string;
   readonly #answers: Record<string, InputResponseView>;
-  #asking: { key: string; request: InputRequest } | undefined;
-  #asks = 0;
+  /** The requests the run reached without an answer, by key: one round asks them all (elicitation, sampling, roots). */
+  readonly #asking = new Map<string, InputRequest>();
+  readonly #counts = { ask: 0, sample: 0, roots: 0 };
 
   constructor(
     tool: string,
@@ -56,15 +58,15 @@ export class InputRounds {
         `requestState was not issued by this server for this call to ${tool} (changed, from another call, or from before a restart): call ${tool} again without requestState and inputResponses to be asked afresh`,
       );
     this.#answers = state === undefined ? {} : { ...state.answers };
-    if (state !== undefined && state.asked !== undefined) {
-      const answer = inputResponse(request.inputResponses, state.asked);
-      if (answer.kind !== 'missing') this.#answers[state.asked] = answer;
+    for (const key of state?.asked ?? []) {
+      const answer = inputResponse(request.inputResponses, key);
+      if (answer.kind !== 'missing') this.#answers[key] = answer;
     }
   }
 
   /** The person's answer to the approval question, or undefined once it has been asked (the run then stops). */
   approval(question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
-    return this.#answer(APPROVAL_INPUT, question);
+    return this.#answer(APPROVAL_INPUT, () => inputRequired.elicit(question));
   }
 
   /**
@@ -76,31 +78,52 @@ export class InputRounds {
     question: Parameters<typeof inputRequired.elicit>[0],
     options: { key?: string | undefined; fits?: (answer: InputResponseView) => boolean } = {},
   ): InputResponseView | undefined {
-    this.#asks++;
-    const key = options.key ?? `ask-${this.#asks}`;
+    return this.#request('ask', options, () => inputRequired.elicit(question));
+  }
+
+  /** The client's model's reply to the call's next `context.sample` (`sample-<n>` unless keyed), or undefined once it has been asked. */
+  sample(
+    params: Parameters<typeof inputRequired.createMessage>[0],
+    options: { key?: string | undefined; fits?: (answer: InputResponseView) => boolean } = {},
+  ): InputResponseView | undefined {
+    return this.#request('sample', options, () => inputRequired.createMessage(params));
+  }
+
+  /** The client's roots for the call's next `context.roots()` (`roots-<n>` unless keyed), or undefined once they have been asked. */
+  roots(
+    options: { key?: string | undefined; fits?: (answer: InputResponseView) => boolean } = {},
+  ): InputResponseView | undefined {
+    return this.#request('roots', options, () => inputRequired.listRoots());
+  }
+
+  #request(
+    kind: 'ask' | 'sample' | 'roots',
+    options: { key?: string | undefined; fits?: (answer: InputResponseView) => boolean },
+    build: () => InputRequest,
+  ): InputResponseView | undefined {
+    const key = options.key ?? `${kind}-${++this.#counts[kind]}`;
     const given = this.#answers[key];
     if (given !== undefined && options.fits?.(given) === false) delete this.#answers[key];
-    return this.#answer(key, question);
+    return this.#answer(key, build);
   }
 
   /** Whether the run stopped at a question. */
   get asking(): boolean {
-    return this.#asking !== undefined;
+    return this.#asking.size > 0;
   }
 
-  /** The input-required result for the question the run stopped at. */
+  /** The input-required result for the requests the run stopped at, all in one round. */
   result(): InputRequiredResult {
-    const { key, request } = this.#asking!;
     return inputRequired({
-      inputRequests: { [key]: request },
-      requestState: seal({ call: this.#call, answers: this.#answers, asked: key }),
+      inputRequests: Object.fromEntries(this.#asking),
+      requestState: seal({ call: this.#call, answers: this.#answers, asked: [...this.#asking.keys()] }),
     });
   }
 
-  #answer(key: string, question: Parameters<typeof inputRequired.elicit>[0]): InputResponseView | undefined {
+  #answer(key: string, build: () => InputRequest): InputResponseView | undefined {
     const answer = this.#answers[key];
     if (answer !== undefined) return answer;
-    this.#asking ??= { key, request: inputRequired.elicit(question) };
+    if (!this.#asking.has(key)) this.#asking.set(key, build());
     return undefined;
   }
 }

@@ -1,7 +1,7 @@
 import { definePhrases } from '../core/phrase.ts';
 
-// What Riverse's MCP client says to a person: the sign-in of a server (OAuth), and a server's
-// request for input (elicitation), in each language.
+// What Riverse's MCP client says to a person: the sign-in of a server (OAuth), a server's
+// request for input (elicitation) and for Riverse's model (sampling), in each language.
 
 const en = {
   'mcp.sign-in.needed': (a: { server: string; url: string }) =>
@@ -33,6 +33,15 @@ const en = {
   'mcp.elicit.kind.boolean': () => 'yes or no',
   'mcp.elicit.kind.choice': (a: { choices: string }) => `one of ${a.choices}`,
   'mcp.elicit.kind.choices': (a: { choices: string }) => `some of ${a.choices}, separated by commas`,
+  'mcp.sample.ask': (a: { server: string; prompt: string; system: string; maxTokens: number }) =>
+    `MCP server "${a.server}" asks to use Riverse's model for a reply of at most ${a.maxTokens} tokens:\n${a.prompt}${a.system === '' ? '' : `\n(its instructions: ${a.system})`}\nAllow it once, or decline.`,
+  'mcp.sample.allow': () => 'Allow',
+  'mcp.sample.declined': (a: { server: string }) =>
+    `The person declined ${a.server}'s request to use Riverse's model; the model was not asked.`,
+  'mcp.sample.timeout': (a: { server: string }) =>
+    `No one answered ${a.server}'s request to use Riverse's model in time; the model was not asked.`,
+  'mcp.sample.nobody': (a: { server: string }) =>
+    `${a.server} asked to use Riverse's model, and no one can be asked to allow it here (riverse ask, a /v1 request, or no call under way); the model was not asked.`,
 };
 
 const zh: typeof en = {
@@ -61,6 +70,13 @@ const zh: typeof en = {
   'mcp.elicit.kind.boolean': () => '是或否',
   'mcp.elicit.kind.choice': (a) => `${a.choices} 之一`,
   'mcp.elicit.kind.choices': (a) => `${a.choices} 中的若干项，用逗号分隔`,
+  'mcp.sample.ask': (a) =>
+    `MCP 服务器"${a.server}"请求使用 Riverse 的模型，回复最多 ${a.maxTokens} 个 token：\n${a.prompt}${a.system === '' ? '' : `\n（它的指示：${a.system}）`}\n允许这一次，或拒绝。`,
+  'mcp.sample.allow': () => '允许',
+  'mcp.sample.declined': (a) => `你拒绝了 ${a.server} 使用 Riverse 模型的请求；没有询问模型。`,
+  'mcp.sample.timeout': (a) => `没有人及时回应 ${a.server} 使用 Riverse 模型的请求；没有询问模型。`,
+  'mcp.sample.nobody': (a) =>
+    `${a.server} 请求使用 Riverse 的模型，但这里无法询问任何人是否允许（riverse ask、/v1 请求，或没有正在进行的调用）；没有询问模型。`,
 };
 
 const ja: typeof en = {
@@ -92,6 +108,15 @@ const ja: typeof en = {
   'mcp.elicit.kind.boolean': () => 'はい・いいえ',
   'mcp.elicit.kind.choice': (a) => `${a.choices} のいずれか`,
   'mcp.elicit.kind.choices': (a) => `${a.choices} から複数（カンマ区切り）`,
+  'mcp.sample.ask': (a) =>
+    `MCP サーバー「${a.server}」が Riverse のモデルで最大 ${a.maxTokens} トークンの返答を求めています：\n${a.prompt}${a.system === '' ? '' : `\n（その指示：${a.system}）`}\n今回だけ許可するか、断ってください。`,
+  'mcp.sample.allow': () => '許可',
+  'mcp.sample.declined': (a) =>
+    `${a.server} による Riverse のモデルの利用は断られました。モデルには問い合わせていません。`,
+  'mcp.sample.timeout': (a) =>
+    `${a.server} による Riverse のモデルの利用に、時間内に誰も答えませんでした。モデルには問い合わせていません。`,
+  'mcp.sample.nobody': (a) =>
+    `${a.server} が Riverse のモデルの利用を求めましたが、ここでは許可を尋ねられる人がいません（riverse ask、/v1 のリクエスト、または実行中の呼び出しがない）。モデルには問い合わせていません。`,
 };
 
 /** The MCP client's phrases: sign-in and elicitation. */

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import type { AppConfig } from '../tools/app-config.ts';
+import { withBaseDir, type AppConfig } from '../tools/app-config.ts';
+import { workRoots } from '../tools/client-roots.ts';
 import { createParamsChecker, type ParamsChecker } from '../tool-runtime/check-params.ts';
 import { said, type Diagnostic } from '../core/diagnostic.ts';
 import type { ToolInfo } from '../tool-runtime/load-tool-file.ts';
@@ -55,6 +56,7 @@ export class McpTools implements ToolSource {
           baseDir: options.baseDir,
           ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
           canAsk: options.canAsk ?? true,
+          roots: () => workRoots(withBaseDir(options.config, options.baseDir)),
           onChange: () => this.#changed(connection),
         });
         return connection;
@@ -220,7 +222,7 @@ function mcpTool(
         await connection.callTool(tool.name, params, context.signal, timeoutMs, {
           progress: context.progress,
           log: context.log,
-          channel: { ask: context.ask, language: context.language },
+          channel: { ask: context.ask, language: context.language, sample: context.sample, roots: context.roots },
         }),
       ),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.

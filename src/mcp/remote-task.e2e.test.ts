@@ -66,7 +66,10 @@ test("a remote tool that runs only as a task: called as one, polled to its end, 
     {
       ask: async (question) => {
         asked.push(question.question);
-        return { answered: true, text: question.choices?.[0] ?? 'Ada' };
+        // The server's form (one field, `answer`) comes as one question with its fields (036).
+        return question.fields === undefined
+          ? { answered: true, text: question.choices?.[0] ?? 'Ada' }
+          : { answered: true, text: 'Ada', values: { answer: 'Ada' } };
       },
     },
   );

@@ -24,6 +24,8 @@ export interface CallReports {
 }
 import { renderPhrase } from '../core/phrase.ts';
 import { elicit, type ElicitationChannel } from './elicitation.ts';
+import { answerRoots, answerSampling } from './remote-sampling.ts';
+import type { RootsList } from '../tools/client-roots.ts';
 import { callAsTask, needsTasks } from './remote-task.ts';
 import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
@@ -69,8 +71,10 @@ export interface ConnectionOptions {
   onChange: () => void;
   /** Where sign-ins are kept (`<data>/mcp-oauth/`); in memory without one. */
   dataDir?: string;
-  /** Whether a person can be asked in this process (chat, serve): the elicitation capability is declared only then. */
+  /** Whether a person can be asked in this process (chat, serve): the elicitation and sampling capabilities are declared only then. */
   canAsk: boolean;
+  /** The folders Riverse works in, for a server's `roots/list` outside a call (workRoots). */
+  roots?: () => RootsList;
 }
 
 /**
@@ -261,7 +265,11 @@ export class ServerConnection {
   }
 
   #capabilities(): Record<string, unknown> {
-    return this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} } } : {};
+    return {
+      // Sampling only where a person can allow it: the model answers a server only with their yes.
+      ...(this.#options.canAsk ? { elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {} } : {}),
+      ...(this.#options.roots === undefined ? {} : { roots: {} }),
+    };
   }
 
   async #sdkCall(
@@ -396,6 +404,13 @@ export class ServerConnection {
           if (channel === undefined) return { action: 'decline' as const };
           return await elicit(this.name, request.params, channel);
         });
+      if (this.#options.canAsk)
+        created.setRequestHandler('sampling/createMessage', async (request) => ({
+          ...(await answerSampling(this.name, request.params, this.#channels.at(-1))),
+        }));
+      const roots = this.#options.roots;
+      if (roots !== undefined)
+        created.setRequestHandler('roots/list', async () => answerRoots(this.#channels.at(-1), roots));
       this.#pending = { transport, client };
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(

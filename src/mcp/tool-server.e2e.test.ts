@@ -491,3 +491,80 @@ test("a tool's form (context.ask with fields) is the elicitation's requestedSche
   });
   assert.deepEqual(fit.result.content, [{ type: 'text', text: '{"name":"Ada","guests":4,"room":"in"}' }]);
 });
+
+const SUMMARY = `import { BaseTool, ContextUnavailable, ToolResult } from 'riverse';
+export class SummaryTool extends BaseTool {
+  manifest() { return { name: 'summary', description: "Sums up the client's folders with its model.", examples: ['sum up my folders', 'what do I work on'] }; }
+  async execute(_params, context) {
+    try {
+      const [{ roots }, reply] = await Promise.all([
+        context.roots(),
+        context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Sum up' } }], maxTokens: 30, systemPrompt: 'Be brief.' }),
+      ]);
+      return ToolResult.ok(reply.content.text + ' (' + reply.model + ') in ' + roots.map((root) => root.name).join(', '));
+    } catch (error) {
+      if (error instanceof ContextUnavailable) return ToolResult.fail('unavailable: ' + error.message);
+      throw error;
+    }
+  }
+}
+`;
+
+for (const era of ['2025-11-25', '2026-07-28'] as const)
+  test(`${era}: context.sample and context.roots reach the client's model and roots; a client without them gets an error the tool can catch`, async (t) => {
+    const service = await startTestService(t, { files: { 'summary.ts': SUMMARY } });
+    const url = new URL('/mcp', service.url);
+    const sampled: Array<{ system?: string; maxTokens: number }> = [];
+    const client = new Client(
+      { name: 'samples', version: '1.0.0' },
+      {
+        capabilities: { sampling: {}, roots: {} },
+        ...(era === '2026-07-28' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      },
+    );
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      sampled.push({
+        ...(request.params.systemPrompt === undefined ? {} : { system: request.params.systemPrompt }),
+        maxTokens: request.params.maxTokens,
+      });
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'Two notes' },
+        model: 'client-model',
+        stopReason: 'endTurn',
+      };
+    });
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/ada/notes', name: 'notes' }] }));
+    await client.connect(new StreamableHTTPClientTransport(url));
+    t.after(() => client.close());
+    assert.equal(client.getNegotiatedProtocolVersion(), era);
+    const result = await client.callTool({ name: 'summary', arguments: {} });
+    assert.deepEqual(result.content, [{ type: 'text', text: 'Two notes (client-model) in notes' }]);
+    assert.deepEqual(sampled, [{ system: 'Be brief.', maxTokens: 30 }]);
+
+    const plain = new Client(
+      { name: 'plain', version: '1.0.0' },
+      era === '2026-07-28' ? { versionNegotiation: { mode: 'auto' as const } } : {},
+    );
+    await plain.connect(new StreamableHTTPClientTransport(url));
+    t.after(() => plain.close());
+    if (era === '2025-11-25') {
+      const refused = await plain.callTool({ name: 'summary', arguments: {} });
+      assert.equal(refused.isError, true);
+      assert.match(
+        (refused.content as Array<{ text: string }>)[0]!.text,
+        /unavailable: summary asked for the MCP client's roots \(context\.roots\), and this client offers none/,
+      );
+    } else {
+      // 2026: a call that failed for want of them is the protocol's -32021, naming what it needed.
+      await assert.rejects(
+        plain.callTool({ name: 'summary', arguments: {} }),
+        (error: { code?: number; data?: unknown; message?: string }) => {
+          assert.equal(error.code, -32021);
+          assert.deepEqual(error.data, { requiredCapabilities: { roots: {}, sampling: {} } });
+          assert.match(error.message ?? '', /this client offers no sampling/);
+          return true;
+        },
+      );
+    }
+  });

@@ -2,6 +2,7 @@ import {
   type CallToolResult,
   type InputRequiredResult,
   type InputResponseView,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -9,6 +10,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { InputRounds } from './input-rounds.ts';
+import {
+  noRoots,
+  noSampling,
+  rootsOfClient,
+  rootsView,
+  sampledView,
+  sampleOfClient,
+  samplingParams,
+} from './client-sampling.ts';
 import { approvalQuestion, approved, askAnswer, askQuestion, formAnswer } from './person-questions.ts';
 import { approvalSetting, needsApproval } from '../tools/approval-policy.ts';
 import { failure, type ApprovalGateAnswer, type ExecuteOptions } from '../tool-runtime/execute-tool.ts';
@@ -109,13 +119,28 @@ export function createToolServer(
       if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);
     }
     const stopped = new AbortController();
+    // In a round, the requests a run makes together (a Promise.all of ask, sample and roots) are
+    // asked together: the run ends once it has asked nothing new for a moment (ROUND_GATHER_MS).
+    let gather: NodeJS.Timeout | undefined;
+    const pause = (): Promise<never> => {
+      clearTimeout(gather);
+      gather = setTimeout(() => stopped.abort(), ROUND_GATHER_MS);
+      return new Promise<never>(() => {}); // this run ends here; the next round brings the answers
+    };
+    const capabilities = () => server.getClientCapabilities();
+    // What the tool asked of a client that lacks it: a call that then fails needed it (-32021, 2026).
+    const lacked = new Map<'sampling' | 'roots', string>();
+    const lacking = (capability: 'sampling' | 'roots', error: Error) => {
+      lacked.set(capability, error.message);
+      return Promise.reject(error);
+    };
     const startedAt = new Date().toISOString();
     const started = performance.now();
     const result = await registry.execute(name, request.params.arguments ?? {}, {
       signal: AbortSignal.any([context.mcpReq.signal, stopped.signal]),
       sessionId: `mcp:${context.sessionId ?? 'stdio'}`,
       ask: (question, signal) => {
-        if (server.getClientCapabilities()?.elicitation === undefined)
+        if (capabilities()?.elicitation === undefined)
           return Promise.resolve({ answered: false, reason: 'unavailable' });
         if (rounds === undefined) return ask(server, question, signal);
         // An answer that does not fit the question (a form's field missing or wrong) is asked again.
@@ -124,14 +149,33 @@ export function createToolServer(
           key: question.key,
           fits: (view) => fits(view) !== undefined,
         });
-        if (answer !== undefined) return Promise.resolve(fits(answer)!);
-        stopped.abort();
-        return new Promise<never>(() => {}); // this run ends here; the next round brings the answer
+        return answer !== undefined ? Promise.resolve(fits(answer)!) : pause();
+      },
+      sample: (sample, signal) => {
+        if (rounds === undefined) return sampleOfClient(server, name, sample, signal);
+        if (capabilities()?.sampling === undefined) return lacking('sampling', noSampling(name));
+        const answer = rounds.sample(samplingParams(sample), {
+          key: sample.key,
+          fits: (view) => sampledView(view) !== undefined,
+        });
+        return answer !== undefined ? Promise.resolve(sampledView(answer)!) : pause();
+      },
+      roots: (options, signal) => {
+        if (rounds === undefined) return rootsOfClient(server, name, options, signal);
+        if (capabilities()?.roots === undefined) return lacking('roots', noRoots(name));
+        const answer = rounds.roots({ key: options.key, fits: (view) => rootsView(view) !== undefined });
+        return answer !== undefined ? Promise.resolve(rootsView(answer)!) : pause();
       },
       approve: (tool, params) => approve(server, tool, params, context, rounds),
       ...callReports(name, request.params._meta?.progressToken, context.mcpReq),
     });
+    clearTimeout(gather);
     if (rounds?.asking) return rounds.result();
+    if (rounds !== undefined && lacked.size > 0 && !result.success)
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: Object.fromEntries([...lacked.keys()].map((capability) => [capability, {}])) },
+        [...lacked.values()].join('; '),
+      );
     if (tools.onCall !== undefined) {
       const meta = request.params._meta as Record<string, unknown> | undefined;
       const traceContext = parseTraceparent(meta?.traceparent, meta?.tracestate);
@@ -176,6 +220,13 @@ export function createToolServer(
 
 /** The first revision without a handshake, where a server asks through input-required results. */
 const STATELESS_REVISION = '2026-07-28';
+
+/**
+ * How long a run may go without a new request before its round is sent: long enough for the
+ * requests of one Promise.all to cross from the tool's host, short enough not to be felt. A request
+ * made later is asked in the next round, so this bounds how many go together, not what is asked.
+ */
+const ROUND_GATHER_MS = 30;
 
 const denied = (tool: string) =>
   `The person did not approve this call to ${tool}; it did not run. Do not try it again unless they ask.`;

@@ -20,6 +20,13 @@ import {
 import type { Language } from '../core/language.ts';
 import { english, type Phrase } from '../core/phrase.ts';
 import { callReports, type LogReport, type ProgressReport } from '../tools/call-report.ts';
+import {
+  checkSampleRequest,
+  ContextUnavailable,
+  type SampleRequest,
+  type SampleResult,
+} from '../tools/sample-request.ts';
+import { checkRootsOptions, workRoots, type ListRoots, type RootsList } from '../tools/client-roots.ts';
 import { outputChecker, type OutputCheck } from './check-output.ts';
 import {
   checkToolResult,
@@ -56,6 +63,13 @@ export interface ExecuteOptions {
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
   /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
   ask?: (question: AskQuestion, signal: AbortSignal) => Promise<AskAnswer>;
+  /**
+   * Answers a tool's `context.sample` (checked already): a client's model over MCP, the assistant's
+   * own in a turn; rejects with `ContextUnavailable` saying why there is none. Without it, there is none.
+   */
+  sample?: (request: SampleRequest, signal: AbortSignal) => Promise<SampleResult>;
+  /** Answers a tool's `context.roots()`; without it, the folders Riverse works in (`workRoots`). */
+  roots?: (options: { key?: string; timeoutMs?: number }, signal: AbortSignal) => Promise<RootsList>;
   /** Told each `context.progress` of the call (checked, and throttled to ten a second). */
   onProgress?: (report: ProgressReport) => void;
   /** Told each `context.log` line of the call (checked, and throttled). */
@@ -164,6 +178,8 @@ async function runChecked(
     logger: options.logger ?? entry.logger,
     config: toolSection(entry.config, entry.name),
     ask: askFor(options, controller.signal),
+    sample: sampleFor(entry.name, options, controller.signal),
+    roots: rootsFor(entry, options, controller.signal),
     progress: reports.progress,
     log: reports.log,
   };
@@ -211,6 +227,28 @@ function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {
     const checked = checkQuestion(question, askOptions);
     if (typeof checked === 'string') throw new TypeError(checked);
     return ask(checked, signal);
+  };
+}
+
+function sampleFor(tool: string, options: ExecuteOptions, signal: AbortSignal): ToolContext['sample'] {
+  const sample = options.sample;
+  return async (request) => {
+    const checked = checkSampleRequest(request);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    if (sample === undefined)
+      throw new ContextUnavailable(
+        `${tool} asked a model (context.sample), and none can be asked here: run it in a chat with a model, or from an MCP client that offers sampling`,
+      );
+    return sample(checked, signal);
+  };
+}
+
+function rootsFor(entry: RegisteredTool, options: ExecuteOptions, signal: AbortSignal): ListRoots {
+  const roots = options.roots;
+  return async (given) => {
+    const checked = checkRootsOptions(given);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    return roots === undefined ? workRoots(entry.config) : roots(checked, signal);
   };
 }
 

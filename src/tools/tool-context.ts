@@ -2,6 +2,8 @@ import type { ToolSection } from './app-config.ts';
 import type { Language } from '../core/language.ts';
 import type { ReportLog, ReportProgress } from './call-report.ts';
 import { checkFields, type AskFields, type FormValues } from './ask-form.ts';
+import { INPUT_KEY, ContextUnavailable, type SampleRequest, type SampleResult } from './sample-request.ts';
+import type { ListRoots } from './client-roots.ts';
 
 /** What `execute()` receives besides its parameters. */
 export interface ToolContext {
@@ -20,6 +22,20 @@ export interface ToolContext {
    * be asked (`riverse ask`, a /v1 request, `tools run`) it answers `unavailable` at once.
    */
   ask: AskPerson;
+  /**
+   * Asks a model for a completion, in MCP's `sampling/createMessage` shape:
+   * `await context.sample({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 200 })`
+   * answers `{ role, content, model, stopReason }`. Over MCP the client's model answers (if the client
+   * offers sampling); in Riverse's own turn, the assistant's model, within a time limit and a token cap.
+   * Where no model can be asked it throws a `ContextUnavailable` error saying why.
+   */
+  sample: (request: SampleRequest) => Promise<SampleResult>;
+  /**
+   * The folders the tool works in, as MCP's `roots/list` gives them: `{ roots: [{ uri, name? }] }`.
+   * Over MCP, the client's roots (an error if it offers none); in Riverse's own turn, the project
+   * folder and `tools.files.roots`.
+   */
+  roots: ListRoots;
   /**
    * Says how far the call is, for whoever watches it (the dashboard's bar, `tools run`, an MCP
    * client's progress token): `context.progress(3, 10, 'page 3 of 10')`. `progress` grows; `total`
@@ -72,7 +88,7 @@ const MAX_QUESTION_CHARS = 2_000;
 const MAX_CHOICES = 10;
 const MAX_CHOICE_CHARS = 200;
 /** A key Riverse gives no question of its own (`approve`, `ask-1`, …), so the two never meet. */
-const QUESTION_KEY = /^(?!approve$|ask-\d+$)[A-Za-z0-9_.-]{1,64}$/;
+const QUESTION_KEY = INPUT_KEY;
 /** An hour: a question is a conversation, not a job to leave waiting overnight. */
 const MAX_QUESTION_TIMEOUT_MS = 3_600_000;
 
@@ -100,7 +116,7 @@ export function checkQuestion(question: unknown, options: unknown): AskQuestion 
   const form = fields === undefined ? undefined : checkFields(fields, required);
   if (typeof form === 'string') return form;
   if (key !== undefined && !(typeof key === 'string' && QUESTION_KEY.test(key)))
-    return "context.ask() key must be 1 to 64 letters, digits, _, . or -, and not approve or ask-<number> (Riverse's own)";
+    return "context.ask() key must be 1 to 64 letters, digits, _, . or -, and not approve, ask-<n>, sample-<n> or roots-<n> (Riverse's own)";
   if (
     timeoutMs !== undefined &&
     !(
@@ -122,6 +138,16 @@ export function checkQuestion(question: unknown, options: unknown): AskQuestion 
 
 /** `context.ask` where no one can be asked. */
 export const NO_ONE_TO_ASK: AskPerson = async () => ({ answered: false, reason: 'unavailable' });
+
+/** `context.sample` where no model can be asked. */
+export const NO_MODEL_TO_SAMPLE: ToolContext['sample'] = async () => {
+  throw new ContextUnavailable(
+    'no model can be asked here (context.sample): run the tool in a chat with a model, or from an MCP client that offers sampling',
+  );
+};
+
+/** `context.roots()` where no folders are known. */
+export const NO_ROOTS: ListRoots = async () => ({ roots: [], reason: 'no folders are known here' });
 
 export interface ToolLogger {
   debug(message: string, ...details: unknown[]): void;

@@ -2,6 +2,8 @@
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
 import { renderPhrase, type Phrase } from '../../core/phrase.ts';
 import { checkQuestion, type AskQuestion } from '../../tools/tool-context.ts';
+import { checkSampleRequest, type SampleRequest } from '../../tools/sample-request.ts';
+import { checkRootsOptions } from '../../tools/client-roots.ts';
 import { checkLog, checkProgress, type LogReport, type ProgressReport } from '../../tools/call-report.ts';
 import { checkToolResult, type ToolResult } from '../../tools/tool-result.ts';
 import { validateManifest } from '../validate-manifest.ts';
@@ -81,6 +83,27 @@ export function checkAskReport(message: unknown): ({ id: number; seq: number } &
   return typeof question === 'string'
     ? undefined
     : { id: message.id as number, seq: message.seq as number, ...question };
+}
+
+/** A request a host sends for one of its calls (`context.sample`, `context.roots`), or undefined when it is not one. */
+export function checkNeedReport(
+  message: unknown,
+):
+  | { type: 'sample'; id: number; seq: number; request: SampleRequest }
+  | { type: 'roots'; id: number; seq: number; options: { key?: string; timeoutMs?: number } }
+  | undefined {
+  if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
+  const id = message.id as number;
+  const seq = message.seq as number;
+  if (message.type === 'sample') {
+    const request = checkSampleRequest(message.request);
+    return typeof request === 'string' ? undefined : { type: 'sample', id, seq, request };
+  }
+  if (message.type === 'roots') {
+    const options = checkRootsOptions(message.options);
+    return typeof options === 'string' ? undefined : { type: 'roots', id, seq, options };
+  }
+  return undefined;
 }
 
 /** A progress report or log line a host sends for one of its calls, or undefined when it is not one. */

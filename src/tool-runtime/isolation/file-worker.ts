@@ -1,7 +1,13 @@
 import type { AppConfig } from '../../tools/app-config.ts';
-import { NO_ONE_TO_ASK, type AskPerson } from '../../tools/tool-context.ts';
+import {
+  NO_MODEL_TO_SAMPLE,
+  NO_ONE_TO_ASK,
+  NO_ROOTS,
+  type AskPerson,
+  type ToolContext,
+} from '../../tools/tool-context.ts';
 import type { Language } from '../../core/language.ts';
-import { checkAskReport, checkCallReport, checkReport } from './check-host-report.ts';
+import { checkAskReport, checkCallReport, checkNeedReport, checkReport } from './check-host-report.ts';
 import type { ReportLog, ReportProgress } from '../../tools/call-report.ts';
 import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
@@ -24,6 +30,9 @@ export interface WorkerCall {
   signal: AbortSignal;
   /** The call's `context.ask`, which the tool reaches from its host by message. */
   ask?: AskPerson;
+  /** The call's `context.sample` and `context.roots`, reached the same way. */
+  sample?: ToolContext['sample'];
+  roots?: ToolContext['roots'];
   /** The call's `context.progress` and `context.log` on Riverse's side (they throttle again). */
   progress?: ReportProgress;
   log?: ReportLog;
@@ -39,6 +48,8 @@ export interface SpareHost {
 
 interface Pending {
   ask: AskPerson;
+  sample: ToolContext['sample'];
+  roots: ToolContext['roots'];
   progress?: ReportProgress;
   log?: ReportLog;
   resolve: (result: WorkerResult) => void;
@@ -105,6 +116,8 @@ export class FileWorker {
         resolve,
         reject,
         ask: call.ask ?? NO_ONE_TO_ASK,
+        sample: call.sample ?? NO_MODEL_TO_SAMPLE,
+        roots: call.roots ?? NO_ROOTS,
         ...(call.progress === undefined ? {} : { progress: call.progress }),
         ...(call.log === undefined ? {} : { log: call.log }),
       }),
@@ -196,6 +209,7 @@ export class FileWorker {
           resolve();
         } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
         else if (message.type === 'ask') this.#ask(host, message);
+        else if (message.type === 'sample' || message.type === 'roots') this.#need(host, message);
         else if (message.type === 'progress' || message.type === 'log') this.#report(message);
       },
       exit: (why) => {
@@ -240,6 +254,28 @@ export class FileWorker {
         if (this.#host === host && this.#pending.has(id))
           host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
       },
+    );
+  }
+
+  /** A call's request for a model's reply or its roots, checked again (tool code can forge it); the reply, or why there is none, goes back. */
+  #need(host: ToolHost, message: unknown): void {
+    const need = checkNeedReport(message);
+    const pending = need === undefined ? undefined : this.#pending.get(need.id);
+    if (need === undefined || pending === undefined) return;
+    const { id, seq } = need;
+    const reply = (answer: { value?: unknown; failed?: { name: string; message: string } }) => {
+      if (this.#host === host && this.#pending.has(id)) host.post({ type: 'reply', id, seq, ...answer });
+    };
+    const asked = need.type === 'sample' ? pending.sample(need.request) : pending.roots(need.options);
+    void asked.then(
+      (value) => reply({ value }),
+      (error: unknown) =>
+        reply({
+          failed:
+            error instanceof Error
+              ? { name: error.name, message: error.message }
+              : { name: 'Error', message: String(error) },
+        }),
     );
   }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { NO_ONE_TO_ASK } from '../../tools/tool-context.ts';
+import { NO_MODEL_TO_SAMPLE, NO_ONE_TO_ASK, NO_ROOTS } from '../../tools/tool-context.ts';
 import type { AppConfig } from '../../tools/app-config.ts';
 import { diagnosticsFor, tempDir, toolNames, toolSource, writeFiles, type Cleanup } from '../test-support.ts';
 import { registrySetup, ToolRegistry } from '../tool-registry.ts';
@@ -230,6 +230,8 @@ for (const kind of ['process', 'worker'] as const) {
       logger: tool.logger,
       config: {},
       ask: NO_ONE_TO_ASK,
+      sample: NO_MODEL_TO_SAMPLE,
+      roots: NO_ROOTS,
       progress: () => {},
       log: () => {},
     };

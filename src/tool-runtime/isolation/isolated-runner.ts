@@ -21,6 +21,8 @@ export function isolatedRunner(
       language: context.language,
       signal: context.signal,
       ask: context.ask,
+      sample: context.sample,
+      roots: context.roots,
       progress: context.progress,
       log: context.log,
       hostStarted: hostStartListener(context),

@@ -8,7 +8,15 @@ import { isMainThread } from 'node:worker_threads';
 import type { BaseTool } from '../../tools/base-tool.ts';
 import { toolIsolation, toolSection } from '../../tools/app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
-import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../../tools/tool-context.ts';
+import {
+  checkQuestion,
+  createToolLogger,
+  type AskAnswer,
+  type AskPerson,
+  type ToolContext,
+} from '../../tools/tool-context.ts';
+import { checkSampleRequest, ContextUnavailable } from '../../tools/sample-request.ts';
+import { checkRootsOptions, type ListRoots } from '../../tools/client-roots.ts';
 import {
   importedFiles,
   importsByItsLocation,
@@ -131,7 +139,44 @@ if (data.role === 'load') {
       return answer;
     };
 
+  // A model's reply or the roots come back the same way, or why there are none (thrown in the tool).
+  const replies = new Map<number, PromiseWithResolvers<unknown>>();
+  const request = (message: { type: 'sample' | 'roots'; id: number } & Record<string, unknown>): Promise<unknown> => {
+    const seq = ++nextQuestion;
+    const reply = Promise.withResolvers<unknown>();
+    replies.set(seq, reply);
+    port.send({ ...message, seq } as FromWorker);
+    return reply.promise;
+  };
+  const sampleAcross =
+    (id: number): ToolContext['sample'] =>
+    async (given) => {
+      const checked = checkSampleRequest(given);
+      if (typeof checked === 'string') throw new TypeError(checked);
+      return (await request({ type: 'sample', id, request: checked })) as Awaited<ReturnType<ToolContext['sample']>>;
+    };
+  const rootsAcross =
+    (id: number): ListRoots =>
+    async (given) => {
+      const options = checkRootsOptions(given);
+      if (typeof options === 'string') throw new TypeError(options);
+      return (await request({ type: 'roots', id, options })) as Awaited<ReturnType<ListRoots>>;
+    };
+
   port.onMessage(async (message: ToWorker) => {
+    if (message.type === 'reply') {
+      const reply = replies.get(message.seq);
+      replies.delete(message.seq);
+      if (message.failed === undefined) reply?.resolve(message.value);
+      else {
+        const error =
+          message.failed.name === 'ContextUnavailable'
+            ? new ContextUnavailable(message.failed.message)
+            : new Error(message.failed.message);
+        reply?.reject(error);
+      }
+      return;
+    }
     if (message.type === 'answer') {
       questions.get(message.seq)?.(message.answer);
       questions.delete(message.seq);
@@ -169,6 +214,8 @@ if (data.role === 'load') {
         logger: createToolLogger(message.tool),
         config: toolSection(data.config, message.tool),
         ask: askAcross(message.id),
+        sample: sampleAcross(message.id),
+        roots: rootsAcross(message.id),
         progress: reports.progress,
         log: reports.log,
       });

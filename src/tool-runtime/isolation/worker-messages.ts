@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../core/diagnostic.ts';
 import type { ToolInfo } from '../load-tool-file.ts';
 import type { Language } from '../../core/language.ts';
 import type { AskAnswer, AskQuestion } from '../../tools/tool-context.ts';
+import type { SampleRequest } from '../../tools/sample-request.ts';
 import type { LogReport, ProgressReport } from '../../tools/call-report.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
 
@@ -48,7 +49,9 @@ export type ToWorker =
   /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
   | { type: 'abort'; id: number; reason?: { name: string; message: string } }
   /** The person's answer to question `seq` of call `id` (`context.ask`). */
-  | { type: 'answer'; id: number; seq: number; answer: AskAnswer };
+  | { type: 'answer'; id: number; seq: number; answer: AskAnswer }
+  /** The reply to request `seq` of call `id` (`context.sample`, `context.roots`): its value, or why there is none. */
+  | { type: 'reply'; id: number; seq: number; value?: unknown; failed?: { name: string; message: string } };
 
 /** Tool host → Riverse. */
 export type FromWorker =
@@ -64,6 +67,10 @@ export type FromWorker =
   | { type: 'result'; id: number; result: WorkerResult }
   /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
   | ({ type: 'ask'; id: number; seq: number } & AskQuestion)
+  /** Call `id`'s tool asks a model (`context.sample`); Riverse answers with `reply` and the same `seq`. */
+  | { type: 'sample'; id: number; seq: number; request: SampleRequest }
+  /** Call `id`'s tool asks for its folders (`context.roots`); Riverse answers with `reply` and the same `seq`. */
+  | { type: 'roots'; id: number; seq: number; options: { key?: string; timeoutMs?: number } }
   /** Call `id`'s tool says how far it is (`context.progress`), throttled in the host. */
   | ({ type: 'progress'; id: number } & ProgressReport)
   /** Call `id`'s tool logs a line (`context.log`), throttled in the host. */

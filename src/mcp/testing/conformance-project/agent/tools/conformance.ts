@@ -1,6 +1,6 @@
 // The tools the MCP conformance suite's server scenarios call, written as drop-in tools.
 import { writeFile } from 'node:fs/promises';
-import { BaseTool, ToolResult } from 'riverse';
+import { BaseTool, ToolResult, type ToolContext } from 'riverse';
 
 export class SimpleTextTool extends BaseTool {
   manifest() {
@@ -81,13 +81,16 @@ export class MissingCapabilityTool extends BaseTool {
     return {
       name: 'test_missing_capability',
       description:
-        'Needs a person to approve it, so a client that cannot ask (no elicitation) cannot run it (a conformance scenario).',
-      examples: ['run the capability test', 'try the approval without a person'],
-      approval: 'always' as const,
+        "Needs the client's model, so a client that offers no sampling cannot run it (a conformance scenario).",
+      examples: ['run the capability test', 'try sampling without a model'],
     };
   }
-  execute() {
-    return ToolResult.ok('Approved, and ran.');
+  async execute(_params: Record<string, never>, context: ToolContext) {
+    const reply = await context.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }],
+      maxTokens: 20,
+    });
+    return ToolResult.ok(reply.content.type === 'text' ? reply.content.text : 'a picture');
   }
 }
 
