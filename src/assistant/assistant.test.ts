@@ -1,4 +1,4 @@
-// The Assistant around the turn loop: sessions in a real SessionStore (SQLite in a temp folder),
+// The Assistant around the turn loop: sessions in a real SqliteStore (SQLite in a temp folder),
 // tool-call traces, the language of each message, and the history budget. Against the real local
 // OpenAI-protocol server, with the weather tool from agent/tools.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { estimateTokens } from './trim-history.ts';
@@ -32,8 +32,8 @@ before(async () => {
 });
 after(() => shared.run());
 
-async function openStore(t: Cleanup, dir?: string): Promise<SessionStore> {
-  const store = SessionStore.open(dir ?? (await tempDir(t, 'riverse-data-')));
+async function openStore(t: Cleanup, dir?: string): Promise<SqliteStore> {
+  const store = SqliteStore.open(dir ?? (await tempDir(t, 'riverse-data-')));
   t.after(() => store.close());
   return store;
 }
@@ -116,7 +116,7 @@ describe('Assistant: sessions in the store', () => {
   it('a session survives a new Assistant on a reopened store; other sessions stay apart', async (t) => {
     const server = await modelServer(t, weatherModel);
     const dir = await tempDir(t, 'riverse-data-');
-    const firstStore = SessionStore.open(dir);
+    const firstStore = SqliteStore.open(dir);
     const first = await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn(
       'Weather in Tokyo?',
       { session: 'kept' },
@@ -242,7 +242,7 @@ describe('Assistant: language', () => {
   it('the language survives a restart with the store', async (t) => {
     const server = await modelServer(t, { text: 'ok' });
     const dir = await tempDir(t, 'riverse-data-');
-    const firstStore = SessionStore.open(dir);
+    const firstStore = SqliteStore.open(dir);
     await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn('天気は？', {
       session: 'jp',
     });

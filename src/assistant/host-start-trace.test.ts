@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { Assistant } from './assistant.ts';
 import { loadRegistry, modelServer, tempDir, testModel } from './turn-test-support.ts';
 
@@ -23,7 +23,7 @@ describe('the host start of a tool call', () => {
       files: { 'echo.ts': ECHO_TOOL },
       config: { tools: { isolation: 'worker' } },
     });
-    const store = SessionStore.open(await tempDir(t));
+    const store = SqliteStore.open(await tempDir(t));
     t.after(() => store.close());
     const call = { toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] };
     const server = await modelServer(t, replies([call, { text: 'Said.' }, call, { text: 'Said again.' }]));

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { LocalTaskRunner } from '../tasks/task-runner.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 import { Assistant } from './assistant.ts';
@@ -74,7 +74,7 @@ async function setUp(t: Cleanup, tool: string, manifest: string) {
     files: { [`${tool}.ts`]: waitingTool(tool, manifest) },
     config: { tools: { [tool]: { go, log_file: log } } },
   });
-  const store = SessionStore.open(join(dir, 'data'));
+  const store = SqliteStore.open(join(dir, 'data'));
   const runner = new LocalTaskRunner({
     records: store.tasks,
     run: (request, hooks) =>

@@ -9,7 +9,7 @@ import type { ChatMessage } from '../models/chat-message.ts';
 import { createOpenAICompatibleModel } from '../models/providers/openai/openai-compatible.ts';
 import { startFloodServer } from '../models/testing/flood-server.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
@@ -42,8 +42,8 @@ before(async () => {
 });
 after(() => shared.run());
 
-async function openStore(t: Cleanup): Promise<SessionStore> {
-  const store = SessionStore.open(await tempDir(t, 'riverse-bounds-data-'));
+async function openStore(t: Cleanup): Promise<SqliteStore> {
+  const store = SqliteStore.open(await tempDir(t, 'riverse-bounds-data-'));
   t.after(() => store.close());
   return store;
 }

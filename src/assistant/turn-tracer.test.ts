@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { TraceSpan } from '../store/turn-trace.ts';
 import { Assistant } from './assistant.ts';
 import type { TurnEvent } from './turn-events.ts';
@@ -27,12 +27,12 @@ export class ClockTool extends BaseTool {
 }
 `;
 
-async function setUp(t: Cleanup, options: Parameters<typeof SessionStore.open>[1] = {}) {
+async function setUp(t: Cleanup, options: Parameters<typeof SqliteStore.open>[1] = {}) {
   const registry = await loadRegistry(t, {
     files: { 'write-note.ts': NOTE_TOOL, 'clock.ts': CLOCK_TOOL },
     config: { tools: { isolation: 'none' } },
   });
-  const store = SessionStore.open(await tempDir(t), options);
+  const store = SqliteStore.open(await tempDir(t), options);
   t.after(() => store.close());
   return { registry, store };
 }
@@ -157,7 +157,7 @@ export class PictureTool extends BaseTool {
       files: { 'picture.ts': PICTURE_TOOL },
       config: { tools: { isolation: 'none' } },
     });
-    const store = SessionStore.open(await tempDir(t));
+    const store = SqliteStore.open(await tempDir(t));
     t.after(() => store.close());
     const server = await modelServer(
       t,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
-import { SessionStore } from './session-store.ts';
+import { SqliteStore } from './sqlite-store.ts';
 
 let root: string;
 let counter = 0;
@@ -13,7 +13,7 @@ before(() => {
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const open = () => SessionStore.open(join(root, `data-${++counter}`));
+const open = () => SqliteStore.open(join(root, `data-${++counter}`));
 const say = (content: string): ChatMessage => ({ role: 'user', content });
 const answer = (content: string): ChatMessage => ({ role: 'assistant', content });
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SessionStore } from './session-store.ts';
+import { SqliteStore } from './sqlite-store.ts';
 import { traceRetention } from './store-settings.ts';
 
 describe('store.traces: in riverse.yaml', () => {
@@ -12,7 +12,7 @@ describe('store.traces: in riverse.yaml', () => {
     assert.deepEqual(traceRetention({ store: { traces: { max_age_days: 3 } } }), { maxAgeDays: 3 });
     const dir = await mkdtemp(join(tmpdir(), 'riverse-retention-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
-    const store = SessionStore.open(dir, { traceRetention: traceRetention({ store: { traces: { max_count: 2 } } }) });
+    const store = SqliteStore.open(dir, { traceRetention: traceRetention({ store: { traces: { max_count: 2 } } }) });
     t.after(() => store.close());
     for (const [index, tool] of ['a', 'b', 'c'].entries())
       store.recordHandRun({

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { memoryTasks, type TaskRecords } from '../store/task-store.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { cancelStored, LocalTaskRunner, type TaskCallHooks } from './task-runner.ts';
@@ -41,7 +41,7 @@ const request = (sessionId?: string): StartTaskRequest => ({
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 for (const [kind, open] of [
-  ['SQLite', () => SessionStore.open(join(root, `data-${++counter}`)).tasks],
+  ['SQLite', () => SqliteStore.open(join(root, `data-${++counter}`)).tasks],
   ['memory', () => memoryTasks()],
 ] as Array<[string, () => TaskRecords]>) {
   describe(`LocalTaskRunner over the ${kind} store`, () => {
@@ -142,7 +142,7 @@ for (const [kind, open] of [
 describe('LocalTaskRunner across a restart', () => {
   it('ends as interrupted the tasks a stopped process left working, and runs none of them again', async () => {
     const dir = join(root, `data-${++counter}`);
-    const first = SessionStore.open(dir);
+    const first = SqliteStore.open(dir);
     // A row as a process that died left it: working, its runner a pid that is not running.
     const now = Date.now();
     first.tasks.put(
@@ -160,7 +160,7 @@ describe('LocalTaskRunner across a restart', () => {
       'gone-host:999999:1',
     );
     first.close();
-    using store = SessionStore.open(dir);
+    using store = SqliteStore.open(dir);
     let runs = 0;
     const runner = new LocalTaskRunner({
       records: store.tasks,
@@ -186,7 +186,7 @@ describe('LocalTaskRunner across a restart', () => {
   });
 
   it('leaves alone the tasks of a process that is still running', async () => {
-    using store = SessionStore.open(join(root, `data-${++counter}`));
+    using store = SqliteStore.open(join(root, `data-${++counter}`));
     const runner = new LocalTaskRunner({ records: store.tasks, run: heldCalls().run });
     // This process's runner holds a working task; a second runner (another start on the same file) must not end it.
     const task = await runner.start(request());
@@ -198,7 +198,7 @@ describe('LocalTaskRunner across a restart', () => {
   });
 
   it('stops a call when another process cancelled its task in the store', async () => {
-    using store = SessionStore.open(join(root, `data-${++counter}`));
+    using store = SqliteStore.open(join(root, `data-${++counter}`));
     const { calls, run } = heldCalls();
     const runner = new LocalTaskRunner({ records: store.tasks, run, watchMs: 5 });
     const task = await runner.start(request());
@@ -213,7 +213,7 @@ describe('LocalTaskRunner across a restart', () => {
   });
 
   it('keeps ended tasks by their ttlMs, and prunes those past it', () => {
-    using store = SessionStore.open(join(root, `data-${++counter}`));
+    using store = SqliteStore.open(join(root, `data-${++counter}`));
     const base = { tool: 't', callId: 'c', origin: 'api' as const, arguments: {}, createdAt: 0 };
     store.tasks.put({ ...base, id: 'old', status: 'completed', updatedAt: 1_000, ttlMs: 10 });
     store.tasks.put({ ...base, id: 'kept', status: 'completed', updatedAt: 1_000 });

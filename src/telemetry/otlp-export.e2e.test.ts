@@ -8,7 +8,7 @@ import { loadRegistry, modelServer, tempDir, testModel, type Cleanup } from '../
 import { parseTraceparent } from '../core/trace-context.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import type { RecordedRequest } from '../models/testing/openai-wire.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { createOtlpExport } from './otlp-export.ts';
 import { telemetryPlan } from './telemetry-settings.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './testing/otlp-receiver.ts';
@@ -34,7 +34,7 @@ async function turnSetUp(t: Cleanup, zone = 'UTC') {
     files: { 'clock.ts': CLOCK_TOOL },
     config: { tools: { isolation: 'none' } },
   });
-  const store = SessionStore.open(await tempDir(t));
+  const store = SqliteStore.open(await tempDir(t));
   t.after(() => store.close());
   const requests: RecordedRequest[] = [];
   const answer = replies([

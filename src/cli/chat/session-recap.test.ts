@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SessionStore } from '../../store/session-store.ts';
+import { SqliteStore } from '../../store/sqlite-store.ts';
 import { CHAT_COMMAND_TEXT } from './chat-command-text.ts';
 import { recapLines, sessionRecap } from './session-recap.ts';
 
@@ -23,7 +23,7 @@ test('a terminal that reports 0 columns gets whole lines, not a cut "hell…"', 
 
 test('one question with a tool call is 2 messages, as the dashboard counts them, not the 4 stored', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'riverse-recap-'));
-  const store = SessionStore.open(dir);
+  const store = SqliteStore.open(dir);
   t.after(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });

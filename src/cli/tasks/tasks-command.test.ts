@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tempDir } from '../../assistant/turn-test-support.ts';
-import { SessionStore } from '../../store/session-store.ts';
+import { SqliteStore } from '../../store/sqlite-store.ts';
 import { LocalTaskRunner, type TaskCallHooks } from '../../tasks/task-runner.ts';
 import type { CheckedToolResult } from '../../tools/tool-result.ts';
 import { runRiverse } from '../assistant-cli-test-support.ts';
@@ -17,7 +17,7 @@ describe('riverse tasks', () => {
     const project = await tempDir(t, 'riverse-tasks-project-');
     const dataDir = await tempDir(t, 'riverse-tasks-data-');
     const env = { RIVERSE_DATA_DIR: dataDir };
-    const store = SessionStore.open(dataDir);
+    const store = SqliteStore.open(dataDir);
     const session = store.session('reports');
     let hooks: TaskCallHooks | undefined;
     const runner = new LocalTaskRunner({

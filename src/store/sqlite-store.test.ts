@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { DATABASE_FILE, MAX_TRACES, SessionNameTakenError, SessionStore } from './session-store.ts';
+import { DATABASE_FILE, MAX_TRACES, SessionNameTakenError, SqliteStore } from './sqlite-store.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 
 let root: string;
@@ -58,10 +58,10 @@ function runChild(
   script: string,
   onStdout?: (text: string) => void,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const storeUrl = new URL('./session-store.ts', import.meta.url).href;
+  const storeUrl = new URL('./sqlite-store.ts', import.meta.url).href;
   const child = spawn(
     process.execPath,
-    ['--input-type=module', '-e', `import { SessionStore } from ${JSON.stringify(storeUrl)};\n${script}`],
+    ['--input-type=module', '-e', `import { SqliteStore } from ${JSON.stringify(storeUrl)};\n${script}`],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -79,10 +79,10 @@ function runChild(
   });
 }
 
-describe('SessionStore', () => {
+describe('SqliteStore', () => {
   it('creates the folder and the database, in WAL mode at the current schema version', () => {
     const dir = freshDir();
-    const store = SessionStore.open(dir);
+    const store = SqliteStore.open(dir);
     store.close();
     assert.ok(existsSync(join(dir, DATABASE_FILE)));
 
@@ -95,11 +95,11 @@ describe('SessionStore', () => {
 
   it('migrates an existing empty database and refuses one from a newer riverse', () => {
     const dir = freshDir();
-    SessionStore.open(dir).close();
+    SqliteStore.open(dir).close();
     const db = new (loadSqlite().DatabaseSync)(join(dir, DATABASE_FILE));
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    assert.throws(() => SessionStore.open(dir), /schema version \d+, newer than this riverse/);
+    assert.throws(() => SqliteStore.open(dir), /schema version \d+, newer than this riverse/);
 
     // A database at version 0 (as left by an earlier riverse, or another program) is brought up to date.
     const older = freshDir();
@@ -107,7 +107,7 @@ describe('SessionStore', () => {
     const empty = new (loadSqlite().DatabaseSync)(join(older, DATABASE_FILE));
     assert.equal(empty.prepare('PRAGMA user_version').get()?.user_version, 0);
     empty.close();
-    using store = SessionStore.open(older);
+    using store = SqliteStore.open(older);
     assert.equal(store.session('main').name, 'main');
     const check = new (loadSqlite().DatabaseSync)(join(older, DATABASE_FILE), { readOnly: true });
     assert.equal(check.prepare('PRAGMA user_version').get()?.user_version, SCHEMA_VERSION);
@@ -115,7 +115,7 @@ describe('SessionStore', () => {
   });
 
   it('gets or creates sessions by name', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     assert.equal(store.findSession('main'), undefined);
     const created = store.session('main');
     assert.equal(created.name, 'main');
@@ -130,7 +130,7 @@ describe('SessionStore', () => {
   });
 
   it('round-trips every message variant exactly, in order', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('main');
     store.appendMessages(id, EVERY_VARIANT, 'turn-1');
     assert.deepStrictEqual(store.messages(id), EVERY_VARIANT);
@@ -141,7 +141,7 @@ describe('SessionStore', () => {
   });
 
   it('keeps order across appends, turns and sessions', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const a = store.session('a').id;
     const b = store.session('b').id;
     const expected: ChatMessage[] = [];
@@ -161,7 +161,7 @@ describe('SessionStore', () => {
   });
 
   it('appends a batch all or nothing', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('main');
     store.appendMessages(id, [{ role: 'user', content: 'kept' }]);
     const bad = [
@@ -185,7 +185,7 @@ describe('SessionStore', () => {
   });
 
   it('records tool-call traces and filters them by turn and limit', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('main');
     const other = store.session('other').id;
     const traces = [
@@ -219,7 +219,7 @@ describe('SessionStore', () => {
 
   it("queues tool calls with the traces' batch: one write, read in order, a gone session's left out", () => {
     const reported: unknown[] = [];
-    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
+    using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
     const { id } = store.session('queued');
     const gone = store.session('gone').id;
     const queued = Array.from({ length: 5 }, (_, i) => trace(id, 't1', `q${i}`, { params: { i } }));
@@ -251,7 +251,7 @@ describe('SessionStore', () => {
   });
 
   it('a full batch of traces is written once the event loop is free, not inside the call that filled it', async () => {
-    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000 });
     const { id } = store.session('full');
     const turn = (i: number) => ({
       id: `turn-${i}`,
@@ -273,7 +273,7 @@ describe('SessionStore', () => {
 
   it('a queued tool call that cannot be written is reported, never thrown, and the next batch is written', () => {
     const reported: unknown[] = [];
-    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
+    using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
     const { id } = store.session('broken');
     const { DatabaseSync } = loadSqlite();
     const other = new DatabaseSync(store.file);
@@ -293,7 +293,7 @@ describe('SessionStore', () => {
   });
 
   it("remembers a session's id; forgets it when the session is renamed or deleted, here or by another process", () => {
-    using store = SessionStore.open(freshDir(), { traceBatchMs: 3_600_000 });
+    using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000 });
     const id = store.sessionId('openai');
     assert.equal(id, store.session('openai').id);
     assert.equal(store.sessionId('openai'), id);
@@ -317,7 +317,7 @@ describe('SessionStore', () => {
   });
 
   it('lists sessions with message counts, and deletes them with their messages and traces', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const a = store.session('a');
     const b = store.session('b');
     store.session('empty');
@@ -363,7 +363,7 @@ describe('SessionStore', () => {
   });
 
   it('renames a session, its messages and traces going with it; a taken name is refused', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const a = store.session('a');
     store.session('b');
     store.appendMessages(a.id, [{ role: 'user', content: 'hi' }]);
@@ -388,7 +388,7 @@ describe('SessionStore', () => {
   });
 
   it('lists traces across sessions, newest first, filtered by tool, outcome, session and time, limited', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const a = store.session('a').id;
     const b = store.session('b').id;
     store.recordToolCall(trace(a, 't1', 'c1', { startedAt: '2026-01-01T10:00:00.000Z' }));
@@ -426,7 +426,7 @@ describe('SessionStore', () => {
   });
 
   it('sets and clears a session language', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('main');
     store.setLanguage(id, 'ja');
     assert.equal(store.session('main').language, 'ja');
@@ -439,7 +439,7 @@ describe('SessionStore', () => {
   });
 
   it('keeps Chinese, Japanese, emoji and NUL characters intact', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('会話-日本語');
     const text: ChatMessage[] = [
       { role: 'user', content: '今天北京的天气怎么样？' },
@@ -462,7 +462,7 @@ describe('SessionStore', () => {
     );
     store.close();
 
-    using reopened = SessionStore.open(join(store.file, '..'));
+    using reopened = SqliteStore.open(join(store.file, '..'));
     const session = reopened.session('会話-日本語');
     assert.equal(session.id, id);
     assert.deepStrictEqual(reopened.messages(id), text);
@@ -474,7 +474,7 @@ describe('SessionStore', () => {
 
   it('keeps everything across close and reopen', () => {
     const dir = freshDir();
-    const first = SessionStore.open(dir);
+    const first = SqliteStore.open(dir);
     const { id } = first.session('main');
     first.setLanguage(id, 'zh');
     first.appendMessages(id, EVERY_VARIANT, 'turn-1');
@@ -483,7 +483,7 @@ describe('SessionStore', () => {
     first.close();
     first.close(); // closing twice is harmless
 
-    using second = SessionStore.open(dir);
+    using second = SqliteStore.open(dir);
     assert.deepEqual(second.session('main'), before);
     assert.equal(before.language, 'zh');
     assert.deepStrictEqual(second.messages(id), EVERY_VARIANT);
@@ -494,7 +494,7 @@ describe('SessionStore', () => {
 
   it('shares a session with a second process writing at the same time, and prints no warning', async () => {
     const dir = freshDir();
-    using store = SessionStore.open(dir);
+    using store = SqliteStore.open(dir);
     const { id } = store.session('shared');
     const rounds = 100;
 
@@ -502,7 +502,7 @@ describe('SessionStore', () => {
     const childReady = new Promise<void>((resolve) => (ready = resolve));
     const child = runChild(
       `
-      const store = SessionStore.open(${JSON.stringify(dir)});
+      const store = SqliteStore.open(${JSON.stringify(dir)});
       const { id } = store.session('shared');
       console.log('ready ' + id);
       for (let i = 0; i < ${rounds}; i++) {
@@ -549,7 +549,7 @@ describe('SessionStore', () => {
   it('drops only the SQLite ExperimentalWarning', async () => {
     const { code, stderr } = await runChild(`
       process.emitWarning('SQLite is an experimental feature and might change at any time', 'ExperimentalWarning');
-      SessionStore.open(${JSON.stringify(freshDir())}).close();
+      SqliteStore.open(${JSON.stringify(freshDir())}).close();
       process.emitWarning('something else', 'ExperimentalWarning');
     `);
     assert.equal(code, 0);
@@ -559,7 +559,7 @@ describe('SessionStore', () => {
   });
 
   it('loads a 1,000-message session', () => {
-    using store = SessionStore.open(freshDir());
+    using store = SqliteStore.open(freshDir());
     const { id } = store.session('long');
     const messages: ChatMessage[] = Array.from({ length: 1000 }, (_, i) =>
       i % 2 ? { role: 'assistant', content: `answer ${i} `.repeat(20) } : { role: 'user', content: `question ${i}` },
