@@ -289,7 +289,7 @@ describe('approvals in a turn', () => {
   it('a failure after approval keeps the answer: stored as approved, the run marked begun and done', async (t) => {
     const dir = await tempDir(t);
     const store = SqliteStore.open(join(dir, 'data'));
-    t.after(() => store.close());
+    t.after(async () => await store.close());
     const { registry } = await setUp(t);
     const server = await modelServer(t, replies([{ toolCalls: [call('explode')] }, { text: 'It failed.' }]));
     const assistant = new Assistant({ model: testModel(server), registry, store });
@@ -299,7 +299,7 @@ describe('approvals in a turn', () => {
     await assistant.approvals.answer(approvalId, { decision: 'approve' });
     const result = await turn;
     assert.equal(result.toolCalls[0]!.result.code, 'threw');
-    assert.deepEqual(pick(store.approvals.get(approvalId)!), { status: 'approved', run: 'done' });
+    assert.deepEqual(pick((await store.approvals.get(approvalId))!), { status: 'approved', run: 'done' });
   });
 
   it('a pending approval survives a restart: answered afterwards, the call runs then, and the conversation gets its result', async (t) => {
@@ -373,9 +373,9 @@ describe('approvals in a turn', () => {
     const dir = await tempDir(t);
     const { log, registry } = await setUp(t);
     const store = SqliteStore.open(join(dir, 'data'));
-    t.after(() => store.close());
-    const session = store.session('default');
-    store.approvals.add({
+    t.after(async () => await store.close());
+    const session = await store.session('default');
+    await store.approvals.add({
       id: 'a1',
       sessionId: session.id,
       turnId: 't1',
@@ -385,7 +385,7 @@ describe('approvals in a turn', () => {
       createdAt: new Date().toISOString(),
       expiresAt: new Date(Date.now() + 60_000).toISOString(),
     });
-    store.approvals.decide('a1', 'approved');
+    await store.approvals.decide('a1', 'approved');
     const server = await modelServer(t, { text: 'ok' });
     const assistant = new Assistant({ model: testModel(server), registry, store });
     await assistant.approvals.resume();

@@ -128,7 +128,8 @@ export class Approvals {
         () => {
           // An answer may have been stored a moment before: the stored state wins.
           void (async () => {
-            if (await this.#records.decide(record.id, 'timed-out')) settle({ approved: false, code: 'approval-timeout' });
+            if (await this.#records.decide(record.id, 'timed-out'))
+              settle({ approved: false, code: 'approval-timeout' });
             else settle(outcomeOf(await this.#records.get(record.id)));
           })().catch(() => settle({ approved: false, code: 'approval-timeout' }));
         },

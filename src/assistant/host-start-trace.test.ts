@@ -24,17 +24,17 @@ describe('the host start of a tool call', () => {
       config: { tools: { isolation: 'worker' } },
     });
     const store = SqliteStore.open(await tempDir(t));
-    t.after(() => store.close());
+    t.after(async () => await store.close());
     const call = { toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] };
     const server = await modelServer(t, replies([call, { text: 'Said.' }, call, { text: 'Said again.' }]));
     const assistant = new Assistant({ model: testModel(server), registry, store });
-    const spanOf = () => store.turnTraces.last()!.spans.find((span) => span.kind === 'tool-call')!;
+    const spanOf = async () => (await store.turnTraces.last())!.spans.find((span) => span.kind === 'tool-call')!;
     assert.equal((await assistant.turn('Echo hi', { session: 'echo' })).stopReason, 'answer');
-    const first = spanOf();
+    const first = await spanOf();
     assert.equal(first.attributes['riverse.isolation'], 'worker');
     assert.equal(typeof first.attributes['riverse.host_start_ms'], 'number');
     assert.ok((first.attributes['riverse.host_start_ms'] as number) >= 0);
     assert.equal((await assistant.turn('Echo hi again', { session: 'echo' })).stopReason, 'answer');
-    assert.equal(spanOf().attributes['riverse.host_start_ms'], undefined, 'the host was running already');
+    assert.equal((await spanOf()).attributes['riverse.host_start_ms'], undefined, 'the host was running already');
   });
 });

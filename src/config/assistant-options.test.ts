@@ -91,7 +91,7 @@ describe('assistantOptions', () => {
     const dir = await mkdtemp(join(tmpdir(), 'riverse-options-'));
     const store = SqliteStore.open(dir);
     t.after(async () => {
-      store.close();
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     });
     const router = new ToolRouter();
@@ -120,7 +120,7 @@ describe('sharedApprovals', () => {
     const dir = await mkdtemp(join(tmpdir(), 'riverse-options-'));
     const store = SqliteStore.open(dir);
     t.after(async () => {
-      store.close();
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     });
     const tools = { current: first };

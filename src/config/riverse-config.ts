@@ -14,7 +14,12 @@ import {
   type McpServerSettings,
   type McpSettings,
 } from '../mcp/mcp-settings.ts';
-import { isPostgresUrl, type StoreConfig, type StoreSettings, type TraceRetentionSettings } from '../store/store-settings.ts';
+import {
+  isPostgresUrl,
+  type StoreConfig,
+  type StoreSettings,
+  type TraceRetentionSettings,
+} from '../store/store-settings.ts';
 import type { TelemetryConfig, TelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';

@@ -17,7 +17,7 @@ async function brokenService(t: TestContext, language: 'en' | 'zh' | 'ja', said:
   const tools = await LiveToolRegistry.open({ config, baseDir: dir, watch: false });
   t.after(() => tools.close());
   const store = SqliteStore.open(join(dir, 'data'));
-  store.close();
+  await store.close();
   t.mock.method(console, 'error', (line: string) => said.push(line));
   return createServerContext({
     tools,

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { DATABASE_FILE, MAX_TRACES, SessionNameTakenError, SqliteStore } from './sqlite-store.ts';
+import { DATABASE_FILE, SqliteStore } from './sqlite-store.ts';
+import { MAX_TRACES, SessionNameTakenError } from './store-records.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 
 let root: string;
@@ -80,10 +81,10 @@ function runChild(
 }
 
 describe('SqliteStore', () => {
-  it('creates the folder and the database, in WAL mode at the current schema version', () => {
+  it('creates the folder and the database, in WAL mode at the current schema version', async () => {
     const dir = freshDir();
     const store = SqliteStore.open(dir);
-    store.close();
+    await store.close();
     assert.ok(existsSync(join(dir, DATABASE_FILE)));
 
     const db = new (loadSqlite().DatabaseSync)(join(dir, DATABASE_FILE), { readOnly: true });
@@ -93,7 +94,7 @@ describe('SqliteStore', () => {
     assert.ok(SCHEMA_VERSION >= 1);
   });
 
-  it('migrates an existing empty database and refuses one from a newer riverse', () => {
+  it('migrates an existing empty database and refuses one from a newer riverse', async () => {
     const dir = freshDir();
     SqliteStore.open(dir).close();
     const db = new (loadSqlite().DatabaseSync)(join(dir, DATABASE_FILE));
@@ -108,86 +109,86 @@ describe('SqliteStore', () => {
     assert.equal(empty.prepare('PRAGMA user_version').get()?.user_version, 0);
     empty.close();
     using store = SqliteStore.open(older);
-    assert.equal(store.session('main').name, 'main');
+    assert.equal((await store.session('main')).name, 'main');
     const check = new (loadSqlite().DatabaseSync)(join(older, DATABASE_FILE), { readOnly: true });
     assert.equal(check.prepare('PRAGMA user_version').get()?.user_version, SCHEMA_VERSION);
     check.close();
   });
 
-  it('gets or creates sessions by name', () => {
+  it('gets or creates sessions by name', async () => {
     using store = SqliteStore.open(freshDir());
-    assert.equal(store.findSession('main'), undefined);
-    const created = store.session('main');
+    assert.equal(await store.findSession('main'), undefined);
+    const created = await store.session('main');
     assert.equal(created.name, 'main');
     assert.match(created.id, /^[0-9a-f-]{36}$/);
     assert.ok(!Number.isNaN(Date.parse(created.createdAt)));
     assert.equal(created.updatedAt, created.createdAt);
     assert.equal(created.language, undefined);
-    assert.deepEqual(store.session('main'), created);
-    assert.deepEqual(store.findSession('main'), created);
-    assert.notEqual(store.session('other').id, created.id);
-    assert.throws(() => store.session('  '), TypeError);
+    assert.deepEqual(await store.session('main'), created);
+    assert.deepEqual(await store.findSession('main'), created);
+    assert.notEqual((await store.session('other')).id, created.id);
+    await assert.rejects(async () => await store.session('  '), TypeError);
   });
 
-  it('round-trips every message variant exactly, in order', () => {
+  it('round-trips every message variant exactly, in order', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('main');
-    store.appendMessages(id, EVERY_VARIANT, 'turn-1');
-    assert.deepStrictEqual(store.messages(id), EVERY_VARIANT);
+    const { id } = await store.session('main');
+    await store.appendMessages(id, EVERY_VARIANT, 'turn-1');
+    assert.deepStrictEqual(await store.messages(id), EVERY_VARIANT);
     // Optional fields that were absent stay absent (not undefined, not false).
-    const [, , plainTool] = store.messages(id);
+    const [, , plainTool] = await store.messages(id);
     assert.ok(plainTool && !('isError' in plainTool));
-    assert.ok(!('toolCalls' in store.messages(id)[5]!));
+    assert.ok(!('toolCalls' in (await store.messages(id))[5]!));
   });
 
-  it('keeps order across appends, turns and sessions', () => {
+  it('keeps order across appends, turns and sessions', async () => {
     using store = SqliteStore.open(freshDir());
-    const a = store.session('a').id;
-    const b = store.session('b').id;
+    const a = (await store.session('a')).id;
+    const b = (await store.session('b')).id;
     const expected: ChatMessage[] = [];
     for (let i = 0; i < 10; i++) {
       const batch: ChatMessage[] = [
         { role: 'user', content: `q${i}` },
         { role: 'assistant', content: `a${i}` },
       ];
-      store.appendMessages(a, batch, i % 2 ? `turn-${i}` : undefined);
-      store.appendMessages(b, [{ role: 'user', content: `other ${i}` }]);
+      await store.appendMessages(a, batch, i % 2 ? `turn-${i}` : undefined);
+      await store.appendMessages(b, [{ role: 'user', content: `other ${i}` }]);
       expected.push(...batch);
     }
-    store.appendMessages(a, []);
-    assert.deepStrictEqual(store.messages(a), expected);
-    assert.equal(store.messages(b).length, 10);
-    assert.deepStrictEqual(store.messages('no-such-session'), []);
+    await store.appendMessages(a, []);
+    assert.deepStrictEqual(await store.messages(a), expected);
+    assert.equal((await store.messages(b)).length, 10);
+    assert.deepStrictEqual(await store.messages('no-such-session'), []);
   });
 
-  it('appends a batch all or nothing', () => {
+  it('appends a batch all or nothing', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('main');
-    store.appendMessages(id, [{ role: 'user', content: 'kept' }]);
+    const { id } = await store.session('main');
+    await store.appendMessages(id, [{ role: 'user', content: 'kept' }]);
     const bad = [
       { role: 'user', content: 'lost 1' },
       { role: 'system', content: 'not a ChatMessage' },
       { role: 'user', content: 'lost 2' },
     ] as unknown as ChatMessage[];
-    assert.throws(() => store.appendMessages(id, bad), /Message 1 \("system"\): role must be/);
-    assert.throws(
-      () => store.appendMessages(id, [{ role: 'tool', content: 'x' } as unknown as ChatMessage]),
+    await assert.rejects(async () => await store.appendMessages(id, bad), /Message 1 \("system"\): role must be/);
+    await assert.rejects(
+      async () => await store.appendMessages(id, [{ role: 'tool', content: 'x' } as unknown as ChatMessage]),
       /toolCallId and name/,
     );
-    assert.throws(
-      () => store.appendMessages('no-such-session', [{ role: 'user', content: 'x' }]),
+    await assert.rejects(
+      async () => await store.appendMessages('no-such-session', [{ role: 'user', content: 'x' }]),
       /No session with id "no-such-session"/,
     );
-    assert.deepStrictEqual(store.messages(id), [{ role: 'user', content: 'kept' }]);
+    assert.deepStrictEqual(await store.messages(id), [{ role: 'user', content: 'kept' }]);
     // The store is still usable after a failed transaction.
-    store.appendMessages(id, [{ role: 'assistant', content: 'after' }]);
-    assert.equal(store.messages(id).length, 2);
+    await store.appendMessages(id, [{ role: 'assistant', content: 'after' }]);
+    assert.equal((await store.messages(id)).length, 2);
   });
 
-  it('records tool-call traces and filters them by turn and limit', () => {
+  it('records tool-call traces and filters them by turn and limit', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('main');
-    const other = store.session('other').id;
+    const { id } = await store.session('main');
+    const other = (await store.session('other')).id;
     const traces = [
       trace(id, 't1', 'c1'),
       trace(id, 't1', 'c2', {
@@ -202,30 +203,33 @@ describe('SqliteStore', () => {
       trace(id, 't2', 'c3', { params: ['a', null, { deep: [1, 2] }], data: '東京は晴れ' }),
       trace(id, 't2', 'c4', { params: 'raw' }),
     ];
-    for (const t of traces) store.recordToolCall(t);
-    store.recordToolCall(trace(other, 't1', 'x'));
+    for (const t of traces) await store.recordToolCall(t);
+    await store.recordToolCall(trace(other, 't1', 'x'));
 
-    assert.deepStrictEqual(store.toolCalls(id), traces);
-    assert.deepStrictEqual(store.toolCalls(id, { turnId: 't1' }), traces.slice(0, 2));
-    assert.deepStrictEqual(store.toolCalls(id, { limit: 3 }), traces.slice(1));
-    assert.deepStrictEqual(store.toolCalls(id, { turnId: 't2', limit: 1 }), traces.slice(3));
-    assert.deepStrictEqual(store.toolCalls(id, { limit: 0 }), []);
-    assert.deepStrictEqual(store.toolCalls(id, { turnId: 'none' }), []);
-    assert.equal(store.toolCalls(other).length, 1);
-    assert.ok(!('error' in store.toolCalls(id)[0]!));
-    assert.throws(() => store.toolCalls(id, { limit: -1 }), RangeError);
-    assert.throws(() => store.recordToolCall(trace('no-such-session', 't', 'c')), /No session with id/);
+    assert.deepStrictEqual(await store.toolCalls(id), traces);
+    assert.deepStrictEqual(await store.toolCalls(id, { turnId: 't1' }), traces.slice(0, 2));
+    assert.deepStrictEqual(await store.toolCalls(id, { limit: 3 }), traces.slice(1));
+    assert.deepStrictEqual(await store.toolCalls(id, { turnId: 't2', limit: 1 }), traces.slice(3));
+    assert.deepStrictEqual(await store.toolCalls(id, { limit: 0 }), []);
+    assert.deepStrictEqual(await store.toolCalls(id, { turnId: 'none' }), []);
+    assert.equal((await store.toolCalls(other)).length, 1);
+    assert.ok(!('error' in (await store.toolCalls(id))[0]!));
+    await assert.rejects(async () => await store.toolCalls(id, { limit: -1 }), RangeError);
+    await assert.rejects(
+      async () => await store.recordToolCall(trace('no-such-session', 't', 'c')),
+      /No session with id/,
+    );
   });
 
-  it("queues tool calls with the traces' batch: one write, read in order, a gone session's left out", () => {
+  it("queues tool calls with the traces' batch: one write, read in order, a gone session's left out", async () => {
     const reported: unknown[] = [];
     using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
-    const { id } = store.session('queued');
-    const gone = store.session('gone').id;
+    const { id } = await store.session('queued');
+    const gone = (await store.session('gone')).id;
     const queued = Array.from({ length: 5 }, (_, i) => trace(id, 't1', `q${i}`, { params: { i } }));
     for (const t of queued) store.queueToolCall(t);
     store.queueToolCall(trace(gone, 't1', 'lost'));
-    store.deleteSession('gone');
+    await store.deleteSession('gone');
     // Another connection to the file sees nothing yet: the rows wait for the batch.
     const { DatabaseSync } = loadSqlite();
     const other = new DatabaseSync(store.file);
@@ -233,16 +237,16 @@ describe('SqliteStore', () => {
     assert.equal(count(), 0);
     // A call recorded at once writes the queue first, so the rows stay in the order the calls ran.
     const now = trace(id, 't2', 'now');
-    store.recordToolCall(now);
+    await store.recordToolCall(now);
     assert.equal(count(), 6);
     store.queueToolCall(trace(id, 't3', 'last'));
     assert.deepStrictEqual(
-      store.toolCalls(id),
+      await store.toolCalls(id),
       [...queued, now, trace(id, 't3', 'last')],
       'a read writes the queue first',
     );
     assert.deepEqual(
-      store.traces({ limit: 2 }).map((t) => t.callId),
+      (await store.traces({ limit: 2 })).map((t) => t.callId),
       ['last', 'now'],
     );
     assert.equal(count(), 7, "the gone session's call was left out");
@@ -252,7 +256,7 @@ describe('SqliteStore', () => {
 
   it('a full batch of traces is written once the event loop is free, not inside the call that filled it', async () => {
     using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000 });
-    const { id } = store.session('full');
+    const { id } = await store.session('full');
     const turn = (i: number) => ({
       id: `turn-${i}`,
       traceId: '1'.repeat(32),
@@ -268,64 +272,64 @@ describe('SqliteStore', () => {
     assert.equal(store.turnTraces.writes, 0, 'the 64th does not write at once');
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(store.turnTraces.writes, 1, 'written in the next turn of the event loop, the timer not waited for');
-    assert.equal(store.turnTraces.list({ limit: 100 }).length, 64);
+    assert.equal((await store.turnTraces.list({ limit: 100 })).length, 64);
   });
 
-  it('a queued tool call that cannot be written is reported, never thrown, and the next batch is written', () => {
+  it('a queued tool call that cannot be written is reported, never thrown, and the next batch is written', async () => {
     const reported: unknown[] = [];
     using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000, onTraceError: (e) => reported.push(e) });
-    const { id } = store.session('broken');
+    const { id } = await store.session('broken');
     const { DatabaseSync } = loadSqlite();
     const other = new DatabaseSync(store.file);
     other.exec('ALTER TABLE tool_calls RENAME TO tool_calls_away');
     store.queueToolCall(trace(id, 't1', 'c1'));
-    store.turnTraces.flush();
+    await store.turnTraces.flush();
     assert.equal(reported.length, 1);
     assert.match(String(reported[0]), /tool_calls/);
     other.exec('ALTER TABLE tool_calls_away RENAME TO tool_calls');
     other.close();
     store.queueToolCall(trace(id, 't2', 'c2'));
     assert.deepEqual(
-      store.toolCalls(id).map((t) => t.callId),
+      (await store.toolCalls(id)).map((t) => t.callId),
       ['c2'],
       'the failed batch is dropped, the next one written',
     );
   });
 
-  it("remembers a session's id; forgets it when the session is renamed or deleted, here or by another process", () => {
+  it("remembers a session's id; forgets it when the session is renamed or deleted, here or by another process", async () => {
     using store = SqliteStore.open(freshDir(), { traceBatchMs: 3_600_000 });
-    const id = store.sessionId('openai');
-    assert.equal(id, store.session('openai').id);
-    assert.equal(store.sessionId('openai'), id);
-    store.deleteSession('openai');
-    const second = store.sessionId('openai');
+    const id = await store.sessionId('openai');
+    assert.equal(id, (await store.session('openai')).id);
+    assert.equal(await store.sessionId('openai'), id);
+    await store.deleteSession('openai');
+    const second = await store.sessionId('openai');
     assert.notEqual(second, id, 'deleted here: a new session');
-    store.renameSession('openai', 'kept');
-    assert.notEqual(store.sessionId('openai'), second, 'renamed here: a new session under the old name');
+    await store.renameSession('openai', 'kept');
+    assert.notEqual(await store.sessionId('openai'), second, 'renamed here: a new session under the old name');
     // Deleted by another process: the next batch leaves the rows out, and the ids are forgotten.
-    const third = store.sessionId('openai');
+    const third = await store.sessionId('openai');
     const { DatabaseSync } = loadSqlite();
     const other = new DatabaseSync(store.file);
     other.exec(`DELETE FROM sessions WHERE name = 'openai'`);
     other.close();
-    assert.equal(store.sessionId('openai'), third, 'not seen before a batch is written');
+    assert.equal(await store.sessionId('openai'), third, 'not seen before a batch is written');
     store.queueToolCall(trace(third, 't', 'c'));
-    store.turnTraces.flush();
-    const fourth = store.sessionId('openai');
+    await store.turnTraces.flush();
+    const fourth = await store.sessionId('openai');
     assert.notEqual(fourth, third);
-    assert.equal(store.session('openai').id, fourth);
+    assert.equal((await store.session('openai')).id, fourth);
   });
 
-  it('lists sessions with message counts, and deletes them with their messages and traces', () => {
+  it('lists sessions with message counts, and deletes them with their messages and traces', async () => {
     using store = SqliteStore.open(freshDir());
-    const a = store.session('a');
-    const b = store.session('b');
-    store.session('empty');
-    store.appendMessages(a.id, EVERY_VARIANT);
-    store.appendMessages(b.id, [{ role: 'user', content: 'hi' }]);
-    store.recordToolCall(trace(a.id, 't', 'c'));
+    const a = await store.session('a');
+    const b = await store.session('b');
+    await store.session('empty');
+    await store.appendMessages(a.id, EVERY_VARIANT);
+    await store.appendMessages(b.id, [{ role: 'user', content: 'hi' }]);
+    await store.recordToolCall(trace(a.id, 't', 'c'));
 
-    const listed = store.listSessions();
+    const listed = await store.listSessions();
     assert.deepEqual(
       listed.map(({ name, messageCount }) => ({ name, messageCount })).sort((x, y) => x.name.localeCompare(y.name)),
       [
@@ -347,52 +351,46 @@ describe('SqliteStore', () => {
         .reverse(),
     );
 
-    assert.equal(store.deleteSession('a'), true);
-    assert.equal(store.deleteSession('a'), false);
-    assert.deepEqual(
-      store
-        .listSessions()
-        .map((s) => s.name)
-        .sort(),
-      ['b', 'empty'],
-    );
-    assert.deepStrictEqual(store.messages(a.id), []);
-    assert.deepStrictEqual(store.toolCalls(a.id), []);
+    assert.equal(await store.deleteSession('a'), true);
+    assert.equal(await store.deleteSession('a'), false);
+    assert.deepEqual((await store.listSessions()).map((s) => s.name).sort(), ['b', 'empty']);
+    assert.deepStrictEqual(await store.messages(a.id), []);
+    assert.deepStrictEqual(await store.toolCalls(a.id), []);
     // The name is free again, for a new session.
-    assert.notEqual(store.session('a').id, a.id);
+    assert.notEqual((await store.session('a')).id, a.id);
   });
 
-  it('renames a session, its messages and traces going with it; a taken name is refused', () => {
+  it('renames a session, its messages and traces going with it; a taken name is refused', async () => {
     using store = SqliteStore.open(freshDir());
-    const a = store.session('a');
-    store.session('b');
-    store.appendMessages(a.id, [{ role: 'user', content: 'hi' }]);
-    store.recordToolCall(trace(a.id, 't', 'c'));
-    const renamed = store.renameSession('a', 'Trip to Tokyo');
+    const a = await store.session('a');
+    await store.session('b');
+    await store.appendMessages(a.id, [{ role: 'user', content: 'hi' }]);
+    await store.recordToolCall(trace(a.id, 't', 'c'));
+    const renamed = await store.renameSession('a', 'Trip to Tokyo');
     assert.equal(renamed?.id, a.id);
     assert.equal(renamed?.name, 'Trip to Tokyo');
-    assert.equal(store.findSession('a'), undefined);
-    assert.deepStrictEqual(store.messages(a.id), [{ role: 'user', content: 'hi' }]);
-    assert.equal(store.traces({ session: 'Trip to Tokyo' }).length, 1);
-    assert.throws(
-      () => store.renameSession('Trip to Tokyo', 'b'),
+    assert.equal(await store.findSession('a'), undefined);
+    assert.deepStrictEqual(await store.messages(a.id), [{ role: 'user', content: 'hi' }]);
+    assert.equal((await store.traces({ session: 'Trip to Tokyo' })).length, 1);
+    await assert.rejects(
+      async () => await store.renameSession('Trip to Tokyo', 'b'),
       (error: unknown) =>
         error instanceof SessionNameTakenError &&
         error.code === 'session-exists' &&
         /already a session called "b"/.test(error.message),
     );
-    assert.equal(store.findSession('Trip to Tokyo')?.id, a.id);
-    assert.equal(store.renameSession('nobody', 'x'), undefined);
-    assert.equal(store.renameSession('b', 'b')?.name, 'b');
-    assert.throws(() => store.renameSession('b', ' '), TypeError);
+    assert.equal((await store.findSession('Trip to Tokyo'))?.id, a.id);
+    assert.equal(await store.renameSession('nobody', 'x'), undefined);
+    assert.equal((await store.renameSession('b', 'b'))?.name, 'b');
+    await assert.rejects(async () => await store.renameSession('b', ' '), TypeError);
   });
 
-  it('lists traces across sessions, newest first, filtered by tool, outcome, session and time, limited', () => {
+  it('lists traces across sessions, newest first, filtered by tool, outcome, session and time, limited', async () => {
     using store = SqliteStore.open(freshDir());
-    const a = store.session('a').id;
-    const b = store.session('b').id;
-    store.recordToolCall(trace(a, 't1', 'c1', { startedAt: '2026-01-01T10:00:00.000Z' }));
-    store.recordToolCall(
+    const a = (await store.session('a')).id;
+    const b = (await store.session('b')).id;
+    await store.recordToolCall(trace(a, 't1', 'c1', { startedAt: '2026-01-01T10:00:00.000Z' }));
+    await store.recordToolCall(
       trace(a, 't1', 'c2', {
         tool: 'time',
         success: false,
@@ -402,45 +400,49 @@ describe('SqliteStore', () => {
         startedAt: '2026-01-01T11:00:00.000Z',
       }),
     );
-    store.recordToolCall(trace(b, 't2', 'c3', { startedAt: '2026-01-02T10:00:00.000Z' }));
-    const calls = (query: Parameters<typeof store.traces>[0]) => store.traces(query).map((found) => found.callId);
-    assert.deepEqual(calls({}), ['c3', 'c2', 'c1']);
-    const [newest] = store.traces();
+    await store.recordToolCall(trace(b, 't2', 'c3', { startedAt: '2026-01-02T10:00:00.000Z' }));
+    const calls = async (query: Parameters<typeof store.traces>[0]) =>
+      (await store.traces(query)).map((found) => found.callId);
+    assert.deepEqual(await calls({}), ['c3', 'c2', 'c1']);
+    const [newest] = await store.traces();
     assert.equal(newest?.session, 'b');
     assert.equal(newest?.sessionId, b);
     assert.equal(typeof newest?.id, 'number');
-    assert.deepEqual(calls({ tool: 'weather' }), ['c3', 'c1']);
-    assert.deepEqual(calls({ outcome: 'failure' }), ['c2']);
-    assert.equal(store.traces({ outcome: 'failure' })[0]?.error, 'boom\u0000tail');
-    assert.deepEqual(calls({ outcome: 'success', session: 'a' }), ['c1']);
-    assert.deepEqual(calls({ since: '2026-01-01T10:30:00Z' }), ['c3', 'c2']);
-    assert.deepEqual(calls({ until: '2026-01-01T11:00:00Z' }), ['c1']);
+    assert.deepEqual(await calls({ tool: 'weather' }), ['c3', 'c1']);
+    assert.deepEqual(await calls({ outcome: 'failure' }), ['c2']);
+    assert.equal((await store.traces({ outcome: 'failure' }))[0]?.error, 'boom\u0000tail');
+    assert.deepEqual(await calls({ outcome: 'success', session: 'a' }), ['c1']);
+    assert.deepEqual(await calls({ since: '2026-01-01T10:30:00Z' }), ['c3', 'c2']);
+    assert.deepEqual(await calls({ until: '2026-01-01T11:00:00Z' }), ['c1']);
     // Another offset is the same instant.
-    assert.deepEqual(calls({ since: '2026-01-01T19:30:00+09:00', until: '2026-01-02' }), ['c2']);
-    assert.deepEqual(calls({ limit: 1 }), ['c3']);
-    assert.deepEqual(calls({ session: 'nobody' }), []);
+    assert.deepEqual(await calls({ since: '2026-01-01T19:30:00+09:00', until: '2026-01-02' }), ['c2']);
+    assert.deepEqual(await calls({ limit: 1 }), ['c3']);
+    assert.deepEqual(await calls({ session: 'nobody' }), []);
     // Values are bound, not spliced into the SQL.
-    assert.deepEqual(calls({ tool: "weather' OR 1=1 --" }), []);
-    assert.throws(() => store.traces({ limit: MAX_TRACES + 1 }), /limit must be a whole number from 0 to 1000/);
-    assert.throws(() => store.traces({ since: 'yesterday' }), /since must be an ISO 8601 time/);
+    assert.deepEqual(await calls({ tool: "weather' OR 1=1 --" }), []);
+    await assert.rejects(
+      async () => await store.traces({ limit: MAX_TRACES + 1 }),
+      /limit must be a whole number from 0 to 1000/,
+    );
+    await assert.rejects(async () => await store.traces({ since: 'yesterday' }), /since must be an ISO 8601 time/);
   });
 
-  it('sets and clears a session language', () => {
+  it('sets and clears a session language', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('main');
-    store.setLanguage(id, 'ja');
-    assert.equal(store.session('main').language, 'ja');
-    assert.equal(store.listSessions()[0]?.language, 'ja');
-    store.setLanguage(id, undefined);
-    assert.equal(store.session('main').language, undefined);
-    assert.ok(!('language' in store.session('main')));
-    assert.throws(() => store.setLanguage(id, 'fr' as 'en'), /Unknown language "fr"/);
-    assert.throws(() => store.setLanguage('no-such-session', 'en'), /No session with id/);
+    const { id } = await store.session('main');
+    await store.setLanguage(id, 'ja');
+    assert.equal((await store.session('main')).language, 'ja');
+    assert.equal((await store.listSessions())[0]?.language, 'ja');
+    await store.setLanguage(id, undefined);
+    assert.equal((await store.session('main')).language, undefined);
+    assert.ok(!('language' in (await store.session('main'))));
+    await assert.rejects(async () => await store.setLanguage(id, 'fr' as 'en'), /Unknown language "fr"/);
+    await assert.rejects(async () => await store.setLanguage('no-such-session', 'en'), /No session with id/);
   });
 
-  it('keeps Chinese, Japanese, emoji and NUL characters intact', () => {
+  it('keeps Chinese, Japanese, emoji and NUL characters intact', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('会話-日本語');
+    const { id } = await store.session('会話-日本語');
     const text: ChatMessage[] = [
       { role: 'user', content: '今天北京的天气怎么样？' },
       {
@@ -456,46 +458,46 @@ describe('SqliteStore', () => {
       },
       { role: 'assistant', content: '北京今天晴，21°C。' },
     ];
-    store.appendMessages(id, text);
-    store.recordToolCall(
+    await store.appendMessages(id, text);
+    await store.recordToolCall(
       trace(id, 't', '呼び出し1', { params: { city: '北京' }, data: '晴れ\u0000です', error: '\u0000エラー' }),
     );
-    store.close();
+    await store.close();
 
     using reopened = SqliteStore.open(join(store.file, '..'));
-    const session = reopened.session('会話-日本語');
+    const session = await reopened.session('会話-日本語');
     assert.equal(session.id, id);
-    assert.deepStrictEqual(reopened.messages(id), text);
-    const [recorded] = reopened.toolCalls(id);
+    assert.deepStrictEqual(await reopened.messages(id), text);
+    const [recorded] = await reopened.toolCalls(id);
     assert.deepEqual(recorded?.params, { city: '北京' });
     assert.equal(recorded?.data, '晴れ\u0000です');
     assert.equal(recorded?.error, '\u0000エラー');
   });
 
-  it('keeps everything across close and reopen', () => {
+  it('keeps everything across close and reopen', async () => {
     const dir = freshDir();
     const first = SqliteStore.open(dir);
-    const { id } = first.session('main');
-    first.setLanguage(id, 'zh');
-    first.appendMessages(id, EVERY_VARIANT, 'turn-1');
-    first.recordToolCall(trace(id, 'turn-1', 'call_1'));
-    const before = first.session('main');
-    first.close();
-    first.close(); // closing twice is harmless
+    const { id } = await first.session('main');
+    await first.setLanguage(id, 'zh');
+    await first.appendMessages(id, EVERY_VARIANT, 'turn-1');
+    await first.recordToolCall(trace(id, 'turn-1', 'call_1'));
+    const before = await first.session('main');
+    await first.close();
+    await first.close(); // closing twice is harmless
 
     using second = SqliteStore.open(dir);
-    assert.deepEqual(second.session('main'), before);
+    assert.deepEqual(await second.session('main'), before);
     assert.equal(before.language, 'zh');
-    assert.deepStrictEqual(second.messages(id), EVERY_VARIANT);
-    assert.deepStrictEqual(second.toolCalls(id), [trace(id, 'turn-1', 'call_1')]);
-    second.appendMessages(id, [{ role: 'user', content: 'again' }]);
-    assert.equal(second.messages(id).length, EVERY_VARIANT.length + 1);
+    assert.deepStrictEqual(await second.messages(id), EVERY_VARIANT);
+    assert.deepStrictEqual(await second.toolCalls(id), [trace(id, 'turn-1', 'call_1')]);
+    await second.appendMessages(id, [{ role: 'user', content: 'again' }]);
+    assert.equal((await second.messages(id)).length, EVERY_VARIANT.length + 1);
   });
 
   it('shares a session with a second process writing at the same time, and prints no warning', async () => {
     const dir = freshDir();
     using store = SqliteStore.open(dir);
-    const { id } = store.session('shared');
+    const { id } = await store.session('shared');
     const rounds = 100;
 
     let ready!: () => void;
@@ -503,19 +505,19 @@ describe('SqliteStore', () => {
     const child = runChild(
       `
       const store = SqliteStore.open(${JSON.stringify(dir)});
-      const { id } = store.session('shared');
+      const { id } = await store.session('shared');
       console.log('ready ' + id);
       for (let i = 0; i < ${rounds}; i++) {
-        store.appendMessages(id, [{ role: 'user', content: 'child ' + i }, { role: 'assistant', content: 'child reply ' + i }], 'child-turn-' + i);
-        store.recordToolCall({ sessionId: id, turnId: 'child-turn-' + i, callId: 'c' + i, tool: 'echo', params: { i }, success: true, data: '', durationMs: 1, startedAt: new Date().toISOString() });
+        await store.appendMessages(id, [{ role: 'user', content: 'child ' + i }, { role: 'assistant', content: 'child reply ' + i }], 'child-turn-' + i);
+        await store.recordToolCall({ sessionId: id, turnId: 'child-turn-' + i, callId: 'c' + i, tool: 'echo', params: { i }, success: true, data: '', durationMs: 1, startedAt: new Date().toISOString() });
       }
-      store.close();
+      await store.close();
       `,
       (stdout) => stdout.includes('\n') && ready(),
     );
     await Promise.race([childReady, child]);
     for (let i = 0; i < rounds; i++) {
-      store.appendMessages(id, [
+      await store.appendMessages(id, [
         { role: 'user', content: `parent ${i}` },
         { role: 'assistant', content: `parent reply ${i}` },
       ]);
@@ -526,7 +528,7 @@ describe('SqliteStore', () => {
     assert.equal(stdout.trim(), `ready ${id}`, 'both processes found the same session');
 
     // The first process sees the second's messages, each batch whole and each side in order.
-    const messages = store.messages(id);
+    const messages = await store.messages(id);
     assert.equal(messages.length, rounds * 4);
     for (const who of ['parent', 'child']) {
       const mine = messages.filter((m) => m.content.startsWith(who));
@@ -542,8 +544,8 @@ describe('SqliteStore', () => {
         'batches are not interleaved',
       );
     }
-    assert.equal(store.toolCalls(id).length, rounds);
-    assert.equal(store.listSessions()[0]?.messageCount, rounds * 4);
+    assert.equal((await store.toolCalls(id)).length, rounds);
+    assert.equal((await store.listSessions())[0]?.messageCount, rounds * 4);
   });
 
   it('drops only the SQLite ExperimentalWarning', async () => {
@@ -558,14 +560,14 @@ describe('SqliteStore', () => {
     assert.match(stderr, /ExperimentalWarning: something else/);
   });
 
-  it('loads a 1,000-message session', () => {
+  it('loads a 1,000-message session', async () => {
     using store = SqliteStore.open(freshDir());
-    const { id } = store.session('long');
+    const { id } = await store.session('long');
     const messages: ChatMessage[] = Array.from({ length: 1000 }, (_, i) =>
       i % 2 ? { role: 'assistant', content: `answer ${i} `.repeat(20) } : { role: 'user', content: `question ${i}` },
     );
-    for (let i = 0; i < messages.length; i += 10) store.appendMessages(id, messages.slice(i, i + 10));
-    assert.deepStrictEqual(store.messages(id), messages);
-    assert.equal(store.listSessions()[0]?.messageCount, 1000);
+    for (let i = 0; i < messages.length; i += 10) await store.appendMessages(id, messages.slice(i, i + 10));
+    assert.deepStrictEqual(await store.messages(id), messages);
+    assert.equal((await store.listSessions())[0]?.messageCount, 1000);
   });
 });

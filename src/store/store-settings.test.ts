@@ -13,9 +13,9 @@ describe('store.traces: in riverse.yaml', () => {
     const dir = await mkdtemp(join(tmpdir(), 'riverse-retention-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
     const store = SqliteStore.open(dir, { traceRetention: traceRetention({ store: { traces: { max_count: 2 } } }) });
-    t.after(() => store.close());
+    t.after(async () => await store.close());
     for (const [index, tool] of ['a', 'b', 'c'].entries())
-      store.recordHandRun({
+      await store.recordHandRun({
         turnId: `turn-${tool}`,
         callId: `call-${tool}`,
         tool,
@@ -26,7 +26,7 @@ describe('store.traces: in riverse.yaml', () => {
         startedAt: new Date(Date.now() - (3 - index) * 1000).toISOString(),
       });
     assert.deepEqual(
-      store.turnTraces.list().map((trace) => trace.tools[0]),
+      (await store.turnTraces.list()).map((trace) => trace.tools[0]),
       ['c', 'b'],
       'the oldest went past max_count',
     );

@@ -256,6 +256,7 @@ export function memoryTasks(): TaskRecords {
       for (const task of gone) records.delete(task.id);
       return gone.length;
     },
-    statuses: async (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
+    statuses: async (ids) =>
+      new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
   };
 }

@@ -121,7 +121,11 @@ export class LocalTaskRunner implements TaskRunner {
   async #recover(onStartError: (error: unknown) => void): Promise<readonly TaskRecord[]> {
     try {
       const at = this.#now();
-      const interrupted = await this.#records.interruptRunning(english(taskPhrase('task.interrupted')), at, runnerStopped);
+      const interrupted = await this.#records.interruptRunning(
+        english(taskPhrase('task.interrupted')),
+        at,
+        runnerStopped,
+      );
       await this.#records.prune(this.#now(), this.#retention);
       return interrupted;
     } catch (error) {
@@ -277,7 +281,16 @@ export class LocalTaskRunner implements TaskRunner {
     };
     let end: (record: TaskRecord) => void = () => {};
     const ended = new Promise<TaskRecord>((resolve) => (end = resolve));
-    const live: Live = { record, controller, cancel, ended, end, lastWrite: now, dirty: false, writing: Promise.resolve() };
+    const live: Live = {
+      record,
+      controller,
+      cancel,
+      ended,
+      end,
+      lastWrite: now,
+      dirty: false,
+      writing: Promise.resolve(),
+    };
     this.#write(live);
     this.#live.set(record.id, live);
     this.#startWatch();
@@ -328,10 +341,12 @@ export class LocalTaskRunner implements TaskRunner {
     this.#write(live);
     if (this.#live.size === 0) clearInterval(this.#watch);
     const now = this.#now();
-    this.#pruning = this.#pruning.then(() => this.#records.prune(now, this.#retention)).then(
-      () => {},
-      () => {},
-    );
+    this.#pruning = this.#pruning
+      .then(() => this.#records.prune(now, this.#retention))
+      .then(
+        () => {},
+        () => {},
+      );
     this.#tell(live.record);
     const ended = structuredClone(live.record);
     // Its end is told once it is stored: whoever waits for it may read it from the store (another replica).
@@ -346,10 +361,12 @@ export class LocalTaskRunner implements TaskRunner {
     live.dirty = false;
     const record = structuredClone(live.record);
     // A write that fails (a full disk) must not stop the task: the record in memory stays right.
-    live.writing = live.writing.then(() => this.#records.put(record, RUNNER)).then(
-      () => {},
-      () => {},
-    );
+    live.writing = live.writing
+      .then(() => this.#records.put(record, RUNNER))
+      .then(
+        () => {},
+        () => {},
+      );
   }
 
   async #flushProgress(): Promise<void> {

@@ -36,7 +36,7 @@ try {
     `${JSON.stringify({ stopReason: result.stopReason, exported: telemetry !== undefined, loaded: [...loaded] })}\n`,
   );
 } finally {
-  store.close();
+  await store.close();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -24,10 +24,7 @@ const COMMANDS = ['help', 'tools', 'session', 'exit'] as const;
  * `/session [NAME]`, `/exit` (or `/quit`); any other `/word` is said to be no command. A line
  * that only starts with a slash (`/etc/hosts is…`) is a message. Undefined for a message.
  */
-export async function chatCommand(
-  line: string,
-  context: ChatCommandContext,
-): Promise<ChatCommandOutcome | undefined> {
+export async function chatCommand(line: string, context: ChatCommandContext): Promise<ChatCommandOutcome | undefined> {
   const match = /^\/([A-Za-z][\w-]*)(?:\s+(.*))?$/s.exec(line);
   if (match === null) return undefined;
   const word = match[1]!.toLowerCase();

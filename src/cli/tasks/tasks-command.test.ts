@@ -18,7 +18,7 @@ describe('riverse tasks', () => {
     const dataDir = await tempDir(t, 'riverse-tasks-data-');
     const env = { RIVERSE_DATA_DIR: dataDir };
     const store = SqliteStore.open(dataDir);
-    const session = store.session('reports');
+    const session = await store.session('reports');
     let hooks: TaskCallHooks | undefined;
     const runner = new LocalTaskRunner({
       records: store.tasks,
@@ -31,9 +31,9 @@ describe('riverse tasks', () => {
           );
         }),
     });
-    t.after(() => {
-      runner.close();
-      store.close();
+    t.after(async () => {
+      await runner.close();
+      await store.close();
     });
     const task = await runner.start({
       tool: 'quarterly_report',
@@ -44,7 +44,7 @@ describe('riverse tasks', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     hooks!.progress({ progress: 1, total: 4, message: 'gathering' });
-    runner.list(); // writes the progress through
+    await runner.list(); // writes the progress through
 
     const listed = await runRiverse(['tasks', '--json'], { cwd: project, env });
     assert.equal(listed.code, 0, listed.stderr);

@@ -56,7 +56,14 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     });
     return { registry, result, loaded };
   })().finally(() => interrupts.close());
-  const trace = await traceRun(loaded, name, params, result, { startedAt, durationMs: performance.now() - started }, text);
+  const trace = await traceRun(
+    loaded,
+    name,
+    params,
+    result,
+    { startedAt, durationMs: performance.now() - started },
+    text,
+  );
   if (trace !== undefined) await exportRun(loaded, trace, language);
   // The check the call went through: what the tool received (coerced, with its defaults), or why not.
   const checked = registry.get(name)?.checkParams(params);

@@ -208,7 +208,7 @@ describe('approvals over the API', () => {
       const server = await startServer(context, serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}));
       const stop = async () => {
         await server.close();
-        store.close();
+        await store.close();
         await tools.close();
       };
       return { server, stop };

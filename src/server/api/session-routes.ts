@@ -24,7 +24,9 @@ export function sessionRoutes(context: ServerContext): Hono {
     if (session === undefined) throw noSuchSession(c.req.param('name'));
     // Each message with its turn's id: a reply links to its turn's trace (/api/traces/:id).
     const turns = await store.messageTurns(session.id);
-    const messages = (await store.messages(session.id)).map((message, index) => (turns[index] == null ? message : { ...message, turnId: turns[index] }));
+    const messages = (await store.messages(session.id)).map((message, index) =>
+      turns[index] == null ? message : { ...message, turnId: turns[index] },
+    );
     return c.json({ session, messages });
   });
 

@@ -27,9 +27,7 @@ export function taskRoutes(context: ServerContext): Hono {
     return c.json({ tasks: (await tasks.list(filter)).map((task) => taskView(task, language)) });
   });
 
-  routes.get('/tasks/:id', async (c) =>
-    c.json({ task: taskView(await found(c.req.param('id')), requestLanguage(c)) }),
-  );
+  routes.get('/tasks/:id', async (c) => c.json({ task: taskView(await found(c.req.param('id')), requestLanguage(c)) }));
 
   routes.post('/tasks/:id/cancel', async (c) => {
     const task = await found(c.req.param('id'));

@@ -13,10 +13,7 @@ import { streamTurn } from './turn-stream.ts';
  * made of it (and kept, when `store`), or an error saying it could not be, which ends the stream
  * with `response.failed` instead.
  */
-export type SettleResponse = (
-  output: (OutputMessage | OutputCall)[],
-  result: TurnResult,
-) => Promise<object | ApiError>;
+export type SettleResponse = (output: (OutputMessage | OutputCall)[], result: TurnResult) => Promise<object | ApiError>;
 
 /**
  * Builds the events of one response, OpenAI's names and fields, each with the next
