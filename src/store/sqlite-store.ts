@@ -24,7 +24,7 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from './store-records.ts';
-import type { Store, StoreOptions } from './store.ts';
+import type { OAuthTokenRepository, Store, StoreOptions, ToolSwitchRepository } from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
 import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
 import { handRunTrace } from './hand-run-trace.ts';
@@ -70,9 +70,9 @@ export class SqliteStore implements Store {
   /** Tool calls that run apart from their turn (tasks), in the same file. */
   readonly tasks: TaskStore;
   /** The dashboard's tool switches, in the same file. */
-  readonly toolSwitches: SqliteToolSwitches;
+  readonly toolSwitches: ToolSwitchRepository;
   /** MCP OAuth sign-ins, in the same file. */
-  readonly oauth: SqliteOAuthTokens;
+  readonly oauth: OAuthTokenRepository;
   /**
    * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
    * goes when this store renames or deletes its session, and all of them when a batch finds a
