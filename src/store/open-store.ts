@@ -1,4 +1,4 @@
-import { isPostgresUrl, type StoreConfig } from './store-settings.ts';
+import { isPostgresUrl, withoutPassword, type StoreConfig } from './store-settings.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
 
@@ -44,16 +44,4 @@ export async function openStore(
   // Loaded only for a postgres URL: the SQLite default never loads the driver.
   const { openPostgresStore } = await import('./postgres/open-postgres-store.ts');
   return openPostgresStore(choice.url, storeOptions);
-}
-
-/** A URL as it may be shown: its password replaced by `***`. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
 }
