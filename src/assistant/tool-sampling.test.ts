@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { Assistant } from './assistant.ts';
 import { SAMPLE_MAX_TOKENS } from './tool-sampling.ts';
 import { loadRegistry, modelServer, tempDir, testModel } from './turn-test-support.ts';
@@ -39,7 +39,7 @@ describe('context.sample and context.roots in a turn', () => {
         files: { 'poem.ts': POEM_TOOL },
         config: { tools: { isolation, files: { roots: ['notes', '/srv/shared'] } } },
       });
-      const store = SessionStore.open(await tempDir(t));
+      const store = SqliteStore.open(await tempDir(t));
       t.after(() => store.close());
       const server = await modelServer(
         t,

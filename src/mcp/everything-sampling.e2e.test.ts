@@ -10,7 +10,7 @@ import { Assistant } from '../assistant/assistant.ts';
 import type { TurnEvent } from '../assistant/turn-events.ts';
 import { eventually, modelServer, sharedCleanup, tempDir, testModel } from '../assistant/turn-test-support.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { McpTools } from './mcp-tools.ts';
 
@@ -20,7 +20,7 @@ const SAMPLING_TOOL = 'everything__trigger-sampling-request';
 
 const shared = sharedCleanup();
 let registry: ToolRegistry;
-let store: SessionStore;
+let store: SqliteStore;
 before(async () => {
   const dir = await tempDir(shared, 'riverse-everything-sampling-');
   const tools = await McpTools.start({
@@ -34,7 +34,7 @@ before(async () => {
   });
   shared.after(() => tools.close());
   registry = await ToolRegistry.load({ folders: [], sources: [tools], isolation: 'none' });
-  store = SessionStore.open(join(dir, 'data'));
+  store = SqliteStore.open(join(dir, 'data'));
   shared.after(() => store.close());
 });
 after(() => shared.run());

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { OAuthTokenRepository } from '../store/store.ts';
 import {
   Client,
   ProtocolError,
@@ -71,6 +72,8 @@ export interface ConnectionOptions {
   onChange: () => void;
   /** Where sign-ins are kept (`<data>/mcp-oauth/`); in memory without one. */
   dataDir?: string;
+  /** The assistant's store's sign-ins (over `dataDir`'s files, which move into it). */
+  tokens?: OAuthTokenRepository;
   /** Whether a person can be asked in this process (chat, serve): the elicitation and sampling capabilities are declared only then. */
   canAsk: boolean;
   /** The folders Riverse works in, for a server's `roots/list` outside a call (workRoots). */
@@ -491,7 +494,8 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      if (this.#auth === null) this.#auth = transportAuth(this.name, settings, this.#options.dataDir);
+      if (this.#auth === null)
+        this.#auth = transportAuth(this.name, settings, this.#options.dataDir, this.#options.tokens);
       const auth = this.#auth;
       this.#http = new StreamableHTTPClientTransport(new URL(settings.url!), {
         requestInit: { headers: settings.headers ?? {} },
