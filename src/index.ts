@@ -44,6 +44,7 @@ export {
   type AskPerson,
   type CheckedToolResult,
   type ToolResultFields,
+  type AskFirst,
   type JsonSchemaObject,
   type LongRunning,
   type LogReport,

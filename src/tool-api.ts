@@ -19,6 +19,7 @@ export type {
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export type {
+  AskFirst,
   JsonSchemaObject,
   LongRunning,
   Parameter,

@@ -8,6 +8,8 @@ import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import { taskPhrase } from '../tasks/task-text.ts';
 import { TASK_TIMEOUT_MS } from './task-run.ts';
+import { askUpFront, upFrontQuestions } from '../tool-runtime/asks-first.ts';
+import type { AskAnswer } from '../tools/tool-context.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 
 /**
@@ -56,6 +58,9 @@ export async function executeOrHandOver(
   };
   if (turnSignal?.aborted) onTurnAbort();
   else turnSignal?.addEventListener('abort', onTurnAbort, { once: true });
+  // asks_first: asked in the turn once the call is approved, before it becomes a task; answered by key after.
+  const upFront = longRunning && entry !== undefined ? upFrontQuestions(entry.manifest) : [];
+  let answers = new Map<string, AskAnswer>();
   const ask = options.ask;
   const execution = registry.execute(call.name, params, {
     ...options,
@@ -67,14 +72,18 @@ export async function executeOrHandOver(
           approve: async (tool, checked) => {
             const gate = await approve(tool, checked);
             pastTheGate = gate.run;
+            if (gate.run && upFront.length > 0) answers = await askUpFront(upFront, ask, own.signal);
             if (gate.run && longRunning) handOver('start');
             return gate;
           },
         }),
-    ...(ask === undefined
+    ...(ask === undefined && upFront.length === 0
       ? {}
       : {
           ask: async (question, signal) => {
+            const given = question.key === undefined ? undefined : answers.get(question.key);
+            if (given !== undefined) return given;
+            if (ask === undefined) return { answered: false, reason: 'unavailable' };
             adopted?.asking(true);
             try {
               return await ask(question, signal);

@@ -11,6 +11,7 @@ import type { AskAnswer } from '../tools/tool-context.ts';
 import { askAnswer, askQuestion } from './person-questions.ts';
 import { createTaskResult, detailedTask, tasksRequired } from './task-wire.ts';
 import { toCallToolResult } from './call-result.ts';
+import { withUpFrontAnswers } from '../tool-runtime/asks-first.ts';
 
 /** How long a task's question waits for its answer through tasks/update unless it says (as over elicitation). */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
@@ -39,11 +40,15 @@ export class McpTasks {
     this.#runner = runner;
   }
 
-  /** Starts an approved call as a task; its questions become input requests, answered through tasks/update. */
+  /**
+   * Starts an approved call as a task; its questions become input requests, answered through
+   * tasks/update, but for those its asks_first answered before the task existed (`answers`, by key).
+   */
   async start(
     tool: string,
     args: Record<string, unknown>,
     callId: string,
+    answers: ReadonlyMap<string, AskAnswer> = new Map(),
   ): Promise<ReturnType<typeof createTaskResult>> {
     let id: string | undefined;
     let asks = 0;
@@ -89,7 +94,7 @@ export class McpTasks {
       arguments: args,
       callId,
       origin: 'mcp',
-      ask: hooks.ask,
+      ask: withUpFrontAnswers(answers, hooks.ask)!,
       approve: hooks.approve,
     });
     id = task.id;
