@@ -12,7 +12,7 @@ import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../mod
 import { CLI_TEXT } from './cli-text.ts';
 import { cliDataDir } from './data-folder.ts';
 import { SessionStore } from '../store/session-store.ts';
-import { traceRetention } from '../store/store-settings.ts';
+import { taskRetention, traceRetention } from '../store/store-settings.ts';
 import { startTelemetry } from '../telemetry/start-telemetry.ts';
 import { TelemetrySettingError } from '../telemetry/telemetry-settings.ts';
 import { UsageError } from './usage-error.ts';
@@ -52,7 +52,10 @@ export async function createAssistant(
   });
   const { tools, store, router } = await finishSetup(setup, { ...options, canAsk: options.interactive === true });
   const telemetry = setup.telemetry;
-  const tasks = options.tasks === undefined || store === undefined ? undefined : sharedTasks({ store, tools });
+  const tasks =
+    options.tasks === undefined || store === undefined
+      ? undefined
+      : sharedTasks({ store, tools, retention: taskRetention(setup.config.config) });
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
     assistantOptions(setup.config.config, {

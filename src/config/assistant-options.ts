@@ -10,6 +10,7 @@ import type { ChatModel } from '../models/chat-model.ts';
 import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { SessionStore } from '../store/session-store.ts';
+import type { TaskRetention } from '../store/task-store.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
@@ -105,10 +106,13 @@ export function sharedTasks(parts: {
   emit?: (taskId: string, event: TurnEvent) => void;
   /** Told when the store fails at start, while ending the tasks a stopped process left running. */
   onStartError?: (error: unknown) => void;
+  /** `store.tasks:` (taskRetention); the store's defaults otherwise. */
+  retention?: Partial<TaskRetention>;
 }): LocalTaskRunner {
   const { tools } = parts;
   return new LocalTaskRunner({
     records: parts.store.tasks,
+    ...(parts.retention === undefined ? {} : { retention: parts.retention }),
     run: taskCall(() => tools.current, parts.approvals, parts.emit),
     ...(parts.onStartError === undefined ? {} : { onStartError: parts.onStartError }),
   });

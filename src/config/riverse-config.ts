@@ -14,7 +14,12 @@ import {
   type McpServerSettings,
   type McpSettings,
 } from '../mcp/mcp-settings.ts';
-import type { StoreConfig, StoreSettings, TraceRetentionSettings } from '../store/store-settings.ts';
+import type {
+  StoreConfig,
+  StoreSettings,
+  TaskRetentionSettings,
+  TraceRetentionSettings,
+} from '../store/store-settings.ts';
 import type { TelemetryConfig, TelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
@@ -335,6 +340,10 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     traces: section<TraceRetentionSettings>({
       max_age_days: whole(1, phrase('config.unit.days')),
       max_count: whole(1, phrase('config.unit.traces')),
+    }),
+    tasks: section<TaskRetentionSettings>({
+      max_age_days: whole(1, phrase('config.unit.days')),
+      max_count: whole(1, phrase('config.unit.tasks')),
     }),
   }),
 };

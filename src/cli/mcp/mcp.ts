@@ -65,12 +65,13 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
   // are kept in opens with the first one (in the data folder, as the service's).
   const tasks = lazyTasks(async () => {
-    const [{ sharedTasks }, { SessionStore }] = await Promise.all([
+    const [{ sharedTasks }, { SessionStore }, { taskRetention }] = await Promise.all([
       import('../../config/assistant-options.ts'),
       import('../../store/session-store.ts'),
+      import('../../store/store-settings.ts'),
     ]);
     const store = SessionStore.open(cliDataDir(loaded));
-    const runner = sharedTasks({ store, tools });
+    const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config) });
     return { runner, close: () => (runner.close(), store.close()) };
   });
   const mcpTasks = new McpTasks(tasks);
