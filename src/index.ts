@@ -96,6 +96,7 @@ export type {
   StartTaskRequest,
   TaskFilter,
   TaskOrigin,
+  TaskLogLine,
   TaskProgress,
   TaskRecord,
   TaskRunner,
@@ -125,7 +126,12 @@ export type { AssistantConfig, AssistantSettings } from './assistant/assistant-s
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
 export type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from './server/server-config.ts';
 export type { TelemetryConfig, TelemetrySettings } from './telemetry/telemetry-settings.ts';
-export type { StoreConfig, StoreSettings, TraceRetentionSettings } from './store/store-settings.ts';
+export type {
+  StoreConfig,
+  StoreSettings,
+  TaskRetentionSettings,
+  TraceRetentionSettings,
+} from './store/store-settings.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';

@@ -3,7 +3,7 @@ import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
 import { renderPhrase } from '../core/phrase.ts';
-import type { ProgressReport } from '../tools/call-report.ts';
+import type { LogReport, ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import { taskPhrase } from '../tasks/task-text.ts';
@@ -45,9 +45,23 @@ export async function executeOrHandOver(
   // The call's own signal: the turn's cancel still stops it while it belongs to the turn; its deadline hands it over.
   const own = new AbortController();
   let handOver: (why: 'start' | 'deadline') => void = () => {};
-  const handed = new Promise<'start' | 'deadline'>((resolve) => (handOver = resolve));
+  const handed = new Promise<'start' | 'deadline'>(
+    (resolve) =>
+      (handOver = (why) => {
+        handing = true;
+        resolve(why);
+      }),
+  );
   let last: ProgressReport | undefined; // the call may report before it is handed over: the task starts from there
-  let adopted: { progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } | undefined;
+  let handing = false;
+  const early: LogReport[] = [];
+  let adopted:
+    | {
+        progress: (report: ProgressReport) => void;
+        log: (report: LogReport) => void;
+        asking: (waiting: boolean) => void;
+      }
+    | undefined;
   const approve = options.approve;
   // A call still at the approval gate when the deadline passes is not handed over: it stops there, as today (its approval stays pending).
   let pastTheGate = approve === undefined;
@@ -98,6 +112,12 @@ export async function executeOrHandOver(
       options.onProgress?.(report);
       adopted?.progress(report);
     },
+    // Its log lines the same: the card's while the turn runs, kept with the task once it is one.
+    onLog: (report) => {
+      options.onLog?.(report);
+      if (adopted !== undefined) adopted.log(report);
+      else if (handing) early.push(report); // handed over, not adopted yet: the task gets it next
+    },
   });
   const first = await Promise.race([execution.then((result) => ({ result })), handed.then((why) => ({ why }))]);
   turnSignal?.removeEventListener('abort', onTurnAbort);
@@ -115,6 +135,7 @@ export async function executeOrHandOver(
   );
   adopted = taken;
   if (last !== undefined) taken.progress(last);
+  for (const report of early.splice(0)) taken.log(report);
   const said =
     first.why === 'start'
       ? taskPhrase('task.started', { tool: call.name, id: taken.task.id })

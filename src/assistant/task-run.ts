@@ -52,6 +52,7 @@ export function taskCall(
             },
           }),
       onProgress: hooks.progress,
+      onLog: hooks.log,
     });
   };
 }

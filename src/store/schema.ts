@@ -130,6 +130,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_status ON tasks (status, updated_at);
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   `,
+  // 7: a task's log lines (JSON TaskLogLine[], the latest ones), read after its turn (riverse tasks show, the tasks page).
+  `
+  ALTER TABLE tasks ADD COLUMN logs TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -33,6 +33,7 @@ interface TaskRow {
   ttl_ms: number | null;
   poll_interval_ms: number | null;
   progress: string | null;
+  logs: string | null;
   result: string | null;
   delivered_at: number | null;
   runner: string | null;
@@ -79,10 +80,11 @@ export class TaskStore implements TaskRecords {
   put(record: TaskRecord, runner?: string): void {
     this.#run(
       `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
-         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
          error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
+         logs = excluded.logs,
          result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
        WHERE tasks.status IN ('working', 'input_required')`,
       record.id,
@@ -102,6 +104,7 @@ export class TaskStore implements TaskRecords {
       record.result === undefined ? null : resultJson(record.result),
       record.deliveredAt ?? null,
       runner ?? null,
+      record.logs === undefined || record.logs.length === 0 ? null : jsonText(record.logs),
     );
   }
 
@@ -218,6 +221,7 @@ function toRecord(row: TaskRow): TaskRecord {
     ...(row.ttl_ms === null ? {} : { ttlMs: row.ttl_ms }),
     ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
     ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
+    ...(row.logs === null || row.logs === undefined ? {} : { logs: JSON.parse(row.logs) as TaskRecord['logs'] }),
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
     ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { english } from '../core/phrase.ts';
 import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords, type TaskRetention } from '../store/task-store.ts';
-import type { ProgressReport } from '../tools/call-report.ts';
+import type { LogReport, ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
 import type { StartTaskRequest, TaskFilter, TaskRecord, TaskRunner, TaskStatus } from './task-types.ts';
 import { taskPhrase } from './task-text.ts';
@@ -12,6 +12,8 @@ export interface TaskCallHooks {
   taskId: string;
   signal: AbortSignal;
   progress(report: ProgressReport): void;
+  /** A line the call logged: kept with the task (the latest TASK_LOG_LINES), for after its turn. */
+  log(report: LogReport): void;
   /** A question to the person is waiting (true) or was answered (false): the task is `input_required` meanwhile. */
   asking(waiting: boolean): void;
 }
@@ -55,6 +57,9 @@ const FAILED_CODES: ReadonlySet<ToolErrorCode | undefined> = new Set([
 ]);
 
 const DEFAULT_POLL_MS = 1_000;
+/** The log lines a task keeps (the latest), and the most of each: enough to see what it did, small enough for its row. */
+const TASK_LOG_LINES = 100;
+const TASK_LOG_CHARS = 1_000;
 /** The most a progress report is written to the store (listeners hear every one). */
 const PROGRESS_WRITE_MS = 1_000;
 
@@ -132,6 +137,7 @@ export class LocalTaskRunner implements TaskRunner {
       taskId: live.record.id,
       signal: controller.signal,
       progress: (report) => this.#progress(live, report),
+      log: (report) => this.#log(live, report),
       asking: (waiting) => this.#asking(live, waiting),
     };
     // Started on the next tick: the caller has the record (and may subscribe) before anything is reported.
@@ -151,7 +157,12 @@ export class LocalTaskRunner implements TaskRunner {
   adopt(
     request: StartTaskRequest,
     running: RunningCall,
-  ): { task: TaskRecord; progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } {
+  ): {
+    task: TaskRecord;
+    progress: (report: ProgressReport) => void;
+    log: (report: LogReport) => void;
+    asking: (waiting: boolean) => void;
+  } {
     const live = this.#begin(request, new AbortController(), running.cancel);
     running.result.then(
       (result) => this.#finish(live, result),
@@ -160,6 +171,7 @@ export class LocalTaskRunner implements TaskRunner {
     return {
       task: structuredClone(live.record),
       progress: (report) => this.#progress(live, report),
+      log: (report) => this.#log(live, report),
       asking: (waiting) => this.#asking(live, waiting),
     };
   }
@@ -268,6 +280,20 @@ export class LocalTaskRunner implements TaskRunner {
     live.record.progress = { ...report };
     live.record.updatedAt = this.#now();
     if (live.record.updatedAt - live.lastWrite >= PROGRESS_WRITE_MS) this.#write(live);
+    else live.dirty = true;
+    this.#tell(live.record);
+  }
+
+  /** A log line: kept (the latest ones, each cut), written with the next progress write or at the end. */
+  #log(live: Live, report: LogReport): void {
+    if (!this.#live.has(live.record.id)) return;
+    const message =
+      report.message.length <= TASK_LOG_CHARS ? report.message : `${report.message.slice(0, TASK_LOG_CHARS - 1)}…`;
+    const logs = live.record.logs ?? [];
+    logs.push({ atMs: this.#now(), level: report.level, message });
+    if (logs.length > TASK_LOG_LINES) logs.splice(0, logs.length - TASK_LOG_LINES);
+    live.record.logs = logs;
+    if (this.#now() - live.lastWrite >= PROGRESS_WRITE_MS) this.#write(live);
     else live.dirty = true;
     this.#tell(live.record);
   }
