@@ -207,6 +207,7 @@ async function benchExecute(folder: string): Promise<void> {
     ask: NO_ONE_TO_ASK,
     progress: () => {},
     log: () => {},
+    resultPart: async () => undefined,
   };
   const cases = [
     { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },

@@ -42,6 +42,7 @@ export {
   type TextPart,
   type AskOptions,
   type AskPerson,
+  type FindResultPart,
   type CheckedToolResult,
   type ToolResultFields,
   type AskFirst,

@@ -3,7 +3,15 @@
 export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
 export { ToolResult, type CheckedToolResult, type ToolErrorCode, type ToolResultFields } from './tools/tool-result.ts';
 export type { AudioPart, ContentPart, ImagePart, ResourcePart, TextPart } from './tools/content-part.ts';
-export type { AskAnswer, AskOptions, AskPerson, AskQuestion, ToolContext, ToolLogger } from './tools/tool-context.ts';
+export type {
+  AskAnswer,
+  AskOptions,
+  AskPerson,
+  AskQuestion,
+  FindResultPart,
+  ToolContext,
+  ToolLogger,
+} from './tools/tool-context.ts';
 export type {
   AskFields,
   BooleanField,

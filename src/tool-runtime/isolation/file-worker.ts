@@ -1,7 +1,8 @@
 import type { AppConfig } from '../../tools/app-config.ts';
-import { NO_ONE_TO_ASK, type AskPerson } from '../../tools/tool-context.ts';
+import { NO_EARLIER_PARTS, NO_ONE_TO_ASK, type AskPerson, type FindResultPart } from '../../tools/tool-context.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
 import type { Language } from '../../core/language.ts';
-import { checkAskReport, checkCallReport, checkReport } from './check-host-report.ts';
+import { checkAskReport, checkCallReport, checkPartRequest, checkReport } from './check-host-report.ts';
 import type { ReportLog, ReportProgress } from '../../tools/call-report.ts';
 import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
@@ -24,6 +25,8 @@ export interface WorkerCall {
   signal: AbortSignal;
   /** The call's `context.ask`, which the tool reaches from its host by message. */
   ask?: AskPerson;
+  /** The call's `context.resultPart`, likewise. */
+  resultPart?: FindResultPart;
   /** The call's `context.progress` and `context.log` on Riverse's side (they throttle again). */
   progress?: ReportProgress;
   log?: ReportLog;
@@ -39,6 +42,7 @@ export interface SpareHost {
 
 interface Pending {
   ask: AskPerson;
+  resultPart: FindResultPart;
   progress?: ReportProgress;
   log?: ReportLog;
   resolve: (result: WorkerResult) => void;
@@ -105,6 +109,7 @@ export class FileWorker {
         resolve,
         reject,
         ask: call.ask ?? NO_ONE_TO_ASK,
+        resultPart: call.resultPart ?? NO_EARLIER_PARTS,
         ...(call.progress === undefined ? {} : { progress: call.progress }),
         ...(call.log === undefined ? {} : { log: call.log }),
       }),
@@ -196,6 +201,7 @@ export class FileWorker {
           resolve();
         } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
         else if (message.type === 'ask') this.#ask(host, message);
+        else if (message.type === 'part') this.#part(host, message);
         else if (message.type === 'progress' || message.type === 'log') this.#report(message);
       },
       exit: (why) => {
@@ -241,6 +247,19 @@ export class FileWorker {
           host.post({ type: 'answer', id, seq, answer: { answered: false, reason: 'unavailable' } });
       },
     );
+  }
+
+  /** A call's tool asks for a part of an earlier result (`context.resultPart`); the part (or none) goes back if the call still runs there. */
+  #part(host: ToolHost, message: unknown): void {
+    const asked = checkPartRequest(message);
+    const pending = asked === undefined ? undefined : this.#pending.get(asked.id);
+    if (asked === undefined || pending === undefined) return;
+    const { id, seq } = asked;
+    const reply = (part: ContentPart | undefined) => {
+      if (this.#host === host && this.#pending.has(id))
+        host.post({ type: 'part-answer', id, seq, ...(part === undefined ? {} : { part }) });
+    };
+    void pending.resultPart(asked.callId, asked.index).then(reply, () => reply(undefined));
   }
 
   /** A progress report or log line of a running call, checked again (tool code can forge it) and passed on. */

@@ -232,6 +232,7 @@ for (const kind of ['process', 'worker'] as const) {
       ask: NO_ONE_TO_ASK,
       progress: () => {},
       log: () => {},
+      resultPart: async () => undefined,
     };
     const error = await Promise.resolve(tool.run({}, context)).then(
       () => assert.fail('it throws'),

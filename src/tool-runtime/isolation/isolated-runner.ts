@@ -21,6 +21,7 @@ export function isolatedRunner(
       language: context.language,
       signal: context.signal,
       ask: context.ask,
+      resultPart: context.resultPart,
       progress: context.progress,
       log: context.log,
       hostStarted: hostStartListener(context),

@@ -8,7 +8,14 @@ import { isMainThread } from 'node:worker_threads';
 import type { BaseTool } from '../../tools/base-tool.ts';
 import { toolIsolation, toolSection } from '../../tools/app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
-import { checkQuestion, createToolLogger, type AskAnswer, type AskPerson } from '../../tools/tool-context.ts';
+import {
+  checkPartReference,
+  checkQuestion,
+  createToolLogger,
+  type AskAnswer,
+  type AskPerson,
+  type FindResultPart,
+} from '../../tools/tool-context.ts';
 import {
   importedFiles,
   importsByItsLocation,
@@ -131,10 +138,28 @@ if (data.role === 'load') {
       return answer;
     };
 
+  // A part of an earlier result likewise (context.resultPart): asked by message, given back by message.
+  const parts = new Map<number, (part: ContentPart | undefined) => void>();
+  const partAcross =
+    (id: number): FindResultPart =>
+    async (callId, index) => {
+      const checked = checkPartReference(callId, index);
+      if (typeof checked === 'string') throw new TypeError(checked);
+      const seq = ++nextQuestion;
+      const part = new Promise<ContentPart | undefined>((resolve) => parts.set(seq, resolve));
+      port.send({ type: 'part', id, seq, ...checked });
+      return part;
+    };
+
   port.onMessage(async (message: ToWorker) => {
     if (message.type === 'answer') {
       questions.get(message.seq)?.(message.answer);
       questions.delete(message.seq);
+      return;
+    }
+    if (message.type === 'part-answer') {
+      parts.get(message.seq)?.(message.part);
+      parts.delete(message.seq);
       return;
     }
     if (message.type === 'abort') {
@@ -169,6 +194,7 @@ if (data.role === 'load') {
         logger: createToolLogger(message.tool),
         config: toolSection(data.config, message.tool),
         ask: askAcross(message.id),
+        resultPart: partAcross(message.id),
         progress: reports.progress,
         log: reports.log,
       });

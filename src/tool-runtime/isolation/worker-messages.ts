@@ -6,6 +6,7 @@ import type { Language } from '../../core/language.ts';
 import type { AskAnswer, AskQuestion } from '../../tools/tool-context.ts';
 import type { LogReport, ProgressReport } from '../../tools/call-report.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
 
 /** What a tool host (thread or process) is started with. */
 export type WorkerData = (
@@ -48,7 +49,9 @@ export type ToWorker =
   /** `reason`: the name and message of the caller's abort reason (a TimeoutError or AbortError), for the tool's signal. */
   | { type: 'abort'; id: number; reason?: { name: string; message: string } }
   /** The person's answer to question `seq` of call `id` (`context.ask`). */
-  | { type: 'answer'; id: number; seq: number; answer: AskAnswer };
+  | { type: 'answer'; id: number; seq: number; answer: AskAnswer }
+  /** The part request `seq` of call `id` asked for (`context.resultPart`); none when there is none. */
+  | { type: 'part-answer'; id: number; seq: number; part?: ContentPart };
 
 /** Tool host → Riverse. */
 export type FromWorker =
@@ -64,6 +67,8 @@ export type FromWorker =
   | { type: 'result'; id: number; result: WorkerResult }
   /** Call `id`'s tool asks the person something (`context.ask`); Riverse answers with `answer` and the same `seq`. */
   | ({ type: 'ask'; id: number; seq: number } & AskQuestion)
+  /** Call `id`'s tool asks for a part of an earlier call's result (`context.resultPart`); Riverse answers with `part-answer` and the same `seq`. */
+  | { type: 'part'; id: number; seq: number; callId: string; index?: number }
   /** Call `id`'s tool says how far it is (`context.progress`), throttled in the host. */
   | ({ type: 'progress'; id: number } & ProgressReport)
   /** Call `id`'s tool logs a line (`context.log`), throttled in the host. */
