@@ -87,6 +87,7 @@ export {
   type ToolChangeListener,
 } from './tool-runtime/live-registry.ts';
 export type { SourceTools, ToolSource } from './tool-runtime/tool-source.ts';
+export type { RemoteTaskRef } from './tool-runtime/remote-task-ref.ts';
 // riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
 // 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
 export type { McpConfig, McpOAuthSettings, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
@@ -237,6 +238,7 @@ export { TaskStore, memoryTasks, type TaskRecords, type TaskRetention } from './
 // Tasks: tool calls that outlive their turn (decision 032).
 export {
   LocalTaskRunner,
+  type ResumeRemoteTask,
   type RunningCall,
   type RunTaskCall,
   type TaskCallHooks,

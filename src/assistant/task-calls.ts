@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
 import { renderPhrase } from '../core/phrase.ts';
 import type { LogReport, ProgressReport } from '../tools/call-report.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import { taskPhrase } from '../tasks/task-text.ts';
@@ -59,9 +60,11 @@ export async function executeOrHandOver(
     | {
         progress: (report: ProgressReport) => void;
         log: (report: LogReport) => void;
+        remote: (ref: RemoteTaskRef) => void;
         asking: (waiting: boolean) => void;
       }
     | undefined;
+  let remote: RemoteTaskRef | undefined; // a remote server's task the call waits on: kept with the task it becomes
   const approve = options.approve;
   // A call still at the approval gate when the deadline passes is not handed over: it stops there, as today (its approval stays pending).
   let pastTheGate = approve === undefined;
@@ -112,6 +115,10 @@ export async function executeOrHandOver(
       options.onProgress?.(report);
       adopted?.progress(report);
     },
+    onRemoteTask: (ref) => {
+      remote = ref;
+      adopted?.remote(ref);
+    },
     // Its log lines the same: the card's while the turn runs, kept with the task once it is one.
     onLog: (report) => {
       options.onLog?.(report);
@@ -136,6 +143,7 @@ export async function executeOrHandOver(
   adopted = taken;
   if (last !== undefined) taken.progress(last);
   for (const report of early.splice(0)) taken.log(report);
+  if (remote !== undefined) taken.remote(remote);
   const said =
     first.why === 'start'
       ? taskPhrase('task.started', { tool: call.name, id: taken.task.id })

@@ -53,6 +53,7 @@ export function taskCall(
           }),
       onProgress: hooks.progress,
       onLog: hooks.log,
+      onRemoteTask: hooks.remote,
     });
   };
 }

@@ -55,7 +55,7 @@ export async function createAssistant(
   const tasks =
     options.tasks === undefined || store === undefined
       ? undefined
-      : sharedTasks({ store, tools, retention: taskRetention(setup.config.config) });
+      : sharedTasks({ store, tools, retention: taskRetention(setup.config.config), sources: tools.setup.sources });
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
     assistantOptions(setup.config.config, {

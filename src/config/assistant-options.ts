@@ -11,6 +11,9 @@ import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { SessionStore } from '../store/session-store.ts';
 import type { TaskRetention } from '../store/task-store.ts';
+import type { ToolSource } from '../tool-runtime/tool-source.ts';
+import { DEFAULT_LIMITS } from '../tool-runtime/execute-tool.ts';
+import { truncateResult } from '../tools/tool-result.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
@@ -108,12 +111,29 @@ export function sharedTasks(parts: {
   onStartError?: (error: unknown) => void;
   /** `store.tasks:` (taskRetention); the store's defaults otherwise. */
   retention?: Partial<TaskRetention>;
+  /** The tool sources (MCP servers, ready): the remote tasks a stopped process was waiting on are picked up again through them. */
+  sources?: readonly ToolSource[];
 }): LocalTaskRunner {
   const { tools } = parts;
-  return new LocalTaskRunner({
+  const runner = new LocalTaskRunner({
     records: parts.store.tasks,
     ...(parts.retention === undefined ? {} : { retention: parts.retention }),
     run: taskCall(() => tools.current, parts.approvals, parts.emit),
     ...(parts.onStartError === undefined ? {} : { onStartError: parts.onStartError }),
   });
+  const sources = parts.sources ?? [];
+  runner.resumeRemote((ref, signal) => {
+    for (const source of sources) {
+      const waiting = source.resumeTask?.(ref, signal);
+      // Bounded as any call's result is.
+      if (waiting !== undefined)
+        return waiting.then((outcome) =>
+          'interrupted' in outcome
+            ? outcome
+            : truncateResult(outcome, DEFAULT_LIMITS.maxResultChars, DEFAULT_LIMITS.maxResultBytes),
+        );
+    }
+    return undefined;
+  });
+  return runner;
 }

@@ -93,6 +93,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
     retention: taskRetention(options.config.config),
+    sources: options.tools.setup.sources,
     store: options.store,
     tools: options.tools,
     approvals,

@@ -130,9 +130,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_status ON tasks (status, updated_at);
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   `,
-  // 7: a task's log lines (JSON TaskLogLine[], the latest ones), read after its turn (riverse tasks show, the tasks page).
+  // 7: a task's log lines (JSON TaskLogLine[], the latest ones), read after its turn (riverse tasks show, the tasks page),
+  // and the remote MCP server's task its call waits on (JSON RemoteTaskRef), picked up again after a restart.
   `
   ALTER TABLE tasks ADD COLUMN logs TEXT;
+  ALTER TABLE tasks ADD COLUMN remote TEXT;
   `,
 ];
 

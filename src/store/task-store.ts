@@ -34,6 +34,7 @@ interface TaskRow {
   poll_interval_ms: number | null;
   progress: string | null;
   logs: string | null;
+  remote: string | null;
   result: string | null;
   delivered_at: number | null;
   runner: string | null;
@@ -60,6 +61,8 @@ export interface TaskRecords {
   interruptRunning(statusMessage: string, at: number, stopped: (runner: string | undefined) => boolean): TaskRecord[];
   /** The statuses of these tasks as stored (another process may have cancelled one). */
   statuses(ids: readonly string[]): Map<string, TaskStatus>;
+  /** The process a task's row names as running it (`host:pid:start`), if any. */
+  runnerOf?(id: string): string | undefined;
   /** Deletes ended tasks past their time to live, and the oldest past the count; answers how many went. */
   prune(now: number, retention?: TaskRetention): number;
 }
@@ -80,11 +83,11 @@ export class TaskStore implements TaskRecords {
   put(record: TaskRecord, runner?: string): void {
     this.#run(
       `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
-         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs, remote)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
          error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
-         logs = excluded.logs,
+         logs = excluded.logs, remote = excluded.remote,
          result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
        WHERE tasks.status IN ('working', 'input_required')`,
       record.id,
@@ -105,6 +108,7 @@ export class TaskStore implements TaskRecords {
       record.deliveredAt ?? null,
       runner ?? null,
       record.logs === undefined || record.logs.length === 0 ? null : jsonText(record.logs),
+      record.remote === undefined ? null : jsonText(record.remote),
     );
   }
 
@@ -180,6 +184,11 @@ export class TaskStore implements TaskRecords {
     return found;
   }
 
+  runnerOf(id: string): string | undefined {
+    const row = this.#prepare('SELECT runner FROM tasks WHERE id = ?').get(id) as { runner: string | null } | undefined;
+    return row?.runner ?? undefined;
+  }
+
   prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): number {
     const ended = "status IN ('completed', 'failed', 'cancelled', 'interrupted')";
     const expired = this.#run(
@@ -222,6 +231,9 @@ function toRecord(row: TaskRow): TaskRecord {
     ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
     ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
     ...(row.logs === null || row.logs === undefined ? {} : { logs: JSON.parse(row.logs) as TaskRecord['logs'] }),
+    ...(row.remote === null || row.remote === undefined
+      ? {}
+      : { remote: JSON.parse(row.remote) as NonNullable<TaskRecord['remote']> }),
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
     ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
   };
@@ -282,6 +294,7 @@ export function memoryTasks(): TaskRecords {
       for (const task of gone) records.delete(task.id);
       return gone.length;
     },
+    runnerOf: (id) => runners.get(id),
     statuses: (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
   };
 }

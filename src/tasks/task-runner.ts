@@ -4,6 +4,7 @@ import { english } from '../core/phrase.ts';
 import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords, type TaskRetention } from '../store/task-store.ts';
 import type { LogReport, ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 import type { StartTaskRequest, TaskFilter, TaskRecord, TaskRunner, TaskStatus } from './task-types.ts';
 import { taskPhrase } from './task-text.ts';
 
@@ -14,9 +15,20 @@ export interface TaskCallHooks {
   progress(report: ProgressReport): void;
   /** A line the call logged: kept with the task (the latest TASK_LOG_LINES), for after its turn. */
   log(report: LogReport): void;
+  /** The call's MCP server made a task of its own for it: kept with the task, so that a restart picks it up again. */
+  remote(ref: RemoteTaskRef): void;
   /** A question to the person is waiting (true) or was answered (false): the task is `input_required` meanwhile. */
   asking(waiting: boolean): void;
 }
+
+/**
+ * Waits again on a remote task a stopped process was waiting on (the sources' `resumeTask`): its
+ * result, `{ interrupted }` with why it cannot be had, or undefined when no source knows its server.
+ */
+export type ResumeRemoteTask = (
+  ref: RemoteTaskRef,
+  signal: AbortSignal,
+) => Promise<CheckedToolResult | { interrupted: string }> | undefined;
 
 /** Runs a task's call (the registry's tool, through executeTool); never throws, like executeTool. */
 export type RunTaskCall = (request: StartTaskRequest, hooks: TaskCallHooks) => Promise<CheckedToolResult>;
@@ -109,6 +121,8 @@ export class LocalTaskRunner implements TaskRunner {
   #closed = false;
   /** Tasks interrupted when this runner started (a restart found them running). */
   readonly interrupted: readonly TaskRecord[];
+  /** Tasks a stopped process left waiting on a remote server's task: held (claimed) until `resumeRemote` picks them up. */
+  #orphans: TaskRecord[] = [];
 
   constructor(options: TaskRunnerOptions) {
     this.#records = options.records;
@@ -119,6 +133,12 @@ export class LocalTaskRunner implements TaskRunner {
     this.#now = options.now ?? Date.now;
     let interrupted: readonly TaskRecord[] = [];
     try {
+      // A task waiting on a remote server's task is not interrupted: claimed, for resumeRemote to pick up again.
+      for (const task of this.#records.list({ status: ['working', 'input_required'] })) {
+        if (task.remote === undefined || !runnerStopped(this.#records.runnerOf?.(task.id))) continue;
+        this.#records.put({ ...task, status: 'working' }, RUNNER);
+        this.#orphans.push({ ...task, status: 'working' });
+      }
       interrupted = this.#records.interruptRunning(english(taskPhrase('task.interrupted')), this.#now(), runnerStopped);
       this.#records.prune(this.#now(), this.#retention);
     } catch (error) {
@@ -138,6 +158,7 @@ export class LocalTaskRunner implements TaskRunner {
       signal: controller.signal,
       progress: (report) => this.#progress(live, report),
       log: (report) => this.#log(live, report),
+      remote: (ref) => this.#remote(live, ref),
       asking: (waiting) => this.#asking(live, waiting),
     };
     // Started on the next tick: the caller has the record (and may subscribe) before anything is reported.
@@ -161,6 +182,7 @@ export class LocalTaskRunner implements TaskRunner {
     task: TaskRecord;
     progress: (report: ProgressReport) => void;
     log: (report: LogReport) => void;
+    remote: (ref: RemoteTaskRef) => void;
     asking: (waiting: boolean) => void;
   } {
     const live = this.#begin(request, new AbortController(), running.cancel);
@@ -172,6 +194,7 @@ export class LocalTaskRunner implements TaskRunner {
       task: structuredClone(live.record),
       progress: (report) => this.#progress(live, report),
       log: (report) => this.#log(live, report),
+      remote: (ref) => this.#remote(live, ref),
       asking: (waiting) => this.#asking(live, waiting),
     };
   }
@@ -214,6 +237,33 @@ export class LocalTaskRunner implements TaskRunner {
   onChange(listener: (task: TaskRecord) => void): () => void {
     this.#listeners.add(listener);
     return () => void this.#listeners.delete(listener);
+  }
+
+  /**
+   * Picks up again the tasks a stopped process left waiting on a remote MCP server's task: each is
+   * run on (its id and record kept) by polling that task through `resume`; one whose server forgot
+   * it, or that no source knows, ends `interrupted` with the reason. Call it once the sources are ready.
+   */
+  resumeRemote(resume: ResumeRemoteTask): TaskRecord[] {
+    const orphans = this.#orphans.splice(0);
+    for (const task of orphans) {
+      const controller = new AbortController();
+      const live = this.#hold(task, controller);
+      const waiting = task.remote === undefined ? undefined : resume(task.remote, controller.signal);
+      if (waiting === undefined) {
+        this.#interrupt(
+          live,
+          `No MCP server named ${task.remote?.server} is configured now: its task could not be picked up again.`,
+        );
+        continue;
+      }
+      waiting.then(
+        (outcome) =>
+          'interrupted' in outcome ? this.#interrupt(live, outcome.interrupted) : this.#finish(live, outcome),
+        (error: unknown) => this.#interrupt(live, String(error)),
+      );
+    }
+    return orphans;
   }
 
   /** Ended tasks of a session whose result the session has not seen yet, oldest first. */
@@ -273,6 +323,38 @@ export class LocalTaskRunner implements TaskRunner {
     this.#startWatch();
     this.#tell(record);
     return live;
+  }
+
+  /** An existing record taken up again (resumeRemote): live in this process, under its own id. */
+  #hold(record: TaskRecord, controller: AbortController): Live {
+    let end: (record: TaskRecord) => void = () => {};
+    const ended = new Promise<TaskRecord>((resolve) => (end = resolve));
+    const live: Live = {
+      record: { ...record, status: 'working', updatedAt: this.#now() },
+      controller,
+      cancel: () => controller.abort(new DOMException('The task was cancelled.', 'AbortError')),
+      ended,
+      end,
+      lastWrite: this.#now(),
+      dirty: false,
+    };
+    this.#live.set(record.id, live);
+    this.#write(live);
+    this.#startWatch();
+    this.#tell(live.record);
+    return live;
+  }
+
+  #interrupt(live: Live, reason: string): void {
+    if (!this.#live.has(live.record.id)) return;
+    this.#end(live, { status: 'interrupted', errorCode: 'interrupted', statusMessage: reason });
+  }
+
+  /** The call's MCP server made a task of its own: its ref is kept with the record (written at once). */
+  #remote(live: Live, ref: RemoteTaskRef): void {
+    if (!this.#live.has(live.record.id)) return;
+    live.record.remote = { ...ref };
+    this.#write(live);
   }
 
   #progress(live: Live, report: ProgressReport): void {

@@ -2,6 +2,7 @@ import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { Language } from '../core/language.ts';
 import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 import type { ReportLevel } from '../tools/call-report.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 
 /**
  * A task: one tool call that runs apart from the turn that started it (a manifest's `long_running`,
@@ -49,6 +50,11 @@ export interface TaskRecord {
   /** How often a client should poll it (MCP's `pollIntervalMs`). */
   pollIntervalMs?: number;
   progress?: TaskProgress;
+  /**
+   * The remote MCP server's task its call waits on (a server's tool that runs only as a task): kept
+   * so that a restart picks it up again rather than interrupting it.
+   */
+  remote?: RemoteTaskRef;
   /** The latest lines its call logged (at most TASK_LOG_LINES, each cut to TASK_LOG_CHARS), oldest first. */
   logs?: TaskLogLine[];
   /** The result, once `completed` or `failed` (a tool's own failure is a completed call with `success: false`). */

@@ -9,6 +9,7 @@ import { toolErrorOrigin, toolErrorParts } from './tool-error-origin.ts';
 import { saidFailure, withWords } from './failure-words.ts';
 import { phrase } from './runtime-phrases.ts';
 import type { ContentPart } from '../tools/content-part.ts';
+import { type RemoteTaskRef, withRemoteTaskHook } from './remote-task-ref.ts';
 import {
   checkPartReference,
   checkQuestion,
@@ -58,6 +59,8 @@ export interface ExecuteOptions {
    * that result (a denial); `finished` is told when an allowed call is over.
    */
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
+  /** Told when the call's source (an MCP server) made a task of its own for it, which a restart can poll again. */
+  onRemoteTask?: (ref: RemoteTaskRef) => void;
   /** Finds a part of an earlier call's result (`context.resultPart`, checked already); without it, there is none. */
   findPart?: (callId: string, index: number | undefined) => Promise<ContentPart | undefined>;
   /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
@@ -175,6 +178,7 @@ async function runChecked(
     resultPart: partFor(options),
   };
   if (options.onHostStart !== undefined) onHostStart(context, options.onHostStart);
+  withRemoteTaskHook(context, options.onRemoteTask);
   const run = (async (): Promise<CheckedToolResult> => {
     try {
       const value = await entry.run(params, context);

@@ -71,7 +71,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
       import('../../store/store-settings.ts'),
     ]);
     const store = SessionStore.open(cliDataDir(loaded));
-    const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config) });
+    const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config), sources: tools.setup.sources });
     return { runner, close: () => (runner.close(), store.close()) };
   });
   const mcpTasks = new McpTasks(tasks);
