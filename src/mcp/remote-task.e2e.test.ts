@@ -155,11 +155,15 @@ test('a remote task our client waited on is picked up again after Riverse restar
   assert.equal(remote.server, 'remote');
   assert.equal(remote.tool, 'job');
   assert.equal(service.context.tasks.get(remote.taskId)?.status, 'working', "it is the server's task");
-  await writeFiles(dir, { 'go-1': '' });
-  assert.equal((await first.waitForEnd(started.id)).result?.data, 'The job is done.');
+  // Riverse stops: that task is left working, and the server's is not cancelled.
   first.close();
+  assert.equal(store.tasks.get(started.id)?.status, 'working');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(service.context.tasks.get(remote.taskId)?.status, 'working', "the server's task runs on");
+  // As the next process sees it: its runner is gone (this test's process is the same one).
+  store.tasks.put(store.tasks.get(started.id)!, 'gone-host:999999:1');
 
-  // A process that stopped while waiting left its rows working: one on a task the server still runs, one it forgot.
+  // A process that crashed while waiting left its rows working too: one on a task the server still runs, one it forgot.
   const running = await service.context.tasks.start({
     tool: 'job',
     arguments: { go: join(dir, 'go-2') },
@@ -191,8 +195,11 @@ test('a remote task our client waited on is picked up again after Riverse restar
   assert.equal(forgotten.status, 'interrupted');
   assert.match(forgotten.statusMessage ?? '', /^remote no longer knows its task no-such-task for job/);
   assert.equal(second.get('picked-up')?.status, 'working', 'picked up again, not run again');
-  await writeFiles(dir, { 'go-2': '' });
-  const picked = await second.waitForEnd('picked-up');
-  assert.equal(picked.status, 'completed');
-  assert.equal(picked.result?.data, 'The job is done.');
+  assert.equal(second.get(started.id)?.status, 'working', 'the one left at the stop too');
+  await writeFiles(dir, { 'go-1': '', 'go-2': '' });
+  for (const id of ['picked-up', started.id]) {
+    const picked = await second.waitForEnd(id);
+    assert.equal(picked.status, 'completed', id);
+    assert.equal(picked.result?.data, 'The job is done.');
+  }
 });

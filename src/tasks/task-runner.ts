@@ -283,13 +283,21 @@ export class LocalTaskRunner implements TaskRunner {
 
   /**
    * Stops this process's tasks: each is ended `interrupted` (with the restart's reason) and its call's
-   * signal fires. Called when the service or the chat ends; nothing is left `working` behind.
+   * signal fires, but for one waiting on a remote server's task, left `working` for the next start to
+   * pick up. Called when the service or the chat ends.
    */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#watch);
     for (const live of [...this.#live.values()]) {
+      // One waiting on a remote server's task is left working, its call not cancelled (which would
+      // cancel the server's task): the next start picks it up again (resumeRemote).
+      if (live.record.remote !== undefined) {
+        this.#write(live);
+        this.#live.delete(live.record.id);
+        continue;
+      }
       this.#end(live, {
         status: 'interrupted',
         errorCode: 'interrupted',
