@@ -131,3 +131,73 @@ test('a listen stream that names no task is the SDK’s, with no task notices', 
     break;
   }
 });
+
+const WAIT_TOOL = `import { existsSync } from 'node:fs';
+import { BaseTool, ToolResult } from 'riverse';
+export class WaitTool extends BaseTool {
+  manifest() {
+    return { name: 'wait_for_go', description: 'Waits for its go file.', parameters: { go: { type: 'string', required: true, description: 'The file' } }, examples: ['wait for go', 'wait a while'], long_running: 'required' };
+  }
+  async execute(params, context) {
+    while (!existsSync(params.go)) {
+      if (context.signal.aborted) return ToolResult.fail('stopped');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return ToolResult.ok('Went.');
+  }
+}
+`;
+
+test('riverse mcp: the same over stdio', { timeout: 60_000 }, async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { tempDir, writeFiles } = await import('../tool-runtime/test-support.ts');
+  const dir = await tempDir(t, 'riverse-mcp-task-notices-');
+  await writeFiles(join(dir, 'agent', 'tools'), { 'wait.ts': WAIT_TOOL });
+  await writeFiles(dir, { 'riverse.yaml': 'data_dir: ./data\ntools:\n  isolation: none\n' });
+  const child = spawn(process.execPath, [new URL('../../bin/riverse.js', import.meta.url).pathname, 'mcp'], {
+    cwd: dir,
+    env: { ...process.env, RIVERSE_CACHE_DIR: join(dir, 'cache') },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  t.after(() => child.kill());
+  const lines = (async function* () {
+    let pending = '';
+    for await (const chunk of child.stdout) {
+      pending += String(chunk);
+      const parts = pending.split('\n');
+      pending = parts.pop()!;
+      for (const part of parts) if (part.trim().startsWith('{')) yield JSON.parse(part) as Message;
+    }
+  })();
+  const send = (message: Record<string, unknown>) =>
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const next = async (until: (message: Message) => boolean) => {
+    for (;;) {
+      const { value, done } = await lines.next();
+      if (done) throw new Error('riverse mcp ended');
+      if (until(value)) return value;
+    }
+  };
+  const go = join(dir, 'go');
+  send({ id: 1, method: 'tools/call', params: { name: 'wait_for_go', arguments: { go }, _meta: META } });
+  const created = (await next((message) => message.id === 1)).result!;
+  assert.equal(created.resultType, 'task', JSON.stringify(created));
+  send({
+    id: 'listen-1',
+    method: 'subscriptions/listen',
+    params: { notifications: { taskIds: [created.taskId] }, _meta: META },
+  });
+  const ack = await next((message) => message.method === 'notifications/subscriptions/acknowledged');
+  assert.deepEqual(ack.params!.notifications, { taskIds: [created.taskId] });
+  assert.equal(ack.params!._meta['io.modelcontextprotocol/subscriptionId'], 'listen-1');
+  const working = await next((message) => message.method === 'notifications/tasks');
+  assert.equal(working.params!.status, 'working');
+  await writeFile(go, '');
+  const completed = await next((message) => message.method === 'notifications/tasks');
+  assert.equal(completed.params!.status, 'completed');
+  assert.deepEqual(completed.params!.result.content, [{ type: 'text', text: 'Went.' }]);
+  const end = await next((message) => message.id === 'listen-1');
+  assert.equal(end.result!.resultType, 'complete');
+});

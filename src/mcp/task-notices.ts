@@ -34,40 +34,42 @@ export function isTaskListen(body: unknown): body is ListenRequest {
   );
 }
 
+/** What a subscription writes and how it is told of tools' changes. */
+interface SubscriptionIo {
+  /** Writes one JSON-RPC message (a notification, or the listen request's result at the end). */
+  send: (message: Record<string, unknown>) => void;
+  /** Ends the channel's part of the stream (an SSE body closes; stdio has nothing to close). */
+  end?: () => void;
+  onToolsChange?: ((listener: () => void) => () => void) | undefined;
+}
+
 /**
- * The listen stream: the acknowledgement first (the tasks it follows: those of the filter an MCP
+ * The subscription: the acknowledgement first (the tasks it follows: those of the filter an MCP
  * client started here, and `toolsListChanged` when asked), then each task's state as it is now, then
  * a notice at each change of its status or its questions. It ends, answered, once every task it
- * follows has ended and it follows nothing else; a client that goes away ends it.
+ * follows has ended and it follows nothing else; `stop(false)` ends it unanswered (the client left).
  */
-export function taskListen(
-  request: ListenRequest,
-  tasks: McpTasks,
-  options: { signal: AbortSignal; onToolsChange?: (listener: () => void) => () => void },
-): Response {
+function subscribe(request: ListenRequest, tasks: McpTasks, io: SubscriptionIo): { stop: (answered: boolean) => void } {
   const wanted = request.params.notifications;
   const taskIds = [...new Set((wanted.taskIds as unknown[]).filter((id): id is string => typeof id === 'string'))]
     .slice(0, MAX_TASK_IDS)
     .filter((id) => tasks.detailed(id) !== undefined);
-  const toolsListChanged = wanted.toolsListChanged === true && options.onToolsChange !== undefined;
+  const toolsListChanged = wanted.toolsListChanged === true && io.onToolsChange !== undefined;
   const honored = { ...(toolsListChanged ? { toolsListChanged: true } : {}), taskIds };
   const subscription = request.id;
-  const encoder = new TextEncoder();
   const said = new Map<string, string>();
   const following = new Set(taskIds);
-  let closed = false;
   const stops: Array<() => void> = [];
-  let controller: ReadableStreamDefaultController<Uint8Array>;
-
+  let closed = false;
   const write = (message: Record<string, unknown>) => {
     if (closed) return;
     try {
-      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`));
+      io.send({ jsonrpc: '2.0', ...message });
     } catch {}
   };
   const notify = (method: string, params: Record<string, unknown> = {}) =>
     write({ method, params: { ...params, _meta: { [SUBSCRIPTION_ID]: subscription } } });
-  const close = (answered: boolean) => {
+  const stop = (answered: boolean) => {
     if (closed) return;
     if (answered)
       write({
@@ -78,10 +80,8 @@ export function taskListen(
         },
       });
     closed = true;
-    for (const stop of stops.splice(0)) stop();
-    try {
-      controller.close();
-    } catch {}
+    for (const one of stops.splice(0)) one();
+    io.end?.();
   };
   /** A notice when what the client sees of the task changed: its status, or which questions it waits on. */
   const tell = (id: string) => {
@@ -96,36 +96,55 @@ export function taskListen(
     notify('notifications/tasks', shown);
     if (ENDED.has(shown.status)) {
       following.delete(id);
-      if (following.size === 0 && !toolsListChanged) queueMicrotask(() => close(true));
+      if (following.size === 0 && !toolsListChanged) queueMicrotask(() => stop(true));
     }
   };
+  notify('notifications/subscriptions/acknowledged', { notifications: honored });
+  if (taskIds.length === 0 && !toolsListChanged) {
+    stop(true);
+    return { stop };
+  }
+  stops.push(tasks.watch(tell));
+  if (toolsListChanged) stops.push(io.onToolsChange!(() => notify('notifications/tools/list_changed')));
+  for (const id of taskIds) tell(id);
+  return { stop };
+}
 
+/** The listen stream at /mcp: the subscription above, as server-sent events (a comment every 15 s keeps it open). */
+export function taskListen(
+  request: ListenRequest,
+  tasks: McpTasks,
+  options: { signal: AbortSignal; onToolsChange?: (listener: () => void) => () => void },
+): Response {
+  const encoder = new TextEncoder();
+  let subscription: { stop: (answered: boolean) => void } | undefined;
+  let alive: NodeJS.Timeout | undefined;
   const body = new ReadableStream<Uint8Array>({
-    start(streamController) {
-      controller = streamController;
-      notify('notifications/subscriptions/acknowledged', { notifications: honored });
-      if (taskIds.length === 0 && !toolsListChanged) return close(true);
-      stops.push(tasks.watch(tell));
-      if (toolsListChanged) stops.push(options.onToolsChange!(() => notify('notifications/tools/list_changed')));
-      const alive = setInterval(() => {
+    start(controller) {
+      const enqueue = (text: string) => {
         try {
-          controller.enqueue(encoder.encode(': keepalive\n\n'));
+          controller.enqueue(encoder.encode(text));
         } catch {}
-      }, KEEP_ALIVE_MS);
+      };
+      alive = setInterval(() => enqueue(': keepalive\n\n'), KEEP_ALIVE_MS);
       alive.unref();
-      stops.push(() => clearInterval(alive));
-      for (const id of taskIds) tell(id);
+      subscription = subscribe(request, tasks, {
+        send: (message) => enqueue(`event: message\ndata: ${JSON.stringify(message)}\n\n`),
+        end: () => {
+          clearInterval(alive);
+          try {
+            controller.close();
+          } catch {}
+        },
+        onToolsChange: options.onToolsChange,
+      });
     },
     cancel() {
-      close(false);
+      subscription?.stop(false);
     },
   });
-  if (options.signal.aborted) close(false);
-  else {
-    const onAbort = () => close(false);
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    stops.push(() => options.signal.removeEventListener('abort', onAbort));
-  }
+  if (options.signal.aborted) subscription?.stop(false);
+  else options.signal.addEventListener('abort', () => subscription?.stop(false), { once: true });
   return new Response(body, {
     status: 200,
     headers: {
@@ -135,4 +154,42 @@ export function taskListen(
       'x-accel-buffering': 'no',
     },
   });
+}
+
+/**
+ * The same on stdio (`riverse mcp`): answers a listen request that names tasks itself, writing
+ * through `send`, and ends one when the client cancels it (`notifications/cancelled` naming its id).
+ * Answers whether the message was such a request or cancel (else it is the SDK's).
+ */
+export function stdioTaskListens(
+  tasks: McpTasks,
+  send: (message: Record<string, unknown>) => void,
+  onToolsChange?: (listener: () => void) => () => void,
+): (message: unknown) => boolean {
+  const open = new Map<string | number, { stop: (answered: boolean) => void }>();
+  return (message) => {
+    if (isTaskListen(message)) {
+      const id = message.id;
+      let ended = false;
+      const subscription = subscribe(message, tasks, {
+        send,
+        end: () => {
+          ended = true;
+          open.delete(id);
+        },
+        onToolsChange,
+      });
+      if (!ended) open.set(id, subscription);
+      return true;
+    }
+    const cancelled = message as { method?: unknown; params?: { requestId?: unknown } };
+    const id = cancelled.params?.requestId;
+    if (cancelled.method === 'notifications/cancelled' && (typeof id === 'string' || typeof id === 'number')) {
+      const subscription = open.get(id);
+      if (subscription === undefined) return false;
+      subscription.stop(false);
+      return true;
+    }
+    return false;
+  };
 }
