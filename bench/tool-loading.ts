@@ -215,6 +215,7 @@ async function benchExecute(folder: string): Promise<void> {
     roots: NO_ROOTS,
     progress: () => {},
     log: () => {},
+    resultPart: async () => undefined,
   };
   const cases = [
     { label: 'no params', name: 'noop', file: 'noop.ts', sent: {}, checked: {} },

@@ -51,8 +51,10 @@ export {
   type SampleResult,
   type SamplingContent,
   type SamplingMessage,
+  type FindResultPart,
   type CheckedToolResult,
   type ToolResultFields,
+  type AskFirst,
   type JsonSchemaObject,
   type LongRunning,
   type LogReport,
@@ -94,6 +96,7 @@ export {
   type ToolChangeListener,
 } from './tool-runtime/live-registry.ts';
 export type { SourceTools, ToolSource } from './tool-runtime/tool-source.ts';
+export type { RemoteTaskRef } from './tool-runtime/remote-task-ref.ts';
 // riverse.yaml's `mcp:` (the servers' tools reach a registry as a ToolSource). Types only: importing
 // 'riverse' does not load the MCP SDK (about 80 ms); `riverse mcp` and `riverse serve` do.
 export type { McpConfig, McpOAuthSettings, McpServerSettings, McpSettings } from './mcp/mcp-settings.ts';
@@ -104,6 +107,7 @@ export type {
   StartTaskRequest,
   TaskFilter,
   TaskOrigin,
+  TaskLogLine,
   TaskProgress,
   TaskRecord,
   TaskRunner,
@@ -133,7 +137,12 @@ export type { AssistantConfig, AssistantSettings } from './assistant/assistant-s
 export type { EmbeddingsSettings, RoutingConfig, RoutingSettings } from './routing/routing-settings.ts';
 export type { SamplingRule, ServerConfig, ServerSettings, StopRule, V1Settings } from './server/server-config.ts';
 export type { TelemetryConfig, TelemetrySettings } from './telemetry/telemetry-settings.ts';
-export type { StoreConfig, StoreSettings, TraceRetentionSettings } from './store/store-settings.ts';
+export type {
+  StoreConfig,
+  StoreSettings,
+  TaskRetentionSettings,
+  TraceRetentionSettings,
+} from './store/store-settings.ts';
 
 // The assistant: one turn, sessions, languages.
 export { Assistant, type AssistantOptions, type CompletionRequest, type TurnRequest } from './assistant/assistant.ts';
@@ -256,6 +265,7 @@ export { TaskStore, memoryTasks, type TaskRecords } from './store/task-store.ts'
 // Tasks: tool calls that outlive their turn (decision 032).
 export {
   LocalTaskRunner,
+  type ResumeRemoteTask,
   type RunningCall,
   type RunTaskCall,
   type TaskCallHooks,

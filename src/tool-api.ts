@@ -3,7 +3,15 @@
 export { BaseTool, isToolClass, type ToolClass } from './tools/base-tool.ts';
 export { ToolResult, type CheckedToolResult, type ToolErrorCode, type ToolResultFields } from './tools/tool-result.ts';
 export type { AudioPart, ContentPart, ImagePart, ResourcePart, TextPart } from './tools/content-part.ts';
-export type { AskAnswer, AskOptions, AskPerson, AskQuestion, ToolContext, ToolLogger } from './tools/tool-context.ts';
+export type {
+  AskAnswer,
+  AskOptions,
+  AskPerson,
+  AskQuestion,
+  FindResultPart,
+  ToolContext,
+  ToolLogger,
+} from './tools/tool-context.ts';
 export type {
   AskFields,
   BooleanField,
@@ -28,6 +36,7 @@ export type { ListRoots, Root, RootsList } from './tools/client-roots.ts';
 export type { ApprovalCondition, ApprovalRule, ApprovalSetting } from './tools/approval-policy.ts';
 export { toolSection, type AppConfig, type ToolsConfig, type ToolSection } from './tools/app-config.ts';
 export type {
+  AskFirst,
   JsonSchemaObject,
   LongRunning,
   Parameter,

@@ -108,3 +108,41 @@ function blocksOf(root: DomNode): string {
   flush();
   return lines.join('\n');
 }
+
+/** The smallest declared width and height of an `<img>` taken as the page's main picture (icons and buttons are smaller). */
+const LARGE_IMAGE_PX = 200;
+
+interface ImgElement {
+  getAttribute(name: string): string | null;
+}
+
+/**
+ * The address of the page's main picture: its `og:image` (or `twitter:image`), else the first
+ * `<img>` whose declared width and height are both at least 200 px; resolved against the page's
+ * address, http(s) only. Undefined when it names none.
+ */
+export function mainImageUrl(html: string, pageUrl: string): string | undefined {
+  const { document } = parseHTML(html);
+  const meta = (selector: string) =>
+    (document.querySelector(selector) as ImgElement | null)?.getAttribute('content')?.trim() || undefined;
+  const declared =
+    meta('meta[property="og:image:secure_url"]') ??
+    meta('meta[property="og:image"]') ??
+    meta('meta[property="og:image:url"]') ??
+    meta('meta[name="twitter:image"]') ??
+    meta('meta[property="twitter:image"]');
+  const large = (img: ImgElement) =>
+    Number.parseInt(img.getAttribute('width') ?? '', 10) >= LARGE_IMAGE_PX &&
+    Number.parseInt(img.getAttribute('height') ?? '', 10) >= LARGE_IMAGE_PX;
+  const img = (Array.from(document.querySelectorAll('img')) as unknown as ImgElement[]).find(
+    (candidate) => large(candidate) && (candidate.getAttribute('src') ?? '').trim() !== '',
+  );
+  const src = declared ?? img?.getAttribute('src')?.trim();
+  if (src === undefined) return undefined;
+  try {
+    const url = new URL(src, pageUrl);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}

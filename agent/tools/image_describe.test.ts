@@ -114,6 +114,42 @@ describe('image_describe and voice_transcribe (against a local OpenAI-compatible
     assert.deepEqual(request?.json.messages[0].content[1], { type: 'image_url', image_url: { url: image } });
   });
 
+  test("a picture an earlier call returned, by that call's id (context.resultPart, across the tool's host)", async () => {
+    const asked: Array<[string, number | undefined]> = [];
+    const findPart = async (callId: string, index: number | undefined) => {
+      asked.push([callId, index]);
+      if (callId === 'call_pic') return { type: 'image' as const, data: new Uint8Array(PNG), mimeType: 'image/png' };
+      if (callId === 'call_song') return { type: 'audio' as const, data: 'AAAA', mimeType: 'audio/wav' };
+      return undefined;
+    };
+    for (const image of ['call_pic', 'call_pic#2', 'part:call_pic']) {
+      const result = await registry.execute('image_describe', { image }, { findPart });
+      assert.deepEqual(result, { success: true, data: 'A small cat on a sofa.' }, image);
+      const request = seen.filter((entry) => entry.path === '/v1/chat/completions').at(-1);
+      assert.deepEqual(request?.json.messages[0].content[1], {
+        type: 'image_url',
+        image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` },
+      });
+    }
+    assert.deepEqual(asked, [
+      ['call_pic', undefined],
+      ['call_pic', 2],
+      ['call_pic', undefined],
+    ]);
+    const sent = seen.length;
+    assert.match(
+      (await registry.execute('image_describe', { image: 'call_gone#1' }, { findPart })).error ?? '',
+      /^No call call_gone with part 1 is in this conversation/,
+    );
+    assert.match(
+      (await registry.execute('image_describe', { image: 'call_song' }, { findPart })).error ?? '',
+      /^Part 1 of call call_song is audio, not a png, jpeg, gif or webp picture\.$/,
+    );
+    // Without a conversation (tools run) there is none to find.
+    assert.match((await registry.execute('image_describe', { image: 'call_pic' })).error ?? '', /^No call call_pic/);
+    assert.equal(seen.length, sent, 'nothing was sent for them');
+  });
+
   test("an image outside the workspace is refused; the API's own error is passed on", async () => {
     assert.match(
       (await registry.execute('image_describe', { image: '/etc/hostname.png' })).error ?? '',

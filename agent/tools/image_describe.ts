@@ -14,12 +14,15 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
 };
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/** An earlier call's part: `part:call_abc#2` (its 2nd part), `call_abc#2`, or `part:call_abc` / a bare id (its first picture). */
+const PART_REFERENCE = /^(?:part:)?([A-Za-z0-9_.:-]{1,200}?)(?:#(\d{1,3}))?$/;
 
 /**
  * Describes an image, or answers a question about it, through an OpenAI-compatible chat
  * completions API that takes images. Unavailable until one is configured. Config
  * (tools.image_describe): base_url (with /v1), api_key, model; timeout_ms (60000). The image
- * is a file inside tools.files.roots (sent to the API) or an http(s) address (the API fetches it).
+ * is a file inside tools.files.roots (sent to the API), an http(s) address (the API fetches it), or
+ * an image part of an earlier call of the conversation, by that call's id (`call_abc#2`: its 2nd part).
  */
 export class ImageDescribeTool extends BaseTool<Params> {
   manifest(): ToolManifest {
@@ -35,9 +38,9 @@ export class ImageDescribeTool extends BaseTool<Params> {
           type: 'string',
           required: true,
           description: {
-            en: 'An image file in the workspace, an http(s) address of one, or an image part as a data: URL',
-            zh: '工作区中的图片文件、图片的 http(s) 地址，或以 data: URL 表示的图片部件',
-            ja: 'ワークスペースの画像ファイル、画像の http(s) アドレス、または data: URL の画像パーツ',
+            en: "An image file in the workspace, an http(s) address of one, a data: URL, or a picture an earlier call returned: that call's id, with #n for its n-th part (call_abc#2)",
+            zh: '工作区中的图片文件、图片的 http(s) 地址、data: URL，或之前某次调用返回的图片：该调用的 id，用 #n 表示其第 n 个部件（call_abc#2）',
+            ja: 'ワークスペースの画像ファイル、画像の http(s) アドレス、data: URL、または以前の呼び出しが返した画像：その呼び出しの id（n 番目のパーツは #n：call_abc#2）',
           },
         },
         question: {
@@ -75,6 +78,10 @@ export class ImageDescribeTool extends BaseTool<Params> {
           `The image has more than ${MAX_IMAGE_BYTES.toLocaleString('en')} bytes; at most that many are sent.`,
         );
       url = params.image;
+    } else if (isReference(params.image)) {
+      const found = await earlierImage(params.image, context);
+      if (typeof found !== 'string') return ToolResult.fail(found.error);
+      url = found;
     } else {
       const type = TYPES[extname(params.image).toLowerCase()];
       if (type === undefined)
@@ -134,4 +141,33 @@ export class ImageDescribeTool extends BaseTool<Params> {
       return ToolResult.fail('The image API sent no description.');
     return ToolResult.ok(content.trim());
   }
+}
+
+/** Whether the image names an earlier call's part rather than a file: `part:…`, `…#n`, or an id with no extension or folder. */
+function isReference(image: string): boolean {
+  if (image.startsWith('part:') || /#\d{1,3}$/.test(image)) return PART_REFERENCE.test(image);
+  return PART_REFERENCE.test(image) && !image.includes('/') && extname(image) === '';
+}
+
+/** The picture an earlier call returned, as a data: URL, or what is wrong with the reference. */
+async function earlierImage(image: string, context: ToolContext): Promise<string | { error: string }> {
+  const [, callId, number] = PART_REFERENCE.exec(image)!;
+  const index = number === undefined ? undefined : Number(number);
+  const which = index === undefined ? 'a picture' : `part ${index}`;
+  if (index === 0) return { error: `Parts are numbered from 1: ${image} names none.` };
+  const part = await context.resultPart(callId!, index);
+  if (part === undefined)
+    return {
+      error: `No call ${callId} with ${which} is in this conversation (or its picture was too large to be kept past its turn). Give the id of a call that returned a picture, with #n for its n-th part, or a file or an address.`,
+    };
+  if (part.type !== 'image' || !/^image\/(png|jpeg|gif|webp)$/.test(part.mimeType))
+    return {
+      error: `Part ${index ?? 1} of call ${callId} is ${part.type === 'image' ? part.mimeType : part.type}, not a png, jpeg, gif or webp picture.`,
+    };
+  const bytes = typeof part.data === 'string' ? Buffer.from(part.data, 'base64') : part.data;
+  if (bytes.byteLength > MAX_IMAGE_BYTES)
+    return {
+      error: `The picture has more than ${MAX_IMAGE_BYTES.toLocaleString('en')} bytes; at most that many are sent.`,
+    };
+  return `data:${part.mimeType};base64,${typeof part.data === 'string' ? part.data : Buffer.from(part.data).toString('base64')}`;
 }

@@ -29,6 +29,28 @@ describe('web_fetch (against a local site)', () => {
       seen.push(path);
       if (path === '/article')
         return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+      if (path === '/og-page')
+        return void response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><meta property="og:image" content="/photo.png"></head><body><p>A page with a photo.</p><img src="/other.png" width="640" height="480"></body></html>`,
+          );
+      if (path === '/img-page')
+        return void response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><body><p>Pictures.</p><img src="/icon.png" width="16" height="16"><img src="photo.png" width="800" height="600"></body></html>`,
+          );
+      if (path === '/evil-image-page')
+        return void response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<html><head><meta property="og:image" content="http://evil.test:${port}/s9"></head><body>x</body></html>`,
+          );
+      if (path === '/photo.png')
+        return void response
+          .writeHead(200, { 'content-type': 'image/png' })
+          .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2]));
       if (path === '/plain') return void response.writeHead(200, { 'content-type': 'text/plain' }).end('just text');
       if (path === '/image')
         return void response
@@ -92,6 +114,39 @@ describe('web_fetch (against a local site)', () => {
     );
     const big = await registry.execute('web_fetch', { url: site('/big') });
     assert.match(big.data, /b{10000}\n…\[the page is longer than 10,000 bytes; the rest was not read\]$/);
+  });
+
+  test("image: true adds the page's main picture (og:image, else the first large <img>) as an image part, fetched as safely", async () => {
+    for (const page of ['/og-page', '/img-page']) {
+      const result = await registry.execute('web_fetch', { url: site(page), image: true });
+      assert.equal(result.success, true, result.error);
+      assert.match(
+        result.data,
+        new RegExp(
+          `\n\nMain image: ${site('/photo.png').replace(/[.?]/g, '\\$&')} \\(image/png, 6 bytes\\); it is attached\\.$`,
+        ),
+      );
+      const [part] = result.content ?? [];
+      assert.ok(part?.type === 'image' && part.mimeType === 'image/png', page);
+      assert.deepEqual([...Buffer.from(part.data as Uint8Array)], [0x89, 0x50, 0x4e, 0x47, 1, 2]);
+    }
+    // Not asked for: the text alone, and no picture fetched.
+    const before = seen.filter((path) => path === '/photo.png').length;
+    const plain = await registry.execute('web_fetch', { url: site('/og-page') });
+    assert.equal(plain.content, undefined);
+    assert.equal(seen.filter((path) => path === '/photo.png').length, before);
+    // None named; one at a refused address (not fetched), said in the person's language.
+    const none = await registry.execute('web_fetch', { url: site('/article'), image: true });
+    assert.match(none.data, /\n\nMain image: the page names none/);
+    assert.equal(none.content, undefined);
+    const evil = await registry.execute(
+      'web_fetch',
+      { url: site('/evil-image-page'), image: true },
+      { language: 'zh' },
+    );
+    assert.equal(evil.success, true);
+    assert.match(evil.data, /主图：无法获取 http:\/\/evil\.test:\d+\/s9（已拒绝/);
+    assert.equal(seen.includes('/s9'), false);
   });
 
   test('loopback, IPv4-mapped, a name resolving to loopback, and redirects to any of them: refused, nothing served', async () => {

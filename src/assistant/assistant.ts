@@ -22,6 +22,7 @@ import { resultContent } from './tool-output.ts';
 import { closeOpenToolCalls, cutText, estimateTokens, trimHistory } from './trim-history.ts';
 import type { ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 import { TurnTracer } from './turn-tracer.ts';
+import { tracedPart } from './earlier-parts.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 import { ENDED_STATUSES } from '../store/task-store.ts';
@@ -270,6 +271,13 @@ export class Assistant {
       sessionId,
       turnId,
       ...(tracer === undefined ? {} : { tracer: tracer.tracer }),
+      // A tool's context.resultPart reaches the earlier turns' calls through their traces.
+      ...(store === undefined || info === undefined
+        ? {}
+        : {
+            findPart: (callId: string, index: number | undefined) =>
+              storeCall('Reading the traces', () => tracedPart(store, name, callId, index)),
+          }),
       approvals: { desk: this.approvals, mode: request.approvals ?? 'ask' },
       onEvent:
         tasks === undefined

@@ -3,6 +3,7 @@ import { cancelTurn, finishTurn } from './finish-turn.ts';
 import type { ModelReply } from './request-model.ts';
 import { notRunCalls, runToolCalls } from './run-tool-calls.ts';
 import { modelSampler } from './tool-sampling.ts';
+import { turnPart } from './earlier-parts.ts';
 import { formatToolResultsForText } from './text-protocol/tool-results.ts';
 import { toolOutput } from './tool-output.ts';
 import type { TurnResult } from './turn-events.ts';
@@ -61,6 +62,8 @@ export async function runRound(
       ...(dialect === undefined ? {} : { dialect }),
       signal: turn.signal,
       ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      // context.resultPart: this turn's calls first, then the earlier turns' (the session's traces).
+      findPart: async (callId, index) => turnPart(turn.toolCalls, callId, index) ?? options.findPart?.(callId, index),
     },
   });
   turn.toolCalls.push(...ran);

@@ -3,11 +3,14 @@ import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
 import { renderPhrase } from '../core/phrase.ts';
-import type { ProgressReport } from '../tools/call-report.ts';
+import type { LogReport, ProgressReport } from '../tools/call-report.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { LocalTaskRunner } from '../tasks/task-runner.ts';
 import { taskPhrase } from '../tasks/task-text.ts';
 import { TASK_TIMEOUT_MS } from './task-run.ts';
+import { askUpFront, upFrontQuestions } from '../tool-runtime/asks-first.ts';
+import type { AskAnswer } from '../tools/tool-context.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 
 /**
@@ -43,9 +46,25 @@ export async function executeOrHandOver(
   // The call's own signal: the turn's cancel still stops it while it belongs to the turn; its deadline hands it over.
   const own = new AbortController();
   let handOver: (why: 'start' | 'deadline') => void = () => {};
-  const handed = new Promise<'start' | 'deadline'>((resolve) => (handOver = resolve));
+  const handed = new Promise<'start' | 'deadline'>(
+    (resolve) =>
+      (handOver = (why) => {
+        handing = true;
+        resolve(why);
+      }),
+  );
   let last: ProgressReport | undefined; // the call may report before it is handed over: the task starts from there
-  let adopted: { progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } | undefined;
+  let handing = false;
+  const early: LogReport[] = [];
+  let adopted:
+    | {
+        progress: (report: ProgressReport) => void;
+        log: (report: LogReport) => void;
+        remote: (ref: RemoteTaskRef) => void;
+        asking: (waiting: boolean) => void;
+      }
+    | undefined;
+  let remote: RemoteTaskRef | undefined; // a remote server's task the call waits on: kept with the task it becomes
   const approve = options.approve;
   // A call still at the approval gate when the deadline passes is not handed over: it stops there, as today (its approval stays pending).
   let pastTheGate = approve === undefined;
@@ -56,6 +75,9 @@ export async function executeOrHandOver(
   };
   if (turnSignal?.aborted) onTurnAbort();
   else turnSignal?.addEventListener('abort', onTurnAbort, { once: true });
+  // asks_first: asked in the turn once the call is approved, before it becomes a task; answered by key after.
+  const upFront = longRunning && entry !== undefined ? upFrontQuestions(entry.manifest) : [];
+  let answers = new Map<string, AskAnswer>();
   const ask = options.ask;
   const execution = registry.execute(call.name, params, {
     ...options,
@@ -67,14 +89,18 @@ export async function executeOrHandOver(
           approve: async (tool, checked) => {
             const gate = await approve(tool, checked);
             pastTheGate = gate.run;
+            if (gate.run && upFront.length > 0) answers = await askUpFront(upFront, ask, own.signal);
             if (gate.run && longRunning) handOver('start');
             return gate;
           },
         }),
-    ...(ask === undefined
+    ...(ask === undefined && upFront.length === 0
       ? {}
       : {
           ask: async (question, signal) => {
+            const given = question.key === undefined ? undefined : answers.get(question.key);
+            if (given !== undefined) return given;
+            if (ask === undefined) return { answered: false, reason: 'unavailable' };
             adopted?.asking(true);
             try {
               return await ask(question, signal);
@@ -88,6 +114,16 @@ export async function executeOrHandOver(
       last = report;
       options.onProgress?.(report);
       adopted?.progress(report);
+    },
+    onRemoteTask: (ref) => {
+      remote = ref;
+      adopted?.remote(ref);
+    },
+    // Its log lines the same: the card's while the turn runs, kept with the task once it is one.
+    onLog: (report) => {
+      options.onLog?.(report);
+      if (adopted !== undefined) adopted.log(report);
+      else if (handing) early.push(report); // handed over, not adopted yet: the task gets it next
     },
   });
   const first = await Promise.race([execution.then((result) => ({ result })), handed.then((why) => ({ why }))]);
@@ -106,6 +142,8 @@ export async function executeOrHandOver(
   );
   adopted = taken;
   if (last !== undefined) taken.progress(last);
+  for (const report of early.splice(0)) taken.log(report);
+  if (remote !== undefined) taken.remote(remote);
   const said =
     first.why === 'start'
       ? taskPhrase('task.started', { tool: call.name, id: taken.task.id })

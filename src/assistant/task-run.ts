@@ -52,6 +52,8 @@ export function taskCall(
             },
           }),
       onProgress: hooks.progress,
+      onLog: hooks.log,
+      onRemoteTask: hooks.remote,
     });
   };
 }

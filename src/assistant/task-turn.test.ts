@@ -36,7 +36,11 @@ export class ${className} extends BaseTool {
   }
 
   async execute(_params, context) {
-    const { go, log_file } = context.config;
+    const { go, log_file, ask_key } = context.config;
+    if (ask_key !== undefined) {
+      const answer = await context.ask('Which title?', { key: ask_key });
+      appendFileSync(log_file, 'title: ' + (answer.answered ? answer.text : answer.reason) + '\\n');
+    }
     appendFileSync(log_file, 'started\\n');
     context.progress(1, 3, 'gathering');
     while (!existsSync(go)) {
@@ -66,13 +70,13 @@ const reportModel =
     return { toolCalls: [{ name: tool, arguments: {}, id: `call_${messages.length}` }] };
   };
 
-async function setUp(t: Cleanup, tool: string, manifest: string) {
+async function setUp(t: Cleanup, tool: string, manifest: string, section: Record<string, unknown> = {}) {
   const dir = await tempDir(t, 'riverse-task-turn-');
   const go = join(dir, 'go');
   const log = join(dir, 'log');
   const registry = await loadRegistry(t, {
     files: { [`${tool}.ts`]: waitingTool(tool, manifest) },
-    config: { tools: { [tool]: { go, log_file: log } } },
+    config: { tools: { [tool]: { go, log_file: log, ...section } } },
   });
   const store = SqliteStore.open(join(dir, 'data'));
   const runner = new LocalTaskRunner({
@@ -216,6 +220,39 @@ describe('Tasks in a turn', () => {
     await eventually(() => logLines(log).includes('started'), 'it runs');
     writeFileSync(go, '');
     assert.equal((await runner.waitForEnd(id)).result?.data, 'The report is ready: 12 pages.');
+  });
+
+  it("a long_running tool's asks_first is asked in the turn, before the call becomes a task, whose ask has the answer", {
+    timeout: 30_000,
+  }, async (t) => {
+    const { go, log, registry, store, runner } = await setUp(
+      t,
+      'quarterly_report',
+      "long_running: 'optional', asks_first: [{ key: 'title', question: 'Which title?', choices: ['Q3'] }]",
+      { ask_key: 'title' },
+    );
+    const server = await modelServer(t, reportModel('quarterly_report'));
+    const assistant = new Assistant({ model: testModel(server), registry, store, tasks: runner });
+    const seen: string[] = [];
+    const first = await assistant.turn('Build the quarterly report', {
+      session: 'asked',
+      onEvent: (event) => {
+        if (event.type === 'question')
+          return runner.list().then((tasks) => {
+            seen.push(`question: ${event.question} (tasks: ${tasks.length})`);
+            assistant.approvals.reply(event.questionId, 'Q3 review');
+          });
+        if (event.type === 'tool-result') seen.push(`result: ${event.call.taskId === undefined ? 'plain' : 'task'}`);
+      },
+    });
+    assert.equal(first.stopReason, 'answer');
+    assert.deepEqual(seen, ['question: Which title? (tasks: 0)', 'result: task'], 'asked in the turn, then a task');
+    const id = first.toolCalls[0]!.taskId!;
+    await eventually(() => logLines(log).includes('started'), 'the task runs');
+    writeFileSync(go, '');
+    assert.equal((await runner.waitForEnd(id)).status, 'completed');
+    // The tool's own ask of that key got the answer at once: it was not asked again.
+    assert.deepEqual(logLines(log), ['title: Q3 review', 'started', 'finished']);
   });
 
   it('a task started through the port (as MCP starts one) runs the tool, and one that needs approval in no session is refused', {

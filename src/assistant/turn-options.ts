@@ -11,6 +11,7 @@ import type { ClientTool } from './client-tools.ts';
 import type { TurnRouting } from './offered-tools.ts';
 import type { TextOnlyModels } from './text-only-models.ts';
 import type { TurnEvent } from './turn-events.ts';
+import type { ContentPart } from '../tools/content-part.ts';
 
 /** One turn's inputs (runTurn). */
 export interface TurnOptions {
@@ -78,6 +79,11 @@ export interface TurnOptions {
   approvals?: TurnApprovals;
   /** Where calls that outlive the turn go: `long_running` tools' calls, and calls still running at the deadline (032). */
   tasks?: TurnTasks;
+  /**
+   * A part of a call of an earlier turn (`context.resultPart`, after this turn's own calls): the
+   * session's traces. Without it only this turn's calls are looked in.
+   */
+  findPart?: (callId: string, index: number | undefined) => Promise<ContentPart | undefined>;
   /** The turn's id, as its messages and traces are stored (a random one by default). */
   turnId?: string;
   /** Told of the model requests and the tools offered, for the turn's trace (the rest it reads from the events). */

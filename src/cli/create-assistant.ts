@@ -12,7 +12,7 @@ import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../mod
 import { CLI_TEXT } from './cli-text.ts';
 import { cliDataDir } from './data-folder.ts';
 import { openStore } from '../store/open-store.ts';
-import { traceRetention } from '../store/store-settings.ts';
+import { taskRetention, traceRetention } from '../store/store-settings.ts';
 import { withToolSwitches } from '../config/tool-switches.ts';
 import { startTelemetry } from '../telemetry/start-telemetry.ts';
 import { TelemetrySettingError } from '../telemetry/telemetry-settings.ts';
@@ -53,7 +53,10 @@ export async function createAssistant(
   });
   const { tools, store, router } = await finishSetup(setup, { ...options, canAsk: options.interactive === true });
   const telemetry = setup.telemetry;
-  const tasks = options.tasks === undefined || store === undefined ? undefined : sharedTasks({ store, tools });
+  const tasks =
+    options.tasks === undefined || store === undefined
+      ? undefined
+      : sharedTasks({ store, tools, retention: taskRetention(setup.config.config), sources: tools.setup.sources });
   // No shared approvals: the assistant keeps its own (in the store, when there is one).
   const assistant = new Assistant(
     assistantOptions(setup.config.config, {

@@ -10,6 +10,10 @@ import type { ChatModel } from '../models/chat-model.ts';
 import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { Store } from '../store/store.ts';
+import type { TaskRetention } from '../store/store-records.ts';
+import type { ToolSource } from '../tool-runtime/tool-source.ts';
+import { DEFAULT_LIMITS } from '../tool-runtime/execute-tool.ts';
+import { truncateResult } from '../tools/tool-result.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
@@ -105,11 +109,31 @@ export function sharedTasks(parts: {
   emit?: (taskId: string, event: TurnEvent) => void;
   /** Told when the store fails at start, while ending the tasks a stopped process left running. */
   onStartError?: (error: unknown) => void;
+  /** `store.tasks:` (taskRetention); the store's defaults otherwise. */
+  retention?: Partial<TaskRetention>;
+  /** The tool sources (MCP servers, ready): the remote tasks a stopped process was waiting on are picked up again through them. */
+  sources?: readonly ToolSource[];
 }): LocalTaskRunner {
   const { tools } = parts;
-  return new LocalTaskRunner({
+  const runner = new LocalTaskRunner({
     records: parts.store.tasks,
+    ...(parts.retention === undefined ? {} : { retention: parts.retention }),
     run: taskCall(() => tools.current, parts.approvals, parts.emit),
     ...(parts.onStartError === undefined ? {} : { onStartError: parts.onStartError }),
   });
+  const sources = parts.sources ?? [];
+  void runner.resumeRemote((ref, signal) => {
+    for (const source of sources) {
+      const waiting = source.resumeTask?.(ref, signal);
+      // Bounded as any call's result is.
+      if (waiting !== undefined)
+        return waiting.then((outcome) =>
+          'interrupted' in outcome
+            ? outcome
+            : truncateResult(outcome, DEFAULT_LIMITS.maxResultChars, DEFAULT_LIMITS.maxResultBytes),
+        );
+    }
+    return undefined;
+  });
+  return runner;
 }

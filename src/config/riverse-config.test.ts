@@ -240,7 +240,7 @@ describe('the riverse.yaml schema', () => {
     );
   });
 
-  test('telemetry: and store.traces: are checked, grpc refused with what to set instead', () => {
+  test('telemetry:, store.traces: and store.tasks: are checked, grpc refused with what to set instead', () => {
     assert.deepEqual(
       plainProblems({
         telemetry: {
@@ -252,7 +252,11 @@ describe('the riverse.yaml schema', () => {
           resource_attributes: { 'deployment.environment': 'home' },
           capture_message_content: true,
         },
-        store: { url: 'postgres://riverse:secret@db.local:5432/riverse', traces: { max_age_days: 7, max_count: 500 } },
+        store: {
+          url: 'postgres://riverse:secret@db.local:5432/riverse',
+          traces: { max_age_days: 7, max_count: 500 },
+          tasks: { max_age_days: 30, max_count: 100 },
+        },
       }),
       [],
     );
@@ -270,7 +274,7 @@ describe('the riverse.yaml schema', () => {
     assert.deepEqual(
       plainProblems({
         telemetry: { exporter: 'zipkin', endpoint: 'collector:4318', protocol: 'grpc', headers: { a: 1 } },
-        store: { traces: { max_age_days: 0, max_count: 'many' } },
+        store: { traces: { max_age_days: 0, max_count: 'many' }, tasks: { max_count: 0 } },
       }),
       [
         { path: ['telemetry', 'exporter'], message: 'expected one of otlp, console, none, got string "zipkin"' },
@@ -295,6 +299,10 @@ describe('the riverse.yaml schema', () => {
         {
           path: ['store', 'traces', 'max_count'],
           message: 'expected a whole number of traces, at least 1, got string "many"',
+        },
+        {
+          path: ['store', 'tasks', 'max_count'],
+          message: 'expected a whole number of tasks, at least 1, got number 0',
         },
       ],
     );

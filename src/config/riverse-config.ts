@@ -19,6 +19,7 @@ import {
   withoutPassword,
   type StoreConfig,
   type StoreSettings,
+  type TaskRetentionSettings,
   type TraceRetentionSettings,
 } from '../store/store-settings.ts';
 import type { TelemetryConfig, TelemetrySettings } from '../telemetry/telemetry-settings.ts';
@@ -351,6 +352,10 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
     traces: section<TraceRetentionSettings>({
       max_age_days: whole(1, phrase('config.unit.days')),
       max_count: whole(1, phrase('config.unit.traces')),
+    }),
+    tasks: section<TaskRetentionSettings>({
+      max_age_days: whole(1, phrase('config.unit.days')),
+      max_count: whole(1, phrase('config.unit.tasks')),
     }),
   }),
 };

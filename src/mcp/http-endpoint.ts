@@ -10,6 +10,7 @@ import { BATCH_REFUSED, INVALID_REQUEST } from './rpc-refusals.ts';
 import { createToolServer, type ServedTools } from './tool-server.ts';
 import type { TaskRunner } from '../tasks/task-types.ts';
 import { McpTasks } from './task-methods.ts';
+import { isTaskListen, taskListen } from './task-notices.ts';
 
 /** Sessions open at once; the oldest idle one is closed to make room. */
 const MAX_SESSIONS = 64;
@@ -92,6 +93,12 @@ export function mcpHttpEndpoint(
     if (request.method === 'POST' && !(await isLegacyRequest(request, body))) {
       const refused = paramHeadersRefusal(tools, body, request.headers);
       if (refused !== undefined) return refused;
+      // A listen stream that names tasks gets their notifications/tasks too (task-notices.ts).
+      if (tasks !== undefined && isTaskListen(body))
+        return taskListen(body, tasks, {
+          signal: request.signal,
+          onToolsChange: (listener) => tools.onChange(listener),
+        });
       return modern.fetch(request, { parsedBody: body });
     }
     return rpcError(

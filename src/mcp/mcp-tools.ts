@@ -18,6 +18,10 @@ import { DEFAULT_STARTUP_TIMEOUT_MS, enabledServers, type McpConfig } from './mc
 import { schemaParameters } from '../tool-runtime/schema-parameters.ts';
 import { ServerConnection, type ServerStatus } from './server-connection.ts';
 import { registryToolName } from './tool-names.ts';
+import { ForgottenTask } from './remote-task.ts';
+import { remoteTaskHook, type RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
+import { ToolFailure, type CheckedToolResult } from '../tools/tool-result.ts';
+import type { ToolContext } from '../tools/tool-context.ts';
 
 /** Where a server's tools and diagnostics say they come from. */
 function serverFile(server: string): string {
@@ -95,6 +99,26 @@ export class McpTools implements ToolSource {
       ),
     ]);
     clearTimeout(timer);
+  }
+
+  resumeTask(
+    ref: RemoteTaskRef,
+    signal: AbortSignal,
+  ): Promise<CheckedToolResult | { interrupted: string }> | undefined {
+    const connection = this.#connections.find((one) => one.name === ref.server);
+    if (connection === undefined) return undefined;
+    const timeoutMs =
+      connection.settings.timeout_ms ?? this.#config.tools?.timeout_ms ?? DEFAULT_LIMITS.defaultTimeoutMs;
+    return connection.resumeTask(ref.tool, ref.taskId, signal, timeoutMs).then(
+      (result) => toToolResult(ref.tool, result),
+      (error: unknown) => {
+        // Forgotten, or out of reach: the task cannot be had, and is said to be interrupted, with why.
+        if (error instanceof ForgottenTask) return { interrupted: error.message };
+        if (error instanceof ToolFailure && error.code === 'mcp-disconnected') return { interrupted: error.message };
+        if (error instanceof ToolFailure) return { success: false, data: '', error: error.message, code: error.code };
+        return { success: false, data: '', error: String(error), code: 'mcp-protocol-error' as const };
+      },
+    );
   }
 
   statuses(): ServerStatus[] {
@@ -227,6 +251,7 @@ function mcpTool(
           progress: context.progress,
           log: context.log,
           channel: { ask: context.ask, language: context.language, sample: context.sample, roots: context.roots },
+          ...taskHook(context),
         }),
       ),
     // It runs in the server's process (or across the network), not in one of Riverse's hosts.
@@ -248,4 +273,10 @@ function mcpTool(
       }
     },
   };
+}
+
+/** The call's hook for a task its server makes (kept with the Riverse task running the call), when it has one. */
+function taskHook(context: ToolContext): { task?: (ref: RemoteTaskRef) => void } {
+  const hook = remoteTaskHook(context);
+  return hook === undefined ? {} : { task: hook };
 }

@@ -111,3 +111,98 @@ test('riverse mcp over stdio runs a required tool as a task (its store opened in
   assert.equal(reports.at(-1), 'report: completed');
   assert.ok(existsSync(join(project, 'data')), 'the tasks store is in the data folder');
 });
+
+const JOB = `import { existsSync } from 'node:fs';
+import { BaseTool, ToolResult } from 'riverse';
+export class JobTool extends BaseTool {
+  manifest() {
+    return { name: 'job', description: 'A long job that waits for its go file.', parameters: { go: { type: 'string', required: true, description: 'The file' } }, examples: ['run the job', 'start the job'], long_running: 'required' };
+  }
+  async execute(params, context) {
+    while (!existsSync(params.go)) {
+      if (context.signal.aborted) return ToolResult.fail('stopped');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return ToolResult.ok('The job is done.');
+  }
+}
+`;
+
+test('a remote task our client waited on is picked up again after Riverse restarts (its id kept with our task), or interrupted with the reason when the server forgot it', {
+  timeout: 60_000,
+}, async (t) => {
+  const { sharedTasks } = await import('../config/assistant-options.ts');
+  const { SqliteStore } = await import('../store/sqlite-store.ts');
+  const service = await startTestService(t, { files: { 'job.ts': JOB } });
+  const url = new URL('/mcp', service.url).href;
+  const dir = await tempDir(t, 'riverse-client-');
+  const tools = await McpTools.start({
+    config: { mcp: { servers: { remote: { url, timeout_ms: 20_000 } } } },
+    baseDir: dir,
+  });
+  t.after(() => tools.close());
+  const registry = await ToolRegistry.load({ folders: [join(dir, 'none')], sources: [tools] });
+  const store = SqliteStore.open(join(dir, 'data'));
+  t.after(() => store.close());
+  const eventually = async (check: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 500 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(await check(), what);
+  };
+
+  // Our task keeps the id of the server's task its call waits on, as soon as the server makes it.
+  const first = sharedTasks({ store, tools: { current: registry }, sources: [tools] });
+  const go = join(dir, 'go-1');
+  const started = await first.start({ tool: 'remote__job', arguments: { go }, callId: 'call_1', origin: 'api' });
+  await eventually(async () => (await store.tasks.get(started.id))?.remote !== undefined, 'the remote task id is kept');
+  const remote = (await store.tasks.get(started.id))!.remote!;
+  assert.equal(remote.server, 'remote');
+  assert.equal(remote.tool, 'job');
+  assert.equal((await service.context.tasks.get(remote.taskId))?.status, 'working', "it is the server's task");
+  // Riverse stops: that task is left working, and the server's is not cancelled.
+  await first.close();
+  assert.equal((await store.tasks.get(started.id))?.status, 'working');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal((await service.context.tasks.get(remote.taskId))?.status, 'working', "the server's task runs on");
+  // As the next process sees it: its runner is gone (this test's process is the same one).
+  await store.tasks.put((await store.tasks.get(started.id))!, 'gone-host:999999:1');
+
+  // A process that crashed while waiting left its rows working too: one on a task the server still runs, one it forgot.
+  const running = await service.context.tasks.start({
+    tool: 'job',
+    arguments: { go: join(dir, 'go-2') },
+    callId: 'x',
+    origin: 'mcp',
+  });
+  const now = Date.now();
+  const leftOver = (id: string, taskId: string) =>
+    store.tasks.put(
+      {
+        id,
+        tool: 'remote__job',
+        callId: id,
+        origin: 'api',
+        status: 'working',
+        arguments: {},
+        createdAt: now,
+        updatedAt: now,
+        remote: { server: 'remote', tool: 'job', taskId },
+      },
+      'gone-host:999999:1',
+    );
+  await leftOver('picked-up', running.id);
+  await leftOver('forgotten', 'no-such-task');
+  const second = sharedTasks({ store, tools: { current: registry }, sources: [tools] });
+  t.after(() => second.close());
+  assert.deepEqual(await second.ready, [], 'neither was interrupted at the start');
+  const forgotten = await second.waitForEnd('forgotten');
+  assert.equal(forgotten.status, 'interrupted');
+  assert.match(forgotten.statusMessage ?? '', /^remote no longer knows its task no-such-task for job/);
+  assert.equal((await second.get('picked-up'))?.status, 'working', 'picked up again, not run again');
+  assert.equal((await second.get(started.id))?.status, 'working', 'the one left at the stop too');
+  await writeFiles(dir, { 'go-1': '', 'go-2': '' });
+  for (const id of ['picked-up', started.id]) {
+    const picked = await second.waitForEnd(id);
+    assert.equal(picked.status, 'completed', id);
+    assert.equal(picked.result?.data, 'The job is done.');
+  }
+});

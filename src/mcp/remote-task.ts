@@ -37,7 +37,12 @@ interface RemoteTask {
   timeoutMs: number;
   progress?: ReportProgress;
   channel?: ElicitationChannel;
+  /** Told the server's task id once it made the task (kept with the Riverse task, for a restart). */
+  onCreated?: (taskId: string) => void;
 }
+
+/** What a remote task ended as when Riverse picked it up again after a restart: its result, or why it could not. */
+export class ForgottenTask extends Error {}
 
 /**
  * Calls the tool as a task and waits for its end (bounded by the call's time limit): the task's
@@ -54,7 +59,38 @@ export async function callAsTask(
   const created = await send('tools/call', { name: tool, arguments: args });
   if (created.resultType !== 'task' || typeof created.taskId !== 'string') return created as CallToolResult;
   const taskId = created.taskId;
-  const pollMs = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, Number(created.pollIntervalMs) || 1_000));
+  try {
+    call.onCreated?.(taskId);
+  } catch {}
+  return waitForTask(call, tool, taskId, Number(created.pollIntervalMs));
+}
+
+/**
+ * Polls a task an earlier Riverse process started and was waiting on (its id kept with the Riverse
+ * task): to its end as `callAsTask` does. A server that no longer knows it (-32602: it restarted, or
+ * its time to live ended) throws a ForgottenTask saying so.
+ */
+export async function resumeTask(call: RemoteTask, tool: string, taskId: string): Promise<CallToolResult> {
+  try {
+    await rawRequest(call, 'tasks/get', { taskId });
+  } catch (error) {
+    if ((error as { rpcCode?: number }).rpcCode === -32602)
+      throw new ForgottenTask(
+        `${call.server} no longer knows its task ${taskId} for ${tool} (it restarted, or the task's time to live ended); its result is lost.`,
+      );
+    throw error;
+  }
+  return waitForTask(call, tool, taskId, Number.NaN);
+}
+
+async function waitForTask(
+  call: RemoteTask,
+  tool: string,
+  taskId: string,
+  pollIntervalMs: number,
+): Promise<CallToolResult> {
+  const send = (method: string, params: Record<string, unknown>) => rawRequest(call, method, params);
+  const pollMs = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, pollIntervalMs || 1_000));
   const deadline = Date.now() + call.timeoutMs;
   const answered = new Set<string>();
   let polls = 0;
@@ -171,7 +207,10 @@ function rawRequest(
       };
       if (error !== undefined)
         reject(
-          new ToolFailure('mcp-protocol-error', `${call.server} refused ${method}: ${error.message} (${error.code})`),
+          Object.assign(
+            new ToolFailure('mcp-protocol-error', `${call.server} refused ${method}: ${error.message} (${error.code})`),
+            { rpcCode: error.code },
+          ),
         );
       else resolve(result ?? {});
     });

@@ -22,12 +22,15 @@ export interface CallReports {
   channel?: ElicitationChannel;
   progress?: ReportProgress;
   log?: ReportLog;
+  /** Told when the server made a task for the call (a tool that runs only as one): its id, for a restart. */
+  task?: (ref: RemoteTaskRef) => void;
 }
 import { renderPhrase } from '../core/phrase.ts';
 import { elicit, type ElicitationChannel } from './elicitation.ts';
 import { answerRoots, answerSampling } from './remote-sampling.ts';
 import type { RootsList } from '../tools/client-roots.ts';
-import { callAsTask, needsTasks } from './remote-task.ts';
+import { callAsTask, needsTasks, resumeTask } from './remote-task.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 import { mcpPhrase } from './mcp-client-text.ts';
 import { transportOf, type McpServerSettings } from './mcp-settings.ts';
 import { signIns } from './oauth/sign-ins.ts';
@@ -195,6 +198,44 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * Waits again on a task of this server that an earlier Riverse process was waiting on (its id kept
+   * with the Riverse task). A ForgottenTask when the server no longer knows it; else as callTool.
+   */
+  async resumeTask(
+    tool: string,
+    taskId: string,
+    signal: AbortSignal,
+    timeoutMs: number,
+    reports: CallReports = {},
+  ): Promise<CallToolResult> {
+    const client = this.#client;
+    if (client === undefined || this.#state !== 'connected')
+      throw new ToolFailure(
+        'mcp-disconnected',
+        `${this.name} is not connected${this.#reason === undefined ? '' : `: ${this.#reason}`}.`,
+      );
+    const { channel } = reports;
+    if (channel !== undefined) this.#channels.push(channel);
+    try {
+      return await resumeTask(
+        {
+          client,
+          capabilities: this.#capabilities(),
+          server: this.name,
+          signal,
+          timeoutMs,
+          ...(reports.progress === undefined ? {} : { progress: reports.progress }),
+          ...(channel === undefined ? {} : { channel }),
+        },
+        tool,
+        taskId,
+      );
+    } finally {
+      if (channel !== undefined) this.#channels.splice(this.#channels.lastIndexOf(channel), 1);
+    }
+  }
+
   async #callOnce(
     tool: string,
     args: Record<string, unknown>,
@@ -260,6 +301,7 @@ export class ServerConnection {
           timeoutMs,
           ...(progress === undefined ? {} : { progress }),
           ...(reports.channel === undefined ? {} : { channel: reports.channel }),
+          onCreated: (taskId) => reports.task?.({ server: this.name, tool, taskId }),
         },
         tool,
         args,

@@ -31,6 +31,8 @@ export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Messages Riverse answers itself rather than the SDK (a listen stream that names tasks: task-notices.ts); true when it did. */
+  intercept?: (message: JSONRPCMessage) => boolean;
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #maxLine: number;
@@ -147,6 +149,7 @@ export class StdioTransport implements Transport {
         );
       return;
     }
+    if (this.intercept?.(message) === true) return;
     this.onmessage?.(message);
   }
 

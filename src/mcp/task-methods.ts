@@ -11,6 +11,7 @@ import type { AskAnswer } from '../tools/tool-context.ts';
 import { askAnswer, askQuestion } from './person-questions.ts';
 import { createTaskResult, detailedTask, tasksRequired } from './task-wire.ts';
 import { toCallToolResult } from './call-result.ts';
+import { withUpFrontAnswers } from '../tool-runtime/asks-first.ts';
 
 /** How long a task's question waits for its answer through tasks/update unless it says (as over elicitation). */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
@@ -34,16 +35,53 @@ export class McpTasks {
   readonly #runner: TaskRunner;
   /** The questions each running task waits on, by task id, then by the key its input request has. */
   readonly #pending = new Map<string, Map<string, Pending>>();
+  /** Told the id of a task whose state on the wire may have changed (notifications/tasks: task-notices.ts). */
+  readonly #watchers = new Set<(id: string) => void>();
 
   constructor(runner: TaskRunner) {
     this.#runner = runner;
+    runner.onChange((task) => {
+      if (task.origin === 'mcp') this.#changed(task.id);
+    });
   }
 
-  /** Starts an approved call as a task; its questions become input requests, answered through tasks/update. */
+  /**
+   * The task as `tasks/get` and `notifications/tasks` show it (its DetailedTask: the result or
+   * error inlined, its questions while it waits), or undefined for a task no MCP client started.
+   */
+  async detailed(id: string) {
+    const task = await this.#runner.get(id);
+    if (task === undefined || task.origin !== 'mcp') return undefined;
+    const questions = this.#inputRequests(id);
+    // The wire's input_required is the questions put here: a task about to put one is still working.
+    const shown =
+      task.status === 'input_required' && questions === undefined ? { ...task, status: 'working' as const } : task;
+    return detailedTask(shown, questions, (result) => ({ ...toCallToolResult(result) }));
+  }
+
+  /** Calls `watcher` with the id of each task whose state may have changed; returns the unsubscribe. */
+  watch(watcher: (id: string) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => void this.#watchers.delete(watcher);
+  }
+
+  #changed(id: string): void {
+    for (const watcher of this.#watchers) {
+      try {
+        watcher(id);
+      } catch {}
+    }
+  }
+
+  /**
+   * Starts an approved call as a task; its questions become input requests, answered through
+   * tasks/update, but for those its asks_first answered before the task existed (`answers`, by key).
+   */
   async start(
     tool: string,
     args: Record<string, unknown>,
     callId: string,
+    answers: ReadonlyMap<string, AskAnswer> = new Map(),
   ): Promise<ReturnType<typeof createTaskResult>> {
     let id: string | undefined;
     let asks = 0;
@@ -58,12 +96,14 @@ export class McpTasks {
             clearTimeout(timer);
             pending.delete(key);
             resolve(response);
+            this.#changed(id!);
           };
           // A task cancelled before its question was put has no one to ask.
           if (signal.aborted) return resolve({ action: 'cancel' });
           const timer = setTimeout(() => done({ action: 'timeout' }), timeoutMs);
           signal.addEventListener('abort', () => done({ action: 'cancel' }), { once: true });
           pending.set(key, { request, answer: done });
+          this.#changed(id!); // its question is on the wire now (input_required, with inputRequests)
         };
         if (id === undefined) early.push(put);
         else put();
@@ -89,7 +129,7 @@ export class McpTasks {
       arguments: args,
       callId,
       origin: 'mcp',
-      ask: hooks.ask,
+      ask: withUpFrontAnswers(answers, hooks.ask)!,
       approve: hooks.approve,
     });
     id = task.id;
@@ -110,7 +150,7 @@ export class McpTasks {
     };
     server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, context) => {
       const task = await gate('tasks/get', params, context);
-      return detailedTask(task, this.#inputRequests(task.id), (result) => ({ ...toCallToolResult(result) }));
+      return (await this.detailed(task.id))!;
     });
     server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async (params, context) => {
       const task = await gate('tasks/update', params, context);

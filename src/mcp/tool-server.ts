@@ -31,6 +31,7 @@ import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { parseTraceparent, type TraceContext } from '../core/trace-context.ts';
 import type { McpTasks } from './task-methods.ts';
+import { askUpFront, upFrontQuestions } from '../tool-runtime/asks-first.ts';
 import { clientOffersTasks, longRunning, metaCapabilities, TASKS_EXTENSION, tasksRequired } from './task-wire.ts';
 
 /** What the server serves: the registry in use now, and word of each change (a LiveToolRegistry). */
@@ -110,10 +111,14 @@ export function createToolServer(
         const gate = await approve(server, registered, request.params.arguments ?? {}, context, rounds);
         if (rounds?.asking) return rounds.result();
         if (!gate.run) return toCallToolResult(gate.result);
+        // Its asks_first too: in rounds before the task exists (2026), or over elicitation (2025).
+        const answers = await askFirst(server, upFrontQuestions(registered.manifest), context, rounds);
+        if (rounds?.asking) return rounds.result();
         return (await tasks.start(
           name,
           request.params.arguments ?? {},
           String(context.mcpReq.id),
+          answers,
         )) as unknown as CallToolResult;
       }
       if (mode === 'required') throw tasksRequired(`${name} runs only as a task: it`);
@@ -315,6 +320,31 @@ async function approve(
       ),
     };
   }
+}
+
+/**
+ * A long_running tool's `asks_first`, before its task exists: each in an input-required round of
+ * its own in 2026-07-28 (the run stops at the first unanswered one: `rounds.asking`), over
+ * elicitation in the 2025 revisions; `unavailable` for a client that offers no elicitation.
+ */
+function askFirst(
+  server: Server,
+  questions: AskQuestion[],
+  context: ServerContext,
+  rounds: InputRounds | undefined,
+): Promise<Map<string, AskAnswer>> {
+  return askUpFront(
+    questions,
+    async (question, signal) => {
+      if (server.getClientCapabilities()?.elicitation === undefined) return { answered: false, reason: 'unavailable' };
+      if (rounds === undefined) return ask(server, question, signal);
+      const fits = (view: InputResponseView) => askAnswer(formAnswer(view), question);
+      const answer = rounds.ask(askQuestion(question), { key: question.key, fits: (view) => fits(view) !== undefined });
+      // Not answered yet: this round asks it, and the call is answered with the round, not a task.
+      return answer === undefined ? { answered: false, reason: 'unavailable' } : fits(answer)!;
+    },
+    context.mcpReq.signal,
+  );
 }
 
 /**

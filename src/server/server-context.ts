@@ -10,6 +10,7 @@ import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { ModelError } from '../models/model-error.ts';
 import type { Store } from '../store/store.ts';
+import { taskRetention } from '../store/store-settings.ts';
 import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
@@ -91,6 +92,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const events = new ServerEvents();
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
+    retention: taskRetention(options.config.config),
+    sources: options.tools.setup.sources,
     store: options.store,
     tools: options.tools,
     approvals,

@@ -153,6 +153,12 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX oauth_tokens_by_resource ON oauth_tokens (resource, saved_at);
   `,
+  // 8: a task's log lines (JSON TaskLogLine[], the latest ones), read after its turn (riverse tasks show, the tasks page),
+  // and the remote MCP server's task its call waits on (JSON RemoteTaskRef), picked up again after a restart.
+  `
+  ALTER TABLE tasks ADD COLUMN logs TEXT;
+  ALTER TABLE tasks ADD COLUMN remote TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,38 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SqliteStore } from './sqlite-store.ts';
-import { traceRetention } from './store-settings.ts';
+import { taskRetention, traceRetention } from './store-settings.ts';
+import { DEFAULT_TASK_RETENTION } from './task-store.ts';
+
+describe('store.tasks: in riverse.yaml', () => {
+  it('sets how long and how many ended tasks are kept; what is left out keeps its default', async (t) => {
+    assert.deepEqual(taskRetention({}), {});
+    assert.deepEqual(taskRetention({ store: { tasks: { max_age_days: 2 } } }), { ttlMs: 2 * 24 * 60 * 60 * 1000 });
+    const dir = await mkdtemp(join(tmpdir(), 'riverse-task-retention-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const store = SqliteStore.open(dir);
+    t.after(() => store.close());
+    const now = Date.now();
+    for (const [index, tool] of ['a', 'b', 'c'].entries())
+      await store.tasks.put({
+        id: tool,
+        tool,
+        callId: tool,
+        origin: 'cli',
+        status: 'completed',
+        arguments: {},
+        createdAt: now - 10_000,
+        updatedAt: now - (3 - index) * 1000,
+      });
+    const retention = { ...DEFAULT_TASK_RETENTION, ...taskRetention({ store: { tasks: { max_count: 2 } } }) };
+    assert.equal(await store.tasks.prune(now, retention), 1);
+    assert.deepEqual(
+      (await store.tasks.list()).map((task) => task.tool),
+      ['c', 'b'],
+      'the oldest ended task went past max_count',
+    );
+  });
+});
 
 describe('store.traces: in riverse.yaml', () => {
   it('sets the retention the store keeps traces by; what is left out keeps its default', async (t) => {

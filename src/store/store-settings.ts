@@ -1,4 +1,4 @@
-import type { TraceRetention } from './store-records.ts';
+import type { TaskRetention, TraceRetention } from './store-records.ts';
 
 /** `store.traces:` in riverse.yaml: how long turn traces are kept, and how many (the oldest go first). */
 export interface TraceRetentionSettings {
@@ -13,10 +13,28 @@ export interface StoreSettings {
   /** A PostgreSQL database shared by replicas (`postgres://…`); RIVERSE_DATABASE_URL wins over it. Absent: SQLite in the data folder. */
   url?: string;
   traces?: TraceRetentionSettings | null;
+  tasks?: TaskRetentionSettings | null;
+}
+
+/** `store.tasks:` in riverse.yaml: how long ended tasks are kept (a task's own `ttlMs` wins), and how many. */
+export interface TaskRetentionSettings {
+  /** Days an ended task is kept (7). */
+  max_age_days?: number;
+  /** Ended tasks kept at most (1,000). */
+  max_count?: number;
 }
 
 export interface StoreConfig {
   store?: StoreSettings | null;
+}
+
+/** The tasks' retention riverse.yaml sets (the store's defaults fill the rest). */
+export function taskRetention(config: StoreConfig): Partial<TaskRetention> {
+  const tasks = config.store?.tasks;
+  return {
+    ...(tasks?.max_age_days === undefined ? {} : { ttlMs: tasks.max_age_days * 24 * 60 * 60 * 1000 }),
+    ...(tasks?.max_count === undefined ? {} : { maxEnded: tasks.max_count }),
+  };
 }
 
 /** The retention riverse.yaml sets (the store's defaults fill the rest). */

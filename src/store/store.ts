@@ -159,6 +159,8 @@ export interface TaskRepository {
   ): Promise<TaskRecord[]>;
   /** The statuses of these tasks as stored (another process may have cancelled one). */
   statuses(ids: readonly string[]): Promise<Map<string, TaskStatus>>;
+  /** The process a task's row names as running it (`host:pid:start`), if any. */
+  runnerOf?(id: string): Promise<string | undefined>;
   /** Deletes ended tasks past their time to live, and the oldest past the count; answers how many went. */
   prune(now: number, retention?: TaskRetention): Promise<number>;
 }

@@ -29,6 +29,8 @@ interface TaskRow {
   ttl_ms: number | null;
   poll_interval_ms: number | null;
   progress: string | null;
+  logs: string | null;
+  remote: string | null;
   result: string | null;
   delivered_at: number | null;
   runner: string | null;
@@ -53,10 +55,11 @@ export class TaskStore implements TaskRepository {
   async put(record: TaskRecord, runner?: string): Promise<void> {
     this.#run(
       `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
-         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs, remote)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
          error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
+         logs = excluded.logs, remote = excluded.remote,
          result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
        WHERE tasks.status IN ('working', 'input_required')`,
       record.id,
@@ -76,6 +79,8 @@ export class TaskStore implements TaskRepository {
       record.result === undefined ? null : resultJson(record.result),
       record.deliveredAt ?? null,
       runner ?? null,
+      record.logs === undefined || record.logs.length === 0 ? null : jsonText(record.logs),
+      record.remote === undefined ? null : jsonText(record.remote),
     );
   }
 
@@ -155,6 +160,11 @@ export class TaskStore implements TaskRepository {
     return found;
   }
 
+  async runnerOf(id: string): Promise<string | undefined> {
+    const row = this.#prepare('SELECT runner FROM tasks WHERE id = ?').get(id) as { runner: string | null } | undefined;
+    return row?.runner ?? undefined;
+  }
+
   async prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): Promise<number> {
     const ended = "status IN ('completed', 'failed', 'cancelled', 'interrupted')";
     const expired = this.#run(
@@ -196,6 +206,10 @@ function toRecord(row: TaskRow): TaskRecord {
     ...(row.ttl_ms === null ? {} : { ttlMs: row.ttl_ms }),
     ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
     ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
+    ...(row.logs === null || row.logs === undefined ? {} : { logs: JSON.parse(row.logs) as TaskRecord['logs'] }),
+    ...(row.remote === null || row.remote === undefined
+      ? {}
+      : { remote: JSON.parse(row.remote) as NonNullable<TaskRecord['remote']> }),
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
     ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
   };
@@ -256,6 +270,7 @@ export function memoryTasks(): TaskRecords {
       for (const task of gone) records.delete(task.id);
       return gone.length;
     },
+    runnerOf: async (id) => runners.get(id),
     statuses: async (ids) =>
       new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
   };

@@ -3,8 +3,9 @@ import { hostname } from 'node:os';
 import { english } from '../core/phrase.ts';
 import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords } from '../store/task-store.ts';
 import type { TaskRetention } from '../store/store-records.ts';
-import type { ProgressReport } from '../tools/call-report.ts';
+import type { LogReport, ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 import type { StartTaskRequest, TaskFilter, TaskRecord, TaskRunner, TaskStatus } from './task-types.ts';
 import { taskPhrase } from './task-text.ts';
 
@@ -13,9 +14,22 @@ export interface TaskCallHooks {
   taskId: string;
   signal: AbortSignal;
   progress(report: ProgressReport): void;
+  /** A line the call logged: kept with the task (the latest TASK_LOG_LINES), for after its turn. */
+  log(report: LogReport): void;
+  /** The call's MCP server made a task of its own for it: kept with the task, so that a restart picks it up again. */
+  remote(ref: RemoteTaskRef): void;
   /** A question to the person is waiting (true) or was answered (false): the task is `input_required` meanwhile. */
   asking(waiting: boolean): void;
 }
+
+/**
+ * Waits again on a remote task a stopped process was waiting on (the sources' `resumeTask`): its
+ * result, `{ interrupted }` with why it cannot be had, or undefined when no source knows its server.
+ */
+export type ResumeRemoteTask = (
+  ref: RemoteTaskRef,
+  signal: AbortSignal,
+) => Promise<CheckedToolResult | { interrupted: string }> | undefined;
 
 /** Runs a task's call (the registry's tool, through executeTool); never throws, like executeTool. */
 export type RunTaskCall = (request: StartTaskRequest, hooks: TaskCallHooks) => Promise<CheckedToolResult>;
@@ -56,6 +70,9 @@ const FAILED_CODES: ReadonlySet<ToolErrorCode | undefined> = new Set([
 ]);
 
 const DEFAULT_POLL_MS = 1_000;
+/** The log lines a task keeps (the latest), and the most of each: enough to see what it did, small enough for its row. */
+const TASK_LOG_LINES = 100;
+const TASK_LOG_CHARS = 1_000;
 /** The most a progress report is written to the store (listeners hear every one). */
 const PROGRESS_WRITE_MS = 1_000;
 
@@ -107,6 +124,8 @@ export class LocalTaskRunner implements TaskRunner {
   #closed = false;
   /** Tasks interrupted when this runner started (a restart found them running); empty when the store failed then. */
   readonly ready: Promise<readonly TaskRecord[]>;
+  /** Tasks a stopped process left waiting on a remote server's task: held (claimed) until `resumeRemote` picks them up. */
+  #orphans: TaskRecord[] = [];
 
   constructor(options: TaskRunnerOptions) {
     this.#records = options.records;
@@ -120,6 +139,12 @@ export class LocalTaskRunner implements TaskRunner {
 
   async #recover(onStartError: (error: unknown) => void): Promise<readonly TaskRecord[]> {
     try {
+      // A task waiting on a remote server's task is not interrupted: claimed, for resumeRemote to pick up again.
+      for (const task of await this.#records.list({ status: ['working', 'input_required'] })) {
+        if (task.remote === undefined || !runnerStopped(await this.#records.runnerOf?.(task.id))) continue;
+        await this.#records.put({ ...task, status: 'working' }, RUNNER);
+        this.#orphans.push({ ...task, status: 'working' });
+      }
       const at = this.#now();
       const interrupted = await this.#records.interruptRunning(
         english(taskPhrase('task.interrupted')),
@@ -151,6 +176,8 @@ export class LocalTaskRunner implements TaskRunner {
       taskId: live.record.id,
       signal: controller.signal,
       progress: (report) => this.#progress(live, report),
+      log: (report) => this.#log(live, report),
+      remote: (ref) => this.#remote(live, ref),
       asking: (waiting) => this.#asking(live, waiting),
     };
     // Started on the next tick: the caller has the record (and may subscribe) before anything is reported.
@@ -170,7 +197,13 @@ export class LocalTaskRunner implements TaskRunner {
   adopt(
     request: StartTaskRequest,
     running: RunningCall,
-  ): { task: TaskRecord; progress: (report: ProgressReport) => void; asking: (waiting: boolean) => void } {
+  ): {
+    task: TaskRecord;
+    progress: (report: ProgressReport) => void;
+    log: (report: LogReport) => void;
+    remote: (ref: RemoteTaskRef) => void;
+    asking: (waiting: boolean) => void;
+  } {
     const live = this.#begin(request, new AbortController(), running.cancel);
     running.result.then(
       (result) => this.#finish(live, result),
@@ -179,6 +212,8 @@ export class LocalTaskRunner implements TaskRunner {
     return {
       task: structuredClone(live.record),
       progress: (report) => this.#progress(live, report),
+      log: (report) => this.#log(live, report),
+      remote: (ref) => this.#remote(live, ref),
       asking: (waiting) => this.#asking(live, waiting),
     };
   }
@@ -226,6 +261,34 @@ export class LocalTaskRunner implements TaskRunner {
     return () => void this.#listeners.delete(listener);
   }
 
+  /**
+   * Picks up again the tasks a stopped process left waiting on a remote MCP server's task: each is
+   * run on (its id and record kept) by polling that task through `resume`; one whose server forgot
+   * it, or that no source knows, ends `interrupted` with the reason. Call it once the sources are ready.
+   */
+  async resumeRemote(resume: ResumeRemoteTask): Promise<TaskRecord[]> {
+    await this.ready; // the start claims them
+    const orphans = this.#orphans.splice(0);
+    for (const task of orphans) {
+      const controller = new AbortController();
+      const live = this.#hold(task, controller);
+      const waiting = task.remote === undefined ? undefined : resume(task.remote, controller.signal);
+      if (waiting === undefined) {
+        this.#interrupt(
+          live,
+          `No MCP server named ${task.remote?.server} is configured now: its task could not be picked up again.`,
+        );
+        continue;
+      }
+      waiting.then(
+        (outcome) =>
+          'interrupted' in outcome ? this.#interrupt(live, outcome.interrupted) : this.#finish(live, outcome),
+        (error: unknown) => this.#interrupt(live, String(error)),
+      );
+    }
+    return orphans;
+  }
+
   /** Ended tasks of a session whose result the session has not seen yet, oldest first. */
   undelivered(sessionId: string): Promise<TaskRecord[]> {
     return this.#records.undelivered(sessionId);
@@ -243,8 +306,9 @@ export class LocalTaskRunner implements TaskRunner {
 
   /**
    * Stops this process's tasks: each is ended `interrupted` (with the restart's reason) and its call's
-   * signal fires. Called when the service or the chat ends, before its store closes: nothing is left
-   * `working` behind (the promise settles once their rows are written).
+   * signal fires, but for one waiting on a remote server's task, left `working` for the next start to
+   * pick up. Called when the service or the chat ends, before its store closes (the promise settles
+   * once their rows are written).
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -252,6 +316,14 @@ export class LocalTaskRunner implements TaskRunner {
     clearInterval(this.#watch);
     const writes: Promise<void>[] = [];
     for (const live of [...this.#live.values()]) {
+      // One waiting on a remote server's task is left working, its call not cancelled (which would
+      // cancel the server's task): the next start picks it up again (resumeRemote).
+      if (live.record.remote !== undefined) {
+        this.#write(live);
+        writes.push(live.writing);
+        this.#live.delete(live.record.id);
+        continue;
+      }
       this.#end(live, {
         status: 'interrupted',
         errorCode: 'interrupted',
@@ -298,11 +370,58 @@ export class LocalTaskRunner implements TaskRunner {
     return live;
   }
 
+  /** An existing record taken up again (resumeRemote): live in this process, under its own id. */
+  #hold(record: TaskRecord, controller: AbortController): Live {
+    let end: (record: TaskRecord) => void = () => {};
+    const ended = new Promise<TaskRecord>((resolve) => (end = resolve));
+    const live: Live = {
+      record: { ...record, status: 'working', updatedAt: this.#now() },
+      controller,
+      cancel: () => controller.abort(new DOMException('The task was cancelled.', 'AbortError')),
+      ended,
+      end,
+      lastWrite: this.#now(),
+      dirty: false,
+      writing: Promise.resolve(),
+    };
+    this.#live.set(record.id, live);
+    this.#write(live);
+    this.#startWatch();
+    this.#tell(live.record);
+    return live;
+  }
+
+  #interrupt(live: Live, reason: string): void {
+    if (!this.#live.has(live.record.id)) return;
+    this.#end(live, { status: 'interrupted', errorCode: 'interrupted', statusMessage: reason });
+  }
+
+  /** The call's MCP server made a task of its own: its ref is kept with the record (written at once). */
+  #remote(live: Live, ref: RemoteTaskRef): void {
+    if (!this.#live.has(live.record.id)) return;
+    live.record.remote = { ...ref };
+    this.#write(live);
+  }
+
   #progress(live: Live, report: ProgressReport): void {
     if (!this.#live.has(live.record.id)) return;
     live.record.progress = { ...report };
     live.record.updatedAt = this.#now();
     if (live.record.updatedAt - live.lastWrite >= PROGRESS_WRITE_MS) this.#write(live);
+    else live.dirty = true;
+    this.#tell(live.record);
+  }
+
+  /** A log line: kept (the latest ones, each cut), written with the next progress write or at the end. */
+  #log(live: Live, report: LogReport): void {
+    if (!this.#live.has(live.record.id)) return;
+    const message =
+      report.message.length <= TASK_LOG_CHARS ? report.message : `${report.message.slice(0, TASK_LOG_CHARS - 1)}…`;
+    const logs = live.record.logs ?? [];
+    logs.push({ atMs: this.#now(), level: report.level, message });
+    if (logs.length > TASK_LOG_LINES) logs.splice(0, logs.length - TASK_LOG_LINES);
+    live.record.logs = logs;
+    if (this.#now() - live.lastWrite >= PROGRESS_WRITE_MS) this.#write(live);
     else live.dirty = true;
     this.#tell(live.record);
   }

@@ -1,6 +1,8 @@
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { Language } from '../core/language.ts';
 import type { ExecuteOptions } from '../tool-runtime/execute-tool.ts';
+import type { ReportLevel } from '../tools/call-report.ts';
+import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
 
 /**
  * A task: one tool call that runs apart from the turn that started it (a manifest's `long_running`,
@@ -17,6 +19,13 @@ export interface TaskProgress {
   progress: number;
   total?: number;
   message?: string;
+}
+
+/** A line the task's call logged (`context.log`, a server's log notification), kept to be read after its turn. */
+export interface TaskLogLine {
+  atMs: number;
+  level: ReportLevel;
+  message: string;
 }
 
 /** A task as it is stored and listed. Times are epoch milliseconds. */
@@ -41,6 +50,13 @@ export interface TaskRecord {
   /** How often a client should poll it (MCP's `pollIntervalMs`). */
   pollIntervalMs?: number;
   progress?: TaskProgress;
+  /**
+   * The remote MCP server's task its call waits on (a server's tool that runs only as a task): kept
+   * so that a restart picks it up again rather than interrupting it.
+   */
+  remote?: RemoteTaskRef;
+  /** The latest lines its call logged (at most TASK_LOG_LINES, each cut to TASK_LOG_CHARS), oldest first. */
+  logs?: TaskLogLine[];
   /** The result, once `completed` or `failed` (a tool's own failure is a completed call with `success: false`). */
   result?: CheckedToolResult;
   /** When the result was delivered into its session (the next turn saw it). */

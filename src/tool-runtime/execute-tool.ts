@@ -8,9 +8,14 @@ import type { RegisteredTool } from './registered-tool.ts';
 import { toolErrorOrigin, toolErrorParts } from './tool-error-origin.ts';
 import { saidFailure, withWords } from './failure-words.ts';
 import { phrase } from './runtime-phrases.ts';
+import type { ContentPart } from '../tools/content-part.ts';
+import { type RemoteTaskRef, withRemoteTaskHook } from './remote-task-ref.ts';
 import {
+  checkPartReference,
   checkQuestion,
+  NO_EARLIER_PARTS,
   NO_ONE_TO_ASK,
+  type FindResultPart,
   type AskAnswer,
   type AskPerson,
   type AskQuestion,
@@ -61,6 +66,10 @@ export interface ExecuteOptions {
    * that result (a denial); `finished` is told when an allowed call is over.
    */
   approve?: (tool: RegisteredTool, params: Record<string, unknown>) => Promise<ApprovalGateAnswer>;
+  /** Told when the call's source (an MCP server) made a task of its own for it, which a restart can poll again. */
+  onRemoteTask?: (ref: RemoteTaskRef) => void;
+  /** Finds a part of an earlier call's result (`context.resultPart`, checked already); without it, there is none. */
+  findPart?: (callId: string, index: number | undefined) => Promise<ContentPart | undefined>;
   /** Puts a tool's `context.ask` question to the person (checked already); without it, `ask` answers `unavailable`. */
   ask?: (question: AskQuestion, signal: AbortSignal) => Promise<AskAnswer>;
   /**
@@ -182,8 +191,10 @@ async function runChecked(
     roots: rootsFor(entry, options, controller.signal),
     progress: reports.progress,
     log: reports.log,
+    resultPart: partFor(options),
   };
   if (options.onHostStart !== undefined) onHostStart(context, options.onHostStart);
+  withRemoteTaskHook(context, options.onRemoteTask);
   const run = (async (): Promise<CheckedToolResult> => {
     try {
       const value = await entry.run(params, context);
@@ -218,6 +229,17 @@ async function runChecked(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', cancel);
   }
+}
+
+function partFor(options: ExecuteOptions): FindResultPart {
+  const find = options.findPart;
+  if (find === undefined) return NO_EARLIER_PARTS;
+  return async (callId, index) => {
+    const checked = checkPartReference(callId, index);
+    if (typeof checked === 'string') throw new TypeError(checked);
+    // A listener's fault is not the tool's: no part, as when there is none.
+    return find(checked.callId, checked.index).catch(() => undefined);
+  };
 }
 
 function askFor(options: ExecuteOptions, signal: AbortSignal): AskPerson {

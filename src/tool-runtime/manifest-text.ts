@@ -42,6 +42,10 @@ const en = {
   'manifest.examples-not-strings': (a: { path: string }) => `${a.path} must be a list of non-empty strings`,
   'manifest.examples-few': (a: { count: number }) =>
     `${a.count === 0 ? 'no examples' : 'only one example'}: add 2–3 messages a user would send that should trigger this tool; models and routing use them`,
+  'manifest.asks-first-invalid': (a: { at: string; why: string }) =>
+    `${a.at} is wrong: asks_first is a list of at most 10 questions { key, question, choices?, fields?, required?, timeoutMs? }, each with a key of its own (${a.why})`,
+  'manifest.asks-first-needs-task': () =>
+    'asks_first is asked before a call becomes a task: set long_running too ("optional" or "required"), or ask with context.ask() in execute()',
   'manifest.long-running-invalid': (a: { got: string }) =>
     `long_running is "optional" (a call may run as a task) or "required" (it always does), got ${a.got}`,
   'manifest.timeout-invalid': (a: { got: string }) =>
@@ -131,6 +135,10 @@ const zh: typeof en = {
   'manifest.examples-not-strings': (a) => `${a.path} 必须是非空字符串的列表`,
   'manifest.examples-few': (a) =>
     `${a.count === 0 ? '没有示例' : '只有一个示例'}：请添加 2–3 条应当触发此工具的用户消息；模型和路由都会用到它们`,
+  'manifest.asks-first-invalid': (a) =>
+    `${a.at} 有误：asks_first 是最多 10 个问题的列表 { key, question, choices?, fields?, required?, timeoutMs? }，每个问题有自己的 key（${a.why}）`,
+  'manifest.asks-first-needs-task': () =>
+    'asks_first 在调用成为任务之前提问：请同时设置 long_running（"optional" 或 "required"），或在 execute() 中用 context.ask() 提问',
   'manifest.long-running-invalid': (a) =>
     `long_running 应为 "optional"（调用可以作为任务运行）或 "required"（总是作为任务运行），实际是 ${a.got}`,
   'manifest.timeout-invalid': (a) => `timeoutMs 必须是正数（毫秒），实际是 ${a.got}`,
@@ -209,6 +217,10 @@ const ja: typeof en = {
   'manifest.examples-not-strings': (a) => `${a.path} は空でない文字列のリストでなければなりません`,
   'manifest.examples-few': (a) =>
     `${a.count === 0 ? '例がありません' : '例が 1 つしかありません'}。このツールを呼ぶべきユーザーのメッセージを 2〜3 個加えてください。モデルとルーティングが使います`,
+  'manifest.asks-first-invalid': (a) =>
+    `${a.at} が正しくありません：asks_first は最大 10 個の質問 { key, question, choices?, fields?, required?, timeoutMs? } のリストで、それぞれ別の key を持ちます（${a.why}）`,
+  'manifest.asks-first-needs-task': () =>
+    'asks_first は呼び出しがタスクになる前に尋ねます：long_running（"optional" か "required"）も設定するか、execute() の中で context.ask() で尋ねてください',
   'manifest.long-running-invalid': (a) =>
     `long_running は "optional"（呼び出しをタスクとして実行できる）か "required"（常にタスクとして実行する）のどちらかですが、${a.got} です`,
   'manifest.timeout-invalid': (a) => `timeoutMs は正のミリ秒数でなければなりませんが、${a.got} です`,

@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../core/diagnostic.ts';
 import type { ToolInfo } from './load-tool-file.ts';
 import type { RegisteredTool } from './registered-tool.ts';
+import type { RemoteTaskRef } from './remote-task-ref.ts';
+import type { CheckedToolResult } from '../tools/tool-result.ts';
 
 /** What a tool source holds at one moment. */
 export interface SourceTools {
@@ -27,4 +29,13 @@ export interface ToolSource {
    * takes one snapshot, waits for it after the files are loaded, so the two happen side by side.
    */
   ready?(): Promise<void>;
+  /**
+   * Waits again on a task of one of its servers that an earlier Riverse process was waiting on (the
+   * ref kept with the Riverse task): its result, or `{ interrupted }` with why it cannot be had (the
+   * server forgot it). Undefined when the ref names no server of this source.
+   */
+  resumeTask?(
+    ref: RemoteTaskRef,
+    signal: AbortSignal,
+  ): Promise<CheckedToolResult | { interrupted: string }> | undefined;
 }

@@ -240,6 +240,26 @@ describe('validateManifest', () => {
     assert.match(warnings(valid({ longRunning: 'optional' }))[0]?.message ?? '', /did you mean "long_running"/);
   });
 
+  test('asks_first: questions with keys of their own, for a long_running tool, said in every language when wrong', () => {
+    const ask = { key: 'title', question: 'Which title?', choices: ['Q3'] };
+    assert.deepEqual(validateManifest(valid({ long_running: 'optional', asks_first: [ask] })), []);
+    const alone = oneError(valid({ asks_first: [ask] }));
+    assert.equal(alone.path, 'asks_first');
+    assert.match(alone.message, /set long_running too/);
+    assert.match(renderPhrase(alone.text!, 'zh') ?? '', /long_running/);
+    const twice = oneError(valid({ long_running: 'required', asks_first: [ask, { ...ask }] }));
+    assert.equal(twice.path, 'asks_first[1]');
+    assert.match(twice.message, /the key title is taken/);
+    const bad = oneError(valid({ long_running: 'required', asks_first: [{ key: 'x', question: '' }] }));
+    assert.match(bad.message, /^asks_first\[0\] is wrong: .*context\.ask\(\) takes a question/);
+    assert.match(renderPhrase(bad.text!, 'ja') ?? '', /^asks_first\[0\] が正しくありません/);
+    assert.equal(
+      oneError(valid({ long_running: 'required', asks_first: [{ question: 'No key?' }] })).path,
+      'asks_first[0]',
+    );
+    assert.equal(oneError(valid({ long_running: 'required', asks_first: [] })).path, 'asks_first');
+  });
+
   test('an unknown manifest field is a warning, with "did you mean" for a typo', () => {
     const [timeout] = warnings(valid({ timeout: 100 }));
     assert.equal(timeout?.path, 'timeout');

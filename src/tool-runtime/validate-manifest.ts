@@ -7,6 +7,7 @@ import { english, type Phrase } from '../core/phrase.ts';
 import { phrase } from './runtime-phrases.ts';
 import { ANNOTATION_HINTS, PARAMETER_TYPES, type ParameterSpec, type ParameterType } from '../tools/tool-manifest.ts';
 import { isLanguage, LANGUAGES } from '../core/language.ts';
+import { checkQuestion } from '../tools/tool-context.ts';
 
 export interface ManifestProblem {
   severity: 'error' | 'warning';
@@ -43,6 +44,7 @@ export const MANIFEST_KEYS = [
   'input_schema',
   'output',
   'long_running',
+  'asks_first',
 ];
 const SPEC_KEYS = ['description', 'type', 'required', 'enum', 'default', 'items', 'properties'];
 
@@ -111,12 +113,39 @@ export function validateManifest(manifest: unknown): ManifestProblem[] {
   const longRunning = manifest.long_running;
   if (longRunning !== undefined && longRunning !== 'optional' && longRunning !== 'required')
     error('long_running', phrase('manifest.long-running-invalid', { got: String(JSON.stringify(longRunning)) }));
+  if (manifest.asks_first !== undefined) checkAsksFirst(manifest.asks_first, longRunning !== undefined, error);
   if (approval !== undefined) checkApproval(approval, isPlainObject(parameters) ? parameters : {}, error, warn);
   if (annotations !== undefined) checkAnnotations(annotations, error);
   return problems;
 }
 
 type Report = (path: string, text: Phrase) => void;
+
+/** The most questions a call may ask before it becomes a task. */
+const MAX_ASKS_FIRST = 10;
+
+/** `asks_first`: questions as `context.ask` takes them, each with a key of its own, for a long_running tool. */
+function checkAsksFirst(asks: unknown, longRunning: boolean, error: Report): void {
+  if (!longRunning) error('asks_first', phrase('manifest.asks-first-needs-task'));
+  if (!Array.isArray(asks) || asks.length === 0 || asks.length > MAX_ASKS_FIRST) {
+    error('asks_first', phrase('manifest.asks-first-invalid', { at: 'asks_first', why: 'not a list of 1 to 10' }));
+    return;
+  }
+  const keys = new Set<string>();
+  asks.forEach((ask: unknown, index) => {
+    const at = `asks_first[${index}]`;
+    if (!isPlainObject(ask) || typeof ask.key !== 'string') {
+      error(at, phrase('manifest.asks-first-invalid', { at, why: 'each needs a key and a question' }));
+      return;
+    }
+    const { question, ...options } = ask;
+    const checked = checkQuestion(question, options);
+    if (typeof checked === 'string') error(at, phrase('manifest.asks-first-invalid', { at, why: checked }));
+    else if (keys.has(ask.key))
+      error(at, phrase('manifest.asks-first-invalid', { at, why: `the key ${ask.key} is taken by an earlier one` }));
+    keys.add(ask.key);
+  });
+}
 
 /** `inputSchema` (or `input_schema`) and `output`: JSON Schema objects the validator compiles, the parameters given one way only. */
 function checkSchemas(manifest: Record<string, unknown>, error: Report): void {

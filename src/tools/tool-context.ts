@@ -4,6 +4,7 @@ import type { ReportLog, ReportProgress } from './call-report.ts';
 import { checkFields, type AskFields, type FormValues } from './ask-form.ts';
 import { INPUT_KEY, ContextUnavailable, type SampleRequest, type SampleResult } from './sample-request.ts';
 import type { ListRoots } from './client-roots.ts';
+import type { ContentPart } from './content-part.ts';
 
 /** What `execute()` receives besides its parameters. */
 export interface ToolContext {
@@ -48,6 +49,28 @@ export interface ToolContext {
    * `warning` (or `warn`), `error`, `critical`, `alert`, `emergency`. Past twenty a second, lines are dropped.
    */
   log: ReportLog;
+  /**
+   * A part of an earlier call's result in this conversation (this turn's calls, then the session's
+   * traces, whose bytes are capped): the `index`-th part (from 1) of call `callId`'s result, or its
+   * first picture, sound or resource without an index. Undefined when there is no such call or
+   * part, or when its bytes were not kept: `await context.resultPart('call_abc', 1)`.
+   */
+  resultPart: FindResultPart;
+}
+
+/** `context.resultPart(callId, index?)`: a part of an earlier call's result, or undefined. */
+export type FindResultPart = (callId: string, index?: number) => Promise<ContentPart | undefined>;
+
+/** `context.resultPart` where there is no conversation to look in. */
+export const NO_EARLIER_PARTS: FindResultPart = async () => undefined;
+
+/** A call id and part index as `context.resultPart` may be asked (they cross from tool code), or why not. */
+export function checkPartReference(callId: unknown, index: unknown): { callId: string; index?: number } | string {
+  if (typeof callId !== 'string' || callId === '' || callId.length > 200)
+    return 'context.resultPart() takes the id of an earlier call first: non-empty text of at most 200 characters';
+  if (index !== undefined && !(typeof index === 'number' && Number.isInteger(index) && index >= 1 && index <= 100))
+    return "context.resultPart()'s index is a whole number from 1 (the first part) to 100 when given";
+  return index === undefined ? { callId } : { callId, index };
 }
 
 export interface AskOptions {

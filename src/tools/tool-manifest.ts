@@ -1,4 +1,5 @@
 import type { ApprovalSetting } from './approval-policy.ts';
+import type { AskOptions } from './tool-context.ts';
 
 import type { LocalizedList, LocalizedText } from '../core/language.ts';
 
@@ -54,6 +55,13 @@ export interface ToolManifest {
    * handed over the same way when its tool says either.
    */
   long_running?: LongRunning;
+  /**
+   * A long_running tool's questions to ask before its call becomes a task, each with its `key`:
+   * they are asked in the call's own channel (the turn: terminal, dashboard, API; an MCP client:
+   * its input-required rounds or elicitation), and only then does the call become a task. The
+   * tool's `context.ask(question, { key })` with one of these keys gets that answer at once.
+   */
+  asks_first?: readonly AskFirst[];
   /** True when the tool must not run at the same time as any other call of the same round. */
   exclusive?: boolean;
   /**
@@ -77,6 +85,12 @@ export interface ToolManifest {
 }
 
 export type LongRunning = 'optional' | 'required';
+
+/** One of `asks_first`'s questions: `context.ask`'s question and options, with the `key` its answer is found by. */
+export interface AskFirst extends AskOptions {
+  key: string;
+  question: string;
+}
 
 /** A JSON Schema written as an object literal. */
 export type JsonSchemaObject = { [keyword: string]: unknown };

@@ -29,12 +29,14 @@ const UNREAD: readonly (keyof RiverseConfig)[] = ['model', 'model_options', 'rou
 export async function mcpServe(options: GlobalOptions): Promise<number> {
   const protocol = takeStdout();
   sendToolOutputToStderr();
-  const [{ serveStdio }, { createToolServer }, { StdioTransport }, { McpTasks }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('../../mcp/tool-server.ts'),
-    import('../../mcp/stdio-transport.ts'),
-    import('../../mcp/task-methods.ts'),
-  ]);
+  const [{ serveStdio }, { createToolServer }, { StdioTransport }, { McpTasks }, { stdioTaskListens }] =
+    await Promise.all([
+      import('@modelcontextprotocol/server/stdio'),
+      import('../../mcp/tool-server.ts'),
+      import('../../mcp/stdio-transport.ts'),
+      import('../../mcp/task-methods.ts'),
+      import('../../mcp/task-notices.ts'),
+    ]);
   const loaded = await loadConfig({
     ...(options.config === undefined ? {} : { path: options.config }),
     unread: UNREAD,
@@ -65,12 +67,13 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
   // are kept in opens with the first one (in the data folder, as the service's).
   const tasks = lazyTasks(async () => {
-    const [{ sharedTasks }, { openStore }] = await Promise.all([
+    const [{ sharedTasks }, { openStore }, { taskRetention }] = await Promise.all([
       import('../../config/assistant-options.ts'),
       import('../../store/open-store.ts'),
+      import('../../store/store-settings.ts'),
     ]);
     const store = await openStore(cliDataDir(loaded), loaded.config);
-    const runner = sharedTasks({ store, tools });
+    const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config), sources: tools.setup.sources });
     return {
       runner,
       close: async () => {
@@ -89,8 +92,15 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // Both eras on one connection: the 2025 handshake, or the stateless 2026-07-28 revision (the SDK
   // picks by the first message); our transport answers what the SDK's would drop or die on.
   let closing = false;
+  const transport = new StdioTransport(process.stdin, protocol);
+  // A listen stream that names tasks gets their notifications/tasks too; any other is the SDK's.
+  transport.intercept = stdioTaskListens(
+    mcpTasks,
+    (message) => void transport.send(message as never).catch(() => {}),
+    (listener) => tools.onChange(() => listener()),
+  );
   const connection = serveStdio(() => createToolServer(served, { tasks: mcpTasks }).server, {
-    transport: new StdioTransport(process.stdin, protocol),
+    transport,
     // Once the client has gone, what could not be written to it is no news.
     onerror: (error) => closing || console.error(MCP_TEXT[options.language].problem(error.message)),
   });

@@ -44,7 +44,9 @@ describe('riverse tasks', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     hooks!.progress({ progress: 1, total: 4, message: 'gathering' });
-    await runner.list(); // writes the progress through
+    hooks!.log({ level: 'info', message: 'store 1 of 4 read' });
+    hooks!.log({ level: 'warning', message: 'store 2 answered slowly' });
+    await runner.list(); // writes the progress (and the log lines) through
 
     const listed = await runRiverse(['tasks', '--json'], { cwd: project, env });
     assert.equal(listed.code, 0, listed.stderr);
@@ -66,6 +68,11 @@ describe('riverse tasks', () => {
     assert.match(shown.stdout, new RegExp(`^${task.id}\\n`));
     assert.match(shown.stdout, /状態\s+実行中/);
     assert.match(shown.stdout, /引数\s+\{"quarter":3\}/);
+    // The lines its call logged, after its turn: under the fields, oldest first.
+    assert.match(
+      shown.stdout,
+      /\n {2}ログ:\n {4}\d\d:\d\d:\d\d info store 1 of 4 read\n {4}\d\d:\d\d:\d\d warning store 2 answered slowly\n$/,
+    );
 
     const cancelled = await runRiverse(['tasks', 'cancel', task.id], { cwd: project, env });
     assert.equal(cancelled.code, 0, cancelled.stderr);

@@ -86,8 +86,14 @@ export async function tasksShow(id: string, options: TasksOptions): Promise<numb
     ];
     const shown = lines.filter((line): line is [string, string] => line[1] !== undefined && line[1] !== '');
     const width = Math.max(...shown.map(([label]) => displayWidth(label)));
+    // The lines its call logged, after its turn too: the time, the level, the line.
+    const logs = (task.logs ?? []).map(
+      (line) => `    ${new Date(line.atMs).toISOString().slice(11, 19)} ${line.level} ${line.message}`,
+    );
     process.stdout.write(
-      `${task.id}\n${shown.map(([label, value]) => `  ${padToWidth(label, width)}  ${value}`).join('\n')}\n`,
+      `${task.id}\n${shown.map(([label, value]) => `  ${padToWidth(label, width)}  ${value}`).join('\n')}\n${
+        logs.length === 0 ? '' : `  ${f.log}:\n${logs.join('\n')}\n`
+      }`,
     );
     return 0;
   });

@@ -23,6 +23,8 @@ export interface TasksText {
     reason: string;
     result: string;
     delivered: string;
+    /** The heading of the lines its call logged, under the fields. */
+    log: string;
   };
   cancelled: (id: string, tool: string) => string;
   /** Cancelled in the store; the process running it stops it. */
@@ -57,6 +59,7 @@ export const TASKS_TEXT: Record<Language, TasksText> = {
       reason: 'reason',
       result: 'result',
       delivered: 'delivered',
+      log: 'log',
     },
     cancelled: (id, tool) => `Cancelled task ${id} (${tool}).`,
     cancelledElsewhere: (id, tool) =>
@@ -89,6 +92,7 @@ export const TASKS_TEXT: Record<Language, TasksText> = {
       reason: '原因',
       result: '结果',
       delivered: '已送达',
+      log: '日志',
     },
     cancelled: (id, tool) => `已取消任务 ${id}（${tool}）。`,
     cancelledElsewhere: (id, tool) => `已取消任务 ${id}（${tool}）；运行它的 Riverse 进程会在一秒内停止该调用。`,
@@ -121,6 +125,7 @@ export const TASKS_TEXT: Record<Language, TasksText> = {
       reason: '理由',
       result: '結果',
       delivered: '届けた時刻',
+      log: 'ログ',
     },
     cancelled: (id, tool) => `タスク ${id}（${tool}）を取り消しました。`,
     cancelledElsewhere: (id, tool) =>

@@ -243,6 +243,41 @@ export class WeatherTool extends BaseTool {
 });
 
 // Issue 25: a file whose top level costs much CPU (a DOM, an SDK imported there) is a warning, with the fix.
+test('long_running tools are reported: a line after the summary, and long_running/asks_first in --json', async (t) => {
+  const task = (name: string, extra: string) =>
+    ECHO_TOOL.replace("name: 'echo'", `name: '${name}', ${extra}`).replace('class EchoTool', `class T${name}`);
+  const project = await createProject({
+    'agent/tools/echo.ts': ECHO_TOOL,
+    'agent/tools/report.ts': task('report', "long_running: 'optional'"),
+    'agent/tools/crawl.ts': task(
+      'crawl',
+      "long_running: 'required', asks_first: [{ key: 'site', question: 'Which site?' }]",
+    ),
+  });
+  t.after(() => project.remove());
+  const result = await project.run(['tools', 'check', '--no-types']);
+  assert.equal(result.code, 0, show(result));
+  assert.match(
+    result.stdout,
+    /\nRun as tasks \(long_running\): crawl \(required, asks first: site\), report \(optional\)\.\n$/,
+  );
+  const json = parseJson(await project.run(['tools', 'check', '--no-types', '--json']));
+  assert.deepEqual(
+    json.tools.map((tool: { name: string; long_running?: string; asks_first?: string[] }) => [
+      tool.name,
+      tool.long_running,
+      tool.asks_first,
+    ]),
+    [
+      ['crawl', 'required', ['site']],
+      ['echo', undefined, undefined],
+      ['report', 'optional', undefined],
+    ],
+  );
+  const zh = await project.run(['tools', 'check', '--no-types', '--lang', 'zh']);
+  assert.match(zh.stdout, /作为任务运行（long_running）：crawl（required，先问：site）/);
+});
+
 test('a file whose load takes long is a slow-load warning, saying to import inside execute()', async (t) => {
   // Spins until its loader has used 300 ms of CPU, whatever the machine's load (the limit is 100).
   const spin = `const start = process.cpuUsage();\nwhile (process.cpuUsage(start).user < 300_000) {}\n`;

@@ -10,6 +10,7 @@ import { TOOLS_TEXT } from './tools-text.ts';
 import type { Dialect } from '../../schema/dialect.ts';
 import { dialectLosses } from '../../schema/dialect-losses.ts';
 import { givenSchema } from '../../tool-runtime/parameter-schema.ts';
+import { upFrontQuestions } from '../../tool-runtime/asks-first.ts';
 
 export interface CheckOptions extends GlobalOptions {
   json?: boolean;
@@ -48,7 +49,7 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
   ]
     .sort((a, b) => a.at - b.at)
     .map(({ diagnostic }) => diagnostic);
-  const tools = shownListing(registry, options.language);
+  const tools = shownListing(registry, options.language).map((tool) => ({ ...tool, ...taskMode(registry, tool.name) }));
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const failed = errors > 0 || (options.strict === true && warnings > 0);
@@ -75,9 +76,26 @@ export async function toolsCheck(options: CheckOptions): Promise<number> {
       warnings,
     ),
   );
+  const tasks = tools.flatMap((tool) =>
+    tool.long_running === undefined
+      ? []
+      : [TOOLS_TEXT[options.language].longRunningTool(tool.name, tool.long_running, tool.asks_first ?? [])],
+  );
+  if (tasks.length > 0) console.log(TOOLS_TEXT[options.language].longRunning(tasks.join(', ')));
   // Not a warning (nothing is wrong with the tools), but not silence either: a pass did not check types.
   if (types.notInstalled === true) console.log(TOOLS_TEXT[options.language].typesNotChecked);
   return failed ? 1 : 0;
+}
+
+/** A tool's `long_running` (its calls run as tasks) and the keys of its `asks_first`, as `tools check` reports them. */
+function taskMode(
+  registry: ToolRegistry,
+  name: string,
+): { long_running?: 'optional' | 'required'; asks_first?: string[] } {
+  const manifest = registry.get(name)?.manifest;
+  if (manifest?.long_running === undefined) return {};
+  const keys = upFrontQuestions(manifest).map((question) => question.key!);
+  return { long_running: manifest.long_running, ...(keys.length === 0 ? {} : { asks_first: keys }) };
 }
 
 /** The providers whose dialect is not plain JSON Schema, by the names people know them by. */

@@ -34,6 +34,10 @@ export interface ToolsText {
   checked: (folders: string, available: number, unavailable: number, errors: number, warnings: number) => string;
   /** After the summary, when there were TypeScript tool files and no TypeScript to check them. */
   typesNotChecked: string;
+  /** After the summary: the tools whose calls run as tasks; `tools` is "name (optional), name (required, asks first: key)". */
+  longRunning: (tools: string) => string;
+  /** One tool of `longRunning`'s list. */
+  longRunningTool: (name: string, mode: 'optional' | 'required', asksFirst: readonly string[]) => string;
   watching: (folders: string) => string;
   events: Record<ToolChangeEvent, string>;
   keepsLastGood: string;
@@ -80,6 +84,9 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
       `Checked ${folders}: ${plural(available, 'tool')} available, ${unavailable} unavailable; ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.`,
     typesNotChecked:
       'Types were not checked: TypeScript is not installed here. To check them: npm install --save-dev typescript (--no-types skips this line).',
+    longRunning: (tools) => `Run as tasks (long_running): ${tools}.`,
+    longRunningTool: (name, mode, asksFirst) =>
+      `${name} (${mode}${asksFirst.length === 0 ? '' : `, asks first: ${asksFirst.join(', ')}`})`,
     watching: (folders) => `Watching ${folders} — Ctrl+C to stop.`,
     events: { added: 'added', changed: 'changed', removed: 'removed', broken: 'broken', fixed: 'fixed' },
     keepsLastGood: ' (its last good version stays in use)',
@@ -122,6 +129,9 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
       `已检查 ${folders}：${available} 个工具可用，${unavailable} 个不可用；${errors} 个错误，${warnings} 个警告。`,
     typesNotChecked:
       '没有做类型检查：这里没有安装 TypeScript。要检查类型：npm install --save-dev typescript（用 --no-types 不再显示这一行）。',
+    longRunning: (tools) => `作为任务运行（long_running）：${tools}。`,
+    longRunningTool: (name, mode, asksFirst) =>
+      `${name}（${mode}${asksFirst.length === 0 ? '' : `，先问：${asksFirst.join('、')}`}）`,
     watching: (folders) => `正在监视 ${folders} — 按 Ctrl+C 停止。`,
     events: { added: '已添加', changed: '已更新', removed: '已删除', broken: '有错误', fixed: '已修复' },
     keepsLastGood: '（继续使用上一个可用版本）',
@@ -166,6 +176,9 @@ export const TOOLS_TEXT: Record<Language, ToolsText> = {
       `${folders} をチェックしました：使用可能なツール ${available} 個、使用不可 ${unavailable} 個。エラー ${errors} 件、警告 ${warnings} 件。`,
     typesNotChecked:
       '型はチェックしていません：TypeScript がインストールされていません。チェックするには：npm install --save-dev typescript（--no-types でこの行は出ません）。',
+    longRunning: (tools) => `タスクとして動くツール（long_running）：${tools}。`,
+    longRunningTool: (name, mode, asksFirst) =>
+      `${name}（${mode}${asksFirst.length === 0 ? '' : `、先に尋ねる：${asksFirst.join('、')}`}）`,
     watching: (folders) => `${folders} を監視しています — Ctrl+C で終了します。`,
     events: { added: '追加', changed: '更新', removed: '削除', broken: 'エラー', fixed: '修正' },
     keepsLastGood: '（最後に動いた版を使い続けます）',

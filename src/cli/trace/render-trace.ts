@@ -1,5 +1,10 @@
 import type { TraceSpan, TurnTrace } from '../../store/turn-trace.ts';
 import type { TraceText } from './trace-text.ts';
+import type { TracePart } from '../../store/trace-parts.ts';
+import { byteLength, formatSize } from '../../tools/result-content.ts';
+
+/** The most of a text part `riverse trace` prints (the trace keeps more: `--json` has it whole). */
+const PART_TEXT_CHARS = 200;
 
 /** A turn's trace as a tree of lines, each span under its parent, in the order they started. */
 export function renderTrace(trace: TurnTrace & { session: string }, text: TraceText): string {
@@ -21,7 +26,15 @@ export function renderTrace(trace: TurnTrace & { session: string }, text: TraceT
     list.forEach((span, index) => {
       const last = index === list.length - 1;
       lines.push(`${indent}${last ? '└─ ' : '├─ '}${spanLine(span, text)}`);
-      walk(span.spanId, `${indent}${last ? '   ' : '│  '}`);
+      const inner = `${indent}${last ? '   ' : '│  '}`;
+      // A call's parts first, under it: type and size, a text part's text cut short.
+      const parts = span.parts ?? [];
+      const more = (children.get(span.spanId) ?? []).length > 0;
+      parts.forEach((part, at) => {
+        const end = at === parts.length - 1 && !more;
+        lines.push(`${inner}${end ? '└─ ' : '├─ '}${partLine(part, at + 1, text)}`);
+      });
+      walk(span.spanId, inner);
     });
   };
   const root = trace.spans.find((span) => span.parentId === undefined);
@@ -76,6 +89,28 @@ function spanLine(span: TraceSpan, text: TraceText): string {
       parts.push(took, outcome);
   }
   return parts.filter((part) => part !== '').join(' · ');
+}
+
+/** One part of a call's result as the trace kept it: its type, its size, a text part's text (cut, on one line). */
+function partLine(part: TracePart, index: number, text: TraceText): string {
+  const head = text.part(index, part.type);
+  if ('omitted' in part)
+    return [head, part.uri ?? '', part.mimeType ?? '', formatSize(part.bytes), text.notKept]
+      .filter((item) => item !== '')
+      .join(' · ');
+  if (part.type === 'text') return [head, text.chars(part.chars ?? part.text.length), quoted(part.text)].join(' · ');
+  if ('data' in part) return [head, part.mimeType, formatSize(byteLength(part.data))].join(' · ');
+  const size =
+    part.text !== undefined ? text.chars(part.chars ?? part.text.length) : formatSize(byteLength(part.blob ?? ''));
+  return [head, part.uri, part.mimeType ?? '', size, part.text === undefined ? '' : quoted(part.text)]
+    .filter((item) => item !== '')
+    .join(' · ');
+}
+
+/** A text on one line, at most PART_TEXT_CHARS characters, quoted. */
+function quoted(value: string): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(line.length <= PART_TEXT_CHARS ? line : `${line.slice(0, PART_TEXT_CHARS - 1)}…`);
 }
 
 /** A duration as a person reads it: ms below a second, else seconds to a hundredth. */

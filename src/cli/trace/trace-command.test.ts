@@ -130,6 +130,36 @@ describe('riverse trace', () => {
     assert.match(renderTrace(TRACE, TRACE_TEXT.ja), /人の承認を 1\.58 s 待機：approved/);
   });
 
+  it("prints a call's parts under it: type and size, a text part's text cut to 200 characters", () => {
+    const call = {
+      spanId: 'c',
+      parentId: 'a',
+      kind: 'tool-call' as const,
+      name: 'execute_tool chart',
+      startMs: T0,
+      endMs: T0 + 20,
+      status: 'ok' as const,
+      attributes: { 'gen_ai.tool.call.id': 'call_9' },
+      parts: [
+        { type: 'text' as const, text: `Sales\nby month ${'x'.repeat(300)}`, chars: 5_000 },
+        { type: 'image' as const, data: Buffer.alloc(3_000).toString('base64'), mimeType: 'image/png' },
+        { type: 'audio' as const, mimeType: 'audio/wav', bytes: 90_000, omitted: true as const },
+        { type: 'resource' as const, uri: 'file:///tmp/sales.csv', mimeType: 'text/csv', text: 'month,total' },
+      ],
+    };
+    const trace = { ...TRACE, spans: [TRACE.spans[0]!, call] };
+    const lines = renderTrace(trace, TRACE_TEXT.en).trimEnd().split('\n');
+    assert.equal(lines[1], '└─ execute_tool chart · call_9 · 20 ms · ok');
+    assert.equal(lines[2], `   ├─ part 1: text · 5000 chars · "Sales by month ${'x'.repeat(184)}…"`);
+    assert.equal(lines[3], '   ├─ part 2: image · image/png · 2.9 kB');
+    assert.equal(lines[4], '   ├─ part 3: audio · audio/wav · 87.9 kB · not kept in the trace');
+    assert.equal(lines[5], '   └─ part 4: resource · file:///tmp/sales.csv · text/csv · 11 chars · "month,total"');
+    assert.match(
+      renderTrace(trace, TRACE_TEXT.ja),
+      /パート 3：audio · audio\/wav · 87\.9 kB · トレースには保存されていません/,
+    );
+  });
+
   it('after `riverse ask`: the last turn as a tree, as JSON, by id; a run by hand; none and unknown ids are errors', async (t) => {
     const setup = await cliSetup(t, weatherModel);
     const options = { cwd: setup.project, env: setup.env };

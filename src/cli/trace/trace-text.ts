@@ -15,6 +15,10 @@ export interface TraceText {
   ok: string;
   chars: (count: number) => string;
   isolation: (kind: string) => string;
+  /** A call's result part, under its call: `index` from 1, its type (text, image, audio, resource). */
+  part: (index: number, type: string) => string;
+  /** A part whose bytes the trace did not keep (past its cap): only its type and size. */
+  notKept: string;
   waited: (duration: string, decision: string) => string;
   found: (names: string) => string;
   nothingFound: string;
@@ -40,6 +44,8 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     ok: 'ok',
     chars: (count) => `${count} chars`,
     isolation: (kind) => `isolation ${kind}`,
+    part: (index, type) => `part ${index}: ${type}`,
+    notKept: 'not kept in the trace',
     waited: (duration, decision) => `waited ${duration} for a person: ${decision}`,
     found: (names) => `found: ${names}`,
     nothingFound: 'found nothing new',
@@ -63,6 +69,8 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     ok: '成功',
     chars: (count) => `${count} 个字符`,
     isolation: (kind) => `隔离 ${kind}`,
+    part: (index, type) => `部分 ${index}：${type}`,
+    notKept: '追踪中未保存',
     waited: (duration, decision) => `等待用户 ${duration}：${decision}`,
     found: (names) => `找到：${names}`,
     nothingFound: '没有找到新工具',
@@ -88,6 +96,8 @@ export const TRACE_TEXT: Record<Language, TraceText> = {
     ok: '成功',
     chars: (count) => `${count} 文字`,
     isolation: (kind) => `分離 ${kind}`,
+    part: (index, type) => `パート ${index}：${type}`,
+    notKept: 'トレースには保存されていません',
     waited: (duration, decision) => `人の承認を ${duration} 待機：${decision}`,
     found: (names) => `見つかったツール：${names}`,
     nothingFound: '新しいツールは見つかりませんでした',

@@ -31,6 +31,7 @@ export class ReportTool extends BaseTool {
 
   async execute(params, context) {
     context.progress(1, 4, 'gathering figures');
+    context.log('info', 'read the figures of ' + params.name);
     while (!existsSync(context.config.go + '-' + params.name)) {
       if (context.signal.aborted) return ToolResult.fail('stopped');
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -91,6 +92,10 @@ test('tasks in Chromium at 390 px: listed with progress, cancelled, and a result
   assert.equal(await bar.getAttribute('max'), '4');
   assert.equal(await bar.evaluate((el: object) => (el as { value: number }).value), 1);
   assert.equal(await first.locator('.task-progress .muted').textContent(), 'gathering figures');
+  // Its log lines, kept with the task: open while it runs.
+  await first.locator('.task-log .log-text', { hasText: 'read the figures of beta' }).waitFor();
+  assert.equal(await first.locator('.task-log summary').textContent(), 'Log: 1 line');
+  assert.equal(await first.locator('.task-log .log-level').textContent(), 'info');
   assert.ok((await pageWidth(page)) <= 390, `the page is ${await pageWidth(page)} px wide`);
   const cancelBox = await first.getByRole('button', { name: 'Cancel' }).boundingBox();
   assert.ok(cancelBox !== null && cancelBox.x + cancelBox.width <= 390.5, 'the cancel button is on the screen');

@@ -1,7 +1,7 @@
 // What a host sends is checked again here: tool code can reach its channel (a worker's parent
 // port, a process's fd 3) and forge messages, so Riverse trusts their shape no more than their size.
 import { renderPhrase, type Phrase } from '../../core/phrase.ts';
-import { checkQuestion, type AskQuestion } from '../../tools/tool-context.ts';
+import { checkPartReference, checkQuestion, type AskQuestion } from '../../tools/tool-context.ts';
 import { checkSampleRequest, type SampleRequest } from '../../tools/sample-request.ts';
 import { checkRootsOptions } from '../../tools/client-roots.ts';
 import { checkLog, checkProgress, type LogReport, type ProgressReport } from '../../tools/call-report.ts';
@@ -104,6 +104,17 @@ export function checkNeedReport(
     return typeof options === 'string' ? undefined : { type: 'roots', id, seq, options };
   }
   return undefined;
+}
+
+/** A part request a host sends for one of its calls (`context.resultPart`), or undefined when it is not one. */
+export function checkPartRequest(
+  message: unknown,
+): { id: number; seq: number; callId: string; index?: number } | undefined {
+  if (!isRecord(message) || !Number.isInteger(message.id) || !Number.isInteger(message.seq)) return undefined;
+  const reference = checkPartReference(message.callId, message.index);
+  return typeof reference === 'string'
+    ? undefined
+    : { id: message.id as number, seq: message.seq as number, ...reference };
 }
 
 /** A progress report or log line a host sends for one of its calls, or undefined when it is not one. */

@@ -1,13 +1,22 @@
 import type { AppConfig } from '../../tools/app-config.ts';
 import {
+  NO_EARLIER_PARTS,
   NO_MODEL_TO_SAMPLE,
   NO_ONE_TO_ASK,
   NO_ROOTS,
   type AskPerson,
+  type FindResultPart,
   type ToolContext,
 } from '../../tools/tool-context.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
 import type { Language } from '../../core/language.ts';
-import { checkAskReport, checkCallReport, checkNeedReport, checkReport } from './check-host-report.ts';
+import {
+  checkAskReport,
+  checkCallReport,
+  checkNeedReport,
+  checkPartRequest,
+  checkReport,
+} from './check-host-report.ts';
 import type { ReportLog, ReportProgress } from '../../tools/call-report.ts';
 import { startHost, type HostEvents, type HostKind, type HostLimits, type ToolHost } from './tool-host.ts';
 import { ToolCrash } from './tool-crash.ts';
@@ -33,6 +42,8 @@ export interface WorkerCall {
   /** The call's `context.sample` and `context.roots`, reached the same way. */
   sample?: ToolContext['sample'];
   roots?: ToolContext['roots'];
+  /** The call's `context.resultPart`, likewise. */
+  resultPart?: FindResultPart;
   /** The call's `context.progress` and `context.log` on Riverse's side (they throttle again). */
   progress?: ReportProgress;
   log?: ReportLog;
@@ -50,6 +61,7 @@ interface Pending {
   ask: AskPerson;
   sample: ToolContext['sample'];
   roots: ToolContext['roots'];
+  resultPart: FindResultPart;
   progress?: ReportProgress;
   log?: ReportLog;
   resolve: (result: WorkerResult) => void;
@@ -118,6 +130,7 @@ export class FileWorker {
         ask: call.ask ?? NO_ONE_TO_ASK,
         sample: call.sample ?? NO_MODEL_TO_SAMPLE,
         roots: call.roots ?? NO_ROOTS,
+        resultPart: call.resultPart ?? NO_EARLIER_PARTS,
         ...(call.progress === undefined ? {} : { progress: call.progress }),
         ...(call.log === undefined ? {} : { log: call.log }),
       }),
@@ -210,6 +223,7 @@ export class FileWorker {
         } else if (message.type === 'result') this.#settle(message.id, checkCallReport(message.result));
         else if (message.type === 'ask') this.#ask(host, message);
         else if (message.type === 'sample' || message.type === 'roots') this.#need(host, message);
+        else if (message.type === 'part') this.#part(host, message);
         else if (message.type === 'progress' || message.type === 'log') this.#report(message);
       },
       exit: (why) => {
@@ -277,6 +291,19 @@ export class FileWorker {
               : { name: 'Error', message: String(error) },
         }),
     );
+  }
+
+  /** A call's tool asks for a part of an earlier result (`context.resultPart`); the part (or none) goes back if the call still runs there. */
+  #part(host: ToolHost, message: unknown): void {
+    const asked = checkPartRequest(message);
+    const pending = asked === undefined ? undefined : this.#pending.get(asked.id);
+    if (asked === undefined || pending === undefined) return;
+    const { id, seq } = asked;
+    const reply = (part: ContentPart | undefined) => {
+      if (this.#host === host && this.#pending.has(id))
+        host.post({ type: 'part-answer', id, seq, ...(part === undefined ? {} : { part }) });
+    };
+    void pending.resultPart(asked.callId, asked.index).then(reply, () => reply(undefined));
   }
 
   /** A progress report or log line of a running call, checked again (tool code can forge it) and passed on. */

@@ -234,6 +234,7 @@ for (const kind of ['process', 'worker'] as const) {
       roots: NO_ROOTS,
       progress: () => {},
       log: () => {},
+      resultPart: async () => undefined,
     };
     const error = await Promise.resolve(tool.run({}, context)).then(
       () => assert.fail('it throws'),

@@ -23,6 +23,7 @@ export function isolatedRunner(
       ask: context.ask,
       sample: context.sample,
       roots: context.roots,
+      resultPart: context.resultPart,
       progress: context.progress,
       log: context.log,
       hostStarted: hostStartListener(context),

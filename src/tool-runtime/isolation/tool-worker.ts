@@ -9,10 +9,12 @@ import type { BaseTool } from '../../tools/base-tool.ts';
 import { toolIsolation, toolSection } from '../../tools/app-config.ts';
 import { loadToolFile } from '../load-tool-file.ts';
 import {
+  checkPartReference,
   checkQuestion,
   createToolLogger,
   type AskAnswer,
   type AskPerson,
+  type FindResultPart,
   type ToolContext,
 } from '../../tools/tool-context.ts';
 import { checkSampleRequest, ContextUnavailable } from '../../tools/sample-request.ts';
@@ -162,6 +164,18 @@ if (data.role === 'load') {
       if (typeof options === 'string') throw new TypeError(options);
       return (await request({ type: 'roots', id, options })) as Awaited<ReturnType<ListRoots>>;
     };
+  // A part of an earlier result likewise (context.resultPart): asked by message, given back by message.
+  const parts = new Map<number, (part: ContentPart | undefined) => void>();
+  const partAcross =
+    (id: number): FindResultPart =>
+    async (callId, index) => {
+      const checked = checkPartReference(callId, index);
+      if (typeof checked === 'string') throw new TypeError(checked);
+      const seq = ++nextQuestion;
+      const part = new Promise<ContentPart | undefined>((resolve) => parts.set(seq, resolve));
+      port.send({ type: 'part', id, seq, ...checked });
+      return part;
+    };
 
   port.onMessage(async (message: ToWorker) => {
     if (message.type === 'reply') {
@@ -180,6 +194,11 @@ if (data.role === 'load') {
     if (message.type === 'answer') {
       questions.get(message.seq)?.(message.answer);
       questions.delete(message.seq);
+      return;
+    }
+    if (message.type === 'part-answer') {
+      parts.get(message.seq)?.(message.part);
+      parts.delete(message.seq);
       return;
     }
     if (message.type === 'abort') {
@@ -216,6 +235,7 @@ if (data.role === 'load') {
         ask: askAcross(message.id),
         sample: sampleAcross(message.id),
         roots: rootsAcross(message.id),
+        resultPart: partAcross(message.id),
         progress: reports.progress,
         log: reports.log,
       });

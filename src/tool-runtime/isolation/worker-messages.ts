@@ -7,6 +7,7 @@ import type { AskAnswer, AskQuestion } from '../../tools/tool-context.ts';
 import type { SampleRequest } from '../../tools/sample-request.ts';
 import type { LogReport, ProgressReport } from '../../tools/call-report.ts';
 import type { ToolResult } from '../../tools/tool-result.ts';
+import type { ContentPart } from '../../tools/content-part.ts';
 
 /** What a tool host (thread or process) is started with. */
 export type WorkerData = (
@@ -51,7 +52,9 @@ export type ToWorker =
   /** The person's answer to question `seq` of call `id` (`context.ask`). */
   | { type: 'answer'; id: number; seq: number; answer: AskAnswer }
   /** The reply to request `seq` of call `id` (`context.sample`, `context.roots`): its value, or why there is none. */
-  | { type: 'reply'; id: number; seq: number; value?: unknown; failed?: { name: string; message: string } };
+  | { type: 'reply'; id: number; seq: number; value?: unknown; failed?: { name: string; message: string } }
+  /** The part request `seq` of call `id` asked for (`context.resultPart`); none when there is none. */
+  | { type: 'part-answer'; id: number; seq: number; part?: ContentPart };
 
 /** Tool host → Riverse. */
 export type FromWorker =
@@ -71,6 +74,8 @@ export type FromWorker =
   | { type: 'sample'; id: number; seq: number; request: SampleRequest }
   /** Call `id`'s tool asks for its folders (`context.roots`); Riverse answers with `reply` and the same `seq`. */
   | { type: 'roots'; id: number; seq: number; options: { key?: string; timeoutMs?: number } }
+  /** Call `id`'s tool asks for a part of an earlier call's result (`context.resultPart`); Riverse answers with `part-answer` and the same `seq`. */
+  | { type: 'part'; id: number; seq: number; callId: string; index?: number }
   /** Call `id`'s tool says how far it is (`context.progress`), throttled in the host. */
   | ({ type: 'progress'; id: number } & ProgressReport)
   /** Call `id`'s tool logs a line (`context.log`), throttled in the host. */

@@ -26,6 +26,20 @@ const LEVELS = {
   emergency: 'logEmergency',
 };
 
+/**
+ * One log line as a list item: its level (in the page's language) and its text; the tool card's and a task's alike.
+ * @param {LogLine} line
+ */
+export function logLineItem(line) {
+  const level = Object.hasOwn(LEVELS, line.level) ? line.level : 'info';
+  return h(
+    'li',
+    { class: `log-line log-${level}`, 'data-level': level },
+    h('span', { class: 'log-level', i18n: /** @type {MessageKey} */ (LEVELS[level]) }),
+    h('span', { class: 'log-text', text: String(line.message ?? '') }),
+  );
+}
+
 /** @param {string} tool the call's tool (the bar's label says it) */
 export function callProgress(tool) {
   const bar = h('progress', { class: 'call-progress-bar', i18nAria: 'progressLabel', i18nVars: { tool } });
@@ -69,16 +83,8 @@ export function callProgress(tool) {
     /** @param {LogLine} line */
     log(line) {
       logBox.hidden = false;
-      const level = Object.hasOwn(LEVELS, line.level) ? line.level : 'info';
       const atEnd = lines.scrollTop + lines.clientHeight >= lines.scrollHeight - 4;
-      lines.append(
-        h(
-          'li',
-          { class: `log-line log-${level}`, 'data-level': level },
-          h('span', { class: 'log-level', i18n: /** @type {MessageKey} */ (LEVELS[level]) }),
-          h('span', { class: 'log-text', text: String(line.message ?? '') }),
-        ),
-      );
+      lines.append(logLineItem(line));
       while (lines.children.length > MAX_LINES + 1) {
         dropped.nextElementSibling?.remove();
         droppedCount += 1;

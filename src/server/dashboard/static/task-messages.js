@@ -23,6 +23,8 @@ export const TASK_MESSAGES = {
     taskProgress: 'Progress of {tool}',
     taskResultArrived: 'Result of {tool} arrived (task {id})',
     callBecameTask: 'Running as a task',
+    taskLog: 'Log: {count} lines',
+    taskLogOne: 'Log: 1 line',
     taskInterruptedReason:
       'Riverse stopped while this task was running (a restart or a shutdown); it was not run again. Ask again if its result is still needed.',
   },
@@ -46,6 +48,8 @@ export const TASK_MESSAGES = {
     taskProgress: '{tool} 的进度',
     taskResultArrived: '{tool} 的结果已送达（任务 {id}）',
     callBecameTask: '作为任务运行中',
+    taskLog: '日志：{count} 行',
+    taskLogOne: '日志：1 行',
     taskInterruptedReason: '该任务运行时 Riverse 停止了（重启或关闭）；它没有被重新运行。如果仍需要结果，请再问一次。',
   },
   ja: {
@@ -68,6 +72,8 @@ export const TASK_MESSAGES = {
     taskProgress: '{tool} の進捗',
     taskResultArrived: '{tool} の結果が届きました（タスク {id}）',
     callBecameTask: 'タスクとして実行中',
+    taskLog: 'ログ：{count} 行',
+    taskLogOne: 'ログ：1 行',
     taskInterruptedReason:
       'このタスクの実行中に Riverse が停止しました（再起動または終了）。再実行はしていません。結果がまだ必要なら、もう一度頼んでください。',
   },

@@ -6,6 +6,7 @@ import { api, ApiError, errorMessage } from './api.js';
 import { h, loadFailedNotice, replace, setText, toast } from './dom.js';
 import { formatTime } from './i18n.js';
 import { onLiveEvent } from './live-events.js';
+import { logLineItem } from './call-progress.js';
 
 /** @import { MessageKey } from './messages.js' */
 /**
@@ -20,6 +21,7 @@ import { onLiveEvent } from './live-events.js';
  * @property {string} created
  * @property {number} createdAt
  * @property {{ progress: number, total?: number, message?: string }} [progress]
+ * @property {{ atMs: number, level: string, message: string }[]} [logs]
  * @property {{ success: boolean, data: string, error?: string }} [result]
  */
 
@@ -142,6 +144,22 @@ export function tasksPage(root) {
       ),
       interrupted ? h('p', { class: 'task-result', i18n: 'taskInterruptedReason' }) : null,
       result === undefined || result === '' || running(task) ? null : h('p', { class: 'task-result', text: result }),
+      logLines(task),
+    );
+  }
+
+  /**
+   * The lines its call logged, after its turn too: folded under a count, open while it runs.
+   * @param {Task} task
+   */
+  function logLines(task) {
+    const logs = task.logs ?? [];
+    if (logs.length === 0) return null;
+    return h(
+      'details',
+      { class: 'task-log', open: running(task) },
+      h('summary', { i18n: logs.length === 1 ? 'taskLogOne' : 'taskLog', i18nVars: { count: logs.length } }),
+      h('ol', { class: 'call-log-lines' }, ...logs.map(logLineItem)),
     );
   }
 

@@ -115,11 +115,20 @@ export class ToolWithTask extends BaseTool {
       description: 'Asks the person their name, then works on as a task and greets them (a conformance scenario).',
       examples: ['ask my name and greet me later', 'run the task with a question'],
       long_running: 'required' as const,
+      // Asked before the call becomes a task; context.ask with this key then answers at once.
+      asks_first: [
+        {
+          key: 'user_name',
+          question: 'Your name?',
+          fields: { name: { type: 'string' as const, title: 'Name' } },
+          required: ['name'],
+        },
+      ],
     };
   }
   async execute(_params: object, context: ToolContext) {
-    const answer = await context.ask('Your name?');
+    const answer = await context.ask('Your name?', { key: 'user_name' });
     await pause(200, context.signal);
-    return ToolResult.ok(`Hello, ${answer.answered ? answer.text : 'whoever you are'}!`);
+    return ToolResult.ok(`Hello, ${answer.answered ? answer.values?.name : 'whoever you are'}!`);
   }
 }
