@@ -218,19 +218,26 @@ export class LocalTaskRunner implements TaskRunner {
     };
   }
 
+  // Reads of the store wait for the start's recovery: a row a stopped process left is never shown as running.
   async get(id: string): Promise<TaskRecord | undefined> {
     const live = this.#live.get(id);
-    return live === undefined ? this.#records.get(id) : structuredClone(live.record);
+    if (live !== undefined) return structuredClone(live.record);
+    await this.ready;
+    return this.#records.get(id);
   }
 
   async list(filter?: TaskFilter): Promise<TaskRecord[]> {
+    await this.ready;
     await this.#flushProgress();
     return this.#records.list(filter);
   }
 
   async cancel(id: string): Promise<TaskRecord | undefined> {
     const live = this.#live.get(id);
-    if (live === undefined) return this.#records.get(id);
+    if (live === undefined) {
+      await this.ready;
+      return this.#records.get(id);
+    }
     this.#endCancelled(live);
     const record = structuredClone(live.record);
     await live.writing;
@@ -238,7 +245,11 @@ export class LocalTaskRunner implements TaskRunner {
   }
 
   async waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord> {
-    const live = this.#live.get(id);
+    let live = this.#live.get(id);
+    if (live === undefined) {
+      await this.ready;
+      live = this.#live.get(id); // one the start claimed, picked up again (resumeRemote)
+    }
     if (live === undefined) {
       const record = await this.#records.get(id);
       if (record === undefined) throw new Error(`There is no task ${id}.`);
