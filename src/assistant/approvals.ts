@@ -62,7 +62,17 @@ export interface ApprovalsOptions {
   registry?: () => ToolRegistry;
   /** How long an approval waits before it counts as a denial (`assistant.approval_timeout_ms`). */
   timeoutMs?: number;
+  /**
+   * Whether a session's turn runs in another live process sharing the store (a replica): its
+   * approvals are then answered here, stored, and run there — not here as an orphan.
+   */
+  runsElsewhere?: (sessionId: string) => boolean;
+  /** How often a waiting call looks in the store for an answer another process stored (default 250 ms). */
+  watchMs?: number;
 }
+
+/** A waiting call looks in the store this often for an answer given to another process sharing it. */
+const WATCH_MS = 250;
 
 interface Waiter {
   settle: (outcome: ApprovalOutcome) => void;
@@ -83,12 +93,17 @@ export class Approvals {
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
   readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
+  readonly #runsElsewhere: (sessionId: string) => boolean;
+  readonly #watchMs: number;
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(options: ApprovalsOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     this.#store = options.store;
     this.#records = options.store?.approvals ?? memoryApprovals();
     this.#registry = options.registry;
+    this.#runsElsewhere = options.runsElsewhere ?? (() => false);
+    this.#watchMs = options.watchMs ?? WATCH_MS;
   }
 
   alwaysAllowed(sessionId: string, tool: string): boolean {
@@ -117,6 +132,7 @@ export class Approvals {
     return new Promise((resolve) => {
       const settle = (outcome: ApprovalOutcome) => {
         this.#waiters.delete(record.id);
+        this.#watchStore();
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve({ ...outcome, approvalId: record.id });
@@ -132,6 +148,7 @@ export class Approvals {
       );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.set(record.id, { settle });
+      this.#watchStore();
       announce({
         kind: 'approval',
         id: record.id,
@@ -192,7 +209,8 @@ export class Approvals {
         message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.`,
       };
     const waiter = this.#waiters.get(id);
-    if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now()) await this.#expireOrphans();
+    if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now() && !this.#runsElsewhere(record.sessionId))
+      await this.#expireOrphans();
     const status = answer.decision === 'deny' ? 'denied' : 'approved';
     const always = answer.decision === 'always';
     if (
@@ -214,6 +232,8 @@ export class Approvals {
       waiter.settle(outcomeOf(decided));
       return { ok: true, approval: decided };
     }
+    // Its turn waits in another replica: that one finds the answer in the store and runs the call.
+    if (this.#runsElsewhere(record.sessionId)) return { ok: true, approval: decided };
     const result = await this.#settleOrphan(decided);
     return { ok: true, approval: this.#records.get(id)!, ...(result === undefined ? {} : { result }) };
   }
@@ -221,7 +241,7 @@ export class Approvals {
   /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
   async resume(): Promise<void> {
     for (const record of this.#records.approvedNotRun())
-      if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
+      if (!this.#waiters.has(record.id) && !this.#runsElsewhere(record.sessionId)) await this.#settleOrphan(record);
   }
 
   /**
@@ -307,11 +327,37 @@ export class Approvals {
     return this.#questions.get(id)?.question;
   }
 
+  /**
+   * While calls wait here, looks in the store for answers another process sharing it stored (a
+   * replica behind the same load balancer answered): their turns go on here, as with an answer given here.
+   */
+  #watchStore(): void {
+    if (this.#store === undefined) return;
+    if (this.#waiters.size === 0) {
+      clearInterval(this.#watch);
+      this.#watch = undefined;
+      return;
+    }
+    this.#watch ??= setInterval(() => {
+      for (const [id, waiter] of [...this.#waiters]) {
+        let record: ApprovalRecord | undefined;
+        try {
+          record = this.#records.get(id);
+        } catch {
+          continue; // the store is failing now: the next look, or the time limit, settles it
+        }
+        if (record !== undefined && record.status !== 'pending') waiter.settle(outcomeOf(record));
+      }
+    }, this.#watchMs);
+    this.#watch.unref();
+  }
+
   /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */
   async #expireOrphans(): Promise<void> {
     const now = Date.now();
     for (const record of this.#records.pending()) {
-      if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now) continue;
+      if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now || this.#runsElsewhere(record.sessionId))
+        continue;
       if (this.#records.decide(record.id, 'timed-out')) await this.#settleOrphan(this.#records.get(record.id)!);
     }
   }

@@ -66,6 +66,8 @@ export async function startServer(
       (closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         context.events.close();
+        // Its heartbeat stops and its claims go: its turns are cut below, and no other replica need wait for them.
+        context.close();
         // The service's tasks end with it (interrupted: a restart does not run them again).
         context.tasks.close();
         server.closeIdleConnections();

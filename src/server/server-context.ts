@@ -17,6 +17,8 @@ import { signIns } from '../mcp/oauth/sign-ins.ts';
 import { taskView } from './api/task-view.ts';
 import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
+import { TurnOwnership } from './turn-ownership.ts';
+import { ApprovalWatch } from './approval-watch.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -63,6 +65,10 @@ export interface ServerContext {
   modelProblem: ModelError | undefined;
   /** Where turns, runs by hand and MCP calls are exported (OpenTelemetry); none when telemetry is off. */
   telemetry: TurnExport | undefined;
+  /** This replica's id and its sessions' turns, claimed in the store that replicas share (turn-ownership.ts). */
+  turns: TurnOwnership;
+  /** Ends what the context runs beside the routes (the heartbeat, the watch of approvals); the service's close calls it. */
+  close(): void;
 }
 
 export interface ServerContextOptions {
@@ -87,8 +93,18 @@ export interface ServerContextOptions {
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
   let assistant: Assistant | undefined;
-  const approvals = sharedApprovals(options.config.config, options);
+  const logText = SERVER_TEXT[options.logLanguage ?? 'en'];
+  const turns = new TurnOwnership(options.store, {
+    onInterrupted: (turn, reason) => console.error(logText.turnInterrupted(turn.sessionId, reason)),
+    onError: (error) => console.error(logText.heartbeatFailed(error instanceof Error ? error.message : String(error))),
+  });
+  const approvals = sharedApprovals(options.config.config, {
+    ...options,
+    runsElsewhere: (sessionId) => turns.runsElsewhere(sessionId),
+  });
   const events = new ServerEvents();
+  // Every replica's approval requests reach this one's event streams (they are read from the shared store).
+  const approvalWatch = new ApprovalWatch(options.store, events);
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
     store: options.store,
@@ -127,6 +143,11 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     sessionTitles: options.sessionTitles ?? 'model',
     modelProblem: options.modelProblem,
     telemetry: options.telemetry,
+    turns,
+    close() {
+      approvalWatch.close();
+      turns.close();
+    },
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.

@@ -130,6 +130,17 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_status ON tasks (status, updated_at);
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   `,
+  // 7: the turn each session has in progress and the replica running it (src/store/running-turns.ts),
+  // its heartbeat kept fresh while it runs, so that another replica can tell a dead one's turn.
+  `
+  CREATE TABLE running_turns (
+    session_id   TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    replica      TEXT NOT NULL,        -- the replica id (host:pid:random)
+    started_at   INTEGER NOT NULL,     -- epoch milliseconds
+    heartbeat_at INTEGER NOT NULL
+  );
+  CREATE INDEX running_turns_by_replica ON running_turns (replica);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

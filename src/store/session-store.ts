@@ -8,6 +8,7 @@ import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
+import { RunningTurns } from './running-turns.ts';
 import { ResponseStore } from './response-store.ts';
 import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
@@ -117,6 +118,8 @@ export class SessionStore {
   readonly turnTraces: TraceStore;
   /** Tool calls that run apart from their turn (tasks), in the same file. */
   readonly tasks: TaskStore;
+  /** Which replica runs each session's turn (several `riverse serve` on one store), in the same file. */
+  readonly runningTurns: RunningTurns;
   /**
    * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
    * goes when this store renames or deletes its session, and all of them when a batch finds a
@@ -130,6 +133,7 @@ export class SessionStore {
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
     this.tasks = new TaskStore((sql) => this.#prepare(sql));
+    this.runningTurns = new RunningTurns((sql) => this.#prepare(sql));
     this.turnTraces = new TraceStore({
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),

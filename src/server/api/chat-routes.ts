@@ -34,14 +34,17 @@ export function chatRoutes(context: ServerContext): Hono {
       body.session === undefined
         ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken))
         : sessionName(body.session, 'session');
-    if (busy.has(name))
-      throw new ApiError(
+    const sessionBusy = () =>
+      new ApiError(
         409,
         'session-busy',
         `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`,
         'session',
       );
+    if (busy.has(name)) throw sessionBusy();
     const session = context.store.session(name);
+    // One turn per session across every replica sharing the store, not only in this process.
+    if (!context.turns.claim(session.id)) throw sessionBusy();
     busy.add(name);
     return streamSSE(c, async (stream) => {
       const abort = new AbortController();
@@ -73,6 +76,7 @@ export function chatRoutes(context: ServerContext): Hono {
         await queue.flushed();
       } finally {
         busy.delete(name);
+        context.turns.release(session.id);
         c.req.raw.signal.removeEventListener('abort', cancel);
       }
     });

@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { RunningTurn } from '../store/running-turns.ts';
+import type { SessionStore } from '../store/session-store.ts';
+import { traceHex } from '../store/turn-trace.ts';
+
+/** How often a replica tells the store it is alive, and looks for the turns of replicas that are not. */
+export const HEARTBEAT_MS = 2_000;
+/** A replica silent this long is taken for dead: five heartbeats missed (a pause of the event loop is not a death). */
+export const STALE_MS = 10_000;
+
+/** This process's replica id: host, pid and a random part (a pid is reused; a restart is a new replica). */
+export function newReplicaId(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export interface TurnOwnershipOptions {
+  id?: string;
+  heartbeatMs?: number;
+  staleMs?: number;
+  /** Told of each turn this replica marked interrupted (its replica died), for the service's log. */
+  onInterrupted?: (turn: RunningTurn, reason: string) => void;
+  /** A store failure of the heartbeat or the sweep (the next beat tries again). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Which replica runs which session's turn, when several `riverse serve` share one store. A turn
+ * claims its session before it starts (one turn per session across every replica: the claim is a
+ * row of `running_turns`) and releases it when it ends; while it runs, its replica's heartbeat keeps
+ * the row fresh. Every replica sweeps: a turn whose replica stopped beating for `staleMs` (or, on
+ * this host, whose process is gone) is taken by exactly one sweeper and marked interrupted — its
+ * calls left without a result get a trace saying so, which the conversation reads when it goes on
+ * (from any replica), and the turn gets a failed trace with the reason. Nothing is run again.
+ */
+export class TurnOwnership {
+  readonly id: string;
+  readonly #store: SessionStore;
+  readonly #staleMs: number;
+  readonly #options: TurnOwnershipOptions;
+  readonly #mine = new Set<string>();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(store: SessionStore, options: TurnOwnershipOptions = {}) {
+    this.#store = store;
+    this.#options = options;
+    this.id = options.id ?? newReplicaId();
+    this.#staleMs = options.staleMs ?? STALE_MS;
+    // The turns a killed process of this host left are ended at once (no need to wait for staleness).
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), options.heartbeatMs ?? HEARTBEAT_MS);
+    this.#timer.unref();
+  }
+
+  /** Claims `sessionId` for a turn here; false when a turn of it runs already (here or on another replica). */
+  claim(sessionId: string): boolean {
+    const turns = this.#store.runningTurns;
+    if (!turns.claim(sessionId, this.id)) {
+      // A dead replica's claim does not keep the session busy longer than its sweep.
+      const owner = turns.owner(sessionId);
+      if (owner === undefined || this.#alive(owner) || !this.#interrupt(owner)) return false;
+      if (!turns.claim(sessionId, this.id)) return false;
+    }
+    this.#mine.add(sessionId);
+    return true;
+  }
+
+  release(sessionId: string): void {
+    this.#mine.delete(sessionId);
+    this.#store.runningTurns.release(sessionId, this.id);
+  }
+
+  /** Whether `sessionId`'s turn runs on another replica that is alive (its approvals are answered there). */
+  runsElsewhere(sessionId: string): boolean {
+    const owner = this.#store.runningTurns.owner(sessionId);
+    return owner !== undefined && owner.replica !== this.id && this.#alive(owner);
+  }
+
+  /** Marks every dead replica's turn interrupted now; the turns it took. */
+  sweep(): RunningTurn[] {
+    const taken: RunningTurn[] = [];
+    for (const turn of this.#store.runningTurns.list())
+      if (!this.#alive(turn) && this.#interrupt(turn)) taken.push(turn);
+    return taken;
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+    for (const sessionId of [...this.#mine]) this.release(sessionId);
+  }
+
+  #tick(): void {
+    try {
+      if (this.#mine.size > 0) this.#store.runningTurns.beat(this.id);
+      this.sweep();
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
+  }
+
+  #alive(turn: RunningTurn): boolean {
+    if (turn.replica === this.id) return true;
+    const [host, pid] = turn.replica.split(':');
+    if (host === hostname() && pid !== undefined && !processRuns(Number(pid))) return false;
+    return Date.now() - turn.heartbeatAt < this.#staleMs;
+  }
+
+  /** Takes `turn` from its dead replica and records why it ended; false when another replica took it first. */
+  #interrupt(turn: RunningTurn): boolean {
+    const store = this.#store;
+    if (!store.runningTurns.take(turn)) return false;
+    const reason = `The replica running this turn (${turn.replica}) stopped mid-turn, last heard from at ${new Date(turn.heartbeatAt).toISOString()}; the turn was interrupted and nothing of it was run again.`;
+    const turnId = store.runningTurns.turnOf(turn);
+    if (turnId !== undefined) {
+      const now = Date.now();
+      for (const call of openCalls(store, turn.sessionId, turnId))
+        store.recordToolCall({
+          sessionId: turn.sessionId,
+          turnId,
+          callId: call.id,
+          tool: call.name,
+          params: parsed(call.arguments),
+          success: false,
+          data: '',
+          error: `${reason} Whether this call to ${call.name} ran is unknown; do not assume it did, and ask the person before trying it again.`,
+          code: 'aborted',
+          durationMs: 0,
+          startedAt: new Date(now).toISOString(),
+        });
+      store.turnTraces.queue({
+        id: turnId,
+        traceId: traceHex(16),
+        sessionId: turn.sessionId,
+        startedAt: new Date(turn.startedAt).toISOString(),
+        durationMs: Math.max(0, turn.heartbeatAt - turn.startedAt),
+        outcome: 'failure',
+        stopReason: 'interrupted',
+        tools: [],
+        spans: [
+          {
+            spanId: traceHex(8),
+            kind: 'turn',
+            name: 'invoke_agent',
+            startMs: turn.startedAt,
+            endMs: Math.max(turn.startedAt, turn.heartbeatAt),
+            status: 'error',
+            errorCode: 'replica-stopped',
+            attributes: { 'riverse.replica': turn.replica, 'riverse.interrupted.reason': reason },
+          },
+        ],
+      });
+    }
+    this.#options.onInterrupted?.(turn, reason);
+    return true;
+  }
+}
+
+/** The calls of `turnId` the model asked for that have neither a result message nor a trace. */
+function openCalls(store: SessionStore, sessionId: string, turnId: string) {
+  const messages = store.messages(sessionId);
+  const turns = store.messageTurns(sessionId);
+  const answered = new Set(store.toolCalls(sessionId, { turnId }).map((trace) => trace.callId));
+  const asked = [];
+  for (const [index, message] of messages.entries()) {
+    if (turns[index] !== turnId) continue;
+    if (message.role === 'tool') answered.add(message.toolCallId);
+    if (message.role === 'assistant' && message.toolCalls !== undefined) asked.push(...message.toolCalls);
+  }
+  return asked.filter((call) => !answered.has(call.id));
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
