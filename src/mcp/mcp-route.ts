@@ -7,7 +7,7 @@ import type { TaskRunner } from '../tasks/task-types.ts';
  */
 export function mcpRoute(
   tools: ServedTools,
-  options: { tasks?: TaskRunner } = {},
+  options: { tasks?: TaskRunner; stateSecret?: Buffer } = {},
 ): (c: { req: { raw: Request } }) => Promise<Response> {
   let endpoint: Promise<(request: Request) => Promise<Response>> | undefined;
   return async (c) => {

@@ -5,12 +5,12 @@ import type { SessionStore } from '../store/session-store.ts';
 import { traceHex } from '../store/turn-trace.ts';
 
 /** How often a replica tells the store it is alive, and looks for the turns of replicas that are not. */
-export const HEARTBEAT_MS = 2_000;
+const HEARTBEAT_MS = 2_000;
 /** A replica silent this long is taken for dead: five heartbeats missed (a pause of the event loop is not a death). */
-export const STALE_MS = 10_000;
+const STALE_MS = 10_000;
 
 /** This process's replica id: host, pid and a random part (a pid is reused; a restart is a new replica). */
-export function newReplicaId(): string {
+function newReplicaId(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
@@ -155,11 +155,16 @@ export class TurnOwnership {
   }
 }
 
-/** The calls of `turnId` the model asked for that have neither a result message nor a trace. */
+/**
+ * The calls of `turnId` the model asked for that have neither a result message nor a trace, nor an
+ * approval still pending (that one can still be answered, and its trace then says what happened).
+ */
 function openCalls(store: SessionStore, sessionId: string, turnId: string) {
   const messages = store.messages(sessionId);
   const turns = store.messageTurns(sessionId);
   const answered = new Set(store.toolCalls(sessionId, { turnId }).map((trace) => trace.callId));
+  for (const approval of store.approvals.pending())
+    if (approval.turnId === turnId && approval.sessionId === sessionId) answered.add(approval.callId);
   const asked = [];
   for (const [index, message] of messages.entries()) {
     if (turns[index] !== turnId) continue;

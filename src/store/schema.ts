@@ -131,7 +131,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   `,
   // 7: the turn each session has in progress and the replica running it (src/store/running-turns.ts),
-  // its heartbeat kept fresh while it runs, so that another replica can tell a dead one's turn.
+  // its heartbeat kept fresh while it runs, so that another replica can tell a dead one's turn; and
+  // the keys every replica shares.
   `
   CREATE TABLE running_turns (
     session_id   TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
@@ -140,6 +141,11 @@ const MIGRATIONS: readonly string[] = [
     heartbeat_at INTEGER NOT NULL
   );
   CREATE INDEX running_turns_by_replica ON running_turns (replica);
+  -- Keys made once and shared by every process of the store (src/store/shared-secret.ts).
+  CREATE TABLE shared_secrets (
+    name  TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+  );
   `,
 ];
 

@@ -9,6 +9,7 @@ import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { RunningTurns } from './running-turns.ts';
+import { sharedSecret } from './shared-secret.ts';
 import { ResponseStore } from './response-store.ts';
 import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
@@ -365,6 +366,11 @@ export class SessionStore {
   toolStats(query: ToolStatsQuery = {}): ToolStats {
     this.turnTraces.flush(); // the turns' tool-call rows wait in its batch
     return toolCallStats((sql) => this.#prepare(sql), query);
+  }
+
+  /** The key called `name` that every process sharing this store reads alike, made by the first to ask. */
+  sharedSecret(name: string): Buffer {
+    return sharedSecret((sql) => this.#prepare(sql), name);
   }
 
   /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none was given). */

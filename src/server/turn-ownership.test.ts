@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { SessionStore } from '../store/session-store.ts';
+import { TurnOwnership } from './turn-ownership.ts';
+
+/** A replica of another machine: its pid means nothing here, only its heartbeat tells. */
+const FAR = 'far-host:4242:0badcafe';
+
+describe('TurnOwnership', () => {
+  let folder: string;
+  let store: SessionStore;
+  const owners: TurnOwnership[] = [];
+  const owner = (options: ConstructorParameters<typeof TurnOwnership>[1] = {}) => {
+    const made = new TurnOwnership(store, { heartbeatMs: 60_000, ...options });
+    owners.push(made);
+    return made;
+  };
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), 'riverse-ownership-'));
+    store = SessionStore.open(folder);
+  });
+  afterEach(() => {
+    for (const made of owners.splice(0)) made.close();
+    store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('one turn per session across replicas: a live replica keeps its claim, and its approvals are answered where it runs', () => {
+    const { id } = store.session('s');
+    const a = owner();
+    const b = owner();
+    assert.notEqual(a.id, b.id);
+    assert.equal(a.claim(id), true);
+    assert.equal(b.claim(id), false);
+    assert.equal(b.runsElsewhere(id), true);
+    assert.equal(a.runsElsewhere(id), false);
+    a.release(id);
+    assert.equal(b.claim(id), true);
+  });
+
+  it("a replica silent past staleMs: exactly one sweeper takes its turn, marks the calls left without a result, and writes the turn's failed trace", () => {
+    const { id } = store.session('s');
+    const started = Date.now() - 30_000;
+    store.runningTurns.claim(id, FAR, started);
+    store.appendMessages(
+      id,
+      [
+        { role: 'user', content: 'note it' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'note', arguments: '{"text":"x"}' }] },
+      ],
+      'turn-1',
+    );
+    const interrupted: string[] = [];
+    const a = owner({ staleMs: 10_000, onInterrupted: (turn) => interrupted.push(`a ${turn.replica}`) });
+    const b = owner({ staleMs: 10_000, onInterrupted: (turn) => interrupted.push(`b ${turn.replica}`) });
+    // Each swept at its start: only the first took it.
+    assert.deepEqual(interrupted, [`a ${FAR}`]);
+    assert.deepEqual(b.sweep(), []);
+    assert.equal(store.runningTurns.owner(id), undefined);
+    const [trace] = store.toolCalls(id);
+    assert.equal(trace?.callId, 'call-1');
+    assert.equal(trace?.success, false);
+    assert.equal(trace?.code, 'aborted');
+    assert.match(trace?.error ?? '', /The replica running this turn \(far-host:4242:0badcafe\) stopped mid-turn/);
+    store.turnTraces.flush();
+    const turn = store.turnTraces.get('turn-1');
+    assert.equal(turn?.stopReason, 'interrupted');
+    assert.equal(turn?.outcome, 'failure');
+    assert.equal(turn?.spans[0]?.errorCode, 'replica-stopped');
+    assert.equal(a.claim(id), true, 'the session goes on');
+  });
+
+  it('a replica that beats is not taken, however long its turn runs', () => {
+    const { id } = store.session('s');
+    store.runningTurns.claim(id, FAR, Date.now() - 60_000);
+    store.runningTurns.beat(FAR);
+    const a = owner({ staleMs: 10_000 });
+    assert.deepEqual(a.sweep(), []);
+    assert.equal(a.claim(id), false);
+  });
+
+  it('a dead process of this host is taken at once, without waiting for staleness', () => {
+    const { id } = store.session('s');
+    const a = owner();
+    // A pid no process has (above Linux's pid_max).
+    const dead = `${a.id.split(':')[0]}:99999999:00000000`;
+    store.runningTurns.claim(id, dead);
+    assert.equal(a.claim(id), true);
+  });
+});
