@@ -66,7 +66,7 @@ export interface ApprovalsOptions {
    * Whether a session's turn runs in another live process sharing the store (a replica): its
    * approvals are then answered here, stored, and run there — not here as an orphan.
    */
-  runsElsewhere?: (sessionId: string) => boolean;
+  runsElsewhere?: (sessionId: string) => Promise<boolean>;
   /** How often a waiting call looks in the store for an answer another process stored (default 250 ms). */
   watchMs?: number;
 }
@@ -93,7 +93,7 @@ export class Approvals {
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
   readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
-  readonly #runsElsewhere: (sessionId: string) => boolean;
+  readonly #runsElsewhere: (sessionId: string) => Promise<boolean>;
   readonly #watchMs: number;
   #watch: NodeJS.Timeout | undefined;
 
@@ -102,7 +102,7 @@ export class Approvals {
     this.#store = options.store;
     this.#records = options.store?.approvals ?? memoryApprovals();
     this.#registry = options.registry;
-    this.#runsElsewhere = options.runsElsewhere ?? (() => false);
+    this.#runsElsewhere = options.runsElsewhere ?? (async () => false);
     this.#watchMs = options.watchMs ?? WATCH_MS;
   }
 
@@ -209,7 +209,11 @@ export class Approvals {
         message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.`,
       };
     const waiter = this.#waiters.get(id);
-    if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now() && !this.#runsElsewhere(record.sessionId))
+    if (
+      waiter === undefined &&
+      Date.parse(record.expiresAt) <= Date.now() &&
+      !(await this.#runsElsewhere(record.sessionId))
+    )
       await this.#expireOrphans();
     const status = answer.decision === 'deny' ? 'denied' : 'approved';
     const always = answer.decision === 'always';
@@ -233,7 +237,7 @@ export class Approvals {
       return { ok: true, approval: decided };
     }
     // Its turn waits in another replica: that one finds the answer in the store and runs the call.
-    if (this.#runsElsewhere(record.sessionId)) return { ok: true, approval: decided };
+    if (await this.#runsElsewhere(record.sessionId)) return { ok: true, approval: decided };
     const result = await this.#settleOrphan(decided);
     return { ok: true, approval: this.#records.get(id)!, ...(result === undefined ? {} : { result }) };
   }
@@ -241,7 +245,8 @@ export class Approvals {
   /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
   async resume(): Promise<void> {
     for (const record of this.#records.approvedNotRun())
-      if (!this.#waiters.has(record.id) && !this.#runsElsewhere(record.sessionId)) await this.#settleOrphan(record);
+      if (!this.#waiters.has(record.id) && !(await this.#runsElsewhere(record.sessionId)))
+        await this.#settleOrphan(record);
   }
 
   /**
@@ -356,8 +361,8 @@ export class Approvals {
   async #expireOrphans(): Promise<void> {
     const now = Date.now();
     for (const record of this.#records.pending()) {
-      if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now || this.#runsElsewhere(record.sessionId))
-        continue;
+      if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now) continue;
+      if (await this.#runsElsewhere(record.sessionId)) continue;
       if (this.#records.decide(record.id, 'timed-out')) await this.#settleOrphan(this.#records.get(record.id)!);
     }
   }

@@ -83,7 +83,7 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
  */
 export function sharedApprovals(
   config: RiverseConfig,
-  parts: { store: SessionStore; tools: CurrentTools; runsElsewhere?: (sessionId: string) => boolean },
+  parts: { store: SessionStore; tools: CurrentTools; runsElsewhere?: (sessionId: string) => Promise<boolean> },
 ): Approvals {
   const { approvalTimeoutMs } = assistantLimits(config.assistant);
   const { tools } = parts;

@@ -254,6 +254,40 @@ describe('replicas behind a load balancer', {
     );
   });
 
+  it('/mcp (2025 revisions): a session begun through the balancer stays on its replica', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const rpc = (body: unknown, session?: string) =>
+      fetch(`${balancer.url}mcp`, {
+        method: 'POST',
+        headers: {
+          ...headers,
+          ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }),
+        },
+        body: JSON.stringify(body),
+      });
+    const begun = await rpc({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    });
+    assert.equal(begun.status, 200, await begun.clone().text());
+    await begun.body?.cancel();
+    const session = begun.headers.get('mcp-session-id')!;
+    assert.ok(session);
+    const notified = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+    assert.equal(notified.status, 202);
+    for (let index = 0; index < 4; index++) {
+      const listed = await rpc({ jsonrpc: '2.0', id: 2 + index, method: 'tools/list' }, session);
+      assert.equal(
+        listed.status,
+        200,
+        `request ${index} reached the session's replica: ${await listed.clone().text()}`,
+      );
+      assert.match(await listed.text(), /"note"/);
+    }
+  });
+
   it('a replica killed mid-turn: its turn is marked interrupted by another, and the session goes on elsewhere', async () => {
     const victim = replicas[2]!;
     const turn = await chat(victim.url, 'killed', 'note water the plants');

@@ -67,7 +67,7 @@ export async function startServer(
         server.close(() => resolve());
         context.events.close();
         // Its heartbeat stops and its claims go: its turns are cut below, and no other replica need wait for them.
-        context.close();
+        void context.close();
         // The service's tasks end with it (interrupted: a restart does not run them again).
         context.tasks.close();
         server.closeIdleConnections();

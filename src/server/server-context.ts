@@ -68,7 +68,7 @@ export interface ServerContext {
   /** This replica's id and its sessions' turns, claimed in the store that replicas share (turn-ownership.ts). */
   turns: TurnOwnership;
   /** Ends what the context runs beside the routes (the heartbeat, the watch of approvals); the service's close calls it. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface ServerContextOptions {
@@ -144,9 +144,9 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     modelProblem: options.modelProblem,
     telemetry: options.telemetry,
     turns,
-    close() {
+    async close() {
       approvalWatch.close();
-      turns.close();
+      await turns.close();
     },
     assistant: () => assistant,
     setModel(model) {
@@ -172,8 +172,9 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   };
   if (options.model !== undefined) context.setModel(options.model);
   // A call approved just before the service stopped, whose run never began, runs now (its answer was stored).
-  approvals
-    .resume()
+  // After the sweep at start: a turn a killed process of this host left no longer counts as running elsewhere.
+  turns.started
+    .then(() => approvals.resume())
     .catch((error: unknown) =>
       console.error(
         SERVER_TEXT[context.logLanguage].resumeFailed(error instanceof Error ? error.message : String(error)),

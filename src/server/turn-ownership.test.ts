@@ -22,26 +22,26 @@ describe('TurnOwnership', () => {
     folder = mkdtempSync(join(tmpdir(), 'riverse-ownership-'));
     store = SessionStore.open(folder);
   });
-  afterEach(() => {
-    for (const made of owners.splice(0)) made.close();
+  afterEach(async () => {
+    for (const made of owners.splice(0)) await made.close();
     store.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('one turn per session across replicas: a live replica keeps its claim, and its approvals are answered where it runs', () => {
+  it('one turn per session across replicas: a live replica keeps its claim, and its approvals are answered where it runs', async () => {
     const { id } = store.session('s');
     const a = owner();
     const b = owner();
     assert.notEqual(a.id, b.id);
-    assert.equal(a.claim(id), true);
-    assert.equal(b.claim(id), false);
-    assert.equal(b.runsElsewhere(id), true);
-    assert.equal(a.runsElsewhere(id), false);
-    a.release(id);
-    assert.equal(b.claim(id), true);
+    assert.equal(await a.claim(id), true);
+    assert.equal(await b.claim(id), false);
+    assert.equal(await b.runsElsewhere(id), true);
+    assert.equal(await a.runsElsewhere(id), false);
+    await a.release(id);
+    assert.equal(await b.claim(id), true);
   });
 
-  it("a replica silent past staleMs: exactly one sweeper takes its turn, marks the calls left without a result, and writes the turn's failed trace", () => {
+  it("a replica silent past staleMs: exactly one sweeper takes its turn, marks the calls left without a result, and writes the turn's failed trace", async () => {
     const { id } = store.session('s');
     const started = Date.now() - 30_000;
     store.runningTurns.claim(id, FAR, started);
@@ -55,10 +55,12 @@ describe('TurnOwnership', () => {
     );
     const interrupted: string[] = [];
     const a = owner({ staleMs: 10_000, onInterrupted: (turn) => interrupted.push(`a ${turn.replica}`) });
+    await a.started;
     const b = owner({ staleMs: 10_000, onInterrupted: (turn) => interrupted.push(`b ${turn.replica}`) });
+    await b.started;
     // Each swept at its start: only the first took it.
     assert.deepEqual(interrupted, [`a ${FAR}`]);
-    assert.deepEqual(b.sweep(), []);
+    assert.deepEqual(await b.sweep(), []);
     assert.equal(store.runningTurns.owner(id), undefined);
     const [trace] = store.toolCalls(id);
     assert.equal(trace?.callId, 'call-1');
@@ -70,24 +72,24 @@ describe('TurnOwnership', () => {
     assert.equal(turn?.stopReason, 'interrupted');
     assert.equal(turn?.outcome, 'failure');
     assert.equal(turn?.spans[0]?.errorCode, 'replica-stopped');
-    assert.equal(a.claim(id), true, 'the session goes on');
+    assert.equal(await a.claim(id), true, 'the session goes on');
   });
 
-  it('a replica that beats is not taken, however long its turn runs', () => {
+  it('a replica that beats is not taken, however long its turn runs', async () => {
     const { id } = store.session('s');
     store.runningTurns.claim(id, FAR, Date.now() - 60_000);
     store.runningTurns.beat(FAR);
     const a = owner({ staleMs: 10_000 });
-    assert.deepEqual(a.sweep(), []);
-    assert.equal(a.claim(id), false);
+    assert.deepEqual(await a.sweep(), []);
+    assert.equal(await a.claim(id), false);
   });
 
-  it('a dead process of this host is taken at once, without waiting for staleness', () => {
+  it('a dead process of this host is taken at once, without waiting for staleness', async () => {
     const { id } = store.session('s');
     const a = owner();
     // A pid no process has (above Linux's pid_max).
     const dead = `${a.id.split(':')[0]}:99999999:00000000`;
     store.runningTurns.claim(id, dead);
-    assert.equal(a.claim(id), true);
+    assert.equal(await a.claim(id), true);
   });
 });

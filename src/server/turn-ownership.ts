@@ -40,6 +40,7 @@ export class TurnOwnership {
   readonly #options: TurnOwnershipOptions;
   readonly #mine = new Set<string>();
   readonly #timer: NodeJS.Timeout;
+  readonly #first: Promise<void>;
 
   constructor(store: SessionStore, options: TurnOwnershipOptions = {}) {
     this.#store = store;
@@ -47,52 +48,58 @@ export class TurnOwnership {
     this.id = options.id ?? newReplicaId();
     this.#staleMs = options.staleMs ?? STALE_MS;
     // The turns a killed process of this host left are ended at once (no need to wait for staleness).
-    this.#tick();
-    this.#timer = setInterval(() => this.#tick(), options.heartbeatMs ?? HEARTBEAT_MS);
+    this.#first = this.#tick();
+    this.#timer = setInterval(() => void this.#tick(), options.heartbeatMs ?? HEARTBEAT_MS);
     this.#timer.unref();
   }
 
   /** Claims `sessionId` for a turn here; false when a turn of it runs already (here or on another replica). */
-  claim(sessionId: string): boolean {
+  async claim(sessionId: string): Promise<boolean> {
     const turns = this.#store.runningTurns;
     if (!turns.claim(sessionId, this.id)) {
       // A dead replica's claim does not keep the session busy longer than its sweep.
       const owner = turns.owner(sessionId);
-      if (owner === undefined || this.#alive(owner) || !this.#interrupt(owner)) return false;
+      if (owner === undefined || this.#alive(owner) || !(await this.#interrupt(owner))) return false;
       if (!turns.claim(sessionId, this.id)) return false;
     }
     this.#mine.add(sessionId);
     return true;
   }
 
-  release(sessionId: string): void {
+  async release(sessionId: string): Promise<void> {
     this.#mine.delete(sessionId);
     this.#store.runningTurns.release(sessionId, this.id);
   }
 
   /** Whether `sessionId`'s turn runs on another replica that is alive (its approvals are answered there). */
-  runsElsewhere(sessionId: string): boolean {
+  async runsElsewhere(sessionId: string): Promise<boolean> {
     const owner = this.#store.runningTurns.owner(sessionId);
     return owner !== undefined && owner.replica !== this.id && this.#alive(owner);
   }
 
   /** Marks every dead replica's turn interrupted now; the turns it took. */
-  sweep(): RunningTurn[] {
+  async sweep(): Promise<RunningTurn[]> {
     const taken: RunningTurn[] = [];
     for (const turn of this.#store.runningTurns.list())
-      if (!this.#alive(turn) && this.#interrupt(turn)) taken.push(turn);
+      if (!this.#alive(turn) && (await this.#interrupt(turn))) taken.push(turn);
     return taken;
   }
 
-  close(): void {
+  /** Stops the heartbeat and gives up this replica's claims (its turns are ending with the service). */
+  async close(): Promise<void> {
     clearInterval(this.#timer);
-    for (const sessionId of [...this.#mine]) this.release(sessionId);
+    for (const sessionId of [...this.#mine]) await this.release(sessionId);
   }
 
-  #tick(): void {
+  /** Resolves once the sweep at start is done (the turns a killed process of this host left are interrupted). */
+  get started(): Promise<void> {
+    return this.#first;
+  }
+
+  async #tick(): Promise<void> {
     try {
       if (this.#mine.size > 0) this.#store.runningTurns.beat(this.id);
-      this.sweep();
+      await this.sweep();
     } catch (error) {
       this.#options.onError?.(error);
     }
@@ -106,7 +113,7 @@ export class TurnOwnership {
   }
 
   /** Takes `turn` from its dead replica and records why it ended; false when another replica took it first. */
-  #interrupt(turn: RunningTurn): boolean {
+  async #interrupt(turn: RunningTurn): Promise<boolean> {
     const store = this.#store;
     if (!store.runningTurns.take(turn)) return false;
     const reason = `The replica running this turn (${turn.replica}) stopped mid-turn, last heard from at ${new Date(turn.heartbeatAt).toISOString()}; the turn was interrupted and nothing of it was run again.`;

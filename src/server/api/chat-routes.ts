@@ -44,7 +44,7 @@ export function chatRoutes(context: ServerContext): Hono {
     if (busy.has(name)) throw sessionBusy();
     const session = context.store.session(name);
     // One turn per session across every replica sharing the store, not only in this process.
-    if (!context.turns.claim(session.id)) throw sessionBusy();
+    if (!(await context.turns.claim(session.id))) throw sessionBusy();
     busy.add(name);
     return streamSSE(c, async (stream) => {
       const abort = new AbortController();
@@ -76,7 +76,7 @@ export function chatRoutes(context: ServerContext): Hono {
         await queue.flushed();
       } finally {
         busy.delete(name);
-        context.turns.release(session.id);
+        await context.turns.release(session.id);
         c.req.raw.signal.removeEventListener('abort', cancel);
       }
     });

@@ -44,7 +44,7 @@ export async function freePort(): Promise<number> {
 /**
  * The configuration: one frontend, round-robin over `backends`, a connection check that takes a
  * killed replica out within a second, and a request sent again elsewhere when its replica refused the
- * connection (redispatch). `timeout tunnel` keeps an event stream (SSE) open past `timeout server`;
+ * connection (redispatch); a 2025-revision MCP session kept on its replica. `timeout tunnel` keeps an event stream (SSE) open past `timeout server`;
  * `http-server-close` is not set, so a stream's connection is not closed after its first answer.
  */
 export function haproxyConfig(port: number, backends: readonly number[]): string {
@@ -65,6 +65,10 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
     '  default_backend replicas',
     'backend replicas',
     '  balance roundrobin',
+    // A 2025-revision MCP session lives in the replica that began it: its requests go back there (the 2026 revision needs none of this).
+    '  stick-table type string len 128 size 10k expire 30m',
+    '  stick match req.hdr(mcp-session-id)',
+    '  stick store-response res.hdr(mcp-session-id)',
     ...backends.map((backend, index) => `  server r${index + 1} 127.0.0.1:${backend} check inter 500ms fall 2 rise 1`),
     '',
   ].join('\n');
