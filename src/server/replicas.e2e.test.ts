@@ -97,246 +97,267 @@ const json = (body: unknown) => ({
   body: JSON.stringify(body),
 });
 
-describe('replicas behind a load balancer', {
-  skip: !haproxyInstalled() && 'HAProxy is not installed (.ci/run installs it)',
-}, () => {
-  let folder: string;
-  let model: OpenAITestServer;
-  let set: ReplicaSet;
-  let replicas: Replica[];
-  let balancer: LoadBalancer;
-  let noteLog: string;
+/** The store the replicas share: made before they start, gone after; `restart` for a database that can. */
+interface SharedStore {
+  store: { dataDir: string } | { databaseUrl: string };
+  stop(): Promise<void>;
+}
 
-  before(async () => {
-    folder = mkdtempSync(join(tmpdir(), 'riverse-replicas-'));
-    const project = join(folder, 'project');
-    mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
-    mkdirSync(join(project, 'node_modules'), { recursive: true });
-    symlinkSync(ROOT, join(project, 'node_modules', 'riverse'), 'dir');
-    noteLog = join(folder, 'notes.log');
-    writeFileSync(join(project, 'agent', 'tools', 'note.ts'), NOTE_TOOL);
-    writeFileSync(join(project, 'riverse.yaml'), `tools:\n  note:\n    log: ${JSON.stringify(noteLog)}\n`);
-    model = await startOpenAITestServer(scriptedModel);
-    // Started together on an empty data folder: their migrations race, as two replicas' would.
-    set = await startReplicas(3, {
-      cwd: project,
-      store: { dataDir: join(folder, 'data') },
-      env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'test' },
-    });
-    replicas = set.replicas;
-    balancer = await startLoadBalancer(replicas.map((replica) => replica.port));
-  });
+const STORES: { name: string; make: (folder: string) => Promise<SharedStore> }[] = [
+  // One SQLite data folder for every replica: several processes on one file (WAL), one machine.
+  {
+    name: 'one SQLite file',
+    make: async (folder) => ({ store: { dataDir: join(folder, 'data') }, stop: async () => {} }),
+  },
+];
 
-  after(async () => {
-    await balancer?.stop();
-    await set?.stop();
-    await model?.close();
-    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
-  });
+for (const kind of STORES)
+  describe(`replicas behind a load balancer, on ${kind.name}`, {
+    skip: !haproxyInstalled() && 'HAProxy is not installed (.ci/run installs it)',
+  }, () => {
+    let shared: SharedStore;
+    let folder: string;
+    let model: OpenAITestServer;
+    let set: ReplicaSet;
+    let replicas: Replica[];
+    let balancer: LoadBalancer;
+    let noteLog: string;
 
-  const chat = (base: string, session: string, message: string) =>
-    fetch(`${base}api/chat`, json({ session, message })).then((response) => {
-      assert.equal(response.status, 200);
-      return sseReader(response);
-    });
-  const notes = () => (existsSync(noteLog) ? readFileSync(noteLog, 'utf8').trim().split('\n') : []);
-  const pidOf = (replica: Replica) => replica.id.split(':')[1];
-
-  it('three replicas started at once on an empty store all serve, each with its own id; round-robin reaches each', async () => {
-    const ids = new Set<string>();
-    for (let index = 0; index < 6; index++) {
-      const status = (await (await fetch(`${balancer.url}api/status`)).json()) as { replica: { id: string } };
-      ids.add(status.replica.id);
-    }
-    assert.deepEqual([...ids].sort(), replicas.map((replica) => replica.id).sort());
-    assert.match(replicas[0]!.id, /^[^:]+:\d+:[0-9a-f]{8}$/);
-  });
-
-  it('a session started on one replica goes on from another, with its whole history', async () => {
-    const first = await chat(replicas[0]!.url, 'shared', 'my name is Ada');
-    assert.equal((await first.next('done')).data.text, 'You said: my name is Ada');
-    const second = await chat(replicas[1]!.url, 'shared', 'what is my name?');
-    assert.equal((await second.next('done')).data.stopReason, 'answer');
-    const asked = model.requests.at(-1)!.body.messages.map((message) => message.content);
-    assert.ok(asked.includes('my name is Ada'), `the second replica sent the first turn: ${JSON.stringify(asked)}`);
-    const session = (await (await fetch(`${replicas[2]!.url}api/sessions/shared`)).json()) as {
-      messages: { content: string }[];
-    };
-    assert.deepEqual(
-      session.messages.map((message) => message.content),
-      ['my name is Ada', 'You said: my name is Ada', 'what is my name?', 'You said: what is my name?'],
-    );
-  });
-
-  it("an approval asked on one replica shows on another's event stream, is answered there, and the call runs once, on the first", async () => {
-    const events = sseReader(await fetch(`${replicas[1]!.url}api/events`));
-    const turn = await chat(replicas[0]!.url, 'approve-elsewhere', 'note buy milk');
-    const asked = await turn.next('approval-request');
-    const seen = await events.next('approval-request');
-    assert.equal(seen.data.approvalId, asked.data.approvalId);
-    assert.equal(seen.data.tool, 'note');
-    assert.deepEqual(seen.data.params, { text: 'buy milk' });
-    assert.equal(seen.data.session, 'approve-elsewhere');
-    // The same session is busy on every replica while its turn runs on the first.
-    const busy = await fetch(`${replicas[2]!.url}api/chat`, json({ session: 'approve-elsewhere', message: 'hi' }));
-    assert.equal(busy.status, 409);
-    assert.equal(((await busy.json()) as { error: { code: string } }).error.code, 'session-busy');
-    const answered = await fetch(
-      `${replicas[1]!.url}api/approvals/${asked.data.approvalId}`,
-      json({ decision: 'approve' }),
-    );
-    assert.equal(answered.status, 200, await answered.clone().text());
-    const again = await fetch(`${replicas[2]!.url}api/approvals/${asked.data.approvalId}`, json({ decision: 'deny' }));
-    assert.equal(again.status, 409, 'the first answer counts, on any replica');
-    const result = await turn.next('tool-result');
-    assert.equal(result.data.success, true);
-    assert.equal(result.data.data, 'noted: buy milk');
-    assert.equal((await turn.next('done')).data.text, 'Done.');
-    assert.equal((await events.next('approval-answered')).data.decision, 'approved');
-    assert.deepEqual(
-      notes().filter((line) => line.startsWith('buy milk')),
-      [`buy milk ${pidOf(replicas[0]!)}`],
-    );
-  });
-
-  it('/v1/responses goes on from a response another replica gave (previous_response_id)', async () => {
-    const first = await fetch(`${replicas[0]!.url}v1/responses`, json({ model: 'riverse', input: 'the code is 7' }));
-    assert.equal(first.status, 200, await first.clone().text());
-    const { id } = (await first.json()) as { id: string };
-    const second = await fetch(
-      `${replicas[2]!.url}v1/responses`,
-      json({ model: 'riverse', input: 'what is the code?', previous_response_id: id }),
-    );
-    assert.equal(second.status, 200, await second.clone().text());
-    const sent = model.requests.at(-1)!.body.messages.map((message) => message.content);
-    assert.ok(sent.includes('the code is 7'), JSON.stringify(sent));
-  });
-
-  it('/mcp (2026-07-28): an approval round asked by one replica is answered through another', async () => {
-    const call = async (base: string, params: Record<string, unknown>) => {
-      const response = await fetch(`${base}mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'note',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: {
-            name: 'note',
-            arguments: { text: 'via mcp' },
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-              'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-            },
-            ...params,
-          },
-        }),
+    before(async () => {
+      folder = mkdtempSync(join(tmpdir(), 'riverse-replicas-'));
+      const project = join(folder, 'project');
+      mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
+      mkdirSync(join(project, 'node_modules'), { recursive: true });
+      symlinkSync(ROOT, join(project, 'node_modules', 'riverse'), 'dir');
+      noteLog = join(folder, 'notes.log');
+      writeFileSync(join(project, 'agent', 'tools', 'note.ts'), NOTE_TOOL);
+      writeFileSync(join(project, 'riverse.yaml'), `tools:\n  note:\n    log: ${JSON.stringify(noteLog)}\n`);
+      model = await startOpenAITestServer(scriptedModel);
+      shared = await kind.make(folder);
+      // Started together on an empty store: their migrations race, as two replicas' would.
+      set = await startReplicas(3, {
+        cwd: project,
+        store: shared.store,
+        env: { RIVERSE_MODEL: 'openai:test-model', OPENAI_BASE_URL: model.url, OPENAI_API_KEY: 'test' },
       });
-      const text = await response.text();
-      return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!);
-    };
-    const first = await call(replicas[0]!.url, {});
-    assert.equal(first.result.resultType, 'input_required', JSON.stringify(first));
-    const approved = await call(replicas[1]!.url, {
-      inputResponses: { approve: { action: 'accept', content: { approve: true } } },
-      requestState: first.result.requestState,
+      replicas = set.replicas;
+      balancer = await startLoadBalancer(replicas.map((replica) => replica.port));
     });
-    assert.equal(approved.result.isError, undefined, JSON.stringify(approved));
-    assert.deepEqual(
-      notes().filter((line) => line.startsWith('via mcp')),
-      [`via mcp ${pidOf(replicas[1]!)}`],
-    );
-  });
 
-  it('/mcp (2025 revisions): a session begun through the balancer stays on its replica', async () => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const rpc = (body: unknown, session?: string) =>
-      fetch(`${balancer.url}mcp`, {
-        method: 'POST',
-        headers: {
-          ...headers,
-          ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }),
-        },
-        body: JSON.stringify(body),
+    after(async () => {
+      await balancer?.stop();
+      await set?.stop();
+      await shared?.stop();
+      await model?.close();
+      if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
+    });
+
+    const chat = (base: string, session: string, message: string) =>
+      fetch(`${base}api/chat`, json({ session, message })).then((response) => {
+        assert.equal(response.status, 200);
+        return sseReader(response);
       });
-    const begun = await rpc({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
-    });
-    assert.equal(begun.status, 200, await begun.clone().text());
-    await begun.body?.cancel();
-    const session = begun.headers.get('mcp-session-id')!;
-    assert.ok(session);
-    const notified = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
-    assert.equal(notified.status, 202);
-    for (let index = 0; index < 4; index++) {
-      const listed = await rpc({ jsonrpc: '2.0', id: 2 + index, method: 'tools/list' }, session);
-      assert.equal(
-        listed.status,
-        200,
-        `request ${index} reached the session's replica: ${await listed.clone().text()}`,
-      );
-      assert.match(await listed.text(), /"note"/);
-    }
-  });
+    const notes = () => (existsSync(noteLog) ? readFileSync(noteLog, 'utf8').trim().split('\n') : []);
+    const pidOf = (replica: Replica) => replica.id.split(':')[1];
 
-  it('a replica killed mid-turn: its turn is marked interrupted by another, and the session goes on elsewhere', async () => {
-    const victim = replicas[2]!;
-    const turn = await chat(victim.url, 'killed', 'note water the plants');
-    const asked = await turn.next('approval-request');
-    await victim.kill();
-    // Any replica may take the dead one's turn: the session is free again within a sweep.
-    let answer: SseEvent | undefined;
-    for (let attempt = 0; attempt < 100 && answer === undefined; attempt++) {
-      const response = await fetch(`${balancer.url}api/chat`, json({ session: 'killed', message: 'are you there?' }));
-      if (response.status === 409) {
-        await response.body?.cancel();
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        continue;
+    it('three replicas started at once on an empty store all serve, each with its own id; round-robin reaches each', async () => {
+      const ids = new Set<string>();
+      for (let index = 0; index < 6; index++) {
+        const status = (await (await fetch(`${balancer.url}api/status`)).json()) as { replica: { id: string } };
+        ids.add(status.replica.id);
       }
-      assert.equal(response.status, 200);
-      answer = await sseReader(response).next('done');
-    }
-    assert.equal(answer?.data.stopReason, 'answer', 'the session went on on another replica');
-    // The model read why the call has no result: the approval still waits (an approval outlives its turn).
-    const sent = model.requests.at(-1)!.body.messages as { role: string; content: string }[];
-    assert.ok(
-      sent.some((message) => message.role === 'tool'),
-      JSON.stringify(sent),
-    );
-    const { traces } = (await (await fetch(`${replicas[0]!.url}api/traces/turns?session=killed`)).json()) as {
-      traces: { stopReason: string; session: string }[];
-    };
-    assert.ok(
-      traces.some((trace) => trace.stopReason === 'interrupted'),
-      `an interrupted turn is listed: ${JSON.stringify(traces.map((trace) => trace.stopReason))}`,
-    );
-    // Answered now, on a live replica, the call runs once there: nothing is lost, nothing runs twice.
-    const answered = await fetch(
-      `${replicas[0]!.url}api/approvals/${asked.data.approvalId}`,
-      json({ decision: 'approve' }),
-    );
-    assert.equal(answered.status, 200, await answered.clone().text());
-    assert.deepEqual(
-      notes().filter((line) => line.startsWith('water the plants')),
-      [`water the plants ${pidOf(replicas[0]!)}`],
-    );
-    // Started again, the replica serves (a new process: a new id) and the balancer sends it requests.
-    await victim.restart();
-    const ids = new Set<string>();
-    // HAProxy's check finds it up again within its interval (500 ms).
-    for (let index = 0; index < 100 && !ids.has(victim.id); index++) {
-      ids.add(((await (await fetch(`${balancer.url}api/status`)).json()) as { replica: { id: string } }).replica.id);
-      if (index % 3 === 2) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(ids.has(victim.id), 'the restarted replica is back behind the balancer');
+      assert.deepEqual([...ids].sort(), replicas.map((replica) => replica.id).sort());
+      assert.match(replicas[0]!.id, /^[^:]+:\d+:[0-9a-f]{8}$/);
+    });
+
+    it('a session started on one replica goes on from another, with its whole history', async () => {
+      const first = await chat(replicas[0]!.url, 'shared', 'my name is Ada');
+      assert.equal((await first.next('done')).data.text, 'You said: my name is Ada');
+      const second = await chat(replicas[1]!.url, 'shared', 'what is my name?');
+      assert.equal((await second.next('done')).data.stopReason, 'answer');
+      const asked = model.requests.at(-1)!.body.messages.map((message) => message.content);
+      assert.ok(asked.includes('my name is Ada'), `the second replica sent the first turn: ${JSON.stringify(asked)}`);
+      const session = (await (await fetch(`${replicas[2]!.url}api/sessions/shared`)).json()) as {
+        messages: { content: string }[];
+      };
+      assert.deepEqual(
+        session.messages.map((message) => message.content),
+        ['my name is Ada', 'You said: my name is Ada', 'what is my name?', 'You said: what is my name?'],
+      );
+    });
+
+    it("an approval asked on one replica shows on another's event stream, is answered there, and the call runs once, on the first", async () => {
+      const events = sseReader(await fetch(`${replicas[1]!.url}api/events`));
+      const turn = await chat(replicas[0]!.url, 'approve-elsewhere', 'note buy milk');
+      const asked = await turn.next('approval-request');
+      const seen = await events.next('approval-request');
+      assert.equal(seen.data.approvalId, asked.data.approvalId);
+      assert.equal(seen.data.tool, 'note');
+      assert.deepEqual(seen.data.params, { text: 'buy milk' });
+      assert.equal(seen.data.session, 'approve-elsewhere');
+      // The same session is busy on every replica while its turn runs on the first.
+      const busy = await fetch(`${replicas[2]!.url}api/chat`, json({ session: 'approve-elsewhere', message: 'hi' }));
+      assert.equal(busy.status, 409);
+      assert.equal(((await busy.json()) as { error: { code: string } }).error.code, 'session-busy');
+      const answered = await fetch(
+        `${replicas[1]!.url}api/approvals/${asked.data.approvalId}`,
+        json({ decision: 'approve' }),
+      );
+      assert.equal(answered.status, 200, await answered.clone().text());
+      const again = await fetch(
+        `${replicas[2]!.url}api/approvals/${asked.data.approvalId}`,
+        json({ decision: 'deny' }),
+      );
+      assert.equal(again.status, 409, 'the first answer counts, on any replica');
+      const result = await turn.next('tool-result');
+      assert.equal(result.data.success, true);
+      assert.equal(result.data.data, 'noted: buy milk');
+      assert.equal((await turn.next('done')).data.text, 'Done.');
+      assert.equal((await events.next('approval-answered')).data.decision, 'approved');
+      assert.deepEqual(
+        notes().filter((line) => line.startsWith('buy milk')),
+        [`buy milk ${pidOf(replicas[0]!)}`],
+      );
+    });
+
+    it('/v1/responses goes on from a response another replica gave (previous_response_id)', async () => {
+      const first = await fetch(`${replicas[0]!.url}v1/responses`, json({ model: 'riverse', input: 'the code is 7' }));
+      assert.equal(first.status, 200, await first.clone().text());
+      const { id } = (await first.json()) as { id: string };
+      const second = await fetch(
+        `${replicas[2]!.url}v1/responses`,
+        json({ model: 'riverse', input: 'what is the code?', previous_response_id: id }),
+      );
+      assert.equal(second.status, 200, await second.clone().text());
+      const sent = model.requests.at(-1)!.body.messages.map((message) => message.content);
+      assert.ok(sent.includes('the code is 7'), JSON.stringify(sent));
+    });
+
+    it('/mcp (2026-07-28): an approval round asked by one replica is answered through another', async () => {
+      const call = async (base: string, params: Record<string, unknown>) => {
+        const response = await fetch(`${base}mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'note',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: {
+              name: 'note',
+              arguments: { text: 'via mcp' },
+              _meta: {
+                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+              },
+              ...params,
+            },
+          }),
+        });
+        const text = await response.text();
+        return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!);
+      };
+      const first = await call(replicas[0]!.url, {});
+      assert.equal(first.result.resultType, 'input_required', JSON.stringify(first));
+      const approved = await call(replicas[1]!.url, {
+        inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+        requestState: first.result.requestState,
+      });
+      assert.equal(approved.result.isError, undefined, JSON.stringify(approved));
+      assert.deepEqual(
+        notes().filter((line) => line.startsWith('via mcp')),
+        [`via mcp ${pidOf(replicas[1]!)}`],
+      );
+    });
+
+    it('/mcp (2025 revisions): a session begun through the balancer stays on its replica', async () => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const rpc = (body: unknown, session?: string) =>
+        fetch(`${balancer.url}mcp`, {
+          method: 'POST',
+          headers: {
+            ...headers,
+            ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }),
+          },
+          body: JSON.stringify(body),
+        });
+      const begun = await rpc({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+      });
+      assert.equal(begun.status, 200, await begun.clone().text());
+      await begun.body?.cancel();
+      const session = begun.headers.get('mcp-session-id')!;
+      assert.ok(session);
+      const notified = await rpc({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+      assert.equal(notified.status, 202);
+      for (let index = 0; index < 4; index++) {
+        const listed = await rpc({ jsonrpc: '2.0', id: 2 + index, method: 'tools/list' }, session);
+        assert.equal(
+          listed.status,
+          200,
+          `request ${index} reached the session's replica: ${await listed.clone().text()}`,
+        );
+        assert.match(await listed.text(), /"note"/);
+      }
+    });
+
+    it('a replica killed mid-turn: its turn is marked interrupted by another, and the session goes on elsewhere', async () => {
+      const victim = replicas[2]!;
+      const turn = await chat(victim.url, 'killed', 'note water the plants');
+      const asked = await turn.next('approval-request');
+      await victim.kill();
+      // Any replica may take the dead one's turn: the session is free again within a sweep.
+      let answer: SseEvent | undefined;
+      for (let attempt = 0; attempt < 100 && answer === undefined; attempt++) {
+        const response = await fetch(`${balancer.url}api/chat`, json({ session: 'killed', message: 'are you there?' }));
+        if (response.status === 409) {
+          await response.body?.cancel();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          continue;
+        }
+        assert.equal(response.status, 200);
+        answer = await sseReader(response).next('done');
+      }
+      assert.equal(answer?.data.stopReason, 'answer', 'the session went on on another replica');
+      // The model read why the call has no result: the approval still waits (an approval outlives its turn).
+      const sent = model.requests.at(-1)!.body.messages as { role: string; content: string }[];
+      assert.ok(
+        sent.some((message) => message.role === 'tool'),
+        JSON.stringify(sent),
+      );
+      const { traces } = (await (await fetch(`${replicas[0]!.url}api/traces/turns?session=killed`)).json()) as {
+        traces: { stopReason: string; session: string }[];
+      };
+      assert.ok(
+        traces.some((trace) => trace.stopReason === 'interrupted'),
+        `an interrupted turn is listed: ${JSON.stringify(traces.map((trace) => trace.stopReason))}`,
+      );
+      // Answered now, on a live replica, the call runs once there: nothing is lost, nothing runs twice.
+      const answered = await fetch(
+        `${replicas[0]!.url}api/approvals/${asked.data.approvalId}`,
+        json({ decision: 'approve' }),
+      );
+      assert.equal(answered.status, 200, await answered.clone().text());
+      assert.deepEqual(
+        notes().filter((line) => line.startsWith('water the plants')),
+        [`water the plants ${pidOf(replicas[0]!)}`],
+      );
+      // Started again, the replica serves (a new process: a new id) and the balancer sends it requests.
+      await victim.restart();
+      const ids = new Set<string>();
+      // HAProxy's check finds it up again within its interval (500 ms).
+      for (let index = 0; index < 100 && !ids.has(victim.id); index++) {
+        ids.add(((await (await fetch(`${balancer.url}api/status`)).json()) as { replica: { id: string } }).replica.id);
+        if (index % 3 === 2) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(ids.has(victim.id), 'the restarted replica is back behind the balancer');
+    });
   });
-});

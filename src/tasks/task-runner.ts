@@ -176,7 +176,8 @@ export class LocalTaskRunner implements TaskRunner {
 
   cancel(id: string): TaskRecord | undefined {
     const live = this.#live.get(id);
-    if (live === undefined) return this.#records.get(id);
+    // Held by another process on the store (a replica beside this one): cancelled in its row, which that runner watches.
+    if (live === undefined) return cancelStored(this.#records, id);
     this.#endCancelled(live);
     return structuredClone(live.record);
   }
