@@ -1,5 +1,5 @@
-import type { ApprovalRecord } from '../store/approval-store.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { ApprovalRecord } from '../store/store-records.ts';
+import type { Store } from '../store/store.ts';
 import type { ServerEvents } from './server-events.ts';
 
 /** How often the store's pending approvals are read: an approval asked on another replica shows within this. */
@@ -13,24 +13,31 @@ const WATCH_MS = 500;
  * sees, and can answer, the call a turn on replica A waits on.
  */
 export class ApprovalWatch {
-  readonly #store: SessionStore;
+  readonly #store: Store;
   readonly #events: ServerEvents;
   readonly #timer: NodeJS.Timeout;
   /** The pending approvals seen at the last look, by id. */
   #seen = new Map<string, ApprovalRecord>();
 
-  constructor(store: SessionStore, events: ServerEvents, watchMs = WATCH_MS) {
+  #looking = false;
+
+  constructor(store: Store, events: ServerEvents, watchMs = WATCH_MS) {
     this.#store = store;
     this.#events = events;
-    this.#timer = setInterval(() => this.look(), watchMs);
+    this.#timer = setInterval(() => {
+      // A slow store: one look at a time.
+      if (this.#looking) return;
+      this.#looking = true;
+      void this.look().finally(() => (this.#looking = false));
+    }, watchMs);
     this.#timer.unref();
   }
 
   /** Reads the pending approvals and publishes what changed since the last look. */
-  look(): void {
+  async look(): Promise<void> {
     let pending: ApprovalRecord[];
     try {
-      pending = this.#store.approvals.pending();
+      pending = await this.#store.approvals.pending();
     } catch {
       return; // the store is failing or closed: the next look tries again
     }
@@ -40,7 +47,7 @@ export class ApprovalWatch {
         this.#events.publish('approval-request', {
           approvalId: id,
           sessionId: record.sessionId,
-          session: this.#sessionName(record.sessionId),
+          session: await this.#sessionName(record.sessionId),
           callId: record.callId,
           tool: record.tool,
           params: record.params,
@@ -48,7 +55,7 @@ export class ApprovalWatch {
         });
     for (const [id, record] of this.#seen) {
       if (now.has(id) || this.#events.size === 0) continue;
-      const settled = this.#get(id);
+      const settled = await this.#get(id);
       this.#events.publish('approval-answered', {
         approvalId: id,
         sessionId: record.sessionId,
@@ -64,20 +71,13 @@ export class ApprovalWatch {
     clearInterval(this.#timer);
   }
 
-  #get(id: string): ApprovalRecord | undefined {
-    try {
-      return this.#store.approvals.get(id);
-    } catch {
-      return undefined;
-    }
+  async #get(id: string): Promise<ApprovalRecord | undefined> {
+    return this.#store.approvals.get(id).catch(() => undefined);
   }
 
-  #sessionName(sessionId: string): string | undefined {
-    try {
-      return this.#store.listSessions().find((session) => session.id === sessionId)?.name;
-    } catch {
-      return undefined;
-    }
+  async #sessionName(sessionId: string): Promise<string | undefined> {
+    const sessions = await this.#store.listSessions().catch(() => []);
+    return sessions.find((session) => session.id === sessionId)?.name;
   }
 }
 

@@ -48,7 +48,7 @@ export function createServerApp(
     '/mcp',
     mcpRoute(context.telemetry === undefined ? context.tools : tracedTools(context.tools, context.telemetry), {
       tasks: context.tasks,
-      stateSecret: context.store.sharedSecret('mcp-request-state'),
+      stateSecret: () => context.store.sharedSecret('mcp-request-state'),
     }),
   );
   app.route('/', dashboardRoutes());

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { TurnOwnership } from './turn-ownership.ts';
 
 /** A replica of another machine: its pid means nothing here, only its heartbeat tells. */
@@ -11,7 +11,7 @@ const FAR = 'far-host:4242:0badcafe';
 
 describe('TurnOwnership', () => {
   let folder: string;
-  let store: SessionStore;
+  let store: SqliteStore;
   const owners: TurnOwnership[] = [];
   const owner = (options: ConstructorParameters<typeof TurnOwnership>[1] = {}) => {
     const made = new TurnOwnership(store, { heartbeatMs: 60_000, ...options });
@@ -20,16 +20,16 @@ describe('TurnOwnership', () => {
   };
   beforeEach(() => {
     folder = mkdtempSync(join(tmpdir(), 'riverse-ownership-'));
-    store = SessionStore.open(folder);
+    store = SqliteStore.open(folder);
   });
   afterEach(async () => {
     for (const made of owners.splice(0)) await made.close();
-    store.close();
+    await store.close();
     rmSync(folder, { recursive: true, force: true });
   });
 
   it('one turn per session across replicas: a live replica keeps its claim, and its approvals are answered where it runs', async () => {
-    const { id } = store.session('s');
+    const { id } = await store.session('s');
     const a = owner();
     const b = owner();
     assert.notEqual(a.id, b.id);
@@ -42,10 +42,10 @@ describe('TurnOwnership', () => {
   });
 
   it("a replica silent past staleMs: exactly one sweeper takes its turn, marks the calls left without a result, and writes the turn's failed trace", async () => {
-    const { id } = store.session('s');
+    const { id } = await store.session('s');
     const started = Date.now() - 30_000;
-    store.runningTurns.claim(id, FAR, started);
-    store.appendMessages(
+    await store.runningTurns.claim(id, FAR, started);
+    await store.appendMessages(
       id,
       [
         { role: 'user', content: 'note it' },
@@ -61,14 +61,14 @@ describe('TurnOwnership', () => {
     // Each swept at its start: only the first took it.
     assert.deepEqual(interrupted, [`a ${FAR}`]);
     assert.deepEqual(await b.sweep(), []);
-    assert.equal(store.runningTurns.owner(id), undefined);
-    const [trace] = store.toolCalls(id);
+    assert.equal(await store.runningTurns.owner(id), undefined);
+    const [trace] = await store.toolCalls(id);
     assert.equal(trace?.callId, 'call-1');
     assert.equal(trace?.success, false);
     assert.equal(trace?.code, 'aborted');
     assert.match(trace?.error ?? '', /The replica running this turn \(far-host:4242:0badcafe\) stopped mid-turn/);
-    store.turnTraces.flush();
-    const turn = store.turnTraces.get('turn-1');
+    await store.turnTraces.flush();
+    const turn = await store.turnTraces.get('turn-1');
     assert.equal(turn?.stopReason, 'interrupted');
     assert.equal(turn?.outcome, 'failure');
     assert.equal(turn?.spans[0]?.errorCode, 'replica-stopped');
@@ -76,20 +76,20 @@ describe('TurnOwnership', () => {
   });
 
   it('a replica that beats is not taken, however long its turn runs', async () => {
-    const { id } = store.session('s');
-    store.runningTurns.claim(id, FAR, Date.now() - 60_000);
-    store.runningTurns.beat(FAR);
+    const { id } = await store.session('s');
+    await store.runningTurns.claim(id, FAR, Date.now() - 60_000);
+    await store.runningTurns.beat(FAR);
     const a = owner({ staleMs: 10_000 });
     assert.deepEqual(await a.sweep(), []);
     assert.equal(await a.claim(id), false);
   });
 
   it('a dead process of this host is taken at once, without waiting for staleness', async () => {
-    const { id } = store.session('s');
+    const { id } = await store.session('s');
     const a = owner();
     // A pid no process has (above Linux's pid_max).
     const dead = `${a.id.split(':')[0]}:99999999:00000000`;
-    store.runningTurns.claim(id, dead);
+    await store.runningTurns.claim(id, dead);
     assert.equal(await a.claim(id), true);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { RunningTurn } from '../store/running-turns.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { RunningTurn } from '../store/store-records.ts';
+import type { Store } from '../store/store.ts';
 import { traceHex } from '../store/turn-trace.ts';
 
 /** How often a replica tells the store it is alive, and looks for the turns of replicas that are not. */
@@ -35,14 +35,14 @@ export interface TurnOwnershipOptions {
  */
 export class TurnOwnership {
   readonly id: string;
-  readonly #store: SessionStore;
+  readonly #store: Store;
   readonly #staleMs: number;
   readonly #options: TurnOwnershipOptions;
   readonly #mine = new Set<string>();
   readonly #timer: NodeJS.Timeout;
   readonly #first: Promise<void>;
 
-  constructor(store: SessionStore, options: TurnOwnershipOptions = {}) {
+  constructor(store: Store, options: TurnOwnershipOptions = {}) {
     this.#store = store;
     this.#options = options;
     this.id = options.id ?? newReplicaId();
@@ -56,11 +56,11 @@ export class TurnOwnership {
   /** Claims `sessionId` for a turn here; false when a turn of it runs already (here or on another replica). */
   async claim(sessionId: string): Promise<boolean> {
     const turns = this.#store.runningTurns;
-    if (!turns.claim(sessionId, this.id)) {
+    if (!(await turns.claim(sessionId, this.id))) {
       // A dead replica's claim does not keep the session busy longer than its sweep.
-      const owner = turns.owner(sessionId);
+      const owner = await turns.owner(sessionId);
       if (owner === undefined || this.#alive(owner) || !(await this.#interrupt(owner))) return false;
-      if (!turns.claim(sessionId, this.id)) return false;
+      if (!(await turns.claim(sessionId, this.id))) return false;
     }
     this.#mine.add(sessionId);
     return true;
@@ -68,19 +68,19 @@ export class TurnOwnership {
 
   async release(sessionId: string): Promise<void> {
     this.#mine.delete(sessionId);
-    this.#store.runningTurns.release(sessionId, this.id);
+    await this.#store.runningTurns.release(sessionId, this.id);
   }
 
   /** Whether `sessionId`'s turn runs on another replica that is alive (its approvals are answered there). */
   async runsElsewhere(sessionId: string): Promise<boolean> {
-    const owner = this.#store.runningTurns.owner(sessionId);
+    const owner = await this.#store.runningTurns.owner(sessionId);
     return owner !== undefined && owner.replica !== this.id && this.#alive(owner);
   }
 
   /** Marks every dead replica's turn interrupted now; the turns it took. */
   async sweep(): Promise<RunningTurn[]> {
     const taken: RunningTurn[] = [];
-    for (const turn of this.#store.runningTurns.list())
+    for (const turn of await this.#store.runningTurns.list())
       if (!this.#alive(turn) && (await this.#interrupt(turn))) taken.push(turn);
     return taken;
   }
@@ -98,7 +98,7 @@ export class TurnOwnership {
 
   async #tick(): Promise<void> {
     try {
-      if (this.#mine.size > 0) this.#store.runningTurns.beat(this.id);
+      if (this.#mine.size > 0) await this.#store.runningTurns.beat(this.id);
       await this.sweep();
     } catch (error) {
       this.#options.onError?.(error);
@@ -115,13 +115,13 @@ export class TurnOwnership {
   /** Takes `turn` from its dead replica and records why it ended; false when another replica took it first. */
   async #interrupt(turn: RunningTurn): Promise<boolean> {
     const store = this.#store;
-    if (!store.runningTurns.take(turn)) return false;
+    if (!(await store.runningTurns.take(turn))) return false;
     const reason = `The replica running this turn (${turn.replica}) stopped mid-turn, last heard from at ${new Date(turn.heartbeatAt).toISOString()}; the turn was interrupted and nothing of it was run again.`;
-    const turnId = store.runningTurns.turnOf(turn);
+    const turnId = await store.runningTurns.turnOf(turn);
     if (turnId !== undefined) {
       const now = Date.now();
-      for (const call of openCalls(store, turn.sessionId, turnId))
-        store.recordToolCall({
+      for (const call of await openCalls(store, turn.sessionId, turnId))
+        await store.recordToolCall({
           sessionId: turn.sessionId,
           turnId,
           callId: call.id,
@@ -166,11 +166,11 @@ export class TurnOwnership {
  * The calls of `turnId` the model asked for that have neither a result message nor a trace, nor an
  * approval still pending (that one can still be answered, and its trace then says what happened).
  */
-function openCalls(store: SessionStore, sessionId: string, turnId: string) {
-  const messages = store.messages(sessionId);
-  const turns = store.messageTurns(sessionId);
-  const answered = new Set(store.toolCalls(sessionId, { turnId }).map((trace) => trace.callId));
-  for (const approval of store.approvals.pending())
+async function openCalls(store: Store, sessionId: string, turnId: string) {
+  const messages = await store.messages(sessionId);
+  const turns = await store.messageTurns(sessionId);
+  const answered = new Set((await store.toolCalls(sessionId, { turnId })).map((trace) => trace.callId));
+  for (const approval of await store.approvals.pending())
     if (approval.turnId === turnId && approval.sessionId === sessionId) answered.add(approval.callId);
   const asked = [];
   for (const [index, message] of messages.entries()) {

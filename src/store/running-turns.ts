@@ -1,15 +1,6 @@
 import type { StatementSync } from 'node:sqlite';
-
-/** A session's turn in progress and the replica running it (table `running_turns`, schema step 7). */
-export interface RunningTurn {
-  sessionId: string;
-  /** The replica id of the process running it (`host:pid:random`). */
-  replica: string;
-  /** Epoch milliseconds. */
-  startedAt: number;
-  /** The last time its replica said it is alive (epoch milliseconds). */
-  heartbeatAt: number;
-}
+import type { RunningTurnRepository } from './store.ts';
+import type { RunningTurn } from './store-records.ts';
 
 interface RunningTurnRow {
   session_id: string;
@@ -24,7 +15,7 @@ interface RunningTurnRow {
  * replica that died mid-turn. Each method is one statement: a claim and a take-over are each a
  * single conditional write, so of two replicas only one wins.
  */
-export class RunningTurns {
+export class RunningTurns implements RunningTurnRepository {
   readonly #prepare: (sql: string) => StatementSync;
 
   constructor(prepare: (sql: string) => StatementSync) {
@@ -32,7 +23,7 @@ export class RunningTurns {
   }
 
   /** Claims `sessionId` for a turn of `replica`; false when a turn of the session is running already. */
-  claim(sessionId: string, replica: string, now = Date.now()): boolean {
+  async claim(sessionId: string, replica: string, now = Date.now()): Promise<boolean> {
     const changed = this.#prepare(
       'INSERT INTO running_turns (session_id, replica, started_at, heartbeat_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
     ).run(sessionId, replica, now, now);
@@ -40,24 +31,24 @@ export class RunningTurns {
   }
 
   /** The turn has ended: its claim goes (only the replica's own). */
-  release(sessionId: string, replica: string): void {
+  async release(sessionId: string, replica: string): Promise<void> {
     this.#prepare('DELETE FROM running_turns WHERE session_id = ? AND replica = ?').run(sessionId, replica);
   }
 
   /** `replica` is alive: every turn it runs gets `now` as its heartbeat. */
-  beat(replica: string, now = Date.now()): void {
+  async beat(replica: string, now = Date.now()): Promise<void> {
     this.#prepare('UPDATE running_turns SET heartbeat_at = ? WHERE replica = ?').run(now, replica);
   }
 
   /** Every turn running, of every replica, oldest first. */
-  list(): RunningTurn[] {
+  async list(): Promise<RunningTurn[]> {
     return (this.#prepare('SELECT * FROM running_turns ORDER BY started_at').all() as unknown as RunningTurnRow[]).map(
       toTurn,
     );
   }
 
   /** The turn running in `sessionId`, if one is. */
-  owner(sessionId: string): RunningTurn | undefined {
+  async owner(sessionId: string): Promise<RunningTurn | undefined> {
     const row = this.#prepare('SELECT * FROM running_turns WHERE session_id = ?').get(sessionId) as
       | RunningTurnRow
       | undefined;
@@ -65,7 +56,7 @@ export class RunningTurns {
   }
 
   /** The id of the turn that began in `sessionId` at `startedAt`: its last message's since then (none: it stored nothing). */
-  turnOf(turn: RunningTurn): string | undefined {
+  async turnOf(turn: RunningTurn): Promise<string | undefined> {
     const row = this.#prepare(
       'SELECT turn_id FROM messages WHERE session_id = ? AND created_at >= ? AND turn_id IS NOT NULL ORDER BY id DESC LIMIT 1',
     ).get(turn.sessionId, new Date(turn.startedAt).toISOString()) as { turn_id: string } | undefined;
@@ -76,7 +67,7 @@ export class RunningTurns {
    * Takes a dead replica's turn away, if it is still as `seen` (same replica, same heartbeat): of
    * several replicas sweeping at once, one gets true and marks it interrupted.
    */
-  take(seen: RunningTurn): boolean {
+  async take(seen: RunningTurn): Promise<boolean> {
     const changed = this.#prepare(
       'DELETE FROM running_turns WHERE session_id = ? AND replica = ? AND heartbeat_at = ?',
     ).run(seen.sessionId, seen.replica, seen.heartbeatAt);

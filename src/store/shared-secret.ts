@@ -3,7 +3,7 @@ import type { StatementSync } from 'node:sqlite';
 
 /**
  * A random key made once per store and read by every process that shares it (table
- * `shared_secrets`, schema step 7): what one replica signs (an MCP call's state between its input
+ * `shared_secrets`, schema step 8): what one replica signs (an MCP call's state between its input
  * rounds), another can check. The first process to ask makes it; the others read the same bytes.
  */
 export function sharedSecret(prepare: (sql: string) => StatementSync, name: string): Buffer {
