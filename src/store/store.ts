@@ -1,0 +1,193 @@
+import type { TraceContext } from '../core/trace-context.ts';
+import type { Language } from '../core/language.ts';
+import type { ChatMessage } from '../models/chat-message.ts';
+import type { TaskFilter, TaskRecord, TaskStatus } from '../tasks/task-types.ts';
+import type { ContentPart } from '../tools/content-part.ts';
+import type {
+  ApprovalRecord,
+  ApprovalRun,
+  ApprovalStatus,
+  KeptTokens,
+  NewApproval,
+  OAuthClient,
+  SessionInfo,
+  SessionSummary,
+  StoredResponse,
+  StoredTrace,
+  StoredTurnTrace,
+  TaskRetention,
+  ToolCallQuery,
+  TraceQuery,
+  TraceRetention,
+  TurnTraceQuery,
+  TurnTraceSummary,
+} from './store-records.ts';
+import type { ToolCallTrace } from './tool-call-trace.ts';
+import type { ToolStats, ToolStatsQuery } from './tool-call-stats.ts';
+import type { SpanAttribute, HandRunVia, TurnTrace } from './turn-trace.ts';
+
+/**
+ * What Riverse keeps between turns, behind one interface with two implementations: SQLite in the
+ * data folder (sqlite-store.ts, the default) and PostgreSQL shared by replicas (postgres/). Every
+ * read and write is async, so that a network database fits; what is written off the turn's path
+ * (`queueToolCall`, `turnTraces.queue`) is queued in memory and written in batches, synchronously
+ * queued. `openStore` (open-store.ts) picks one (decision 037).
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Where it is, for messages: the database file, or the URL without its password. */
+  readonly where: string;
+  /** Approvals of calls made in these sessions, and the "always" grants. */
+  readonly approvals: ApprovalRepository;
+  /** Responses of `/v1/responses` kept for `previous_response_id`. */
+  readonly responses: ResponseRepository;
+  /** One trace per turn (and per run by hand), written in batches off the turn's path. */
+  readonly turnTraces: TurnTraceRepository;
+  /** Tool calls that run apart from their turn (tasks). */
+  readonly tasks: TaskRepository;
+  /** The dashboard's tool switches (they win over riverse.yaml's `tools:` entries). */
+  readonly toolSwitches: ToolSwitchRepository;
+  /** MCP servers' OAuth sign-ins: the client registered per issuer, tokens per issuer and resource. */
+  readonly oauth: OAuthTokenRepository;
+
+  /** The session called `name`, created if there is none. */
+  session(name: string): Promise<SessionInfo>;
+  /** The id of the session called `name`, created if there is none (may be remembered by the store). */
+  sessionId(name: string): Promise<string>;
+  /** The session called `name`, without creating it. */
+  findSession(name: string): Promise<SessionInfo | undefined>;
+  /** Every session (but the runs by hand's) with its message count, most recently updated first. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Undefined when there is no session called `from`; a SessionNameTakenError when `to` is taken. */
+  renameSession(from: string, to: string): Promise<SessionInfo | undefined>;
+  /** Deletes the session with its messages, traces, approvals, responses. Whether it existed. */
+  deleteSession(name: string): Promise<boolean>;
+  /** Sets (or with `undefined` clears) the language the session answers in; throws for an unknown session. */
+  setLanguage(sessionId: string, language: Language | undefined): Promise<void>;
+  /** Appends messages in order, all or none. `turnId` marks the turn they belong to. */
+  appendMessages(sessionId: string, messages: readonly ChatMessage[], turnId?: string): Promise<void>;
+  /** The session's messages in order, exactly as appended. */
+  messages(sessionId: string): Promise<ChatMessage[]>;
+  /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none given). */
+  messageTurns(sessionId: string): Promise<(string | null)[]>;
+  /** Writes a tool call's trace now (after what is queued); throws for an unknown session. */
+  recordToolCall(trace: ToolCallTrace): Promise<void>;
+  /**
+   * Queues a turn's tool call with the next batch of turn traces (off the turn's path). A failed
+   * write is reported (`onTraceError`), never thrown; a call whose session is gone is left out.
+   * Throws only when `params` cannot become JSON.
+   */
+  queueToolCall(trace: ToolCallTrace): void;
+  /** Records a call a person ran by hand: a trace of no session, and a turn trace marked with `via`. */
+  recordHandRun(
+    trace: Omit<ToolCallTrace, 'sessionId'>,
+    via?: HandRunVia,
+    content?: readonly ContentPart[],
+    parent?: TraceContext,
+  ): Promise<TurnTrace>;
+  /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
+  toolCalls(sessionId: string, options?: ToolCallQuery): Promise<ToolCallTrace[]>;
+  /** Per tool, its calls over a window: counts, failures, p50/p95 run time, in buckets. */
+  toolStats(query?: ToolStatsQuery): Promise<ToolStats>;
+  /** Tool calls of every session, newest first, filtered. */
+  traces(query?: TraceQuery): Promise<StoredTrace[]>;
+  /** Writes what is queued, then closes. */
+  close(): Promise<void>;
+}
+
+/** Approvals: an answer is stored before the call runs, and of two answers only the first counts. */
+export interface ApprovalRepository {
+  add(record: NewApproval): Promise<void>;
+  get(id: string): Promise<ApprovalRecord | undefined>;
+  /** Pending approvals, oldest first. */
+  pending(): Promise<ApprovalRecord[]>;
+  /** Approved calls whose run never began, oldest first. */
+  approvedNotRun(): Promise<ApprovalRecord[]>;
+  /** Settles a pending approval; false when it was no longer pending (the first answer counts). */
+  decide(
+    id: string,
+    status: Exclude<ApprovalStatus, 'pending'>,
+    options?: { always?: boolean; reason?: string },
+  ): Promise<boolean>;
+  /** Records where the approved call's run is; `started` only from `not-started`, so a call is begun once. */
+  setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): Promise<boolean>;
+  /** "Always for this tool in this session". */
+  allowAlways(sessionId: string, tool: string): Promise<void>;
+  alwaysAllowed(sessionId: string, tool: string): Promise<boolean>;
+}
+
+export interface ResponseRepository {
+  add(response: StoredResponse): Promise<void>;
+  get(id: string): Promise<StoredResponse | undefined>;
+  /** The conversation up to and including response `id`, oldest first; undefined when `id` is not kept. */
+  conversation(id: string): Promise<ChatMessage[] | undefined>;
+  /** Deletes one response. Whether it existed. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface TurnTraceRepository {
+  /** Keeps `trace` to be written with the next batch. Never throws. */
+  queue(trace: TurnTrace): void;
+  /** Writes what is queued now. Never throws (a failure goes to `onTraceError`). */
+  flush(): Promise<void>;
+  /** The whole trace of a turn (its id, or the start of it when only one trace's id starts so). */
+  get(id: string): Promise<StoredTurnTrace | undefined>;
+  /** The newest trace: of turns (`byHand` false), of runs by hand (true), or of either. */
+  last(byHand?: boolean): Promise<StoredTurnTrace | undefined>;
+  /** Traces newest first, filtered. */
+  list(query?: TurnTraceQuery): Promise<TurnTraceSummary[]>;
+  /** Adds attributes to the tool-call span `callId` of turn `turnId`; false when there is none. Never throws. */
+  annotateCall(turnId: string, callId: string, attributes: Record<string, SpanAttribute>): Promise<boolean>;
+}
+
+/** Where the task runner keeps tasks: a store's table, or memory (`memoryTasks`). */
+export interface TaskRepository {
+  /** Writes the whole record; `runner` names the process running it. An ended task's row is not changed. */
+  put(record: TaskRecord, runner?: string): Promise<void>;
+  get(id: string): Promise<TaskRecord | undefined>;
+  /** Newest first. */
+  list(filter?: TaskFilter): Promise<TaskRecord[]>;
+  /** Ended tasks of a session whose result was not delivered yet, oldest first. */
+  undelivered(sessionId: string): Promise<TaskRecord[]>;
+  /** Marks a task's result delivered; false when it was already (or is unknown). */
+  markDelivered(id: string, at: number): Promise<boolean>;
+  /** Ends as `interrupted` every running task whose runner `stopped` says is gone; answers those ended. */
+  interruptRunning(
+    statusMessage: string,
+    at: number,
+    stopped: (runner: string | undefined) => boolean,
+  ): Promise<TaskRecord[]>;
+  /** The statuses of these tasks as stored (another process may have cancelled one). */
+  statuses(ids: readonly string[]): Promise<Map<string, TaskStatus>>;
+  /** Deletes ended tasks past their time to live, and the oldest past the count; answers how many went. */
+  prune(now: number, retention?: TaskRetention): Promise<number>;
+}
+
+/** The tool switches a person set on the dashboard: true on, false off; a tool not in the map has none. */
+export interface ToolSwitchRepository {
+  all(): Promise<Map<string, boolean>>;
+  /** Sets one tool's switch; `undefined` clears it (riverse.yaml's entry, or the default, holds again). */
+  set(name: string, enabled: boolean | undefined): Promise<void>;
+}
+
+/** MCP OAuth sign-ins, shaped after mcp/oauth/token-store.ts (which keeps `savedAt` strictly rising). */
+export interface OAuthTokenRepository {
+  client(issuer: string): Promise<OAuthClient | undefined>;
+  /** `undefined` forgets the client. */
+  saveClient(issuer: string, client: OAuthClient | undefined): Promise<void>;
+  tokens(issuer: string, resource: string): Promise<KeptTokens | undefined>;
+  /** `undefined` forgets them. */
+  saveTokens(issuer: string, resource: string, kept: KeptTokens | undefined): Promise<void>;
+  /** The tokens saved last (greatest `savedAt`) for this resource, whichever issuer gave them. */
+  latest(resource: string): Promise<(KeptTokens & { issuer: string }) | undefined>;
+}
+
+/** How a store is opened (both kinds). */
+export interface StoreOptions {
+  /** How long turn traces are kept and how many (DEFAULT_TRACE_RETENTION). */
+  traceRetention?: Partial<TraceRetention>;
+  /** Told when a batch of turn traces could not be written; by default a line on stderr. */
+  onTraceError?: (error: unknown) => void;
+  /** How long a queued turn trace waits for others before they are written together (default 250 ms). */
+  traceBatchMs?: number;
+}
