@@ -15,7 +15,7 @@ export interface PgPoolOptions {
   idleTimeoutMs?: number;
 }
 
-export const DEFAULT_POOL_MAX = 10;
+const DEFAULT_POOL_MAX = 10;
 
 /** `postgres://user:***@host/db`: a URL as it may be printed, without its password (the rest as written). */
 export function redactUrl(url: string): string {

@@ -122,7 +122,7 @@ const STEPS: readonly string[] = [
   CREATE INDEX tasks_by_status ON tasks (status, updated_at);
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   CREATE TABLE tool_switches (
-    tool       TEXT PRIMARY KEY,
+    name       TEXT PRIMARY KEY,
     enabled    BOOLEAN NOT NULL,
     updated_at TEXT NOT NULL
   );
