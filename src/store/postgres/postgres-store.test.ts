@@ -3,6 +3,7 @@
 // recovering by itself when the database restarts between two turns' writes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import type { ChatMessage } from '../../models/chat-message.ts';
 import { SessionNameTakenError } from '../store-records.ts';
 import { StoreError } from '../store-error.ts';
@@ -298,5 +299,27 @@ describe('the PostgreSQL store', () => {
       (await b.messages(session.id)).map((message) => message.content),
       ['before', 'after'],
     );
+  });
+
+  it('a slow database is a bounded wait: a write blocked past the statement timeout fails with store-failed', async () => {
+    const slow = await openPostgresStore(url, { pool: { statementTimeoutMs: 300 } });
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      const session = await slow.session('slow');
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
+      const blocked = await slow
+        .appendMessages(session.id, [{ role: 'user', content: 'waits' }])
+        .catch((error: unknown) => error);
+      assert.ok(blocked instanceof StoreError, String(blocked));
+      assert.match(blocked.message, /57014|statement timeout/);
+      await blocker.query('ROLLBACK');
+      await slow.appendMessages(session.id, [{ role: 'user', content: 'then works' }]);
+      assert.equal((await slow.messages(session.id)).length, 1);
+    } finally {
+      await blocker.end();
+      await slow.close();
+    }
   });
 });
