@@ -3,6 +3,7 @@
 // connection comes back by itself after the database restarts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { StoreError } from '../store-error.ts';
 import type { Store } from '../store.ts';
 import { openPostgresStore } from './open-postgres-store.ts';
 import { type PgCluster, startPgCluster } from './testing/pg-cluster.ts';
@@ -81,5 +82,20 @@ describe('store events on PostgreSQL', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.match(String(heard[0]), /^try \d+$/);
+  });
+
+  it('subscribing while the database is down fails with a StoreError, and keeps nothing', async () => {
+    const url = await cluster.createDatabase('events-down');
+    const c = await openPostgresStore(url);
+    try {
+      await cluster.down();
+      await assert.rejects(
+        c.events.subscribe('x', () => {}),
+        (error: Error) => error instanceof StoreError && /listening for store events on x failed/.test(error.message),
+      );
+    } finally {
+      await cluster.up();
+      await c.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { StoreEvents } from '../store.ts';
+import { StoreError } from '../store-error.ts';
 import type { PgDatabase } from './pg-database.ts';
+import { describe } from './pg-pool.ts';
 
 /** NOTIFY refuses a payload of 8000 bytes or more: a larger one is kept in a row and sent as its id. */
 const MAX_NOTIFY_BYTES = 7_900;
@@ -70,14 +72,22 @@ export class PgEvents implements StoreEvents {
     const first = listeners === undefined;
     if (listeners === undefined) this.#listeners.set(name, (listeners = new Set()));
     listeners.add(listener);
-    await this.#connect();
-    if (first && this.#client !== undefined) await this.#client.query(`LISTEN ${quoted(name)}`);
-    return () => {
-      const set = this.#listeners.get(name);
-      if (set === undefined || !set.delete(listener) || set.size > 0) return;
-      this.#listeners.delete(name);
-      this.#client?.query(`UNLISTEN ${quoted(name)}`).catch(() => {});
-    };
+    try {
+      await this.#connect();
+      if (first && this.#client !== undefined) await this.#client.query(`LISTEN ${quoted(name)}`);
+    } catch (error) {
+      // Not connected: this subscription is not kept. Connected but cut meanwhile: the reconnection listens again.
+      if (this.#client === undefined) this.#forget(name, listener);
+      throw new StoreError(`listening for store events on ${channel} failed: ${describe(error)}`, { cause: error });
+    }
+    return () => this.#forget(name, listener);
+  }
+
+  #forget(name: string, listener: Listener): void {
+    const set = this.#listeners.get(name);
+    if (set === undefined || !set.delete(listener) || set.size > 0) return;
+    this.#listeners.delete(name);
+    this.#client?.query(`UNLISTEN ${quoted(name)}`).catch(() => {});
   }
 
   async close(): Promise<void> {
@@ -126,6 +136,7 @@ export class PgEvents implements StoreEvents {
     this.#retryMs = Math.min(MAX_RECONNECT_MS, this.#retryMs * 2);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
+      if (this.#closed || this.#listeners.size === 0) return;
       this.#connect().catch(() => this.#scheduleReconnect());
     }, delay);
     this.#retryTimer.unref();
