@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Assistant } from '../src/assistant/assistant.ts';
 import { createOpenAICompatibleModel } from '../src/models/providers/openai/openai-compatible.ts';
-import { SessionStore } from '../src/store/session-store.ts';
+import { SqliteStore } from '../src/store/sqlite-store.ts';
 import { ToolRegistry } from '../src/tool-runtime/tool-registry.ts';
 
 const env = (name: string) =>
@@ -15,7 +15,7 @@ const env = (name: string) =>
 const connections = Number(env('BENCH_CONNECTIONS'));
 const seconds = Number(env('BENCH_DURATION_S'));
 const dataDir = mkdtempSync(join(tmpdir(), 'riverse-serve-load-core-'));
-const store = SessionStore.open(dataDir);
+const store = SqliteStore.open(dataDir);
 const registry = await ToolRegistry.load({ folders: [env('BENCH_TOOLS')], config: {} });
 const assistant = new Assistant({
   model: createOpenAICompatibleModel({ model: 'bench-model', baseUrl: env('BENCH_MODEL_URL'), apiKey: 'bench' }),
@@ -56,6 +56,6 @@ console.log(
     cpuMs: (used.user + used.system) / 1000,
   }),
 );
-store.close();
+await store.close();
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

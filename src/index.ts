@@ -193,38 +193,53 @@ export {
   type ModelOptions,
 } from './models/resolve-model.ts';
 
-// Sessions.
+// Sessions: one async Store, SQLite by default or PostgreSQL (decision 037).
+export type {
+  ApprovalRepository,
+  OAuthTokenRepository,
+  ResponseRepository,
+  Store,
+  StoreOptions,
+  TaskRepository,
+  ToolSwitchRepository,
+  TurnTraceRepository,
+} from './store/store.ts';
+export { chooseStore, openStore, type StoreChoice } from './store/open-store.ts';
+export { SqliteStore } from './store/sqlite-store.ts';
+import { SqliteStore } from './store/sqlite-store.ts';
+import type { StoreOptions } from './store/store.ts';
+/** @deprecated The SQLite store is `SqliteStore` now (open any store with `openStore`). */
+export const SessionStore = SqliteStore;
+/** @deprecated `SqliteStore`. */
+export type SessionStore = SqliteStore;
+/** @deprecated `StoreOptions`. */
+export type SessionStoreOptions = StoreOptions;
 export {
   SessionNameTakenError,
-  SessionStore,
-  type SessionInfo,
-  type SessionStoreOptions,
-  type SessionSummary,
-  type StoredTrace,
-  type ToolCallQuery,
-  type TraceQuery,
-} from './store/session-store.ts';
-export type { ToolCallTrace } from './store/tool-call-trace.ts';
-export {
-  ApprovalStore,
   type ApprovalRecord,
-  type ApprovalRecords,
   type ApprovalRun,
   type ApprovalStatus,
-} from './store/approval-store.ts';
-export { ResponseStore, type StoredResponse } from './store/response-store.ts';
-export {
-  TraceStore,
+  type KeptTokens,
+  type SessionInfo,
+  type SessionSummary,
+  type StoredResponse,
+  type StoredTrace,
+  type TaskRetention,
+  type ToolCallQuery,
+  type TraceQuery,
   type TraceRetention,
-  type TraceStoreParts,
   type TurnTraceQuery,
   type TurnTraceSummary,
-} from './store/trace-store.ts';
+} from './store/store-records.ts';
+export type { ToolCallTrace } from './store/tool-call-trace.ts';
+export { ApprovalStore, type ApprovalRecords } from './store/approval-store.ts';
+export { ResponseStore } from './store/response-store.ts';
+export { TraceStore, type TraceStoreParts } from './store/trace-store.ts';
 export type { HandRunVia, SpanAttribute, SpanKind, TraceSpan, TurnTrace } from './store/turn-trace.ts';
 export type { TracePart, TraceProgress } from './store/trace-parts.ts';
 export type { ToolFigures, ToolSeries, ToolStats, ToolStatsQuery } from './store/tool-call-stats.ts';
 export { defaultDataDir } from './store/data-dir.ts';
-export { TaskStore, memoryTasks, type TaskRecords, type TaskRetention } from './store/task-store.ts';
+export { TaskStore, memoryTasks, type TaskRecords } from './store/task-store.ts';
 
 // Tasks: tool calls that outlive their turn (decision 032).
 export {

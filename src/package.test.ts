@@ -66,7 +66,7 @@ function embedScript(format: 'require' | 'import'): string {
 
 /** A consumer of the published types: every value is exported with an inferred type, so tsc must name each in its declaration output. */
 const CONSUMER = `import {
-  Assistant, LiveToolRegistry, SessionStore, ToolRegistry, chooseModel, createAnthropicModel, createGeminiModel, createLocalModel,
+  Assistant, LiveToolRegistry, SqliteStore, ToolRegistry, chooseModel, createAnthropicModel, createGeminiModel, createLocalModel,
   createOpenAICompatibleModel, loadConfig, resolveModel, runTool, type RetryNotice, type SessionSummary, type ToolCallTrace, type TurnEvent,
 } from 'riverse';
 import { GreetTool } from './agent/tools/greet.ts';
@@ -86,13 +86,13 @@ export const gemini = createGeminiModel({ model: 'gemini-2.5-flash' });
 export const local = createLocalModel({ modelPath: 'model.gguf', threads: 2 });
 export const named = resolveModel({ model: 'openai:gpt-4.1-mini' }, { OPENAI_API_KEY: 'k' });
 export const chosen = await chooseModel({}, {}, { confirmDownload: async (offer) => offer.sizeGb < 2 });
-export const store = SessionStore.open('.riverse');
-export const sessions: SessionSummary[] = store.listSessions();
-export const traces: ToolCallTrace[] = store.toolCalls(store.session('default').id, { limit: 5 });
+export const store = SqliteStore.open('.riverse');
+export const sessions: SessionSummary[] = await store.listSessions();
+export const traces: ToolCallTrace[] = await store.toolCalls((await store.session('default')).id, { limit: 5 });
 export const assistant = new Assistant({ model: openai, registry, store, language: 'auto', maxRounds: 3 });
 export const turn = await assistant.turn('hello', { session: 'x', onEvent: (event: TurnEvent) => event.type });
 export const stream = assistant.stream('hello');
-export const history = assistant.history('x');
+export const history = await assistant.history('x');
 export const live = await LiveToolRegistry.open({ config: loaded.config, watch: false });
 export const changes = live.initial;
 export const unsubscribe = live.onChange((changed, current) => [changed, current]);

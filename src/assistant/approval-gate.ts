@@ -54,7 +54,7 @@ export function approvalGate(
       };
     }
     const { desk } = approvals;
-    if (desk.alwaysAllowed(call.sessionId, tool.name)) return { run: true };
+    if (await desk.alwaysAllowed(call.sessionId, tool.name)) return { run: true };
     const outcome = await desk.request(
       { sessionId: call.sessionId, turnId: call.turnId, callId: call.callId, tool: tool.name, params },
       call.signal,
@@ -89,7 +89,7 @@ export function approvalGate(
       decision: outcome.always ? 'always' : 'approved',
     });
     // The answer is on disk already; marking the run begun means a restart will not run it twice.
-    if (!desk.running(approvalId)) {
+    if (!(await desk.running(approvalId))) {
       return {
         run: false,
         result: {
@@ -100,7 +100,8 @@ export function approvalGate(
         },
       };
     }
-    return { run: true, finished: () => desk.ran(approvalId) };
+    // A failed mark leaves the run `started`: a restart does not run it again, which is what matters.
+    return { run: true, finished: () => void desk.ran(approvalId).catch(() => {}) };
   };
 }
 

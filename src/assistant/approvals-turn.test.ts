@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
 import { Assistant } from './assistant.ts';
 import type { TurnEvent } from './turn-events.ts';
@@ -50,7 +50,7 @@ const call = (text: string, id?: string) => ({
 
 async function setUp(
   t: Cleanup,
-  options: { approval?: unknown; approvalTimeoutMs?: number; store?: SessionStore; stream?: boolean } = {},
+  options: { approval?: unknown; approvalTimeoutMs?: number; store?: SqliteStore; stream?: boolean } = {},
 ) {
   const dir = await tempDir(t);
   const log = join(dir, 'notes.log');
@@ -288,8 +288,8 @@ describe('approvals in a turn', () => {
 
   it('a failure after approval keeps the answer: stored as approved, the run marked begun and done', async (t) => {
     const dir = await tempDir(t);
-    const store = SessionStore.open(join(dir, 'data'));
-    t.after(() => store.close());
+    const store = SqliteStore.open(join(dir, 'data'));
+    t.after(async () => await store.close());
     const { registry } = await setUp(t);
     const server = await modelServer(t, replies([{ toolCalls: [call('explode')] }, { text: 'It failed.' }]));
     const assistant = new Assistant({ model: testModel(server), registry, store });
@@ -299,7 +299,7 @@ describe('approvals in a turn', () => {
     await assistant.approvals.answer(approvalId, { decision: 'approve' });
     const result = await turn;
     assert.equal(result.toolCalls[0]!.result.code, 'threw');
-    assert.deepEqual(pick(store.approvals.get(approvalId)!), { status: 'approved', run: 'done' });
+    assert.deepEqual(pick((await store.approvals.get(approvalId))!), { status: 'approved', run: 'done' });
   });
 
   it('a pending approval survives a restart: answered afterwards, the call runs then, and the conversation gets its result', async (t) => {
@@ -310,7 +310,7 @@ describe('approvals in a turn', () => {
         ? { text: 'It is written.' }
         : { toolCalls: [call('survivor', 'call_s'), { name: 'write_note', arguments: { text: 'x' }, id: 'call_t' }] },
     );
-    const before = SessionStore.open(join(dir, 'data'));
+    const before = SqliteStore.open(join(dir, 'data'));
     const stop = new AbortController();
     const seen = watch();
     const first = new Assistant({ model: testModel(server), registry, store: before }).turn('write it', {
@@ -323,7 +323,7 @@ describe('approvals in a turn', () => {
     await first;
     before.close();
 
-    const after = SessionStore.open(join(dir, 'data'));
+    const after = SqliteStore.open(join(dir, 'data'));
     t.after(() => after.close());
     const assistant = new Assistant({ model: testModel(server), registry, store: after });
     const pending = await assistant.approvals.pending();
@@ -352,8 +352,8 @@ describe('approvals in a turn', () => {
     const server = await modelServer(t, (request) =>
       request.body.messages.some((message) => message.role === 'tool') ? { text: 'ok' } : { toolCalls: [call('once')] },
     );
-    const here = SessionStore.open(join(dir, 'data'));
-    const there = SessionStore.open(join(dir, 'data'));
+    const here = SqliteStore.open(join(dir, 'data'));
+    const there = SqliteStore.open(join(dir, 'data'));
     t.after(() => (here.close(), there.close()));
     const seen = watch();
     const turn = new Assistant({ model: testModel(server), registry, store: here, approvalTimeoutMs: 300 }).turn(
@@ -372,10 +372,10 @@ describe('approvals in a turn', () => {
   it('an approval given before a restart whose run never began runs once at resume()', async (t) => {
     const dir = await tempDir(t);
     const { log, registry } = await setUp(t);
-    const store = SessionStore.open(join(dir, 'data'));
-    t.after(() => store.close());
-    const session = store.session('default');
-    store.approvals.add({
+    const store = SqliteStore.open(join(dir, 'data'));
+    t.after(async () => await store.close());
+    const session = await store.session('default');
+    await store.approvals.add({
       id: 'a1',
       sessionId: session.id,
       turnId: 't1',
@@ -385,7 +385,7 @@ describe('approvals in a turn', () => {
       createdAt: new Date().toISOString(),
       expiresAt: new Date(Date.now() + 60_000).toISOString(),
     });
-    store.approvals.decide('a1', 'approved');
+    await store.approvals.decide('a1', 'approved');
     const server = await modelServer(t, { text: 'ok' });
     const assistant = new Assistant({ model: testModel(server), registry, store });
     await assistant.approvals.resume();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { jsonText } from '../models/json-text.ts';
-import { memoryApprovals, type ApprovalRecord, type ApprovalRecords } from '../store/approval-store.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import { memoryApprovals, type ApprovalRecords } from '../store/approval-store.ts';
+import type { ApprovalRecord } from '../store/store-records.ts';
+import type { Store } from '../store/store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { checkFormValues, formText, type AskFields, type FormValues } from '../tools/ask-form.ts';
@@ -57,7 +58,7 @@ export type AnswerOutcome =
 
 export interface ApprovalsOptions {
   /** Where approvals are kept (its `approvals`, and the traces of calls run outside their turn); in memory without one. */
-  store?: SessionStore;
+  store?: Store;
   /** The tools, for a call approved after its turn is gone (Riverse restarted, the turn was cancelled). */
   registry?: () => ToolRegistry;
   /** How long an approval waits before it counts as a denial (`assistant.approval_timeout_ms`). */
@@ -79,7 +80,7 @@ interface Waiter {
 export class Approvals {
   readonly timeoutMs: number;
   readonly #records: ApprovalRecords;
-  readonly #store: SessionStore | undefined;
+  readonly #store: Store | undefined;
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
   readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
@@ -91,7 +92,7 @@ export class Approvals {
     this.#registry = options.registry;
   }
 
-  alwaysAllowed(sessionId: string, tool: string): boolean {
+  alwaysAllowed(sessionId: string, tool: string): Promise<boolean> {
     return this.#records.alwaysAllowed(sessionId, tool);
   }
 
@@ -112,7 +113,8 @@ export class Approvals {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + this.timeoutMs).toISOString(),
     };
-    this.#records.add(record);
+    // Stored before anyone is asked: a person on another replica can see it and answer.
+    await this.#records.add(record);
     if (signal?.aborted) return { approved: false, code: 'aborted', approvalId: record.id };
     return new Promise((resolve) => {
       const settle = (outcome: ApprovalOutcome) => {
@@ -125,8 +127,11 @@ export class Approvals {
       const timer = setTimeout(
         () => {
           // An answer may have been stored a moment before: the stored state wins.
-          if (this.#records.decide(record.id, 'timed-out')) settle({ approved: false, code: 'approval-timeout' });
-          else settle(outcomeOf(this.#records.get(record.id)));
+          void (async () => {
+            if (await this.#records.decide(record.id, 'timed-out'))
+              settle({ approved: false, code: 'approval-timeout' });
+            else settle(outcomeOf(await this.#records.get(record.id)));
+          })().catch(() => settle({ approved: false, code: 'approval-timeout' }));
         },
         Math.min(this.timeoutMs, 2 ** 31 - 1),
       );
@@ -150,18 +155,18 @@ export class Approvals {
    * restart is run after it only if it never began. False when it has begun already — elsewhere:
    * another Riverse process on the same store took the answer — and must not run again here.
    */
-  running(approvalId: string): boolean {
+  running(approvalId: string): Promise<boolean> {
     return this.#records.setRun(approvalId, 'started');
   }
 
-  ran(approvalId: string): void {
-    this.#records.setRun(approvalId, 'done');
+  async ran(approvalId: string): Promise<void> {
+    await this.#records.setRun(approvalId, 'done');
   }
 
   /** Approvals and questions waiting for an answer, oldest first (approvals past their time are settled as timed out first). */
   async pending(): Promise<PendingRequest[]> {
     await this.#expireOrphans();
-    const approvals: PendingRequest[] = this.#records.pending().map((record) => ({
+    const approvals: PendingRequest[] = (await this.#records.pending()).map((record) => ({
       kind: 'approval',
       id: record.id,
       sessionId: record.sessionId,
@@ -181,7 +186,7 @@ export class Approvals {
    * being gone — an approved call runs now and its result comes back here.
    */
   async answer(id: string, answer: ApprovalAnswer): Promise<AnswerOutcome> {
-    const record = this.#records.get(id);
+    const record = await this.#records.get(id);
     if (record === undefined)
       return { ok: false, code: 'not-found', message: `There is no approval ${JSON.stringify(id)}.` };
     const mismatch = mismatchOf(record, answer);
@@ -196,31 +201,31 @@ export class Approvals {
     const status = answer.decision === 'deny' ? 'denied' : 'approved';
     const always = answer.decision === 'always';
     if (
-      !this.#records.decide(id, status, {
+      !(await this.#records.decide(id, status, {
         always,
         ...(answer.reason === undefined || answer.reason === '' ? {} : { reason: answer.reason }),
-      })
+      }))
     ) {
-      const now = this.#records.get(id)!;
+      const now = (await this.#records.get(id))!;
       return {
         ok: false,
         code: 'not-pending',
         message: `Approval ${id} is no longer pending: it was ${now.status === 'timed-out' ? 'timed out' : now.status}.`,
       };
     }
-    if (always) this.#records.allowAlways(record.sessionId, record.tool);
-    const decided = this.#records.get(id)!;
+    if (always) await this.#records.allowAlways(record.sessionId, record.tool);
+    const decided = (await this.#records.get(id))!;
     if (waiter !== undefined) {
       waiter.settle(outcomeOf(decided));
       return { ok: true, approval: decided };
     }
     const result = await this.#settleOrphan(decided);
-    return { ok: true, approval: this.#records.get(id)!, ...(result === undefined ? {} : { result }) };
+    return { ok: true, approval: (await this.#records.get(id))!, ...(result === undefined ? {} : { result }) };
   }
 
   /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
   async resume(): Promise<void> {
-    for (const record of this.#records.approvedNotRun())
+    for (const record of await this.#records.approvedNotRun())
       if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
   }
 
@@ -310,9 +315,10 @@ export class Approvals {
   /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */
   async #expireOrphans(): Promise<void> {
     const now = Date.now();
-    for (const record of this.#records.pending()) {
+    for (const record of await this.#records.pending()) {
       if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now) continue;
-      if (this.#records.decide(record.id, 'timed-out')) await this.#settleOrphan(this.#records.get(record.id)!);
+      if (await this.#records.decide(record.id, 'timed-out'))
+        await this.#settleOrphan((await this.#records.get(record.id))!);
     }
   }
 
@@ -323,15 +329,15 @@ export class Approvals {
     let result: CheckedToolResult;
     if (record.status === 'approved') {
       const registry = this.#registry?.();
-      if (registry === undefined || !this.#records.setRun(record.id, 'started')) return undefined;
+      if (registry === undefined || !(await this.#records.setRun(record.id, 'started'))) return undefined;
       result = await registry
         .execute(record.tool, record.params, { sessionId: record.sessionId })
         .catch((error: unknown) => ({ success: false, data: '', error: String(error), code: 'threw' as const }));
-      this.#records.setRun(record.id, 'done');
+      await this.#records.setRun(record.id, 'done');
     } else {
       result = deniedResult(outcomeOf(record) as Extract<ApprovalOutcome, { approved: false }>, record.tool);
     }
-    this.#store?.recordToolCall({
+    await this.#store?.recordToolCall({
       sessionId: record.sessionId,
       turnId: record.turnId,
       callId: record.callId,

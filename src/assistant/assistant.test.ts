@@ -1,4 +1,4 @@
-// The Assistant around the turn loop: sessions in a real SessionStore (SQLite in a temp folder),
+// The Assistant around the turn loop: sessions in a real SqliteStore (SQLite in a temp folder),
 // tool-call traces, the language of each message, and the history budget. Against the real local
 // OpenAI-protocol server, with the weather tool from agent/tools.
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { estimateTokens } from './trim-history.ts';
@@ -32,9 +32,9 @@ before(async () => {
 });
 after(() => shared.run());
 
-async function openStore(t: Cleanup, dir?: string): Promise<SessionStore> {
-  const store = SessionStore.open(dir ?? (await tempDir(t, 'riverse-data-')));
-  t.after(() => store.close());
+async function openStore(t: Cleanup, dir?: string): Promise<SqliteStore> {
+  const store = SqliteStore.open(dir ?? (await tempDir(t, 'riverse-data-')));
+  t.after(async () => await store.close());
   return store;
 }
 
@@ -60,9 +60,9 @@ describe('Assistant: sessions in the store', () => {
       first.messages.map((message) => message.role),
       ['user', 'assistant', 'tool', 'assistant'],
     );
-    const info = store.findSession('trip');
+    const info = await store.findSession('trip');
     assert.ok(info !== undefined, 'the session was created');
-    assert.deepEqual(store.messages(info.id), first.messages);
+    assert.deepEqual(await store.messages(info.id), first.messages);
 
     const second = await assistant.turn('And in Paris?', { session: 'trip' });
     assert.equal(second.stopReason, 'answer');
@@ -76,9 +76,9 @@ describe('Assistant: sessions in the store', () => {
     assert.equal(sent[1]!.tool_calls?.[0]?.function?.name, 'weather');
     assert.equal(sent[2]!.tool_call_id, sent[1]!.tool_calls?.[0]?.id);
     assert.deepEqual(sent[4], { role: 'user', content: 'And in Paris?' });
-    assert.deepEqual(store.messages(info.id), [...first.messages, ...second.messages]);
-    assert.deepEqual(assistant.history('trip'), [...first.messages, ...second.messages]);
-    assertWellFormed(assistant.history('trip'));
+    assert.deepEqual(await store.messages(info.id), [...first.messages, ...second.messages]);
+    assert.deepEqual(await assistant.history('trip'), [...first.messages, ...second.messages]);
+    assertWellFormed(await assistant.history('trip'));
   });
 
   it('records a trace of every tool call, successes and failures, per turn', async (t) => {
@@ -88,8 +88,8 @@ describe('Assistant: sessions in the store', () => {
     await assistant.turn('Weather in Tokyo?', { session: 'traces' });
     await assistant.turn('Weather in Atlantis?', { session: 'traces' });
 
-    const info = store.session('traces');
-    const traces = store.toolCalls(info.id);
+    const info = await store.session('traces');
+    const traces = await store.toolCalls(info.id);
     assert.equal(traces.length, 2);
     const [tokyo, atlantis] = traces as [(typeof traces)[0], (typeof traces)[0]];
     assert.equal(tokyo.sessionId, info.id);
@@ -103,20 +103,20 @@ describe('Assistant: sessions in the store', () => {
     assert.equal(atlantis.code, undefined, "the tool's own failure carries no runtime code");
     assert.notEqual(tokyo.turnId, atlantis.turnId, 'each turn has its own id');
     assert.deepEqual(
-      store.toolCalls(info.id, { turnId: atlantis.turnId }).map((trace) => trace.callId),
+      (await store.toolCalls(info.id, { turnId: atlantis.turnId })).map((trace) => trace.callId),
       [atlantis.callId],
     );
     // The call ids of the traces are those of the stored conversation.
-    const callIds = store
-      .messages(info.id)
-      .flatMap((message) => (message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []));
+    const callIds = (await store.messages(info.id)).flatMap((message) =>
+      message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : [],
+    );
     assert.deepEqual(callIds, [tokyo.callId, atlantis.callId]);
   });
 
   it('a session survives a new Assistant on a reopened store; other sessions stay apart', async (t) => {
     const server = await modelServer(t, weatherModel);
     const dir = await tempDir(t, 'riverse-data-');
-    const firstStore = SessionStore.open(dir);
+    const firstStore = SqliteStore.open(dir);
     const first = await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn(
       'Weather in Tokyo?',
       { session: 'kept' },
@@ -143,16 +143,10 @@ describe('Assistant: sessions in the store', () => {
       [{ role: 'user', content: 'Hello' }],
       'a new session starts empty',
     );
-    assert.deepEqual(
-      store
-        .listSessions()
-        .map((session) => [session.name, session.messageCount])
-        .sort(),
-      [
-        ['kept', 4], // two questions and two answers; the tool call and its result are not counted
-        ['other', 2],
-      ],
-    );
+    assert.deepEqual((await store.listSessions()).map((session) => [session.name, session.messageCount]).sort(), [
+      ['kept', 4], // two questions and two answers; the tool call and its result are not counted
+      ['other', 2],
+    ]);
   });
 
   it('without a store, sessions last as long as the Assistant', async (t) => {
@@ -161,8 +155,8 @@ describe('Assistant: sessions in the store', () => {
     const first = await assistant.turn('Weather in Tokyo?');
     await assistant.turn('Thanks');
     assert.equal(messagesOf(server.requests.at(-1)!).length, 5);
-    assert.deepEqual(assistant.history().slice(0, 4), first.messages);
-    assert.deepEqual(assistant.history('elsewhere'), []);
+    assert.deepEqual((await assistant.history()).slice(0, 4), first.messages);
+    assert.deepEqual(await assistant.history('elsewhere'), []);
     await new Assistant({ model: testModel(server), registry: tools }).turn('Thanks');
     assert.deepEqual(
       messagesOf(server.requests.at(-1)!),
@@ -174,9 +168,9 @@ describe('Assistant: sessions in the store', () => {
   it('a turn cut off while its tool ran (the process was killed) does not break the session', async (t) => {
     const server = await modelServer(t, { text: 'Hello.' });
     const store = await openStore(t);
-    const info = store.session('cut');
+    const info = await store.session('cut');
     // What a killed process leaves: the call was stored, its result never was.
-    store.appendMessages(info.id, [
+    await store.appendMessages(info.id, [
       { role: 'user', content: 'Weather in Tokyo?' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'weather', arguments: '{"city":"Tokyo"}' }] },
     ]);
@@ -199,7 +193,7 @@ describe('Assistant: sessions in the store', () => {
     const assistant = new Assistant({ model: testModel(server, { maxRetries: 0 }), registry: tools, store });
     const failed = await assistant.turn('Are you there?', { session: 's' });
     assert.equal(failed.stopReason, 'error');
-    assert.deepEqual(assistant.history('s'), [{ role: 'user', content: 'Are you there?' }]);
+    assert.deepEqual(await assistant.history('s'), [{ role: 'user', content: 'Are you there?' }]);
     const next = await assistant.turn('Hello?', { session: 's' });
     assert.equal(next.stopReason, 'answer');
     assert.deepEqual(
@@ -223,7 +217,7 @@ describe('Assistant: language', () => {
         toolDescription(request, 'weather')?.startsWith(description),
         `${input}: ${toolDescription(request, 'weather')}`,
       );
-      assert.equal(store.session('polyglot').language, stored);
+      assert.equal((await store.session('polyglot')).language, stored);
     };
     await expect('东京今天天气怎么样？', '你是 Riverse', '查询指定城市的当前天气', 'zh');
     await expect('東京の今日の天気は？', 'あなたは Riverse', '指定した都市の現在の天気を調べる', 'ja');
@@ -242,7 +236,7 @@ describe('Assistant: language', () => {
   it('the language survives a restart with the store', async (t) => {
     const server = await modelServer(t, { text: 'ok' });
     const dir = await tempDir(t, 'riverse-data-');
-    const firstStore = SessionStore.open(dir);
+    const firstStore = SqliteStore.open(dir);
     await new Assistant({ model: testModel(server), registry: tools, store: firstStore }).turn('天気は？', {
       session: 'jp',
     });
@@ -292,11 +286,11 @@ describe('Assistant: history budget', () => {
       const result = await assistant.turn(question, { session: 'long' });
       assert.equal(result.stopReason, 'answer');
     }
-    const stored = assistant.history('long');
+    const stored = await assistant.history('long');
     assert.ok(tokens(stored) > budget * 2, `the whole session (${tokens(stored)} tokens) is well over the budget`);
     const last = server.requests.at(-1)!;
     const sent = messagesOf(last);
-    const history = store.messages(store.session('long').id).slice(0, -2);
+    const history = (await store.messages((await store.session('long')).id)).slice(0, -2);
     const sentHistory = history.slice(history.length - (sent.length - 1));
     assert.deepEqual(
       sent.slice(0, -1).map((message) => message.content ?? ''),

@@ -3,7 +3,7 @@ import type { RoutingSettings } from '../routing/routing-settings.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
 import type { ChatModel, ResponseFormat, SamplingSettings, ToolCallingMode, ToolChoice } from '../models/chat-model.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { Store } from '../store/store.ts';
 import { storeCall, StoreError } from '../store/store-error.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { Language } from '../core/language.ts';
@@ -32,7 +32,7 @@ export interface AssistantOptions {
   /** The tools; a function is asked at the start of every turn (a reload can swap the registry). */
   registry: ToolRegistry | (() => ToolRegistry);
   /** Where sessions live; without one, sessions last as long as this object. */
-  store?: SessionStore;
+  store?: Store;
   /** A fixed language, or 'auto' (default): the language of each user message. */
   language?: Language | 'auto';
   /**
@@ -166,9 +166,9 @@ export class Assistant {
     this.#unsubscribe =
       options.tasks?.onChange((task) => {
         if (!ENDED_STATUSES.includes(task.status)) return;
-        this.#traceTaskEnd(task);
+        void this.#traceTaskEnd(task).catch(() => {});
         if (task.sessionId !== undefined && task.deliveredAt === undefined && !this.#busy.has(task.sessionId))
-          this.#deliver(task.sessionId);
+          void this.#deliver(task.sessionId);
       }) ?? (() => {});
   }
 
@@ -194,34 +194,36 @@ export class Assistant {
     let prepared: {
       info: { id: string } | undefined;
       history: ChatMessage[];
+      late: Map<string, { content: string; isError?: boolean }> | undefined;
       registry: ToolRegistry;
       language: Language;
     };
     try {
-      const info = store === undefined ? undefined : storeCall('Opening the session', () => store.session(name));
+      const info = store === undefined ? undefined : await storeCall('Opening the session', () => store.session(name));
       if (store === undefined) this.#memory.set(name, memory);
       // The results of tasks that ended since the last turn join the conversation before this message.
       if (options.tasks !== undefined) {
         this.#sessionLanguages.set(info?.id ?? name, this.#language(input, info?.language ?? memory.language));
-        this.#deliver(info?.id ?? name);
+        await this.#deliver(info?.id ?? name);
       }
       const history =
         store !== undefined && info !== undefined
-          ? storeCall('Reading the session', () => store.messages(info.id))
+          ? await storeCall('Reading the session', () => store.messages(info.id))
           : memory.messages;
       const language = this.#language(input, info?.language ?? memory.language);
       if (store !== undefined && info !== undefined && info.language !== language)
-        storeCall('Saving the session language', () => store.setLanguage(info.id, language));
+        await storeCall('Saving the session language', () => store.setLanguage(info.id, language));
       prepared = {
         info,
         history,
+        late: store === undefined || info === undefined ? undefined : await lateResults(store, info.id, history),
         language,
         registry: typeof options.registry === 'function' ? options.registry() : options.registry,
       };
     } catch (error) {
       return failedTurn(input, this.#language(input, memory.language), error, request.onEvent);
     }
-    const { info, history, registry, language } = prepared;
+    const { info, history, late, registry, language } = prepared;
     // While the model thinks, a tool host gets ready for the first call this turn may make.
     registry.prewarm();
     memory.language = language;
@@ -232,29 +234,34 @@ export class Assistant {
     const turnId = randomUUID();
     const sessionId = info?.id ?? name;
     const tracer = turnTracer(options, turnId, sessionId, registry, request.traceContext);
-    const save = (event: TurnEvent) => {
+    // The turn's writes one after another (messages in order); one that fails ends the turn (`store-failed`), and the rest are not made.
+    let writes: Promise<void> = Promise.resolve();
+    const save = (event: TurnEvent): Promise<void> | undefined => {
       tracer?.(event);
       if (event.type === 'messages') {
-        if (store !== undefined && info !== undefined)
-          storeCall('Saving the conversation', () => store.appendMessages(info.id, event.messages, turnId));
-        else memory.messages.push(...event.messages);
+        if (store === undefined || info === undefined) memory.messages.push(...event.messages);
+        else {
+          const { messages } = event;
+          writes = writes.then(() =>
+            storeCall('Saving the conversation', () => store.appendMessages(info.id, messages, turnId)),
+          );
+          return writes;
+        }
       } else if (event.type === 'tool-result' && store !== undefined) {
         recordTrace(store, sessionId, turnId, event.call);
         if (event.call.taskId !== undefined) this.#taskTurns.set(event.call.taskId, turnId);
       }
+      return undefined;
     };
     const tasks = options.tasks;
     let over = false; // the turn has ended: what its tasks' calls say goes to onTaskEvent
     if (tasks !== undefined) this.#busy.set(sessionId, (this.#busy.get(sessionId) ?? 0) + 1);
-    return runTurn({
+    const result = await runTurn({
       ...this.#turnSettings(request.signal),
       ...(tasks === undefined ? {} : { tasks: { runner: tasks } }),
       registry,
       history: trimHistory(
-        closeOpenToolCalls(
-          history,
-          store === undefined || info === undefined ? undefined : lateResults(store, info.id, history),
-        ),
+        closeOpenToolCalls(history, late),
         Math.max(0, budget - 4 - estimateTokens(message)),
         text.cutNote,
       ),
@@ -270,28 +277,37 @@ export class Assistant {
           : afterTheTurn(savingListener(save, request.onEvent), () => over, this.#options.onTaskEvent, sessionId),
     }).finally(() => {
       over = true;
-      if (tasks === undefined) return;
-      for (const [taskId, turn] of this.#taskTurns) {
-        const task = turn === turnId ? tasks.get(taskId) : undefined;
-        if (task !== undefined && ENDED_STATUSES.includes(task.status)) this.#traceTaskEnd(task);
-      }
-      const left = (this.#busy.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.#busy.set(sessionId, left);
-      else {
-        this.#busy.delete(sessionId);
-        this.#sessionLanguages.set(sessionId, language);
-        this.#deliver(sessionId); // what ended while the turn ran
-      }
     });
+    if (tasks === undefined) return result;
+    await this.#traceEndedTasks(tasks, turnId);
+    const left = (this.#busy.get(sessionId) ?? 1) - 1;
+    if (left > 0) this.#busy.set(sessionId, left);
+    else {
+      this.#busy.delete(sessionId);
+      this.#sessionLanguages.set(sessionId, language);
+      void this.#deliver(sessionId); // what ended while the turn ran
+    }
+    return result;
+  }
+
+  /** The ends of this turn's tasks that ended within it, on its trace. Never throws. */
+  async #traceEndedTasks(tasks: LocalTaskRunner, turnId: string): Promise<void> {
+    for (const [taskId, turn] of [...this.#taskTurns]) {
+      if (turn !== turnId) continue;
+      try {
+        const task = await tasks.get(taskId);
+        if (task !== undefined && ENDED_STATUSES.includes(task.status)) await this.#traceTaskEnd(task);
+      } catch {}
+    }
   }
 
   /** A task's end, on the tool-call span of the turn it came from: its status, code and when. */
-  #traceTaskEnd(task: TaskRecord): void {
+  async #traceTaskEnd(task: TaskRecord): Promise<void> {
     const turnId = this.#taskTurns.get(task.id);
     const store = this.#options.store;
     if (turnId === undefined || store === undefined) return;
     // Before its turn's trace is written (a task that ended within its turn), this waits for the turn's end.
-    const written = store.turnTraces.annotateCall(turnId, task.callId, {
+    const written = await store.turnTraces.annotateCall(turnId, task.callId, {
       'riverse.task.status': task.status,
       'riverse.task.ended_ms': task.updatedAt,
       ...(task.errorCode === undefined ? {} : { 'riverse.task.error_code': task.errorCode }),
@@ -301,7 +317,7 @@ export class Assistant {
   }
 
   /** Adds the results of the session's ended, undelivered tasks to it (never throws: a failed write waits for the next turn). */
-  #deliver(sessionId: string): void {
+  async #deliver(sessionId: string): Promise<void> {
     const tasks = this.#options.tasks;
     if (tasks === undefined) return;
     const store = this.#options.store;
@@ -310,8 +326,8 @@ export class Assistant {
       (this.#options.language === 'auto' ? undefined : this.#options.language) ??
       'en';
     try {
-      const delivered = deliverTasks(tasks, sessionId, language, (messages) => {
-        if (store !== undefined) store.appendMessages(sessionId, messages);
+      const delivered = await deliverTasks(tasks, sessionId, language, async (messages) => {
+        if (store !== undefined) await store.appendMessages(sessionId, messages);
         else {
           const memory = this.#memory.get(sessionId) ?? { messages: [] };
           this.#memory.set(sessionId, memory);
@@ -341,7 +357,7 @@ export class Assistant {
       sessionId =
         store === undefined
           ? (request.session ?? 'openai')
-          : storeCall('Opening the session', () => store.sessionId(request.session ?? 'openai'));
+          : await storeCall('Opening the session', () => store.sessionId(request.session ?? 'openai'));
       registry = typeof options.registry === 'function' ? options.registry() : options.registry;
     } catch (error) {
       return failedTurn(last?.role === 'user' ? last.content : '', language, error, request.onEvent);
@@ -393,10 +409,10 @@ export class Assistant {
   }
 
   /** The stored conversation of a session. */
-  history(session = 'default'): ChatMessage[] {
+  async history(session = 'default'): Promise<ChatMessage[]> {
     const store = this.#options.store;
     return store !== undefined
-      ? store.messages(store.session(session).id)
+      ? store.messages((await store.session(session)).id)
       : (this.#memory.get(session)?.messages ?? []);
   }
 
@@ -448,11 +464,11 @@ const FORWARDED: ReadonlySet<TurnEvent['type']> = new Set(['question', 'question
  * line) to `onTaskEvent` too; once the turn is over, to `onTaskEvent` only (its listener has gone).
  */
 function afterTheTurn(
-  listener: (event: TurnEvent) => void,
+  listener: (event: TurnEvent) => unknown,
   over: () => boolean,
   onTaskEvent: AssistantOptions['onTaskEvent'],
   sessionId: string,
-): (event: TurnEvent) => void {
+): (event: TurnEvent) => unknown {
   const tasksOfCalls = new Map<string, string>();
   return (event) => {
     if (event.type === 'tool-result' && event.call.taskId !== undefined)
@@ -461,7 +477,8 @@ function afterTheTurn(
     // A task's call is heard by whoever watches tasks from the moment it is one (its chat's client may
     // have gone already); its progress is the task's own (the runner's `task` events).
     if (taskId !== undefined && FORWARDED.has(event.type)) onTaskEvent?.({ taskId, sessionId, event });
-    if (taskId === undefined || !over()) listener(event);
+    if (taskId === undefined || !over()) return listener(event);
+    return undefined;
   };
 }
 
@@ -469,11 +486,11 @@ function afterTheTurn(
  * The results of the calls the last stored round left open (Riverse stopped while they waited, or
  * ran them after an approval given once the turn was gone): their traces, by call id.
  */
-function lateResults(
-  store: SessionStore,
+async function lateResults(
+  store: Store,
   sessionId: string,
   history: readonly ChatMessage[],
-): Map<string, { content: string; isError?: boolean }> | undefined {
+): Promise<Map<string, { content: string; isError?: boolean }> | undefined> {
   const last = history.findLast((message) => message.role === 'assistant' && message.toolCalls !== undefined);
   if (last === undefined || last.role !== 'assistant' || last.toolCalls === undefined) return undefined;
   const answered = new Set(
@@ -484,7 +501,7 @@ function lateResults(
   const open = new Set(last.toolCalls.map((call) => call.id).filter((id) => !answered.has(id)));
   if (open.size === 0) return undefined;
   const results = new Map<string, { content: string; isError?: boolean }>();
-  for (const trace of storeCall('Reading tool calls', () => store.toolCalls(sessionId, { limit: 256 }))) {
+  for (const trace of await storeCall('Reading tool calls', () => store.toolCalls(sessionId, { limit: 256 }))) {
     if (open.has(trace.callId)) results.set(trace.callId, resultContent(trace));
   }
   return results;
@@ -492,13 +509,14 @@ function lateResults(
 
 /** Saves each event, then tells the caller of it — even when saving failed; the store's failure is the one reported. */
 function savingListener(
-  save: (event: TurnEvent) => void,
+  save: (event: TurnEvent) => Promise<void> | undefined | void,
   onEvent: ((event: TurnEvent) => void) | undefined,
-): (event: TurnEvent) => void {
+): (event: TurnEvent) => Promise<void> | undefined | void {
   return (event) => {
     let saveError: unknown;
+    let saving: Promise<void> | undefined | void;
     try {
-      save(event);
+      saving = save(event);
     } catch (error) {
       saveError = error;
     }
@@ -508,6 +526,8 @@ function savingListener(
       // biome-ignore lint/correctness/noUnsafeFinally: the store's failure outranks the listener's, which it caused
       if (saveError !== undefined) throw saveError;
     }
+    // A write under way: the turn waits for it before `done`, and ends `store-failed` when it fails.
+    return saving;
   };
 }
 
@@ -555,7 +575,7 @@ function turnTracer(
   return Object.assign(listen, { tracer });
 }
 
-function recordTrace(store: SessionStore, sessionId: string, turnId: string, call: ToolCallRecord): void {
+function recordTrace(store: Store, sessionId: string, turnId: string, call: ToolCallRecord): void {
   // Queued with the turn traces' batch: a transaction per call was a good part of a turn's CPU.
   storeCall('Saving a tool call', () =>
     store.queueToolCall({

@@ -4,8 +4,9 @@ import type { StopReason, TurnResult } from './turn-events.ts';
 import type { TurnState } from './turn-state.ts';
 
 /**
- * The turn's last step: its result, told to the listener as `done`. A turn stopped from outside (a
- * store that failed while the answer was saved, say) has that for its outcome, whatever it was doing.
+ * The turn's last step: its outcome, kept on the turn (`ending`) for runTurn to tell as `done` once
+ * the turn's writes are settled (endTurn). A turn stopped from outside (a store that failed while
+ * the answer was saved, say) has that for its outcome, whatever it was doing.
  */
 export function finishTurn(
   turn: TurnState,
@@ -14,6 +15,22 @@ export function finishTurn(
   error?: TurnResult['error'],
   clientCalls?: ToolCallRequest[],
 ): TurnResult {
+  turn.ending = {
+    stopReason,
+    reply,
+    ...(error === undefined ? {} : { error }),
+    ...(clientCalls === undefined ? {} : { clientCalls }),
+  };
+  return resultOf(turn);
+}
+
+/** The result as it stands: the steps' ending, unless the turn was halted. */
+function resultOf(turn: TurnState): TurnResult {
+  let { stopReason, reply, error, clientCalls } = turn.ending ?? {
+    stopReason: 'error' as const,
+    reply: turn.text.internalError('the turn ended without an outcome'),
+    error: { code: 'internal' as const, message: 'the turn ended without an outcome' },
+  };
   const halted = turn.halted;
   if (halted !== undefined) {
     stopReason = halted.stopReason;
@@ -21,7 +38,7 @@ export function finishTurn(
     error = { code: halted.code, message: halted.message };
     clientCalls = undefined;
   }
-  const result: TurnResult = {
+  return {
     text: reply,
     stopReason,
     messages: turn.added,
@@ -31,6 +48,15 @@ export function finishTurn(
     ...(error === undefined ? {} : { error }),
     ...(clientCalls === undefined ? {} : { clientCalls }),
   };
+}
+
+/**
+ * Ends the turn: waits for its writes (a message that could not be stored halts it: `store-failed`),
+ * then tells the result as `done`.
+ */
+export async function endTurn(turn: TurnState): Promise<TurnResult> {
+  await turn.settled();
+  const result = resultOf(turn);
   turn.emit({ type: 'done', result });
   return result;
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { Assistant } from './assistant.ts';
 import { loadRegistry, modelServer, tempDir, testModel } from './turn-test-support.ts';
 
@@ -23,18 +23,18 @@ describe('the host start of a tool call', () => {
       files: { 'echo.ts': ECHO_TOOL },
       config: { tools: { isolation: 'worker' } },
     });
-    const store = SessionStore.open(await tempDir(t));
-    t.after(() => store.close());
+    const store = SqliteStore.open(await tempDir(t));
+    t.after(async () => await store.close());
     const call = { toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] };
     const server = await modelServer(t, replies([call, { text: 'Said.' }, call, { text: 'Said again.' }]));
     const assistant = new Assistant({ model: testModel(server), registry, store });
-    const spanOf = () => store.turnTraces.last()!.spans.find((span) => span.kind === 'tool-call')!;
+    const spanOf = async () => (await store.turnTraces.last())!.spans.find((span) => span.kind === 'tool-call')!;
     assert.equal((await assistant.turn('Echo hi', { session: 'echo' })).stopReason, 'answer');
-    const first = spanOf();
+    const first = await spanOf();
     assert.equal(first.attributes['riverse.isolation'], 'worker');
     assert.equal(typeof first.attributes['riverse.host_start_ms'], 'number');
     assert.ok((first.attributes['riverse.host_start_ms'] as number) >= 0);
     assert.equal((await assistant.turn('Echo hi again', { session: 'echo' })).stopReason, 'answer');
-    assert.equal(spanOf().attributes['riverse.host_start_ms'], undefined, 'the host was running already');
+    assert.equal((await spanOf()).attributes['riverse.host_start_ms'], undefined, 'the host was running already');
   });
 });

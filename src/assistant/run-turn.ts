@@ -1,5 +1,5 @@
 import { askModel } from './ask-model.ts';
-import { answerTurn, failTurn } from './finish-turn.ts';
+import { answerTurn, endTurn, failTurn } from './finish-turn.ts';
 import { prepareTools } from './prepare-tools.ts';
 import { readToolCalls } from './read-tool-calls.ts';
 import { runRound } from './run-round.ts';
@@ -24,6 +24,16 @@ export { DEFAULT_TURN_TIMEOUT_MS, type TurnOptions } from './turn-options.ts';
  */
 export async function runTurn(options: TurnOptions): Promise<TurnResult> {
   const turn = new TurnState(options);
+  try {
+    await steps(turn, options);
+    return await endTurn(turn);
+  } finally {
+    turn.close();
+  }
+}
+
+/** The turn's steps, until one of them ends it (finishTurn). */
+async function steps(turn: TurnState, options: TurnOptions): Promise<TurnResult> {
   try {
     // First thing in the try: a registry or a router that fails here must not make runTurn throw.
     const tools = await prepareTools(turn);
@@ -62,7 +72,5 @@ export async function runTurn(options: TurnOptions): Promise<TurnResult> {
     }
   } catch (error) {
     return failTurn(turn, error);
-  } finally {
-    turn.close();
   }
 }

@@ -55,17 +55,17 @@ function deliveryMessage(task: TaskRecord, language: Language): ChatMessage {
  * Delivers a session's ended tasks that it has not seen: each is marked delivered first (so that of
  * two processes sharing the store, one delivers it), then its message is added with `append`.
  */
-export function deliverTasks(
+export async function deliverTasks(
   runner: LocalTaskRunner,
   sessionId: string,
   language: Language,
-  append: (messages: ChatMessage[]) => void,
-): TaskDelivery[] {
+  append: (messages: ChatMessage[]) => void | Promise<void>,
+): Promise<TaskDelivery[]> {
   const delivered: TaskDelivery[] = [];
-  for (const task of runner.undelivered(sessionId)) {
-    if (!runner.markDelivered(task.id)) continue;
+  for (const task of await runner.undelivered(sessionId)) {
+    if (!(await runner.markDelivered(task.id))) continue;
     const message = deliveryMessage(task, language);
-    append([message]);
+    await append([message]);
     delivered.push({ sessionId, task: { ...task, deliveredAt: Date.now() }, message });
   }
   return delivered;

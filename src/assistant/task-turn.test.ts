@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { ReplyHandler } from '../models/testing/openai-wire.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { LocalTaskRunner } from '../tasks/task-runner.ts';
 import type { TaskRecord } from '../tasks/task-types.ts';
 import { Assistant } from './assistant.ts';
@@ -74,15 +74,15 @@ async function setUp(t: Cleanup, tool: string, manifest: string) {
     files: { [`${tool}.ts`]: waitingTool(tool, manifest) },
     config: { tools: { [tool]: { go, log_file: log } } },
   });
-  const store = SessionStore.open(join(dir, 'data'));
+  const store = SqliteStore.open(join(dir, 'data'));
   const runner = new LocalTaskRunner({
     records: store.tasks,
     run: (request, hooks) =>
       registry.execute(request.tool, request.arguments, { signal: hooks.signal, onProgress: hooks.progress }),
   });
-  t.after(() => {
-    runner.close();
-    store.close();
+  t.after(async () => {
+    await runner.close();
+    await store.close();
   });
   return { go, log, registry, store, runner };
 }
@@ -114,9 +114,9 @@ describe('Tasks in a turn', () => {
     const handle = messagesOf(server.requests[1]!).find((message) => message.role === 'tool');
     assert.match(String(handle?.content), /will be delivered into this conversation/);
     // The turn is over; the task is not.
-    assert.equal(runner.get(call.taskId)?.status, 'working');
+    assert.equal((await runner.get(call.taskId))?.status, 'working');
     await eventually(
-      () => runner.get(call.taskId!)?.progress?.message === 'gathering',
+      async () => (await runner.get(call.taskId!))?.progress?.message === 'gathering',
       'its progress reached the task',
     );
 
@@ -128,15 +128,15 @@ describe('Tasks in a turn', () => {
     // Delivered into the session as soon as it ended (no turn was running there).
     await eventually(() => deliveries.length === 1, 'the result was delivered');
     assert.equal(deliveries[0]!.task.id, call.taskId);
-    const session = store.findSession('work')!;
-    const stored = store.messages(session.id).at(-1)!;
+    const session = (await store.findSession('work'))!;
+    const stored = (await store.messages(session.id)).at(-1)!;
     assert.equal(stored.role, 'user');
     assert.equal(stored.content, `Task ${call.taskId} (quarterly_report) finished: The report is ready: 12 pages.`);
-    assert.ok(store.tasks.get(call.taskId)?.deliveredAt, 'marked delivered');
+    assert.ok((await store.tasks.get(call.taskId))?.deliveredAt, 'marked delivered');
     assert.ok(changes.some((task) => task.progress?.message === 'done'));
     // The turn's trace says the call became this task, and how the task ended.
-    const [summary] = store.turnTraces.list({ session: 'work' });
-    const span = store.turnTraces.get(summary!.id)!.spans.find((one) => one.kind === 'tool-call')!;
+    const [summary] = await store.turnTraces.list({ session: 'work' });
+    const span = (await store.turnTraces.get(summary!.id))!.spans.find((one) => one.kind === 'tool-call')!;
     assert.equal(span.attributes['riverse.task.id'], call.taskId);
     assert.equal(span.attributes['riverse.task.status'], 'completed');
     assert.equal(span.attributes['riverse.task.outcome'], 'success');
@@ -149,7 +149,7 @@ describe('Tasks in a turn', () => {
       "the next turn's model request holds the delivered result",
     );
     // Delivered once: the third turn does not add it again.
-    const count = store.messages(session.id).filter((message) => message.content.startsWith('Task ')).length;
+    const count = (await store.messages(session.id)).filter((message) => message.content.startsWith('Task ')).length;
     assert.equal(count, 1);
   });
 
@@ -165,14 +165,14 @@ describe('Tasks in a turn', () => {
     const call = first.toolCalls[0]!;
     assert.ok(call.taskId, 'the call became a task at the deadline');
     assert.match(call.result.data, /still running when the turn reached its limit \(1\.5 s\)/);
-    assert.equal(runner.get(call.taskId)?.status, 'working');
+    assert.equal((await runner.get(call.taskId))?.status, 'working');
     assert.deepEqual(logLines(log), ['started'], 'not stopped');
     writeFileSync(go, '');
     assert.equal((await runner.waitForEnd(call.taskId)).status, 'completed');
     assert.deepEqual(logLines(log), ['started', 'finished']);
-    const session = store.findSession('late')!;
+    const session = (await store.findSession('late'))!;
     await eventually(
-      () => store.messages(session.id).some((message) => message.content.includes('12 pages')),
+      async () => (await store.messages(session.id)).some((message) => message.content.includes('12 pages')),
       'the late result was delivered',
     );
   });
@@ -190,7 +190,7 @@ describe('Tasks in a turn', () => {
     const first = await assistant.turn('Build the quarterly report', { session: 'gate' });
     assert.equal(first.stopReason, 'timeout');
     assert.equal(first.toolCalls[0]?.taskId, undefined);
-    assert.deepEqual(runner.list(), [], 'no task');
+    assert.deepEqual(await runner.list(), [], 'no task');
     assert.deepEqual(logLines(log), [], 'it never ran');
     assert.equal((await assistant.approvals.pending()).filter((entry) => entry.kind === 'approval').length, 1);
   });
@@ -230,7 +230,7 @@ describe('Tasks in a turn', () => {
       records: store.tasks,
       run: taskCall(() => (registryFor.current === 'gated' ? gated : registry)),
     });
-    t.after(() => runner.close());
+    t.after(async () => await runner.close());
     writeFileSync(go, '');
     const task = await runner.start({ tool: 'quarterly_report', arguments: {}, callId: 'mcp-1', origin: 'mcp' });
     const ended = await runner.waitForEnd(task.id);
@@ -257,18 +257,16 @@ describe('Tasks in a turn', () => {
     const first = await assistant.turn('Build the quarterly report', { session: 'stop' });
     const id = first.toolCalls[0]!.taskId!;
     await eventually(() => logLines(log).includes('started'), 'the call started');
-    assert.equal(runner.cancel(id)?.status, 'cancelled');
+    assert.equal((await runner.cancel(id))?.status, 'cancelled');
     await eventually(() => logLines(log).includes('aborted'), 'the tool saw its signal');
-    const session = store.findSession('stop')!;
+    const session = (await store.findSession('stop'))!;
     await eventually(
-      () =>
-        store
-          .messages(session.id)
-          .some(
-            (message) =>
-              message.content ===
-              `Task ${id} (quarterly_report) was cancelled: The task running quarterly_report was cancelled.`,
-          ),
+      async () =>
+        (await store.messages(session.id)).some(
+          (message) =>
+            message.content ===
+            `Task ${id} (quarterly_report) was cancelled: The task running quarterly_report was cancelled.`,
+        ),
       'the cancel was delivered',
     );
   });

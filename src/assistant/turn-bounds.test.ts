@@ -9,7 +9,7 @@ import type { ChatMessage } from '../models/chat-message.ts';
 import { createOpenAICompatibleModel } from '../models/providers/openai/openai-compatible.ts';
 import { startFloodServer } from '../models/testing/flood-server.ts';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { Assistant } from './assistant.ts';
 import { runTurn } from './run-turn.ts';
@@ -42,9 +42,9 @@ before(async () => {
 });
 after(() => shared.run());
 
-async function openStore(t: Cleanup): Promise<SessionStore> {
-  const store = SessionStore.open(await tempDir(t, 'riverse-bounds-data-'));
-  t.after(() => store.close());
+async function openStore(t: Cleanup): Promise<SqliteStore> {
+  const store = SqliteStore.open(await tempDir(t, 'riverse-bounds-data-'));
+  t.after(async () => await store.close());
   return store;
 }
 
@@ -215,7 +215,7 @@ describe('the turn never throws', () => {
   it('a store that fails on the first message: store-failed from turn() and from stream(), the message still in the result', async (t) => {
     const server = await modelServer(t, { text: 'Hello there.' });
     const store = await openStore(t);
-    store.session('broken'); // the session exists; saving into it fails, as on a full disk
+    await store.session('broken'); // the session exists; saving into it fails, as on a full disk
     const db = new DatabaseSync(store.file);
     db.exec(
       `CREATE TRIGGER refuse BEFORE INSERT ON messages BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`,
@@ -240,7 +240,7 @@ describe('the turn never throws', () => {
   it('a store that cannot open the session: store-failed before anything is sent', async (t) => {
     const server = await modelServer(t, { text: 'Hello.' });
     const store = await openStore(t);
-    store.close();
+    await store.close();
     const events: TurnEvent[] = [];
     const result = await new Assistant({ model: testModel(server), registry: tools, store }).turn('Hi', {
       onEvent: (event) => events.push(event),
@@ -283,7 +283,7 @@ describe('hostile sizes and shapes', () => {
     assert.equal(call.result.code, 'invalid-params', call.result.error);
     assert.match(call.result.error ?? '', /nested more than \d+ levels deep/);
     assert.equal(server.requests.length, 2, 'the failure went back to the model');
-    assert.equal(store.toolCalls(store.session('default').id).length, 1, 'the trace was stored');
+    assert.equal((await store.toolCalls((await store.session('default')).id)).length, 1, 'the trace was stored');
   });
 
   it('a reply asking for more calls than a round runs: the first ones run, and each of the rest is answered as not run', async (t) => {
@@ -350,15 +350,15 @@ describe('hostile sizes and shapes', () => {
     const pasted = 'x'.repeat(1_000_000);
     const result = await assistant.turn(pasted, { session: 'paste' });
     assert.equal(result.stopReason, 'answer');
-    const stored = assistant.history('paste')[0]!;
+    const stored = (await assistant.history('paste'))[0]!;
     assert.ok(stored.content.length < 5_000, `stored ${stored.content.length} characters`);
     assert.match(
       stored.content,
       /^x+\[… \d+ characters cut here by Riverse: this message was longer than the history budget \(assistant\.history_tokens\)\]$/,
     );
     // An oversize message already in the store (an older version wrote it) is cut in the request.
-    store.appendMessages(
-      store.session('paste').id,
+    await store.appendMessages(
+      (await store.session('paste')).id,
       [
         { role: 'user', content: 'again' },
         { role: 'assistant', content: 'y'.repeat(500_000) },
@@ -370,7 +370,7 @@ describe('hostile sizes and shapes', () => {
     const tokens = sent.reduce((sum, message) => sum + 4 + estimateTokens(String(message.content ?? '')), 0);
     assert.ok(tokens <= budget, `${tokens} tokens sent, budget ${budget}`);
     assert.equal(sent.at(-1)?.content, 'And now?');
-    const history: ChatMessage[] = assistant.history('paste');
+    const history: ChatMessage[] = await assistant.history('paste');
     assert.equal(history.at(-3)?.content.length, 500_000, 'the store keeps what it had; only the request is cut');
   });
 });

@@ -54,8 +54,12 @@ export interface TurnOptions {
   stream?: boolean;
   signal?: AbortSignal;
   sessionId?: string;
-  /** Told of every event as it happens. One that throws stops the turn (`listener-failed`, or `store-failed` for a StoreError). */
-  onEvent?: (event: TurnEvent) => void;
+  /**
+   * Told of every event as it happens. One that throws stops the turn (`listener-failed`, or
+   * `store-failed` for a StoreError); a promise it returns (a store's write) is waited for before
+   * `done`, and one that rejects stops the turn the same way.
+   */
+  onEvent?: (event: TurnEvent) => unknown;
   /** For the date in the system prompt. */
   now?: Date;
   /** The whole turn's deadline, model requests, retries and tool calls included (default 300 s). */

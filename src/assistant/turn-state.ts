@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage } from '../models/chat-message.ts';
+import type { ChatMessage, ToolCallRequest } from '../models/chat-message.ts';
 import type { ChatModel, ToolCallingMode, Usage } from '../models/chat-model.ts';
 import type { Dialect } from '../schema/dialect.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -7,7 +7,7 @@ import { ASSISTANT_TEXT, type AssistantText } from './assistant-text.ts';
 import { followSignal } from './follow-signal.ts';
 import { TextOnlyModels } from './text-only-models.ts';
 import type { TurnErrorCode } from './turn-error-codes.ts';
-import type { StopReason, ToolCallRecord, TurnEvent } from './turn-events.ts';
+import type { StopReason, ToolCallRecord, TurnEvent, TurnResult } from './turn-events.ts';
 import {
   DEFAULT_MAX_CALLS_PER_ROUND,
   DEFAULT_TURN_TIMEOUT_MS,
@@ -102,11 +102,36 @@ export class TurnState {
     const listener = this.options.onEvent;
     if (listener === undefined) return;
     try {
-      listener(event);
+      const returned = listener(event);
+      if (returned instanceof Promise) this.#follow(returned, event);
     } catch (error) {
       if (event.type !== 'done') this.halt(listenerHalt(error, this.text));
     }
   };
+
+  /** The listener's writes still under way (the promises it returned): `done` waits for them. */
+  readonly #writes = new Set<Promise<void>>();
+
+  /** A write that fails stops the turn as a listener's throw does; the turn goes on while it runs. */
+  #follow(write: Promise<unknown>, event: TurnEvent): void {
+    const followed: Promise<void> = write
+      .then(
+        () => {},
+        (error: unknown) => {
+          if (event.type !== 'done') this.halt(listenerHalt(error, this.text));
+        },
+      )
+      .finally(() => this.#writes.delete(followed));
+    this.#writes.add(followed);
+  }
+
+  /** Waits until the listener's writes are done (a failed one has halted the turn by then). */
+  async settled(): Promise<void> {
+    while (this.#writes.size > 0) await Promise.all(this.#writes);
+  }
+
+  /** How the turn ends, set by finishTurn: its result is made from it once the writes are settled. */
+  ending: Ending | undefined;
 
   /** Stops the turn from outside its loop; the first cause is the one reported. */
   halt(cause: Halt): void {
@@ -132,6 +157,14 @@ export class TurnState {
     clearTimeout(this.#timer);
     this.#unfollow();
   }
+}
+
+/** What finishTurn was given: the outcome of the turn's steps, before a late halt. */
+export interface Ending {
+  stopReason: StopReason;
+  reply: string;
+  error?: TurnResult['error'];
+  clientCalls?: ToolCallRequest[];
 }
 
 function listenerHalt(error: unknown, text: AssistantText): Halt {

@@ -314,9 +314,13 @@ export function logLines(file: string): string[] {
 }
 
 /** Resolves once `condition()` holds; fails after `timeoutMs`. */
-export async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (performance.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { replies } from '../models/testing/wire-server.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { TraceSpan } from '../store/turn-trace.ts';
 import { Assistant } from './assistant.ts';
 import type { TurnEvent } from './turn-events.ts';
@@ -27,13 +27,13 @@ export class ClockTool extends BaseTool {
 }
 `;
 
-async function setUp(t: Cleanup, options: Parameters<typeof SessionStore.open>[1] = {}) {
+async function setUp(t: Cleanup, options: Parameters<typeof SqliteStore.open>[1] = {}) {
   const registry = await loadRegistry(t, {
     files: { 'write-note.ts': NOTE_TOOL, 'clock.ts': CLOCK_TOOL },
     config: { tools: { isolation: 'none' } },
   });
-  const store = SessionStore.open(await tempDir(t), options);
-  t.after(() => store.close());
+  const store = SqliteStore.open(await tempDir(t), options);
+  t.after(async () => await store.close());
   return { registry, store };
 }
 
@@ -69,9 +69,9 @@ describe('the trace of a turn', () => {
     const result = await turn;
     assert.equal(result.stopReason, 'answer');
 
-    const [summary] = store.turnTraces.list({ session: 'kitchen' });
+    const [summary] = await store.turnTraces.list({ session: 'kitchen' });
     assert.ok(summary !== undefined, 'a trace of the turn');
-    const trace = store.turnTraces.get(summary.id)!;
+    const trace = (await store.turnTraces.get(summary.id))!;
     assert.equal(trace.outcome, 'success');
     assert.equal(trace.stopReason, 'answer');
     assert.deepEqual(trace.tools, ['write_note', 'clock']);
@@ -157,15 +157,15 @@ export class PictureTool extends BaseTool {
       files: { 'picture.ts': PICTURE_TOOL },
       config: { tools: { isolation: 'none' } },
     });
-    const store = SessionStore.open(await tempDir(t));
-    t.after(() => store.close());
+    const store = SqliteStore.open(await tempDir(t));
+    t.after(async () => await store.close());
     const server = await modelServer(
       t,
       replies([{ toolCalls: [{ id: 'call_pic', name: 'picture', arguments: {} }] }, { text: 'Here it is.' }]),
     );
     const assistant = new Assistant({ model: testModel(server), registry, store });
     assert.equal((await assistant.turn('Draw', { session: 'art' })).stopReason, 'answer');
-    const trace = store.turnTraces.last(false)!;
+    const trace = (await store.turnTraces.last(false))!;
     const [call] = spansOf(trace.spans, 'tool-call');
     assert.deepEqual(call!.parts, [
       { type: 'text', text: 'drawn' },
@@ -186,7 +186,7 @@ export class PictureTool extends BaseTool {
     const assistant = new Assistant({ model: testModel(server), registry, store });
     for (let i = 0; i < 5; i++) await assistant.turn(`hello ${i}`, { session: 'batch' });
     assert.equal(store.turnTraces.writes, 0, 'nothing written during the turns');
-    const traces = store.turnTraces.list({ session: 'batch' });
+    const traces = await store.turnTraces.list({ session: 'batch' });
     assert.equal(traces.length, 5);
     assert.equal(store.turnTraces.writes, 1, 'five turns, one write');
     assert.deepEqual(
@@ -213,15 +213,15 @@ export class PictureTool extends BaseTool {
     const other = new DatabaseSync(store.file);
     t.after(() => other.close());
     assert.equal(other.prepare('SELECT count(*) AS n FROM tool_calls').get()?.n, 0, 'no write during the turns');
-    const session = store.session('calls');
+    const session = await store.session('calls');
     assert.deepEqual(
-      store.toolCalls(session.id).map((call) => [call.callId, call.tool, call.success]),
+      (await store.toolCalls(session.id)).map((call) => [call.callId, call.tool, call.success]),
       Array.from({ length: turns }, (_, i) => [`call_${i}`, 'clock', false]),
       'every call recorded, in order',
     );
     assert.equal(store.turnTraces.writes, 1, 'the traces in one write, with the calls');
     assert.deepEqual(
-      store.turnTraces.list({ session: 'calls' }).map((trace) => trace.toolCalls),
+      (await store.turnTraces.list({ session: 'calls' })).map((trace) => trace.toolCalls),
       Array(turns).fill(1),
     );
   });
@@ -239,10 +239,10 @@ export class PictureTool extends BaseTool {
     const result = await assistant.turn('hello', { session: 'broken' });
     assert.equal(result.stopReason, 'answer');
     assert.equal(result.text, 'Still here.');
-    store.turnTraces.flush();
+    await store.turnTraces.flush();
     assert.equal(reported.length, 1);
     assert.match(String(reported[0]), /turn_traces/);
-    assert.equal(assistant.history('broken').length, 2, 'the conversation is stored');
+    assert.equal((await assistant.history('broken')).length, 2, 'the conversation is stored');
   });
 
   it('keeps traces by count and by age', async (t) => {
@@ -251,15 +251,15 @@ export class PictureTool extends BaseTool {
     const assistant = new Assistant({ model: testModel(server), registry, store });
     for (let i = 0; i < 5; i++) {
       await assistant.turn(`hello ${i}`, { session: 'kept' });
-      store.turnTraces.flush();
+      await store.turnTraces.flush();
     }
-    assert.equal(store.turnTraces.list().length, 3);
-    const [newest] = store.turnTraces.list();
-    const old = store.turnTraces.get(newest!.id)!;
+    assert.equal((await store.turnTraces.list()).length, 3);
+    const [newest] = await store.turnTraces.list();
+    const old = (await store.turnTraces.get(newest!.id))!;
     // A trace from 15 days ago (past the default 14) goes with the next write.
     store.turnTraces.queue({ ...old, id: 'old-turn', startedAt: new Date(Date.now() - 15 * 86_400_000).toISOString() });
-    store.turnTraces.flush();
-    assert.equal(store.turnTraces.get('old-turn'), undefined);
-    assert.equal(store.turnTraces.list().length, 3);
+    await store.turnTraces.flush();
+    assert.equal(await store.turnTraces.get('old-turn'), undefined);
+    assert.equal((await store.turnTraces.list()).length, 3);
   });
 });

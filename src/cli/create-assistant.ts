@@ -11,8 +11,9 @@ import { ModelError } from '../models/model-error.ts';
 import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../models/resolve-model.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { cliDataDir } from './data-folder.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { openStore } from '../store/open-store.ts';
 import { traceRetention } from '../store/store-settings.ts';
+import { withToolSwitches } from '../config/tool-switches.ts';
 import { startTelemetry } from '../telemetry/start-telemetry.ts';
 import { TelemetrySettingError } from '../telemetry/telemetry-settings.ts';
 import { UsageError } from './usage-error.ts';
@@ -138,11 +139,19 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
   };
 }
 
-/** The tools loaded (watched when `watch`) and, when `persist`, the store opened. */
+/**
+ * The tools loaded (watched when `watch`) and, when `persist`, the store opened; the tool switches
+ * kept in the store (the dashboard's) win over riverse.yaml's, in `setup.config` from now on.
+ */
 async function finishSetup(
   setup: Setup,
   options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean },
 ) {
+  const store = options.persist
+    ? await openStore(setup.dataDir, setup.config.config, { traceRetention: traceRetention(setup.config.config) })
+    : undefined;
+  if (store !== undefined)
+    setup.config = { ...setup.config, config: withToolSwitches(setup.config.config, await store.toolSwitches.all()) };
   const { config, baseDir } = setup.config;
   // The MCP servers start while the tool files load; the live registry takes each one in as it connects.
   const mcp = await openMcp(config, baseDir, { canAsk: options.canAsk });
@@ -157,9 +166,6 @@ async function finishSetup(
     mcp?.ready(),
   ]);
   tools.current.prewarm(); // takes the spare started early
-  const store = options.persist
-    ? SessionStore.open(setup.dataDir, { traceRetention: traceRetention(config) })
-    : undefined;
   return { tools, store, router: routerFor(setup, tools, options.language) };
 }
 

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { Approvals } from '../assistant/approvals.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { ToolRouter } from '../routing/tool-router.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import { assistantLanguage, assistantOptions, sharedApprovals } from './assistant-options.ts';
 
@@ -89,9 +89,9 @@ describe('assistantOptions', () => {
 
   it('passes on the parts the caller adds, a fixed language winning over the file', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'riverse-options-'));
-    const store = SessionStore.open(dir);
+    const store = SqliteStore.open(dir);
     t.after(async () => {
-      store.close();
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     });
     const router = new ToolRouter();
@@ -118,9 +118,9 @@ describe('assistantLanguage', () => {
 describe('sharedApprovals', () => {
   it('waits assistant.approval_timeout_ms, as an assistant’s own approvals would', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'riverse-options-'));
-    const store = SessionStore.open(dir);
+    const store = SqliteStore.open(dir);
     t.after(async () => {
-      store.close();
+      await store.close();
       await rm(dir, { recursive: true, force: true });
     });
     const tools = { current: first };

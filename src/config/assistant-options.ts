@@ -9,7 +9,7 @@ import type { Language } from '../core/language.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import { chosenToolCalling } from '../models/resolve-model.ts';
 import type { ToolRouter } from '../routing/tool-router.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { Store } from '../store/store.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { RiverseConfig } from './riverse-config.ts';
@@ -28,7 +28,7 @@ export interface AssistantParts {
   model: ChatModel;
   tools: CurrentTools;
   /** Where sessions live; without one (`riverse ask` without `--session`), they last as long as the assistant. */
-  store?: SessionStore | undefined;
+  store?: Store | undefined;
   /** The routing index, kept up to date by the caller as tools change; without one, the assistant makes its own. */
   router?: ToolRouter | (() => Promise<ToolRouter>) | undefined;
   /** A language fixed by the caller (`--lang`); without one, riverse.yaml's (assistantLanguage). */
@@ -81,7 +81,7 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
  * answers on `/api/approvals`: kept in `store`, waiting `assistant.approval_timeout_ms`, as an
  * assistant's own would.
  */
-export function sharedApprovals(config: RiverseConfig, parts: { store: SessionStore; tools: CurrentTools }): Approvals {
+export function sharedApprovals(config: RiverseConfig, parts: { store: Store; tools: CurrentTools }): Approvals {
   const { approvalTimeoutMs } = assistantLimits(config.assistant);
   const { tools } = parts;
   return new Approvals({
@@ -98,7 +98,7 @@ export function sharedApprovals(config: RiverseConfig, parts: { store: SessionSt
  * stopped process left running as interrupted.
  */
 export function sharedTasks(parts: {
-  store: SessionStore;
+  store: Store;
   tools: CurrentTools;
   approvals?: Approvals;
   /** Told of the approval and question events of a task's call. */

@@ -57,6 +57,8 @@ const en = {
   'config.unit.bytes': () => 'bytes',
   'config.unit.days': () => 'days',
   'config.unit.traces': () => 'traces',
+  'config.kind.postgres-url': () =>
+    'a PostgreSQL URL starting postgres:// or postgresql:// (like "postgres://riverse:secret@db.local:5432/riverse"); leave store.url out for the SQLite file in the data folder',
   'config.kind.http-url': () => 'an http:// or https:// URL (a collector\'s is like "http://localhost:4318")',
   'config.kind.text-mapping': () => 'a mapping of names to texts (name: value)',
   'config.telemetry.grpc': () =>
@@ -116,6 +118,8 @@ const zh: Texts = {
   'config.unit.bytes': () => '字节',
   'config.unit.days': () => '天',
   'config.unit.traces': () => '条追踪',
+  'config.kind.postgres-url': () =>
+    '以 postgres:// 或 postgresql:// 开头的 PostgreSQL 地址（形如 "postgres://riverse:secret@db.local:5432/riverse"）；不写 store.url 则使用数据目录中的 SQLite 文件',
   'config.kind.http-url': () => 'http:// 或 https:// 地址（收集器的地址形如 "http://localhost:4318"）',
   'config.kind.text-mapping': () => '名称到文本的映射（name: value）',
   'config.telemetry.grpc': () =>
@@ -179,6 +183,8 @@ const ja: Texts = {
   'config.unit.bytes': () => 'バイト',
   'config.unit.days': () => '日',
   'config.unit.traces': () => '件のトレース',
+  'config.kind.postgres-url': () =>
+    'postgres:// または postgresql:// で始まる PostgreSQL の URL（"postgres://riverse:secret@db.local:5432/riverse" のような形）。データフォルダーの SQLite ファイルを使うなら store.url を書かないでください',
   'config.kind.http-url': () =>
     'http:// または https:// の URL（コレクターの URL は "http://localhost:4318" のような形）',
   'config.kind.text-mapping': () => '名前からテキストへのマッピング（name: value）',

@@ -14,7 +14,12 @@ import {
   type McpServerSettings,
   type McpSettings,
 } from '../mcp/mcp-settings.ts';
-import type { StoreConfig, StoreSettings, TraceRetentionSettings } from '../store/store-settings.ts';
+import {
+  isPostgresUrl,
+  type StoreConfig,
+  type StoreSettings,
+  type TraceRetentionSettings,
+} from '../store/store-settings.ts';
 import type { TelemetryConfig, TelemetrySettings } from '../telemetry/telemetry-settings.ts';
 import type { Phrase } from '../core/phrase.ts';
 import { phrase } from './config-phrases.ts';
@@ -332,6 +337,12 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   mcp: MCP,
   telemetry: TELEMETRY,
   store: section<StoreSettings>({
+    url: {
+      check(value, path, problem) {
+        if (typeof value !== 'string' || !isPostgresUrl(value))
+          problem(path, expected(phrase('config.kind.postgres-url'), value));
+      },
+    },
     traces: section<TraceRetentionSettings>({
       max_age_days: whole(1, phrase('config.unit.days')),
       max_count: whole(1, phrase('config.unit.traces')),

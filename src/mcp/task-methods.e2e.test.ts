@@ -78,7 +78,11 @@ test('a long_running call that needs approval: asked in a round before its task 
   }
   assert.equal(task.status, 'completed');
   assert.deepEqual(task.result.content, [{ type: 'text', text: 'Archived 12 mails.' }]);
-  assert.equal(service.context.tasks.get(created.taskId)?.origin, 'mcp', 'a Riverse task, listed with the others');
+  assert.equal(
+    (await service.context.tasks.get(created.taskId))?.origin,
+    'mcp',
+    'a Riverse task, listed with the others',
+  );
 
   const no = { approve: { action: 'accept', content: { approve: false } } };
   const refused = (
@@ -92,5 +96,5 @@ test('a long_running call that needs approval: asked in a round before its task 
   assert.equal(refused.isError, true);
   assert.equal('taskId' in refused, false);
   assert.match(refused.content[0].text, /did not approve/);
-  assert.equal(service.context.tasks.list().length, 1, 'the refused call made no task');
+  assert.equal((await service.context.tasks.list()).length, 1, 'the refused call made no task');
 });

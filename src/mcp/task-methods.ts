@@ -104,16 +104,16 @@ export class McpTasks {
 
   /** Registers tasks/get, tasks/update and tasks/cancel; `offered` says whether the request's client declared the extension. */
   register(server: Server, offered: (meta: unknown, context: ServerContext) => boolean): void {
-    const gate = (method: string, params: TaskParams, context: ServerContext) => {
+    const gate = async (method: string, params: TaskParams, context: ServerContext) => {
       if (!offered(params._meta, context)) throw tasksRequired(method);
       return this.#task(params.taskId);
     };
     server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async (params, context) => {
-      const task = gate('tasks/get', params, context);
+      const task = await gate('tasks/get', params, context);
       return detailedTask(task, this.#inputRequests(task.id), (result) => ({ ...toCallToolResult(result) }));
     });
     server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async (params, context) => {
-      const task = gate('tasks/update', params, context);
+      const task = await gate('tasks/update', params, context);
       // In 2026-07-28 the SDK lifts `inputResponses` out of the params, as on a tools/call round.
       const responses = params.inputResponses ?? context.mcpReq.inputResponses;
       if (typeof responses !== 'object' || responses === null || Array.isArray(responses))
@@ -131,15 +131,15 @@ export class McpTasks {
       return { resultType: 'complete' };
     });
     server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, context) => {
-      const task = gate('tasks/cancel', params, context);
+      const task = await gate('tasks/cancel', params, context);
       // Cancelling a task that has ended changes nothing, and is acknowledged the same.
-      if (task.status === 'working' || task.status === 'input_required') this.#runner.cancel(task.id);
+      if (task.status === 'working' || task.status === 'input_required') await this.#runner.cancel(task.id);
       return { resultType: 'complete' };
     });
   }
 
-  #task(id: string): TaskRecord {
-    const task = this.#runner.get(id);
+  async #task(id: string): Promise<TaskRecord> {
+    const task = await this.#runner.get(id);
     if (task === undefined || task.origin !== 'mcp')
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

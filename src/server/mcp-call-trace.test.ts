@@ -59,6 +59,6 @@ describe('MCP calls and runs by hand, exported', () => {
     assert.equal(hand.attributes['riverse.hand_run'], 'api');
     const handCall = spans.find((span) => span.name === 'execute_tool add' && span.parentSpanId === hand.spanId);
     assert.ok(handCall !== undefined);
-    assert.equal(service.context.store.turnTraces.last(true)!.traceId, TRACE);
+    assert.equal((await service.context.store.turnTraces.last(true))!.traceId, TRACE);
   });
 });

@@ -238,7 +238,7 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
 describe('failures inside the service', () => {
   it('are a 500 with a stable code, the stack in the log and never in the answer', async (t) => {
     const { port, context } = await startTestService(t);
-    context.store.close(); // every store call now throws
+    await context.store.close(); // every store call now throws
     const logged: string[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void logged.push(args.join(' '));

@@ -64,10 +64,10 @@ export async function startServer(
     port,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // The service's tasks end with it (interrupted: a restart does not run them again), written before the store closes.
+        const tasksEnded = context.tasks.close().catch(() => {});
+        server.close(() => void tasksEnded.then(resolve));
         context.events.close();
-        // The service's tasks end with it (interrupted: a restart does not run them again).
-        context.tasks.close();
         server.closeIdleConnections();
         // A chat still streaming is cut after the grace: its request's signal then cancels the turn.
         setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();

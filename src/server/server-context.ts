@@ -9,7 +9,7 @@ import type { TurnEvent } from '../assistant/turn-events.ts';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
 import type { ModelError } from '../models/model-error.ts';
-import type { SessionStore } from '../store/session-store.ts';
+import type { Store } from '../store/store.ts';
 import type { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import type { Language } from '../core/language.ts';
 import { createModelDownloader, type ModelDownloader } from './api/model-download.ts';
@@ -43,7 +43,7 @@ interface ServiceConfig {
  */
 export interface ServerContext {
   tools: LiveToolRegistry;
-  store: SessionStore;
+  store: Store;
   config: ServiceConfig;
   assistant(): Assistant | undefined;
   setModel(model: ChatModel): void;
@@ -67,7 +67,7 @@ export interface ServerContext {
 
 export interface ServerContextOptions {
   tools: LiveToolRegistry;
-  store: SessionStore;
+  store: Store;
   config: ServiceConfig;
   model?: ChatModel | undefined;
   /** The routing index and its budget (riverse.yaml `routing:`); without them the catalog is offered whole. */
@@ -101,18 +101,24 @@ export function createServerContext(options: ServerContextOptions): ServerContex
       ),
   });
   tasks.onChange((task) => events.publish('task', { task: taskView(task) }));
-  const sessionName = (id: string) => options.store.listSessions().find((session) => session.id === id)?.name;
+  // The page knows a conversation by name; a store that fails leaves the name out, not the event.
+  const sessionName = (id: string): Promise<string | undefined> =>
+    options.store.listSessions().then(
+      (sessions) => sessions.find((session) => session.id === id)?.name,
+      () => undefined,
+    );
   // A question a task's call asks once its chat has gone: the dashboard shows it in that chat.
   const onTaskEvent = (taskEvent: { taskId: string; sessionId: string; event: TurnEvent }) =>
-    events.publish('task-call', { ...taskEvent, session: sessionName(taskEvent.sessionId) });
+    void sessionName(taskEvent.sessionId).then((session) => events.publish('task-call', { ...taskEvent, session }));
   const onTaskDelivered = (delivery: TaskDelivery) =>
-    events.publish('task-delivered', {
-      sessionId: delivery.sessionId,
-      // The page knows its conversation by name.
-      session: sessionName(delivery.sessionId),
-      task: taskView(delivery.task),
-      message: delivery.message,
-    });
+    void sessionName(delivery.sessionId).then((session) =>
+      events.publish('task-delivered', {
+        sessionId: delivery.sessionId,
+        session,
+        task: taskView(delivery.task),
+        message: delivery.message,
+      }),
+    );
   const context: ServerContext = {
     tools: options.tools,
     store: options.store,

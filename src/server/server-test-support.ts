@@ -5,7 +5,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { parseConfig } from '../config/load-config.ts';
 import type { ChatModel } from '../models/chat-model.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import type { TurnExport } from '../telemetry/turn-export.ts';
 import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import { tempDir, writeFiles, type Cleanup } from '../tool-runtime/test-support.ts';
@@ -53,7 +53,7 @@ export async function startTestService(t: Cleanup, options: TestServiceOptions =
   await writeFiles(dir, { 'riverse.yaml': yaml });
   const config = parseConfig(yaml, join(dir, 'riverse.yaml'));
   const live = await LiveToolRegistry.open({ config, baseDir: dir, watch: options.watch ?? false });
-  const store = SessionStore.open(join(dir, 'data'));
+  const store = SqliteStore.open(join(dir, 'data'));
   const context = createServerContext({
     tools: live,
     store,
@@ -70,7 +70,7 @@ export async function startTestService(t: Cleanup, options: TestServiceOptions =
   });
   t.after(async () => {
     await server.close();
-    store.close();
+    await store.close();
     await live.close();
   });
   return { url: server.url, port: server.port, context, dir, tools, server };

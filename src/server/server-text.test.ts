@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { parseConfig } from '../config/load-config.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { LiveToolRegistry } from '../tool-runtime/live-registry.ts';
 import { tempDir } from '../tool-runtime/test-support.ts';
 import { createServerApp } from './create-server-app.ts';
@@ -16,8 +16,8 @@ async function brokenService(t: TestContext, language: 'en' | 'zh' | 'ja', said:
   const config = parseConfig('', join(dir, 'riverse.yaml'));
   const tools = await LiveToolRegistry.open({ config, baseDir: dir, watch: false });
   t.after(() => tools.close());
-  const store = SessionStore.open(join(dir, 'data'));
-  store.close();
+  const store = SqliteStore.open(join(dir, 'data'));
+  await store.close();
   t.mock.method(console, 'error', (line: string) => said.push(line));
   return createServerContext({
     tools,

@@ -29,7 +29,7 @@ describe('traceparent on a request', () => {
     const api = await chat(service.url, { message: 'Hi', session: 'traced' }, { traceparent: TRACEPARENT });
     assert.equal(api.status, 200);
 
-    const traces = service.context.store.turnTraces.list();
+    const traces = await service.context.store.turnTraces.list();
     assert.equal(traces.length, 3);
     for (const trace of traces) assert.equal(trace.traceId, TRACE);
     assert.equal(model.requests.length, 3);
@@ -49,7 +49,7 @@ describe('traceparent on a request', () => {
       });
       assert.equal(result.status, 200);
     }
-    const traces = service.context.store.turnTraces.list();
+    const traces = await service.context.store.turnTraces.list();
     assert.equal(traces.length, 2);
     assert.notEqual(traces[0]!.traceId, traces[1]!.traceId);
     for (const request of model.requests) assert.equal(request.headers.traceparent, undefined);

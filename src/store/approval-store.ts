@@ -1,31 +1,7 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import { jsonText } from '../models/json-text.ts';
-
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timed-out';
-
-/** Where the run of an approved call is: not begun, begun (Riverse may have stopped during it), finished. */
-export type ApprovalRun = 'not-started' | 'started' | 'done';
-
-/** One call waiting for (or given) a person's answer, bound to the exact call: tool, checked parameters, call id. */
-export interface ApprovalRecord {
-  id: string;
-  sessionId: string;
-  turnId: string;
-  callId: string;
-  tool: string;
-  /** The parameters as the tool will get them (checked and coerced): what the person is shown. */
-  params: Record<string, unknown>;
-  status: ApprovalStatus;
-  /** Approved for every call of this tool in this session from now on. */
-  always: boolean;
-  /** The person's reason, with a denial. */
-  reason?: string;
-  createdAt: string;
-  /** When a pending approval counts as a denial (`timed-out`). */
-  expiresAt: string;
-  decidedAt?: string;
-  run: ApprovalRun;
-}
+import type { ApprovalRecord, ApprovalRun, ApprovalStatus, NewApproval } from './store-records.ts';
+import type { ApprovalRepository } from './store.ts';
 
 interface ApprovalRow {
   id: string;
@@ -48,7 +24,7 @@ interface ApprovalRow {
  * outlives the process that asked, and an answer is on disk before the call it allows runs.
  * Answering is one conditional UPDATE: of two answers to one approval, only the first counts.
  */
-export class ApprovalStore {
+export class ApprovalStore implements ApprovalRepository {
   readonly #prepare: (sql: string) => StatementSync;
 
   /** `prepare`: the session store's statements, prepared once per SQL text. */
@@ -56,7 +32,7 @@ export class ApprovalStore {
     this.#prepare = prepare;
   }
 
-  add(record: Omit<ApprovalRecord, 'status' | 'always' | 'run' | 'reason' | 'decidedAt'>): void {
+  async add(record: NewApproval): Promise<void> {
     this.#run(
       `INSERT INTO approvals (id, session_id, turn_id, call_id, tool, params, status, always, created_at, expires_at, run)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, 'not-started')`,
@@ -71,13 +47,13 @@ export class ApprovalStore {
     );
   }
 
-  get(id: string): ApprovalRecord | undefined {
+  async get(id: string): Promise<ApprovalRecord | undefined> {
     const row = this.#prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
     return row === undefined ? undefined : toRecord(row);
   }
 
   /** Pending approvals, oldest first. */
-  pending(): ApprovalRecord[] {
+  async pending(): Promise<ApprovalRecord[]> {
     return (
       this.#prepare(
         "SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid",
@@ -86,7 +62,7 @@ export class ApprovalStore {
   }
 
   /** Approved calls whose run never began (Riverse stopped first), oldest first. */
-  approvedNotRun(): ApprovalRecord[] {
+  async approvedNotRun(): Promise<ApprovalRecord[]> {
     return (
       this.#prepare(
         "SELECT * FROM approvals WHERE status = 'approved' AND run = 'not-started' ORDER BY created_at, rowid",
@@ -95,11 +71,11 @@ export class ApprovalStore {
   }
 
   /** Settles a pending approval; false when it was no longer pending (answered, or timed out, already). */
-  decide(
+  async decide(
     id: string,
     status: Exclude<ApprovalStatus, 'pending'>,
     options: { always?: boolean; reason?: string } = {},
-  ): boolean {
+  ): Promise<boolean> {
     const changed = this.#run(
       "UPDATE approvals SET status = ?, always = ?, reason = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
       status,
@@ -112,13 +88,13 @@ export class ApprovalStore {
   }
 
   /** Records where the approved call's run is; `started` only from `not-started`, so a call is begun once. */
-  setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): boolean {
+  async setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): Promise<boolean> {
     const from = run === 'started' ? 'not-started' : 'started';
     return Number(this.#run('UPDATE approvals SET run = ? WHERE id = ? AND run = ?', run, id, from).changes) === 1;
   }
 
   /** "Always for this tool in this session". */
-  allowAlways(sessionId: string, tool: string): void {
+  async allowAlways(sessionId: string, tool: string): Promise<void> {
     this.#run(
       'INSERT INTO session_approvals (session_id, tool, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
       sessionId,
@@ -127,7 +103,7 @@ export class ApprovalStore {
     );
   }
 
-  alwaysAllowed(sessionId: string, tool: string): boolean {
+  async alwaysAllowed(sessionId: string, tool: string): Promise<boolean> {
     return (
       this.#prepare('SELECT 1 AS yes FROM session_approvals WHERE session_id = ? AND tool = ?').get(sessionId, tool) !==
       undefined
@@ -157,11 +133,8 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
   };
 }
 
-/** What the assistant needs of approvals: the SQLite store, or the memory one when there is no store. */
-export type ApprovalRecords = Pick<
-  ApprovalStore,
-  'add' | 'get' | 'pending' | 'approvedNotRun' | 'decide' | 'setRun' | 'allowAlways' | 'alwaysAllowed'
->;
+/** What the assistant needs of approvals: a store's, or the memory one when there is no store. */
+export type ApprovalRecords = ApprovalRepository;
 
 /** Approvals kept in memory, for an assistant without a store: the same rules, gone with the process. */
 export function memoryApprovals(): ApprovalRecords {
@@ -172,12 +145,12 @@ export function memoryApprovals(): ApprovalRecords {
       .filter((record) => record.status === status && (run === undefined || record.run === run))
       .map((record) => structuredClone(record));
   return {
-    add: (record) =>
+    add: async (record) =>
       void records.set(record.id, { ...structuredClone(record), status: 'pending', always: false, run: 'not-started' }),
-    get: (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
-    pending: () => byAge('pending'),
-    approvedNotRun: () => byAge('approved', 'not-started'),
-    decide(id, status, options = {}) {
+    get: async (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
+    pending: async () => byAge('pending'),
+    approvedNotRun: async () => byAge('approved', 'not-started'),
+    async decide(id, status, options = {}) {
       const record = records.get(id);
       if (record === undefined || record.status !== 'pending') return false;
       Object.assign(
@@ -187,13 +160,13 @@ export function memoryApprovals(): ApprovalRecords {
       );
       return true;
     },
-    setRun(id, run) {
+    async setRun(id, run) {
       const record = records.get(id);
       if (record === undefined || record.run !== (run === 'started' ? 'not-started' : 'started')) return false;
       record.run = run;
       return true;
     },
-    allowAlways: (sessionId, tool) => void always.add(`${sessionId}\u0000${tool}`),
-    alwaysAllowed: (sessionId, tool) => always.has(`${sessionId}\u0000${tool}`),
+    allowAlways: async (sessionId, tool) => void always.add(`${sessionId}\u0000${tool}`),
+    alwaysAllowed: async (sessionId, tool) => always.has(`${sessionId}\u0000${tool}`),
   };
 }

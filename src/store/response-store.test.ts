@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ChatMessage } from '../models/chat-message.ts';
-import { SessionStore } from './session-store.ts';
+import { SqliteStore } from './sqlite-store.ts';
 
 let root: string;
 let counter = 0;
@@ -13,23 +13,23 @@ before(() => {
 });
 after(() => rmSync(root, { recursive: true, force: true }));
 
-const open = () => SessionStore.open(join(root, `data-${++counter}`));
+const open = () => SqliteStore.open(join(root, `data-${++counter}`));
 const say = (content: string): ChatMessage => ({ role: 'user', content });
 const answer = (content: string): ChatMessage => ({ role: 'assistant', content });
 
 describe('ResponseStore', () => {
-  it('keeps a response with its body, and follows a chain back, oldest first', () => {
+  it('keeps a response with its body, and follows a chain back, oldest first', async () => {
     using store = open();
-    const sessionId = store.session('openai').id;
+    const sessionId = (await store.session('openai')).id;
     const createdAt = new Date().toISOString();
-    store.responses.add({
+    await store.responses.add({
       id: 'resp_1',
       sessionId,
       messages: [say('a'), answer('b')],
       body: '{"id":"resp_1"}',
       createdAt,
     });
-    store.responses.add({
+    await store.responses.add({
       id: 'resp_2',
       sessionId,
       previousId: 'resp_1',
@@ -37,7 +37,7 @@ describe('ResponseStore', () => {
       body: '{}',
       createdAt,
     });
-    store.responses.add({
+    await store.responses.add({
       id: 'resp_3',
       sessionId,
       previousId: 'resp_2',
@@ -46,38 +46,45 @@ describe('ResponseStore', () => {
       createdAt,
     });
 
-    assert.deepEqual(store.responses.get('resp_1'), {
+    assert.deepEqual(await store.responses.get('resp_1'), {
       id: 'resp_1',
       sessionId,
       messages: [say('a'), answer('b')],
       body: '{"id":"resp_1"}',
       createdAt,
     });
-    assert.equal(store.responses.get('resp_2')?.previousId, 'resp_1');
+    assert.equal((await store.responses.get('resp_2'))?.previousId, 'resp_1');
     assert.deepEqual(
-      store.responses.conversation('resp_3')?.map((message) => message.content),
+      (await store.responses.conversation('resp_3'))?.map((message) => message.content),
       ['a', 'b', 'c', 'd', 'e', 'f'],
     );
-    assert.equal(store.responses.conversation('resp_9'), undefined);
+    assert.equal(await store.responses.conversation('resp_9'), undefined);
   });
 
-  it('keeps the responses after it when one is deleted; the chain then ends there', () => {
+  it('keeps the responses after it when one is deleted; the chain then ends there', async () => {
     using store = open();
-    const sessionId = store.session('openai').id;
+    const sessionId = (await store.session('openai')).id;
     const createdAt = new Date().toISOString();
-    store.responses.add({ id: 'resp_1', sessionId, messages: [say('a')], body: '{}', createdAt });
-    store.responses.add({ id: 'resp_2', sessionId, previousId: 'resp_1', messages: [say('b')], body: '{}', createdAt });
-    assert.equal(store.responses.delete('resp_1'), true);
-    assert.equal(store.responses.delete('resp_1'), false);
-    assert.deepEqual(store.responses.conversation('resp_2'), [say('b')]);
+    await store.responses.add({ id: 'resp_1', sessionId, messages: [say('a')], body: '{}', createdAt });
+    await store.responses.add({
+      id: 'resp_2',
+      sessionId,
+      previousId: 'resp_1',
+      messages: [say('b')],
+      body: '{}',
+      createdAt,
+    });
+    assert.equal(await store.responses.delete('resp_1'), true);
+    assert.equal(await store.responses.delete('resp_1'), false);
+    assert.deepEqual(await store.responses.conversation('resp_2'), [say('b')]);
   });
 
-  it('follows a chain back 1,000 responses at most, keeping the newest', () => {
+  it('follows a chain back 1,000 responses at most, keeping the newest', async () => {
     using store = open();
-    const sessionId = store.session('openai').id;
+    const sessionId = (await store.session('openai')).id;
     const createdAt = new Date().toISOString();
     for (let n = 1; n <= 1_005; n++)
-      store.responses.add({
+      await store.responses.add({
         id: `resp_${n}`,
         sessionId,
         ...(n === 1 ? {} : { previousId: `resp_${n - 1}` }),
@@ -85,42 +92,42 @@ describe('ResponseStore', () => {
         body: '{}',
         createdAt,
       });
-    const contents = store.responses.conversation('resp_1005')!.map((message) => message.content);
+    const contents = (await store.responses.conversation('resp_1005'))!.map((message) => message.content);
     assert.equal(contents.length, 1_000);
     assert.deepEqual([contents[0], contents.at(-1)], ['6', '1005']);
   });
 
-  it('deletes the responses of a session with it', () => {
+  it('deletes the responses of a session with it', async () => {
     using store = open();
     const createdAt = new Date().toISOString();
-    store.responses.add({
+    await store.responses.add({
       id: 'resp_a',
-      sessionId: store.session('one').id,
+      sessionId: (await store.session('one')).id,
       messages: [say('a')],
       body: '{}',
       createdAt,
     });
-    store.responses.add({
+    await store.responses.add({
       id: 'resp_b',
-      sessionId: store.session('two').id,
+      sessionId: (await store.session('two')).id,
       messages: [say('b')],
       body: '{}',
       createdAt,
     });
-    store.deleteSession('one');
-    assert.equal(store.responses.get('resp_a'), undefined);
-    assert.ok(store.responses.get('resp_b'));
+    await store.deleteSession('one');
+    assert.equal(await store.responses.get('resp_a'), undefined);
+    assert.ok(await store.responses.get('resp_b'));
   });
 
-  it('keeps message text whole, NUL characters included', () => {
+  it('keeps message text whole, NUL characters included', async () => {
     using store = open();
-    const sessionId = store.session('openai').id;
+    const sessionId = (await store.session('openai')).id;
     const messages: ChatMessage[] = [
       say('a\u0000b'),
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 't', arguments: '{}' }] },
       { role: 'tool', toolCallId: 'call_1', name: 't', content: 'ok', isError: true },
     ];
-    store.responses.add({ id: 'resp_1', sessionId, messages, body: '{}', createdAt: new Date().toISOString() });
-    assert.deepEqual(store.responses.conversation('resp_1'), messages);
+    await store.responses.add({ id: 'resp_1', sessionId, messages, body: '{}', createdAt: new Date().toISOString() });
+    assert.deepEqual(await store.responses.conversation('resp_1'), messages);
   });
 });

@@ -1,21 +1,7 @@
 import type { StatementSync } from 'node:sqlite';
 import type { ChatMessage } from '../models/chat-message.ts';
-
-/** One response of `/v1/responses` as kept for `previous_response_id` and `GET /v1/responses/:id`. */
-export interface StoredResponse {
-  /** `resp_…`. */
-  id: string;
-  /** The session its tool calls are traced under: the response goes when that session is deleted. */
-  sessionId: string;
-  /** The response it continued, if any. */
-  previousId?: string;
-  /** What this response added to the conversation: the request's own input, then the turn's messages. */
-  messages: ChatMessage[];
-  /** The response object as the client got it (JSON). */
-  body: string;
-  /** ISO 8601. */
-  createdAt: string;
-}
+import type { StoredResponse } from './store-records.ts';
+import type { ResponseRepository } from './store.ts';
 
 /**
  * How many responses a `previous_response_id` chain is followed back at most: far more than any
@@ -40,7 +26,7 @@ interface ResponseRow {
  * it is deleted, or its session is (ON DELETE CASCADE) — and the history budget trims a chain as
  * it trims a session.
  */
-export class ResponseStore {
+export class ResponseStore implements ResponseRepository {
   readonly #prepare: (sql: string) => StatementSync;
 
   /** `prepare`: the session store's statements, prepared once per SQL text. */
@@ -48,7 +34,7 @@ export class ResponseStore {
     this.#prepare = prepare;
   }
 
-  add(response: StoredResponse): void {
+  async add(response: StoredResponse): Promise<void> {
     this.#prepare(
       'INSERT INTO responses (id, session_id, previous_id, messages, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ).run(
@@ -61,7 +47,7 @@ export class ResponseStore {
     );
   }
 
-  get(id: string): StoredResponse | undefined {
+  async get(id: string): Promise<StoredResponse | undefined> {
     const row = this.#prepare(
       'SELECT id, session_id, previous_id, messages, body, created_at FROM responses WHERE id = ?',
     ).get(id) as unknown as ResponseRow | undefined;
@@ -74,7 +60,7 @@ export class ResponseStore {
    * characters are read (the history budget trims what is kept to far less). Undefined when `id`
    * is not kept. A response deleted in the middle of a chain ends it there.
    */
-  conversation(id: string): ChatMessage[] | undefined {
+  async conversation(id: string): Promise<ChatMessage[] | undefined> {
     // ORDER BY in the recursive part makes the queue give the newest first, so reading stops early.
     const rows = this.#prepare(
       `WITH RECURSIVE chain (id, previous_id, messages, depth) AS (
@@ -101,7 +87,7 @@ export class ResponseStore {
   }
 
   /** Deletes one response (the ones that continued it keep their own messages). Returns whether it existed. */
-  delete(id: string): boolean {
+  async delete(id: string): Promise<boolean> {
     return Number(this.#prepare('DELETE FROM responses WHERE id = ?').run(id).changes) > 0;
   }
 }

@@ -130,6 +130,29 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_status ON tasks (status, updated_at);
   CREATE INDEX tasks_by_session ON tasks (session_id, created_at);
   `,
+  // 7: what the store keeps for the whole assistant (decision 037): the dashboard's tool switches
+  // (they win over riverse.yaml's `tools:` entries), and MCP servers' OAuth sign-ins (they were
+  // files in <data>/mcp-oauth/).
+  `
+  CREATE TABLE tool_switches (
+    name       TEXT PRIMARY KEY,
+    enabled    INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE oauth_clients (
+    issuer TEXT PRIMARY KEY,
+    client TEXT NOT NULL                 -- JSON: the client registered with the issuer
+  );
+  CREATE TABLE oauth_tokens (
+    issuer     TEXT NOT NULL,
+    resource   TEXT NOT NULL,            -- the MCP server's URL
+    tokens     TEXT NOT NULL,            -- JSON: the server's tokens
+    saved_at   INTEGER NOT NULL,         -- epoch milliseconds, strictly rising per process
+    expires_at INTEGER,
+    PRIMARY KEY (issuer, resource)
+  );
+  CREATE INDEX oauth_tokens_by_resource ON oauth_tokens (resource, saved_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

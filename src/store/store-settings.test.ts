@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { SessionStore } from './session-store.ts';
+import { SqliteStore } from './sqlite-store.ts';
 import { traceRetention } from './store-settings.ts';
 
 describe('store.traces: in riverse.yaml', () => {
@@ -12,10 +12,10 @@ describe('store.traces: in riverse.yaml', () => {
     assert.deepEqual(traceRetention({ store: { traces: { max_age_days: 3 } } }), { maxAgeDays: 3 });
     const dir = await mkdtemp(join(tmpdir(), 'riverse-retention-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
-    const store = SessionStore.open(dir, { traceRetention: traceRetention({ store: { traces: { max_count: 2 } } }) });
-    t.after(() => store.close());
+    const store = SqliteStore.open(dir, { traceRetention: traceRetention({ store: { traces: { max_count: 2 } } }) });
+    t.after(async () => await store.close());
     for (const [index, tool] of ['a', 'b', 'c'].entries())
-      store.recordHandRun({
+      await store.recordHandRun({
         turnId: `turn-${tool}`,
         callId: `call-${tool}`,
         tool,
@@ -26,7 +26,7 @@ describe('store.traces: in riverse.yaml', () => {
         startedAt: new Date(Date.now() - (3 - index) * 1000).toISOString(),
       });
     assert.deepEqual(
-      store.turnTraces.list().map((trace) => trace.tools[0]),
+      (await store.turnTraces.list()).map((trace) => trace.tools[0]),
       ['c', 'b'],
       'the oldest went past max_count',
     );

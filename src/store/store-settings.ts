@@ -1,4 +1,4 @@
-import type { TraceRetention } from './trace-store.ts';
+import type { TraceRetention } from './store-records.ts';
 
 /** `store.traces:` in riverse.yaml: how long turn traces are kept, and how many (the oldest go first). */
 export interface TraceRetentionSettings {
@@ -8,8 +8,10 @@ export interface TraceRetentionSettings {
   max_count?: number;
 }
 
-/** `store:` in riverse.yaml: what the data folder's database keeps. */
+/** `store:` in riverse.yaml: which database, and what it keeps. */
 export interface StoreSettings {
+  /** A PostgreSQL database shared by replicas (`postgres://…`); RIVERSE_DATABASE_URL wins over it. Absent: SQLite in the data folder. */
+  url?: string;
   traces?: TraceRetentionSettings | null;
 }
 
@@ -24,4 +26,15 @@ export function traceRetention(config: StoreConfig): Partial<TraceRetention> {
     ...(traces?.max_age_days === undefined ? {} : { maxAgeDays: traces.max_age_days }),
     ...(traces?.max_count === undefined ? {} : { maxCount: traces.max_count }),
   };
+}
+
+/** A URL the PostgreSQL store takes: `postgres://` or `postgresql://`, parseable. */
+export function isPostgresUrl(value: string): boolean {
+  if (!/^postgres(ql)?:\/\//i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

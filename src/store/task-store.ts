@@ -3,12 +3,8 @@ import { jsonText } from '../models/json-text.ts';
 import { partsAsJson } from '../tools/result-content.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { TaskFilter, TaskRecord, TaskStatus } from '../tasks/task-types.ts';
-
-/** How long an ended task is kept when it names no `ttlMs` of its own, and how many ended tasks at most. */
-export interface TaskRetention {
-  ttlMs: number;
-  maxEnded: number;
-}
+import type { TaskRetention } from './store-records.ts';
+import type { TaskRepository } from './store.ts';
 
 export const DEFAULT_TASK_RETENTION: TaskRetention = { ttlMs: 7 * 24 * 60 * 60 * 1000, maxEnded: 1_000 };
 
@@ -38,37 +34,15 @@ interface TaskRow {
   runner: string | null;
 }
 
-/** What the task runner needs of a place to keep tasks: the SQLite table, or memory (`memoryTasks`). */
-export interface TaskRecords {
-  /**
-   * Writes the whole record; `runner` names the process running it. An ended task's row is not
-   * changed (a cancel from another process stands against a late progress write).
-   */
-  put(record: TaskRecord, runner?: string): void;
-  get(id: string): TaskRecord | undefined;
-  /** Newest first. */
-  list(filter?: TaskFilter): TaskRecord[];
-  /** Ended tasks of a session whose result was not delivered yet, oldest first. */
-  undelivered(sessionId: string): TaskRecord[];
-  /** Marks a task's result delivered; false when it was already (or is unknown). */
-  markDelivered(id: string, at: number): boolean;
-  /**
-   * Ends as `interrupted` every `working`/`input_required` task whose runner is no longer running
-   * (`stopped`: a start after a stop, or a process that closed); answers those ended.
-   */
-  interruptRunning(statusMessage: string, at: number, stopped: (runner: string | undefined) => boolean): TaskRecord[];
-  /** The statuses of these tasks as stored (another process may have cancelled one). */
-  statuses(ids: readonly string[]): Map<string, TaskStatus>;
-  /** Deletes ended tasks past their time to live, and the oldest past the count; answers how many went. */
-  prune(now: number, retention?: TaskRetention): number;
-}
+/** What the task runner needs of a place to keep tasks: a store's, or memory (`memoryTasks`). */
+export type TaskRecords = TaskRepository;
 
 /**
  * Tasks in the session database (table `tasks`, schema step 6), so that one outlives the turn and
  * the request that started it, and a restart finds the ones that were running. Each method is one
  * short statement, synchronous like the rest of the store.
  */
-export class TaskStore implements TaskRecords {
+export class TaskStore implements TaskRepository {
   readonly #prepare: (sql: string) => StatementSync;
 
   /** `prepare`: the session store's statements, prepared once per SQL text. */
@@ -76,7 +50,7 @@ export class TaskStore implements TaskRecords {
     this.#prepare = prepare;
   }
 
-  put(record: TaskRecord, runner?: string): void {
+  async put(record: TaskRecord, runner?: string): Promise<void> {
     this.#run(
       `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
          created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner)
@@ -105,12 +79,12 @@ export class TaskStore implements TaskRecords {
     );
   }
 
-  get(id: string): TaskRecord | undefined {
+  async get(id: string): Promise<TaskRecord | undefined> {
     const row = this.#prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
     return row === undefined ? undefined : toRecord(row);
   }
 
-  list(filter: TaskFilter = {}): TaskRecord[] {
+  async list(filter: TaskFilter = {}): Promise<TaskRecord[]> {
     const where: string[] = [];
     const params: SQLInputValue[] = [];
     const statuses = filter.status === undefined ? [] : ([] as TaskStatus[]).concat(filter.status);
@@ -132,7 +106,7 @@ export class TaskStore implements TaskRecords {
     return (this.#prepare(sql).all(...params) as unknown as TaskRow[]).map(toRecord);
   }
 
-  undelivered(sessionId: string): TaskRecord[] {
+  async undelivered(sessionId: string): Promise<TaskRecord[]> {
     return (
       this.#prepare(
         `SELECT * FROM tasks WHERE session_id = ? AND delivered_at IS NULL
@@ -141,13 +115,17 @@ export class TaskStore implements TaskRecords {
     ).map(toRecord);
   }
 
-  markDelivered(id: string, at: number): boolean {
+  async markDelivered(id: string, at: number): Promise<boolean> {
     return (
       Number(this.#run('UPDATE tasks SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL', at, id).changes) === 1
     );
   }
 
-  interruptRunning(statusMessage: string, at: number, stopped: (runner: string | undefined) => boolean): TaskRecord[] {
+  async interruptRunning(
+    statusMessage: string,
+    at: number,
+    stopped: (runner: string | undefined) => boolean,
+  ): Promise<TaskRecord[]> {
     const rows = this.#prepare(
       "SELECT * FROM tasks WHERE status IN ('working', 'input_required') ORDER BY created_at, rowid",
     ).all() as unknown as TaskRow[];
@@ -167,7 +145,7 @@ export class TaskStore implements TaskRecords {
     return ended;
   }
 
-  statuses(ids: readonly string[]): Map<string, TaskStatus> {
+  async statuses(ids: readonly string[]): Promise<Map<string, TaskStatus>> {
     const found = new Map<string, TaskStatus>();
     const statement = this.#prepare('SELECT status FROM tasks WHERE id = ?');
     for (const id of ids) {
@@ -177,7 +155,7 @@ export class TaskStore implements TaskRecords {
     return found;
   }
 
-  prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): number {
+  async prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): Promise<number> {
     const ended = "status IN ('completed', 'failed', 'cancelled', 'interrupted')";
     const expired = this.#run(
       `DELETE FROM tasks WHERE ${ended} AND updated_at + coalesce(ttl_ms, ?) < ?`,
@@ -230,14 +208,14 @@ export function memoryTasks(): TaskRecords {
   const isEnded = (task: TaskRecord) => ENDED_STATUSES.includes(task.status);
   const all = () => [...records.values()];
   return {
-    put(record, runner) {
+    async put(record, runner) {
       const known = records.get(record.id);
       if (known !== undefined && isEnded(known)) return;
       records.set(record.id, structuredClone(record));
       runners.set(record.id, runner);
     },
-    get: (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
-    list(filter = {}) {
+    get: async (id) => (records.has(id) ? structuredClone(records.get(id)!) : undefined),
+    async list(filter = {}) {
       const statuses = filter.status === undefined ? [] : ([] as TaskStatus[]).concat(filter.status);
       return all()
         .filter(
@@ -251,24 +229,24 @@ export function memoryTasks(): TaskRecords {
         .slice(0, Math.min(Math.max(1, filter.limit ?? MAX_LISTED), MAX_LISTED))
         .map((task) => structuredClone(task));
     },
-    undelivered: (sessionId) =>
+    undelivered: async (sessionId) =>
       all()
         .filter((task) => task.sessionId === sessionId && task.deliveredAt === undefined && isEnded(task))
         .sort((a, b) => a.updatedAt - b.updatedAt)
         .map((task) => structuredClone(task)),
-    markDelivered(id, at) {
+    async markDelivered(id, at) {
       const task = records.get(id);
       if (task === undefined || task.deliveredAt !== undefined) return false;
       task.deliveredAt = at;
       return true;
     },
-    interruptRunning(statusMessage, at, stopped) {
+    async interruptRunning(statusMessage, at, stopped) {
       const running = all().filter((task) => !isEnded(task) && stopped(runners.get(task.id)));
       for (const task of running)
         Object.assign(task, { status: 'interrupted', errorCode: 'interrupted', statusMessage, updatedAt: at });
       return running.map((task) => structuredClone(task));
     },
-    prune(now, retention = DEFAULT_TASK_RETENTION) {
+    async prune(now, retention = DEFAULT_TASK_RETENTION) {
       const ended = all()
         .filter(isEnded)
         .sort((a, b) => b.updatedAt - a.updatedAt);
@@ -278,6 +256,7 @@ export function memoryTasks(): TaskRecords {
       for (const task of gone) records.delete(task.id);
       return gone.length;
     },
-    statuses: (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
+    statuses: async (ids) =>
+      new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id)!.status] as const] : []))),
   };
 }

@@ -1,52 +1,23 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
 import type { SpanAttribute, TraceSpan, TurnTrace } from './turn-trace.ts';
+import {
+  MAX_TURN_TRACES,
+  type StoredTurnTrace,
+  type TraceRetention,
+  type TurnTraceQuery,
+  type TurnTraceSummary,
+} from './store-records.ts';
+import type { TurnTraceRepository } from './store.ts';
 
-/** How long traces stay, and how many (the oldest go first): small enough for a person's machine. */
-export interface TraceRetention {
-  /** Days a trace is kept (default 14). */
-  maxAgeDays: number;
-  /** Traces kept at most (default 2,000). */
-  maxCount: number;
-}
-
-export const DEFAULT_TRACE_RETENTION: TraceRetention = { maxAgeDays: 14, maxCount: 2_000 };
 /** Queued traces are written together this long after the first of them, or at once past BATCH_SIZE. */
 const DEFAULT_BATCH_MS = 250;
 const BATCH_SIZE = 64;
 /** Turn traces and tool-call rows queued at most before a write, together (a few tool calls a turn). */
 const BATCH_ROWS = 4 * BATCH_SIZE;
-export const MAX_TURN_TRACES = 1_000;
-
-/** Turn traces across sessions (`list()`); every filter is optional. */
-export interface TurnTraceQuery {
-  /** One turn's id. */
-  turn?: string;
-  /** A session's name. */
-  session?: string;
-  /** Traces in which this tool was called. */
-  tool?: string;
-  outcome?: 'success' | 'failure';
-  /** ISO 8601: turns started at or after `since`, and before `until`. */
-  since?: string;
-  until?: string;
-  /** Only runs by hand (true) or only turns (false). */
-  byHand?: boolean;
-  /** At most this many, newest first (default 50; at most MAX_TURN_TRACES). */
-  limit?: number;
-}
-
-/** A trace in a list: everything but its spans, with its session's name and the figures a list shows. */
-export interface TurnTraceSummary extends Omit<TurnTrace, 'spans'> {
-  /** The session's name; empty for a run by hand. */
-  session: string;
-  modelRequests: number;
-  toolCalls: number;
-}
-
 export interface TraceStoreParts {
   prepare(sql: string): StatementSync;
   transaction(body: () => void): void;
-  /** The session id runs by hand are kept under (SessionStore's), never shown as a session name. */
+  /** The session id runs by hand are kept under (SqliteStore's), never shown as a session name. */
   handRunsId: string;
   retention: TraceRetention;
   /** How long the first queued trace waits for others before the batch is written (default 250 ms). */
@@ -57,7 +28,7 @@ export interface TraceStoreParts {
   onSessionGone?: () => void;
 }
 
-/** The columns of a `tool_calls` row, in this order (SessionStore's `toolCallRow`). */
+/** The columns of a `tool_calls` row, in this order (SqliteStore's `toolCallRow`). */
 export const TOOL_CALL_COLUMNS =
   'session_id, turn_id, call_id, tool, params, success, data, error, code, duration_ms, started_at';
 
@@ -67,7 +38,7 @@ export const TOOL_CALL_COLUMNS =
  * retention). A failed write is reported and dropped, never thrown at a turn. Reads write what is
  * queued first, so they see every trace queued before them.
  */
-export class TraceStore {
+export class TraceStore implements TurnTraceRepository {
   readonly #parts: TraceStoreParts;
   /** The rows to insert, made at `queue`: the spans as their JSON text, so that no tree of objects outlives its turn in the young generation. */
   #queued: SQLInputValue[][] = [];
@@ -124,16 +95,20 @@ export class TraceStore {
   #schedule(): void {
     if (this.#queued.length >= BATCH_SIZE || this.#queued.length + this.#calls.length >= BATCH_ROWS) {
       // Full: written once the event loop is free, not inside the `done` of the turn that filled it (whose answer would wait).
-      this.#immediate ??= setImmediate(() => this.flush());
+      this.#immediate ??= setImmediate(() => this.flushNow());
     } else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => this.flush(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
+      this.#timer = setTimeout(() => this.flushNow(), this.#parts.batchMs ?? DEFAULT_BATCH_MS);
       // A process that is done does not wait for it: close() writes what is left.
       this.#timer.unref();
     }
   }
 
+  async flush(): Promise<void> {
+    this.flushNow();
+  }
+
   /** Writes what is queued now, in one transaction, then drops what the retention no longer keeps. Never throws. */
-  flush(): void {
+  flushNow(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     clearImmediate(this.#immediate);
@@ -193,7 +168,7 @@ export class TraceStore {
 
   /** Writes the queue and sweeps, before a read: a read sees what the retention keeps. Never throws. */
   #settle(): void {
-    this.flush();
+    this.flushNow();
     if (this.#unswept === 0) return;
     try {
       this.#parts.transaction(() => this.#sweep());
@@ -203,7 +178,7 @@ export class TraceStore {
   }
 
   /** The whole trace of a turn (its id, or the start of it when only one trace's id starts so). */
-  get(id: string): (TurnTrace & { session: string }) | undefined {
+  async get(id: string): Promise<StoredTurnTrace | undefined> {
     this.#settle();
     const rows = this.#parts
       .prepare(
@@ -217,13 +192,13 @@ export class TraceStore {
   }
 
   /** The newest trace: of turns (`byHand` false), of runs by hand (true), or of either. */
-  last(byHand?: boolean): (TurnTrace & { session: string }) | undefined {
-    const [newest] = this.list({ limit: 1, ...(byHand === undefined ? {} : { byHand }) });
+  async last(byHand?: boolean): Promise<StoredTurnTrace | undefined> {
+    const [newest] = await this.list({ limit: 1, ...(byHand === undefined ? {} : { byHand }) });
     return newest === undefined ? undefined : this.get(newest.id);
   }
 
   /** Traces newest first, filtered (the values are bound as parameters). */
-  list(query: TurnTraceQuery = {}): TurnTraceSummary[] {
+  async list(query: TurnTraceQuery = {}): Promise<TurnTraceSummary[]> {
     this.#settle();
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TURN_TRACES)
@@ -259,8 +234,8 @@ export class TraceStore {
    * Adds `attributes` to the tool-call span of `callId` in the trace of turn `turnId`: what came
    * after the turn (a task's end). False when there is no such trace or span; never throws.
    */
-  annotateCall(turnId: string, callId: string, attributes: Record<string, SpanAttribute>): boolean {
-    this.flush();
+  async annotateCall(turnId: string, callId: string, attributes: Record<string, SpanAttribute>): Promise<boolean> {
+    this.flushNow();
     try {
       const row = this.#parts.prepare('SELECT spans FROM turn_traces WHERE id = ?').get(turnId) as
         | { spans: string }
@@ -280,7 +255,7 @@ export class TraceStore {
 
   /** Writes what is left; the store calls it before it closes. */
   close(): void {
-    this.flush();
+    this.flushNow();
   }
 
   #summary(row: TraceRow): TurnTraceSummary {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { english } from '../core/phrase.ts';
-import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords, type TaskRetention } from '../store/task-store.ts';
+import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords } from '../store/task-store.ts';
+import type { TaskRetention } from '../store/store-records.ts';
 import type { ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
 import type { StartTaskRequest, TaskFilter, TaskRecord, TaskRunner, TaskStatus } from './task-types.ts';
@@ -66,6 +67,8 @@ interface Live {
   end: (record: TaskRecord) => void;
   lastWrite: number;
   dirty: boolean;
+  /** The task's writes, one after another: a later state is never overwritten by an earlier one. */
+  writing: Promise<void>;
 }
 
 /** A process's name for its tasks' rows: host, pid and start, so that a start interrupts only the tasks of a process that is gone. */
@@ -102,8 +105,8 @@ export class LocalTaskRunner implements TaskRunner {
   readonly #listeners = new Set<(task: TaskRecord) => void>();
   #watch: NodeJS.Timeout | undefined;
   #closed = false;
-  /** Tasks interrupted when this runner started (a restart found them running). */
-  readonly interrupted: readonly TaskRecord[];
+  /** Tasks interrupted when this runner started (a restart found them running); empty when the store failed then. */
+  readonly ready: Promise<readonly TaskRecord[]>;
 
   constructor(options: TaskRunnerOptions) {
     this.#records = options.records;
@@ -112,18 +115,34 @@ export class LocalTaskRunner implements TaskRunner {
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
     this.#watchMs = options.watchMs ?? 1_000;
     this.#now = options.now ?? Date.now;
-    let interrupted: readonly TaskRecord[] = [];
+    this.ready = this.#recover(options.onStartError ?? ((failure) => console.error(failure)));
+  }
+
+  async #recover(onStartError: (error: unknown) => void): Promise<readonly TaskRecord[]> {
     try {
-      interrupted = this.#records.interruptRunning(english(taskPhrase('task.interrupted')), this.#now(), runnerStopped);
-      this.#records.prune(this.#now(), this.#retention);
+      const at = this.#now();
+      const interrupted = await this.#records.interruptRunning(
+        english(taskPhrase('task.interrupted')),
+        at,
+        runnerStopped,
+      );
+      await this.#records.prune(this.#now(), this.#retention);
+      return interrupted;
     } catch (error) {
       // A store that fails at start is the service's to report; it does not stop it from starting.
-      (options.onStartError ?? ((failure) => console.error(failure)))(error);
+      onStartError(error);
+      return [];
     }
-    this.interrupted = interrupted;
   }
 
   async start(request: StartTaskRequest): Promise<TaskRecord> {
+    const live = this.#startLive(request);
+    // Its first row is stored before the caller has the task: another process (replica) can find it.
+    await live.writing;
+    return structuredClone(live.record);
+  }
+
+  #startLive(request: StartTaskRequest): Live {
     const controller = new AbortController();
     const live = this.#begin(request, controller, () =>
       controller.abort(new DOMException('The task was cancelled.', 'AbortError')),
@@ -141,7 +160,7 @@ export class LocalTaskRunner implements TaskRunner {
         (error: unknown) => this.#finish(live, { success: false, data: '', error: String(error), code: 'threw' }),
       );
     });
-    return structuredClone(live.record);
+    return live;
   }
 
   /**
@@ -164,28 +183,31 @@ export class LocalTaskRunner implements TaskRunner {
     };
   }
 
-  get(id: string): TaskRecord | undefined {
+  async get(id: string): Promise<TaskRecord | undefined> {
     const live = this.#live.get(id);
     return live === undefined ? this.#records.get(id) : structuredClone(live.record);
   }
 
-  list(filter?: TaskFilter): TaskRecord[] {
-    this.#flushProgress();
+  async list(filter?: TaskFilter): Promise<TaskRecord[]> {
+    await this.#flushProgress();
     return this.#records.list(filter);
   }
 
-  cancel(id: string): TaskRecord | undefined {
+  async cancel(id: string): Promise<TaskRecord | undefined> {
     const live = this.#live.get(id);
     if (live === undefined) return this.#records.get(id);
     this.#endCancelled(live);
-    return structuredClone(live.record);
+    const record = structuredClone(live.record);
+    await live.writing;
+    return record;
   }
 
-  waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord> {
+  async waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord> {
     const live = this.#live.get(id);
     if (live === undefined) {
-      const record = this.#records.get(id);
-      return record === undefined ? Promise.reject(new Error(`There is no task ${id}.`)) : Promise.resolve(record);
+      const record = await this.#records.get(id);
+      if (record === undefined) throw new Error(`There is no task ${id}.`);
+      return record;
     }
     if (signal === undefined) return live.ended.then((record) => structuredClone(record));
     if (signal.aborted) return Promise.reject(signal.reason);
@@ -205,12 +227,12 @@ export class LocalTaskRunner implements TaskRunner {
   }
 
   /** Ended tasks of a session whose result the session has not seen yet, oldest first. */
-  undelivered(sessionId: string): TaskRecord[] {
+  undelivered(sessionId: string): Promise<TaskRecord[]> {
     return this.#records.undelivered(sessionId);
   }
 
   /** Records that a task's result was delivered into its session; false when it already was. */
-  markDelivered(id: string): boolean {
+  markDelivered(id: string): Promise<boolean> {
     return this.#records.markDelivered(id, this.#now());
   }
 
@@ -221,12 +243,14 @@ export class LocalTaskRunner implements TaskRunner {
 
   /**
    * Stops this process's tasks: each is ended `interrupted` (with the restart's reason) and its call's
-   * signal fires. Called when the service or the chat ends; nothing is left `working` behind.
+   * signal fires. Called when the service or the chat ends, before its store closes: nothing is left
+   * `working` behind (the promise settles once their rows are written).
    */
-  close(): void {
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#watch);
+    const writes: Promise<void>[] = [];
     for (const live of [...this.#live.values()]) {
       this.#end(live, {
         status: 'interrupted',
@@ -234,7 +258,9 @@ export class LocalTaskRunner implements TaskRunner {
         statusMessage: english(taskPhrase('task.interrupted')),
       });
       live.cancel();
+      writes.push(live.writing);
     }
+    await Promise.all([...writes, this.#pruning]);
   }
 
   #begin(request: StartTaskRequest, controller: AbortController, cancel: () => void): Live {
@@ -255,8 +281,17 @@ export class LocalTaskRunner implements TaskRunner {
     };
     let end: (record: TaskRecord) => void = () => {};
     const ended = new Promise<TaskRecord>((resolve) => (end = resolve));
-    const live: Live = { record, controller, cancel, ended, end, lastWrite: now, dirty: false };
-    this.#records.put(record, RUNNER);
+    const live: Live = {
+      record,
+      controller,
+      cancel,
+      ended,
+      end,
+      lastWrite: now,
+      dirty: false,
+      writing: Promise.resolve(),
+    };
+    this.#write(live);
     this.#live.set(record.id, live);
     this.#startWatch();
     this.#tell(record);
@@ -305,22 +340,42 @@ export class LocalTaskRunner implements TaskRunner {
     Object.assign(live.record, change, { updatedAt: this.#now() });
     this.#write(live);
     if (this.#live.size === 0) clearInterval(this.#watch);
-    this.#records.prune(this.#now(), this.#retention);
+    const now = this.#now();
+    this.#pruning = this.#pruning
+      .then(() => this.#records.prune(now, this.#retention))
+      .then(
+        () => {},
+        () => {},
+      );
     this.#tell(live.record);
-    live.end(structuredClone(live.record));
+    const ended = structuredClone(live.record);
+    // Its end is told once it is stored: whoever waits for it may read it from the store (another replica).
+    void live.writing.then(() => live.end(ended));
   }
+
+  /** The ended tasks' prune after the last end (one after another, never thrown). */
+  #pruning: Promise<void> = Promise.resolve();
 
   #write(live: Live): void {
     live.lastWrite = this.#now();
     live.dirty = false;
+    const record = structuredClone(live.record);
     // A write that fails (a full disk) must not stop the task: the record in memory stays right.
-    try {
-      this.#records.put(live.record, RUNNER);
-    } catch {}
+    live.writing = live.writing
+      .then(() => this.#records.put(record, RUNNER))
+      .then(
+        () => {},
+        () => {},
+      );
   }
 
-  #flushProgress(): void {
-    for (const live of this.#live.values()) if (live.dirty) this.#write(live);
+  async #flushProgress(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const live of this.#live.values()) {
+      if (live.dirty) this.#write(live);
+      writes.push(live.writing);
+    }
+    await Promise.all(writes);
   }
 
   /** A cancel may come from another process (`riverse tasks cancel` beside `riverse serve`): it is in the store. */
@@ -328,11 +383,15 @@ export class LocalTaskRunner implements TaskRunner {
     if (this.#live.size !== 1) return;
     clearInterval(this.#watch);
     this.#watch = setInterval(() => {
-      const stored = this.#records.statuses([...this.#live.keys()]);
-      for (const [id, status] of stored) {
-        const live = this.#live.get(id);
-        if (live !== undefined && ENDED_STATUSES.includes(status)) this.#endCancelled(live);
-      }
+      this.#records.statuses([...this.#live.keys()]).then(
+        (stored) => {
+          for (const [id, status] of stored) {
+            const live = this.#live.get(id);
+            if (live !== undefined && ENDED_STATUSES.includes(status)) this.#endCancelled(live);
+          }
+        },
+        () => {}, // the store is down: the next look may find it back
+      );
     }, this.#watchMs);
     this.#watch.unref();
   }
@@ -351,8 +410,12 @@ export class LocalTaskRunner implements TaskRunner {
  * Cancels a task in the store when no runner of this process holds it (`riverse tasks cancel` beside
  * a running service): the service's runner sees the row and stops the call. Answers the record as it now is.
  */
-export function cancelStored(records: TaskRecords, id: string, now = Date.now()): TaskRecord | undefined {
-  const task = records.get(id);
+export async function cancelStored(
+  records: TaskRecords,
+  id: string,
+  now = Date.now(),
+): Promise<TaskRecord | undefined> {
+  const task = await records.get(id);
   if (task === undefined || ENDED_STATUSES.includes(task.status)) return task;
   const cancelled: TaskRecord = {
     ...task,
@@ -360,6 +423,6 @@ export function cancelStored(records: TaskRecords, id: string, now = Date.now())
     statusMessage: english(taskPhrase('task.cancelled', { tool: task.tool })),
     updatedAt: now,
   };
-  records.put(cancelled);
+  await records.put(cancelled);
   return cancelled;
 }

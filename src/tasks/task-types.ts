@@ -75,10 +75,10 @@ export interface TaskFilter {
 export interface TaskRunner {
   /** Starts the call as a task and answers at once with its record (status `working`). */
   start(request: StartTaskRequest): Promise<TaskRecord>;
-  get(id: string): TaskRecord | undefined;
-  list(filter?: TaskFilter): TaskRecord[];
+  get(id: string): Promise<TaskRecord | undefined>;
+  list(filter?: TaskFilter): Promise<TaskRecord[]>;
   /** Cancels a running task (its call's signal fires); answers the record as it now is, undefined when unknown. */
-  cancel(id: string): TaskRecord | undefined;
+  cancel(id: string): Promise<TaskRecord | undefined>;
   /** Resolves when the task ends (or at once when it has), or rejects with the signal's reason. */
   waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord>;
   /** Called on every change of any task (status, progress); returns the unsubscribe. */

@@ -8,7 +8,7 @@ import { loadRegistry, modelServer, tempDir, testModel, type Cleanup } from '../
 import { parseTraceparent } from '../core/trace-context.ts';
 import { replies } from '../models/testing/wire-server.ts';
 import type { RecordedRequest } from '../models/testing/openai-wire.ts';
-import { SessionStore } from '../store/session-store.ts';
+import { SqliteStore } from '../store/sqlite-store.ts';
 import { createOtlpExport } from './otlp-export.ts';
 import { telemetryPlan } from './telemetry-settings.ts';
 import { startOtlpReceiver, type ReceivedSpan } from './testing/otlp-receiver.ts';
@@ -34,8 +34,8 @@ async function turnSetUp(t: Cleanup, zone = 'UTC') {
     files: { 'clock.ts': CLOCK_TOOL },
     config: { tools: { isolation: 'none' } },
   });
-  const store = SessionStore.open(await tempDir(t));
-  t.after(() => store.close());
+  const store = SqliteStore.open(await tempDir(t));
+  t.after(async () => await store.close());
   const requests: RecordedRequest[] = [];
   const answer = replies([
     {
@@ -105,8 +105,8 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       );
 
       assert.equal(turn.attributes['gen_ai.operation.name'], 'invoke_agent');
-      assert.equal(turn.attributes['session.id'], store.session('clock').id);
-      assert.equal(turn.attributes['gen_ai.conversation.id'], store.session('clock').id);
+      assert.equal(turn.attributes['session.id'], (await store.session('clock')).id);
+      assert.equal(turn.attributes['gen_ai.conversation.id'], (await store.session('clock')).id);
       assert.equal(turn.attributes['gen_ai.agent.name'], 'riverse');
       const [first, second] = chats as [ReceivedSpan, ReceivedSpan];
       assert.equal(first.attributes['gen_ai.operation.name'], 'chat');
@@ -145,7 +145,7 @@ for (const protocol of ['http/protobuf', 'http/json'] as const) {
       assert.equal(tool.scope, 'riverse');
 
       // The stored tree has the same trace and span ids: the dashboard and `riverse trace` show what the collector has.
-      const stored = store.turnTraces.last()!;
+      const stored = (await store.turnTraces.last())!;
       assert.equal(stored.traceId, CALLER_TRACE);
       assert.deepEqual(stored.spans.map((span) => span.spanId).sort(), spans.map((span) => span.spanId).sort());
     });
@@ -178,7 +178,7 @@ describe('OTLP export, faults and options', () => {
     assert.equal(output[0].parts[0].type, 'tool_call');
     assert.equal(output[0].parts[0].name, 'clock');
     // Content is never stored: the tree in the store has no messages.
-    const stored = JSON.stringify(store.turnTraces.last()!.spans);
+    const stored = JSON.stringify((await store.turnTraces.last())!.spans);
     assert.ok(!stored.includes('gen_ai.input.messages') && !stored.includes('Mars?'), 'no content in the store');
   });
 
@@ -196,7 +196,7 @@ describe('OTLP export, faults and options', () => {
     await telemetry.shutdown();
     assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
     assert.match(said[0]!, new RegExp(`could not be exported to ${receiver.url}/v1/traces`));
-    assert.equal(store.turnTraces.list().length, 1, 'the store kept the trace');
+    assert.equal((await store.turnTraces.list()).length, 1, 'the store kept the trace');
   });
 
   it('a collector that is down: the turn is not affected, and shutting down waits a bounded time', async (t) => {
@@ -216,7 +216,7 @@ describe('OTLP export, faults and options', () => {
     assert.equal(result.stopReason, 'answer');
     await telemetry.shutdown();
     // After the shutdown, exports are dropped, not queued.
-    telemetry.export(store.turnTraces.last()!);
+    telemetry.export((await store.turnTraces.last())!);
   });
 
   it('a caller that does not sample its trace: the turn continues its trace id but is not exported', async (t) => {
@@ -230,7 +230,7 @@ describe('OTLP export, faults and options', () => {
     });
     await telemetry.shutdown();
     assert.equal(receiver.spans().length, 0);
-    assert.equal(store.turnTraces.last()!.traceId, CALLER_TRACE);
+    assert.equal((await store.turnTraces.last())!.traceId, CALLER_TRACE);
     assert.match(String(requests[0]!.headers.traceparent), new RegExp(`^00-${CALLER_TRACE}-[0-9a-f]{16}-00$`));
   });
 
@@ -255,6 +255,6 @@ describe('OTLP export, faults and options', () => {
       'invoke_agent',
       'route_tools',
     ]);
-    assert.equal(spans[0]!.traceId, store.turnTraces.last()!.traceId);
+    assert.equal(spans[0]!.traceId, (await store.turnTraces.last())!.traceId);
   });
 });

@@ -18,13 +18,13 @@ registerHooks({
 const { Assistant } = await import('../assistant.ts');
 const { startOpenAITestServer } = await import('../../models/testing/openai-wire.ts');
 const { createOpenAICompatibleModel } = await import('../../models/providers/openai/openai-compatible.ts');
-const { SessionStore } = await import('../../store/session-store.ts');
+const { SqliteStore } = await import('../../store/sqlite-store.ts');
 const { ToolRegistry } = await import('../../tool-runtime/tool-registry.ts');
 const { startTelemetry, stopTelemetry } = await import('../../telemetry/start-telemetry.ts');
 
 const dir = mkdtempSync(join(tmpdir(), 'riverse-telemetry-child-'));
 const server = await startOpenAITestServer({ text: 'Hello.' });
-const store = SessionStore.open(dir);
+const store = SqliteStore.open(dir);
 try {
   const telemetry = await startTelemetry(undefined);
   const registry = await ToolRegistry.load({ folders: [], config: {} });
@@ -36,7 +36,7 @@ try {
     `${JSON.stringify({ stopReason: result.stopReason, exported: telemetry !== undefined, loaded: [...loaded] })}\n`,
   );
 } finally {
-  store.close();
+  await store.close();
   await server.close();
   rmSync(dir, { recursive: true, force: true });
 }

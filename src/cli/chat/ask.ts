@@ -36,7 +36,7 @@ export async function ask(
       else process.stdout.write(`${result.text}\n`);
       return turnFailed(result) ? 1 : 0;
     } finally {
-      store?.close();
+      await store?.close();
       await tools.close();
     }
   } finally {

@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../store/session-store.ts';
+import type { Store } from '../../store/store.ts';
 import type { ToolRegistry } from '../../tool-runtime/tool-registry.ts';
 import { CHAT_COMMAND_TEXT, type ChatCommandText } from './chat-command-text.ts';
 import { shownListing, table } from '../format.ts';
@@ -12,7 +12,7 @@ export interface ChatCommandContext {
   language: Language;
   registry: ToolRegistry;
   session: string;
-  store: SessionStore | undefined;
+  store: Store | undefined;
   /** Where lines are cut (a terminal's width). */
   width: number;
 }
@@ -24,7 +24,7 @@ const COMMANDS = ['help', 'tools', 'session', 'exit'] as const;
  * `/session [NAME]`, `/exit` (or `/quit`); any other `/word` is said to be no command. A line
  * that only starts with a slash (`/etc/hosts is…`) is a message. Undefined for a message.
  */
-export function chatCommand(line: string, context: ChatCommandContext): ChatCommandOutcome | undefined {
+export async function chatCommand(line: string, context: ChatCommandContext): Promise<ChatCommandOutcome | undefined> {
   const match = /^\/([A-Za-z][\w-]*)(?:\s+(.*))?$/s.exec(line);
   if (match === null) return undefined;
   const word = match[1]!.toLowerCase();
@@ -41,7 +41,7 @@ export function chatCommand(line: string, context: ChatCommandContext): ChatComm
     case 'session': {
       const name = argument === undefined || argument === '' ? context.session : argument;
       const current = name === context.session;
-      const recap = sessionRecap(context.store, name);
+      const recap = await sessionRecap(context.store, name);
       const print =
         recap === undefined
           ? (current ? text.current : text.session)(name, 0, undefined)

@@ -66,7 +66,7 @@ async function chatLoop(
 
   const width = () => (out.isTTY ? out.columns : Number.POSITIVE_INFINITY); // piped: whole lines
   out.write(`${text.welcome(assistant.model.id, tools.current.tools().length, session)}\n`);
-  const recap = sessionRecap(store, session);
+  const recap = await sessionRecap(store, session);
   if (recap !== undefined) out.write(`${recapLines(session, recap, commandText, width()).join('\n')}\n`);
   // Tools edited while chatting: the next message uses them; say so on stderr, once per file
   // changed, above the prompt (and what is being typed there).
@@ -86,7 +86,7 @@ async function chatLoop(
       const line = next.trim();
       if (line === '') continue;
       // The chat's own commands are answered here; the model never sees them.
-      const command = chatCommand(line, {
+      const command = await chatCommand(line, {
         language: options.language,
         registry: tools.current,
         session,
@@ -122,8 +122,8 @@ async function chatLoop(
   } finally {
     onQuit(undefined);
     rl.close();
-    tasks?.close(); // the chat's tasks end with it (interrupted: a later start does not run them again)
-    store?.close();
+    await tasks?.close(); // the chat's tasks end with it (interrupted: a later start does not run them again)
+    await store?.close();
     await tools.close();
   }
   out.write(`${text.goodbye}\n`);

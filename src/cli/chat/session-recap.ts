@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../store/session-store.ts';
+import type { Store } from '../../store/store.ts';
 import type { ChatCommandText } from './chat-command-text.ts';
 
 /** A kept session at a glance: how long it is, when it was last added to, and its last exchange. */
@@ -11,10 +11,10 @@ export interface SessionRecap {
 }
 
 /** The session's recap; undefined when it is new (or has no messages yet). */
-export function sessionRecap(store: SessionStore | undefined, name: string): SessionRecap | undefined {
-  const info = store?.findSession(name);
+export async function sessionRecap(store: Store | undefined, name: string): Promise<SessionRecap | undefined> {
+  const info = await store?.findSession(name);
   if (store === undefined || info === undefined) return undefined;
-  const messages = store.messages(info.id);
+  const messages = await store.messages(info.id);
   if (messages.length === 0) return undefined;
   const asked = messages.findLastIndex((message) => message.role === 'user');
   const reply = messages

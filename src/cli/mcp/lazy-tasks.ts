@@ -3,7 +3,7 @@ import type { TaskRecord, TaskRunner } from '../../tasks/task-types.ts';
 /** A runner and what it holds open (the store), closed together. */
 interface Opened {
   runner: TaskRunner;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -11,7 +11,7 @@ interface Opened {
  * MCP client starts, so a tools server whose tools never run as tasks opens no database. Before
  * that there is no task to get, list or cancel.
  */
-export function lazyTasks(open: () => Promise<Opened>): TaskRunner & { close(): void } {
+export function lazyTasks(open: () => Promise<Opened>): TaskRunner & { close(): Promise<void> } {
   let opening: Promise<Opened> | undefined;
   let opened: Opened | undefined;
   const listeners = new Set<(task: TaskRecord) => void>();
@@ -27,9 +27,9 @@ export function lazyTasks(open: () => Promise<Opened>): TaskRunner & { close(): 
   };
   return {
     start: async (request) => (await runner()).start(request),
-    get: (id) => opened?.runner.get(id),
-    list: (filter) => opened?.runner.list(filter) ?? [],
-    cancel: (id) => opened?.runner.cancel(id),
+    get: async (id) => opened?.runner.get(id),
+    list: async (filter) => opened?.runner.list(filter) ?? [],
+    cancel: async (id) => opened?.runner.cancel(id),
     waitForEnd: (id, signal) =>
       opened === undefined
         ? Promise.reject(new Error(`There is no task ${id}.`))
@@ -39,6 +39,6 @@ export function lazyTasks(open: () => Promise<Opened>): TaskRunner & { close(): 
       return () => void listeners.delete(listener);
     },
     // Running tasks end `interrupted` with the process (the runner's close), as in the service.
-    close: () => opened?.close(),
+    close: async () => opened?.close(),
   };
 }

@@ -65,13 +65,19 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
   // are kept in opens with the first one (in the data folder, as the service's).
   const tasks = lazyTasks(async () => {
-    const [{ sharedTasks }, { SessionStore }] = await Promise.all([
+    const [{ sharedTasks }, { openStore }] = await Promise.all([
       import('../../config/assistant-options.ts'),
-      import('../../store/session-store.ts'),
+      import('../../store/open-store.ts'),
     ]);
-    const store = SessionStore.open(cliDataDir(loaded));
+    const store = await openStore(cliDataDir(loaded), loaded.config);
     const runner = sharedTasks({ store, tools });
-    return { runner, close: () => (runner.close(), store.close()) };
+    return {
+      runner,
+      close: async () => {
+        await runner.close();
+        await store.close();
+      },
+    };
   });
   const mcpTasks = new McpTasks(tasks);
   const ended = new Promise<void>((resolve) => {
@@ -92,7 +98,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   await ended;
   closing = true;
   await connection.close();
-  tasks.close();
+  await tasks.close();
   await tools.close();
   return 0;
 }

@@ -28,7 +28,7 @@ export async function serve(options: ServeOptions): Promise<number> {
     ...(options.token === undefined ? {} : { token: options.token }),
   });
   const closeParts = async () => {
-    service.store.close();
+    await service.store.close();
     await service.tools.close();
   };
   if (!isLoopbackHost(settings.host) && settings.token === undefined) {

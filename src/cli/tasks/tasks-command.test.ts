@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tempDir } from '../../assistant/turn-test-support.ts';
-import { SessionStore } from '../../store/session-store.ts';
+import { SqliteStore } from '../../store/sqlite-store.ts';
 import { LocalTaskRunner, type TaskCallHooks } from '../../tasks/task-runner.ts';
 import type { CheckedToolResult } from '../../tools/tool-result.ts';
 import { runRiverse } from '../assistant-cli-test-support.ts';
@@ -17,8 +17,8 @@ describe('riverse tasks', () => {
     const project = await tempDir(t, 'riverse-tasks-project-');
     const dataDir = await tempDir(t, 'riverse-tasks-data-');
     const env = { RIVERSE_DATA_DIR: dataDir };
-    const store = SessionStore.open(dataDir);
-    const session = store.session('reports');
+    const store = SqliteStore.open(dataDir);
+    const session = await store.session('reports');
     let hooks: TaskCallHooks | undefined;
     const runner = new LocalTaskRunner({
       records: store.tasks,
@@ -31,9 +31,9 @@ describe('riverse tasks', () => {
           );
         }),
     });
-    t.after(() => {
-      runner.close();
-      store.close();
+    t.after(async () => {
+      await runner.close();
+      await store.close();
     });
     const task = await runner.start({
       tool: 'quarterly_report',
@@ -44,7 +44,7 @@ describe('riverse tasks', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     hooks!.progress({ progress: 1, total: 4, message: 'gathering' });
-    runner.list(); // writes the progress through
+    await runner.list(); // writes the progress through
 
     const listed = await runRiverse(['tasks', '--json'], { cwd: project, env });
     assert.equal(listed.code, 0, listed.stderr);

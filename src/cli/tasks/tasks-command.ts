@@ -1,4 +1,5 @@
-import { SessionStore } from '../../store/session-store.ts';
+import { openStore } from '../../store/open-store.ts';
+import type { Store } from '../../store/store.ts';
 import { ENDED_STATUSES } from '../../store/task-store.ts';
 import { cancelStored } from '../../tasks/task-runner.ts';
 import type { TaskRecord } from '../../tasks/task-types.ts';
@@ -21,9 +22,9 @@ const LISTED = 200;
 /** `riverse tasks [list] [--all] [--json]`: the running tasks (with `--all`, the ended ones too), newest first. */
 export async function tasksList(options: TasksOptions): Promise<number> {
   const text = TASKS_TEXT[options.language];
-  return withStore(options, (store) => {
+  return withStore(options, async (store) => {
     const all = options.all === true;
-    const tasks = store.tasks.list(all ? { limit: LISTED } : { status: ['working', 'input_required'] });
+    const tasks = await store.tasks.list(all ? { limit: LISTED } : { status: ['working', 'input_required'] });
     if (options.json === true) {
       process.stdout.write(
         `${JSON.stringify({ tasks: tasks.map((task) => taskView(task, options.language)) }, null, 2)}\n`,
@@ -34,7 +35,7 @@ export async function tasksList(options: TasksOptions): Promise<number> {
       process.stdout.write(`${text.none(all)}\n`);
       return 0;
     }
-    const names = sessionNames(store);
+    const names = await sessionNames(store);
     const rows = tasks.map((task) => [
       task.id,
       task.tool,
@@ -46,7 +47,7 @@ export async function tasksList(options: TasksOptions): Promise<number> {
     const h = text.header;
     process.stdout.write(table([[h.id, h.tool, h.status, h.progress, h.session, h.updated], ...rows]));
     if (!all) {
-      const ended = store.tasks.list({ status: ENDED_STATUSES, limit: LISTED }).length;
+      const ended = (await store.tasks.list({ status: ENDED_STATUSES, limit: LISTED })).length;
       if (ended > 0) process.stdout.write(`${text.moreWithAll(ended)}\n`);
     }
     return 0;
@@ -56,14 +57,14 @@ export async function tasksList(options: TasksOptions): Promise<number> {
 /** `riverse tasks show ID [--json]`: one task whole (its id, or a start of it). */
 export async function tasksShow(id: string, options: TasksOptions): Promise<number> {
   const text = TASKS_TEXT[options.language];
-  return withStore(options, (store) => {
-    const task = findTask(store, id, text);
+  return withStore(options, async (store) => {
+    const task = await findTask(store, id, text);
     if (options.json === true) {
       process.stdout.write(`${JSON.stringify({ task: taskView(task, options.language) }, null, 2)}\n`);
       return 0;
     }
     const f = text.field;
-    const session = task.sessionId === undefined ? undefined : sessionNames(store).get(task.sessionId);
+    const session = task.sessionId === undefined ? undefined : (await sessionNames(store)).get(task.sessionId);
     const result =
       task.result === undefined
         ? undefined
@@ -98,11 +99,11 @@ export async function tasksShow(id: string, options: TasksOptions): Promise<numb
  */
 export async function tasksCancel(id: string, options: TasksOptions): Promise<number> {
   const text = TASKS_TEXT[options.language];
-  return withStore(options, (store) => {
-    const task = findTask(store, id, text);
+  return withStore(options, async (store) => {
+    const task = await findTask(store, id, text);
     if (ENDED_STATUSES.includes(task.status))
       throw new UsageError(text.alreadyEnded(task.id, text.status[task.status]));
-    const cancelled = cancelStored(store.tasks, task.id) ?? task;
+    const cancelled = (await cancelStored(store.tasks, task.id)) ?? task;
     if (options.json === true)
       process.stdout.write(`${JSON.stringify({ task: taskView(cancelled, options.language) }, null, 2)}\n`);
     else process.stdout.write(`${text.cancelledElsewhere(task.id, task.tool)}\n`);
@@ -110,26 +111,27 @@ export async function tasksCancel(id: string, options: TasksOptions): Promise<nu
   });
 }
 
-async function withStore(options: TasksOptions, body: (store: SessionStore) => number): Promise<number> {
-  const store = SessionStore.open(cliDataDir(await loadCliConfig(options.config)));
+async function withStore(options: TasksOptions, body: (store: Store) => Promise<number>): Promise<number> {
+  const loaded = await loadCliConfig(options.config);
+  const store = await openStore(cliDataDir(loaded), loaded.config);
   try {
-    return body(store);
+    return await body(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** The task of this id, or of the one id that starts so (4 characters or more). */
-function findTask(store: SessionStore, id: string, text: TasksText): TaskRecord {
-  const exact = store.tasks.get(id);
+async function findTask(store: Store, id: string, text: TasksText): Promise<TaskRecord> {
+  const exact = await store.tasks.get(id);
   if (exact !== undefined) return exact;
-  const starting = id.length >= 4 ? store.tasks.list().filter((task) => task.id.startsWith(id)) : [];
+  const starting = id.length >= 4 ? (await store.tasks.list()).filter((task) => task.id.startsWith(id)) : [];
   if (starting.length === 1) return starting[0]!;
   throw new UsageError(starting.length > 1 ? text.ambiguous(id, starting.length) : text.notFound(id));
 }
 
-function sessionNames(store: SessionStore): Map<string, string> {
-  return new Map(store.listSessions().map((session) => [session.id, session.name]));
+async function sessionNames(store: Store): Promise<Map<string, string>> {
+  return new Map((await store.listSessions()).map((session) => [session.id, session.name]));
 }
 
 function progressText(task: TaskRecord): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LoadedConfig } from '../../config/load-config.ts';
-import { SessionStore } from '../../store/session-store.ts';
+import { openStore } from '../../store/open-store.ts';
 import { traceRetention } from '../../store/store-settings.ts';
 import { startTelemetry } from '../../telemetry/start-telemetry.ts';
 import { TelemetrySettingError } from '../../telemetry/telemetry-settings.ts';
@@ -56,7 +56,14 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
     });
     return { registry, result, loaded };
   })().finally(() => interrupts.close());
-  const trace = traceRun(loaded, name, params, result, { startedAt, durationMs: performance.now() - started }, text);
+  const trace = await traceRun(
+    loaded,
+    name,
+    params,
+    result,
+    { startedAt, durationMs: performance.now() - started },
+    text,
+  );
   if (trace !== undefined) await exportRun(loaded, trace, language);
   // The check the call went through: what the tool received (coerced, with its defaults), or why not.
   const checked = registry.get(name)?.checkParams(params);
@@ -78,18 +85,18 @@ export async function toolsRun(name: string, pairs: string[], options: RunOption
 }
 
 /** Keeps the run as a trace by hand (`riverse trace`, `GET /api/traces/turns?byHand=true`); a store that fails is a note, not the run's failure. */
-function traceRun(
+async function traceRun(
   loaded: LoadedConfig,
   tool: string,
   params: unknown,
   result: ToolResult,
   time: { startedAt: string; durationMs: number },
   text: ToolsText,
-): TurnTrace | undefined {
+): Promise<TurnTrace | undefined> {
   try {
-    const store = SessionStore.open(cliDataDir(loaded), { traceRetention: traceRetention(loaded.config) });
+    const store = await openStore(cliDataDir(loaded), loaded.config, { traceRetention: traceRetention(loaded.config) });
     try {
-      return store.recordHandRun(
+      return await store.recordHandRun(
         {
           turnId: randomUUID(),
           callId: randomUUID(),
@@ -106,7 +113,7 @@ function traceRun(
         result.content,
       );
     } finally {
-      store.close();
+      await store.close();
     }
   } catch (error) {
     process.stderr.write(`${text.runNotTraced(error instanceof Error ? error.message : String(error))}\n`);

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { parseConfig } from '../../config/load-config.ts';
 import { createOpenAICompatibleModel } from '../../models/providers/openai/openai-compatible.ts';
 import { startOpenAITestServer, type ReplyHandler } from '../../models/testing/openai-wire.ts';
-import { SessionStore } from '../../store/session-store.ts';
+import { SqliteStore } from '../../store/sqlite-store.ts';
 import { LiveToolRegistry } from '../../tool-runtime/live-registry.ts';
 import { tempDir, toolSource, writeFiles, type Cleanup } from '../../tool-runtime/test-support.ts';
 import { logLines } from '../../assistant/turn-test-support.ts';
@@ -196,7 +196,7 @@ describe('approvals over the API', () => {
     const start = async () => {
       const config = parseConfig(yaml, join(dir, 'riverse.yaml'));
       const tools = await LiveToolRegistry.open({ config, baseDir: dir, watch: false });
-      const store = SessionStore.open(join(dir, 'data'));
+      const store = SqliteStore.open(join(dir, 'data'));
       const context = createServerContext({
         tools,
         store,
@@ -208,7 +208,7 @@ describe('approvals over the API', () => {
       const server = await startServer(context, serverOptions(undefined, { host: '127.0.0.1', port: 0 }, {}));
       const stop = async () => {
         await server.close();
-        store.close();
+        await store.close();
         await tools.close();
       };
       return { server, stop };

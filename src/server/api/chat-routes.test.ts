@@ -79,12 +79,12 @@ describe('POST /api/chat', () => {
     assert.equal(done.requests, 2);
     assert.equal(typeof done.usage, 'object');
     // Stored: the conversation and the trace.
-    const stored = context.store.messages(session.id);
+    const stored = await context.store.messages(session.id);
     assert.deepEqual(
       stored.map((message) => message.role),
       ['user', 'assistant', 'tool', 'assistant'],
     );
-    assert.equal(context.store.traces({ session: session.name })[0]?.tool, 'echo');
+    assert.equal((await context.store.traces({ session: session.name }))[0]?.tool, 'echo');
   });
 
   it('continues a named session, and names new chats apart', async (t) => {
@@ -93,7 +93,7 @@ describe('POST /api/chat', () => {
     const first = await chat(url, { message: 'hello', session: 'work' });
     const second = await chat(url, { message: 'again', session: 'work' });
     assert.equal(first.events[0]!.data.id, second.events[0]!.data.id);
-    assert.equal(context.store.messages(first.events[0]!.data.id).length, 4);
+    assert.equal((await context.store.messages(first.events[0]!.data.id)).length, 4);
     const long = 'a '.repeat(100);
     const titled = await chat(url, { message: long });
     assert.equal(titled.events[0]!.data.name, `${'a '.repeat(19)}a…`);

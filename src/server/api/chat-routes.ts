@@ -10,6 +10,7 @@ import { sseQueue } from '../sse-queue.ts';
 import { requestTraceContext } from '../trace-headers.ts';
 import { chatEvent } from './chat-events.ts';
 import { newSessionName, sessionName } from './session-name.ts';
+import type { SessionInfo } from '../../store/store-records.ts';
 import { modelTitle } from './session-title.ts';
 
 /**
@@ -32,7 +33,10 @@ export function chatRoutes(context: ServerContext): Hono {
     if (assistant === undefined) throw new ApiError(409, 'no-model', connectHint(language, context.modelProblem, true));
     const name =
       body.session === undefined
-        ? newSessionName(message, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken))
+        ? await newSessionName(
+            message,
+            async (taken) => busy.has(taken) || (await context.store.findSession(taken)) !== undefined,
+          )
         : sessionName(body.session, 'session');
     if (busy.has(name))
       throw new ApiError(
@@ -41,8 +45,14 @@ export function chatRoutes(context: ServerContext): Hono {
         `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`,
         'session',
       );
-    const session = context.store.session(name);
     busy.add(name);
+    let session: SessionInfo;
+    try {
+      session = await context.store.session(name);
+    } catch (error) {
+      busy.delete(name);
+      throw error;
+    }
     return streamSSE(c, async (stream) => {
       const abort = new AbortController();
       const cancel = () => abort.abort(new DOMException('The client closed the connection.', 'AbortError'));
@@ -68,7 +78,7 @@ export function chatRoutes(context: ServerContext): Hono {
           },
         });
         const given = titling ?? (naming && !abort.signal.aborted ? title() : undefined);
-        const renamed = given === undefined ? undefined : retitle(context, name, await given, busy);
+        const renamed = given === undefined ? undefined : await retitle(context, name, await given, busy);
         if (renamed !== undefined) queue.send('session', { id: session.id, name: renamed });
         await queue.flushed();
       } finally {
@@ -86,17 +96,20 @@ export function chatRoutes(context: ServerContext): Hono {
  * deleted meanwhile; its new name, or undefined when it keeps its own. Never throws: a title is
  * a nicety, and the turn has been answered.
  */
-function retitle(
+async function retitle(
   context: ServerContext,
   name: string,
   title: string | undefined,
   busy: Set<string>,
-): string | undefined {
+): Promise<string | undefined> {
   if (title === undefined || title === name) return undefined;
   try {
-    if (context.store.findSession(name) === undefined) return undefined;
-    const next = newSessionName(title, (taken) => context.store.findSession(taken) !== undefined || busy.has(taken));
-    return context.store.renameSession(name, next)?.name;
+    if ((await context.store.findSession(name)) === undefined) return undefined;
+    const next = await newSessionName(
+      title,
+      async (taken) => busy.has(taken) || (await context.store.findSession(taken)) !== undefined,
+    );
+    return (await context.store.renameSession(name, next))?.name;
   } catch {
     return undefined;
   }

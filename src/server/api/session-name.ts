@@ -7,7 +7,10 @@ const TITLE_CHARS = 40;
  * A name for a chat started without one: its first words (as a title a person recognizes in the
  * session list), made unique with ` (2)`, ` (3)`…
  */
-export function newSessionName(message: string, taken: (name: string) => boolean): string {
+export async function newSessionName(
+  message: string,
+  taken: (name: string) => boolean | Promise<boolean>,
+): Promise<string> {
   const words = message.replace(/\s+/g, ' ').trim();
   const chars = [...words];
   let base = chars.slice(0, TITLE_CHARS).join('');
@@ -15,7 +18,7 @@ export function newSessionName(message: string, taken: (name: string) => boolean
   if (base === '' || base === '…') base = 'chat';
   for (let n = 1; n <= 100; n++) {
     const name = n === 1 ? base : `${base} (${n})`;
-    if (!taken(name)) return name;
+    if (!(await taken(name))) return name;
   }
   return `${base} (${randomUUID().slice(0, 8)})`;
 }

@@ -6,20 +6,20 @@ import { raw, startTestService, type TestService } from '../server-test-support.
 /** Two sessions with messages and traces, written as turns would write them; the trip last. */
 async function seed(service: TestService): Promise<{ work: string; trip: string }> {
   const { store } = service.context;
-  const work = store.session('work').id;
-  const trip = store.session('東京 trip').id;
-  store.appendMessages(work, [
+  const work = (await store.session('work')).id;
+  const trip = (await store.session('東京 trip')).id;
+  await store.appendMessages(work, [
     { role: 'user', content: 'hi' },
     { role: 'assistant', content: 'hello' },
   ]);
   await new Promise((resolve) => setTimeout(resolve, 5)); // a later updatedAt (they are kept to the millisecond)
-  store.appendMessages(trip, [
+  await store.appendMessages(trip, [
     { role: 'user', content: '天気は？' },
     { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'weather', arguments: '{"city":"東京"}' }] },
     { role: 'tool', toolCallId: 'c1', name: 'weather', content: 'sunny' },
   ]);
   const trace = { turnId: 't', params: { city: '東京' }, data: 'sunny', durationMs: 5 };
-  store.recordToolCall({
+  await store.recordToolCall({
     ...trace,
     sessionId: trip,
     callId: 'c1',
@@ -27,7 +27,7 @@ async function seed(service: TestService): Promise<{ work: string; trip: string 
     success: true,
     startedAt: '2026-01-01T10:00:00.000Z',
   });
-  store.recordToolCall({
+  await store.recordToolCall({
     ...trace,
     sessionId: trip,
     callId: 'c2',
@@ -38,7 +38,7 @@ async function seed(service: TestService): Promise<{ work: string; trip: string 
     code: 'threw',
     startedAt: '2026-01-01T11:00:00.000Z',
   });
-  store.recordToolCall({
+  await store.recordToolCall({
     ...trace,
     sessionId: work,
     callId: 'c3',

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { SessionNameTakenError } from '../../store/session-store.ts';
+import { SessionNameTakenError } from '../../store/store-records.ts';
 import { ApiError } from '../api-error.ts';
 import { readJsonObject } from '../read-json.ts';
 import { sessionName } from './session-name.ts';
@@ -17,16 +17,16 @@ export function sessionRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   const { store } = context;
 
-  routes.get('/sessions', (c) => c.json({ sessions: store.listSessions() }));
+  routes.get('/sessions', async (c) => c.json({ sessions: await store.listSessions() }));
 
-  routes.get('/sessions/:name', (c) => {
-    const session = store.findSession(c.req.param('name'));
+  routes.get('/sessions/:name', async (c) => {
+    const session = await store.findSession(c.req.param('name'));
     if (session === undefined) throw noSuchSession(c.req.param('name'));
     // Each message with its turn's id: a reply links to its turn's trace (/api/traces/:id).
-    const turns = store.messageTurns(session.id);
-    const messages = store
-      .messages(session.id)
-      .map((message, index) => (turns[index] == null ? message : { ...message, turnId: turns[index] }));
+    const turns = await store.messageTurns(session.id);
+    const messages = (await store.messages(session.id)).map((message, index) =>
+      turns[index] == null ? message : { ...message, turnId: turns[index] },
+    );
     return c.json({ session, messages });
   });
 
@@ -34,7 +34,7 @@ export function sessionRoutes(context: ServerContext): Hono {
     const name = sessionName((await readJsonObject(c)).name, 'name');
     let session;
     try {
-      session = store.renameSession(c.req.param('name'), name);
+      session = await store.renameSession(c.req.param('name'), name);
     } catch (error) {
       if (error instanceof SessionNameTakenError) throw new ApiError(409, error.code, error.message, 'name');
       throw error;
@@ -43,8 +43,8 @@ export function sessionRoutes(context: ServerContext): Hono {
     return c.json({ session });
   });
 
-  routes.delete('/sessions/:name', (c) => {
-    if (!store.deleteSession(c.req.param('name'))) throw noSuchSession(c.req.param('name'));
+  routes.delete('/sessions/:name', async (c) => {
+    if (!(await store.deleteSession(c.req.param('name')))) throw noSuchSession(c.req.param('name'));
     return c.body(null, 204);
   });
 

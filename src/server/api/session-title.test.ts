@@ -30,8 +30,8 @@ describe('session titles', () => {
     assert.match(seen[0] ?? '', /日本語/);
     const done = reply.events.find((message) => message.event === 'done')!.data;
     assert.equal(done.text, 'Sunny, 21 °C.');
-    assert.equal(context.store.findSession('オスロの天気')?.name, 'オスロの天気');
-    assert.equal(context.store.findSession('What is the weather in Oslo today, and…'), undefined);
+    assert.equal((await context.store.findSession('オスロの天気'))?.name, 'オスロの天気');
+    assert.equal(await context.store.findSession('What is the weather in Oslo today, and…'), undefined);
   });
 
   it('a title the model does not give (an error, or a tool call) leaves the cut name, and the turn is answered as usual', async (t) => {

@@ -107,7 +107,7 @@ describe('/api/tasks', () => {
     assert.equal(asked.data.session, 'ask');
     assert.equal(asked.data.event.question, 'Which region first?');
     assert.deepEqual(asked.data.event.choices, ['north', 'south']);
-    assert.equal(context.tasks.get(taskId)?.status, 'input_required');
+    assert.equal((await context.tasks.get(taskId))?.status, 'input_required');
     const listed = await raw(port, '/api/approvals');
     assert.equal(
       listed.json.approvals.find((entry: { kind: string }) => entry.kind === 'question')?.id,
@@ -208,7 +208,7 @@ describe('/api/tasks', () => {
     const { context } = await service(t);
     // A row as a service that died mid-task leaves it: working, its process gone.
     const now = Date.now();
-    context.store.tasks.put(
+    await context.store.tasks.put(
       {
         id: 'left',
         tool: 'quarterly_report',
@@ -223,8 +223,8 @@ describe('/api/tasks', () => {
     );
     const { sharedTasks } = await import('../../config/assistant-options.ts');
     const next = sharedTasks({ store: context.store, tools: context.tools });
-    t.after(() => next.close());
-    await eventually(() => next.get('left')?.status === 'interrupted', 'the task was interrupted');
-    assert.equal(next.get('left')?.errorCode, 'interrupted');
+    t.after(async () => await next.close());
+    await eventually(async () => (await next.get('left'))?.status === 'interrupted', 'the task was interrupted');
+    assert.equal((await next.get('left'))?.errorCode, 'interrupted');
   });
 });

@@ -20,38 +20,39 @@ export function taskRoutes(context: ServerContext): Hono {
   const routes = new Hono();
   const { tasks, store } = context;
 
-  routes.get('/tasks', (c) => {
-    const filter = taskFilter(c.req.query());
+  routes.get('/tasks', async (c) => {
+    const filter = await taskFilter(c.req.query());
     if (filter === undefined) return c.json({ tasks: [] }); // a session that does not exist has none
     const language = requestLanguage(c);
-    return c.json({ tasks: tasks.list(filter).map((task) => taskView(task, language)) });
+    return c.json({ tasks: (await tasks.list(filter)).map((task) => taskView(task, language)) });
   });
 
-  routes.get('/tasks/:id', (c) => c.json({ task: taskView(found(c.req.param('id')), requestLanguage(c)) }));
+  routes.get('/tasks/:id', async (c) => c.json({ task: taskView(await found(c.req.param('id')), requestLanguage(c)) }));
 
-  routes.post('/tasks/:id/cancel', (c) => {
-    const task = found(c.req.param('id'));
+  routes.post('/tasks/:id/cancel', async (c) => {
+    const task = await found(c.req.param('id'));
     if (ENDED_STATUSES.includes(task.status))
       throw new ApiError(
         409,
         'task-already-ended',
         `Task ${task.id} (${task.tool}) has ended already (${task.status}); only a working task can be cancelled.`,
       );
-    const mine = tasks.cancel(task.id);
+    const mine = await tasks.cancel(task.id);
     // Still working: another process runs it (a riverse chat), and sees the cancel in the store.
-    const now = mine !== undefined && ENDED_STATUSES.includes(mine.status) ? mine : cancelStored(store.tasks, task.id);
+    const now =
+      mine !== undefined && ENDED_STATUSES.includes(mine.status) ? mine : await cancelStored(store.tasks, task.id);
     return c.json({ task: taskView(now ?? task, requestLanguage(c)) });
   });
 
-  function found(id: string) {
-    const task = tasks.get(id);
+  async function found(id: string) {
+    const task = await tasks.get(id);
     if (task === undefined)
       throw new ApiError(404, 'task-not-found', `There is no task ${JSON.stringify(id)}; GET /api/tasks lists them.`);
     return task;
   }
 
   /** The query as a filter; undefined for a session that does not exist. A value that cannot be one is a 400 naming it. */
-  function taskFilter(query: Record<string, string>): TaskFilter | undefined {
+  async function taskFilter(query: Record<string, string>): Promise<TaskFilter | undefined> {
     const filter: TaskFilter = {};
     const { status, session, tool, limit } = query;
     if (status !== undefined && status !== '') {
@@ -70,7 +71,7 @@ export function taskRoutes(context: ServerContext): Hono {
     const count = wholeNumberParam('limit', limit, 1, MAX_LIMIT);
     if (count !== undefined) filter.limit = count;
     if (session !== undefined && session !== '') {
-      const info = store.findSession(session);
+      const info = await store.findSession(session);
       if (info === undefined) return undefined;
       filter.sessionId = info.id;
     }

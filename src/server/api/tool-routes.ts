@@ -12,12 +12,12 @@ import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
 import { failureIn } from '../../tool-runtime/failure-words.ts';
 import type { ServerContext } from '../server-context.ts';
-import { setToolEnabled } from './config-file.ts';
+import { withToolSwitches } from '../../config/tool-switches.ts';
 import { toolCatalog, toolView, type ViewOptions } from './tool-view.ts';
 
 /**
  * `/api/tools`: every tool with where it comes from, whether it can run and why not; switching one
- * on or off (kept in riverse.yaml); running one by hand, exactly as a model's call runs.
+ * on or off (kept in the store, over riverse.yaml's entry); running one by hand, exactly as a model's call runs.
  */
 export function toolRoutes(context: ServerContext): Hono {
   const routes = new Hono();
@@ -28,7 +28,7 @@ export function toolRoutes(context: ServerContext): Hono {
   });
   const notFound = (registry: ToolRegistry, name: string, language: Language) =>
     new ApiError(404, 'tool-not-found', registry.unknownToolMessage(name, language));
-  // One riverse.yaml edit at a time: two switches at once must not lose one of them.
+  // One switch at a time: two at once must not lose one of them.
   let editing: Promise<unknown> = Promise.resolve();
 
   routes.get('/tools', (c) => c.json(toolCatalog(context.tools.current, viewOptions(requestLanguage(c)))));
@@ -52,12 +52,14 @@ export function toolRoutes(context: ServerContext): Hono {
       throw new ApiError(
         409,
         'tool-name-reserved',
-        `A tool called "${name}" cannot be switched in riverse.yaml: tools.${name} is a setting of every tool. Rename the tool.`,
+        `A tool called "${name}" cannot be switched: tools.${name} is a setting of every tool in riverse.yaml. Rename the tool.`,
       );
     }
     const enabled = body.enabled;
     const edit = editing.then(async () => {
-      const config = await setToolEnabled(context.config.file, name, enabled);
+      // Kept in the store (shared by replicas), not in riverse.yaml: the file's entry stays its default.
+      await context.store.toolSwitches.set(name, enabled);
+      const config = withToolSwitches(context.config.config, new Map([[name, enabled]]));
       context.config.config = config;
       await context.tools.reconfigure(config);
     });
@@ -93,7 +95,7 @@ export function toolRoutes(context: ServerContext): Hono {
       : failureText(result, registry, name, params as Record<string, unknown>, language);
     // Traced as a model's call is, so that the traces page shows it (and exported, in the caller's trace if it sent one).
     const { traceContext } = requestTraceContext(c);
-    const trace = context.store.recordHandRun(
+    const trace = await context.store.recordHandRun(
       {
         turnId: randomUUID(),
         callId: randomUUID(),

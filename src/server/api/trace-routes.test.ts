@@ -108,9 +108,9 @@ describe('GET /api/traces/tools', () => {
   it('per tool: calls in buckets, failures, p50 and p95 of the run time; the window and its bad values', async (t) => {
     const { port, context } = await startTestService(t, {});
     const { store } = context;
-    const session = store.session('chart').id;
-    const call = (tool: string, minute: number, durationMs: number, success = true) =>
-      store.recordToolCall({
+    const session = (await store.session('chart')).id;
+    const call = async (tool: string, minute: number, durationMs: number, success = true) =>
+      await store.recordToolCall({
         sessionId: session,
         turnId: `turn-${minute}`,
         callId: `c-${tool}-${minute}`,
@@ -124,10 +124,10 @@ describe('GET /api/traces/tools', () => {
       });
     // weather: ten calls over the first hour (one failed, one slow); clock: two in the last minutes.
     for (let minute = 0; minute < 10; minute++)
-      call('weather', minute * 6, minute === 9 ? 900 : 100 + minute, minute !== 3);
-    call('clock', 58, 5);
-    call('clock', 59, 7, false);
-    call('weather', -600, 1); // before the window
+      await call('weather', minute * 6, minute === 9 ? 900 : 100 + minute, minute !== 3);
+    await call('clock', 58, 5);
+    await call('clock', 59, 7, false);
+    await call('weather', -600, 1); // before the window
 
     const stats = await raw(port, '/api/traces/tools?since=2026-03-01T10:00:00Z&until=2026-03-01T11:00:00Z&buckets=6');
     assert.equal(stats.status, 200);
@@ -197,8 +197,8 @@ describe('GET /api/traces/tools', () => {
 
   it('a session read gives each message its turn, so that a reply links to its trace', async (t) => {
     const { port, context } = await startTestService(t, {});
-    const id = context.store.session('linked').id;
-    context.store.appendMessages(
+    const id = (await context.store.session('linked')).id;
+    await context.store.appendMessages(
       id,
       [
         { role: 'user', content: 'hi' },

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
-import { MAX_TRACES, type TraceQuery } from '../../store/session-store.ts';
+import { MAX_TRACES, MAX_TURN_TRACES, type TraceQuery, type TurnTraceQuery } from '../../store/store-records.ts';
 import { MAX_STAT_BUCKETS, type ToolStatsQuery } from '../../store/tool-call-stats.ts';
-import { MAX_TURN_TRACES, type TurnTraceQuery } from '../../store/trace-store.ts';
 import { ApiError } from '../api-error.ts';
 import { wholeNumberParam } from './whole-number-param.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -13,12 +12,14 @@ import type { ServerContext } from '../server-context.ts';
  */
 export function traceRoutes(context: ServerContext): Hono {
   const routes = new Hono();
-  routes.get('/traces', (c) => c.json({ traces: context.store.traces(traceQuery(c.req.query())) }));
-  routes.get('/traces/turns', (c) => c.json({ traces: context.store.turnTraces.list(turnQuery(c.req.query())) }));
-  routes.get('/traces/tools', (c) => c.json(context.store.toolStats(statsQuery(c.req.query()))));
-  routes.get('/traces/:id', (c) => {
+  routes.get('/traces', async (c) => c.json({ traces: await context.store.traces(traceQuery(c.req.query())) }));
+  routes.get('/traces/turns', async (c) =>
+    c.json({ traces: await context.store.turnTraces.list(turnQuery(c.req.query())) }),
+  );
+  routes.get('/traces/tools', async (c) => c.json(await context.store.toolStats(statsQuery(c.req.query()))));
+  routes.get('/traces/:id', async (c) => {
     const id = c.req.param('id');
-    const trace = id === 'last' ? context.store.turnTraces.last() : context.store.turnTraces.get(id);
+    const trace = id === 'last' ? await context.store.turnTraces.last() : await context.store.turnTraces.get(id);
     if (trace === undefined)
       throw new ApiError(404, 'trace-not-found', `No turn has a trace with the id ${JSON.stringify(id)}.`);
     return c.json({ trace });

@@ -203,8 +203,8 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
     );
 
   await t.test('the session list says "1 message" and "4 messages", at both widths in en, zh and ja', async () => {
-    const solo = service.context.store.session('one message');
-    service.context.store.appendMessages(solo.id, [{ role: 'user', content: 'alone' }]);
+    const solo = await service.context.store.session('one message');
+    await service.context.store.appendMessages(solo.id, [{ role: 'user', content: 'alone' }]);
     for (const size of WIDTHS)
       for (const language of PAGE_LANGUAGES) {
         await newChat(size, language);
@@ -226,8 +226,8 @@ test('the chat page in Chromium: both widths, cards and states, words in the rea
       await t.test(
         `${size.width}×${size.height} in ${language}, Sessions open with a long name: cut with an ellipsis, every button on the screen`,
         async () => {
-          if (service.context.store.findSession(LONG_NAME) === undefined)
-            service.context.store.renameSession('one message', LONG_NAME);
+          if ((await service.context.store.findSession(LONG_NAME)) === undefined)
+            await service.context.store.renameSession('one message', LONG_NAME);
           await page.setViewportSize(size);
           await page.goto('about:blank');
           await page.goto(`${service.url}#/chat/${encodeURIComponent(LONG_NAME)}`);

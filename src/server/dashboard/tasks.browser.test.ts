@@ -103,12 +103,12 @@ test('tasks in Chromium at 390 px: listed with progress, cancelled, and a result
   await first.getByRole('button', { name: '取り消す' }).click();
   await page.locator('.task.cancelled .badge', { hasText: '取り消し済み' }).waitFor();
   assert.equal(await page.locator('.task.working').count(), 1, 'the other one still runs');
-  const cancelled = service.context.tasks.list({ status: 'cancelled' })[0]!;
+  const cancelled = (await service.context.tasks.list({ status: 'cancelled' }))[0]!;
   assert.equal(cancelled.arguments.name, 'beta');
   await page.locator('#language-select').selectOption('en');
 
   // Back in the chat, alpha ends: its result arrives in the conversation, said to be one.
-  const [session] = service.context.store.listSessions(); // both reports were asked in one chat
+  const [session] = await service.context.store.listSessions(); // both reports were asked in one chat
   await page.goto(`${service.url}#/chat/${encodeURIComponent(session!.name)}`);
   await page.locator('.message.assistant', { hasText: 'It is under way.' }).first().waitFor();
   writeFileSync(`${go}-alpha`, '');

@@ -185,10 +185,10 @@ test('the traces page in Chromium: waterfall, charts, a reply linked to its trac
     await page.locator('.message.assistant a.reply-trace').waitFor();
     // A tool with a history: 48 calls over the last six hours, slower and failing more in the last two.
     const { store } = service.context;
-    const history = store.session('history').id;
+    const history = (await store.session('history')).id;
     for (let index = 0; index < 48; index++) {
       const late = index >= 32;
-      store.recordToolCall({
+      await store.recordToolCall({
         sessionId: history,
         turnId: `old-${index}`,
         callId: `c${index}`,

@@ -59,13 +59,13 @@ describe('/v1 with the openai client', () => {
     assert.equal(model.requests.length, 2);
     assert.deepEqual(toolContents(model, 1), ['found: river']);
     const { store } = service.context;
-    const traces = store.toolCalls(store.findSession('from-openai')!.id);
+    const traces = await store.toolCalls((await store.findSession('from-openai'))!.id);
     assert.deepEqual(
       traces.map((trace) => [trace.tool, trace.success, trace.data]),
       [['lookup', true, 'found: river']],
     );
     assert.deepEqual(
-      store.messages(store.findSession('from-openai')!.id),
+      await store.messages((await store.findSession('from-openai'))!.id),
       [],
       'the conversation is the client’s: not stored',
     );

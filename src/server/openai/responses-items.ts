@@ -134,14 +134,19 @@ function responseOfItem(id: string): string | undefined {
  * a function call, as the stored response (`find` gives its output items) gave them. One that is
  * not kept (`store: false`, deleted, another service's) is a 400 naming it.
  */
-export function resolveReferences(
+export async function resolveReferences(
   items: readonly InputItem[],
-  find: (responseId: string) => readonly unknown[] | undefined,
-): InputItem[] {
+  find: (responseId: string) => Promise<readonly unknown[] | undefined>,
+): Promise<InputItem[]> {
+  const outputs = new Map<string, readonly unknown[] | undefined>();
+  for (const item of items) {
+    const response = item.kind === 'reference' ? responseOfItem(item.id) : undefined;
+    if (response !== undefined && !outputs.has(response)) outputs.set(response, await find(response));
+  }
   return items.map((item) => {
     if (item.kind !== 'reference') return item;
     const response = responseOfItem(item.id);
-    const found = (response === undefined ? undefined : find(response))?.find(
+    const found = (response === undefined ? undefined : outputs.get(response))?.find(
       (output) => typeof output === 'object' && output !== null && (output as { id?: unknown }).id === item.id,
     ) as
       | { type?: string; content?: { text?: unknown }[]; call_id?: string; name?: string; arguments?: string }

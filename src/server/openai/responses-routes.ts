@@ -49,15 +49,15 @@ export function responsesRoutes(context: ServerContext): Hono {
     const input = readResponsesRequest(await readJsonObject(c));
     const { assistant, session } = turnTarget(c, context);
     const store = context.store;
-    const before = storing(() =>
+    const before = await storing(async () =>
       input.previousResponseId === undefined ? [] : store.responses.conversation(input.previousResponseId),
     );
     if (before === undefined) throw notFound(input.previousResponseId!);
     // The calls of ours a client left out of what it sends back are put back in place.
     // The items a client refers to by id are those of the responses kept here.
-    const items = resolveReferences(input.items, (id) =>
-      storing(() => {
-        const found = store.responses.get(id);
+    const items = await resolveReferences(input.items, (id) =>
+      storing(async () => {
+        const found = await store.responses.get(id);
         return found === undefined ? undefined : (JSON.parse(found.body) as { output?: unknown[] }).output;
       }),
     );
@@ -84,7 +84,7 @@ export function responsesRoutes(context: ServerContext): Hono {
       createdAt: Math.floor(Date.now() / 1000),
       input,
     };
-    const settle = (output: (OutputMessage | OutputCall)[], result: TurnResult): object | ApiError => {
+    const settle = async (output: (OutputMessage | OutputCall)[], result: TurnResult): Promise<object | ApiError> => {
       const endsWithUser = own.at(-1)?.role === 'user';
       const added = [...(endsWithUser ? own.slice(0, -1) : own), ...result.messages];
       if (result.clientCalls !== undefined && result.toolCalls.length > 0)
@@ -92,7 +92,7 @@ export function responsesRoutes(context: ServerContext): Hono {
       const body = responseBody(identity, { status: 'completed', output, usage: result.usage });
       if (!input.store) return body;
       try {
-        keep(context, session, identity, added, body);
+        await keep(context, session, identity, added, body);
       } catch (error) {
         return error instanceof ApiError ? error : new ApiError(500, 'internal', String(error));
       }
@@ -104,11 +104,11 @@ export function responsesRoutes(context: ServerContext): Hono {
     const result = await assistant.complete({ ...request, stream: false, onEvent: (event) => void text.follow(event) });
     const failure = turnFailure(result);
     if (failure !== undefined) return refuse(c, failure);
-    const settled = settle(outputItems(identity.id, text.text, result), result);
+    const settled = await settle(outputItems(identity.id, text.text, result), result);
     return settled instanceof ApiError ? refuse(c, settled) : c.json(settled);
   });
 
-  app.get('/:id', (c) => {
+  app.get('/:id', async (c) => {
     const id = c.req.param('id');
     if (c.req.query('stream') === 'true')
       throw new ApiError(
@@ -117,14 +117,14 @@ export function responsesRoutes(context: ServerContext): Hono {
         'A stored response is not streamed again here: leave out "stream" to read it whole.',
         'stream',
       );
-    const found = storing(() => context.store.responses.get(id));
+    const found = await storing(() => context.store.responses.get(id));
     if (found === undefined) throw notFound(id);
     return c.body(found.body, 200, { 'content-type': 'application/json' });
   });
 
-  app.delete('/:id', (c) => {
+  app.delete('/:id', async (c) => {
     const id = c.req.param('id');
-    if (!storing(() => context.store.responses.delete(id))) throw notFound(id);
+    if (!(await storing(() => context.store.responses.delete(id)))) throw notFound(id);
     return c.json({ id, object: 'response.deleted', deleted: true });
   });
   return app;
@@ -147,9 +147,9 @@ function joinedOptions(input: ResponsesInput, rules: V1Settings | null | undefin
 }
 
 /** A store operation of a route: its failure is the service's (500 store-failed), said as such. */
-function storing<T>(operation: () => T): T {
+async function storing<T>(operation: () => Promise<T>): Promise<T> {
   try {
-    return storeCall('Using the stored responses', operation);
+    return await storeCall('Using the stored responses', operation);
   } catch (error) {
     throw new ApiError(500, 'store-failed', error instanceof Error ? error.message : String(error));
   }
@@ -175,18 +175,18 @@ function storable(messages: readonly ChatMessage[]): ChatMessage[] {
   });
 }
 
-function keep(
+async function keep(
   context: ServerContext,
   session: string,
   identity: ResponseIdentity,
   messages: ChatMessage[],
   body: object,
-): void {
+): Promise<void> {
   try {
-    storeCall('Keeping the response', () =>
+    await storeCall('Keeping the response', async () =>
       context.store.responses.add({
         id: identity.id,
-        sessionId: context.store.session(session).id,
+        sessionId: (await context.store.session(session)).id,
         ...(identity.input.previousResponseId === undefined ? {} : { previousId: identity.input.previousResponseId }),
         messages: storable(messages),
         body: JSON.stringify(body),

@@ -13,7 +13,7 @@ import { streamTurn } from './turn-stream.ts';
  * made of it (and kept, when `store`), or an error saying it could not be, which ends the stream
  * with `response.failed` instead.
  */
-export type SettleResponse = (output: (OutputMessage | OutputCall)[], result: TurnResult) => object | ApiError;
+export type SettleResponse = (output: (OutputMessage | OutputCall)[], result: TurnResult) => Promise<object | ApiError>;
 
 /**
  * Builds the events of one response, OpenAI's names and fields, each with the next
@@ -175,10 +175,10 @@ export function streamResponse(
     logLanguage,
     start: () => events.start(),
     text: (piece) => events.text(piece),
-    end: (result, failure) => {
+    end: async (result, failure) => {
       if (failure !== undefined) return events.failed(failure, result);
       const items = events.finish(result.clientCalls ?? []);
-      const settled = settle(events.output, result);
+      const settled = await settle(events.output, result);
       return items + (settled instanceof ApiError ? events.failed(settled, result) : events.completed(settled));
     },
   });

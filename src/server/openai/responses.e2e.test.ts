@@ -67,7 +67,7 @@ describe('/v1/responses with the openai client', () => {
     assert.match(String(system?.content), /Be brief\.$/);
     assert.equal(model.requests.length, 2);
     assert.deepEqual(toolContents(model, 1), ['found: river']);
-    const traces = service.context.store.traces({ session: 'from-responses' });
+    const traces = await service.context.store.traces({ session: 'from-responses' });
     assert.deepEqual(
       traces.map((trace) => trace.tool),
       ['lookup'],

@@ -25,8 +25,8 @@ export interface TurnStreamShape {
   start(): string;
   /** A piece of the answer's text. */
   text(piece: string): string;
-  /** What ends it: the turn's failure once the stream has started, or its last events. */
-  end(result: TurnResult, failure: ApiError | undefined): string;
+  /** What ends it: the turn's failure once the stream has started, or its last events (once the response is kept, for the Responses API). */
+  end(result: TurnResult, failure: ApiError | undefined): string | Promise<string>;
 }
 
 /**
@@ -77,10 +77,11 @@ export function streamTurn(
     });
     void turn
       .finally(unfollow)
-      .then((result) => {
+      .then(async (result) => {
         const failure = turnFailure(result);
         if (failure !== undefined && !started) return resolve(refuse(c, failure));
-        send(() => shape.end(result, failure));
+        send(() => ''); // the start is out before the end's numbered events are made
+        enqueue(await shape.end(result, failure));
         if (!cancel.signal.aborted) controller.close();
       })
       .catch((error: unknown) => {

@@ -13,7 +13,21 @@ import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
 import type { ContentPart } from '../tools/content-part.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
-import { DEFAULT_TRACE_RETENTION, TOOL_CALL_COLUMNS, TraceStore, type TraceRetention } from './trace-store.ts';
+import { TOOL_CALL_COLUMNS, TraceStore } from './trace-store.ts';
+import {
+  DEFAULT_TRACE_RETENTION,
+  MAX_TRACES,
+  SessionNameTakenError,
+  type SessionInfo,
+  type SessionSummary,
+  type StoredTrace,
+  type ToolCallQuery,
+  type TraceQuery,
+} from './store-records.ts';
+import type { Store, StoreOptions } from './store.ts';
+import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
+import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
+import { localEvents } from './local-events.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from './turn-trace.ts';
@@ -25,50 +39,6 @@ const BUSY_TIMEOUT_MS = 5_000;
 const SQLITE_CONSTRAINT_FOREIGNKEY = 787;
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
 
-export interface SessionInfo {
-  id: string;
-  /** What users type with `--session NAME`; unique. */
-  name: string;
-  /** ISO 8601. */
-  createdAt: string;
-  /** ISO 8601: the last time messages were added or the language set. */
-  updatedAt: string;
-  language?: Language;
-}
-
-export interface SessionSummary extends SessionInfo {
-  messageCount: number;
-}
-
-export interface ToolCallQuery {
-  /** Only the calls of this turn. */
-  turnId?: string;
-  /** Only the last `limit` calls (still returned oldest first). */
-  limit?: number;
-}
-
-/** Traces across sessions (`traces()`); every filter is optional. */
-export interface TraceQuery {
-  tool?: string;
-  outcome?: 'success' | 'failure';
-  /** A session's name. */
-  session?: string;
-  /** ISO 8601 times: calls started at or after `since`, and before `until`. */
-  since?: string;
-  until?: string;
-  /** At most this many (100; at most MAX_TRACES). */
-  limit?: number;
-}
-
-/** A trace as `traces()` returns it: with its row id and its session's name. */
-export interface StoredTrace extends ToolCallTrace {
-  id: number;
-  /** The session's name; empty for a run by hand. */
-  session: string;
-  /** Run by a person from the dashboard's tools page (`recordHandRun`), in no session. */
-  byHand?: true;
-}
-
 /**
  * The session that holds the runs made by hand on the tools page: a trace belongs to a session,
  * and this one is never listed, named by a person, nor resumed (its name is no one's to type).
@@ -76,34 +46,17 @@ export interface StoredTrace extends ToolCallTrace {
 const HAND_RUNS_ID = 'riverse:hand-runs';
 const HAND_RUNS_NAME = 'riverse:hand-runs:7f3c9a';
 
-export const MAX_TRACES = 1_000;
-
-export interface SessionStoreOptions {
-  /** How long turn traces are kept and how many (DEFAULT_TRACE_RETENTION). */
-  traceRetention?: Partial<TraceRetention>;
-  /** Told when a batch of turn traces could not be written; by default a line on stderr. */
-  onTraceError?: (error: unknown) => void;
-  /** How long a queued turn trace waits for others before they are written together (default 250 ms). */
-  traceBatchMs?: number;
-}
 const DEFAULT_TRACES = 100;
 
-/** `renameSession` to a name another session has. */
-export class SessionNameTakenError extends Error {
-  override name = 'SessionNameTakenError';
-  readonly code = 'session-exists';
-  constructor(name: string) {
-    super(`There is already a session called ${JSON.stringify(name)}; pick another name, or delete that one first.`);
-  }
-}
-
 /**
- * Sessions, their messages and tool-call traces in one SQLite file (`riverse.db` in the data
- * folder). Several processes may use the same file at once: WAL lets readers run beside a writer,
- * writes take the lock up front (`BEGIN IMMEDIATE`) and wait up to BUSY_TIMEOUT_MS for each other.
- * Methods are synchronous, like `node:sqlite`; each one is a single short transaction.
+ * The Store in one SQLite file (`riverse.db` in the data folder), the default. Several processes
+ * may use the same file at once: WAL lets readers run beside a writer, writes take the lock up
+ * front (`BEGIN IMMEDIATE`) and wait up to BUSY_TIMEOUT_MS for each other. The work is synchronous
+ * inside (`node:sqlite`), each method a single short transaction done before it returns its
+ * promise; the methods are async only to be the Store that PostgreSQL is too (decision 037).
  */
-export class SessionStore {
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
   /** The database file. */
   readonly file: string;
   readonly #db: DatabaseSync;
@@ -117,6 +70,12 @@ export class SessionStore {
   readonly turnTraces: TraceStore;
   /** Tool calls that run apart from their turn (tasks), in the same file. */
   readonly tasks: TaskStore;
+  /** The dashboard's tool switches, in the same file. */
+  readonly toolSwitches: SqliteToolSwitches;
+  /** MCP OAuth sign-ins, in the same file. */
+  readonly oauth: SqliteOAuthTokens;
+  /** Events within this process: one machine's processes share no server to carry them (038). */
+  readonly events = localEvents();
   /**
    * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
    * goes when this store renames or deletes its session, and all of them when a batch finds a
@@ -124,12 +83,14 @@ export class SessionStore {
    */
   readonly #ids = new Map<string, string>();
 
-  private constructor(db: DatabaseSync, file: string, options: SessionStoreOptions) {
+  private constructor(db: DatabaseSync, file: string, options: StoreOptions) {
     this.#db = db;
     this.file = file;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
     this.tasks = new TaskStore((sql) => this.#prepare(sql));
+    this.toolSwitches = new SqliteToolSwitches((sql) => this.#prepare(sql));
+    this.oauth = new SqliteOAuthTokens((sql) => this.#prepare(sql));
     this.turnTraces = new TraceStore({
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),
@@ -142,7 +103,7 @@ export class SessionStore {
   }
 
   /** Opens (creating if needed) `riverse.db` in `dataDir`, and brings its schema up to date. */
-  static open(dataDir: string, options: SessionStoreOptions = {}): SessionStore {
+  static open(dataDir: string, options: StoreOptions = {}): SqliteStore {
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, DATABASE_FILE);
     const { DatabaseSync } = loadSqlite();
@@ -158,24 +119,37 @@ export class SessionStore {
       db.close();
       throw error;
     }
-    return new SessionStore(db, file, options);
+    return new SqliteStore(db, file, options);
   }
 
-  close(): void {
+  get where(): string {
+    return this.file;
+  }
+
+  async close(): Promise<void> {
+    this.#close();
+  }
+
+  /** `using store = SqliteStore.open(…)`: SQLite closes at once. */
+  [Symbol.dispose](): void {
+    this.#close();
+  }
+
+  #close(): void {
     if (this.#db.isOpen) this.turnTraces.close();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
 
-  [Symbol.dispose](): void {
-    this.close();
+  /** The session called `name`, created if there is none. */
+  async session(name: string): Promise<SessionInfo> {
+    return this.#session(name);
   }
 
-  /** The session called `name`, created if there is none. */
-  session(name: string): SessionInfo {
+  #session(name: string): SessionInfo {
     if (typeof name !== 'string' || name.trim() === '')
       throw new TypeError('A session name must be a non-empty string.');
-    const found = this.findSession(name);
+    const found = this.#findSession(name);
     if (found) return found;
     const now = new Date().toISOString();
     // Another process may create the same name between our read and this write: keep theirs.
@@ -186,7 +160,7 @@ export class SessionStore {
       now,
       now,
     );
-    return this.findSession(name)!;
+    return this.#findSession(name)!;
   }
 
   /**
@@ -194,17 +168,21 @@ export class SessionStore {
    * for turns that need only the id (`Assistant.complete`, whose rows are written in batches that
    * leave out a session deleted meanwhile, and then forget what is remembered).
    */
-  sessionId(name: string): string {
+  async sessionId(name: string): Promise<string> {
     let id = this.#ids.get(name);
     if (id === undefined) {
-      id = this.session(name).id;
+      id = this.#session(name).id;
       this.#ids.set(name, id);
     }
     return id;
   }
 
   /** The session called `name`, without creating it. */
-  findSession(name: string): SessionInfo | undefined {
+  async findSession(name: string): Promise<SessionInfo | undefined> {
+    return this.#findSession(name);
+  }
+
+  #findSession(name: string): SessionInfo | undefined {
     const row = this.#prepare('SELECT id, name, language, created_at, updated_at FROM sessions WHERE name = ?').get(
       name,
     );
@@ -215,7 +193,7 @@ export class SessionStore {
    * Every session with its message count (what a person reads: their messages and the replies with
    * text, not the tool calls and results between them), most recently updated first.
    */
-  listSessions(): SessionSummary[] {
+  async listSessions(): Promise<SessionSummary[]> {
     const rows = this.#prepare(
       `SELECT id, name, language, created_at, updated_at,
               (SELECT count(*) FROM messages m WHERE m.session_id = s.id
@@ -229,9 +207,9 @@ export class SessionStore {
    * Renames a session (its messages and traces stay with it). Undefined when there is no session
    * called `from`; a SessionNameTakenError when another one is called `to`.
    */
-  renameSession(from: string, to: string): SessionInfo | undefined {
+  async renameSession(from: string, to: string): Promise<SessionInfo | undefined> {
     if (typeof to !== 'string' || to.trim() === '') throw new TypeError('A session name must be a non-empty string.');
-    const found = this.findSession(from);
+    const found = this.#findSession(from);
     if (found === undefined) return undefined;
     if (from === to) return found;
     this.#ids.delete(from);
@@ -242,18 +220,18 @@ export class SessionStore {
       if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) throw new SessionNameTakenError(to);
       throw error;
     }
-    return this.findSession(to);
+    return this.#findSession(to);
   }
 
   /** Deletes the session with its messages and traces. Returns whether it existed. */
-  deleteSession(name: string): boolean {
+  async deleteSession(name: string): Promise<boolean> {
     // Messages and traces go with it (ON DELETE CASCADE).
     this.#ids.delete(name);
     return Number(this.#run('DELETE FROM sessions WHERE name = ?', name).changes) > 0;
   }
 
   /** Sets (or with `undefined` clears) the language the session answers in. */
-  setLanguage(sessionId: string, language: Language | undefined): void {
+  async setLanguage(sessionId: string, language: Language | undefined): Promise<void> {
     if (language !== undefined && !isLanguage(language))
       throw new TypeError(`Unknown language ${JSON.stringify(language)}; expected one of ${LANGUAGES.join(', ')}.`);
     const changed = this.#run(
@@ -266,7 +244,7 @@ export class SessionStore {
   }
 
   /** Appends messages in order, all or none. `turnId` marks the turn they belong to. */
-  appendMessages(sessionId: string, messages: readonly ChatMessage[], turnId?: string): void {
+  async appendMessages(sessionId: string, messages: readonly ChatMessage[], turnId?: string): Promise<void> {
     if (messages.length === 0) return;
     const rows = messages.map(toMessageRow);
     const now = new Date().toISOString();
@@ -282,16 +260,20 @@ export class SessionStore {
   }
 
   /** The session's messages in order, exactly as appended. */
-  messages(sessionId: string): ChatMessage[] {
+  async messages(sessionId: string): Promise<ChatMessage[]> {
     const rows = this.#prepare(
       `SELECT role, ${fullText('content')}, tool_calls, tool_call_id, tool_name, is_error FROM messages WHERE session_id = ? ORDER BY id`,
     ).all(sessionId);
     return (rows as unknown as MessageRow[]).map(toChatMessage);
   }
 
-  recordToolCall(trace: ToolCallTrace): void {
+  async recordToolCall(trace: ToolCallTrace): Promise<void> {
+    this.#recordToolCall(trace);
+  }
+
+  #recordToolCall(trace: ToolCallTrace): void {
     // What a turn queued is written first: the calls' rows stay in the order they ran.
-    this.turnTraces.flush();
+    this.turnTraces.flushNow();
     try {
       this.#run(
         `INSERT INTO tool_calls (${TOOL_CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -318,13 +300,13 @@ export class SessionStore {
    * Records a call a person ran by hand (the tools page, the API's run route, `tools run`): a trace
    * of no session (`byHand` in `traces()`), and a turn trace marked with `via`.
    */
-  recordHandRun(
+  async recordHandRun(
     trace: Omit<ToolCallTrace, 'sessionId'>,
     via: HandRunVia = 'api',
     /** The result's parts, kept capped on the call's span as a turn's are. */
     content?: readonly ContentPart[],
     parent?: TraceContext,
-  ): TurnTrace {
+  ): Promise<TurnTrace> {
     const now = new Date().toISOString();
     this.#run(
       'INSERT INTO sessions (id, name, created_at, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
@@ -333,18 +315,18 @@ export class SessionStore {
       now,
       now,
     );
-    this.recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
+    this.#recordToolCall({ ...trace, sessionId: HAND_RUNS_ID });
     const turn = handRunTrace({ ...trace, sessionId: HAND_RUNS_ID }, via, content, parent);
     this.turnTraces.queue(turn);
     return turn;
   }
 
   /** The session's tool calls, oldest first; optionally of one turn, optionally only the last `limit`. */
-  toolCalls(sessionId: string, options: ToolCallQuery = {}): ToolCallTrace[] {
+  async toolCalls(sessionId: string, options: ToolCallQuery = {}): Promise<ToolCallTrace[]> {
     const { turnId, limit } = options;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
       throw new RangeError(`limit must be a non-negative integer, not ${limit}.`);
-    this.turnTraces.flush();
+    this.turnTraces.flushNow();
     const where = turnId === undefined ? 'session_id = ?' : 'session_id = ? AND turn_id = ?';
     const params: SQLInputValue[] = turnId === undefined ? [sessionId] : [sessionId, turnId];
     // Newest first to apply the limit (-1: none), then back to oldest first.
@@ -358,23 +340,23 @@ export class SessionStore {
   }
 
   /** Per tool, its calls over a window: counts, failures, p50/p95 run time, in buckets (tool-call-stats.ts). */
-  toolStats(query: ToolStatsQuery = {}): ToolStats {
-    this.turnTraces.flush(); // the turns' tool-call rows wait in its batch
+  async toolStats(query: ToolStatsQuery = {}): Promise<ToolStats> {
+    this.turnTraces.flushNow(); // the turns' tool-call rows wait in its batch
     return toolCallStats((sql) => this.#prepare(sql), query);
   }
 
   /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none was given). */
-  messageTurns(sessionId: string): (string | null)[] {
+  async messageTurns(sessionId: string): Promise<(string | null)[]> {
     const rows = this.#prepare('SELECT turn_id FROM messages WHERE session_id = ? ORDER BY id').all(sessionId);
     return (rows as unknown as { turn_id: string | null }[]).map((row) => row.turn_id);
   }
 
   /** Tool calls of every session, newest first, filtered (the values are bound as parameters). */
-  traces(query: TraceQuery = {}): StoredTrace[] {
+  async traces(query: TraceQuery = {}): Promise<StoredTrace[]> {
     const limit = query.limit ?? DEFAULT_TRACES;
     if (!Number.isInteger(limit) || limit < 0 || limit > MAX_TRACES)
       throw new RangeError(`limit must be a whole number from 0 to ${MAX_TRACES}, not ${limit}.`);
-    this.turnTraces.flush();
+    this.turnTraces.flushNow();
     const where: string[] = [];
     const params: SQLInputValue[] = [];
     const filter = (clause: string, value: SQLInputValue) => {

@@ -1,0 +1,59 @@
+import { isPostgresUrl, type StoreConfig } from './store-settings.ts';
+import { SqliteStore } from './sqlite-store.ts';
+import type { Store, StoreOptions } from './store.ts';
+
+/** The environment variable that names a PostgreSQL database; it wins over riverse.yaml's `store.url`. */
+export const DATABASE_URL_ENV = 'RIVERSE_DATABASE_URL';
+
+/** Which store `openStore` opens: SQLite in the data folder, or PostgreSQL at a URL (and which setting named it). */
+export type StoreChoice =
+  | { kind: 'sqlite'; dataDir: string }
+  | { kind: 'postgres'; url: string; setting: typeof DATABASE_URL_ENV | 'store.url' };
+
+/**
+ * RIVERSE_DATABASE_URL (wins), else `store.url` in riverse.yaml, else SQLite in `dataDir`. A URL
+ * that is not postgres:// or postgresql:// is an error naming its setting, not a silent SQLite.
+ */
+export function chooseStore(dataDir: string, config: StoreConfig, env: NodeJS.ProcessEnv = process.env): StoreChoice {
+  const fromEnv = env[DATABASE_URL_ENV];
+  if (fromEnv !== undefined && fromEnv.trim() !== '') return postgres(fromEnv.trim(), DATABASE_URL_ENV);
+  const fromConfig = config.store?.url;
+  if (fromConfig !== undefined && fromConfig !== null) return postgres(String(fromConfig), 'store.url');
+  return { kind: 'sqlite', dataDir };
+}
+
+function postgres(url: string, setting: typeof DATABASE_URL_ENV | 'store.url'): StoreChoice {
+  if (!isPostgresUrl(url)) {
+    const where = setting === 'store.url' ? 'store.url in riverse.yaml' : `the environment variable ${setting}`;
+    throw new TypeError(
+      `${where} must be a PostgreSQL URL starting postgres:// or postgresql:// (like postgres://riverse:secret@db.local:5432/riverse), not ${JSON.stringify(withoutPassword(url))}; unset it to keep the SQLite store in the data folder.`,
+    );
+  }
+  return { kind: 'postgres', url, setting };
+}
+
+/** The one way to open a store: the choice of `chooseStore`, opened (and migrated). */
+export async function openStore(
+  dataDir: string,
+  config: StoreConfig,
+  options: StoreOptions & { env?: NodeJS.ProcessEnv } = {},
+): Promise<Store> {
+  const { env, ...storeOptions } = options;
+  const choice = chooseStore(dataDir, config, env);
+  if (choice.kind === 'sqlite') return SqliteStore.open(choice.dataDir, storeOptions);
+  // Loaded only for a postgres URL: the SQLite default never loads the driver.
+  const { openPostgresStore } = await import('./postgres/open-postgres-store.ts');
+  return openPostgresStore(choice.url, storeOptions);
+}
+
+/** A URL as it may be shown: its password replaced by `***`. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}
