@@ -52,6 +52,9 @@ export function createPgPool(url: string, options: PgPoolOptions = {}): pg.Pool 
   });
   // pg removes a broken idle client itself; without a listener the 'error' would end the process.
   pool.on('error', () => {});
+  // A checked-out client has no listener of the pool's: a connection cut between two statements of a
+  // transaction would be an uncaught 'error'. The statements under way reject with it anyway.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
