@@ -1,4 +1,4 @@
-// Migrations on PostgreSQL: two replicas starting together on a fresh database both succeed, and
+// Migrations on PostgreSQL: replicas starting together on a fresh database all succeed, and
 // each step runs once (the advisory lock makes the second wait and then find every step recorded).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -27,7 +27,7 @@ describe('PostgreSQL migrations', () => {
     }
   };
 
-  it('two migrations started at once on a fresh database: both succeed, each step ran once', async () => {
+  it('three migrations started at once on a fresh database (replicas starting together): all succeed, each step ran once', async () => {
     const url = await cluster.createDatabase('race');
     const results = await Promise.allSettled([migrateOnce(url), migrateOnce(url), migrateOnce(url)]);
     assert.deepEqual(

@@ -28,7 +28,8 @@ interface MessageRow {
   is_error: boolean | null;
 }
 
-const MESSAGE_COLUMNS = 8;
+/** The types of a message row's values (toMessageRow), for the typed VALUES list of appendMessages. */
+const MESSAGE_TYPES = ['text', 'bytea', 'text', 'text', 'text', 'boolean'];
 
 /** Sessions and their messages in PostgreSQL; a session's id by name is remembered, as SQLite's store does. */
 export class PgSessions {
@@ -122,27 +123,27 @@ export class PgSessions {
     if (changed === 0) throw noSession(sessionId);
   }
 
-  /** All or none, in one transaction: the session touched, then one INSERT of every message in order. */
+  /**
+   * All or none, in one statement (one round trip): the session touched, then every message inserted
+   * in order from a typed VALUES list sorted by position; no session, no rows.
+   */
   async appendMessages(sessionId: string, messages: readonly ChatMessage[], turnId?: string): Promise<void> {
     if (messages.length === 0) return;
     const rows = messages.map(toMessageRow);
-    const now = new Date().toISOString();
-    const values: PgValue[] = [];
+    const params: PgValue[] = [new Date().toISOString(), sessionId, turnId ?? null];
     const tuples = rows.map((row, index) => {
-      values.push(sessionId, turnId ?? null, ...row);
-      const base = index * MESSAGE_COLUMNS;
-      const slots = Array.from({ length: MESSAGE_COLUMNS }, (_, column) => `$${base + column + 2}`);
-      return `(${slots.join(', ')}, $1)`;
+      const slots = row.map((value, column) => `$${params.push(value)}::${MESSAGE_TYPES[column]}`);
+      return `(${slots.join(', ')}, ${index})`;
     });
-    await this.#db.transaction(async (tx) => {
-      const touched = await tx.run('UPDATE sessions SET updated_at = $1 WHERE id = $2', [now, sessionId]);
-      if (touched === 0) throw noSession(sessionId);
-      await tx.run(
-        `INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, tool_name, is_error, created_at)
-         VALUES ${tuples.join(', ')}`,
-        [now, ...values],
-      );
-    });
+    const inserted = await this.#db.run(
+      `WITH touched AS (UPDATE sessions SET updated_at = $1 WHERE id = $2 RETURNING id)
+       INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, tool_name, is_error, created_at)
+       SELECT touched.id, $3, v.role, v.content, v.tool_calls, v.tool_call_id, v.tool_name, v.is_error, $1
+         FROM touched, (VALUES ${tuples.join(', ')}) AS v (role, content, tool_calls, tool_call_id, tool_name, is_error, position)
+        ORDER BY v.position`,
+      params,
+    );
+    if (inserted === 0) throw noSession(sessionId);
   }
 
   async messages(sessionId: string): Promise<ChatMessage[]> {

@@ -51,6 +51,14 @@ describe('the PostgreSQL store', () => {
     assert.equal(listed?.messageCount, 2, 'the person’s message and the reply with text');
   });
 
+  it('keeps the order of many messages appended at once, and of appends one after another', async () => {
+    const session = await a.session('order');
+    const many: ChatMessage[] = Array.from({ length: 300 }, (_, index) => ({ role: 'user', content: `m${index}` }));
+    await a.appendMessages(session.id, many.slice(0, 250), 'turn-1');
+    for (const message of many.slice(250)) await b.appendMessages(session.id, [message], 'turn-2');
+    assert.deepEqual(await a.messages(session.id), many);
+  });
+
   it('appends all or none: a bad message leaves the session as it was', async () => {
     const session = await a.session('atomic');
     await assert.rejects(
