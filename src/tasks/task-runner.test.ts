@@ -61,7 +61,7 @@ for (const [kind, open] of [
         (await runner.list({ status: 'working' })).map((t) => t.id),
         [task.id],
       );
-      const ended = await runner.waitForEnd(task.id);
+      const ended = runner.waitForEnd(task.id);
       calls[0]!.answer({ success: true, data: 'three pages' });
       const done = await ended;
       assert.equal(done.status, 'completed');
@@ -106,7 +106,7 @@ for (const [kind, open] of [
       await settle();
       calls[0]!.answer({ success: false, data: '', error: 'the host exited', code: 'crashed' });
       calls[1]!.answer({ success: false, data: '', error: 'no such report' });
-      const [a, b] = await Promise.all([await runner.waitForEnd(crashed.id), await runner.waitForEnd(own.id)]);
+      const [a, b] = await Promise.all([runner.waitForEnd(crashed.id), runner.waitForEnd(own.id)]);
       assert.equal(a.status, 'failed');
       assert.equal(a.errorCode, 'crashed');
       assert.equal(b.status, 'completed');

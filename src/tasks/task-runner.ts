@@ -347,10 +347,12 @@ export class LocalTaskRunner implements TaskRunner {
         () => {},
         () => {},
       );
-    this.#tell(live.record);
     const ended = structuredClone(live.record);
-    // Its end is told once it is stored: whoever waits for it may read it from the store (another replica).
-    void live.writing.then(() => live.end(ended));
+    // Its end is told once it is stored: whoever hears of it may read it from the store (a delivery, another replica).
+    void live.writing.then(() => {
+      this.#tell(ended);
+      live.end(ended);
+    });
   }
 
   /** The ended tasks' prune after the last end (one after another, never thrown). */
