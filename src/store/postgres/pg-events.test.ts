@@ -53,11 +53,12 @@ describe('store events on PostgreSQL', () => {
     assert.deepEqual(await onA.heard, expected);
   });
 
-  it('a payload over 8000 bytes is sent as an id and read back whole', async () => {
-    const onB = await hear(b, 'big', 1);
+  it('a payload over 8000 bytes is sent as an id and read back whole, and the next one does not overtake it', async () => {
+    const onB = await hear(b, 'big', 2);
     const text = '語'.repeat(20_000);
     await a.events.publish('big', { text });
-    assert.deepEqual(await onB.heard, [{ text }]);
+    await a.events.publish('big', 'small');
+    assert.deepEqual(await onB.heard, [{ text }, 'small']);
   });
 
   it('a bad channel name is refused with what is allowed', async () => {

@@ -38,6 +38,7 @@ export class PgEvents implements StoreEvents {
   #retryTimer: NodeJS.Timeout | undefined;
   #retryMs = FIRST_RECONNECT_MS;
   #closed = false;
+  #delivering: Promise<void> = Promise.resolve();
   /** Connections made for listening (a figure for the tests: a restart makes a second one). */
   connections = 0;
 
@@ -118,7 +119,10 @@ export class PgEvents implements StoreEvents {
     };
     client.on('error', onLost);
     client.on('end', onLost);
-    client.on('notification', (message) => void this.#deliver(message.channel, message.payload ?? 'null'));
+    // One after another: a payload read back by id does not let the next one overtake it.
+    client.on('notification', (message) => {
+      this.#delivering = this.#delivering.then(() => this.#deliver(message.channel, message.payload ?? 'null'));
+    });
     await client.connect();
     for (const name of this.#listeners.keys()) await client.query(`LISTEN ${quoted(name)}`);
     if (this.#closed) {
