@@ -29,6 +29,7 @@ const COLUMNS =
  */
 export class PgApprovals implements ApprovalRepository {
   readonly #db: PgDatabase;
+  #writes: Promise<void> = Promise.resolve();
 
   constructor(db: PgDatabase) {
     this.#db = db;
@@ -70,21 +71,40 @@ export class PgApprovals implements ApprovalRepository {
     return rows.map(toRecord);
   }
 
-  async decide(
+  decide(
     id: string,
     status: Exclude<ApprovalStatus, 'pending'>,
     options: { always?: boolean; reason?: string } = {},
   ): Promise<boolean> {
-    const changed = await this.#db.run(
-      "UPDATE approvals SET status = $1, always = $2, reason = $3, decided_at = $4 WHERE id = $5 AND status = 'pending'",
-      [status, options.always === true, options.reason ?? null, new Date().toISOString(), id],
+    return this.#inOrder(
+      async () =>
+        (await this.#db.run(
+          "UPDATE approvals SET status = $1, always = $2, reason = $3, decided_at = $4 WHERE id = $5 AND status = 'pending'",
+          [status, options.always === true, options.reason ?? null, new Date().toISOString(), id],
+        )) === 1,
     );
-    return changed === 1;
   }
 
-  async setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): Promise<boolean> {
+  setRun(id: string, run: Exclude<ApprovalRun, 'not-started'>): Promise<boolean> {
     const from = run === 'started' ? 'not-started' : 'started';
-    return (await this.#db.run('UPDATE approvals SET run = $1 WHERE id = $2 AND run = $3', [run, id, from])) === 1;
+    return this.#inOrder(
+      async () =>
+        (await this.#db.run('UPDATE approvals SET run = $1 WHERE id = $2 AND run = $3', [run, id, from])) === 1,
+    );
+  }
+
+  /**
+   * This replica's answers reach the database in the order they were given: on two pooled
+   * connections a later answer could commit first, and "the first answer counts" means the first
+   * given here (across replicas, the first committed).
+   */
+  #inOrder<T>(write: () => Promise<T>): Promise<T> {
+    const result = this.#writes.then(write);
+    this.#writes = result.then(
+      () => {},
+      () => {},
+    );
+    return result;
   }
 
   async allowAlways(sessionId: string, tool: string): Promise<void> {

@@ -139,7 +139,9 @@ export class PgTasks implements TaskRepository {
       'SELECT id, status FROM tasks WHERE id = ANY($1::text[])',
       [ids as unknown as PgValue],
     );
-    return new Map(rows.map((row) => [row.id, row.status]));
+    const found = new Map(rows.map((row) => [row.id, row.status]));
+    // In the order asked, as the SQLite store answers.
+    return new Map(ids.flatMap((id) => (found.has(id) ? [[id, found.get(id)!] as const] : [])));
   }
 
   async prune(now: number, retention: TaskRetention = DEFAULT_TASK_RETENTION): Promise<number> {

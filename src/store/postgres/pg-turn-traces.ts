@@ -294,19 +294,18 @@ async function insertWhereSession(
   conflict = '',
 ): Promise<boolean> {
   const names = columns.split(', ');
-  const sessionColumn = names.indexOf('session_id');
   const params: PgValue[] = [];
-  const tuples = rows.map((row) => {
-    const slots = row.map((value, column) => {
-      params.push(value);
-      return `$${params.length}::${types[column]}`;
-    });
-    return `(${slots.join(', ')})`;
+  const tuples = rows.map((row, index) => {
+    const slots = row.map((value, column) => `$${params.push(value)}::${types[column]}`);
+    return `(${slots.join(', ')}, ${index})`;
   });
+  // Sorted by position: the semi-join may hand the rows on in any order, and ids are insertion order.
   const inserted = await tx.run(
     `INSERT INTO ${table} (${columns})
-     SELECT v.* FROM (VALUES ${tuples.join(', ')}) AS v (${columns})
-      WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = v.${names[sessionColumn]})
+     SELECT ${names.map((name) => `v.${name}`).join(', ')}
+       FROM (VALUES ${tuples.join(', ')}) AS v (${columns}, position)
+      WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = v.session_id)
+      ORDER BY v.position
      ${conflict}`,
     params,
   );
