@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { type OpenAITestServer, startOpenAITestServer } from '../models/testing/openai-wire.ts';
 import { haproxyInstalled, type LoadBalancer, startLoadBalancer } from './testing/load-balancer.ts';
 import { type Replica, type ReplicaSet, startReplicas } from './testing/replicas.ts';
+import { startPgCluster } from '../store/postgres/testing/pg-cluster.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -100,6 +101,8 @@ const json = (body: unknown) => ({
 /** The store the replicas share: made before they start, gone after; `restart` for a database that can. */
 interface SharedStore {
   store: { dataDir: string } | { databaseUrl: string };
+  /** Stops the database and starts it again (a server's restart); none for a file. */
+  restart?: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +111,18 @@ const STORES: { name: string; make: (folder: string) => Promise<SharedStore> }[]
   {
     name: 'one SQLite file',
     make: async (folder) => ({ store: { dataDir: join(folder, 'data') }, stop: async () => {} }),
+  },
+  // A throwaway PostgreSQL cluster (Debian's package, as a non-root user): what replicas on several machines share.
+  {
+    name: 'PostgreSQL',
+    make: async () => {
+      const cluster = await startPgCluster();
+      return {
+        store: { databaseUrl: await cluster.createDatabase('replicas') },
+        restart: () => cluster.restart(),
+        stop: () => cluster.stop(),
+      };
+    },
   },
 ];
 
@@ -309,10 +324,64 @@ for (const kind of STORES)
       }
     });
 
+    it('the database restarted under load: turns fail with store-failed meanwhile, work after it, and no replica stops', async (t) => {
+      if (shared.restart === undefined) return t.skip('a SQLite file has no server to restart');
+      const outcomes: string[] = [];
+      let stop = false;
+      // Four clients sending turn after turn through the balancer, each in a session of its own.
+      const load = Array.from({ length: 4 }, async (_, index) => {
+        while (!stop) {
+          try {
+            const response = await fetch(
+              `${balancer.url}api/chat`,
+              json({ session: `load-${index}`, message: 'hello' }),
+            );
+            if (response.status !== 200) {
+              const body = (await response.json()) as { error: { code: string } };
+              outcomes.push(`${response.status} ${body.error.code}`);
+            } else {
+              const done = await sseReader(response).next('done');
+              outcomes.push(done.data.error === undefined ? 'answer' : `done ${done.data.error.code}`);
+            }
+          } catch (error) {
+            outcomes.push(`fetch ${(error as Error).message}`);
+          }
+        }
+      });
+      const answered = async (count: number) => {
+        const from = outcomes.length;
+        while (outcomes.slice(from).filter((outcome) => outcome === 'answer').length < count)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+      };
+      await answered(8);
+      const before = outcomes.length;
+      await shared.restart();
+      const during = outcomes.slice(before);
+      // Back: turns are answered again, by every replica, with no one restarted.
+      await answered(12);
+      stop = true;
+      await Promise.all(load);
+      // A turn that ended while the database was down could not release its session at once: it is
+      // released with its replica's next beat (2 s), and meanwhile the session is busy.
+      const wrong = outcomes.filter(
+        (outcome) => !['answer', '503 store-failed', 'done store-failed', '409 session-busy'].includes(outcome),
+      );
+      assert.deepEqual(wrong, [], `every turn answered or failed with store-failed: ${JSON.stringify(outcomes)}`);
+      assert.ok(
+        during.some((outcome) => outcome !== 'answer'),
+        `while the database was down, turns failed: ${JSON.stringify(during)}`,
+      );
+      for (const replica of replicas) assert.ok(replica.alive(), `${replica.id} still runs:\n${replica.output()}`);
+    });
+
     it('a replica killed mid-turn: its turn is marked interrupted by another, and the session goes on elsewhere', async () => {
       const victim = replicas[2]!;
       const turn = await chat(victim.url, 'killed', 'note water the plants');
       const asked = await turn.next('approval-request');
+      // Killed while the call waits, once what the turn said is stored (the model's request for the call).
+      for (let stored = 0; stored < 2; await new Promise((resolve) => setTimeout(resolve, 20)))
+        stored = ((await (await fetch(`${replicas[0]!.url}api/sessions/killed`)).json()) as { messages: unknown[] })
+          .messages.length;
       await victim.kill();
       // Any replica may take the dead one's turn: the session is free again within a sweep.
       let answer: SseEvent | undefined;

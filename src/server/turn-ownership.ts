@@ -39,6 +39,8 @@ export class TurnOwnership {
   readonly #staleMs: number;
   readonly #options: TurnOwnershipOptions;
   readonly #mine = new Set<string>();
+  /** Claims whose release failed (the store was down): released at the next beat. */
+  readonly #unreleased = new Set<string>();
   readonly #timer: NodeJS.Timeout;
   readonly #first: Promise<void>;
 
@@ -59,16 +61,28 @@ export class TurnOwnership {
     if (!(await turns.claim(sessionId, this.id))) {
       // A dead replica's claim does not keep the session busy longer than its sweep.
       const owner = await turns.owner(sessionId);
-      if (owner === undefined || this.#alive(owner) || !(await this.#interrupt(owner))) return false;
+      if (owner === undefined) return false;
+      // A claim of this replica whose release failed (the store was down when its turn ended) is void.
+      const stale = owner.replica === this.id && !this.#mine.has(sessionId);
+      if (stale) {
+        if (!(await turns.take(owner))) return false;
+      } else if (this.#alive(owner) || !(await this.#interrupt(owner))) return false;
       if (!(await turns.claim(sessionId, this.id))) return false;
+      this.#unreleased.delete(sessionId);
     }
     this.#mine.add(sessionId);
     return true;
   }
 
+  /** The turn has ended: its claim goes. Never throws: a release the store refused is tried again with the next beat. */
   async release(sessionId: string): Promise<void> {
     this.#mine.delete(sessionId);
-    await this.#store.runningTurns.release(sessionId, this.id);
+    try {
+      await this.#store.runningTurns.release(sessionId, this.id);
+      this.#unreleased.delete(sessionId);
+    } catch {
+      this.#unreleased.add(sessionId);
+    }
   }
 
   /** Whether `sessionId`'s turn runs on another replica that is alive (its approvals are answered there). */
@@ -99,6 +113,7 @@ export class TurnOwnership {
   async #tick(): Promise<void> {
     try {
       if (this.#mine.size > 0) await this.#store.runningTurns.beat(this.id);
+      for (const sessionId of [...this.#unreleased]) if (!this.#mine.has(sessionId)) await this.release(sessionId);
       await this.sweep();
     } catch (error) {
       this.#options.onError?.(error);

@@ -29,6 +29,7 @@ import {
 import type { Store, StoreOptions } from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
 import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
+import { localEvents } from './local-events.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from './turn-trace.ts';
@@ -77,6 +78,8 @@ export class SqliteStore implements Store {
   readonly oauth: SqliteOAuthTokens;
   /** Which replica runs each session's turn (several `riverse serve` on one store), in the same file. */
   readonly runningTurns: RunningTurns;
+  /** Events within this process: one machine's processes share no server to carry them (038). */
+  readonly events = localEvents();
   /**
    * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
    * goes when this store renames or deletes its session, and all of them when a batch finds a

@@ -52,6 +52,8 @@ export interface Store {
   readonly oauth: OAuthTokenRepository;
   /** Which replica runs each session's turn, when several `riverse serve` share the store (decision 039). */
   readonly runningTurns: RunningTurnRepository;
+  /** Live events between the processes sharing this store (in-process for SQLite, LISTEN/NOTIFY for PostgreSQL). */
+  readonly events: StoreEvents;
 
   /** The session called `name`, created if there is none. */
   session(name: string): Promise<SessionInfo>;
@@ -206,6 +208,17 @@ export interface OAuthTokenRepository {
   saveTokens(issuer: string, resource: string, kept: KeptTokens | undefined): Promise<void>;
   /** The tokens saved last (greatest `savedAt`) for this resource, whichever issuer gave them. */
   latest(resource: string): Promise<(KeptTokens & { issuer: string }) | undefined>;
+}
+
+/**
+ * Live events on named channels, heard by every process sharing the store (the one that published
+ * too): a JSON payload each, delivered in order of publication, not kept (the rows are the record).
+ */
+export interface StoreEvents {
+  /** Sends `payload` (JSON-serializable) to every subscriber of `channel` (1 to 40 of a-z 0-9 _ . : -). */
+  publish(channel: string, payload: unknown): Promise<void>;
+  /** Resolves once listening (an event published after it is heard); the function it gives stops listening. */
+  subscribe(channel: string, listener: (payload: unknown) => void): Promise<() => void>;
 }
 
 /** How a store is opened (both kinds). */

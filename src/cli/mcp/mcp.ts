@@ -69,7 +69,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
       import('../../config/assistant-options.ts'),
       import('../../store/open-store.ts'),
     ]);
-    const store = await openStore(cliDataDir(loaded), loaded.config);
+    const store = await openStore(cliDataDir(loaded), loaded.config, { language: options.language });
     const runner = sharedTasks({ store, tools });
     return {
       runner,

@@ -55,6 +55,8 @@ export function haproxyConfig(port: number, backends: readonly number[]): string
     '  mode http',
     '  option redispatch',
     '  retries 3',
+    // A replica killed with the request in hand answers nothing: sent again elsewhere (claims and first answers keep it from running twice).
+    '  retry-on conn-failure empty-response',
     '  timeout connect 2s',
     '  timeout client 5m',
     '  timeout server 5m',

@@ -1,0 +1,47 @@
+// The pool as the store uses it, with the database cut under it: a transaction whose connection is
+// cut between two statements rejects with a StoreError (not an uncaught 'error' that would end the
+// service), and the pool serves again once the database is back.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { StoreError } from '../store-error.ts';
+import { PgDatabase } from './pg-database.ts';
+import { createPgPool } from './pg-pool.ts';
+import { type PgCluster, startPgCluster } from './testing/pg-cluster.ts';
+
+describe('the store’s database calls when the database goes away', () => {
+  let cluster: PgCluster;
+  let db: PgDatabase;
+  before(async () => {
+    cluster = await startPgCluster();
+    db = new PgDatabase(createPgPool(cluster.url));
+  });
+  after(async () => {
+    await db?.close();
+    await cluster?.stop();
+  });
+
+  it('a connection cut inside a transaction: a StoreError, and the next call works once it is back', async () => {
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.run('SELECT 1');
+        await cluster.down();
+        await tx.run('SELECT 1');
+      })
+      .catch((error: unknown) => error);
+    assert.ok(failed instanceof StoreError, String(failed));
+    assert.equal(failed.code, 'store-failed');
+    await assert.rejects(db.rows('SELECT 1'), StoreError);
+    await cluster.up();
+    assert.deepEqual(await db.rows('SELECT 1 AS one'), [{ one: 1 }]);
+  });
+
+  it('the store’s own errors pass through a transaction unchanged', async () => {
+    const mine = new TypeError('a bad argument');
+    await assert.rejects(
+      db.transaction(async () => {
+        throw mine;
+      }),
+      (error) => error === mine,
+    );
+  });
+});
