@@ -1,14 +1,15 @@
 // Benchmark: the same tool turns as bench/serve-load.ts (/v1/chat/completions, the scripted model
 // asking for the drop-in `echo` tool, then answering) through HAProxy (round-robin) to 1, 2 and 3
-// `riverse serve` replicas on one shared store, beside one replica on SQLite: requests/s, p50, p99
-// and errors, side by side in one run. On PostgreSQL when BENCH_DATABASE_URL names one (or, with
-// BENCH_PG=1, a throwaway cluster of src/store/postgres/testing/ once that store exists); else the
-// replicas share one SQLite data folder (WAL), which is what one machine can do without a database.
+// `riverse serve` replicas on PostgreSQL, beside one replica on SQLite: requests/s, p50, p99 and
+// errors, side by side in one run. PostgreSQL is a throwaway cluster (src/store/postgres/testing/,
+// Debian's package), a fresh database per row, or the one BENCH_DATABASE_URL names;
+// BENCH_SHARED_SQLITE=1 adds rows of 2 and 3 replicas on one SQLite file (what one machine can do
+// without a database server).
 // On one machine the replicas share its cores, so the figures say what the shared store costs per
 // turn and that nothing fails, not how far replicas on several machines go (decision 039).
 // Not a test. Run with `npm run bench:replicas`.
 // Knobs: BENCH_DURATION_S (20 per run), BENCH_CONNECTIONS (16), BENCH_REPLICAS ("1,2,3"),
-// BENCH_MODEL_DELAY_MS (50), BENCH_WARMUP_S (5), BENCH_DATABASE_URL.
+// BENCH_MODEL_DELAY_MS (50), BENCH_WARMUP_S (5), BENCH_DATABASE_URL, BENCH_SHARED_SQLITE.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLoadBalancer } from '../src/server/testing/load-balancer.ts';
 import { startReplicas } from '../src/server/testing/replicas.ts';
+import { type PgCluster, startPgCluster } from '../src/store/postgres/testing/pg-cluster.ts';
 import { checkAnswer, ECHO_TOOL, type Figures, service, startChild } from './serve-load-parts.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 20);
@@ -24,6 +26,7 @@ const REPLICAS = (process.env.BENCH_REPLICAS ?? '1,2,3').split(',').map(Number);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
 const MODEL_DELAY_MS = Number(process.env.BENCH_MODEL_DELAY_MS ?? 50);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const SHARED_SQLITE = process.env.BENCH_SHARED_SQLITE === '1';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 interface Row {
@@ -66,6 +69,7 @@ const print = (row: Row) =>
 
 const dir = mkdtempSync(join(tmpdir(), 'riverse-serve-replicas-'));
 const children: ChildProcess[] = [];
+let cluster: PgCluster | undefined;
 try {
   const model = await startChild(
     [join(ROOT, 'bench/serve-load-model.ts')],
@@ -88,13 +92,14 @@ try {
   };
   // One replica on its own SQLite file: the embedded default, the figure the others are set against.
   await run('sqlite', { dataDir: join(dir, 'sqlite-1') }, 1);
-  const shared = DATABASE_URL === undefined ? undefined : { databaseUrl: DATABASE_URL };
-  for (const count of REPLICAS.filter((n) => shared !== undefined || n > 1))
-    await run(
-      shared === undefined ? 'sqlite' : 'postgresql',
-      shared ?? { dataDir: join(dir, `sqlite-${count}`) },
-      count,
-    );
+  if (DATABASE_URL === undefined) cluster = await startPgCluster();
+  for (const count of REPLICAS) {
+    const databaseUrl = DATABASE_URL ?? (await cluster!.createDatabase(`bench${count}`));
+    await run('postgresql', { databaseUrl }, count);
+  }
+  if (SHARED_SQLITE)
+    for (const count of REPLICAS.filter((n) => n > 1))
+      await run('sqlite', { dataDir: join(dir, `sqlite-${count}`) }, count);
   const base = rows[0]!.figures;
   console.log(
     rows
@@ -112,6 +117,7 @@ try {
       : `MISSED no errors (${failed.map((row) => `${row.store} × ${row.replicas}`).join(', ')})`,
   );
 } finally {
+  await cluster?.stop();
   for (const child of children.reverse()) child.kill('SIGTERM');
   await new Promise((resolve) => setTimeout(resolve, 300));
   rmSync(dir, { recursive: true, force: true });
