@@ -26,7 +26,7 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from './store-records.ts';
-import type { Store, StoreOptions } from './store.ts';
+import type { RunningTurnRepository, Store, StoreOptions } from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
 import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
 import { localEvents } from './local-events.ts';
@@ -77,7 +77,7 @@ export class SqliteStore implements Store {
   /** MCP OAuth sign-ins, in the same file. */
   readonly oauth: SqliteOAuthTokens;
   /** Which replica runs each session's turn (several `riverse serve` on one store), in the same file. */
-  readonly runningTurns: RunningTurns;
+  readonly runningTurns: RunningTurnRepository;
   /** Events within this process: one machine's processes share no server to carry them (038). */
   readonly events = localEvents();
   /**
