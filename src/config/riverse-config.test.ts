@@ -256,6 +256,10 @@ describe('the riverse.yaml schema', () => {
       }),
       [],
     );
+    assert.doesNotMatch(
+      JSON.stringify(plainProblems({ store: { url: 'mysql://root:hunter2@db/riverse' } })),
+      /hunter2/,
+    );
     assert.deepEqual(plainProblems({ store: { url: 'mysql://db.local/riverse' } }), [
       {
         path: ['store', 'url'],

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseStore, DATABASE_URL_ENV, openStore, withoutPassword } from './open-store.ts';
+import { chooseStore, DATABASE_URL_ENV, openStore } from './open-store.ts';
+import { withoutPassword } from './store-settings.ts';
 
 describe('openStore', () => {
   it('is SQLite in the data folder when nothing names a database', async (t) => {
