@@ -237,6 +237,26 @@ describe('the turn never throws', () => {
     assert.ok(done?.type === 'done' && done.result.error?.code === 'store-failed');
   });
 
+  it("a store that fails on the answer, the turn's last write: store-failed all the same (the turn waits for its writes)", async (t) => {
+    const server = await modelServer(t, { text: 'Hello there.' });
+    const store = await openStore(t);
+    await store.session('late');
+    const db = new DatabaseSync(store.file);
+    db.exec(
+      `CREATE TRIGGER refuse BEFORE INSERT ON messages WHEN NEW.role = 'assistant' BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`,
+    );
+    db.close();
+    const assistant = new Assistant({ model: testModel(server), registry: tools, store });
+    const events: TurnEvent[] = [];
+    const result = await assistant.turn('Hi', { session: 'late', onEvent: (event) => events.push(event) });
+    assert.equal(server.requests.length, 1, 'the model was asked: the message was saved');
+    assert.equal(result.error?.code, 'store-failed');
+    assert.match(result.text, /Saving the conversation failed: database or disk is full$/);
+    const done = events.at(-1);
+    assert.ok(done?.type === 'done' && done.result.error?.code === 'store-failed', 'done says so too');
+    assert.deepEqual(await store.messages((await store.session('late')).id), [{ role: 'user', content: 'Hi' }]);
+  });
+
   it('a store that cannot open the session: store-failed before anything is sent', async (t) => {
     const server = await modelServer(t, { text: 'Hello.' });
     const store = await openStore(t);

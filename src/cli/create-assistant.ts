@@ -157,7 +157,10 @@ async function finishSetup(
     setup.config = { ...setup.config, config: withToolSwitches(setup.config.config, await store.toolSwitches.all()) };
   const { config, baseDir } = setup.config;
   // The MCP servers start while the tool files load; the live registry takes each one in as it connects.
-  const mcp = await openMcp(config, baseDir, { canAsk: options.canAsk });
+  const mcp = await openMcp(config, baseDir, {
+    canAsk: options.canAsk,
+    ...(store === undefined ? {} : { tokens: store.oauth }),
+  });
   const [tools] = await Promise.all([
     LiveToolRegistry.open({
       config,

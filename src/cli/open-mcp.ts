@@ -6,6 +6,7 @@ import { defaultDataDir } from '../store/data-dir.ts';
 import { interfaceLanguage } from './cli-text.ts';
 import { enabledServers } from '../mcp/mcp-settings.ts';
 import type { McpTools } from '../mcp/mcp-tools.ts';
+import type { OAuthTokenRepository } from '../store/store.ts';
 
 const opened = new Set<McpTools>();
 
@@ -16,14 +17,20 @@ const opened = new Set<McpTools>();
 export async function openMcp(
   config: RiverseConfig,
   baseDir: string,
-  options: { canAsk?: boolean } = {},
+  options: { canAsk?: boolean; tokens?: OAuthTokenRepository } = {},
 ): Promise<McpTools | undefined> {
   if (enabledServers(config).length === 0) return undefined;
   const { McpTools } = await import('../mcp/mcp-tools.ts');
   // Sign-ins are kept in the data folder, as the sessions are (data_dir, else the platform's place).
   const dataDir = config.data_dir !== undefined ? resolve(baseDir, config.data_dir) : defaultDataDir();
   // A server may ask the person for input only where one can answer (chat, serve): elsewhere it is not offered.
-  const tools = McpTools.open({ config, baseDir, dataDir, canAsk: options.canAsk ?? false });
+  const tools = McpTools.open({
+    config,
+    baseDir,
+    dataDir,
+    canAsk: options.canAsk ?? false,
+    ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
+  });
   opened.add(tools);
   await showSignIns(config);
   return tools;

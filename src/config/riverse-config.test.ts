@@ -252,10 +252,21 @@ describe('the riverse.yaml schema', () => {
           resource_attributes: { 'deployment.environment': 'home' },
           capture_message_content: true,
         },
-        store: { traces: { max_age_days: 7, max_count: 500 } },
+        store: { url: 'postgres://riverse:secret@db.local:5432/riverse', traces: { max_age_days: 7, max_count: 500 } },
       }),
       [],
     );
+    assert.doesNotMatch(
+      JSON.stringify(plainProblems({ store: { url: 'mysql://root:hunter2@db/riverse' } })),
+      /hunter2/,
+    );
+    assert.deepEqual(plainProblems({ store: { url: 'mysql://db.local/riverse' } }), [
+      {
+        path: ['store', 'url'],
+        message:
+          'expected a PostgreSQL URL starting postgres:// or postgresql:// (like "postgres://riverse:secret@db.local:5432/riverse"); leave store.url out for the SQLite file in the data folder, got string "mysql://db.local/riverse"',
+      },
+    ]);
     assert.deepEqual(
       plainProblems({
         telemetry: { exporter: 'zipkin', endpoint: 'collector:4318', protocol: 'grpc', headers: { a: 1 } },

@@ -16,6 +16,7 @@ import {
 } from '../mcp/mcp-settings.ts';
 import {
   isPostgresUrl,
+  withoutPassword,
   type StoreConfig,
   type StoreSettings,
   type TraceRetentionSettings,
@@ -339,8 +340,12 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
   store: section<StoreSettings>({
     url: {
       check(value, path, problem) {
+        // Said without its password: the message goes to a terminal, a log.
         if (typeof value !== 'string' || !isPostgresUrl(value))
-          problem(path, expected(phrase('config.kind.postgres-url'), value));
+          problem(
+            path,
+            expected(phrase('config.kind.postgres-url'), typeof value === 'string' ? withoutPassword(value) : value),
+          );
       },
     },
     pool_max: whole(1, phrase('config.unit.connections')),

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import type { OAuthTokenRepository } from '../store/store.ts';
 import type { AppConfig } from '../tools/app-config.ts';
 import { createParamsChecker, type ParamsChecker } from '../tool-runtime/check-params.ts';
 import { said, type Diagnostic } from '../core/diagnostic.ts';
@@ -28,6 +29,8 @@ export interface McpToolsOptions {
   baseDir: string;
   /** The data folder: servers' sign-ins are kept in its `mcp-oauth/` (in memory without one). */
   dataDir?: string;
+  /** The assistant's store's sign-ins, when it has one (they are kept there, shared by replicas). */
+  tokens?: OAuthTokenRepository;
   /** False where no person can be asked (`riverse ask`, `riverse mcp`): servers are not offered elicitation (default true). */
   canAsk?: boolean;
 }
@@ -54,6 +57,7 @@ export class McpTools implements ToolSource {
         const connection: ServerConnection = new ServerConnection(name, settings, {
           baseDir: options.baseDir,
           ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
           canAsk: options.canAsk ?? true,
           onChange: () => this.#changed(connection),
         });

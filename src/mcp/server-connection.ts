@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { OAuthTokenRepository } from '../store/store.ts';
 import {
   Client,
   ProtocolError,
@@ -69,6 +70,8 @@ export interface ConnectionOptions {
   onChange: () => void;
   /** Where sign-ins are kept (`<data>/mcp-oauth/`); in memory without one. */
   dataDir?: string;
+  /** The assistant's store's sign-ins (over `dataDir`'s files, which move into it). */
+  tokens?: OAuthTokenRepository;
   /** Whether a person can be asked in this process (chat, serve): the elicitation capability is declared only then. */
   canAsk: boolean;
 }
@@ -476,7 +479,8 @@ export class ServerConnection {
   #transport(): Transport {
     const { settings } = this;
     if (transportOf(settings) === 'http') {
-      if (this.#auth === null) this.#auth = transportAuth(this.name, settings, this.#options.dataDir);
+      if (this.#auth === null)
+        this.#auth = transportAuth(this.name, settings, this.#options.dataDir, this.#options.tokens);
       const auth = this.#auth;
       this.#http = new StreamableHTTPClientTransport(new URL(settings.url!), {
         requestInit: { headers: settings.headers ?? {} },

@@ -1,4 +1,4 @@
-import { isPostgresUrl, type StoreConfig } from './store-settings.ts';
+import { isPostgresUrl, withoutPassword, type StoreConfig } from './store-settings.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
 import type { Language } from '../core/language.ts';
@@ -51,16 +51,4 @@ export async function openStore(
     ...(language === undefined ? {} : { language }),
     ...(poolMax === undefined ? {} : { pool: { max: poolMax } }),
   });
-}
-
-/** A URL as it may be shown: its password replaced by `***`. */
-export function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === '') return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
 }

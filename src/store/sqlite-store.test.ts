@@ -9,6 +9,7 @@ import { loadSqlite } from './load-sqlite.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { DATABASE_FILE, SqliteStore } from './sqlite-store.ts';
 import { MAX_TRACES, SessionNameTakenError } from './store-records.ts';
+import { storeContract } from './store-contract.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 
 let root: string;
@@ -20,6 +21,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 /** A fresh data folder (not yet created) per test. */
 const freshDir = () => join(root, `data-${++counter}`, 'nested');
+
+storeContract('SQLite', async () => SqliteStore.open(freshDir()));
 
 const EVERY_VARIANT: ChatMessage[] = [
   { role: 'user', content: 'What is the weather in Tokyo?' },

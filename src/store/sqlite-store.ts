@@ -26,7 +26,13 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from './store-records.ts';
-import type { RunningTurnRepository, Store, StoreOptions } from './store.ts';
+import type {
+  OAuthTokenRepository,
+  RunningTurnRepository,
+  Store,
+  StoreOptions,
+  ToolSwitchRepository,
+} from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
 import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
 import { localEvents } from './local-events.ts';
@@ -73,9 +79,9 @@ export class SqliteStore implements Store {
   /** Tool calls that run apart from their turn (tasks), in the same file. */
   readonly tasks: TaskStore;
   /** The dashboard's tool switches, in the same file. */
-  readonly toolSwitches: SqliteToolSwitches;
+  readonly toolSwitches: ToolSwitchRepository;
   /** MCP OAuth sign-ins, in the same file. */
-  readonly oauth: SqliteOAuthTokens;
+  readonly oauth: OAuthTokenRepository;
   /** Which replica runs each session's turn (several `riverse serve` on one store), in the same file. */
   readonly runningTurns: RunningTurnRepository;
   /** Events within this process: one machine's processes share no server to carry them (038). */

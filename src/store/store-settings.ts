@@ -40,3 +40,15 @@ export function isPostgresUrl(value: string): boolean {
     return false;
   }
 }
+
+/** A URL as it may be shown: its password replaced by `***`. */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password === '') return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
+}

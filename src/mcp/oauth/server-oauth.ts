@@ -39,6 +39,7 @@ export class ServerOAuth implements OAuthClientProvider {
   readonly #resource: string;
   /** The issuer of the last discovery or saved tokens: where a call without `ctx` reads. */
   #issuer: string | undefined;
+  #issuerRead = false;
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   /** Clients given by the settings (pre-registered), with the issuer the SDK stamped on them: kept in memory, never written. */
@@ -54,7 +55,16 @@ export class ServerOAuth implements OAuthClientProvider {
   constructor(options: ServerOAuthOptions) {
     this.#options = options;
     this.#resource = options.serverUrl.href;
-    this.#issuer = options.store.latest(this.#resource)?.issuer;
+    // The issuer of the saved tokens is read at the first use (the store is async): #knownIssuer.
+  }
+
+  /** The issuer of the last discovery, else of the newest saved tokens (read once). */
+  async #knownIssuer(): Promise<string | undefined> {
+    if (this.#issuer === undefined && !this.#issuerRead) {
+      this.#issuerRead = true;
+      this.#issuer ??= (await this.#options.store.latest(this.#resource))?.issuer;
+    }
+    return this.#issuer;
   }
 
   get redirectUrl(): string {
@@ -78,8 +88,8 @@ export class ServerOAuth implements OAuthClientProvider {
     return this.#options.signIns.newState();
   }
 
-  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
-    const issuer = ctx?.issuer ?? this.#issuer;
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
+    const issuer = ctx?.issuer ?? (await this.#knownIssuer());
     const { client_id: clientId, client_secret: clientSecret } = this.#options.settings;
     if (clientId !== undefined)
       return (
@@ -90,7 +100,7 @@ export class ServerOAuth implements OAuthClientProvider {
         }
       );
     if (issuer === undefined) return undefined;
-    const stored = this.#options.store.client(issuer);
+    const stored = await this.#options.store.client(issuer);
     // A registration made for another callback port is not used: registering again is cheaper than a refused redirect.
     const registered = stored as (StoredOAuthClientInformation & { redirect_uris?: string[] }) | undefined;
     if (
@@ -104,21 +114,24 @@ export class ServerOAuth implements OAuthClientProvider {
     return stored;
   }
 
-  saveClientInformation(client: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): void {
-    const issuer = ctx?.issuer ?? client.issuer ?? this.#issuer;
+  async saveClientInformation(
+    client: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
+    const issuer = ctx?.issuer ?? client.issuer ?? (await this.#knownIssuer());
     if (issuer === undefined) return;
     this.#issuer = issuer;
     if (this.#options.settings.client_id !== undefined) this.#configured.set(issuer, client);
-    else this.#options.store.saveClient(issuer, client);
+    else await this.#options.store.saveClient(issuer, client);
   }
 
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
     if (ctx !== undefined) {
       this.#issuer = ctx.issuer;
-      return this.#options.store.tokens(ctx.issuer, this.#resource)?.tokens;
+      return (await this.#options.store.tokens(ctx.issuer, this.#resource))?.tokens;
     }
     // The transport's read before each request: the newest tokens, refreshed first when they are about to end.
-    let kept = this.#options.store.latest(this.#resource);
+    let kept = await this.#options.store.latest(this.#resource);
     if (
       kept?.expiresAt !== undefined &&
       kept.expiresAt - Date.now() < Math.min(REFRESH_AHEAD_MS, (kept.expiresAt - kept.savedAt) / 2) &&
@@ -127,16 +140,16 @@ export class ServerOAuth implements OAuthClientProvider {
     ) {
       this.#refreshing = this.#refreshAhead().finally(() => (this.#refreshing = undefined));
       await this.#refreshing;
-      kept = this.#options.store.latest(this.#resource);
+      kept = await this.#options.store.latest(this.#resource);
     }
     return kept?.tokens;
   }
 
-  saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
-    const issuer = ctx?.issuer ?? tokens.issuer ?? this.#issuer;
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    const issuer = ctx?.issuer ?? tokens.issuer ?? (await this.#knownIssuer());
     if (issuer === undefined) return;
     this.#issuer = issuer;
-    this.#options.store.saveTokens(issuer, this.#resource, tokens);
+    await this.#options.store.saveTokens(issuer, this.#resource, tokens);
   }
 
   redirectToAuthorization(url: URL): void {
@@ -174,16 +187,18 @@ export class ServerOAuth implements OAuthClientProvider {
     return this.#dpop;
   }
 
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
-    const issuer = this.#issuer;
-    if ((scope === 'all' || scope === 'client') && issuer !== undefined) {
-      this.#configured.delete(issuer);
-      if (this.#options.settings.client_id === undefined) this.#options.store.saveClient(issuer, undefined);
-    }
-    if ((scope === 'all' || scope === 'tokens') && issuer !== undefined)
-      this.#options.store.saveTokens(issuer, this.#resource, undefined);
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    // What is in memory goes at once (a caller may not wait: the transport's 401); the store's after.
     if (scope === 'all' || scope === 'verifier') this.#verifier = undefined;
     if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
+    if (scope === 'verifier' || scope === 'discovery') return;
+    const issuer = await this.#knownIssuer();
+    if ((scope === 'all' || scope === 'client') && issuer !== undefined) {
+      this.#configured.delete(issuer);
+      if (this.#options.settings.client_id === undefined) await this.#options.store.saveClient(issuer, undefined);
+    }
+    if ((scope === 'all' || scope === 'tokens') && issuer !== undefined)
+      await this.#options.store.saveTokens(issuer, this.#resource, undefined);
   }
 
   async #refreshAhead(): Promise<void> {

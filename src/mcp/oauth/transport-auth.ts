@@ -4,6 +4,7 @@ import { machineGrant } from './machine-grants.ts';
 import { ServerOAuth } from './server-oauth.ts';
 import { signIns } from './sign-ins.ts';
 import { TokenStore } from './token-store.ts';
+import type { OAuthTokenRepository } from '../../store/store.ts';
 
 /** What a streamable HTTP transport is given to sign in to its server. */
 export interface TransportAuth {
@@ -22,6 +23,8 @@ export function transportAuth(
   server: string,
   settings: McpServerSettings,
   dataDir: string | undefined,
+  /** The assistant's store, where sign-ins are kept (shared by replicas); the data folder's files without one. */
+  tokens?: OAuthTokenRepository,
 ): TransportAuth | undefined {
   const oauth = settings.oauth;
   if (oauth === false || settings.url === undefined) return undefined;
@@ -33,7 +36,7 @@ export function transportAuth(
     server,
     serverUrl,
     settings: options,
-    store: new TokenStore(dataDir),
+    store: new TokenStore(dataDir, tokens),
     signIns,
   });
   const fetchFn: FetchLike = async (input, init) => {
@@ -43,7 +46,7 @@ export function transportAuth(
       await signIns.listen();
       // A token the server no longer takes: its authorization server may have changed (SEP-2352), so discovery is made again.
       if (response.status === 401 && new Headers(init?.headers).has('authorization'))
-        provider.invalidateCredentials('discovery');
+        void provider.invalidateCredentials('discovery');
     }
     return response;
   };

@@ -1,7 +1,7 @@
 // /api/tools over real HTTP: real tool files in a temp project, riverse.yaml rewritten on disk,
 // the live registry reloaded, and the model (the local OpenAI-protocol server) shown what is on.
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -95,19 +95,20 @@ describe('GET /api/tools', () => {
 });
 
 describe('PUT /api/tools/:name/enabled', () => {
-  it('switches a tool off and on in riverse.yaml, keeping its comments, and the next turn sees it', async (t) => {
+  it('switches a tool off and on in the store, riverse.yaml untouched, and the next turn sees it', async (t) => {
     const server = await modelServer(t, { text: 'ok' });
-    const { port, url, dir } = await startTestService(t, { files: FILES, yaml: YAML, model: testModel(server) });
+    const { port, url, dir, context } = await startTestService(t, {
+      files: FILES,
+      yaml: YAML,
+      model: testModel(server),
+    });
     const off = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
     assert.equal(off.status, 200, off.text);
     assert.equal(off.json.enabled, false);
     assert.equal(off.json.available, false);
     assert.equal(off.json.reason, 'turned off in the config (tools.weather.enabled: false)');
-    const written = await readFile(join(dir, 'riverse.yaml'), 'utf8');
-    assert.equal(
-      written,
-      '# My Riverse settings\ntools:\n  isolation: none # quick loads\n\n  # the weather tool needs no key\n  weather:\n    units: metric # kept\n    enabled: false\n',
-    );
+    assert.equal(await readFile(join(dir, 'riverse.yaml'), 'utf8'), YAML, 'the file is not written');
+    assert.deepEqual(await context.store.toolSwitches.all(), new Map([['weather', false]]));
     // The assistant no longer offers it.
     await chat(url, { message: 'weather?' });
     assert.deepEqual(
@@ -120,10 +121,8 @@ describe('PUT /api/tools/:name/enabled', () => {
     const on = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: true } });
     assert.equal(on.json.available, true);
     assert.equal(on.json.enabled, true);
-    assert.match(
-      await readFile(join(dir, 'riverse.yaml'), 'utf8'),
-      /# the weather tool needs no key\n {2}weather:\n {4}units: metric # kept\n {4}enabled: true\n$/,
-    );
+    assert.equal(await readFile(join(dir, 'riverse.yaml'), 'utf8'), YAML);
+    assert.deepEqual(await context.store.toolSwitches.all(), new Map([['weather', true]]));
     await chat(url, { message: 'weather?' });
     assert.deepEqual(
       server.requests
@@ -134,57 +133,42 @@ describe('PUT /api/tools/:name/enabled', () => {
     );
   });
 
-  it('creates riverse.yaml when there is none, and keeps two switches made at once', async (t) => {
-    const { port, dir, context } = await startTestService(t, { files: FILES, yaml: '' });
-    context.config.file = join(dir, 'new', 'riverse.yaml'); // nowhere yet: the folder is missing too
-    const failed = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
-    assert.equal(failed.status, 500);
-    assert.equal(failed.json.error.code, 'config-unwritable');
-    context.config.file = join(dir, 'other.yaml');
+  it("keeps two switches made at once, and a stored switch wins over riverse.yaml's entry", async (t) => {
+    const { port, context } = await startTestService(t, {
+      files: FILES,
+      yaml: 'tools:\n  isolation: none\n  weather:\n    enabled: false\n',
+    });
+    assert.equal((await raw(port, '/api/tools/weather')).json.available, false, 'off in the file');
     const both = await Promise.all([
-      raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } }),
+      raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: true } }),
       raw(port, '/api/tools/failing/enabled', { method: 'PUT', body: { enabled: false } }),
     ]);
     assert.deepEqual(
       both.map((response) => response.status),
       [200, 200],
     );
-    assert.equal(
-      await readFile(join(dir, 'other.yaml'), 'utf8'),
-      'tools:\n  weather:\n    enabled: false\n  failing:\n    enabled: false\n',
+    assert.deepEqual(
+      await context.store.toolSwitches.all(),
+      new Map([
+        ['failing', false],
+        ['weather', true],
+      ]),
     );
     assert.deepEqual(
-      (await raw(port, '/api/tools')).json.tools.map((tool: { available: boolean }) => tool.available),
-      [false, false],
-    );
-  });
-
-  it('refuses to touch a riverse.yaml with errors, saying where, and leaves it as it was', async (t) => {
-    const { port, dir } = await startTestService(t, { files: FILES });
-    const broken = 'tools:\n  weather: [unclosed\n';
-    await writeFile(join(dir, 'riverse.yaml'), broken);
-    const refused = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
-    assert.equal(refused.status, 409);
-    assert.equal(refused.json.error.code, 'config-invalid');
-    assert.match(
-      refused.json.error.message,
-      /riverse\.yaml was not changed, because it has errors.*\n.*riverse\.yaml:\d+: invalid YAML/,
-    );
-    assert.equal(await readFile(join(dir, 'riverse.yaml'), 'utf8'), broken);
-    await writeFile(join(dir, 'riverse.yaml'), 'tools:\n  timeout_ms: soon\n');
-    const invalid = await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } });
-    assert.equal(invalid.status, 409);
-    assert.match(invalid.json.error.message, /tools\.timeout_ms: expected a whole number/);
-    await writeFile(join(dir, 'riverse.yaml'), 'tools: [weather]\n');
-    assert.match(
-      (await raw(port, '/api/tools/weather/enabled', { method: 'PUT', body: { enabled: false } })).json.error.message,
-      /tools is \["weather"\], not a mapping/,
+      (await raw(port, '/api/tools')).json.tools.map((tool: { name: string; available: boolean }) => [
+        tool.name,
+        tool.available,
+      ]),
+      [
+        ['failing', false],
+        ['weather', true],
+      ],
     );
   });
 
   it('shows a tool that is off by default switched off, and one switch turns it on', async (t) => {
     const careful = toolSource('careful', { manifest: 'offByDefault: true,' });
-    const { port, dir } = await startTestService(t, { files: { ...FILES, 'careful.ts': careful } });
+    const { port, context } = await startTestService(t, { files: { ...FILES, 'careful.ts': careful } });
     const before = await raw(port, '/api/tools/careful');
     assert.equal(before.json.enabled, false, 'the switch shows it off');
     assert.equal(before.json.available, false);
@@ -193,7 +177,7 @@ describe('PUT /api/tools/:name/enabled', () => {
     const on = await raw(port, '/api/tools/careful/enabled', { method: 'PUT', body: { enabled: true } });
     assert.equal(on.status, 200, on.text);
     assert.deepEqual([on.json.enabled, on.json.available], [true, true]);
-    assert.match(await readFile(join(dir, 'riverse.yaml'), 'utf8'), /careful:\n {4}enabled: true\n/);
+    assert.deepEqual(await context.store.toolSwitches.all(), new Map([['careful', true]]));
     const off = await raw(port, '/api/tools/careful/enabled', { method: 'PUT', body: { enabled: false } });
     assert.deepEqual([off.json.enabled, off.json.available], [false, false]);
   });

@@ -5,7 +5,7 @@ import { PgDatabase } from './pg-database.ts';
 import {
   type ConnectRetry,
   createPgPool,
-  describe,
+  describeError,
   type PgPoolOptions,
   redactUrl,
   waitForDatabase,
@@ -44,7 +44,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof StoreError) throw error;
-    throw new StoreError(`Preparing the PostgreSQL database at ${redactUrl(url)} failed: ${describe(error)}`, {
+    throw new StoreError(`Preparing the PostgreSQL database at ${redactUrl(url)} failed: ${describeError(error)}`, {
       cause: error,
     });
   }

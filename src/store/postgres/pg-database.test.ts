@@ -44,4 +44,23 @@ describe('the store’s database calls when the database goes away', () => {
       (error) => error === mine,
     );
   });
+
+  it('the pool is bounded: ten calls at once on a pool of two use two connections, and all are answered', async () => {
+    const pool = createPgPool(cluster.url, { max: 2 });
+    const bounded = new PgDatabase(pool);
+    try {
+      const seen = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          bounded.rows<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity, pg_sleep(0.02) WHERE application_name = 'riverse'",
+          ),
+        ),
+      );
+      assert.equal(seen.length, 10);
+      assert.ok(Math.max(...seen.map(([row]) => row!.n)) <= 2 + 1, JSON.stringify(seen)); // + the other test's pool
+      assert.equal(pool.totalCount, 2);
+    } finally {
+      await bounded.close();
+    }
+  });
 });

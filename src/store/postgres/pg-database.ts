@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StoreError } from '../store-error.ts';
-import { describe } from './pg-pool.ts';
+import { describeError } from './pg-pool.ts';
 
 /** What a statement is given: pg's values. */
 export type PgValue = string | number | boolean | null | Buffer;
@@ -71,7 +71,7 @@ async function guarded<T>(operation: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof StoreError || error instanceof TypeError || error instanceof RangeError) throw error;
     if (error instanceof Error && !isDriverError(error)) throw error;
-    throw new StoreError(`the PostgreSQL store failed: ${describe(error)}`, { cause: error });
+    throw new StoreError(`the PostgreSQL store failed: ${describeError(error)}`, { cause: error });
   }
 }
 

@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { StoreEvents } from '../store.ts';
 import { StoreError } from '../store-error.ts';
 import type { PgDatabase } from './pg-database.ts';
-import { describe } from './pg-pool.ts';
+import { describeError } from './pg-pool.ts';
 
 /** NOTIFY refuses a payload of 8000 bytes or more: a larger one is kept in a row and sent as its id. */
 const MAX_NOTIFY_BYTES = 7_900;
@@ -79,7 +79,9 @@ export class PgEvents implements StoreEvents {
     } catch (error) {
       // Not connected: this subscription is not kept. Connected but cut meanwhile: the reconnection listens again.
       if (this.#client === undefined) this.#forget(name, listener);
-      throw new StoreError(`listening for store events on ${channel} failed: ${describe(error)}`, { cause: error });
+      throw new StoreError(`listening for store events on ${channel} failed: ${describeError(error)}`, {
+        cause: error,
+      });
     }
     return () => this.#forget(name, listener);
   }

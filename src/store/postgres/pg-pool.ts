@@ -89,7 +89,7 @@ export async function waitForDatabase(pool: pg.Pool, url: string, retry: Connect
       client.release();
       return;
     } catch (error) {
-      const reason = describe(error);
+      const reason = describeError(error);
       const code = (error as { code?: string }).code ?? '';
       if (REFUSED.test(code)) throw new StoreError(text.refused(shown, reason), { cause: error });
       const pause = Math.min(delay, deadline - waited);
@@ -105,8 +105,8 @@ export async function waitForDatabase(pool: pg.Pool, url: string, retry: Connect
 }
 
 /** An error of the driver in a few words (its SQLSTATE or system code, and message), never the URL's password. */
-export function describe(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+export function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describeError(error.errors[0]);
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string }).code;
   const said =

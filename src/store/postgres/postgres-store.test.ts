@@ -1,6 +1,7 @@
-// The PostgreSQL store against a real throwaway cluster (one per file): what each part keeps, the
-// guarantees two replicas rely on (one answer of an approval counts, one run begins), and the store
-// recovering by itself when the database restarts between two turns' writes.
+// The PostgreSQL store against a real throwaway cluster (one for the file): the Store contract
+// (store-contract.ts, each test on a fresh database), then what two replicas rely on (one answer of
+// an approval counts, one run begins, a cancel stands), the store recovering by itself when the
+// database restarts between two turns' writes, and a slow database as a bounded wait.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -9,16 +10,26 @@ import { SessionNameTakenError } from '../store-records.ts';
 import { StoreError } from '../store-error.ts';
 import type { Store } from '../store.ts';
 import type { TurnTrace } from '../turn-trace.ts';
+import { storeContract } from '../store-contract.ts';
 import { openPostgresStore } from './open-postgres-store.ts';
 import { type PgCluster, startPgCluster } from './testing/pg-cluster.ts';
 
-describe('the PostgreSQL store', () => {
-  let cluster: PgCluster;
+let cluster: PgCluster;
+let databases = 0;
+before(async () => {
+  cluster = await startPgCluster();
+});
+after(() => cluster.stop());
+
+storeContract('PostgreSQL', async () =>
+  openPostgresStore(await cluster.createDatabase(`contract_${++databases}`), { traceBatchMs: 5 }),
+);
+
+describe('the PostgreSQL store shared by two replicas', () => {
   let url: string;
   let a: Store;
   let b: Store;
   before(async () => {
-    cluster = await startPgCluster();
     url = await cluster.createDatabase('store');
     [a, b] = await Promise.all([
       openPostgresStore(url, { traceBatchMs: 5 }),
@@ -27,7 +38,6 @@ describe('the PostgreSQL store', () => {
   });
   after(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
-    await cluster.stop();
   });
 
   it('names its database without the password', () => {

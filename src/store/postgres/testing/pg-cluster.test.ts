@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { type PgCluster, startPgCluster } from './pg-cluster.ts';
+import { findPgBinaries, type PgCluster, startPgCluster } from './pg-cluster.ts';
 
 describe('the throwaway PostgreSQL cluster', () => {
   let cluster: PgCluster;
@@ -34,5 +34,13 @@ describe('the throwaway PostgreSQL cluster', () => {
     await assert.rejects(query(cluster.url, 'SELECT 1'), /ECONNREFUSED/);
     await cluster.up();
     assert.deepEqual(await query(cluster.url, 'SELECT 1 AS one'), [{ one: 1 }]);
+  });
+
+  it('without PostgreSQL installed, says that .ci/run installs it (a failure, not a skip)', () => {
+    assert.throws(
+      () => findPgBinaries({ path: '', debian: '/nonexistent/postgresql' }),
+      /PostgreSQL is not installed: .*`\.ci\/run` installs it \(apt-get install -y --no-install-recommends postgresql haproxy\)/,
+    );
+    assert.match(findPgBinaries(), /\/bin$/);
   });
 });

@@ -32,9 +32,9 @@ const NOT_INSTALLED =
   '`.ci/run` installs it (apt-get install -y --no-install-recommends postgresql haproxy); on a workstation install ' +
   "your system's postgresql package.";
 
-/** Where initdb, pg_ctl and postgres are; throws the message above when nowhere. */
-export function findPgBinaries(): string {
-  const path = (process.env.PATH ?? '').split(':').filter(Boolean);
+/** Where initdb, pg_ctl and postgres are; throws the message above when nowhere. `places`: for its test. */
+export function findPgBinaries(places: { path?: string; debian?: string } = {}): string {
+  const path = (places.path ?? process.env.PATH ?? '').split(':').filter(Boolean);
   const candidates: string[] = [];
   // pg_config by its full path: knip would take a bare name for a binary the package must list.
   const pgConfig = path.map((dir) => join(dir, 'pg_config')).find((file) => existsSync(file));
@@ -47,7 +47,7 @@ export function findPgBinaries(): string {
   } catch {
     // a broken pg_config: try the next places
   }
-  const debian = '/usr/lib/postgresql';
+  const debian = places.debian ?? '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian)
       .filter((name) => /^\d+$/.test(name))
