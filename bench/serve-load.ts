@@ -24,7 +24,17 @@ import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import {
+  checkAnswer,
+  COMPLETION,
+  cpuMs,
+  ECHO_TOOL,
+  type Figures,
+  figures,
+  rssMb,
+  service,
+  startChild,
+} from './serve-load-parts.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 60);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '1,32').split(',').map(Number);
@@ -33,86 +43,7 @@ const MODEL_DELAY_MS = Number(process.env.BENCH_MODEL_DELAY_MS ?? 50);
 const PACED = (process.env.BENCH_PACED ?? (MODEL_DELAY_MS > 0 ? '0' : '1')) !== '0';
 const STREAM = process.env.BENCH_STREAM === '1';
 const ISOLATION = process.env.BENCH_ISOLATION;
-const ANSWER = 'It is 16 °C and partly cloudy in Tokyo.';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-const ECHO_TOOL = `import { BaseTool, ToolResult } from 'riverse';
-
-export class EchoTool extends BaseTool {
-  manifest() {
-    return { name: 'echo', description: 'Says the text back', parameters: { text: { type: 'string', required: true, description: 'What to say' } }, examples: ['Echo Tokyo'] };
-  }
-  async execute(params) {
-    return ToolResult.ok(params.text + ': 16 °C, partly cloudy');
-  }
-}
-`;
-
-/** A child that prints a line matching `pattern` once it is ready; resolves with the match. */
-function startChild(
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv },
-  pattern: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, args, {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${args.join(' ')} printed nothing like ${pattern} in 60 s:\n${out}`)),
-      60_000,
-    );
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = pattern.exec(out);
-      if (match === null) return;
-      clearTimeout(timer);
-      child.stdout!.removeAllListeners('data');
-      child.stdout!.resume();
-      resolve({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${out}`)));
-  });
-}
-
-/** User and system CPU time of a process so far, in ms (/proc/PID/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function rssMb(pid: number): number {
-  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kb) / 1024;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
-interface Figures {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-function figures(latencies: number[], seconds: number, errors: number): Figures {
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    errors,
-  };
-}
 
 /** One POST read to its end; resolves with the status. */
 function post(agent: Agent, url: URL, body: string): Promise<number> {
@@ -200,38 +131,10 @@ function bare(
   );
 }
 
-const COMPLETION = JSON.stringify({
-  model: 'riverse',
-  messages: [{ role: 'user', content: "What's the weather in Tokyo?" }],
-  ...(STREAM ? { stream: true } : {}),
-});
-
 /** The service, paced, through the same client as the bare side. */
 function pacedService(serviceUrl: string, connections: number, seconds: number, rate: number): Promise<Figures> {
   const url = new URL(`${serviceUrl}v1/chat/completions`);
   return drive(connections, seconds, rate, async (agent) => (await post(agent, url, COMPLETION)) === 200);
-}
-
-/** The service under autocannon, as fast as it answers. */
-async function service(serviceUrl: string, connections: number, seconds: number): Promise<Figures> {
-  const latencies: number[] = [];
-  const options = {
-    url: `${serviceUrl}v1/chat/completions`,
-    method: 'POST' as const,
-    headers: { 'content-type': 'application/json' },
-    body: COMPLETION,
-    connections,
-    duration: seconds,
-    timeout: 30,
-  };
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(options, (error, done) => (error ? reject(error) : resolve(done)));
-    // autocannon's own histogram keeps whole milliseconds; the targets need finer.
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (status === 200) latencies.push(ms);
-    });
-  });
-  return figures(latencies, result.duration, result.errors + result.timeouts + result.non2xx);
 }
 
 interface CoreFigures {
@@ -260,18 +163,6 @@ async function runCore(modelUrl: string, tools: string, connections: number, sec
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`bench/serve-load-core.ts exited with ${code}: ${out}`);
   return JSON.parse(out.trim().split('\n').at(-1)!) as CoreFigures;
-}
-
-/** One completion, checked: the service answers with the tool's turn, not an error that would be fast. */
-async function checkAnswer(serviceUrl: string): Promise<void> {
-  const response = await fetch(`${serviceUrl}v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: COMPLETION.replace(',"stream":true', ''),
-  });
-  const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
-  if (body.choices?.[0]?.message?.content !== ANSWER)
-    throw new Error(`the service did not answer the tool turn: ${JSON.stringify(body)}`);
 }
 
 const ms = (value: number) => value.toFixed(2).padStart(8);

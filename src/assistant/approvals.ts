@@ -63,7 +63,17 @@ export interface ApprovalsOptions {
   registry?: () => ToolRegistry;
   /** How long an approval waits before it counts as a denial (`assistant.approval_timeout_ms`). */
   timeoutMs?: number;
+  /**
+   * Whether a session's turn runs in another live process sharing the store (a replica): its
+   * approvals are then answered here, stored, and run there — not here as an orphan.
+   */
+  runsElsewhere?: (sessionId: string) => Promise<boolean>;
+  /** How often a waiting call looks in the store for an answer another process stored (default 250 ms). */
+  watchMs?: number;
 }
+
+/** A waiting call looks in the store this often for an answer given to another process sharing it. */
+const WATCH_MS = 250;
 
 interface Waiter {
   settle: (outcome: ApprovalOutcome) => void;
@@ -84,12 +94,17 @@ export class Approvals {
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
   readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
+  readonly #runsElsewhere: (sessionId: string) => Promise<boolean>;
+  readonly #watchMs: number;
+  #watch: NodeJS.Timeout | undefined;
 
   constructor(options: ApprovalsOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     this.#store = options.store;
     this.#records = options.store?.approvals ?? memoryApprovals();
     this.#registry = options.registry;
+    this.#runsElsewhere = options.runsElsewhere ?? (async () => false);
+    this.#watchMs = options.watchMs ?? WATCH_MS;
   }
 
   alwaysAllowed(sessionId: string, tool: string): Promise<boolean> {
@@ -119,6 +134,7 @@ export class Approvals {
     return new Promise((resolve) => {
       const settle = (outcome: ApprovalOutcome) => {
         this.#waiters.delete(record.id);
+        this.#watchStore();
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve({ ...outcome, approvalId: record.id });
@@ -137,6 +153,7 @@ export class Approvals {
       );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.set(record.id, { settle });
+      this.#watchStore();
       announce({
         kind: 'approval',
         id: record.id,
@@ -197,7 +214,12 @@ export class Approvals {
         message: `This answer is for another call: its ${mismatch} differs from approval ${id}'s (${record.tool}, call ${record.callId}). Nothing was decided.`,
       };
     const waiter = this.#waiters.get(id);
-    if (waiter === undefined && Date.parse(record.expiresAt) <= Date.now()) await this.#expireOrphans();
+    if (
+      waiter === undefined &&
+      Date.parse(record.expiresAt) <= Date.now() &&
+      !(await this.#runsElsewhere(record.sessionId))
+    )
+      await this.#expireOrphans();
     const status = answer.decision === 'deny' ? 'denied' : 'approved';
     const always = answer.decision === 'always';
     if (
@@ -219,6 +241,8 @@ export class Approvals {
       waiter.settle(outcomeOf(decided));
       return { ok: true, approval: decided };
     }
+    // Its turn waits in another replica: that one finds the answer in the store and runs the call.
+    if (await this.#runsElsewhere(record.sessionId)) return { ok: true, approval: decided };
     const result = await this.#settleOrphan(decided);
     return { ok: true, approval: (await this.#records.get(id))!, ...(result === undefined ? {} : { result }) };
   }
@@ -226,7 +250,8 @@ export class Approvals {
   /** Runs the approved calls whose run never began because Riverse stopped first (call once at start). */
   async resume(): Promise<void> {
     for (const record of await this.#records.approvedNotRun())
-      if (!this.#waiters.has(record.id)) await this.#settleOrphan(record);
+      if (!this.#waiters.has(record.id) && !(await this.#runsElsewhere(record.sessionId)))
+        await this.#settleOrphan(record);
   }
 
   /**
@@ -312,11 +337,43 @@ export class Approvals {
     return this.#questions.get(id)?.question;
   }
 
+  /**
+   * While calls wait here, looks in the store for answers another process sharing it stored (a
+   * replica behind the same load balancer answered): their turns go on here, as with an answer given here.
+   */
+  #watchStore(): void {
+    if (this.#store === undefined) return;
+    if (this.#waiters.size === 0) {
+      clearInterval(this.#watch);
+      this.#watch = undefined;
+      return;
+    }
+    let looking = false; // a slow store: one look at a time
+    this.#watch ??= setInterval(() => {
+      if (looking) return;
+      looking = true;
+      void (async () => {
+        for (const [id, waiter] of [...this.#waiters]) {
+          let record: ApprovalRecord | undefined;
+          try {
+            record = await this.#records.get(id);
+          } catch {
+            continue; // the store is failing now: the next look, or the time limit, settles it
+          }
+          if (record !== undefined && record.status !== 'pending' && this.#waiters.get(id) === waiter)
+            waiter.settle(outcomeOf(record));
+        }
+      })().finally(() => (looking = false));
+    }, this.#watchMs);
+    this.#watch.unref();
+  }
+
   /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */
   async #expireOrphans(): Promise<void> {
     const now = Date.now();
     for (const record of await this.#records.pending()) {
       if (this.#waiters.has(record.id) || Date.parse(record.expiresAt) > now) continue;
+      if (await this.#runsElsewhere(record.sessionId)) continue;
       if (await this.#records.decide(record.id, 'timed-out'))
         await this.#settleOrphan((await this.#records.get(record.id))!);
     }

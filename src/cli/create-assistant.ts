@@ -151,7 +151,10 @@ async function finishSetup(
   options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean },
 ) {
   const store = options.persist
-    ? await openStore(setup.dataDir, setup.config.config, { traceRetention: traceRetention(setup.config.config) })
+    ? await openStore(setup.dataDir, setup.config.config, {
+        traceRetention: traceRetention(setup.config.config),
+        language: options.language, // a PostgreSQL store's retries at start are said in it
+      })
     : undefined;
   if (store !== undefined)
     setup.config = { ...setup.config, config: withToolSwitches(setup.config.config, await store.toolSwitches.all()) };

@@ -2,6 +2,7 @@ import { type Command, CommanderError, InvalidArgumentError, Option } from 'comm
 import packageJson from '../../package.json' with { type: 'json' };
 import { ConfigError } from '../config/load-config.ts';
 import { ModelError } from '../models/model-error.ts';
+import { StoreError } from '../store/store-error.ts';
 import { commandLanguage } from './command-language.ts';
 import { PROVIDER_WIRE_NAMES } from '../models/providers/provider-wire-names.ts';
 import { HELP_TEXT } from './help-text.ts';
@@ -235,6 +236,10 @@ try {
     // One form for every error the command prints: commander's own (`error: …`), in the person's language.
     console.error(`${text.error}${error instanceof UsageError ? error.message : error.localized(language)}`);
     process.exitCode = 2;
+  } else if (error instanceof StoreError) {
+    // The store could not be opened or written (a PostgreSQL database unreachable at start): said, not a stack.
+    console.error(`${text.error}${error.message}`);
+    process.exitCode = 1;
   } else throw error;
 }
 

@@ -85,12 +85,16 @@ export function assistantOptions(config: RiverseConfig, parts: AssistantParts): 
  * answers on `/api/approvals`: kept in `store`, waiting `assistant.approval_timeout_ms`, as an
  * assistant's own would.
  */
-export function sharedApprovals(config: RiverseConfig, parts: { store: Store; tools: CurrentTools }): Approvals {
+export function sharedApprovals(
+  config: RiverseConfig,
+  parts: { store: Store; tools: CurrentTools; runsElsewhere?: (sessionId: string) => Promise<boolean> },
+): Approvals {
   const { approvalTimeoutMs } = assistantLimits(config.assistant);
   const { tools } = parts;
   return new Approvals({
     store: parts.store,
     registry: () => tools.current,
+    ...(parts.runsElsewhere === undefined ? {} : { runsElsewhere: parts.runsElsewhere }),
     ...(approvalTimeoutMs === undefined ? {} : { timeoutMs: approvalTimeoutMs }),
   });
 }

@@ -57,6 +57,7 @@ const en = {
   'config.unit.bytes': () => 'bytes',
   'config.unit.days': () => 'days',
   'config.unit.traces': () => 'traces',
+  'config.unit.connections': () => 'connections',
   'config.kind.postgres-url': () =>
     'a PostgreSQL URL starting postgres:// or postgresql:// (like "postgres://riverse:secret@db.local:5432/riverse"); leave store.url out for the SQLite file in the data folder',
   'config.unit.tasks': () => 'tasks',
@@ -119,6 +120,7 @@ const zh: Texts = {
   'config.unit.bytes': () => '字节',
   'config.unit.days': () => '天',
   'config.unit.traces': () => '条追踪',
+  'config.unit.connections': () => '个连接',
   'config.kind.postgres-url': () =>
     '以 postgres:// 或 postgresql:// 开头的 PostgreSQL 地址（形如 "postgres://riverse:secret@db.local:5432/riverse"）；不写 store.url 则使用数据目录中的 SQLite 文件',
   'config.unit.tasks': () => '个任务',
@@ -185,6 +187,7 @@ const ja: Texts = {
   'config.unit.bytes': () => 'バイト',
   'config.unit.days': () => '日',
   'config.unit.traces': () => '件のトレース',
+  'config.unit.connections': () => '接続',
   'config.kind.postgres-url': () =>
     'postgres:// または postgresql:// で始まる PostgreSQL の URL（"postgres://riverse:secret@db.local:5432/riverse" のような形）。データフォルダーの SQLite ファイルを使うなら store.url を書かないでください',
   'config.unit.tasks': () => '件のタスク',

@@ -307,4 +307,11 @@ describe('the riverse.yaml schema', () => {
       ],
     );
   });
+
+  test('store.pool_max: a whole number of connections, at least 1', () => {
+    assert.deepEqual(plainProblems({ store: { url: 'postgres://riverse@db/riverse', pool_max: 20 } }), []);
+    assert.deepEqual(plainProblems({ store: { pool_max: 0 } }), [
+      { path: ['store', 'pool_max'], message: 'expected a whole number of connections, at least 1, got number 0' },
+    ]);
+  });
 });

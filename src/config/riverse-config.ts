@@ -349,6 +349,7 @@ export const CONFIG_FIELDS: Fields<RiverseConfig> = {
           );
       },
     },
+    pool_max: whole(1, phrase('config.unit.connections')),
     traces: section<TraceRetentionSettings>({
       max_age_days: whole(1, phrase('config.unit.days')),
       max_count: whole(1, phrase('config.unit.traces')),

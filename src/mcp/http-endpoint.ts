@@ -31,7 +31,7 @@ interface Session {
  */
 export function mcpHttpEndpoint(
   tools: ServedTools,
-  options: { tasks?: TaskRunner } = {},
+  options: { tasks?: TaskRunner; stateSecret?: Buffer } = {},
 ): {
   handle: (request: Request) => Promise<Response>;
   close: () => Promise<void>;
@@ -39,7 +39,9 @@ export function mcpHttpEndpoint(
   const sessions = new Map<string, Session>();
   // One for the endpoint: a task outlives the request (and the server) that started it.
   const tasks = options.tasks === undefined ? undefined : new McpTasks(options.tasks);
-  const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false, tasks }).server, {
+  // The 2026 revision's state between rounds is signed with a key every replica shares (any request may reach any of them).
+  const shared = options.stateSecret === undefined ? {} : { stateSecret: options.stateSecret };
+  const modern = createMcpHandler(() => createToolServer(tools, { listChanged: false, tasks, ...shared }).server, {
     legacy: 'reject',
   });
   const stopNotices = tools.onChange(() => modern.notify.toolsChanged());

@@ -9,8 +9,11 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 
-/** Signs the state a call carries between rounds; a new one each start, since a question outlives no process. */
-const SECRET = randomBytes(32);
+/**
+ * Signs the state a call carries between rounds, unless the caller gives the key (`riverse serve`
+ * gives the store's shared one, so that any replica checks what another signed): a new one each start.
+ */
+const OWN_SECRET = randomBytes(32);
 /** The key of the approval question in a call's `inputRequests` and `inputResponses`. */
 const APPROVAL_INPUT = 'approve';
 
@@ -35,6 +38,7 @@ interface RoundState {
  */
 export class InputRounds {
   readonly #call: string;
+  readonly #secret: Buffer;
   readonly #answers: Record<string, InputResponseView>;
   /** The requests the run reached without an answer, by key: one round asks them all (elicitation, sampling, roots). */
   readonly #asking = new Map<string, InputRequest>();
@@ -44,12 +48,14 @@ export class InputRounds {
     tool: string,
     args: unknown,
     request: { inputResponses?: Record<string, unknown>; requestState: () => unknown },
+    secret: Buffer = OWN_SECRET,
   ) {
-    this.#call = createHmac('sha256', SECRET)
+    this.#secret = secret;
+    this.#call = createHmac('sha256', secret)
       .update(JSON.stringify([tool, args]))
       .digest('base64url');
     const given = request.requestState();
-    const state = open(given);
+    const state = open(given, secret);
     // A state this process did not sign for this very call is refused, not taken for a first round:
     // it was changed on the way, belongs to another call, or outlived a restart (a new secret).
     if (given !== undefined && state?.call !== this.#call)
@@ -116,7 +122,7 @@ export class InputRounds {
   result(): InputRequiredResult {
     return inputRequired({
       inputRequests: Object.fromEntries(this.#asking),
-      requestState: seal({ call: this.#call, answers: this.#answers, asked: [...this.#asking.keys()] }),
+      requestState: seal({ call: this.#call, answers: this.#answers, asked: [...this.#asking.keys()] }, this.#secret),
     });
   }
 
@@ -128,16 +134,16 @@ export class InputRounds {
   }
 }
 
-function seal(state: RoundState): string {
+function seal(state: RoundState, secret: Buffer): string {
   const body = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return `${body}.${createHmac('sha256', SECRET).update(body).digest('base64url')}`;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
 }
 
-function open(value: unknown): RoundState | undefined {
+function open(value: unknown, secret: Buffer): RoundState | undefined {
   if (typeof value !== 'string') return undefined;
   const [body, mac] = value.split('.');
   if (body === undefined || mac === undefined) return undefined;
-  const expected = createHmac('sha256', SECRET).update(body).digest();
+  const expected = createHmac('sha256', secret).update(body).digest();
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {

@@ -7,11 +7,19 @@ import type { TaskRunner } from '../tasks/task-types.ts';
  */
 export function mcpRoute(
   tools: ServedTools,
-  options: { tasks?: TaskRunner } = {},
+  options: { tasks?: TaskRunner; stateSecret?: () => Promise<Buffer> } = {},
 ): (c: { req: { raw: Request } }) => Promise<Response> {
   let endpoint: Promise<(request: Request) => Promise<Response>> | undefined;
   return async (c) => {
-    endpoint ??= import('./http-endpoint.ts').then(({ mcpHttpEndpoint }) => mcpHttpEndpoint(tools, options).handle);
+    endpoint ??= Promise.all([import('./http-endpoint.ts'), options.stateSecret?.()]).then(
+      ([{ mcpHttpEndpoint }, stateSecret]) =>
+        mcpHttpEndpoint(tools, {
+          ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
+          ...(stateSecret === undefined ? {} : { stateSecret }),
+        }).handle,
+    );
+    // A store that failed to give the key is tried again on the next request.
+    endpoint.catch(() => (endpoint = undefined));
     return (await endpoint)(c.req.raw);
   };
 }

@@ -66,7 +66,7 @@ const SERVER_INFO = { name: 'riverse', version: '0.1.0' };
  */
 export function createToolServer(
   tools: ServedTools,
-  options: { listChanged?: boolean; tasks?: McpTasks } = {},
+  options: { listChanged?: boolean; tasks?: McpTasks; stateSecret?: Buffer } = {},
 ): { server: Server; close: () => Promise<void> } {
   const { tasks } = options;
   const server = new Server(SERVER_INFO, {
@@ -102,7 +102,7 @@ export function createToolServer(
     // In the 2026 revision a question to the person ends the run and is the answer (input-rounds.ts).
     const rounds =
       (server.getNegotiatedProtocolVersion() ?? '') >= STATELESS_REVISION
-        ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq)
+        ? new InputRounds(name, request.params.arguments ?? {}, context.mcpReq, options.stateSecret)
         : undefined;
     const mode = tasks === undefined ? undefined : longRunning(registered.manifest);
     if (tasks !== undefined && mode !== undefined) {

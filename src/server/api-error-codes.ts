@@ -47,6 +47,8 @@ export const API_ERROR_CODES = [
   'task-already-ended',
   // Event streams.
   'too-many-streams',
+  // The store (its database unreachable, slow past its bound, or its disk full).
+  'store-failed',
   // The default model's download.
   'download-running',
   'local-runtime-missing',

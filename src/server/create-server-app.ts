@@ -13,6 +13,7 @@ import { openaiRoutes } from './openai/openai-routes.ts';
 import { originRule } from './origin-rule.ts';
 import type { ServerOptions } from './server-config.ts';
 import { SERVER_TEXT } from './server-text.ts';
+import { StoreError } from '../store/store-error.ts';
 import type { ServerContext } from './server-context.ts';
 import { tokenRule } from './token-rule.ts';
 
@@ -48,6 +49,7 @@ export function createServerApp(
     '/mcp',
     mcpRoute(context.telemetry === undefined ? context.tools : tracedTools(context.tools, context.telemetry), {
       tasks: context.tasks,
+      stateSecret: () => context.store.sharedSecret('mcp-request-state'),
     }),
   );
   app.route('/', dashboardRoutes());
@@ -63,6 +65,16 @@ export function createServerApp(
   );
   app.onError((error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
+    // The database is down or slow (a restart, a network cut): the request may be tried again, the service goes on.
+    if (error instanceof StoreError)
+      return errorResponse(
+        c,
+        new ApiError(
+          503,
+          'store-failed',
+          `The store could not be reached to answer this request (${error.message}); it is retried by the next request. Check the database (RIVERSE_DATABASE_URL or store.url) or the data folder.`,
+        ),
+      );
     if (error instanceof HTTPException)
       return errorResponse(
         c,

@@ -68,6 +68,8 @@ export async function startServer(
         const tasksEnded = context.tasks.close().catch(() => {});
         server.close(() => void tasksEnded.then(resolve));
         context.events.close();
+        // Its heartbeat stops and its claims go: its turns are cut below, and no other replica need wait for them.
+        void context.close();
         server.closeIdleConnections();
         // A chat still streaming is cut after the grace: its request's signal then cancels the turn.
         setTimeout(() => server.closeAllConnections(), closeGraceMs).unref();

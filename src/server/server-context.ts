@@ -18,6 +18,8 @@ import { signIns } from '../mcp/oauth/sign-ins.ts';
 import { taskView } from './api/task-view.ts';
 import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
+import { TurnOwnership } from './turn-ownership.ts';
+import { ApprovalWatch } from './approval-watch.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -64,6 +66,10 @@ export interface ServerContext {
   modelProblem: ModelError | undefined;
   /** Where turns, runs by hand and MCP calls are exported (OpenTelemetry); none when telemetry is off. */
   telemetry: TurnExport | undefined;
+  /** This replica's id and its sessions' turns, claimed in the store that replicas share (turn-ownership.ts). */
+  turns: TurnOwnership;
+  /** Ends what the context runs beside the routes (the heartbeat, the watch of approvals); the service's close calls it. */
+  close(): Promise<void>;
 }
 
 export interface ServerContextOptions {
@@ -88,8 +94,18 @@ export interface ServerContextOptions {
 
 export function createServerContext(options: ServerContextOptions): ServerContext {
   let assistant: Assistant | undefined;
-  const approvals = sharedApprovals(options.config.config, options);
+  const logText = SERVER_TEXT[options.logLanguage ?? 'en'];
+  const turns = new TurnOwnership(options.store, {
+    onInterrupted: (turn, reason) => console.error(logText.turnInterrupted(turn.sessionId, reason)),
+    onError: (error) => console.error(logText.heartbeatFailed(error instanceof Error ? error.message : String(error))),
+  });
+  const approvals = sharedApprovals(options.config.config, {
+    ...options,
+    runsElsewhere: (sessionId) => turns.runsElsewhere(sessionId),
+  });
   const events = new ServerEvents();
+  // Every replica's approval requests reach this one's event streams (they are read from the shared store).
+  const approvalWatch = new ApprovalWatch(options.store, events);
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
     retention: taskRetention(options.config.config),
@@ -136,6 +152,11 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     sessionTitles: options.sessionTitles ?? 'model',
     modelProblem: options.modelProblem,
     telemetry: options.telemetry,
+    turns,
+    async close() {
+      approvalWatch.close();
+      await turns.close();
+    },
     assistant: () => assistant,
     setModel(model) {
       // The config as it is now (the service may have rewritten it); the approvals outlive the model.
@@ -160,8 +181,9 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   };
   if (options.model !== undefined) context.setModel(options.model);
   // A call approved just before the service stopped, whose run never began, runs now (its answer was stored).
-  approvals
-    .resume()
+  // After the sweep at start: a turn a killed process of this host left no longer counts as running elsewhere.
+  turns.started
+    .then(() => approvals.resume())
     .catch((error: unknown) =>
       console.error(
         SERVER_TEXT[context.logLanguage].resumeFailed(error instanceof Error ? error.message : String(error)),

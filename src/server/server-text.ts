@@ -10,6 +10,10 @@ interface ServerText {
   tasksNotEnded: (reason: string) => string;
   /** A bug answered a request with 500: the request, and the stack. */
   requestFailed: (request: string, detail: string) => string;
+  /** Another replica died mid-turn; this one marked its turn interrupted (the reason is in English, as the traces keep it). */
+  turnInterrupted: (sessionId: string, reason: string) => string;
+  /** The replica could not write its heartbeat or sweep (the store failed); it tries again. */
+  heartbeatFailed: (reason: string) => string;
 }
 
 export const SERVER_TEXT: Record<Language, ServerText> = {
@@ -19,6 +23,10 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
     tasksNotEnded: (reason) =>
       `error: the tasks running when the service last stopped could not be marked interrupted: ${reason}. They stay listed as running until the service starts with a store it can write.`,
     requestFailed: (request, detail) => `error: the service failed while answering ${request}: ${detail}`,
+    turnInterrupted: (sessionId, reason) =>
+      `A turn of session ${sessionId} was marked interrupted: ${reason} The session goes on from any replica.`,
+    heartbeatFailed: (reason) =>
+      `error: this replica could not record its heartbeat in the store: ${reason}. It tries again in a few seconds; if the store stays unreachable, other replicas will mark its turns interrupted.`,
   },
   zh: {
     resumeFailed: (reason) =>
@@ -26,6 +34,10 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
     tasksNotEnded: (reason) =>
       `错误：无法把服务上次停止时仍在运行的任务标记为已中断：${reason}。在服务以可写入的存储启动之前，它们仍显示为运行中。`,
     requestFailed: (request, detail) => `错误：服务在响应 ${request} 时出错：${detail}`,
+    turnInterrupted: (sessionId, reason) =>
+      `会话 ${sessionId} 的一轮对话已标记为中断：${reason} 该会话可在任一副本上继续。`,
+    heartbeatFailed: (reason) =>
+      `错误：此副本无法在存储中记录心跳：${reason}。几秒后会重试；若存储一直无法访问，其他副本会把它的对话轮次标记为中断。`,
   },
   ja: {
     resumeFailed: (reason) =>
@@ -33,5 +45,9 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
     tasksNotEnded: (reason) =>
       `エラー：サービスが前回停止したときに実行中だったタスクを中断済みにできませんでした：${reason}。書き込めるストアでサービスが起動するまで、実行中として表示されます。`,
     requestFailed: (request, detail) => `エラー：サービスが ${request} への応答中に失敗しました：${detail}`,
+    turnInterrupted: (sessionId, reason) =>
+      `セッション ${sessionId} のターンを中断済みにしました：${reason} このセッションはどのレプリカからでも続けられます。`,
+    heartbeatFailed: (reason) =>
+      `エラー：このレプリカはストアにハートビートを記録できませんでした：${reason}。数秒後に再試行します。ストアに届かないままなら、他のレプリカがこのレプリカのターンを中断済みにします。`,
   },
 };

@@ -1,6 +1,7 @@
 import { isPostgresUrl, withoutPassword, type StoreConfig } from './store-settings.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
+import type { Language } from '../core/language.ts';
 
 /** The environment variable that names a PostgreSQL database; it wins over riverse.yaml's `store.url`. */
 export const DATABASE_URL_ENV = 'RIVERSE_DATABASE_URL';
@@ -36,12 +37,18 @@ function postgres(url: string, setting: typeof DATABASE_URL_ENV | 'store.url'): 
 export async function openStore(
   dataDir: string,
   config: StoreConfig,
-  options: StoreOptions & { env?: NodeJS.ProcessEnv } = {},
+  options: StoreOptions & { env?: NodeJS.ProcessEnv; language?: Language } = {},
 ): Promise<Store> {
-  const { env, ...storeOptions } = options;
+  const { env, language, ...storeOptions } = options;
   const choice = chooseStore(dataDir, config, env);
   if (choice.kind === 'sqlite') return SqliteStore.open(choice.dataDir, storeOptions);
   // Loaded only for a postgres URL: the SQLite default never loads the driver.
   const { openPostgresStore } = await import('./postgres/open-postgres-store.ts');
-  return openPostgresStore(choice.url, storeOptions);
+  const poolMax = config.store?.pool_max;
+  return openPostgresStore(choice.url, {
+    ...storeOptions,
+    // The language its start's retries are said in; the pool's bound from store.pool_max.
+    ...(language === undefined ? {} : { language }),
+    ...(poolMax === undefined ? {} : { pool: { max: poolMax } }),
+  });
 }

@@ -159,6 +159,23 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE tasks ADD COLUMN logs TEXT;
   ALTER TABLE tasks ADD COLUMN remote TEXT;
   `,
+  // 9: the turn each session has in progress and the replica running it (src/store/running-turns.ts),
+  // its heartbeat kept fresh while it runs, so that another replica can tell a dead one's turn; and
+  // the keys every replica shares.
+  `
+  CREATE TABLE running_turns (
+    session_id   TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    replica      TEXT NOT NULL,        -- the replica id (host:pid:random)
+    started_at   INTEGER NOT NULL,     -- epoch milliseconds
+    heartbeat_at INTEGER NOT NULL
+  );
+  CREATE INDEX running_turns_by_replica ON running_turns (replica);
+  -- Keys made once and shared by every process of the store (src/store/shared-secret.ts).
+  CREATE TABLE shared_secrets (
+    name  TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

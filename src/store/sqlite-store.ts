@@ -8,6 +8,8 @@ import { isLanguage, LANGUAGES, type Language } from '../core/language.ts';
 import type { ToolErrorCode } from '../tools/tool-result.ts';
 import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
+import { RunningTurns } from './running-turns.ts';
+import { sharedSecret } from './shared-secret.ts';
 import { ResponseStore } from './response-store.ts';
 import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
@@ -24,9 +26,16 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from './store-records.ts';
-import type { OAuthTokenRepository, Store, StoreOptions, ToolSwitchRepository } from './store.ts';
+import type {
+  OAuthTokenRepository,
+  RunningTurnRepository,
+  Store,
+  StoreOptions,
+  ToolSwitchRepository,
+} from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
 import { SqliteToolSwitches } from './sqlite-tool-switches.ts';
+import { localEvents } from './local-events.ts';
 import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from './turn-trace.ts';
@@ -73,6 +82,10 @@ export class SqliteStore implements Store {
   readonly toolSwitches: ToolSwitchRepository;
   /** MCP OAuth sign-ins, in the same file. */
   readonly oauth: OAuthTokenRepository;
+  /** Which replica runs each session's turn (several `riverse serve` on one store), in the same file. */
+  readonly runningTurns: RunningTurnRepository;
+  /** Events within this process: one machine's processes share no server to carry them (038). */
+  readonly events = localEvents();
   /**
    * Session ids by name, for `sessionId` (a SELECT per /v1 turn was a few % of its CPU): an entry
    * goes when this store renames or deletes its session, and all of them when a batch finds a
@@ -88,6 +101,7 @@ export class SqliteStore implements Store {
     this.tasks = new TaskStore((sql) => this.#prepare(sql));
     this.toolSwitches = new SqliteToolSwitches((sql) => this.#prepare(sql));
     this.oauth = new SqliteOAuthTokens((sql) => this.#prepare(sql));
+    this.runningTurns = new RunningTurns((sql) => this.#prepare(sql));
     this.turnTraces = new TraceStore({
       prepare: (sql) => this.#prepare(sql),
       transaction: (body) => this.#transaction(body),
@@ -340,6 +354,11 @@ export class SqliteStore implements Store {
   async toolStats(query: ToolStatsQuery = {}): Promise<ToolStats> {
     this.turnTraces.flushNow(); // the turns' tool-call rows wait in its batch
     return toolCallStats((sql) => this.#prepare(sql), query);
+  }
+
+  /** The key called `name` that every process sharing this store reads alike, made by the first to ask. */
+  async sharedSecret(name: string): Promise<Buffer> {
+    return sharedSecret((sql) => this.#prepare(sql), name);
   }
 
   /** The turn each of the session's messages belongs to, in the order of `messages()` (null: none was given). */

@@ -285,6 +285,16 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
         };
         await store.tasks.put(base, 'host:1:1');
         await store.tasks.put({ ...base, id: 'task-2', createdAt: 2_000, updatedAt: 2_000 }, 'host:1:1');
+        // Its log lines and the remote task it waits on come back as written; its runner is named.
+        const logs = [{ atMs: 1_500, level: 'info' as const, message: 'page 1 of 3' }];
+        const remote = { server: 'remote', tool: 'job', taskId: 'remote-7' };
+        await store.tasks.put({ ...base, id: 'task-3', logs, remote }, 'host:2:2');
+        const kept = await store.tasks.get('task-3');
+        assert.deepEqual([kept?.logs, kept?.remote], [logs, remote]);
+        assert.equal(await store.tasks.runnerOf?.('task-3'), 'host:2:2');
+        assert.equal(await store.tasks.runnerOf?.('nope'), undefined);
+        await store.tasks.put({ ...base, id: 'task-3', status: 'cancelled', updatedAt: 1_600 });
+        await store.tasks.prune(1_700, { ttlMs: 0, maxEnded: 10 });
         assert.deepEqual(
           (await store.tasks.list()).map((task) => task.id),
           ['task-2', 'task-1'],

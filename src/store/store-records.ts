@@ -64,6 +64,17 @@ export class SessionNameTakenError extends Error {
   }
 }
 
+/** A session's turn in progress and the replica running it (decision 039). */
+export interface RunningTurn {
+  sessionId: string;
+  /** The replica id of the process running it (`host:pid:random`). */
+  replica: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  /** The last time its replica said it is alive (epoch milliseconds). */
+  heartbeatAt: number;
+}
+
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'timed-out';
 
 /** Where the run of an approved call is: not begun, begun (Riverse may have stopped during it), finished. */

@@ -12,6 +12,8 @@ export interface TraceRetentionSettings {
 export interface StoreSettings {
   /** A PostgreSQL database shared by replicas (`postgres://…`); RIVERSE_DATABASE_URL wins over it. Absent: SQLite in the data folder. */
   url?: string;
+  /** PostgreSQL: connections each replica keeps to it at most (10; decision 038). */
+  pool_max?: number;
   traces?: TraceRetentionSettings | null;
   tasks?: TaskRetentionSettings | null;
 }

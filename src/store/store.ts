@@ -10,6 +10,7 @@ import type {
   KeptTokens,
   NewApproval,
   OAuthClient,
+  RunningTurn,
   SessionInfo,
   SessionSummary,
   StoredResponse,
@@ -49,6 +50,10 @@ export interface Store {
   readonly toolSwitches: ToolSwitchRepository;
   /** MCP servers' OAuth sign-ins: the client registered per issuer, tokens per issuer and resource. */
   readonly oauth: OAuthTokenRepository;
+  /** Which replica runs each session's turn, when several `riverse serve` share the store (decision 039). */
+  readonly runningTurns: RunningTurnRepository;
+  /** Live events between the processes sharing this store (in-process for SQLite, LISTEN/NOTIFY for PostgreSQL). */
+  readonly events: StoreEvents;
 
   /** The session called `name`, created if there is none. */
   session(name: string): Promise<SessionInfo>;
@@ -91,8 +96,31 @@ export interface Store {
   toolStats(query?: ToolStatsQuery): Promise<ToolStats>;
   /** Tool calls of every session, newest first, filtered. */
   traces(query?: TraceQuery): Promise<StoredTrace[]>;
+  /** The key called `name` that every process sharing the store reads alike (32 random bytes, made by the first to ask). */
+  sharedSecret(name: string): Promise<Buffer>;
   /** Writes what is queued, then closes. */
   close(): Promise<void>;
+}
+
+/**
+ * The claims of turns on sessions, one row per session across every replica (decision 039): the
+ * claim and the take-over are each one conditional write, so of two replicas one wins.
+ */
+export interface RunningTurnRepository {
+  /** Claims `sessionId` for a turn of `replica`; false when a turn of the session is running already. */
+  claim(sessionId: string, replica: string, now?: number): Promise<boolean>;
+  /** The turn has ended: its claim goes (only the replica's own). */
+  release(sessionId: string, replica: string): Promise<void>;
+  /** `replica` is alive: every turn it runs gets `now` as its heartbeat. */
+  beat(replica: string, now?: number): Promise<void>;
+  /** Every turn running, of every replica, oldest first. */
+  list(): Promise<RunningTurn[]>;
+  /** The turn running in `sessionId`, if one is. */
+  owner(sessionId: string): Promise<RunningTurn | undefined>;
+  /** The id of the turn that began as `turn` did: its last message's since then (none: it stored nothing). */
+  turnOf(turn: RunningTurn): Promise<string | undefined>;
+  /** Takes a dead replica's turn away if it is still as `seen`; of several sweepers at once, one gets true. */
+  take(seen: RunningTurn): Promise<boolean>;
 }
 
 /** Approvals: an answer is stored before the call runs, and of two answers only the first counts. */
@@ -182,6 +210,17 @@ export interface OAuthTokenRepository {
   saveTokens(issuer: string, resource: string, kept: KeptTokens | undefined): Promise<void>;
   /** The tokens saved last (greatest `savedAt`) for this resource, whichever issuer gave them. */
   latest(resource: string): Promise<(KeptTokens & { issuer: string }) | undefined>;
+}
+
+/**
+ * Live events on named channels, heard by every process sharing the store (the one that published
+ * too): a JSON payload each, delivered in order of publication, not kept (the rows are the record).
+ */
+export interface StoreEvents {
+  /** Sends `payload` (JSON-serializable) to every subscriber of `channel` (1 to 40 of a-z 0-9 _ . : -). */
+  publish(channel: string, payload: unknown): Promise<void>;
+  /** Resolves once listening (an event published after it is heard); the function it gives stops listening. */
+  subscribe(channel: string, listener: (payload: unknown) => void): Promise<() => void>;
 }
 
 /** How a store is opened (both kinds). */

@@ -212,6 +212,21 @@ describe('LocalTaskRunner across a restart', () => {
     assert.equal((await store.tasks.get(task.id))?.status, 'cancelled');
   });
 
+  it('a task cancelled through another runner of the store (another replica) stops where it runs', async () => {
+    using store = SqliteStore.open(join(root, `data-${++counter}`));
+    using other = SqliteStore.open(store.file.replace(/\/[^/]+$/, ''));
+    const { calls, run } = heldCalls();
+    const runner = new LocalTaskRunner({ records: store.tasks, run, watchMs: 5 });
+    const elsewhere = new LocalTaskRunner({ records: other.tasks, run: heldCalls().run, watchMs: 5 });
+    const task = await runner.start(request());
+    await settle();
+    assert.equal((await elsewhere.cancel(task.id))?.status, 'cancelled');
+    assert.equal((await runner.waitForEnd(task.id)).status, 'cancelled');
+    assert.equal(calls[0]!.hooks.signal.aborted, true);
+    await elsewhere.close();
+    await runner.close();
+  });
+
   it('keeps ended tasks by their ttlMs, and prunes those past it', async () => {
     using store = SqliteStore.open(join(root, `data-${++counter}`));
     const base = { tool: 't', callId: 'c', origin: 'api' as const, arguments: {}, createdAt: 0 };

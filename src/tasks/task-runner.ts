@@ -234,9 +234,10 @@ export class LocalTaskRunner implements TaskRunner {
 
   async cancel(id: string): Promise<TaskRecord | undefined> {
     const live = this.#live.get(id);
+    // Held by another process on the store (a replica beside this one): cancelled in its row, which that runner watches.
     if (live === undefined) {
       await this.ready;
-      return this.#records.get(id);
+      return cancelStored(this.#records, id);
     }
     this.#endCancelled(live);
     const record = structuredClone(live.record);

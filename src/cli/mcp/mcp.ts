@@ -72,7 +72,7 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
       import('../../store/open-store.ts'),
       import('../../store/store-settings.ts'),
     ]);
-    const store = await openStore(cliDataDir(loaded), loaded.config);
+    const store = await openStore(cliDataDir(loaded), loaded.config, { language: options.language });
     const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config), sources: tools.setup.sources });
     return {
       runner,

@@ -119,7 +119,7 @@ export async function tasksCancel(id: string, options: TasksOptions): Promise<nu
 
 async function withStore(options: TasksOptions, body: (store: Store) => Promise<number>): Promise<number> {
   const loaded = await loadCliConfig(options.config);
-  const store = await openStore(cliDataDir(loaded), loaded.config);
+  const store = await openStore(cliDataDir(loaded), loaded.config, { language: options.language });
   try {
     return await body(store);
   } finally {

@@ -15,7 +15,7 @@ export async function traceCommand(target: string | undefined, options: TraceOpt
   const text = TRACE_TEXT[options.language];
   const loaded = await loadCliConfig(options.config);
   const dataDir = cliDataDir(loaded);
-  const store = await openStore(dataDir, loaded.config);
+  const store = await openStore(dataDir, loaded.config, { language: options.language });
   try {
     const id = target ?? 'last';
     const trace = id === 'last' ? await store.turnTraces.last() : await store.turnTraces.get(id);

@@ -38,17 +38,20 @@ export function chatRoutes(context: ServerContext): Hono {
             async (taken) => busy.has(taken) || (await context.store.findSession(taken)) !== undefined,
           )
         : sessionName(body.session, 'session');
-    if (busy.has(name))
-      throw new ApiError(
+    const sessionBusy = () =>
+      new ApiError(
         409,
         'session-busy',
         `Session ${JSON.stringify(name)} is answering another message; wait for its reply (or close that chat) and send this one again.`,
         'session',
       );
+    if (busy.has(name)) throw sessionBusy();
     busy.add(name);
     let session: SessionInfo;
     try {
       session = await context.store.session(name);
+      // One turn per session across every replica sharing the store, not only in this process.
+      if (!(await context.turns.claim(session.id))) throw sessionBusy();
     } catch (error) {
       busy.delete(name);
       throw error;
@@ -66,6 +69,16 @@ export function chatRoutes(context: ServerContext): Hono {
       const title = () => modelTitle(assistant.model, message, language, abort.signal);
       const oneAtATime = assistant.model.id.startsWith('local:');
       const titling = naming && !oneAtATime ? title() : undefined;
+      // The session is free again before `done` goes out: a client that sends its next message at
+      // once, to this replica or another, finds it free.
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        busy.delete(name);
+        await context.turns.release(session.id);
+      };
+      let done: { type: string; data: unknown } | undefined;
       try {
         queue.send('session', { id: session.id, name: session.name });
         await assistant.turn(message, {
@@ -74,15 +87,18 @@ export function chatRoutes(context: ServerContext): Hono {
           ...requestTraceContext(c),
           onEvent: (event) => {
             const sent = chatEvent(event, language);
-            if (sent !== undefined) queue.send(sent.type, sent.data);
+            if (sent?.type === 'done') done = sent;
+            else if (sent !== undefined) queue.send(sent.type, sent.data);
           },
         });
+        await release();
+        if (done !== undefined) queue.send(done.type, done.data);
         const given = titling ?? (naming && !abort.signal.aborted ? title() : undefined);
         const renamed = given === undefined ? undefined : await retitle(context, name, await given, busy);
         if (renamed !== undefined) queue.send('session', { id: session.id, name: renamed });
         await queue.flushed();
       } finally {
-        busy.delete(name);
+        await release();
         c.req.raw.signal.removeEventListener('abort', cancel);
       }
     });

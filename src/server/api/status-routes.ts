@@ -19,6 +19,8 @@ export function statusRoutes(context: ServerContext): Hono {
       download: context.download.state(),
       language: context.language,
       tools: { total: registry.list().length, available: registry.tools().length },
+      // Which of several `riverse serve` sharing the store answered (docs/replicas.md).
+      replica: { id: context.turns.id },
     });
   });
   return routes;

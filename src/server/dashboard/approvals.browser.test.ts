@@ -103,6 +103,27 @@ test('approval cards in Chromium', { skip: skipWithoutChromium, timeout: 180_000
     },
   );
 
+  await t.test(
+    'an approval asked by a turn this page does not stream (another tab, another replica) shows live, and answering it here runs the call',
+    async () => {
+      const session = decodeURIComponent(page.url().split('#/chat/')[1]!);
+      // Another client's turn in the same conversation (as a tab on another replica would send it).
+      const other = await fetch(`${service.url}api/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session, message: 'note coffee' }),
+      });
+      assert.equal(other.status, 200);
+      const otherDone = other.text();
+      const card = page.locator('.approval-card[data-state="pending"]', { hasText: 'coffee' });
+      await card.waitFor();
+      await card.getByRole('button', { name: 'Approve once' }).click();
+      await page.locator('.approval-card[data-state="approved"]', { hasText: 'coffee' }).waitFor();
+      assert.match(await otherDone, /written: coffee/);
+      assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea', 'coffee']);
+    },
+  );
+
   await t.test('in Japanese: the card and its buttons', async () => {
     await page.locator('[data-action="new-chat"]').click();
     await page.locator('#language-select').selectOption('ja');
@@ -112,7 +133,7 @@ test('approval cards in Chromium', { skip: skipWithoutChromium, timeout: 180_000
     assert.equal(await card.locator('h3').textContent(), 'write_note が実行の許可を求めています');
     await card.getByRole('button', { name: '今回だけ許可' }).click();
     await page.locator('.message.assistant', { hasText: 'written: 牛乳' }).waitFor();
-    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea', '牛乳']);
+    assert.deepEqual(notes(), ['milk', 'bread', 'eggs', 'tea', 'coffee', '牛乳']);
     await page.locator('#language-select').selectOption('en');
   });
 

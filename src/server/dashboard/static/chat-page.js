@@ -128,6 +128,13 @@ export function chatPage(root, app) {
   onLiveEvent('task-delivered', (delivery) => {
     if (current !== null && delivery.session === current) log.taskArrived(delivery);
   });
+  // An approval asked by a turn this page does not stream (another tab, another replica): answered
+  // here too. While this page streams a turn, the session is busy: its approvals are that turn's.
+  onLiveEvent('approval-request', (request) => {
+    if (current !== null && request.session === current && running === null)
+      log.approvalElsewhere({ type: 'approval-request', ...request });
+  });
+  onLiveEvent('approval-answered', (answered) => log.approvalElsewhere({ type: 'approval-answered', ...answered }));
   // A question of a task's call: while this page streams the chat's turn, that stream shows it.
   onLiveEvent('task-call', ({ session, event }) => {
     if (current !== null && session === current && running === null) log.taskCall(event);

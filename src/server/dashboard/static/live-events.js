@@ -12,7 +12,9 @@ import { ApiError, stream } from './api.js';
  *   model: { id: string }, 'model-download': DownloadState, 'tools-changed': { changes: unknown[] }, 'mcp-sign-in': { server: string, url: string }, open: {}, closed: {},
  *   task: { task: { id: string, status: string } & Record<string, unknown> },
  *   'task-delivered': { sessionId: string, session?: string, task: { id: string, tool: string }, message: { role: string, content: string } },
- *   'task-call': { taskId: string, session?: string, event: { type: string } & Record<string, any> }
+ *   'task-call': { taskId: string, session?: string, event: { type: string } & Record<string, any> },
+ *   'approval-request': { approvalId: string, sessionId: string, session?: string, callId: string, tool: string, params?: unknown, expiresAt: string },
+ *   'approval-answered': { approvalId: string, sessionId: string, callId: string, tool: string, decision: string }
  * }} LiveEvents
  */
 

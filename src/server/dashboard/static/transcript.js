@@ -3,7 +3,7 @@
 // messages, a card per tool call with its trace, the approvals still waiting), and the page's notes.
 // A turn being answered adds to it (chat-turn.js).
 import { api, ApiError, errorMessage } from './api.js';
-import { pendingApprovalCards, questionCard } from './approval-card.js';
+import { approvalCard, pendingApprovalCards, questionCard } from './approval-card.js';
 import { h, replace } from './dom.js';
 import { renderReply } from './reply-text.js';
 import { toolCallCard } from './tool-call-card.js';
@@ -25,6 +25,8 @@ import { traceLink } from './trace-link.js';
 export function transcript() {
   /** Questions of tasks whose turn is over, by id. @type {Map<string, ReturnType<typeof questionCard>>} */
   const taskQuestions = new Map();
+  /** Approvals asked by a turn this page does not stream (another tab, another replica), by id. @type {Map<string, ReturnType<typeof approvalCard>>} */
+  const elsewhere = new Map();
   const element = h('ol', {
     class: 'transcript',
     role: 'log',
@@ -198,6 +200,24 @@ export function transcript() {
         scroll();
       } else if (event.type === 'question-ended')
         taskQuestions.get(event.questionId)?.settle({ answered: event.answered === true });
+    },
+    /**
+     * An approval of this conversation that no turn of this page streams (`approval-request` on
+     * /api/events: asked in another tab, or by a turn on another replica), answered here; and its end.
+     * @param {{ type: 'approval-request', approvalId: string, callId: string, tool: string, params?: unknown } | { type: 'approval-answered', approvalId: string, decision: string }} event
+     */
+    approvalElsewhere(event) {
+      if (event.type === 'approval-answered') {
+        elsewhere.get(event.approvalId)?.settle({ decision: /** @type {any} */ (event.decision) });
+        elsewhere.delete(event.approvalId);
+        return;
+      }
+      // Shown already (the page loaded it with the history, or its turn streams here).
+      if (element.querySelector(`[data-approval-id="${CSS.escape(event.approvalId)}"]`) !== null) return;
+      const card = approvalCard(event);
+      elsewhere.set(event.approvalId, card);
+      element.append(h('li', {}, card.element));
+      scroll();
     },
     /** A new chat: the welcome. */
     welcome() {
