@@ -291,8 +291,10 @@ describe('riverse as an installed package', { timeout: 180_000 }, () => {
     // questions and Mcp-Param headers (036: ask-form, the terminal's and the dashboard's forms, the guides' sections
     // in three languages) took it just past 800 kB (800.6 kB); tasks, OpenTelemetry out, the traces' pictures and the
     // service's words to about 876 kB; the JavaScript compiled without its comments (007's addendum) to 766 kB.
-    // The async store (037) and the PostgreSQL store (038: pool, schema, a part per concept, events; about 21 kB) to 800.5 kB.
-    assert.ok(size < 825_000, `the tarball is ${size} bytes`);
+    // The async store (037) and the PostgreSQL store (038: pool, schema, a part per concept, events; about 21 kB) to 800.5 kB;
+    // replicas (039: turn ownership, approvals across replicas, shared secrets), a tool's sample and roots (040),
+    // asks_first, notifications/tasks, remote tasks across a restart and earlier calls' parts to 841 kB.
+    assert.ok(size < 860_000, `the tarball is ${size} bytes`);
   });
 
   for (const kind of ['commonjs', 'module'] as const) {
