@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -22,6 +22,18 @@ describe('openStore', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('a SQLite file that cannot be opened is a StoreError naming its folder, not a stack', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'riverse-open-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(join(dir, 'riverse.db'), 'not a database, just text that is long enough to be read as a header');
+    await assert.rejects(openStore(dir, {}, { env: {} }), (error: Error) => {
+      assert.equal(error.name, 'StoreError');
+      assert.equal((error as { code?: string }).code, 'store-failed');
+      assert.ok(error.message.startsWith(`Opening the database in ${dir} failed: `), error.message);
+      return true;
+    });
   });
 
   it('takes store.url, and RIVERSE_DATABASE_URL over it', () => {

@@ -1,4 +1,5 @@
 import { isPostgresUrl, withoutPassword, type StoreConfig } from './store-settings.ts';
+import { storeCall } from './store-error.ts';
 import { SqliteStore } from './sqlite-store.ts';
 import type { Store, StoreOptions } from './store.ts';
 import type { Language } from '../core/language.ts';
@@ -41,7 +42,10 @@ export async function openStore(
 ): Promise<Store> {
   const { env, language, ...storeOptions } = options;
   const choice = chooseStore(dataDir, config, env);
-  if (choice.kind === 'sqlite') return SqliteStore.open(choice.dataDir, storeOptions);
+  // A file that cannot be opened or brought up to date (unreadable, damaged, made by another
+  // Riverse's schema) is said in a line that names it, not as a stack.
+  if (choice.kind === 'sqlite')
+    return storeCall(`Opening the database in ${choice.dataDir}`, () => SqliteStore.open(choice.dataDir, storeOptions));
   // Loaded only for a postgres URL: the SQLite default never loads the driver.
   const { openPostgresStore } = await import('./postgres/open-postgres-store.ts');
   const poolMax = config.store?.pool_max;
