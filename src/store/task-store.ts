@@ -1,10 +1,8 @@
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import { jsonText } from '../models/json-text.ts';
-import { partsAsJson } from '../tools/result-content.ts';
-import type { CheckedToolResult } from '../tools/tool-result.ts';
 import type { TaskFilter, TaskRecord, TaskStatus } from '../tasks/task-types.ts';
 import type { TaskRetention } from './store-records.ts';
 import type { TaskRepository } from './store.ts';
+import { TASK_COLUMNS, taskValues, toTaskRecord, type TaskRow } from './task-rows.ts';
 
 export const DEFAULT_TASK_RETENTION: TaskRetention = { ttlMs: 7 * 24 * 60 * 60 * 1000, maxEnded: 1_000 };
 
@@ -13,28 +11,6 @@ export const ENDED_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'ca
 
 /** The most `list` answers. */
 const MAX_LISTED = 1_000;
-
-interface TaskRow {
-  id: string;
-  tool: string;
-  call_id: string;
-  session_id: string | null;
-  origin: TaskRecord['origin'];
-  status: TaskStatus;
-  status_message: string | null;
-  error_code: string | null;
-  arguments: string;
-  created_at: number;
-  updated_at: number;
-  ttl_ms: number | null;
-  poll_interval_ms: number | null;
-  progress: string | null;
-  logs: string | null;
-  remote: string | null;
-  result: string | null;
-  delivered_at: number | null;
-  runner: string | null;
-}
 
 /** What the task runner needs of a place to keep tasks: a store's, or memory (`memoryTasks`). */
 export type TaskRecords = TaskRepository;
@@ -54,39 +30,20 @@ export class TaskStore implements TaskRepository {
 
   async put(record: TaskRecord, runner?: string): Promise<void> {
     this.#run(
-      `INSERT INTO tasks (id, tool, call_id, session_id, origin, status, status_message, error_code, arguments,
-         created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs, remote)
+      `INSERT INTO tasks (${TASK_COLUMNS})
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
          error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
          logs = excluded.logs, remote = excluded.remote,
          result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
        WHERE tasks.status IN ('working', 'input_required')`,
-      record.id,
-      record.tool,
-      record.callId,
-      record.sessionId ?? null,
-      record.origin,
-      record.status,
-      record.statusMessage ?? null,
-      record.errorCode ?? null,
-      jsonText(record.arguments),
-      record.createdAt,
-      record.updatedAt,
-      record.ttlMs ?? null,
-      record.pollIntervalMs ?? null,
-      record.progress === undefined ? null : jsonText(record.progress),
-      record.result === undefined ? null : resultJson(record.result),
-      record.deliveredAt ?? null,
-      runner ?? null,
-      record.logs === undefined || record.logs.length === 0 ? null : jsonText(record.logs),
-      record.remote === undefined ? null : jsonText(record.remote),
+      ...taskValues(record, runner),
     );
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
     const row = this.#prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
-    return row === undefined ? undefined : toRecord(row);
+    return row === undefined ? undefined : toTaskRecord(row);
   }
 
   async list(filter: TaskFilter = {}): Promise<TaskRecord[]> {
@@ -108,7 +65,7 @@ export class TaskStore implements TaskRepository {
     params.push(Math.min(Math.max(1, filter.limit ?? MAX_LISTED), MAX_LISTED));
     const sql = `SELECT * FROM tasks ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
       ORDER BY created_at DESC, rowid DESC LIMIT ?`;
-    return (this.#prepare(sql).all(...params) as unknown as TaskRow[]).map(toRecord);
+    return (this.#prepare(sql).all(...params) as unknown as TaskRow[]).map(toTaskRecord);
   }
 
   async undelivered(sessionId: string): Promise<TaskRecord[]> {
@@ -117,7 +74,7 @@ export class TaskStore implements TaskRepository {
         `SELECT * FROM tasks WHERE session_id = ? AND delivered_at IS NULL
            AND status IN ('completed', 'failed', 'cancelled', 'interrupted') ORDER BY updated_at, rowid`,
       ).all(sessionId) as unknown as TaskRow[]
-    ).map(toRecord);
+    ).map(toTaskRecord);
   }
 
   async markDelivered(id: string, at: number): Promise<boolean> {
@@ -145,7 +102,13 @@ export class TaskStore implements TaskRepository {
         row.id,
       );
       if (Number(changed.changes) === 1)
-        ended.push({ ...toRecord(row), status: 'interrupted', errorCode: 'interrupted', statusMessage, updatedAt: at });
+        ended.push({
+          ...toTaskRecord(row),
+          status: 'interrupted',
+          errorCode: 'interrupted',
+          statusMessage,
+          updatedAt: at,
+        });
     }
     return ended;
   }
@@ -183,36 +146,6 @@ export class TaskStore implements TaskRepository {
   #run(sql: string, ...params: SQLInputValue[]) {
     return this.#prepare(sql).run(...params);
   }
-}
-
-/** The result as JSON: its parts' bytes as base64 (JSON has no bytes). */
-function resultJson(result: CheckedToolResult): string {
-  return jsonText(result.content === undefined ? result : { ...result, content: partsAsJson(result.content) });
-}
-
-function toRecord(row: TaskRow): TaskRecord {
-  return {
-    id: row.id,
-    tool: row.tool,
-    callId: row.call_id,
-    ...(row.session_id === null ? {} : { sessionId: row.session_id }),
-    origin: row.origin,
-    status: row.status,
-    ...(row.status_message === null ? {} : { statusMessage: row.status_message }),
-    ...(row.error_code === null ? {} : { errorCode: row.error_code }),
-    arguments: JSON.parse(row.arguments) as Record<string, unknown>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.ttl_ms === null ? {} : { ttlMs: row.ttl_ms }),
-    ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
-    ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
-    ...(row.logs === null || row.logs === undefined ? {} : { logs: JSON.parse(row.logs) as TaskRecord['logs'] }),
-    ...(row.remote === null || row.remote === undefined
-      ? {}
-      : { remote: JSON.parse(row.remote) as NonNullable<TaskRecord['remote']> }),
-    ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
-    ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
-  };
 }
 
 /** Tasks kept in memory, for an assistant without a store: the same rules, gone with the process. */

@@ -1,40 +1,13 @@
-import { jsonText } from '../../models/json-text.ts';
 import type { TaskFilter, TaskRecord, TaskStatus } from '../../tasks/task-types.ts';
-import { partsAsJson } from '../../tools/result-content.ts';
-import type { CheckedToolResult } from '../../tools/tool-result.ts';
 import type { TaskRetention } from '../store-records.ts';
 import type { TaskRepository } from '../store.ts';
 import { DEFAULT_TASK_RETENTION } from '../task-store.ts';
+import { TASK_COLUMNS, taskValues, toTaskRecord, type TaskRow } from '../task-rows.ts';
 import type { PgDatabase, PgValue } from './pg-database.ts';
 
 const MAX_LISTED = 1_000;
 const ENDED = "status IN ('completed', 'failed', 'cancelled', 'interrupted')";
 const RUNNING = "status IN ('working', 'input_required')";
-
-interface TaskRow {
-  id: string;
-  tool: string;
-  call_id: string;
-  session_id: string | null;
-  origin: TaskRecord['origin'];
-  status: TaskStatus;
-  status_message: string | null;
-  error_code: string | null;
-  arguments: string;
-  created_at: number;
-  updated_at: number;
-  ttl_ms: number | null;
-  poll_interval_ms: number | null;
-  progress: string | null;
-  result: string | null;
-  delivered_at: number | null;
-  runner: string | null;
-  logs: string | null;
-  remote: string | null;
-}
-
-const COLUMNS =
-  'id, tool, call_id, session_id, origin, status, status_message, error_code, arguments, created_at, updated_at, ttl_ms, poll_interval_ms, progress, result, delivered_at, runner, logs, remote';
 
 /**
  * Tasks in PostgreSQL. Every change of a running task is conditional on it still running, so that a
@@ -50,34 +23,14 @@ export class PgTasks implements TaskRepository {
 
   async put(record: TaskRecord, runner?: string): Promise<void> {
     await this.#db.run(
-      `INSERT INTO tasks (${COLUMNS})
+      `INSERT INTO tasks (${TASK_COLUMNS})
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, status_message = excluded.status_message,
          error_code = excluded.error_code, updated_at = excluded.updated_at, progress = excluded.progress,
          logs = excluded.logs, remote = excluded.remote,
          result = excluded.result, delivered_at = excluded.delivered_at, runner = excluded.runner
        WHERE tasks.${RUNNING}`,
-      [
-        record.id,
-        record.tool,
-        record.callId,
-        record.sessionId ?? null,
-        record.origin,
-        record.status,
-        record.statusMessage ?? null,
-        record.errorCode ?? null,
-        jsonText(record.arguments),
-        record.createdAt,
-        record.updatedAt,
-        record.ttlMs ?? null,
-        record.pollIntervalMs ?? null,
-        record.progress === undefined ? null : jsonText(record.progress),
-        record.result === undefined ? null : resultJson(record.result),
-        record.deliveredAt ?? null,
-        runner ?? null,
-        record.logs === undefined || record.logs.length === 0 ? null : jsonText(record.logs),
-        record.remote === undefined ? null : jsonText(record.remote),
-      ],
+      taskValues(record, runner),
     );
   }
 
@@ -87,8 +40,8 @@ export class PgTasks implements TaskRepository {
   }
 
   async get(id: string): Promise<TaskRecord | undefined> {
-    const [row] = await this.#db.rows<TaskRow>(`SELECT ${COLUMNS} FROM tasks WHERE id = $1`, [id]);
-    return row === undefined ? undefined : toRecord(row);
+    const [row] = await this.#db.rows<TaskRow>(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1`, [id]);
+    return row === undefined ? undefined : toTaskRecord(row);
   }
 
   async list(filter: TaskFilter = {}): Promise<TaskRecord[]> {
@@ -102,19 +55,19 @@ export class PgTasks implements TaskRepository {
     if (filter.tool !== undefined) where.push(`tool = $${params.push(filter.tool)}`);
     params.push(Math.min(Math.max(1, filter.limit ?? MAX_LISTED), MAX_LISTED));
     const rows = await this.#db.rows<TaskRow>(
-      `SELECT ${COLUMNS} FROM tasks ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
+      `SELECT ${TASK_COLUMNS} FROM tasks ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
         ORDER BY created_at DESC, seq DESC LIMIT $${params.length}`,
       params,
     );
-    return rows.map(toRecord);
+    return rows.map(toTaskRecord);
   }
 
   async undelivered(sessionId: string): Promise<TaskRecord[]> {
     const rows = await this.#db.rows<TaskRow>(
-      `SELECT ${COLUMNS} FROM tasks WHERE session_id = $1 AND delivered_at IS NULL AND ${ENDED} ORDER BY updated_at, seq`,
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE session_id = $1 AND delivered_at IS NULL AND ${ENDED} ORDER BY updated_at, seq`,
       [sessionId],
     );
-    return rows.map(toRecord);
+    return rows.map(toTaskRecord);
   }
 
   async markDelivered(id: string, at: number): Promise<boolean> {
@@ -128,7 +81,9 @@ export class PgTasks implements TaskRepository {
     at: number,
     stopped: (runner: string | undefined) => boolean,
   ): Promise<TaskRecord[]> {
-    const rows = await this.#db.rows<TaskRow>(`SELECT ${COLUMNS} FROM tasks WHERE ${RUNNING} ORDER BY created_at, seq`);
+    const rows = await this.#db.rows<TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE ${RUNNING} ORDER BY created_at, seq`,
+    );
     const ended: TaskRecord[] = [];
     for (const row of rows) {
       if (!stopped(row.runner ?? undefined)) continue;
@@ -138,7 +93,13 @@ export class PgTasks implements TaskRepository {
         [statusMessage, at, row.id],
       );
       if (changed === 1)
-        ended.push({ ...toRecord(row), status: 'interrupted', errorCode: 'interrupted', statusMessage, updatedAt: at });
+        ended.push({
+          ...toTaskRecord(row),
+          status: 'interrupted',
+          errorCode: 'interrupted',
+          statusMessage,
+          updatedAt: at,
+        });
     }
     return ended;
   }
@@ -166,32 +127,4 @@ export class PgTasks implements TaskRepository {
     );
     return expired + over;
   }
-}
-
-/** The result as JSON: its parts' bytes as base64 (JSON has no bytes). */
-function resultJson(result: CheckedToolResult): string {
-  return jsonText(result.content === undefined ? result : { ...result, content: partsAsJson(result.content) });
-}
-
-function toRecord(row: TaskRow): TaskRecord {
-  return {
-    id: row.id,
-    tool: row.tool,
-    callId: row.call_id,
-    ...(row.session_id === null ? {} : { sessionId: row.session_id }),
-    origin: row.origin,
-    status: row.status,
-    ...(row.status_message === null ? {} : { statusMessage: row.status_message }),
-    ...(row.error_code === null ? {} : { errorCode: row.error_code }),
-    arguments: JSON.parse(row.arguments) as Record<string, unknown>,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.ttl_ms === null ? {} : { ttlMs: row.ttl_ms }),
-    ...(row.poll_interval_ms === null ? {} : { pollIntervalMs: row.poll_interval_ms }),
-    ...(row.progress === null ? {} : { progress: JSON.parse(row.progress) as TaskRecord['progress'] }),
-    ...(row.logs === null ? {} : { logs: JSON.parse(row.logs) as TaskRecord['logs'] }),
-    ...(row.remote === null ? {} : { remote: JSON.parse(row.remote) as NonNullable<TaskRecord['remote']> }),
-    ...(row.result === null ? {} : { result: JSON.parse(row.result) as CheckedToolResult }),
-    ...(row.delivered_at === null ? {} : { deliveredAt: row.delivered_at }),
-  };
 }
