@@ -2,7 +2,7 @@
 // answer — the call fails with a code and the assistant keeps serving. Real tool files in temp
 // folders, run in both kinds of host: child processes (the default) and worker threads.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -189,7 +189,11 @@ for (const kind of ['process', 'worker'] as const)
       controller.abort();
       const result = await call;
       assert.equal(result.code, 'aborted', JSON.stringify(result));
-      await waitFor('the tool to write its marker file', () => existsSync(marker));
+      // Its content, not only the file: a write may be seen between the file's creation and its text.
+      await waitFor(
+        'the tool to write its marker file',
+        () => existsSync(marker) && readFileSync(marker, 'utf8') !== '',
+      );
       assert.equal(await readFile(marker, 'utf8'), 'AbortError');
     });
 
@@ -198,7 +202,11 @@ for (const kind of ['process', 'worker'] as const)
       const marker = join(dir, 'listens-timed-out');
       const result = await registry.execute('listens', { started, marker }, { timeoutMs: 300 });
       assert.equal(result.code, 'timeout', JSON.stringify(result));
-      await waitFor('the tool to write its marker file', () => existsSync(marker));
+      // Its content, not only the file: a write may be seen between the file's creation and its text.
+      await waitFor(
+        'the tool to write its marker file',
+        () => existsSync(marker) && readFileSync(marker, 'utf8') !== '',
+      );
       assert.equal(await readFile(marker, 'utf8'), 'TimeoutError');
     });
 
