@@ -1,12 +1,17 @@
-import type { ToolSwitchRepository } from '../store.ts';
+import type { StoreEvents, ToolSwitchRepository } from '../store.ts';
 import type { PgDatabase } from './pg-database.ts';
+
+/** The channel a switch is announced on (its payload is nothing: the listeners read the table). */
+const CHANNEL = 'tool-switches';
 
 /** The dashboard's tool switches in PostgreSQL: one setting for every replica, not one riverse.yaml's. */
 export class PgToolSwitches implements ToolSwitchRepository {
   readonly #db: PgDatabase;
+  readonly #events: StoreEvents;
 
-  constructor(db: PgDatabase) {
+  constructor(db: PgDatabase, events: StoreEvents) {
     this.#db = db;
+    this.#events = events;
   }
 
   async all(): Promise<Map<string, boolean>> {
@@ -17,14 +22,19 @@ export class PgToolSwitches implements ToolSwitchRepository {
   }
 
   async set(name: string, enabled: boolean | undefined): Promise<void> {
-    if (enabled === undefined) {
-      await this.#db.run('DELETE FROM tool_switches WHERE name = $1', [name]);
-      return;
-    }
-    await this.#db.run(
-      `INSERT INTO tool_switches (name, enabled, updated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
-      [name, enabled, new Date().toISOString()],
-    );
+    if (enabled === undefined) await this.#db.run('DELETE FROM tool_switches WHERE name = $1', [name]);
+    else
+      await this.#db.run(
+        `INSERT INTO tool_switches (name, enabled, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at`,
+        [name, enabled, new Date().toISOString()],
+      );
+    // After the write: a replica that hears it reads the row as it is now.
+    await this.#events.publish(CHANNEL, null);
+  }
+
+  /** Every replica hears the NOTIFY of `set` (this one too); `pollMs` is SQLite's. */
+  watch(changed: () => void): Promise<() => void> {
+    return this.#events.subscribe(CHANNEL, () => changed());
   }
 }
