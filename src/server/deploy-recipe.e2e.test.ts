@@ -100,7 +100,8 @@ describe('deploy/start-replicas.sh, run as docs/replicas.md gives it', () => {
         NO_COLOR: '1',
       });
       // Its own process group, so that whatever it leaves can be cleaned up after a failure; the test signals the script alone.
-      const script: ChildProcess = spawn('deploy/start-replicas.sh', [], {
+      // deploy/start-replicas.sh, in the project folder (its own copy, executable as the repository's is).
+      const script: ChildProcess = spawn(join(project, 'deploy', 'start-replicas.sh'), [], {
         cwd: project,
         env,
         detached: true,
