@@ -1,5 +1,6 @@
-import type { StoreEvents, ToolSwitchRepository } from '../store.ts';
+import type { ToolSwitchRepository } from '../store.ts';
 import type { PgDatabase } from './pg-database.ts';
+import type { PgEvents } from './pg-events.ts';
 
 /** The channel a switch is announced on (its payload is nothing: the listeners read the table). */
 const CHANNEL = 'tool-switches';
@@ -7,9 +8,9 @@ const CHANNEL = 'tool-switches';
 /** The dashboard's tool switches in PostgreSQL: one setting for every replica, not one riverse.yaml's. */
 export class PgToolSwitches implements ToolSwitchRepository {
   readonly #db: PgDatabase;
-  readonly #events: StoreEvents;
+  readonly #events: PgEvents;
 
-  constructor(db: PgDatabase, events: StoreEvents) {
+  constructor(db: PgDatabase, events: PgEvents) {
     this.#db = db;
     this.#events = events;
   }
@@ -33,8 +34,16 @@ export class PgToolSwitches implements ToolSwitchRepository {
     await this.#events.publish(CHANNEL, null);
   }
 
-  /** Every replica hears the NOTIFY of `set` (this one too); `pollMs` is SQLite's. */
-  watch(changed: () => void): Promise<() => void> {
-    return this.#events.subscribe(CHANNEL, () => changed());
+  /**
+   * Every replica hears the NOTIFY of `set` (this one too), and reads the switches again when its
+   * listening connection was made again (a switch made meanwhile was not heard). `pollMs` is SQLite's.
+   */
+  async watch(changed: () => void): Promise<() => void> {
+    const stopHearing = await this.#events.subscribe(CHANNEL, () => changed());
+    const stopRelisten = this.#events.onRelisten(changed);
+    return () => {
+      stopHearing();
+      stopRelisten();
+    };
   }
 }
