@@ -35,7 +35,13 @@ describe('deploy/compose.yaml', () => {
   it("is a Compose file by the specification's JSON schema", () => {
     // The package's own copy of compose-spec's schema (a dev dependency: a linter of Compose files).
     const require = createRequire(import.meta.url);
-    const schemaFile = join(dirname(require.resolve('dclint/package.json')), 'schemas', 'compose.schema.json');
+    let packageFile: string;
+    try {
+      packageFile = require.resolve('dclint/package.json');
+    } catch (error) {
+      throw new Error('dclint, a dev dependency, is not installed: run npm install (or npm ci).', { cause: error });
+    }
+    const schemaFile = join(dirname(packageFile), 'schemas', 'compose.schema.json');
     const { $schema: _draft7, ...schema } = JSON.parse(readFileSync(schemaFile, 'utf8')) as {
       $schema: string;
       title: string;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { startPgCluster, type PgCluster } from '../store/postgres/testing/pg-cluster.ts';
 import { freePort, HAPROXY, HaproxyMissingError, haproxyInstalled } from './testing/load-balancer.ts';
+import { deploymentEnv } from './testing/replicas.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'recipe-token-0123456789abcdef';
@@ -83,21 +84,15 @@ describe('deploy/start-replicas.sh, run as docs/replicas.md gives it', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     it(`brings up two replicas behind HAProxy; ${signal} stops all of them`, async () => {
       const [listen, first, second] = [await freePort(), await freePort(), await freePort()];
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      for (const name of Object.keys(env))
-        if (name.startsWith('RIVERSE_') || /^npm_/i.test(name) || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS'].includes(name))
-          delete env[name];
-      Object.assign(env, {
-        // This Node (24) first, as a project's shell has it; npx then finds riverse in node_modules/.bin.
-        PATH: `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`,
+      const env = deploymentEnv({
+        // This Node (24) first, as a project's shell has it; the script finds riverse in node_modules/.bin.
+        PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
         RIVERSE_DATABASE_URL: databaseUrl,
         RIVERSE_TOKEN: TOKEN,
         RIVERSE_DATA_DIR: join(folder, 'data'),
         RIVERSE_LISTEN: `127.0.0.1:${listen}`,
         RIVERSE_REPLICA_1: `127.0.0.1:${first}`,
         RIVERSE_REPLICA_2: `127.0.0.1:${second}`,
-        OLLAMA_HOST: '127.0.0.1:9',
-        NO_COLOR: '1',
       });
       // Its own process group, so that whatever it leaves can be cleaned up after a failure; the test signals the script alone.
       // deploy/start-replicas.sh, in the project folder (its own copy, executable as the repository's is).
