@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +18,12 @@ import { deploymentEnv } from './testing/replicas.ts';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'recipe-token-0123456789abcdef';
 
-/** Every process descending from `pid` now, with its command name (read from /proc). */
-function descendants(pid: number): Map<number, string> {
-  const children = new Map<number, number[]>();
-  const names = new Map<number, string>();
+/**
+ * The processes running (zombies left out) in process group `group`, with their command names:
+ * the script's group holds everything it started, even a child whose parent has gone.
+ */
+function groupMembers(group: number): Map<number, string> {
+  const members = new Map<number, string>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -29,31 +32,23 @@ function descendants(pid: number): Map<number, string> {
     } catch {
       continue; // gone meanwhile
     }
-    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read from the last ')'.
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read from the last ')'.
     const close = stat.lastIndexOf(')');
-    const parent = Number(stat.slice(close + 2).split(' ')[1]);
-    names.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
-    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    const [state, , pgrp] = stat.slice(close + 2).split(' ');
+    if (Number(pgrp) === group && state !== 'Z') members.set(Number(entry), stat.slice(stat.indexOf('(') + 1, close));
   }
-  const found = new Map<number, string>();
-  const visit = (parent: number) => {
-    for (const child of children.get(parent) ?? []) {
-      found.set(child, names.get(child)!);
-      visit(child);
-    }
-  };
-  visit(pid);
-  return found;
+  return members;
 }
 
-/** Whether `pid` runs (a zombie, exited but not yet reaped by its new parent, does not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
+/** Waits (a bounded while) until nothing of group `group` runs; answers what still does. */
+async function leftOf(group: number): Promise<Map<number, string>> {
+  // The replicas' tool hosts end when their replica has (a host never outlives it, 018): a moment later.
+  let left = groupMembers(group);
+  for (let attempt = 0; left.size > 0 && attempt < 100; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = groupMembers(group);
   }
+  return left;
 }
 
 describe('deploy/start-replicas.sh, run as docs/replicas.md gives it', () => {
@@ -81,66 +76,91 @@ describe('deploy/start-replicas.sh, run as docs/replicas.md gives it', () => {
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
   });
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const)
-    it(`brings up two replicas behind HAProxy; ${signal} stops all of them`, async () => {
-      const [listen, first, second] = [await freePort(), await freePort(), await freePort()];
-      const env = deploymentEnv({
-        // This Node (24) first, as a project's shell has it; the script finds riverse in node_modules/.bin.
-        PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
-        RIVERSE_DATABASE_URL: databaseUrl,
-        RIVERSE_TOKEN: TOKEN,
-        RIVERSE_DATA_DIR: join(folder, 'data'),
-        RIVERSE_LISTEN: `127.0.0.1:${listen}`,
-        RIVERSE_REPLICA_1: `127.0.0.1:${first}`,
-        RIVERSE_REPLICA_2: `127.0.0.1:${second}`,
-      });
-      // Its own process group, so that whatever it leaves can be cleaned up after a failure; the test signals the script alone.
-      // deploy/start-replicas.sh, in the project folder (its own copy, executable as the repository's is).
-      const script: ChildProcess = spawn(join(project, 'deploy', 'start-replicas.sh'), [], {
-        cwd: project,
-        env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      script.stdout!.on('data', (chunk) => (output += chunk));
-      script.stderr!.on('data', (chunk) => (output += chunk));
-      const exited = new Promise<number | null>((resolve) => script.once('exit', (code) => resolve(code)));
-      try {
-        // Up when the balancer answers /api/status with a replica's id (its health check passed), bounded by the test's time.
-        const ids = new Set<string>();
-        const status = () =>
-          fetch(`http://127.0.0.1:${listen}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })
-            .then(async (response) =>
-              response.status === 200 ? ((await response.json()) as { replica: { id: string } }).replica.id : undefined,
-            )
-            .catch(() => undefined);
-        for (let attempt = 0; ids.size < 2; attempt++) {
-          assert.equal(script.exitCode, null, `the script stopped:\n${output}`);
-          const id = await status();
-          if (id !== undefined) ids.add(id);
-          else await new Promise((resolve) => setTimeout(resolve, 200));
-          assert.ok(attempt < 600, `the balancer did not reach two replicas:\n${output}`);
-        }
-        assert.equal(ids.size, 2, 'two different replicas answer through the balancer');
-        const started = descendants(script.pid!);
-        assert.ok([...started.values()].includes('haproxy'), `HAProxy runs: ${JSON.stringify([...started])}`);
-        script.kill(signal);
-        assert.equal(await exited, signal === 'SIGTERM' ? 143 : 130, output);
-        // The replicas' tool hosts end when their replica has (a host never outlives it, 018): a moment later.
-        let left = [...started].filter(([pid]) => alive(pid));
-        for (let attempt = 0; left.length > 0 && attempt < 100; attempt++) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          left = left.filter(([pid]) => alive(pid));
-        }
-        assert.deepEqual(left, [], `nothing left behind:\n${output}`);
-      } finally {
-        if (script.exitCode === null) script.kill('SIGKILL');
+  /** The script started as the docs give it, on free ports; its own process group (`script.pid`), for the checks and the clean-up. */
+  async function startRecipe(ports: { listen: number; first: number; second: number }) {
+    const env = deploymentEnv({
+      // This Node (24) first, as a project's shell has it; the script finds riverse in node_modules/.bin.
+      PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`,
+      RIVERSE_DATABASE_URL: databaseUrl,
+      RIVERSE_TOKEN: TOKEN,
+      RIVERSE_DATA_DIR: join(folder, 'data'),
+      RIVERSE_LISTEN: `127.0.0.1:${ports.listen}`,
+      RIVERSE_REPLICA_1: `127.0.0.1:${ports.first}`,
+      RIVERSE_REPLICA_2: `127.0.0.1:${ports.second}`,
+    });
+    // deploy/start-replicas.sh, in the project folder (its own copy, executable as the repository's is).
+    const script: ChildProcess = spawn(join(project, 'deploy', 'start-replicas.sh'), [], {
+      cwd: project,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    script.stdout!.on('data', (chunk) => (output += chunk));
+    script.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => script.once('exit', (code) => resolve(code)));
+    return {
+      script,
+      exited,
+      output: () => output,
+      /** Kills whatever a failed test left of it. */
+      cleanUp() {
         try {
           process.kill(-script.pid!, 'SIGKILL');
         } catch {
           // the group is gone: nothing was left
         }
+      },
+    };
+  }
+
+  const freePorts = async () => ({ listen: await freePort(), first: await freePort(), second: await freePort() });
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    it(`brings up two replicas behind HAProxy; ${signal} stops all of them`, async () => {
+      const ports = await freePorts();
+      const recipe = await startRecipe(ports);
+      const { script } = recipe;
+      try {
+        // Up when the balancer answers /api/status with a replica's id (its health check passed), bounded by the test's time.
+        const ids = new Set<string>();
+        const status = () =>
+          fetch(`http://127.0.0.1:${ports.listen}/api/status`, { headers: { authorization: `Bearer ${TOKEN}` } })
+            .then(async (response) =>
+              response.status === 200 ? ((await response.json()) as { replica: { id: string } }).replica.id : undefined,
+            )
+            .catch(() => undefined);
+        for (let attempt = 0; ids.size < 2; attempt++) {
+          assert.equal(script.exitCode, null, `the script stopped:\n${recipe.output()}`);
+          const id = await status();
+          if (id !== undefined) ids.add(id);
+          else await new Promise((resolve) => setTimeout(resolve, 200));
+          assert.ok(attempt < 600, `the balancer did not reach two replicas:\n${recipe.output()}`);
+        }
+        assert.equal(ids.size, 2, 'two different replicas answer through the balancer');
+        const running = [...groupMembers(script.pid!).values()];
+        assert.ok(running.includes('haproxy'), `HAProxy runs: ${JSON.stringify(running)}`);
+        script.kill(signal);
+        assert.equal(await recipe.exited, signal === 'SIGTERM' ? 143 : 130, recipe.output());
+        assert.deepEqual([...(await leftOf(script.pid!))], [], `nothing left behind:\n${recipe.output()}`);
+      } finally {
+        recipe.cleanUp();
       }
     });
+
+  it('a replica that cannot start (its port taken) stops the script and what it started', async () => {
+    const ports = await freePorts();
+    // Held by another program, which HAProxy's checks may reach meanwhile: each connection closed at once.
+    const taken = createServer((socket) => socket.on('error', () => {}).destroy());
+    await new Promise<void>((resolve) => taken.listen(ports.second, '127.0.0.1', resolve));
+    const recipe = await startRecipe(ports);
+    try {
+      assert.notEqual(await recipe.exited, 0, recipe.output());
+      assert.match(recipe.output(), new RegExp(`${ports.second}`));
+      assert.deepEqual([...(await leftOf(recipe.script.pid!))], [], `nothing left behind:\n${recipe.output()}`);
+    } finally {
+      recipe.cleanUp();
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 });
