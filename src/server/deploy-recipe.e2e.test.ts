@@ -2,7 +2,8 @@
 // riverse is installed (node_modules/riverse, its bin), `deploy/start-replicas.sh` started there
 // with RIVERSE_DATABASE_URL (a throwaway PostgreSQL cluster) and RIVERSE_TOKEN, on free ports
 // (RIVERSE_LISTEN, RIVERSE_REPLICA_1, RIVERSE_REPLICA_2). The balancer answers with both replicas'
-// ids; a SIGTERM or a Ctrl+C's SIGINT to the script stops every process it started, HAProxy too.
+// ids; a SIGTERM or a Ctrl+C's SIGINT to the script, or a replica that cannot start, stops every
+// process it started, HAProxy too.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
