@@ -33,6 +33,10 @@ export interface SpawnOptions {
   signalWhen?: { stderr: RegExp; signal: NodeJS.Signals };
   /** Called with all of stdout so far on every chunk, and the process (a test that talks to a server it started). */
   onStdout?: (stdout: string, child: ChildProcess) => void;
+  /** The same for stderr (a sign-in link the command prints there). */
+  onStderr?: (stderr: string, child: ChildProcess) => void;
+  /** Gives the command a stdin the test ends (`child.stdin.end()`: `riverse mcp` runs until then), not an empty one. */
+  openStdin?: boolean;
 }
 
 /**
@@ -71,21 +75,22 @@ export function runCommand(command: string, args: string[], options: SpawnOption
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: cleanEnv(options.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.openStdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       shell: process.platform === 'win32',
     });
     let stdout = '';
     let stderr = '';
     let lastOutputMs = 0;
     let signalled = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       lastOutputMs = performance.now() - started;
       options.onStdout?.(stdout, child);
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
       lastOutputMs = performance.now() - started;
+      options.onStderr?.(stderr, child);
       if (options.signalWhen !== undefined && !signalled && options.signalWhen.stderr.test(stderr)) {
         signalled = true;
         child.kill(options.signalWhen.signal);

@@ -2,11 +2,13 @@ import { resolve } from 'node:path';
 import type { RiverseConfig } from '../config/riverse-config.ts';
 import { assistantLanguage } from '../config/assistant-options.ts';
 import { renderPhrase } from '../core/phrase.ts';
+import type { Language } from '../core/language.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { interfaceLanguage } from './cli-text.ts';
 import { enabledServers } from '../mcp/mcp-settings.ts';
 import type { McpTools } from '../mcp/mcp-tools.ts';
 import type { OAuthTokenRepository } from '../store/store.ts';
+import { closeCommandStore, commandStore, lazyOAuthTokens } from './command-store.ts';
 
 const opened = new Set<McpTools>();
 
@@ -21,33 +23,39 @@ export async function openMcp(
 ): Promise<McpTools | undefined> {
   if (enabledServers(config).length === 0) return undefined;
   const { McpTools } = await import('../mcp/mcp-tools.ts');
-  // Sign-ins are kept in the data folder, as the sessions are (data_dir, else the platform's place).
+  // The data folder, as the sessions' (data_dir, else the platform's place): a sign-in an older Riverse kept there as a file.
   const dataDir = config.data_dir !== undefined ? resolve(baseDir, config.data_dir) : defaultDataDir();
+  const language = printedLanguage(config);
   // A server may ask the person for input only where one can answer (chat, serve): elsewhere it is not offered.
   const tools = McpTools.open({
     config,
     baseDir,
     dataDir,
     canAsk: options.canAsk ?? false,
-    ...(options.tokens === undefined ? {} : { tokens: options.tokens }),
+    // Sign-ins are kept in the store, shared by replicas; a command that opened none opens it for the first.
+    tokens: options.tokens ?? lazyOAuthTokens(() => commandStore(dataDir, config, language)),
   });
   opened.add(tools);
-  await showSignIns(config);
+  await showSignIns(language);
   return tools;
+}
+
+/** The language the command's printed lines are in: the assistant's, when fixed; else the interface's. */
+function printedLanguage(config: RiverseConfig): Language {
+  const chosen = assistantLanguage(config);
+  return chosen === 'auto' ? interfaceLanguage(undefined) : chosen;
 }
 
 let showing = false;
 
 /** Every sign-in link a server asks for is printed in the terminal (stderr: stdout may be a protocol, as in `riverse mcp`). */
-async function showSignIns(config: RiverseConfig): Promise<void> {
+async function showSignIns(language: Language): Promise<void> {
   if (showing) return;
   showing = true;
   const [{ signIns }, { mcpPhrase }] = await Promise.all([
     import('../mcp/oauth/sign-ins.ts'),
     import('../mcp/mcp-client-text.ts'),
   ]);
-  const chosen = assistantLanguage(config);
-  const language = chosen === 'auto' ? interfaceLanguage(undefined) : chosen;
   signIns.onSignIn((sign) =>
     process.stderr.write(
       `\n${renderPhrase(mcpPhrase('mcp.sign-in.needed', { server: sign.server, url: sign.url }), language)}\n`,
@@ -62,9 +70,10 @@ export async function startMcp(config: RiverseConfig, baseDir: string): Promise<
   return tools;
 }
 
-/** Stops every server started by this command (the program does this before it exits). */
+/** Stops every server started by this command (the program does this before it exits), then the store their sign-ins opened. */
 export async function closeMcp(): Promise<void> {
   const closing = [...opened].map((tools) => tools.close());
   opened.clear();
   await Promise.all(closing);
+  await closeCommandStore();
 }

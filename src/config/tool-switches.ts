@@ -17,3 +17,20 @@ export function withToolSwitches(config: RiverseConfig, switches: ReadonlyMap<st
   }
   return { ...config, tools };
 }
+
+/**
+ * The stored switches `config` does not carry yet (a tool's `enabled` differs): what a switch made
+ * by another replica changes here. Settings' names are left out, as `withToolSwitches` leaves them.
+ */
+export function switchesToApply(config: RiverseConfig, switches: ReadonlyMap<string, boolean>): Map<string, boolean> {
+  const tools = (config.tools ?? {}) as Record<string, unknown>;
+  const changed = new Map<string, boolean>();
+  for (const [name, enabled] of switches) {
+    if ((TOOLS_SETTINGS as readonly string[]).includes(name)) continue;
+    const section = tools[name];
+    const current =
+      typeof section === 'object' && section !== null ? (section as { enabled?: unknown }).enabled : undefined;
+    if (current !== enabled) changed.set(name, enabled);
+  }
+  return changed;
+}

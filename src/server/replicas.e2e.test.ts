@@ -324,6 +324,42 @@ for (const kind of STORES)
       }
     });
 
+    it("a tool switched off on one replica is off on another, at once: its /api/tools, its event stream, its next turn's tools", async () => {
+      const [a, b] = [replicas[0]!, replicas[1]!];
+      const events = sseReader(await fetch(`${b.url}api/events`));
+      const offered = async () => {
+        const turn = await chat(b.url, `switched-${model.requests.length}`, 'hello');
+        await turn.next('done');
+        return (model.requests.at(-1)!.body as { tools?: { function: { name: string } }[] }).tools?.map(
+          (tool) => tool.function.name,
+        );
+      };
+      assert.deepEqual(await offered(), ['note']);
+      const available = async (base: string) =>
+        (
+          (await (await fetch(`${base}api/tools`)).json()) as { tools: { name: string; available: boolean }[] }
+        ).tools.find((tool) => tool.name === 'note')?.available;
+      // Polled, bounded by the test's time: the store tells B (a NOTIFY, or the file's data version every 500 ms).
+      const until = async (base: string, wanted: boolean) => {
+        while ((await available(base)) !== wanted) await new Promise((resolve) => setTimeout(resolve, 50));
+      };
+      const toolsChanged = () => events.events.filter((event) => event.type === 'tools-changed');
+      for (const [index, enabled] of [false, true].entries()) {
+        const switched = await fetch(`${a.url}api/tools/note/enabled`, { ...json({ enabled }), method: 'PUT' });
+        assert.equal(switched.status, 200, await switched.clone().text());
+        await until(b.url, enabled);
+        await until(replicas[2]!.url, enabled);
+        // B's dashboard is told, as for a switch of its own: the one file reloaded.
+        while (toolsChanged().length <= index) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.deepEqual(
+          toolsChanged()[index]!.data.changes.map((change: { tools: string[] }) => change.tools),
+          [['note']],
+        );
+        assert.deepEqual(await offered(), enabled ? ['note'] : undefined);
+      }
+      assert.equal(toolsChanged().length, 2, 'one reload per switch');
+    });
+
     // A SQLite file has no server to restart: the case is PostgreSQL's.
     if (kind.restartable)
       it('the database restarted under load: turns fail with store-failed meanwhile, work after it, and no replica stops', async () => {

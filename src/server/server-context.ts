@@ -20,6 +20,7 @@ import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
 import { TurnOwnership } from './turn-ownership.ts';
 import { ApprovalWatch } from './approval-watch.ts';
+import { ToolSwitchSync } from './tool-switch-sync.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -68,6 +69,8 @@ export interface ServerContext {
   telemetry: TurnExport | undefined;
   /** This replica's id and its sessions' turns, claimed in the store that replicas share (turn-ownership.ts). */
   turns: TurnOwnership;
+  /** The dashboard's tool switches: set here, and followed when another replica sets one (tool-switch-sync.ts). */
+  toolSwitches: ToolSwitchSync;
   /** Ends what the context runs beside the routes (the heartbeat, the watch of approvals); the service's close calls it. */
   close(): Promise<void>;
 }
@@ -106,6 +109,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const events = new ServerEvents();
   // Every replica's approval requests reach this one's event streams (they are read from the shared store).
   const approvalWatch = new ApprovalWatch(options.store, events);
+  // A tool switched on another replica is switched here too (its reload reaches /api/events as tools-changed).
+  const toolSwitches = new ToolSwitchSync(options.store, options.tools, options.config, (error) =>
+    console.error(logText.switchesNotFollowed(error instanceof Error ? error.message : String(error))),
+  );
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
     retention: taskRetention(options.config.config),
@@ -153,9 +160,10 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     modelProblem: options.modelProblem,
     telemetry: options.telemetry,
     turns,
+    toolSwitches,
     async close() {
       approvalWatch.close();
-      await turns.close();
+      await Promise.all([toolSwitches.close(), turns.close()]);
     },
     assistant: () => assistant,
     setModel(model) {

@@ -14,6 +14,8 @@ interface ServerText {
   turnInterrupted: (sessionId: string, reason: string) => string;
   /** The replica could not write its heartbeat or sweep (the store failed); it tries again. */
   heartbeatFailed: (reason: string) => string;
+  /** A tool switched on another replica could not be read or applied here (the store or the reload failed). */
+  switchesNotFollowed: (reason: string) => string;
 }
 
 export const SERVER_TEXT: Record<Language, ServerText> = {
@@ -27,6 +29,8 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
       `A turn of session ${sessionId} was marked interrupted: ${reason} The session goes on from any replica.`,
     heartbeatFailed: (reason) =>
       `error: this replica could not record its heartbeat in the store: ${reason}. It tries again in a few seconds; if the store stays unreachable, other replicas will mark its turns interrupted.`,
+    switchesNotFollowed: (reason) =>
+      `error: a tool switched on another replica could not be switched on this one: ${reason}. It is switched here at the next switch, or when this replica starts again.`,
   },
   zh: {
     resumeFailed: (reason) =>
@@ -38,6 +42,8 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
       `会话 ${sessionId} 的一轮对话已标记为中断：${reason} 该会话可在任一副本上继续。`,
     heartbeatFailed: (reason) =>
       `错误：此副本无法在存储中记录心跳：${reason}。几秒后会重试；若存储一直无法访问，其他副本会把它的对话轮次标记为中断。`,
+    switchesNotFollowed: (reason) =>
+      `错误：另一个副本上切换的工具无法在此副本上同步切换：${reason}。下次切换时或此副本重新启动时会同步。`,
   },
   ja: {
     resumeFailed: (reason) =>
@@ -49,5 +55,7 @@ export const SERVER_TEXT: Record<Language, ServerText> = {
       `セッション ${sessionId} のターンを中断済みにしました：${reason} このセッションはどのレプリカからでも続けられます。`,
     heartbeatFailed: (reason) =>
       `エラー：このレプリカはストアにハートビートを記録できませんでした：${reason}。数秒後に再試行します。ストアに届かないままなら、他のレプリカがこのレプリカのターンを中断済みにします。`,
+    switchesNotFollowed: (reason) =>
+      `エラー：別のレプリカで切り替えたツールを、このレプリカに反映できませんでした：${reason}。次の切り替え時か、このレプリカの再起動時に反映されます。`,
   },
 };

@@ -97,6 +97,27 @@ describe('SqliteStore', () => {
     assert.ok(SCHEMA_VERSION >= 1);
   });
 
+  it("watching the tool switches: another connection's set is seen at the next look, its own is not", async () => {
+    const dir = freshDir();
+    using a = SqliteStore.open(dir);
+    using b = SqliteStore.open(dir);
+    let looks = 0;
+    const stop = await b.toolSwitches.watch(() => looks++, 5);
+    await b.toolSwitches.set('echo', true);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(looks, 0, "a process's own writes do not call it");
+    await a.toolSwitches.set('weather', false);
+    while (looks === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.deepEqual(
+      [...(await b.toolSwitches.all())],
+      [
+        ['echo', true],
+        ['weather', false],
+      ],
+    );
+    stop();
+  });
+
   it('migrates an existing empty database and refuses one from a newer riverse', async () => {
     const dir = freshDir();
     SqliteStore.open(dir).close();

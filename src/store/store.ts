@@ -198,6 +198,12 @@ export interface ToolSwitchRepository {
   all(): Promise<Map<string, boolean>>;
   /** Sets one tool's switch; `undefined` clears it (riverse.yaml's entry, or the default, holds again). */
   set(name: string, enabled: boolean | undefined): Promise<void>;
+  /**
+   * Calls `changed` after another process sharing the store may have set a switch (PostgreSQL: a
+   * notification; SQLite: the file's data version, looked at every `pollMs`), for the caller to read
+   * `all()` again; resolves once watching. The function it gives stops watching.
+   */
+  watch(changed: () => void, pollMs?: number): Promise<() => void>;
 }
 
 /** MCP OAuth sign-ins, shaped after mcp/oauth/token-store.ts (which keeps `savedAt` strictly rising). */

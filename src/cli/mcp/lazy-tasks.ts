@@ -1,6 +1,6 @@
 import type { TaskRecord, TaskRunner } from '../../tasks/task-types.ts';
 
-/** A runner and what it holds open (the store), closed together. */
+/** A runner and how it is closed. */
 interface Opened {
   runner: TaskRunner;
   close(): Promise<void>;

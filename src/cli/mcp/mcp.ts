@@ -13,6 +13,7 @@ import { tracedTools } from '../../server/mcp-call-trace.ts';
 import { UsageError } from '../usage-error.ts';
 import { cliDataDir } from '../data-folder.ts';
 import { lazyTasks } from './lazy-tasks.ts';
+import { commandStore } from '../command-store.ts';
 
 /**
  * What a tools server never reads: the model's settings, routing, the assistant's and the service's.
@@ -67,20 +68,14 @@ export async function mcpServe(options: GlobalOptions): Promise<number> {
   // A long_running tool's calls run as tasks for a client of the tasks extension; the store they
   // are kept in opens with the first one (in the data folder, as the service's).
   const tasks = lazyTasks(async () => {
-    const [{ sharedTasks }, { openStore }, { taskRetention }] = await Promise.all([
+    const [{ sharedTasks }, { taskRetention }] = await Promise.all([
       import('../../config/assistant-options.ts'),
-      import('../../store/open-store.ts'),
       import('../../store/store-settings.ts'),
     ]);
-    const store = await openStore(cliDataDir(loaded), loaded.config, { language: options.language });
+    // The command's store, which its MCP servers' sign-ins may have opened already (closed with the command).
+    const store = await commandStore(cliDataDir(loaded), loaded.config, options.language);
     const runner = sharedTasks({ store, tools, retention: taskRetention(loaded.config), sources: tools.setup.sources });
-    return {
-      runner,
-      close: async () => {
-        await runner.close();
-        await store.close();
-      },
-    };
+    return { runner, close: () => runner.close() };
   });
   const mcpTasks = new McpTasks(tasks);
   const ended = new Promise<void>((resolve) => {

@@ -12,7 +12,6 @@ import { readJsonObject } from '../read-json.ts';
 import { requestLanguage } from '../request-language.ts';
 import { failureIn } from '../../tool-runtime/failure-words.ts';
 import type { ServerContext } from '../server-context.ts';
-import { withToolSwitches } from '../../config/tool-switches.ts';
 import { toolCatalog, toolView, type ViewOptions } from './tool-view.ts';
 
 /**
@@ -28,8 +27,6 @@ export function toolRoutes(context: ServerContext): Hono {
   });
   const notFound = (registry: ToolRegistry, name: string, language: Language) =>
     new ApiError(404, 'tool-not-found', registry.unknownToolMessage(name, language));
-  // One switch at a time: two at once must not lose one of them.
-  let editing: Promise<unknown> = Promise.resolve();
 
   routes.get('/tools', (c) => c.json(toolCatalog(context.tools.current, viewOptions(requestLanguage(c)))));
 
@@ -55,16 +52,8 @@ export function toolRoutes(context: ServerContext): Hono {
         `A tool called "${name}" cannot be switched: tools.${name} is a setting of every tool in riverse.yaml. Rename the tool.`,
       );
     }
-    const enabled = body.enabled;
-    const edit = editing.then(async () => {
-      // Kept in the store (shared by replicas), not in riverse.yaml: the file's entry stays its default.
-      await context.store.toolSwitches.set(name, enabled);
-      const config = withToolSwitches(context.config.config, new Map([[name, enabled]]));
-      context.config.config = config;
-      await context.tools.reconfigure(config);
-    });
-    editing = edit.catch(() => {});
-    await edit;
+    // Kept in the store (shared by replicas), not in riverse.yaml: the file's entry stays its default.
+    await context.toolSwitches.set(name, body.enabled);
     const view = toolView(context.tools.current, name, viewOptions(language));
     if (view === undefined) throw notFound(context.tools.current, name, language); // its file went away meanwhile
     return c.json(view);

@@ -43,13 +43,21 @@ export interface ReplicaSet {
   stop(): Promise<void>;
 }
 
-/** The environment of every replica: the store, and nothing of the test runner's. */
-function replicaEnv(options: ReplicaOptions): NodeJS.ProcessEnv {
+/**
+ * The environment of a deployment's process started by a test: nothing of the test runner's, no
+ * Riverse setting from outside, no local model server to find; then `extra`.
+ */
+export function deploymentEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const name of Object.keys(env))
     if (name.startsWith('RIVERSE_') || /^npm_/i.test(name) || ['NODE_TEST_CONTEXT', 'NODE_OPTIONS'].includes(name))
       delete env[name];
-  Object.assign(env, { OLLAMA_HOST: '127.0.0.1:9' }, options.env);
+  return Object.assign(env, { OLLAMA_HOST: '127.0.0.1:9' }, extra);
+}
+
+/** The environment of every replica: the store, and nothing of the test runner's. */
+function replicaEnv(options: ReplicaOptions): NodeJS.ProcessEnv {
+  const env = deploymentEnv(options.env);
   if ('dataDir' in options.store) env.RIVERSE_DATA_DIR = options.store.dataDir;
   else env.RIVERSE_DATABASE_URL = options.store.databaseUrl;
   return env;

@@ -70,6 +70,9 @@ describe('store events on PostgreSQL', () => {
     await a.events.publish('after-restart', 'before');
     assert.deepEqual(await first.heard, ['before']);
     const again = await hear(b, 'after-restart', 1);
+    // A switch made while b's connection is down is not heard: b's watch is told it listens again, to read them anew.
+    let reread = 0;
+    const stopWatching = await b.toolSwitches.watch(() => reread++);
     await cluster.restart();
     // The reconnection is b's own; publish until it listens again (each try a fresh payload).
     let n = 0;
@@ -83,6 +86,8 @@ describe('store events on PostgreSQL', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.match(String(heard[0]), /^try \d+$/);
+    assert.ok(reread >= 1, 'the tool switches are read again once listening resumes');
+    stopWatching();
   });
 
   it('subscribing while the database is down fails with a StoreError, and keeps nothing', async () => {

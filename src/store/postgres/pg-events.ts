@@ -33,6 +33,7 @@ export class PgEvents implements StoreEvents {
   readonly #url: string;
   readonly #onError: (error: unknown) => void;
   readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #relistens = new Set<() => void>();
   #client: pg.Client | undefined;
   #connecting: Promise<void> | undefined;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -93,6 +94,16 @@ export class PgEvents implements StoreEvents {
     this.#client?.query(`UNLISTEN ${quoted(name)}`).catch(() => {});
   }
 
+  /**
+   * Calls `listener` each time listening resumes on a connection made again (the database
+   * restarted): what was published meanwhile was not heard, so what keeps a state read from the
+   * store (the tool switches) reads it again. The function it gives stops it.
+   */
+  onRelisten(listener: () => void): () => void {
+    this.#relistens.add(listener);
+    return () => void this.#relistens.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retryTimer);
@@ -134,6 +145,14 @@ export class PgEvents implements StoreEvents {
     this.#client = client;
     this.#retryMs = FIRST_RECONNECT_MS;
     this.connections++;
+    if (this.connections > 1)
+      for (const listener of [...this.#relistens]) {
+        try {
+          listener();
+        } catch (error) {
+          this.#onError(error);
+        }
+      }
   }
 
   #scheduleReconnect(): void {

@@ -272,6 +272,23 @@ describe('the PostgreSQL store shared by two replicas', () => {
     assert.equal(await a.tasks.prune(10_000_000_000, { ttlMs: 1, maxEnded: 10 }), 2);
   });
 
+  it("tells every replica watching the switches that one was set (a NOTIFY), the setter's too", async () => {
+    const heard: string[] = [];
+    const stops = await Promise.all([
+      a.toolSwitches.watch(() => heard.push('a')),
+      b.toolSwitches.watch(() => heard.push('b')),
+    ]);
+    await a.toolSwitches.set('weather', false);
+    while (heard.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(heard.sort(), ['a', 'b']);
+    assert.deepEqual(
+      [...(await b.toolSwitches.all())].filter(([name]) => name === 'weather'),
+      [['weather', false]],
+    );
+    for (const stop of stops) stop();
+    await a.toolSwitches.set('weather', undefined);
+  });
+
   it('keeps the dashboard’s tool switches and MCP sign-ins for every replica', async () => {
     await a.toolSwitches.set('shell', false);
     await a.toolSwitches.set('echo', true);

@@ -59,9 +59,9 @@ export class PostgresStore implements Store {
     this.approvals = new PgApprovals(db);
     this.responses = new PgResponses(db);
     this.tasks = new PgTasks(db);
-    this.toolSwitches = new PgToolSwitches(db);
-    this.oauth = new PgOAuthTokens(db);
     this.events = new PgEvents(db, url);
+    this.toolSwitches = new PgToolSwitches(db, this.events);
+    this.oauth = new PgOAuthTokens(db);
     this.runningTurns = new PgRunningTurns(db);
     this.turnTraces = new PgTurnTraces({
       db,
