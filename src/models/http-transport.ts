@@ -127,7 +127,8 @@ export function nodeHttpTransport(): HttpPost {
       const stop = () => request.destroy(abortError(signal));
       const unfollow = () => signal.removeEventListener('abort', stop);
       signal.addEventListener('abort', stop, { once: true });
-      request.once('response', (response) => resolve(nodeResponse(response, unfollow)));
+      // `on`: a request has one response, and `once`'s wrapper costs each request.
+      request.on('response', (response) => resolve(nodeResponse(response, unfollow)));
       request.once('error', (error: NodeJS.ErrnoException) => {
         unfollow();
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');

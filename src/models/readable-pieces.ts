@@ -9,7 +9,8 @@ export type NextPiece = () => Promise<Uint8Array | undefined>;
  * the iterator's stream watcher and promise per piece cost a model request more than the rest of
  * its reading (decision 041). The stream is paused while a piece waits to be taken, so a slow
  * reader holds the server back as before; an error with no read waiting is kept for the next read,
- * never thrown. `onClose` is told once, when the stream closes, whatever ended it.
+ * never thrown. `onClose` is told once, when the stream closes, whatever ended it. (`on`, not
+ * `once`: a stream ends and closes once, and `once`'s wrapper costs each request.)
  */
 export function readablePieces(body: Readable, onClose?: () => void): NextPiece {
   const queue: Uint8Array[] = [];
@@ -29,7 +30,7 @@ export function readablePieces(body: Readable, onClose?: () => void): NextPiece 
       body.pause();
     } else notify();
   });
-  body.once('end', () => {
+  body.on('end', () => {
     ended = true;
     notify();
   });
@@ -37,7 +38,7 @@ export function readablePieces(body: Readable, onClose?: () => void): NextPiece 
     failure ??= { error };
     notify();
   });
-  body.once('close', () => {
+  body.on('close', () => {
     if (!ended) failure ??= { error: prematureClose() };
     onClose?.();
     notify();
