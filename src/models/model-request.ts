@@ -124,8 +124,8 @@ interface StreamState {
 const STREAM = { stream: true } as const;
 
 /**
- * One model request as events, with the faults handled the same way for every provider: one silence
- * limit, started again at every wait on the server (so a slow consumer never times out the model), retries
+ * One model request as events, with the faults handled the same way for every provider: one timer
+ * re-armed before every wait on the server (so a slow consumer never times out the model), retries
  * with back-off or `Retry-After` only while nothing has been yielded, the abort signal passed to
  * the connection, and the connection dropped whenever we stop early.
  */
@@ -149,23 +149,11 @@ export async function* modelRequest(
     let yielded = false;
     let retryAfter: number | undefined;
     let delayMs = 0;
-    // Each wait on the server notes when it began (`rearm`) rather than re-arming the timer (that
-    // cost a streamed reply more than its parsing): when it fires it looks at the wait under way,
-    // and waits on for the rest of the limit unless the server has been silent for all of it.
-    let waitStart = performance.now();
-    const rearm = () => {
-      waitStart = performance.now();
-    };
-    const expire = () => {
-      const silent = waiting ? performance.now() - waitStart : 0;
-      if (silent < policy.timeoutMs) {
-        timer = setTimeout(expire, policy.timeoutMs - silent);
-        return;
-      }
+    const timer = setTimeout(() => {
+      if (!waiting) return; // re-armed before the next wait
       timedOut = true;
       controller.abort();
-    };
-    let timer = setTimeout(expire, policy.timeoutMs);
+    }, policy.timeoutMs);
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort);
     let open: HttpResponse | undefined; // cancelled when we stop before the answer is read
@@ -176,8 +164,8 @@ export async function* modelRequest(
       open = response;
       gotHeaders = true;
       if (response.status < 200 || response.status > 299) {
-        rearm();
-        const bodyText = await readText(response, ERROR_BODY_BYTES, rearm).then(
+        timer.refresh();
+        const bodyText = await readText(response, ERROR_BODY_BYTES, () => timer.refresh()).then(
           (read) => {
             settled = read.complete;
             return read.text;
@@ -192,8 +180,8 @@ export async function* modelRequest(
       // A server may answer a streaming request with plain JSON (or a proxy with a web page).
       const type = streaming ? response.header('content-type') : undefined;
       if (!streaming || (type !== undefined && (type.includes('json') || type.includes('html')))) {
-        rearm();
-        const read = await readText(response, wireMax, rearm);
+        timer.refresh();
+        const read = await readText(response, wireMax, () => timer.refresh());
         if (!read.complete) throw replyTooLargeError(context, { kind: 'body' }, wireMax, REPLY_SETTING);
         settled = true;
         waiting = false;
@@ -211,7 +199,7 @@ export async function* modelRequest(
       const events = state.events;
       for (;;) {
         waiting = true;
-        rearm();
+        timer.refresh();
         const piece = await response.read();
         waiting = false;
         if (piece === undefined) break;
@@ -236,7 +224,7 @@ export async function* modelRequest(
       if (state.done === true) {
         // Read to the end so the connection goes back to the pool; the answer is whole already.
         waiting = true;
-        rearm();
+        timer.refresh();
         try {
           await response.drain();
         } catch {
