@@ -58,19 +58,25 @@ async function collect(
   const calls: ToolCallRequest[] = [];
   let finish: FinishReason = 'other';
   let usage: Usage | undefined;
-  // One timer, re-armed by every event: it fires only after `noticeMs` of silence, then again each `noticeMs`.
+  // One timer, told nothing by the events (re-arming it at each cost a streamed reply more than its
+  // parsing): when it fires it looks at the last event, tells of the silence once it lasted
+  // `noticeMs` (then again each `noticeMs`), else waits for the rest of it.
   let since = performance.now();
-  const notice = setTimeout(function tell() {
-    emit({ type: 'model-waiting', seconds: Math.round((performance.now() - since) / 100) / 10 });
-    notice.refresh();
-  }, noticeMs);
+  let notice: NodeJS.Timeout;
+  const tell = () => {
+    const silent = performance.now() - since;
+    if (silent >= noticeMs) {
+      emit({ type: 'model-waiting', seconds: Math.round(silent / 100) / 10 });
+      notice.refresh();
+    } else notice = setTimeout(tell, noticeMs - silent);
+  };
+  notice = setTimeout(tell, noticeMs);
   try {
     let first = onFirstEvent;
     for await (const event of model.stream(request)) {
       first?.();
       first = undefined;
       since = performance.now();
-      notice.refresh();
       switch (event.type) {
         case 'text-delta':
           text += event.text;

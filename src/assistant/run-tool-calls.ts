@@ -65,6 +65,7 @@ export async function runToolCalls(
  * so, which the model reads as the call's tool message, so the conversation stays valid.
  */
 export function notRunCalls(calls: readonly ToolCallRequest[], ran: number, language: Language): ToolCallRecord[] {
+  if (calls.length === 0) return []; // the usual round: no Date to format
   const text = ASSISTANT_TEXT[language];
   const startedAt = new Date().toISOString();
   return calls.map((call) => {
@@ -104,8 +105,9 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
   const waited = { ms: 0 }; // time spent waiting for the person's approval: not the call's
   let taskId: string | undefined; // set when the call became a task
 
-  const key = `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
-  const failures = context.failures.get(key) ?? 0;
+  // The exact call's key is written out only when the turn has failed calls to match, or this one failed.
+  const keyOf = () => `${call.name}\u0000${parsed.ok ? jsonText(parsed.value) : call.arguments}`;
+  const failures = context.failures.size === 0 ? 0 : (context.failures.get(keyOf()) ?? 0);
   const offered = context.offered;
   const result = !parsed.ok
     ? failure('invalid-params', text.invalidArguments(call.name, parsed.error))
@@ -141,7 +143,7 @@ async function runToolCall(call: ToolCallRequest, context: ToolCallsContext): Pr
                   `Riverse could not run ${call.name} with these arguments: ${error instanceof Error ? error.message : String(error)}`,
                 ),
               );
-  if (!result.success && result.code !== 'repeated') context.failures.set(key, failures + 1);
+  if (!result.success && result.code !== 'repeated') context.failures.set(keyOf(), failures + 1);
 
   const record: ToolCallRecord = {
     callId: call.id,

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import { urlToHttpOptions } from 'node:url';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ModelError } from './model-error.ts';
+import { readablePieces } from './readable-pieces.ts';
 
 /**
  * The one HTTP call every model adapter makes: POST a JSON body, then read the answer whole or
@@ -88,8 +90,20 @@ export function nodeHttpTransport(): HttpPost {
     }
     return secure;
   };
+  // A model sends every request to one URL: it is parsed once, not at each request (and again by node:http).
+  let lastUrl: string | undefined;
+  let lastTarget: RequestTarget | undefined;
+  const targetOf = (url: string): RequestTarget => {
+    if (url !== lastUrl || lastTarget === undefined) {
+      const { protocol, hostname, port, path, auth } = urlToHttpOptions(new URL(url));
+      const { request, agent } = clientFor(protocol ?? 'http:');
+      lastTarget = { protocol, hostname, port, path, auth, request, agent };
+      lastUrl = url;
+    }
+    return lastTarget;
+  };
   const send = (
-    target: URL,
+    target: RequestTarget,
     headers: Record<string, string>,
     body: readonly Uint8Array[],
     length: number,
@@ -97,15 +111,26 @@ export function nodeHttpTransport(): HttpPost {
     retried: boolean,
   ): Promise<HttpResponse> =>
     new Promise((resolve, reject) => {
-      const { request: client, agent } = clientFor(target.protocol);
-      const request = client(target, {
+      // A plain object of the fields node:http reads (the parsed URL's own has no prototype, slow to copy).
+      const request = target.request({
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        auth: target.auth,
         method: 'POST',
-        agent,
-        signal,
+        agent: target.agent,
         headers: { ...headers, 'content-length': String(length) },
       });
-      request.once('response', (response) => resolve(nodeResponse(response)));
+      // The signal is followed here, not handed to node:http, whose own following (a stream
+      // watcher on the request besides the listener) costs more than the rest of the send.
+      const stop = () => request.destroy(abortError(signal));
+      const unfollow = () => signal.removeEventListener('abort', stop);
+      signal.addEventListener('abort', stop, { once: true });
+      // `on`: a request has one response, and `once`'s wrapper costs each request.
+      request.on('response', (response) => resolve(nodeResponse(response, unfollow)));
       request.once('error', (error: NodeJS.ErrnoException) => {
+        unfollow();
         const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
         if (stale && !retried && !signal.aborted) resolve(send(target, headers, body, length, signal, true));
         else reject(error);
@@ -118,42 +143,57 @@ export function nodeHttpTransport(): HttpPost {
   // The body as bytes once: a string body is flattened twice by node:http (its length, then joined
   // to the headers), ~130 kB of garbage a request at 200 tools; bytes are written beside the headers.
   return (url, headers, body, signal) => {
+    if (signal.aborted) return Promise.reject(abortError(signal));
     const pieces =
       typeof body === 'string'
         ? [Buffer.from(body)]
         : body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
     let length = 0;
     for (const piece of pieces) length += piece.byteLength;
-    return send(new URL(url), headers, pieces, length, signal, false);
+    return send(targetOf(url), headers, pieces, length, signal, false);
   };
 }
 
-function nodeResponse(response: IncomingMessage): HttpResponse {
-  // A body nobody reads may still fail (the connection reset): that must not be an uncaught error.
-  response.on('error', () => {});
-  return streamedResponse(response.statusCode ?? 0, response.headers, response);
+/** Where one URL's requests go, and through which client. */
+type HttpOptions = ReturnType<typeof urlToHttpOptions>;
+interface RequestTarget extends Pick<HttpOptions, 'protocol' | 'hostname' | 'port' | 'path' | 'auth'> {
+  request: typeof import('node:http').request;
+  agent: import('node:http').Agent;
 }
 
-/** A response whose body is a Node stream (node:http's, undici's), read piece by piece. */
+/** The error of a request stopped by its signal, as node:http gives it when it follows one. */
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), {
+    name: 'AbortError',
+    code: 'ABORT_ERR',
+  });
+}
+
+function nodeResponse(response: IncomingMessage, unfollow: () => void): HttpResponse {
+  // The request's signal is followed until its body is over, read to its end or dropped.
+  return streamedResponse(response.statusCode ?? 0, response.headers, response, unfollow);
+}
+
+/**
+ * A response whose body is a Node stream (node:http's, undici's), read piece by piece. A body
+ * nobody reads may still fail (the connection reset): that is kept for a read, never thrown.
+ */
 function streamedResponse(
   status: number,
   headers: Record<string, string | string[] | undefined>,
   body: Readable,
+  onClose?: () => void,
 ): HttpResponse {
-  let pieces: AsyncIterator<Uint8Array> | undefined;
-  const next = () => (pieces ??= body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>).next();
+  const next = readablePieces(body, onClose);
   return {
     status,
     header(name) {
       const value = headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    async read() {
-      const piece = await next();
-      return piece.done === true ? undefined : piece.value;
-    },
+    read: next,
     async drain() {
-      while ((await next()).done !== true);
+      while ((await next()) !== undefined);
     },
     cancel() {
       body.destroy();

@@ -153,22 +153,29 @@ export function callReports(
         // A listener's fault is not the tool's.
       }
     };
-  const progress = new ReportThrottle(PROGRESS_RATE, safely(onProgress), { keepLatest: true });
-  const log = new ReportThrottle(LOG_RATE, safely(onLog), { keepLatest: false });
+  // Made at a call's first report: most calls make none, and every call would pay for both.
+  let progress: ReportThrottle<ProgressReport> | undefined;
+  let log: ReportThrottle<LogReport> | undefined;
+  let closed = false;
   return {
     progress: (value, total, message) => {
       const checked = checkProgress(value, total, message);
       if (typeof checked === 'string') throw new TypeError(checked);
-      if (onProgress !== undefined) progress.push(checked);
+      if (onProgress === undefined || closed) return;
+      progress ??= new ReportThrottle(PROGRESS_RATE, safely(onProgress), { keepLatest: true });
+      progress.push(checked);
     },
     log: (level, message) => {
       const checked = checkLog(level, message);
       if (typeof checked === 'string') throw new TypeError(checked);
-      if (onLog !== undefined) log.push(checked);
+      if (onLog === undefined || closed) return;
+      log ??= new ReportThrottle(LOG_RATE, safely(onLog), { keepLatest: false });
+      log.push(checked);
     },
     close: () => {
-      progress.close();
-      log.close();
+      closed = true;
+      progress?.close();
+      log?.close();
     },
   };
 }
