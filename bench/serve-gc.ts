@@ -18,13 +18,13 @@
 // service prints, e.g. with --trace-pretenuring).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { COMPLETION, checkAnswer, cpuMs, ECHO_TOOL, startChild } from './serve-load-parts.ts';
+import { COMPLETION, checkAnswer, cpuMs, echoProject, serveArgs, serveEnv, startChild } from './serve-load-parts.ts';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 10000);
 const WARMUP_TURNS = Number(process.env.BENCH_WARMUP_TURNS ?? 2000);
@@ -230,34 +230,14 @@ try {
     /(http:\/\/127\.0\.0\.1:\d+\/v1)/,
   );
   children.push(model.child);
-  const project = join(dir, 'project');
-  mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
-  writeFileSync(join(project, 'agent', 'tools', 'echo.ts'), ECHO_TOOL);
   // `riverse serve` restarts itself with the service's V8 flags (decision 019): its inspector is the
   // one it prints last, on a port of its own.
   const served = spawn(
     process.execPath,
-    [
-      '--inspect=127.0.0.1:0',
-      ...(SAMPLE ? ['--expose-gc'] : []),
-      ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      join(ROOT, 'bin/riverse.js'),
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-    ],
+    ['--inspect=127.0.0.1:0', ...(SAMPLE ? ['--expose-gc'] : []), ...serveArgs(ROOT)],
     {
-      cwd: project,
-      env: {
-        ...process.env,
-        HOME: dir,
-        RIVERSE_MODEL: 'openai:bench-model',
-        OPENAI_BASE_URL: model.match[1],
-        OPENAI_API_KEY: 'bench',
-        RIVERSE_TOKEN: '',
-      },
+      cwd: echoProject(dir),
+      env: { ...process.env, ...serveEnv(dir, model.match[1]!) },
       // A file, not a pipe, for LOG: V8's own traces (--trace-pretenuring) are lost on a non-blocking pipe.
       stdio: ['ignore', LOG === undefined ? 'pipe' : openSync(LOG, 'w'), 'pipe'],
     },
