@@ -1,21 +1,24 @@
-// Benchmark: what a `/v1` turn of `riverse serve` costs its heap, in figures that do not depend on
-// the machine's load (bench/serve-load.ts's latencies do): bytes allocated and bytes promoted to the
-// old generation per turn, scavenges and mark-sweeps per 1,000 turns, and the service's CPU per turn
-// (user + system, /proc; the one figure here that load does move, a little). The same service,
-// model server and tool turn as bench:serve; a fixed number of turns (autocannon's `amount`) after a
-// warm-up. V8's own figures are read inside the service through the inspector (`--inspect` on a free
-// port): `v8.GCProfiler` around the measured turns gives every GC with each space's size before and
-// after. Promoted bytes are what the scavenges moved into the old generation; old-generation bytes
-// per turn add what was made there directly (pretenured sites, large objects), i.e. what the next
-// mark-sweep has to free. With BENCH_SAMPLE=1, two more rounds of the same turns under V8's sampling
-// heap profiler print the allocation sites: all bytes allocated, and the bytes of objects that
-// outlived their scavenges (promoted), per turn, by the allocating function and the nearest
-// Riverse function under it. Not a test. Run with `node bench/serve-gc.ts`.
+// Benchmark: what a `/v1` turn of `riverse serve` costs its heap, in figures that load moves little
+// (bench/serve-load.ts's latencies are mostly the machine's): bytes allocated and bytes promoted to
+// the old generation per turn, scavenges and mark-sweeps per 1,000 turns, the service's CPU per turn
+// (user + system, /proc), and how long its event loop was held. The same service, model server and
+// tool turn as bench:serve; a fixed number of turns (autocannon's `amount`) after a warm-up. V8's
+// figures are read inside the service through the inspector (`--inspect` on a free port):
+// `v8.GCProfiler` around the measured turns gives every GC with each space's size before and after,
+// perf_hooks' event-loop delay the loop's worst waits (a GC, a synchronous write; the machine's
+// other work shows there too). Promoted bytes are what the scavenges moved into the old generation;
+// old-generation bytes per turn add what was made there directly (pretenured sites, large objects),
+// i.e. what the next mark-sweep has to free. Scavenges a turn's objects outlive (two, to be promoted)
+// come faster on a loaded machine, where turns take longer: compare runs at the same load. With
+// BENCH_SAMPLE=1, two more rounds of the same turns under V8's sampling heap profiler print the
+// allocation sites: all bytes allocated, and the bytes of objects that outlived their scavenges, per
+// turn, by the allocating function and the nearest Riverse function under it.
+// Not a test. Run with `node bench/serve-gc.ts`.
 // Knobs: BENCH_TURNS (10000 per round), BENCH_WARMUP_TURNS (2000), BENCH_CONNECTIONS (32),
 // BENCH_MODEL_DELAY_MS (50), BENCH_SAMPLE=1, BENCH_TOP (20 rows), BENCH_ROOT (the checkout whose
 // `riverse serve` runs; default this one: point it at a copy of another commit to compare),
 // BENCH_SERVICE_NODE_ARGS (more Node flags for the service), BENCH_SERVICE_LOG (a file for what the
-// service prints, e.g. with --trace-pretenuring).
+// service prints, e.g. with --trace-pretenuring-statistics).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -134,6 +137,8 @@ const SIZES = `(spaces) => {
 async function measure(inspector: Inspector, serviceUrl: string, pid: number) {
   await inspector.evaluate(`globalThis.__benchGc = new (process.getBuiltinModule('node:v8').GCProfiler)();
     globalThis.__benchGc.start();
+    globalThis.__benchDelay = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 });
+    globalThis.__benchDelay.enable();
     globalThis.__benchSizes = ${SIZES};
     globalThis.__benchSizes(process.getBuiltinModule('node:v8').getHeapSpaceStatistics())`);
   const start = await inspector.evaluate<SpaceSizes>(
@@ -142,15 +147,23 @@ async function measure(inspector: Inspector, serviceUrl: string, pid: number) {
   const cpu = cpuMs(pid);
   const errors = await turns(serviceUrl, TURNS);
   const cpuPerTurn = (cpuMs(pid) - cpu) / TURNS;
-  const { events, end } = await inspector.evaluate<{ events: GcEvent[]; end: SpaceSizes }>(`(() => {
+  const { events, end, delay } = await inspector.evaluate<{
+    events: GcEvent[];
+    end: SpaceSizes;
+    delay: { p99: number; max: number };
+  }>(`(() => {
     const v8 = process.getBuiltinModule('node:v8');
+    const histogram = globalThis.__benchDelay;
+    histogram.disable();
+    const delay = { p99: histogram.percentile(99) / 1e6, max: histogram.max / 1e6 };
     const end = globalThis.__benchSizes(v8.getHeapSpaceStatistics());
     const { statistics } = globalThis.__benchGc.stop();
     const events = statistics.map((gc) => ({ gcType: gc.gcType,
       before: globalThis.__benchSizes(gc.beforeGC.heapSpaceStatistics),
       after: globalThis.__benchSizes(gc.afterGC.heapSpaceStatistics) }));
     delete globalThis.__benchGc;
-    return { events, end };
+    delete globalThis.__benchDelay;
+    return { events, end, delay };
   })()`);
   // Young bytes allocated: what each GC found in the young generation over what the previous one
   // left there. Old bytes: every rise of the old generation (promotions, direct allocations), with
@@ -170,7 +183,7 @@ async function measure(inspector: Inspector, serviceUrl: string, pid: number) {
   }
   allocated += Math.max(0, end.young - young);
   const oldGrowth = end.old - start.old + freedOld;
-  return { errors, cpuPerTurn, allocated, promoted, oldGrowth, counts, endOld: end.old };
+  return { errors, cpuPerTurn, allocated, promoted, oldGrowth, counts, endOld: end.old, delay };
 }
 
 interface ProfileNode {
@@ -275,6 +288,10 @@ try {
   console.log(
     `per turn: allocated ${perTurn(round.allocated)} (young generation), promoted ${perTurn(round.promoted)}, ` +
       `old generation +${perTurn(round.oldGrowth)}; CPU ${round.cpuPerTurn.toFixed(3)} ms (service, user + system)`,
+  );
+  console.log(
+    `the service's event loop held up: p99 ${round.delay.p99.toFixed(1)} ms, max ${round.delay.max.toFixed(1)} ms ` +
+      `(what a turn in flight waits behind a GC or a synchronous write)`,
   );
   console.log(
     `per 1,000 turns: ${per1000(round.counts.get('Scavenge'))} scavenges, ${per1000(round.counts.get('MarkSweepCompact'))} mark-sweeps ` +
