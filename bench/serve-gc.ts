@@ -18,7 +18,8 @@
 // BENCH_MODEL_DELAY_MS (50), BENCH_SAMPLE=1, BENCH_TOP (20 rows), BENCH_ROOT (the checkout whose
 // `riverse serve` runs; default this one: point it at a copy of another commit to compare),
 // BENCH_SERVICE_NODE_ARGS (more Node flags for the service), BENCH_SERVICE_LOG (a file for what the
-// service prints, e.g. with --trace-pretenuring-statistics).
+// service prints, e.g. with --trace-pretenuring-statistics; V8 buffers its traces, so run with
+// LD_PRELOAD=/usr/libexec/coreutils/libstdbuf.so _STDBUF_O=L or lose the last of them at exit).
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -139,8 +140,7 @@ async function measure(inspector: Inspector, serviceUrl: string, pid: number) {
     globalThis.__benchGc.start();
     globalThis.__benchDelay = process.getBuiltinModule('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 });
     globalThis.__benchDelay.enable();
-    globalThis.__benchSizes = ${SIZES};
-    globalThis.__benchSizes(process.getBuiltinModule('node:v8').getHeapSpaceStatistics())`);
+    globalThis.__benchSizes = ${SIZES};`);
   const start = await inspector.evaluate<SpaceSizes>(
     `globalThis.__benchSizes(process.getBuiltinModule('node:v8').getHeapSpaceStatistics())`,
   );
@@ -251,7 +251,7 @@ try {
     {
       cwd: echoProject(dir),
       env: { ...process.env, ...serveEnv(dir, model.match[1]!) },
-      // A file, not a pipe, for LOG: V8's own traces (--trace-pretenuring) are lost on a non-blocking pipe.
+      // A file, not a pipe, for LOG: V8's own traces are lost on a non-blocking pipe.
       stdio: ['ignore', LOG === undefined ? 'pipe' : openSync(LOG, 'w'), 'pipe'],
     },
   );
