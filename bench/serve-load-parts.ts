@@ -2,7 +2,8 @@
 // turn's request, a child started until it prints its address, the load (autocannon) and its figures.
 // Not a test.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const STREAM = process.env.BENCH_STREAM === '1';
@@ -19,6 +20,38 @@ export class EchoTool extends BaseTool {
   }
 }
 `;
+
+/** A project in `dir` whose one drop-in tool is ECHO_TOOL; its folder. */
+export function echoProject(dir: string): string {
+  const project = join(dir, 'project');
+  mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
+  writeFileSync(join(project, 'agent', 'tools', 'echo.ts'), ECHO_TOOL);
+  return project;
+}
+
+/** The arguments of `riverse serve` from the checkout at `root` on a free loopback port, after BENCH_SERVICE_NODE_ARGS. */
+export function serveArgs(root: string): string[] {
+  return [
+    ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    join(root, 'bin/riverse.js'),
+    'serve',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+  ];
+}
+
+/** The service's environment: its home in `home`, the scripted model at `modelUrl`, no token. */
+export function serveEnv(home: string, modelUrl: string): NodeJS.ProcessEnv {
+  return {
+    HOME: home,
+    RIVERSE_MODEL: 'openai:bench-model',
+    OPENAI_BASE_URL: modelUrl,
+    OPENAI_API_KEY: 'bench',
+    RIVERSE_TOKEN: '',
+  };
+}
 
 /** A child that prints a line matching `pattern` once it is ready; resolves with the match. */
 export function startChild(

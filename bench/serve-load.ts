@@ -19,7 +19,7 @@
 // BENCH_STREAM=1 (streamed /v1 answers), BENCH_ISOLATION (the tool's isolation; default: the default),
 // BENCH_SERVICE_NODE_ARGS (Node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,11 +28,13 @@ import {
   checkAnswer,
   COMPLETION,
   cpuMs,
-  ECHO_TOOL,
+  echoProject,
   type Figures,
   figures,
   rssMb,
   service,
+  serveArgs,
+  serveEnv,
   startChild,
 } from './serve-load-parts.ts';
 
@@ -189,30 +191,11 @@ try {
   const modelUrl = model.match[1]!;
   const modelPid = model.child.pid!;
 
-  const project = join(dir, 'project');
-  mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
-  writeFileSync(join(project, 'agent', 'tools', 'echo.ts'), ECHO_TOOL);
+  const project = echoProject(dir);
   if (ISOLATION !== undefined) writeFileSync(join(project, 'riverse.yaml'), `tools:\n  isolation: ${ISOLATION}\n`);
   const served = await startChild(
-    [
-      ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      join(ROOT, 'bin/riverse.js'),
-      'serve',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-    ],
-    {
-      cwd: project,
-      env: {
-        HOME: dir,
-        RIVERSE_MODEL: 'openai:bench-model',
-        OPENAI_BASE_URL: modelUrl,
-        OPENAI_API_KEY: 'bench',
-        RIVERSE_TOKEN: '',
-      },
-    },
+    serveArgs(ROOT),
+    { cwd: project, env: serveEnv(dir, modelUrl) },
     /(http:\/\/127\.0\.0\.1:\d+\/)/,
   );
   children.push(served.child);

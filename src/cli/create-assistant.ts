@@ -94,6 +94,7 @@ export async function createService(options: GlobalOptions & { lang?: Language }
     watch: true,
     language: options.language,
     canAsk: true,
+    service: true,
   });
   // The file the service writes (a switched tool) is the one read, else riverse.yaml where it would have been.
   const file = setup.config.path ?? join(setup.config.baseDir, CONFIG_FILE);
@@ -148,12 +149,14 @@ async function beginSetup(options: GlobalOptions & { lang?: Language }): Promise
  */
 async function finishSetup(
   setup: Setup,
-  options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean },
+  options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean; service?: boolean },
 ) {
   const store = options.persist
     ? await openStore(setup.dataDir, setup.config.config, {
         traceRetention: traceRetention(setup.config.config),
         language: options.language, // a PostgreSQL store's retries at start are said in it
+        // A service's turns write all day: SQLite's checkpoints go to a worker, off the event loop.
+        ...(options.service === true ? { checkpointOffThread: true } : {}),
       })
     : undefined;
   if (store !== undefined)

@@ -40,6 +40,7 @@ import { handRunTrace } from './hand-run-trace.ts';
 import { toolCallStats, type ToolStats, type ToolStatsQuery } from './tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from './turn-trace.ts';
 import { jsonText } from '../models/json-text.ts';
+import { startWalCheckpointer } from './wal-checkpointer.ts';
 
 export const DATABASE_FILE = 'riverse.db';
 /** How long a write waits for another process's write to finish before failing. */
@@ -92,10 +93,13 @@ export class SqliteStore implements Store {
    * session gone (another process deleted it).
    */
   readonly #ids = new Map<string, string>();
+  /** The worker that checkpoints the log, with `checkpointOffThread`. */
+  readonly #checkpointer: { stop(): void } | undefined;
 
   private constructor(db: DatabaseSync, file: string, options: StoreOptions) {
     this.#db = db;
     this.file = file;
+    this.#checkpointer = options.checkpointOffThread === true ? startWalCheckpointer(db, file) : undefined;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
     this.tasks = new TaskStore((sql) => this.#prepare(sql));
@@ -148,6 +152,7 @@ export class SqliteStore implements Store {
 
   #close(): void {
     if (this.#db.isOpen) this.turnTraces.close();
+    this.#checkpointer?.stop();
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }

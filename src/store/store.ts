@@ -237,4 +237,9 @@ export interface StoreOptions {
   onTraceError?: (error: unknown) => void;
   /** How long a queued turn trace waits for others before they are written together (default 250 ms). */
   traceBatchMs?: number;
+  /**
+   * SQLite: the write-ahead log checkpointed by a worker thread, off the event loop (a
+   * long-running service's; `riverse serve` sets it). Other stores do without.
+   */
+  checkpointOffThread?: boolean;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createProject, ECHO_TOOL, show, type TempProject } from '../cli-test-support.ts';
-import { SERVICE_SEMI_SPACE_MB } from './service-heap.ts';
+import { SERVICE_V8_FLAGS } from './service-heap.ts';
 
 describe('riverse serve', () => {
   let project: TempProject;
@@ -81,7 +81,7 @@ describe('riverse serve', () => {
     );
   });
 
-  it('runs in the process it was started as, with the young generation of a long-running service (decision 019)', {
+  it('runs in the process it was started as, with the V8 flags of a long-running service (decision 019)', {
     skip: process.platform !== 'linux' && 'reads /proc',
   }, async () => {
     let cmdline: string[] | undefined;
@@ -94,7 +94,7 @@ describe('riverse serve', () => {
       },
     });
     assert.equal(result.code, 0, show(result));
-    assert.ok(cmdline?.includes(`--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`), String(cmdline));
+    for (const flag of SERVICE_V8_FLAGS) assert.ok(cmdline?.includes(flag), String(cmdline));
   });
 
   it("refuses to listen beyond loopback without a token, in the person's language", async () => {

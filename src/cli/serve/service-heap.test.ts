@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SERVICE_SEMI_SPACE_MB, serviceRestartArgs } from './service-heap.ts';
+import { SERVICE_V8_FLAGS, serviceRestartArgs } from './service-heap.ts';
 
 const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({
   execPath: '/bin/node',
@@ -9,10 +9,11 @@ const node = (execArgv: string[] = [], env: NodeJS.ProcessEnv = {}) => ({
   env,
 });
 
-test('serve starts again with the service young generation, keeping the Node flags and arguments it had', () => {
+test('serve starts again with the service young generation and no pretenuring, keeping the Node flags and arguments it had', () => {
+  assert.deepEqual(SERVICE_V8_FLAGS, ['--max-semi-space-size=16', '--no-allocation-site-pretenuring']);
   assert.deepEqual(serviceRestartArgs(['-c', 'x.yaml', 'serve', '--port', '0'], node(['--enable-source-maps'])), [
     '/bin/node',
-    `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`,
+    ...SERVICE_V8_FLAGS,
     '--enable-source-maps',
     '/app/riverse.js',
     '-c',
@@ -29,11 +30,7 @@ test('the bare command is the service too (npm start), with its own options', ()
     ['--port', '9000'],
     ['-c', 'x.yaml', '--host', '127.0.0.1', '--token', 't', '--lang', 'ja'],
   ]) {
-    assert.equal(
-      serviceRestartArgs(argv, node())?.[1],
-      `--max-semi-space-size=${SERVICE_SEMI_SPACE_MB}`,
-      JSON.stringify(argv),
-    );
+    assert.deepEqual(serviceRestartArgs(argv, node())?.slice(1, 3), SERVICE_V8_FLAGS, JSON.stringify(argv));
   }
 });
 
@@ -44,6 +41,11 @@ test('a young generation chosen on the command line or in NODE_OPTIONS is kept, 
     undefined,
   );
   assert.equal(serviceRestartArgs(['serve'], node(['--max-heap-size=512'])), undefined);
+  // A pretenuring flag of one's own comes after the service's, so V8 takes it.
+  assert.deepEqual(serviceRestartArgs(['serve'], node(['--allocation-site-pretenuring']))?.slice(1, 4), [
+    ...SERVICE_V8_FLAGS,
+    '--allocation-site-pretenuring',
+  ]);
   assert.equal(serviceRestartArgs(['chat'], node()), undefined);
   assert.equal(serviceRestartArgs(['--help'], node()), undefined);
   assert.equal(serviceRestartArgs(['-c', 'x.yaml', 'ask', 'hi'], node()), undefined);
