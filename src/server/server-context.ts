@@ -19,7 +19,7 @@ import { taskView } from './api/task-view.ts';
 import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
 import { TurnOwnership } from './turn-ownership.ts';
-import { ApprovalWatch } from './approval-watch.ts';
+import { PendingWatch } from './pending-watch.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
 interface ServiceConfig {
@@ -105,7 +105,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   });
   const events = new ServerEvents();
   // Every replica's approval requests reach this one's event streams (they are read from the shared store).
-  const approvalWatch = new ApprovalWatch(options.store, events);
+  const pendingWatch = new PendingWatch(options.store, events);
   // A task's changes and its questions reach every open event stream; so does its result's arrival in its session.
   const tasks = sharedTasks({
     retention: taskRetention(options.config.config),
@@ -154,7 +154,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     telemetry: options.telemetry,
     turns,
     async close() {
-      approvalWatch.close();
+      pendingWatch.close();
       await turns.close();
     },
     assistant: () => assistant,
