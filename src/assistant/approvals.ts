@@ -81,7 +81,9 @@ interface Waiter {
 }
 
 /** The answer an asking call gets from a settled question (undefined: it ended unanswered). */
-function answerOf(record: { status: QuestionStatus; answer?: string; values?: FormValues } | undefined): QuestionAnswer {
+function answerOf(
+  record: { status: QuestionStatus; answer?: string; values?: FormValues } | undefined,
+): QuestionAnswer {
   if (record?.status === 'declined') return 'declined';
   if (record?.status !== 'answered') return undefined;
   const text = record.answer ?? '';
@@ -350,7 +352,11 @@ export class Approvals {
   ): Promise<{ ok: true; values: FormValues } | { ok: false; code: 'not-pending' | 'invalid'; message: string }> {
     const record = await this.findQuestion(id);
     const fields = record?.fields;
-    const notPending = { ok: false, code: 'not-pending', message: `No form question ${id} is waiting for an answer.` } as const;
+    const notPending = {
+      ok: false,
+      code: 'not-pending',
+      message: `No form question ${id} is waiting for an answer.`,
+    } as const;
     if (record === undefined || fields === undefined || record.status !== 'pending') return notPending;
     const checked = checkFormValues({ fields, ...(record.required ? { required: record.required } : {}) }, values);
     if (typeof checked === 'string') return { ok: false, code: 'invalid', message: checked };
@@ -408,8 +414,7 @@ export class Approvals {
       if (looking) return;
       looking = true;
       void (async () => {
-        for (const look of [...this.#watched.values()])
-          await look().catch(() => {}); // the store is failing now: the next look, or the time limit, settles it
+        for (const look of [...this.#watched.values()]) await look().catch(() => {}); // the store is failing now: the next look, or the time limit, settles it
       })().finally(() => (looking = false));
     }, this.#watchMs);
     this.#watch.unref();

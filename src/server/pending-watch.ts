@@ -25,7 +25,10 @@ export class PendingWatch {
   readonly #store: Store;
   readonly #events: ServerEvents;
   readonly #timer: NodeJS.Timeout;
-  readonly #kinds: Array<{ kind: WatchedKind<{ id: string; sessionId: string }>; seen: Map<string, { id: string; sessionId: string }> }>;
+  readonly #kinds: Array<{
+    kind: WatchedKind<{ id: string; sessionId: string }>;
+    seen: Map<string, { id: string; sessionId: string }>;
+  }>;
   #looking = false;
 
   constructor(store: Store, events: ServerEvents, watchMs = WATCH_MS) {

@@ -82,13 +82,7 @@ export class QuestionTable implements QuestionRepository {
       async () =>
         (await this.#sql.run(
           "UPDATE questions SET status = ?, answer = ?, answer_values = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
-          [
-            settlement.status,
-            answered?.answer ?? null,
-            jsonOrNull(answered?.values),
-            new Date().toISOString(),
-            id,
-          ],
+          [settlement.status, answered?.answer ?? null, jsonOrNull(answered?.values), new Date().toISOString(), id],
         )) === 1,
     );
   }

@@ -235,7 +235,7 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
     );
 
     it(
-      'questions: pending until settled, only the first answer counts, a form keeps its values, a dead turn\'s end',
+      "questions: pending until settled, only the first answer counts, a form keeps its values, a dead turn's end",
       withStore(async (store) => {
         const { id } = await store.session('ask');
         const now = Date.now();
@@ -273,11 +273,10 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
           true,
         );
         const form = await store.questions.get('q-2');
-        assert.deepEqual([form?.fields, form?.required, form?.values], [
-          { name: { type: 'string' } },
-          ['name'],
-          { name: 'Ada' },
-        ]);
+        assert.deepEqual(
+          [form?.fields, form?.required, form?.values],
+          [{ name: { type: 'string' } }, ['name'], { name: 'Ada' }],
+        );
         await asked('q-4', 't2');
         assert.equal(await store.questions.endTurn(id, 't2'), 2, 'the pending questions of that turn end');
         assert.equal((await store.questions.get('q-3'))?.status, 'ended');
