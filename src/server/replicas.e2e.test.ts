@@ -57,6 +57,27 @@ export class AskTool extends BaseTool<{ question: string }> {
 }
 `;
 
+/** `survey()`: a task (long_running) that asks the person, then says the answer and its replica's pid. */
+const SURVEY_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+export class SurveyTool extends BaseTool<{ topic?: string }> {
+  manifest(): ToolManifest {
+    return {
+      name: 'survey',
+      description: 'Runs a survey',
+      parameters: { topic: { type: 'string', description: 'About what' } },
+      examples: ['Run the survey', 'Survey the team'],
+      long_running: 'required',
+    };
+  }
+
+  async execute(_params: { topic?: string }, context: ToolContext) {
+    const answer = await context.ask('Which quarter?');
+    return answer.answered ? ToolResult.ok('surveyed ' + answer.text + ' on ' + process.ppid) : ToolResult.fail('no answer: ' + answer.reason);
+  }
+}
+`;
+
 /** `book()`: asks the person a form (how many guests, 1 to 8) and says the answer and the pid of the replica whose turn asked. */
 const BOOK_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
 
@@ -95,7 +116,7 @@ function scriptedModel(request: { body: { messages: { role: string; content?: un
   if (!answered) {
     if (note !== undefined) return { toolCalls: [{ name: 'note', arguments: { text: note } }] };
     if (question !== undefined) return { toolCalls: [{ name: 'ask', arguments: { question } }] };
-    if (text === 'book') return { toolCalls: [{ name: 'book', arguments: {} }] };
+    if (text === 'book' || text === 'survey') return { toolCalls: [{ name: text, arguments: {} }] };
   }
   const said = String(messages.at(-1)?.content ?? '');
   return { text: !answered ? `You said: ${text}` : note !== undefined ? 'Done.' : `Heard: ${said}` };
@@ -201,6 +222,7 @@ for (const kind of STORES)
       writeFileSync(join(project, 'agent', 'tools', 'note.ts'), NOTE_TOOL);
       writeFileSync(join(project, 'agent', 'tools', 'ask.ts'), ASK_TOOL);
       writeFileSync(join(project, 'agent', 'tools', 'book.ts'), BOOK_TOOL);
+      writeFileSync(join(project, 'agent', 'tools', 'survey.ts'), SURVEY_TOOL);
       writeFileSync(join(project, 'riverse.yaml'), `tools:\n  note:\n    log: ${JSON.stringify(noteLog)}\n`);
       model = await startOpenAITestServer(scriptedModel);
       shared = await kind.make(folder);
@@ -339,6 +361,27 @@ for (const kind of STORES)
         `Heard: booked for 4 on ${pidOf(replicas[0]!)}`,
         'the call went on in the turn that asked, on the first replica',
       );
+    });
+
+    it("a task's question is answered on another replica and reaches the task on the replica running it", async () => {
+      const stream = new AbortController();
+      const events = sseReader(await fetch(`${replicas[2]!.url}api/events`, { signal: stream.signal }));
+      const turn = await chat(replicas[0]!.url, 'task-question', 'survey');
+      const taskId = (await turn.next('tool-result')).data.taskId as string;
+      assert.ok(taskId, 'the call became a task');
+      await turn.next('done');
+      const seen = (await events.next('question-request')).data;
+      assert.deepEqual([seen.session, seen.tool, seen.question], ['task-question', 'survey', 'Which quarter?']);
+      const answered = await fetch(`${replicas[2]!.url}api/approvals/${seen.questionId}`, json({ answer: 'Q3' }));
+      assert.equal(answered.status, 200, await answered.clone().text());
+      let task: { status: string; result?: { data: string } } | undefined;
+      for (let tries = 0; tries < 200 && task?.status !== 'completed'; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        task = ((await (await fetch(`${balancer.url}api/tasks/${taskId}`)).json()) as { task: typeof task }).task;
+      }
+      assert.equal(task?.status, 'completed');
+      assert.equal(task?.result?.data, `surveyed Q3 on ${pidOf(replicas[0]!)}`);
+      stream.abort();
     });
 
     it('/v1/responses goes on from a response another replica gave (previous_response_id)', async () => {
