@@ -28,20 +28,10 @@ export type ApprovalOutcome =
   | { approved: false; code: 'denied' | 'approval-timeout' | 'aborted'; reason?: string };
 
 /** A question a tool asks the person (`context.ask`, the ask_user tool), as shown: stored, so that any replica shows and answers it; it lives as long as its call. */
-export interface PendingQuestion {
-  kind: 'question';
-  id: string;
-  sessionId: string;
-  callId: string;
-  tool: string;
-  question: string;
-  choices?: string[];
-  /** A form's fields (MCP's elicitation schemas): it is answered with values, not text. */
-  fields?: AskFields;
-  required?: string[];
-  createdAt: string;
-  expiresAt: string;
-}
+export type PendingQuestion = Pick<
+  QuestionRecord,
+  'id' | 'sessionId' | 'callId' | 'tool' | 'question' | 'choices' | 'fields' | 'required' | 'createdAt' | 'expiresAt'
+> & { kind: 'question' };
 
 /** How a question ended: the answer (a form's with its values), the person declined, or none came. */
 export type QuestionAnswer = { text: string; values?: FormValues } | 'declined' | undefined;
@@ -463,8 +453,8 @@ export class Approvals {
   }
 }
 
-/** A stored question as the person is shown it. */
-function shownQuestion(record: Omit<QuestionRecord, 'status'>): PendingQuestion {
+/** A stored question as the person is shown it (the API's list, the events). */
+export function shownQuestion(record: Omit<QuestionRecord, 'status'>): PendingQuestion {
   return {
     kind: 'question',
     id: record.id,

@@ -1,5 +1,6 @@
 import type { ApprovalRecord, QuestionRecord } from '../store/store-records.ts';
 import type { Store } from '../store/store.ts';
+import { shownQuestion } from '../assistant/approvals.ts';
 import type { ServerEvents } from './server-events.ts';
 
 /** How often the store's pending approvals and questions are read: one asked on another replica shows within this. */
@@ -115,18 +116,10 @@ function questionKind(store: Store): WatchedKind<QuestionRecord> {
     get: (id) => store.questions.get(id),
     asked: {
       event: 'question-request',
-      data: (record, session) => ({
-        questionId: record.id,
-        sessionId: record.sessionId,
-        session,
-        callId: record.callId,
-        tool: record.tool,
-        question: record.question,
-        ...(record.choices === undefined ? {} : { choices: record.choices }),
-        ...(record.fields === undefined ? {} : { fields: record.fields }),
-        ...(record.required === undefined ? {} : { required: record.required }),
-        expiresAt: record.expiresAt,
-      }),
+      data: (record, session) => {
+        const { kind: _, id, ...shown } = shownQuestion(record);
+        return { questionId: id, session, ...shown };
+      },
     },
     settled: {
       event: 'question-answered',

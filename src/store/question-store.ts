@@ -2,6 +2,7 @@ import { jsonText } from '../models/json-text.ts';
 import type { AskFields, FormValues } from '../tools/ask-form.ts';
 import type { NewQuestion, QuestionRecord, QuestionSettlement, QuestionStatus } from './store-records.ts';
 import type { QuestionRepository } from './store.ts';
+import { writesInOrder } from './write-order.ts';
 
 /** How a question table reaches its database: SQL with `?` placeholders, rows out, or the rows changed. */
 export interface QuestionSql {
@@ -37,7 +38,7 @@ const COLUMNS =
  */
 export class QuestionTable implements QuestionRepository {
   readonly #sql: QuestionSql;
-  #writes: Promise<unknown> = Promise.resolve();
+  readonly #inOrder = writesInOrder();
 
   constructor(sql: QuestionSql) {
     this.#sql = sql;
@@ -94,17 +95,6 @@ export class QuestionTable implements QuestionRepository {
         [new Date().toISOString(), sessionId, turnId],
       ),
     );
-  }
-
-  /**
-   * This process's answers reach the database in the order they were given: on two pooled
-   * connections a later answer could commit first, and "the first answer counts" means the first
-   * given here (across replicas, the first committed).
-   */
-  #inOrder<T>(write: () => Promise<T>): Promise<T> {
-    const result = this.#writes.then(write);
-    this.#writes = result.catch(() => {});
-    return result;
   }
 }
 
