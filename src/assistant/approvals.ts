@@ -404,7 +404,8 @@ export class Approvals {
       if (looking) return;
       looking = true;
       void (async () => {
-        for (const look of [...this.#watched.values()]) await look().catch(() => {}); // the store is failing now: the next look, or the time limit, settles it
+        // A failing store: the next look, or the time limit, settles it.
+        for (const look of [...this.#watched.values()]) await look().catch(() => {});
       })().finally(() => (looking = false));
     }, this.#watchMs);
     this.#watch.unref();
