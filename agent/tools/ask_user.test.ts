@@ -41,7 +41,7 @@ describe('ask_user', () => {
       const turn = assistant.turn('Book a table', {
         onEvent: (event) => {
           events.push(event);
-          if (event.type === 'question') assistant.approvals.reply(event.questionId, 'Rome');
+          if (event.type === 'question') void assistant.approvals.reply(event.questionId, 'Rome');
         },
       });
       const result = await turn;

@@ -118,7 +118,7 @@ export function questionChannel(
   return async (question, signal) => {
     let questionId = '';
     const answer = await desk.ask(
-      { sessionId: call.sessionId, callId: call.callId, tool: call.tool },
+      { sessionId: call.sessionId, turnId: call.turnId, callId: call.callId, tool: call.tool },
       question,
       question.timeoutMs ?? desk.timeoutMs,
       signal,

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { jsonText } from '../models/json-text.ts';
 import { memoryApprovals, type ApprovalRecords } from '../store/approval-store.ts';
-import type { ApprovalRecord } from '../store/store-records.ts';
-import type { Store } from '../store/store.ts';
+import { memoryQuestions } from '../store/question-store.ts';
+import type { ApprovalRecord, QuestionRecord, QuestionSettlement, QuestionStatus } from '../store/store-records.ts';
+import type { QuestionRepository, Store } from '../store/store.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { checkFormValues, formText, type AskFields, type FormValues } from '../tools/ask-form.ts';
@@ -26,21 +27,11 @@ export type ApprovalOutcome =
   | { approved: true; always: boolean }
   | { approved: false; code: 'denied' | 'approval-timeout' | 'aborted'; reason?: string };
 
-/** A question a tool asks the person (`context.ask`, the ask_user tool), waiting in memory only: it lives as long as its call. */
-export interface PendingQuestion {
-  kind: 'question';
-  id: string;
-  sessionId: string;
-  callId: string;
-  tool: string;
-  question: string;
-  choices?: string[];
-  /** A form's fields (MCP's elicitation schemas): it is answered with values, not text. */
-  fields?: AskFields;
-  required?: string[];
-  createdAt: string;
-  expiresAt: string;
-}
+/** A question a tool asks the person (`context.ask`, the ask_user tool), as shown: stored, so that any replica shows and answers it; it lives as long as its call. */
+export type PendingQuestion = Pick<
+  QuestionRecord,
+  'id' | 'sessionId' | 'callId' | 'tool' | 'question' | 'choices' | 'fields' | 'required' | 'createdAt' | 'expiresAt'
+> & { kind: 'question' };
 
 /** How a question ended: the answer (a form's with its values), the person declined, or none came. */
 export type QuestionAnswer = { text: string; values?: FormValues } | 'declined' | undefined;
@@ -79,6 +70,16 @@ interface Waiter {
   settle: (outcome: ApprovalOutcome) => void;
 }
 
+/** The answer an asking call gets from a settled question (undefined: it ended unanswered). */
+function answerOf(
+  record: { status: QuestionStatus; answer?: string; values?: FormValues } | undefined,
+): QuestionAnswer {
+  if (record?.status === 'declined') return 'declined';
+  if (record?.status !== 'answered') return undefined;
+  const text = record.answer ?? '';
+  return record.values === undefined ? { text } : { text, values: record.values };
+}
+
 /**
  * Where calls wait for a person and where the answers arrive, whatever the channel (terminal,
  * dashboard, API). Each approval is bound to one call (its id, tool and checked parameters) and
@@ -93,7 +94,11 @@ export class Approvals {
   readonly #store: Store | undefined;
   readonly #registry: (() => ToolRegistry) | undefined;
   readonly #waiters = new Map<string, Waiter>();
-  readonly #questions = new Map<string, { question: PendingQuestion; settle: (answer: QuestionAnswer) => void }>();
+  readonly #questionRecords: QuestionRepository;
+  /** Questions asked here, by id: the settle of the call waiting for the answer. */
+  readonly #questions = new Map<string, (answer: QuestionAnswer) => void>();
+  /** Everything waiting here (approvals and questions), by id: a look in the store for an answer another process stored. */
+  readonly #watched = new Map<string, () => Promise<void>>();
   readonly #runsElsewhere: (sessionId: string) => Promise<boolean>;
   readonly #watchMs: number;
   #watch: NodeJS.Timeout | undefined;
@@ -102,6 +107,7 @@ export class Approvals {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     this.#store = options.store;
     this.#records = options.store?.approvals ?? memoryApprovals();
+    this.#questionRecords = options.store?.questions ?? memoryQuestions();
     this.#registry = options.registry;
     this.#runsElsewhere = options.runsElsewhere ?? (async () => false);
     this.#watchMs = options.watchMs ?? WATCH_MS;
@@ -134,6 +140,7 @@ export class Approvals {
     return new Promise((resolve) => {
       const settle = (outcome: ApprovalOutcome) => {
         this.#waiters.delete(record.id);
+        this.#watched.delete(record.id);
         this.#watchStore();
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -152,7 +159,13 @@ export class Approvals {
         Math.min(this.timeoutMs, 2 ** 31 - 1),
       );
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.set(record.id, { settle });
+      const waiter = { settle };
+      this.#waiters.set(record.id, waiter);
+      this.#watched.set(record.id, async () => {
+        const stored = await this.#records.get(record.id);
+        if (stored !== undefined && stored.status !== 'pending' && this.#waiters.get(record.id) === waiter)
+          settle(outcomeOf(stored));
+      });
       this.#watchStore();
       announce({
         kind: 'approval',
@@ -193,9 +206,8 @@ export class Approvals {
       createdAt: record.createdAt,
       expiresAt: record.expiresAt,
     }));
-    return [...approvals, ...[...this.#questions.values()].map((entry) => entry.question)].sort((a, b) =>
-      a.createdAt.localeCompare(b.createdAt),
-    );
+    const questions = (await this.#questionRecords.pending()).filter((record) => !this.#endedOrphan(record));
+    return [...approvals, ...questions.map(shownQuestion)].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   /**
@@ -256,10 +268,12 @@ export class Approvals {
 
   /**
    * Asks the person a question for a running call and waits for the answer: its text (and a form's
-   * values), `declined`, or undefined (no answer in time, or cancelled).
+   * values), `declined`, or undefined (no answer in time, or cancelled). The question is stored
+   * before anyone is asked, so that any replica shows and answers it; an answer stored by another
+   * process reaches this call through the same watch as approvals'.
    */
-  ask(
-    call: { sessionId: string; callId: string; tool: string },
+  async ask(
+    call: { sessionId: string; turnId: string; callId: string; tool: string },
     asked: { question: string; choices?: readonly string[]; fields?: AskFields; required?: readonly string[] },
     timeoutMs: number,
     signal: AbortSignal | undefined,
@@ -267,8 +281,7 @@ export class Approvals {
   ): Promise<QuestionAnswer> {
     const now = Date.now();
     const { question, choices, fields, required } = asked;
-    const pending: PendingQuestion = {
-      kind: 'question',
+    const record = {
       id: randomUUID(),
       ...call,
       question,
@@ -278,63 +291,101 @@ export class Approvals {
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + timeoutMs).toISOString(),
     };
-    if (signal?.aborted) return Promise.resolve(undefined);
+    if (signal?.aborted) return undefined;
+    const questions = this.#questionRecords;
+    try {
+      await questions.add(record);
+    } catch {
+      return undefined; // the store is failing: no one anywhere could see the question
+    }
     return new Promise((resolve) => {
       const settle = (answer: QuestionAnswer) => {
-        this.#questions.delete(pending.id);
+        if (!this.#questions.delete(record.id)) return;
+        this.#watched.delete(record.id);
+        this.#watchStore();
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve(answer);
       };
-      const onAbort = () => settle(undefined);
-      const timer = setTimeout(() => settle(undefined), Math.min(timeoutMs, 2 ** 31 - 1));
+      // Ended in the store first, so that no replica takes an answer no one will read; an answer
+      // stored a moment before wins.
+      const end = () =>
+        void (async () => {
+          if (await questions.settle(record.id, { status: 'ended' })) settle(undefined);
+          else settle(answerOf(await questions.get(record.id)));
+        })().catch(() => settle(undefined));
+      const onAbort = end;
+      const timer = setTimeout(end, Math.min(timeoutMs, 2 ** 31 - 1));
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#questions.set(pending.id, { question: pending, settle });
-      announce(pending);
+      this.#questions.set(record.id, settle);
+      this.#watched.set(record.id, async () => {
+        const stored = await questions.get(record.id);
+        if (stored !== undefined && stored.status !== 'pending') settle(answerOf(stored));
+      });
+      this.#watchStore();
+      if (signal?.aborted) return end();
+      announce(shownQuestion(record));
     });
   }
 
   /** Answers a question in words; false when no such question waits (a form is answered with `replyForm`). */
-  reply(id: string, text: string): boolean {
-    const entry = this.#questions.get(id);
-    if (entry === undefined || entry.question.fields !== undefined) return false;
-    entry.settle({ text });
-    return true;
+  async reply(id: string, text: string): Promise<boolean> {
+    const record = await this.findQuestion(id);
+    if (record === undefined || record.fields !== undefined) return false;
+    return this.#settleQuestion(record, { status: 'answered', answer: text });
   }
 
-  /** Answers a form with its values, checked against its fields (a field left out takes its default). */
-  replyForm(
+  /** Answers a form with its values, checked against its fields (a field left out takes its default), here before they are stored. */
+  async replyForm(
     id: string,
     values: unknown,
-  ): { ok: true; values: FormValues } | { ok: false; code: 'not-pending' | 'invalid'; message: string } {
-    const entry = this.#questions.get(id);
-    const fields = entry?.question.fields;
-    if (entry === undefined || fields === undefined)
-      return { ok: false, code: 'not-pending', message: `No form question ${id} is waiting for an answer.` };
-    const checked = checkFormValues(
-      { fields, ...(entry.question.required ? { required: entry.question.required } : {}) },
-      values,
-    );
+  ): Promise<{ ok: true; values: FormValues } | { ok: false; code: 'not-pending' | 'invalid'; message: string }> {
+    const record = await this.findQuestion(id);
+    const fields = record?.fields;
+    const notPending = {
+      ok: false,
+      code: 'not-pending',
+      message: `No form question ${id} is waiting for an answer.`,
+    } as const;
+    if (record === undefined || fields === undefined || record.status !== 'pending') return notPending;
+    const checked = checkFormValues({ fields, ...(record.required ? { required: record.required } : {}) }, values);
     if (typeof checked === 'string') return { ok: false, code: 'invalid', message: checked };
-    entry.settle({ text: formText(checked), values: checked });
+    if (!(await this.#settleQuestion(record, { status: 'answered', answer: formText(checked), values: checked })))
+      return notPending;
     return { ok: true, values: checked };
   }
 
   /** The person will not answer the question (the input ended): the tool hears `cancelled`. */
-  decline(id: string): boolean {
-    const entry = this.#questions.get(id);
-    entry?.settle('declined');
-    return entry !== undefined;
+  async decline(id: string): Promise<boolean> {
+    const record = await this.findQuestion(id);
+    return record !== undefined && this.#settleQuestion(record, { status: 'declined' });
   }
 
-  /** Whether `id` is a waiting question (not an approval). */
-  isQuestion(id: string): boolean {
-    return this.#questions.has(id);
+  /** The question `id` as stored, waiting or settled, asked on this replica or another; undefined when there is none. */
+  findQuestion(id: string): Promise<QuestionRecord | undefined> {
+    return this.#questionRecords.get(id);
   }
 
-  /** The waiting question `id`, or undefined. */
-  question(id: string): PendingQuestion | undefined {
-    return this.#questions.get(id)?.question;
+  /**
+   * Stores the answer if the question still waits (the first answer counts, across replicas), then
+   * wakes its call when it waits here; one waiting elsewhere finds it in the store.
+   */
+  async #settleQuestion(record: QuestionRecord, settlement: QuestionSettlement): Promise<boolean> {
+    if (this.#endedOrphan(record)) return false;
+    if (!(await this.#questionRecords.settle(record.id, settlement))) return false;
+    this.#questions.get(record.id)?.(answerOf(settlement));
+    return true;
+  }
+
+  /**
+   * A pending question past its time that no call here waits for: the call that asked stopped
+   * waiting (its own timer ends it; a process that died cannot), so it is ended and takes no answer.
+   */
+  #endedOrphan(record: QuestionRecord): boolean {
+    if (record.status !== 'pending' || this.#questions.has(record.id) || Date.parse(record.expiresAt) > Date.now())
+      return false;
+    void this.#questionRecords.settle(record.id, { status: 'ended' }).catch(() => {});
+    return true;
   }
 
   /**
@@ -343,7 +394,7 @@ export class Approvals {
    */
   #watchStore(): void {
     if (this.#store === undefined) return;
-    if (this.#waiters.size === 0) {
+    if (this.#watched.size === 0) {
       clearInterval(this.#watch);
       this.#watch = undefined;
       return;
@@ -353,16 +404,8 @@ export class Approvals {
       if (looking) return;
       looking = true;
       void (async () => {
-        for (const [id, waiter] of [...this.#waiters]) {
-          let record: ApprovalRecord | undefined;
-          try {
-            record = await this.#records.get(id);
-          } catch {
-            continue; // the store is failing now: the next look, or the time limit, settles it
-          }
-          if (record !== undefined && record.status !== 'pending' && this.#waiters.get(id) === waiter)
-            waiter.settle(outcomeOf(record));
-        }
+        // A failing store: the next look, or the time limit, settles it.
+        for (const look of [...this.#watched.values()]) await look().catch(() => {});
       })().finally(() => (looking = false));
     }, this.#watchMs);
     this.#watch.unref();
@@ -409,6 +452,23 @@ export class Approvals {
     });
     return result;
   }
+}
+
+/** A stored question as the person is shown it (the API's list, the events). */
+export function shownQuestion(record: Omit<QuestionRecord, 'status'>): PendingQuestion {
+  return {
+    kind: 'question',
+    id: record.id,
+    sessionId: record.sessionId,
+    callId: record.callId,
+    tool: record.tool,
+    question: record.question,
+    ...(record.choices === undefined ? {} : { choices: record.choices }),
+    ...(record.fields === undefined ? {} : { fields: record.fields }),
+    ...(record.required === undefined ? {} : { required: record.required }),
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+  };
 }
 
 /** What a settled record means for the call. */

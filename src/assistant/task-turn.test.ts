@@ -240,7 +240,7 @@ describe('Tasks in a turn', () => {
         if (event.type === 'question')
           return runner.list().then((tasks) => {
             seen.push(`question: ${event.question} (tasks: ${tasks.length})`);
-            assistant.approvals.reply(event.questionId, 'Q3 review');
+            void assistant.approvals.reply(event.questionId, 'Q3 review');
           });
         if (event.type === 'tool-result') seen.push(`result: ${event.call.taskId === undefined ? 'plain' : 'task'}`);
       },

@@ -73,7 +73,7 @@ describe("a server's sampling request in a turn", () => {
     );
     assert.match(question.question, /a haiku about rivers/);
     assert.deepEqual(question.choices, ['Allow', 'Decline']);
-    assert.equal(assistant.approvals.reply(question.questionId, 'Allow'), true);
+    assert.equal(await assistant.approvals.reply(question.questionId, 'Allow'), true);
     const result = await turn;
     assert.equal(result.text, 'The server got its haiku.', JSON.stringify(result.error));
     const call = result.toolCalls[0]!;
@@ -110,7 +110,7 @@ describe("a server's sampling request in a turn", () => {
     await eventually(() => events.some((event) => event.type === 'question'), 'the question', 30_000);
     const question = events.find((event) => event.type === 'question')!;
     assert.equal(question.type, 'question');
-    assistant.approvals.reply(question.questionId, 'Decline');
+    await assistant.approvals.reply(question.questionId, 'Decline');
     const result = await turn;
     assert.equal(result.text, 'It was declined.');
     assert.equal(server.requests.length, 2, 'no request for the sample');

@@ -37,15 +37,89 @@ export class NoteTool extends BaseTool<{ text: string }> {
 }
 `;
 
-/** The model: "note …" asks for the note tool, then answers; anything else is answered at once. */
+/** `ask(question)`: asks the person in words, and says their answer. */
+const ASK_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+export class AskTool extends BaseTool<{ question: string }> {
+  manifest(): ToolManifest {
+    return {
+      name: 'ask',
+      description: 'Asks the person a question',
+      parameters: { question: { type: 'string', required: true, description: 'The question' } },
+      examples: ['Ask me which city', 'Ask me before you go on'],
+    };
+  }
+
+  async execute(params: { question: string }, context: ToolContext) {
+    const answer = await context.ask(params.question);
+    return answer.answered ? ToolResult.ok('The user answered: ' + answer.text) : ToolResult.fail('no answer: ' + answer.reason);
+  }
+}
+`;
+
+/** `survey()`: a task (long_running) that asks the person, then says the answer and its replica's pid. */
+const SURVEY_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+export class SurveyTool extends BaseTool<{ topic?: string }> {
+  manifest(): ToolManifest {
+    return {
+      name: 'survey',
+      description: 'Runs a survey',
+      parameters: { topic: { type: 'string', description: 'About what' } },
+      examples: ['Run the survey', 'Survey the team'],
+      long_running: 'required',
+    };
+  }
+
+  async execute(_params: { topic?: string }, context: ToolContext) {
+    const answer = await context.ask('Which quarter?');
+    return answer.answered ? ToolResult.ok('surveyed ' + answer.text + ' on ' + process.ppid) : ToolResult.fail('no answer: ' + answer.reason);
+  }
+}
+`;
+
+/** `book()`: asks the person a form (how many guests, 1 to 8) and says the answer and the pid of the replica whose turn asked. */
+const BOOK_TOOL = `import { BaseTool, ToolResult, type ToolContext, type ToolManifest } from 'riverse';
+
+export class BookTool extends BaseTool<{ place?: string }> {
+  manifest(): ToolManifest {
+    return {
+      name: 'book',
+      description: 'Books a table',
+      parameters: { place: { type: 'string', description: 'Where' } },
+      examples: ['Book a table', 'Reserve dinner for us'],
+    };
+  }
+
+  async execute(_params: { place?: string }, context: ToolContext) {
+    const answer = await context.ask('How many guests?', {
+      fields: { guests: { type: 'integer', minimum: 1, maximum: 8 } },
+      required: ['guests'],
+    });
+    if (!answer.answered) return ToolResult.fail('no answer: ' + answer.reason);
+    return ToolResult.ok('booked for ' + answer.values?.guests + ' on ' + process.ppid);
+  }
+}
+`;
+
+/**
+ * The model: "note …" asks for the note tool, "ask …" for the ask tool with that question, "book" for
+ * the book tool, then answers (a question's with what the tool said); anything else is answered at once.
+ */
 function scriptedModel(request: { body: { messages: { role: string; content?: unknown }[] } }) {
   const messages = request.body.messages;
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   const text = String(messages[lastUser]?.content ?? '');
   const answered = messages.slice(lastUser).some((message) => message.role === 'tool');
   const note = /^note (.+)$/.exec(text)?.[1];
-  if (note !== undefined && !answered) return { toolCalls: [{ name: 'note', arguments: { text: note } }] };
-  return { text: answered ? 'Done.' : `You said: ${text}` };
+  const question = /^ask (.+)$/.exec(text)?.[1];
+  if (!answered) {
+    if (note !== undefined) return { toolCalls: [{ name: 'note', arguments: { text: note } }] };
+    if (question !== undefined) return { toolCalls: [{ name: 'ask', arguments: { question } }] };
+    if (text === 'book' || text === 'survey') return { toolCalls: [{ name: text, arguments: {} }] };
+  }
+  const said = String(messages.at(-1)?.content ?? '');
+  return { text: !answered ? `You said: ${text}` : note !== undefined ? 'Done.' : `Heard: ${said}` };
 }
 
 interface SseEvent {
@@ -146,6 +220,9 @@ for (const kind of STORES)
       symlinkSync(ROOT, join(project, 'node_modules', 'riverse'), 'dir');
       noteLog = join(folder, 'notes.log');
       writeFileSync(join(project, 'agent', 'tools', 'note.ts'), NOTE_TOOL);
+      writeFileSync(join(project, 'agent', 'tools', 'ask.ts'), ASK_TOOL);
+      writeFileSync(join(project, 'agent', 'tools', 'book.ts'), BOOK_TOOL);
+      writeFileSync(join(project, 'agent', 'tools', 'survey.ts'), SURVEY_TOOL);
       writeFileSync(join(project, 'riverse.yaml'), `tools:\n  note:\n    log: ${JSON.stringify(noteLog)}\n`);
       model = await startOpenAITestServer(scriptedModel);
       shared = await kind.make(folder);
@@ -233,6 +310,78 @@ for (const kind of STORES)
         notes().filter((line) => line.startsWith('buy milk')),
         [`buy milk ${pidOf(replicas[0]!)}`],
       );
+    });
+
+    it("a question asked in a turn on one replica shows on another's event stream and list, is answered there, and the turn goes on with it on the first", async () => {
+      const stream = new AbortController();
+      const events = sseReader(await fetch(`${replicas[1]!.url}api/events`, { signal: stream.signal }));
+      const turn = await chat(replicas[0]!.url, 'ask-elsewhere', 'ask Which city?');
+      const asked = (await turn.next('question')).data;
+      const seen = (await events.next('question-request')).data;
+      assert.equal(seen.questionId, asked.questionId);
+      assert.deepEqual([seen.session, seen.tool, seen.question], ['ask-elsewhere', 'ask', 'Which city?']);
+      const listed = (await (await fetch(`${replicas[2]!.url}api/approvals`)).json()) as {
+        approvals: { kind: string; id: string }[];
+      };
+      assert.ok(
+        listed.approvals.some((request) => request.kind === 'question' && request.id === asked.questionId),
+        'every replica lists it',
+      );
+      const answered = await fetch(`${replicas[1]!.url}api/approvals/${asked.questionId}`, json({ answer: 'Oslo' }));
+      assert.equal(answered.status, 200, await answered.clone().text());
+      const again = await fetch(`${replicas[2]!.url}api/approvals/${asked.questionId}`, json({ answer: 'Paris' }));
+      assert.equal(again.status, 409, 'the first answer counts, on any replica');
+      assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'not-pending');
+      assert.equal((await turn.next('done')).data.text, 'Heard: The user answered: Oslo');
+      const ended = (await events.next('question-answered')).data;
+      assert.deepEqual([ended.questionId, ended.answered], [asked.questionId, true]);
+      stream.abort();
+    });
+
+    it('a form asked on one replica is answered through the balancer: an invalid value is refused with its error, the values go on in the turn that asked', async () => {
+      const turn = await chat(replicas[0]!.url, 'form-elsewhere', 'book');
+      const asked = (await turn.next('question')).data;
+      assert.deepEqual(asked.fields, { guests: { type: 'integer', minimum: 1, maximum: 8 } });
+      // Round-robin: these land on each replica in turn, the first asked or not.
+      const invalid = await fetch(`${balancer.url}api/approvals/${asked.questionId}`, json({ values: { guests: 12 } }));
+      assert.equal(invalid.status, 400);
+      const refusal = ((await invalid.json()) as { error: { code: string; message: string; param: string } }).error;
+      assert.equal(refusal.code, 'invalid-request');
+      assert.equal(refusal.param, 'values');
+      assert.match(refusal.message, /does not fit: .*guests/);
+      const words = await fetch(`${replicas[2]!.url}api/approvals/${asked.questionId}`, json({ answer: 'four' }));
+      assert.equal(words.status, 400, 'a form is answered with values, on any replica');
+      const answered = await fetch(`${balancer.url}api/approvals/${asked.questionId}`, json({ values: { guests: 4 } }));
+      assert.equal(answered.status, 200, await answered.clone().text());
+      assert.deepEqual(((await answered.json()) as { question: { values: unknown } }).question.values, { guests: 4 });
+      const again = await fetch(`${balancer.url}api/approvals/${asked.questionId}`, json({ values: { guests: 5 } }));
+      assert.equal(again.status, 409);
+      assert.equal(
+        (await turn.next('done')).data.text,
+        `Heard: booked for 4 on ${pidOf(replicas[0]!)}`,
+        'the call went on in the turn that asked, on the first replica',
+      );
+    });
+
+    it("a task's question is answered on another replica and reaches the task on the replica running it", async () => {
+      const stream = new AbortController();
+      const events = sseReader(await fetch(`${replicas[2]!.url}api/events`, { signal: stream.signal }));
+      const turn = await chat(replicas[0]!.url, 'task-question', 'survey');
+      const taskId = (await turn.next('tool-result')).data.taskId as string;
+      assert.ok(taskId, 'the call became a task');
+      await turn.next('done');
+      const seen = (await events.next('question-request')).data;
+      assert.deepEqual([seen.session, seen.tool, seen.question], ['task-question', 'survey', 'Which quarter?']);
+      const answered = await fetch(`${replicas[2]!.url}api/approvals/${seen.questionId}`, json({ answer: 'Q3' }));
+      assert.equal(answered.status, 200, await answered.clone().text());
+      let task: { status: string; result?: { data: string } } | undefined;
+      for (let tries = 0; tries < 200 && task?.status !== 'completed'; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        task = ((await (await fetch(`${balancer.url}api/tasks/${taskId}`)).json()) as { task: typeof task }).task;
+      }
+      assert.equal(task?.status, 'completed');
+      assert.equal(task?.result?.data, `surveyed Q3 on ${pidOf(replicas[0]!)}`);
+      stream.abort();
     });
 
     it('/v1/responses goes on from a response another replica gave (previous_response_id)', async () => {

@@ -19,7 +19,7 @@ import { taskView } from './api/task-view.ts';
 import { ServerEvents } from './server-events.ts';
 import { SERVER_TEXT } from './server-text.ts';
 import { TurnOwnership } from './turn-ownership.ts';
-import { ApprovalWatch } from './approval-watch.ts';
+import { PendingWatch } from './pending-watch.ts';
 import { ToolSwitchSync } from './tool-switch-sync.ts';
 
 /** The config the service runs with; `config` is replaced when the service rewrites the file. */
@@ -108,7 +108,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   });
   const events = new ServerEvents();
   // Every replica's approval requests reach this one's event streams (they are read from the shared store).
-  const approvalWatch = new ApprovalWatch(options.store, events);
+  const pendingWatch = new PendingWatch(options.store, events);
   // A tool switched on another replica is switched here too (its reload reaches /api/events as tools-changed).
   const toolSwitches = new ToolSwitchSync(options.store, options.tools, options.config, (error) =>
     console.error(logText.switchesNotFollowed(error instanceof Error ? error.message : String(error))),
@@ -162,7 +162,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     turns,
     toolSwitches,
     async close() {
-      approvalWatch.close();
+      pendingWatch.close();
       await Promise.all([toolSwitches.close(), turns.close()]);
     },
     assistant: () => assistant,

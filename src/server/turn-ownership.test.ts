@@ -98,6 +98,19 @@ for (const kind of KINDS)
         ],
         'turn-1',
       );
+      const question = (qid: string, turnId: string) =>
+        store.questions.add({
+          id: qid,
+          sessionId: id,
+          turnId,
+          callId: 'call-1',
+          tool: 'note',
+          question: 'Which one?',
+          createdAt: new Date(started).toISOString(),
+          expiresAt: new Date(Date.now() + 60_000).toISOString(),
+        });
+      await question('q-dead', 'turn-1');
+      await question('q-task', 'task:elsewhere'); // a task's, running on a live replica
       const interrupted: string[] = [];
       const a = owner({ staleMs: 10_000, onInterrupted: (turn) => interrupted.push(`a ${turn.replica}`) });
       await a.started;
@@ -107,6 +120,11 @@ for (const kind of KINDS)
       assert.deepEqual(interrupted, [`a ${FAR}`]);
       assert.deepEqual(await b.sweep(), []);
       assert.equal(await store.runningTurns.owner(id), undefined);
+      assert.equal((await store.questions.get('q-dead'))?.status, 'ended', "the dead turn's question takes no answer");
+      assert.deepEqual(
+        (await store.questions.pending()).map((pending) => pending.id),
+        ['q-task'],
+      );
       const [trace] = await store.toolCalls(id);
       assert.equal(trace?.callId, 'call-1');
       assert.equal(trace?.success, false);

@@ -31,7 +31,7 @@ export interface TurnOwnershipOptions {
  * the row fresh. Every replica sweeps: a turn whose replica stopped beating for `staleMs` (or, on
  * this host, whose process is gone) is taken by exactly one sweeper and marked interrupted — its
  * calls left without a result get a trace saying so, which the conversation reads when it goes on
- * (from any replica), and the turn gets a failed trace with the reason. Nothing is run again.
+ * (from any replica), its questions end, and the turn gets a failed trace with the reason. Nothing is run again.
  */
 export class TurnOwnership {
   readonly id: string;
@@ -134,6 +134,8 @@ export class TurnOwnership {
     const reason = `The replica running this turn (${turn.replica}) stopped mid-turn, last heard from at ${new Date(turn.heartbeatAt).toISOString()}; the turn was interrupted and nothing of it was run again.`;
     const turnId = await store.runningTurns.turnOf(turn);
     if (turnId !== undefined) {
+      // Its questions wait for no one now: no replica takes an answer the turn will never read.
+      await store.questions.endTurn(turn.sessionId, turnId);
       const now = Date.now();
       for (const call of await openCalls(store, turn.sessionId, turnId))
         await store.recordToolCall({

@@ -176,6 +176,28 @@ const MIGRATIONS: readonly string[] = [
     value BLOB NOT NULL
   );
   `,
+  // 10: the questions tools ask the person (src/store/question-store.ts), kept as approvals are, so
+  // that a question asked in a turn on one replica is shown and answered on any (decision 039's addendum).
+  `
+  CREATE TABLE questions (
+    id            TEXT PRIMARY KEY,
+    session_id    TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn_id       TEXT NOT NULL,
+    call_id       TEXT NOT NULL,
+    tool          TEXT NOT NULL,
+    question      TEXT NOT NULL,
+    choices       TEXT,                -- JSON string[]
+    fields        TEXT,                -- JSON: a form's fields
+    required      TEXT,                -- JSON string[]
+    status        TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'declined', 'ended')),
+    answer        TEXT,
+    answer_values TEXT,                -- JSON: a form's values
+    created_at    TEXT NOT NULL,
+    expires_at    TEXT NOT NULL,
+    decided_at    TEXT
+  );
+  CREATE INDEX questions_by_status ON questions (status, created_at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -235,6 +235,60 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
     );
 
     it(
+      "questions: pending until settled, only the first answer counts, a form keeps its values, a dead turn's end",
+      withStore(async (store) => {
+        const { id } = await store.session('ask');
+        const now = Date.now();
+        const asked = (qid: string, turnId: string, extra: object = {}) =>
+          store.questions.add({
+            id: qid,
+            sessionId: id,
+            turnId,
+            callId: `call-${qid}`,
+            tool: 'ask_user',
+            question: 'Which city?',
+            createdAt: new Date(now).toISOString(),
+            expiresAt: new Date(now + 60_000).toISOString(),
+            ...extra,
+          });
+        await asked('q-1', 't1', { choices: ['Paris', 'Oslo'] });
+        await asked('q-2', 't1', { fields: { name: { type: 'string' } }, required: ['name'] });
+        await asked('q-3', 't2');
+        assert.deepEqual(
+          (await store.questions.pending()).map((record) => record.id),
+          ['q-1', 'q-2', 'q-3'],
+        );
+        const [first, second] = await Promise.all([
+          store.questions.settle('q-1', { status: 'answered', answer: 'Oslo' }),
+          store.questions.settle('q-1', { status: 'declined' }),
+        ]);
+        assert.deepEqual([first, second], [true, false], 'the first answer counts, the second is refused');
+        const one = await store.questions.get('q-1');
+        assert.equal(one?.status, 'answered');
+        assert.equal(one?.answer, 'Oslo');
+        assert.deepEqual(one?.choices, ['Paris', 'Oslo']);
+        assert.ok(one?.decidedAt);
+        assert.equal(
+          await store.questions.settle('q-2', { status: 'answered', answer: 'name: Ada', values: { name: 'Ada' } }),
+          true,
+        );
+        const form = await store.questions.get('q-2');
+        assert.deepEqual(
+          [form?.fields, form?.required, form?.values],
+          [{ name: { type: 'string' } }, ['name'], { name: 'Ada' }],
+        );
+        await asked('q-4', 't2');
+        assert.equal(await store.questions.endTurn(id, 't2'), 2, 'the pending questions of that turn end');
+        assert.equal((await store.questions.get('q-3'))?.status, 'ended');
+        assert.equal(await store.questions.settle('q-4', { status: 'answered', answer: 'late' }), false);
+        assert.deepEqual(await store.questions.pending(), []);
+        assert.equal(await store.questions.get('nope'), undefined);
+        await store.deleteSession('ask');
+        assert.equal(await store.questions.get('q-1'), undefined, 'gone with its session');
+      }),
+    );
+
+    it(
       'responses: kept, followed back as one conversation, deleted',
       withStore(async (store) => {
         const { id } = await store.session('openai');

@@ -1,6 +1,7 @@
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { Language } from '../core/language.ts';
 import type { ChatMessage } from '../models/chat-message.ts';
+import type { AskFields, FormValues } from '../tools/ask-form.ts';
 import type { ToolCallTrace } from './tool-call-trace.ts';
 import type { TurnTrace } from './turn-trace.ts';
 
@@ -103,6 +104,42 @@ export interface ApprovalRecord {
 
 /** What `approvals.add` takes: the rest starts pending, not run, not always. */
 export type NewApproval = Omit<ApprovalRecord, 'status' | 'always' | 'run' | 'reason' | 'decidedAt'>;
+
+/** Where a question a tool asked the person is: waiting, answered, declined by the person, or ended unanswered (time, cancel, its turn gone). */
+export type QuestionStatus = 'pending' | 'answered' | 'declined' | 'ended';
+
+/** A question a tool asks the person (`context.ask`, ask_user, a form), kept so that any replica can show and answer it. */
+export interface QuestionRecord {
+  id: string;
+  sessionId: string;
+  /** The turn whose call asked (`task:<id>` for a task's). */
+  turnId: string;
+  callId: string;
+  tool: string;
+  question: string;
+  choices?: string[];
+  /** A form's fields: it is answered with values, not text. */
+  fields?: AskFields;
+  required?: string[];
+  createdAt: string;
+  /** When the asking call stops waiting. */
+  expiresAt: string;
+  status: QuestionStatus;
+  /** The answer in words (a form's as its text). */
+  answer?: string;
+  /** A form's values, checked against its fields. */
+  values?: FormValues;
+  decidedAt?: string;
+}
+
+/** What `questions.add` takes: the rest starts pending. */
+export type NewQuestion = Omit<QuestionRecord, 'status' | 'answer' | 'values' | 'decidedAt'>;
+
+/** How a pending question is settled. */
+export type QuestionSettlement =
+  | { status: 'answered'; answer: string; values?: FormValues }
+  | { status: 'declined' }
+  | { status: 'ended' };
 
 /** One response of `/v1/responses` as kept for `previous_response_id` and `GET /v1/responses/:id`. */
 export interface StoredResponse {

@@ -9,7 +9,10 @@ import type {
   ApprovalStatus,
   KeptTokens,
   NewApproval,
+  NewQuestion,
   OAuthClient,
+  QuestionRecord,
+  QuestionSettlement,
   RunningTurn,
   SessionInfo,
   SessionSummary,
@@ -40,6 +43,8 @@ export interface Store {
   readonly where: string;
   /** Approvals of calls made in these sessions, and the "always" grants. */
   readonly approvals: ApprovalRepository;
+  /** Questions tools ask the person, waiting or settled, so that any replica shows and answers them. */
+  readonly questions: QuestionRepository;
   /** Responses of `/v1/responses` kept for `previous_response_id`. */
   readonly responses: ResponseRepository;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */
@@ -142,6 +147,18 @@ export interface ApprovalRepository {
   /** "Always for this tool in this session". */
   allowAlways(sessionId: string, tool: string): Promise<void>;
   alwaysAllowed(sessionId: string, tool: string): Promise<boolean>;
+}
+
+/** Questions: of two answers to one (from any replicas) only the first counts, and an ended one takes none. */
+export interface QuestionRepository {
+  add(record: NewQuestion): Promise<void>;
+  get(id: string): Promise<QuestionRecord | undefined>;
+  /** Pending questions, oldest first. */
+  pending(): Promise<QuestionRecord[]>;
+  /** Settles a pending question; false when it was no longer pending (the first answer counts). */
+  settle(id: string, settlement: QuestionSettlement): Promise<boolean>;
+  /** Ends the pending questions of one turn (its replica died); how many it ended. */
+  endTurn(sessionId: string, turnId: string): Promise<number>;
 }
 
 export interface ResponseRepository {

@@ -134,7 +134,7 @@ export function terminalPrompts(options: {
           if (line === 'cancelled') return;
           // Input closed: no one is there to answer.
           if (line === undefined) {
-            options.approvals.decline(event.questionId);
+            await options.approvals.decline(event.questionId);
             return;
           }
           const read = readFieldLine(options.language, field, line, required.has(name));
@@ -147,14 +147,14 @@ export function terminalPrompts(options: {
           break;
         }
       }
-      options.approvals.replyForm(event.questionId, values);
+      await options.approvals.replyForm(event.questionId, values);
       return;
     }
     if (ask.kind === 'question') {
       const { event } = ask;
       options.write(text.question(event.tool, event.question, (event.choices ?? []).join(' / ')));
       const line = await readLine();
-      if (line !== 'cancelled') options.approvals.reply(event.questionId, line ?? '');
+      if (line !== 'cancelled') await options.approvals.reply(event.questionId, line ?? '');
       return;
     }
     const { event } = ask;

@@ -23,7 +23,9 @@ export function approvalRoutes(context: ServerContext): Hono {
   routes.post('/approvals/:id', async (c) => {
     const id = c.req.param('id');
     const body = await readJsonObject(c);
-    const form = context.approvals.question(id)?.fields;
+    // A question, asked here or on another replica: the store has it.
+    const question = await context.approvals.findQuestion(id);
+    const form = question?.fields;
     if (form !== undefined) {
       if (typeof body.values !== 'object' || body.values === null || Array.isArray(body.values))
         throw new ApiError(
@@ -32,7 +34,7 @@ export function approvalRoutes(context: ServerContext): Hono {
           `Question ${id} is a form: answer with "values", an object of its fields (${Object.keys(form).join(', ')}).`,
           'values',
         );
-      const outcome = context.approvals.replyForm(id, body.values);
+      const outcome = await context.approvals.replyForm(id, body.values);
       if (!outcome.ok && outcome.code === 'invalid')
         throw new ApiError(
           400,
@@ -43,7 +45,7 @@ export function approvalRoutes(context: ServerContext): Hono {
       if (!outcome.ok) throw new ApiError(409, 'not-pending', `Question ${id} is no longer waiting for an answer.`);
       return c.json({ question: { id, answered: true, values: outcome.values } });
     }
-    if (context.approvals.isQuestion(id)) {
+    if (question !== undefined) {
       if (typeof body.answer !== 'string' || body.answer.length > MAX_ANSWER_CHARS)
         throw new ApiError(
           400,
@@ -51,7 +53,7 @@ export function approvalRoutes(context: ServerContext): Hono {
           `A question is answered with "answer": text of at most ${MAX_ANSWER_CHARS} characters.`,
           'answer',
         );
-      if (!context.approvals.reply(id, body.answer))
+      if (!(await context.approvals.reply(id, body.answer)))
         throw new ApiError(409, 'not-pending', `Question ${id} is no longer waiting for an answer.`);
       return c.json({ question: { id, answered: true } });
     }

@@ -2,6 +2,7 @@ import { jsonText } from '../../models/json-text.ts';
 import type { ApprovalRecord, ApprovalRun, ApprovalStatus, NewApproval } from '../store-records.ts';
 import type { ApprovalRepository } from '../store.ts';
 import type { PgDatabase } from './pg-database.ts';
+import { writesInOrder } from '../write-order.ts';
 
 interface ApprovalRow {
   id: string;
@@ -29,7 +30,8 @@ const COLUMNS =
  */
 export class PgApprovals implements ApprovalRepository {
   readonly #db: PgDatabase;
-  #writes: Promise<void> = Promise.resolve();
+  /** This replica's answers reach the database in the order they were given (the first answer counts). */
+  readonly #inOrder = writesInOrder();
 
   constructor(db: PgDatabase) {
     this.#db = db;
@@ -91,20 +93,6 @@ export class PgApprovals implements ApprovalRepository {
       async () =>
         (await this.#db.run('UPDATE approvals SET run = $1 WHERE id = $2 AND run = $3', [run, id, from])) === 1,
     );
-  }
-
-  /**
-   * This replica's answers reach the database in the order they were given: on two pooled
-   * connections a later answer could commit first, and "the first answer counts" means the first
-   * given here (across replicas, the first committed).
-   */
-  #inOrder<T>(write: () => Promise<T>): Promise<T> {
-    const result = this.#writes.then(write);
-    this.#writes = result.then(
-      () => {},
-      () => {},
-    );
-    return result;
   }
 
   async allowAlways(sessionId: string, tool: string): Promise<void> {

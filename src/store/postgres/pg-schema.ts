@@ -168,6 +168,27 @@ const STEPS: readonly string[] = [
   ALTER TABLE tasks ADD COLUMN logs TEXT;
   ALTER TABLE tasks ADD COLUMN remote TEXT;
   `,
+  // 5: as SQLite's step 10: the questions tools ask the person, shown and answered on any replica.
+  `
+  CREATE TABLE questions (
+    id            TEXT PRIMARY KEY,
+    session_id    TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    turn_id       TEXT NOT NULL,
+    call_id       TEXT NOT NULL,
+    tool          TEXT NOT NULL,
+    question      TEXT NOT NULL,
+    choices       TEXT,
+    fields        TEXT,
+    required      TEXT,
+    status        TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'declined', 'ended')),
+    answer        TEXT,
+    answer_values TEXT,
+    created_at    TEXT NOT NULL,
+    expires_at    TEXT NOT NULL,
+    decided_at    TEXT
+  );
+  CREATE INDEX questions_by_status ON questions (status, created_at);
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = STEPS.length;

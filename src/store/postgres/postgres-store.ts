@@ -16,6 +16,8 @@ import type { ToolCallTrace } from '../tool-call-trace.ts';
 import type { ToolStats, ToolStatsQuery } from '../tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from '../turn-trace.ts';
 import { PgApprovals } from './pg-approvals.ts';
+import type { QuestionTable } from '../question-store.ts';
+import { pgQuestions } from './pg-questions.ts';
 import type { PgDatabase } from './pg-database.ts';
 import { PgEvents } from './pg-events.ts';
 import { PgOAuthTokens } from './pg-oauth-tokens.ts';
@@ -39,6 +41,7 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres';
   readonly where: string;
   readonly approvals: PgApprovals;
+  readonly questions: QuestionTable;
   readonly responses: PgResponses;
   readonly turnTraces: PgTurnTraces;
   readonly tasks: PgTasks;
@@ -57,6 +60,7 @@ export class PostgresStore implements Store {
     this.#sessions = new PgSessions(db);
     this.#toolCalls = new PgToolCalls(db, HAND_RUNS_ID);
     this.approvals = new PgApprovals(db);
+    this.questions = pgQuestions(db);
     this.responses = new PgResponses(db);
     this.tasks = new PgTasks(db);
     this.events = new PgEvents(db, url);

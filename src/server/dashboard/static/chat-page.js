@@ -139,6 +139,12 @@ export function chatPage(root, app) {
   onLiveEvent('task-call', ({ session, event }) => {
     if (current !== null && session === current && running === null) log.taskCall(event);
   });
+  // A question asked on any replica (the store's): answered here as a task's is.
+  onLiveEvent('question-request', (request) => {
+    if (current !== null && request.session === current && running === null)
+      log.taskCall({ type: 'question', ...request });
+  });
+  onLiveEvent('question-answered', (answered) => log.taskCall({ type: 'question-ended', ...answered }));
 
   return {
     /**

@@ -14,7 +14,9 @@ import { ApiError, stream } from './api.js';
  *   'task-delivered': { sessionId: string, session?: string, task: { id: string, tool: string }, message: { role: string, content: string } },
  *   'task-call': { taskId: string, session?: string, event: { type: string } & Record<string, any> },
  *   'approval-request': { approvalId: string, sessionId: string, session?: string, callId: string, tool: string, params?: unknown, expiresAt: string },
- *   'approval-answered': { approvalId: string, sessionId: string, callId: string, tool: string, decision: string }
+ *   'approval-answered': { approvalId: string, sessionId: string, callId: string, tool: string, decision: string },
+ *   'question-request': { questionId: string, sessionId: string, session?: string, callId: string, tool: string, question: string, choices?: string[], fields?: Record<string, unknown>, required?: string[], expiresAt: string },
+ *   'question-answered': { questionId: string, sessionId: string, callId: string, tool: string, answered: boolean, status: string }
  * }} LiveEvents
  */
 

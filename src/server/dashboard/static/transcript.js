@@ -188,12 +188,14 @@ export function transcript() {
       scroll();
     },
     /**
-     * A question a task's call asks once its turn is over (`task-call` on /api/events), answered here
-     * as in a turn; and its end (`question-ended`).
+     * A question no turn of this page streams — a task's call's once its turn is over (`task-call`
+     * on /api/events), or a turn's on another replica (`question-request`) — answered here as in a
+     * turn; and its end (`question-ended`). Told twice (both events), it is shown once.
      * @param {{ type: string } & Record<string, any>} event
      */
     taskCall(event) {
       if (event.type === 'question') {
+        if (taskQuestions.has(event.questionId)) return;
         const card = questionCard(/** @type {QuestionRequest} */ (/** @type {unknown} */ (event)));
         taskQuestions.set(event.questionId, card);
         element.append(h('li', {}, card.element));
