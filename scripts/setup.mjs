@@ -1,5 +1,6 @@
 // Installs the project's dependencies (Node 24 among them) when they are missing or out of date.
-// Runs on whatever Node the machine has (20 here), so it uses nothing newer.
+// Runs on whatever Node the machine has (20 here), so it uses nothing newer: as a script (npm's
+// prestart, pretest), or imported by bin/riverse.js, which does the same in its own process.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
