@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { RiverseConfig } from '../config/riverse-config.ts';
-import { assistantLanguage } from '../config/assistant-options.ts';
 import { renderPhrase } from '../core/phrase.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
 import { interfaceLanguage } from './cli-text.ts';
@@ -42,9 +41,11 @@ let showing = false;
 async function showSignIns(config: RiverseConfig): Promise<void> {
   if (showing) return;
   showing = true;
-  const [{ signIns }, { mcpPhrase }] = await Promise.all([
+  // Imported here: assistant-options.ts brings the model adapters, which `tools list` never needs.
+  const [{ signIns }, { mcpPhrase }, { assistantLanguage }] = await Promise.all([
     import('../mcp/oauth/sign-ins.ts'),
     import('../mcp/mcp-client-text.ts'),
+    import('../config/assistant-options.ts'),
   ]);
   const chosen = assistantLanguage(config);
   const language = chosen === 'auto' ? interfaceLanguage(undefined) : chosen;
