@@ -18,12 +18,12 @@ if (major < neededMajor || (major === neededMajor && minor < neededMinor)) {
   // does (a fresh clone's first `npx riverse` runs here, on the machine's Node), then run on that.
   const own = new URL(`../node_modules/node/bin/node${process.platform === 'win32' ? '.exe' : ''}`, import.meta.url);
   if (checkout) {
-    const { execFileSync, spawn } = await import('node:child_process');
+    const { spawn } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
+    // In this process, not a child: that was a third Node start (~40 ms) on every run, to find the
+    // checkout set up. It runs npm only when package.json or the lock changed.
     try {
-      execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/setup.mjs', import.meta.url))], {
-        stdio: 'inherit',
-      });
+      await import('../scripts/setup.mjs');
     } catch {
       process.exit(1); // npm said what failed
     }

@@ -3,7 +3,18 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -54,4 +65,23 @@ test('riverse.yaml written by a switch in a checkout is ignored by git', {
   assert.equal(ignored.status, 0, '.gitignore covers /riverse.yaml');
   const tracked = spawnSync('git', ['check-ignore', '--quiet', 'agent/tools/riverse.yaml'], { cwd: ROOT });
   assert.equal(tracked.status, 1, 'only the one at the root');
+});
+
+// A git worktree that shares another checkout's node_modules through a link: `npm ci` through the
+// link emptied the shared folder under every checkout using it. setup.mjs says where to install.
+test('setup.mjs does not install through a node_modules linked to another checkout', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'riverse-setup-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const checkout = join(dir, 'checkout');
+  const shared = join(dir, 'shared-node-modules');
+  mkdirSync(join(checkout, 'scripts'), { recursive: true });
+  mkdirSync(shared);
+  writeFileSync(join(shared, 'kept'), '');
+  copyFileSync(join(ROOT, 'scripts', 'setup.mjs'), join(checkout, 'scripts', 'setup.mjs'));
+  copyFileSync(join(ROOT, 'package.json'), join(checkout, 'package.json'));
+  symlinkSync(shared, join(checkout, 'node_modules'));
+  const result = spawnSync(process.execPath, [join(checkout, 'scripts', 'setup.mjs')], { encoding: 'utf8' });
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /node_modules is a link to .*shared-node-modules/);
+  assert.deepEqual(readdirSync(shared), ['kept'], 'the shared folder is left as it was');
 });

@@ -11,7 +11,6 @@ import { ModelError } from '../models/model-error.ts';
 import { chooseModel, type ChooseModelOptions, type DownloadOffer } from '../models/resolve-model.ts';
 import { CLI_TEXT } from './cli-text.ts';
 import { cliDataDir } from './data-folder.ts';
-import { openStore } from '../store/open-store.ts';
 import { taskRetention, traceRetention } from '../store/store-settings.ts';
 import { withToolSwitches } from '../config/tool-switches.ts';
 import { startTelemetry } from '../telemetry/start-telemetry.ts';
@@ -151,8 +150,9 @@ async function finishSetup(
   setup: Setup,
   options: { persist: boolean; watch: boolean; language: Language; canAsk: boolean; service?: boolean },
 ) {
+  // Imported only to be opened: `riverse ask` without --session keeps nothing, and does not load SQLite's parts.
   const store = options.persist
-    ? await openStore(setup.dataDir, setup.config.config, {
+    ? await (await import('../store/open-store.ts')).openStore(setup.dataDir, setup.config.config, {
         traceRetention: traceRetention(setup.config.config),
         language: options.language, // a PostgreSQL store's retries at start are said in it
         // A service's turns write all day: SQLite's checkpoints go to a worker, off the event loop.

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import type { RiverseConfig } from '../config/riverse-config.ts';
-import { assistantLanguage } from '../config/assistant-options.ts';
 import { renderPhrase } from '../core/phrase.ts';
 import type { Language } from '../core/language.ts';
 import { defaultDataDir } from '../store/data-dir.ts';
@@ -52,9 +51,11 @@ let showing = false;
 async function showSignIns(language: Language): Promise<void> {
   if (showing) return;
   showing = true;
-  const [{ signIns }, { mcpPhrase }] = await Promise.all([
+  // Imported here: assistant-options.ts brings the model adapters, which `tools list` never needs.
+  const [{ signIns }, { mcpPhrase }, { assistantLanguage }] = await Promise.all([
     import('../mcp/oauth/sign-ins.ts'),
     import('../mcp/mcp-client-text.ts'),
+    import('../config/assistant-options.ts'),
   ]);
   signIns.onSignIn((sign) =>
     process.stderr.write(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -79,4 +79,12 @@ test('a spinning tool process ends when Riverse is killed: where there is no set
   skip: existsSync('/proc') ? false : 'needs /proc',
 }, async (t) => {
   await spinningToolEnds(t, 'thread');
+});
+
+// setpriv is chosen by what its binary names, without running it: that reading must agree with running it.
+test('setpriv is used exactly when `setpriv --pdeathsig KILL -- true` runs here', {
+  skip: process.platform === 'linux' ? false : 'Linux only',
+}, () => {
+  const runs = spawnSync('/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore' }).status === 0;
+  assert.equal(parentDeathPrefix().length > 0, runs);
 });

@@ -61,6 +61,9 @@ function fits(spare: Spare | undefined, kind: HostKind, limits: HostLimits): spa
   );
 }
 
+/** How long after a spare is taken the next one starts. */
+const NEXT_SPARE_DELAY_MS = 250;
+
 /** The spare started by `ToolWorkers.startEarlySpare`, until a ToolWorkers takes it. */
 let early: Spare | undefined;
 
@@ -130,7 +133,9 @@ export class ToolWorkers {
     if (!fits(spare, kind, { ...this.#options, memoryMb })) return undefined;
     this.#spare = undefined;
     const again = this.#prewarmed;
-    if (again !== undefined) setImmediate(() => this.prewarm(again));
+    // The next one starts a moment later, not beside the call that took this one: it took a core from
+    // that call and the reply after it, and a one-shot `riverse ask` has ended before it is ever used.
+    if (again !== undefined) setTimeout(() => this.prewarm(again), NEXT_SPARE_DELAY_MS).unref();
     return spare;
   }
 
