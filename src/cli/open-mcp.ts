@@ -24,7 +24,7 @@ export async function openMcp(
   const { McpTools } = await import('../mcp/mcp-tools.ts');
   // The data folder, as the sessions' (data_dir, else the platform's place): a sign-in an older Riverse kept there as a file.
   const dataDir = config.data_dir !== undefined ? resolve(baseDir, config.data_dir) : defaultDataDir();
-  const language = printedLanguage(config);
+  const language = await printedLanguage(config);
   // A server may ask the person for input only where one can answer (chat, serve): elsewhere it is not offered.
   const tools = McpTools.open({
     config,
@@ -40,7 +40,9 @@ export async function openMcp(
 }
 
 /** The language the command's printed lines are in: the assistant's, when fixed; else the interface's. */
-function printedLanguage(config: RiverseConfig): Language {
+async function printedLanguage(config: RiverseConfig): Promise<Language> {
+  // Imported here: assistant-options.ts brings the model adapters, which `tools list` never needs.
+  const { assistantLanguage } = await import('../config/assistant-options.ts');
   const chosen = assistantLanguage(config);
   return chosen === 'auto' ? interfaceLanguage(undefined) : chosen;
 }
@@ -51,11 +53,9 @@ let showing = false;
 async function showSignIns(language: Language): Promise<void> {
   if (showing) return;
   showing = true;
-  // Imported here: assistant-options.ts brings the model adapters, which `tools list` never needs.
-  const [{ signIns }, { mcpPhrase }, { assistantLanguage }] = await Promise.all([
+  const [{ signIns }, { mcpPhrase }] = await Promise.all([
     import('../mcp/oauth/sign-ins.ts'),
     import('../mcp/mcp-client-text.ts'),
-    import('../config/assistant-options.ts'),
   ]);
   signIns.onSignIn((sign) =>
     process.stderr.write(
