@@ -59,16 +59,20 @@ async function collect(
   let finish: FinishReason = 'other';
   let usage: Usage | undefined;
   // One timer, told nothing by the events (re-arming it at each cost a streamed reply more than its
-  // parsing): when it fires it looks at the last event, tells of the silence once it lasted
-  // `noticeMs` (then again each `noticeMs`), else waits for the rest of it.
+  // parsing): when it fires it looks at the last event and tells of the silence once it lasted
+  // `noticeMs` and `noticeMs` passed since the last notice (a timer re-armed from a late callback can
+  // fire early by the wall clock: the seconds told must count up), else waits for the rest of it.
   let since = performance.now();
+  let told = since;
   let notice: NodeJS.Timeout;
   const tell = () => {
-    const silent = performance.now() - since;
-    if (silent >= noticeMs) {
-      emit({ type: 'model-waiting', seconds: Math.round(silent / 100) / 10 });
-      notice.refresh();
-    } else notice = setTimeout(tell, noticeMs - silent);
+    const now = performance.now();
+    const due = Math.max(since, told) + noticeMs;
+    if (now >= due) {
+      told = now;
+      emit({ type: 'model-waiting', seconds: Math.round((now - since) / 100) / 10 });
+      notice = setTimeout(tell, noticeMs);
+    } else notice = setTimeout(tell, due - now);
   };
   notice = setTimeout(tell, noticeMs);
   try {

@@ -29,6 +29,7 @@ import {
 } from './store-records.ts';
 import type {
   OAuthTokenRepository,
+  QuestionRepository,
   RunningTurnRepository,
   Store,
   StoreOptions,
@@ -75,7 +76,7 @@ export class SqliteStore implements Store {
   /** Approvals of calls made in these sessions, in the same file. */
   readonly approvals: ApprovalStore;
   /** Questions tools ask the person, in the same file. */
-  readonly questions: QuestionTable;
+  readonly questions: QuestionRepository;
   /** Responses of `/v1/responses` kept for `previous_response_id`, in the same file. */
   readonly responses: ResponseStore;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */

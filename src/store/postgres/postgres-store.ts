@@ -11,12 +11,11 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from '../store-records.ts';
-import type { Store, StoreOptions } from '../store.ts';
+import type { QuestionRepository, Store, StoreOptions } from '../store.ts';
 import type { ToolCallTrace } from '../tool-call-trace.ts';
 import type { ToolStats, ToolStatsQuery } from '../tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from '../turn-trace.ts';
 import { PgApprovals } from './pg-approvals.ts';
-import type { QuestionTable } from '../question-store.ts';
 import { pgQuestions } from './pg-questions.ts';
 import type { PgDatabase } from './pg-database.ts';
 import { PgEvents } from './pg-events.ts';
@@ -41,7 +40,7 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres';
   readonly where: string;
   readonly approvals: PgApprovals;
-  readonly questions: QuestionTable;
+  readonly questions: QuestionRepository;
   readonly responses: PgResponses;
   readonly turnTraces: PgTurnTraces;
   readonly tasks: PgTasks;
