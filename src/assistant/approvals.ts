@@ -301,7 +301,7 @@ export class Approvals {
         return stored === undefined || stored.status === 'pending' ? undefined : { outcome: answerOf(stored) };
       },
       end: () => questions.settle(record.id, { status: 'ended' }),
-      unanswered: undefined,
+      unanswered: () => undefined,
       timeoutMs,
       signal,
     });

@@ -10,8 +10,8 @@ export interface StoredWaitParts<T> {
   read(): Promise<{ outcome: T } | undefined>;
   /** Ends the pending row unanswered (a conditional write); false when an answer was stored first. */
   end(): Promise<boolean>;
-  /** The outcome of a row ended unanswered (its time, `signal`, a failing store). */
-  unanswered: T;
+  /** The outcome of a row ended unanswered (its time, `signal`, a failing store, another process). */
+  unanswered(): T;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
 }
@@ -38,9 +38,9 @@ export function waitForStored<T>(parts: StoredWaitParts<T>): { done: Promise<T>;
     wake = settle;
     function end() {
       void (async () => {
-        if (await parts.end()) settle(parts.unanswered);
-        else settle((await parts.read())?.outcome ?? parts.unanswered);
-      })().catch(() => settle(parts.unanswered));
+        if (await parts.end()) settle(parts.unanswered());
+        else settle((await parts.read())?.outcome ?? parts.unanswered());
+      })().catch(() => settle(parts.unanswered()));
     }
     const timer = setTimeout(end, Math.min(parts.timeoutMs, 2 ** 31 - 1));
     signal?.addEventListener('abort', end, { once: true });
