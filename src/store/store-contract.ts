@@ -324,7 +324,7 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
     );
 
     it(
-      "task inputs: pending until settled, the first response per key counts, asked again under its key, gone with their task",
+      'task inputs: pending until settled, the first response per key counts, asked again under its key, gone with their task',
       withStore(async (store) => {
         const now = Date.now();
         const task: TaskRecord = {
@@ -373,10 +373,17 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
         assert.equal(await store.taskInputs.answer(task.id, 'nope', kyoto), false, 'a key not asked takes nothing');
         await asked('place', 'Where to, now?');
         const again = await store.taskInputs.get(task.id, 'place');
-        assert.deepEqual([again?.status, again?.response, again?.request], ['pending', undefined, request('Where to, now?')]);
+        assert.deepEqual(
+          [again?.status, again?.response, again?.request],
+          ['pending', undefined, request('Where to, now?')],
+        );
         assert.equal(await store.taskInputs.end(task.id, 'place'), true);
         assert.equal((await store.taskInputs.get(task.id, 'place'))?.status, 'ended');
-        assert.equal(await store.taskInputs.answer(task.id, 'place', kyoto), false, 'an ended request takes no response');
+        assert.equal(
+          await store.taskInputs.answer(task.id, 'place', kyoto),
+          false,
+          'an ended request takes no response',
+        );
         await asked('third', 'Anything else?');
         assert.equal(await store.taskInputs.endTask(task.id), 2, "the interrupted task's pending requests end");
         assert.deepEqual(await store.taskInputs.pending(task.id), []);

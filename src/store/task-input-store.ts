@@ -69,10 +69,10 @@ export class TaskInputTable implements TaskInputRepository {
 
   endTask(taskId: string): Promise<number> {
     return this.#inOrder(() =>
-      this.#sql.run("UPDATE task_inputs SET status = 'ended', decided_at = ? WHERE task_id = ? AND status = 'pending'", [
-        new Date().toISOString(),
-        taskId,
-      ]),
+      this.#sql.run(
+        "UPDATE task_inputs SET status = 'ended', decided_at = ? WHERE task_id = ? AND status = 'pending'",
+        [new Date().toISOString(), taskId],
+      ),
     );
   }
 

@@ -87,7 +87,7 @@ describe("a task's input requests across processes on one store", () => {
     assert.equal(await other.requests(task.id), undefined);
   });
 
-  it("a task whose process died is interrupted at a start, and its requests end with it", async () => {
+  it('a task whose process died is interrupted at a start, and its requests end with it', async () => {
     const { here, elsewhere, task } = await twoStores('gone-host:999999:1');
     using _here = here;
     using _elsewhere = elsewhere;

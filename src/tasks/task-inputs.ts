@@ -54,7 +54,9 @@ export class TaskInputs implements TaskInputPort {
       read: async () => {
         const stored = await records.get(taskId, key);
         if (stored?.status === 'pending') return undefined;
-        return { outcome: stored?.status === 'answered' ? (stored.response as unknown as TaskInputResponse) : unanswered() };
+        return {
+          outcome: stored?.status === 'answered' ? (stored.response as unknown as TaskInputResponse) : unanswered(),
+        };
       },
       end: () => records.end(taskId, key),
       unanswered,
