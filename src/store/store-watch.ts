@@ -1,5 +1,5 @@
 /** What waits here looks in the store this often for what another process sharing it settled. */
-export const STORE_WATCH_MS = 250;
+const STORE_WATCH_MS = 250;
 
 /**
  * While something waits in this process for a row another process sharing the store may settle (an
