@@ -77,13 +77,12 @@ export class McpTasks {
     callId: string,
     answers: ReadonlyMap<string, AskAnswer> = new Map(),
   ): Promise<ReturnType<typeof createTaskResult>> {
-    let id: string | undefined;
     let asks = 0;
     // A question can come before start() answers (a tool that asks at once): it waits for the id.
     let started: (id: string) => void = () => {};
     const known = new Promise<string>((resolve) => (started = resolve));
     const ask = async (key: string, request: Record<string, unknown>, signal: AbortSignal, timeoutMs: number) => {
-      const taskId = id ?? (await known);
+      const taskId = await known;
       // Its question is on the wire once stored (input_required, with inputRequests), and off it once answered or ended.
       const response = await this.#runner.inputs.ask(taskId, key, request, timeoutMs, signal, () =>
         this.#changed(taskId),
@@ -115,7 +114,6 @@ export class McpTasks {
       ask: withUpFrontAnswers(answers, hooks.ask)!,
       approve: hooks.approve,
     });
-    id = task.id;
     started(task.id);
     // Its questions end with it (a client reading it then sees its outcome, not them).
     const end = () => this.#runner.inputs.endTask(task.id).catch(() => {});
