@@ -12,6 +12,7 @@ import { type OpenAITestServer, startOpenAITestServer } from '../models/testing/
 import { type LoadBalancer, startLoadBalancer } from './testing/load-balancer.ts';
 import { type Replica, type ReplicaSet, startReplicas } from './testing/replicas.ts';
 import { startPgCluster } from '../store/postgres/testing/pg-cluster.ts';
+import { statelessRpc } from '../mcp/testing/stateless-rpc.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -174,34 +175,9 @@ const json = (body: unknown) => ({
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 
-/** One stateless /mcp request (2026-07-28: any replica may take it), as a client with elicitation and the tasks extension sends it; its JSON-RPC answer. */
-async function mcp2026(base: string, method: string, params: Record<string, unknown>) {
-  const name = (params.name ?? params.taskId) as string | undefined;
-  const response = await fetch(`${base}mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [TASKS]: {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!);
-}
+/** One stateless /mcp request (2026-07-28: any replica may take it) to the replica or balancer at `base`. */
+const mcp2026 = (base: string, method: string, params: Record<string, unknown>) =>
+  statelessRpc(`${base}mcp`, method, params) as Promise<Record<string, any>>;
 
 /** An MCP client of the official SDK (2025-11-25, with elicitation and the tasks extension) with its session on the replica at `base`. */
 async function sdkClient(base: string) {
