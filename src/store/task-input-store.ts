@@ -120,10 +120,14 @@ export function memoryTaskInputs(): TaskInputRepository {
         .map((record) => structuredClone(record)),
     answer: async (taskId, key, response) => settle(taskId, key, { status: 'answered', response }),
     end: async (taskId, key) => settle(taskId, key, { status: 'ended' }),
+    // Its rows go with it (the store's go when its task is pruned): memory does not grow with every task.
     async endTask(taskId) {
       let ended = 0;
-      for (const record of records.values())
-        if (record.taskId === taskId && settle(taskId, record.key, { status: 'ended' })) ended++;
+      for (const [at, record] of records)
+        if (record.taskId === taskId) {
+          if (record.status === 'pending') ended++;
+          records.delete(at);
+        }
       return ended;
     },
   };
