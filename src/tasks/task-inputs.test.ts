@@ -114,6 +114,25 @@ describe("a task's input requests across processes on one store", () => {
   });
 });
 
+describe("a task's input requests without a store", () => {
+  it('kept in memory: shown, answered in the process, and gone when the task ends', async () => {
+    const inputs = new TaskInputs();
+    let stored = false;
+    const asked = inputs.ask('t1', 'place', WHERE, 60_000, new AbortController().signal, () => (stored = true));
+    await waitFor(() => stored);
+    assert.deepEqual(await inputs.requests('t1'), { place: WHERE });
+    await inputs.answer('t1', { place: KYOTO });
+    assert.deepEqual(await asked, KYOTO);
+    const cancel = new AbortController();
+    const left = inputs.ask('t1', 'when', WHERE, 60_000, cancel.signal);
+    await inputs.endTask('t1');
+    assert.equal(await inputs.requests('t1'), undefined);
+    await inputs.answer('t1', { when: KYOTO });
+    cancel.abort();
+    assert.deepEqual(await left, { action: 'cancel' }, 'an answer after its task ended reaches no one');
+  });
+});
+
 async function waitFor(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((resolve) => setTimeout(resolve, 1));
 }
