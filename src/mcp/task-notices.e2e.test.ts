@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startTestService } from '../server/server-test-support.ts';
-import { postStateless, STATELESS_META, statelessRpc } from './testing/stateless-rpc.ts';
+import { postStateless, STATELESS_META, statelessRpc, streamedMessages } from './testing/stateless-rpc.ts';
 
 const TOOLS = `import { BaseTool, ToolResult } from 'riverse';
 export class PackTool extends BaseTool {
@@ -24,17 +24,7 @@ type Message = { id?: unknown; method?: string; result?: Record<string, any>; pa
 const rpc = async (url: string, method: string, params: Record<string, unknown>) =>
   (await statelessRpc(url, method, params)).result as Record<string, any>;
 
-/** The messages of an SSE body as they come. */
-async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of body) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) if (line.startsWith('data:')) yield JSON.parse(line.slice(5)) as Message;
-  }
-}
+const messages = (body: ReadableStream<Uint8Array>) => streamedMessages(body) as AsyncGenerator<Message>;
 
 test('notifications/tasks on subscriptions/listen: each status of the named tasks, the result inlined, then the stream ends', {
   timeout: 60_000,

@@ -12,7 +12,7 @@ import { type OpenAITestServer, startOpenAITestServer } from '../models/testing/
 import { type LoadBalancer, startLoadBalancer } from './testing/load-balancer.ts';
 import { type Replica, type ReplicaSet, startReplicas } from './testing/replicas.ts';
 import { startPgCluster } from '../store/postgres/testing/pg-cluster.ts';
-import { statelessRpc } from '../mcp/testing/stateless-rpc.ts';
+import { postStateless, statelessRpc, streamedMessages } from '../mcp/testing/stateless-rpc.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -442,9 +442,26 @@ for (const kind of STORES)
       // Two SDK clients with their sessions on replicas A and B; a stateless one on C.
       const [onA, onB] = await Promise.all([sdkClient(replicas[0]!.url), sdkClient(replicas[1]!.url)]);
       const c = replicas[2]!.url;
+      const listening = new AbortController();
       try {
         const created = await onA.request('tools/call', { name: 'survey', arguments: {} });
         assert.equal(created.resultType, 'task', JSON.stringify(created));
+        // A stateless client's listen stream on C follows the task running on A.
+        const listen = await postStateless(
+          `${c}mcp`,
+          'subscriptions/listen',
+          { notifications: { taskIds: [created.taskId] } },
+          listening.signal,
+        );
+        const heard = (async () => {
+          const notices: Record<string, any>[] = [];
+          for await (const message of streamedMessages(listen.body!)) {
+            if (message.method !== 'notifications/tasks') continue;
+            notices.push(message.params);
+            if (message.params.status === 'completed') break;
+          }
+          return notices;
+        })();
         let seen: Record<string, any> = {};
         for (let tries = 0; tries < 200 && seen.inputRequests === undefined; tries++) {
           seen = await onB.request('tasks/get', { taskId: created.taskId });
@@ -475,7 +492,15 @@ for (const kind of STORES)
         assert.equal(task.status, 'completed', JSON.stringify(task));
         assert.deepEqual(task.result.content, [{ type: 'text', text: `surveyed Q3 on ${pidOf(replicas[0]!)}` }]);
         assert.equal('inputRequests' in task, false);
+        const notices = await heard;
+        assert.deepEqual(
+          Object.keys(notices.find((notice) => notice.status === 'input_required')?.inputRequests ?? {}),
+          [key],
+          'the stream on C was told of the question',
+        );
+        assert.deepEqual(notices.at(-1)?.result?.content, task.result.content, 'and of the end, with the result');
       } finally {
+        listening.abort();
         await Promise.all([onA.close(), onB.close()]);
       }
     });

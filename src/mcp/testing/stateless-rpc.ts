@@ -41,3 +41,15 @@ export async function statelessRpc(
     : (text.split('\n').find((line) => line.startsWith('data: ')) ?? '').slice(6);
   return JSON.parse(json);
 }
+
+/** The JSON-RPC messages of an event stream's body (a listen), as they come. */
+export async function* streamedMessages(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, any>> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  for await (const chunk of body) {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) if (line.startsWith('data:')) yield JSON.parse(line.slice(5));
+  }
+}
