@@ -4,6 +4,8 @@ import { memoryApprovals, type ApprovalRecords } from '../store/approval-store.t
 import { memoryQuestions } from '../store/question-store.ts';
 import type { ApprovalRecord, QuestionRecord, QuestionSettlement, QuestionStatus } from '../store/store-records.ts';
 import type { QuestionRepository, Store } from '../store/store.ts';
+import { StoreWatch } from '../store/store-watch.ts';
+import { waitForStored } from '../store/stored-wait.ts';
 import type { ToolRegistry } from '../tool-runtime/tool-registry.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { checkFormValues, formText, type AskFields, type FormValues } from '../tools/ask-form.ts';
@@ -63,9 +65,6 @@ export interface ApprovalsOptions {
   watchMs?: number;
 }
 
-/** A waiting call looks in the store this often for an answer given to another process sharing it. */
-const WATCH_MS = 250;
-
 interface Waiter {
   settle: (outcome: ApprovalOutcome) => void;
 }
@@ -97,11 +96,9 @@ export class Approvals {
   readonly #questionRecords: QuestionRepository;
   /** Questions asked here, by id: the settle of the call waiting for the answer. */
   readonly #questions = new Map<string, (answer: QuestionAnswer) => void>();
-  /** Everything waiting here (approvals and questions), by id: a look in the store for an answer another process stored. */
-  readonly #watched = new Map<string, () => Promise<void>>();
+  /** Everything waiting here (approvals and questions) looks in the store for an answer another process stored; none without a store. */
+  readonly #watch: StoreWatch | undefined;
   readonly #runsElsewhere: (sessionId: string) => Promise<boolean>;
-  readonly #watchMs: number;
-  #watch: NodeJS.Timeout | undefined;
 
   constructor(options: ApprovalsOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
@@ -110,7 +107,7 @@ export class Approvals {
     this.#questionRecords = options.store?.questions ?? memoryQuestions();
     this.#registry = options.registry;
     this.#runsElsewhere = options.runsElsewhere ?? (async () => false);
-    this.#watchMs = options.watchMs ?? WATCH_MS;
+    this.#watch = options.store === undefined ? undefined : new StoreWatch(options.watchMs);
   }
 
   alwaysAllowed(sessionId: string, tool: string): Promise<boolean> {
@@ -140,8 +137,7 @@ export class Approvals {
     return new Promise((resolve) => {
       const settle = (outcome: ApprovalOutcome) => {
         this.#waiters.delete(record.id);
-        this.#watched.delete(record.id);
-        this.#watchStore();
+        this.#watch?.stop(record.id);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         resolve({ ...outcome, approvalId: record.id });
@@ -161,12 +157,11 @@ export class Approvals {
       signal?.addEventListener('abort', onAbort, { once: true });
       const waiter = { settle };
       this.#waiters.set(record.id, waiter);
-      this.#watched.set(record.id, async () => {
+      this.#watch?.watch(record.id, async () => {
         const stored = await this.#records.get(record.id);
         if (stored !== undefined && stored.status !== 'pending' && this.#waiters.get(record.id) === waiter)
           settle(outcomeOf(stored));
       });
-      this.#watchStore();
       announce({
         kind: 'approval',
         id: record.id,
@@ -298,34 +293,23 @@ export class Approvals {
     } catch {
       return undefined; // the store is failing: no one anywhere could see the question
     }
-    return new Promise((resolve) => {
-      const settle = (answer: QuestionAnswer) => {
-        if (!this.#questions.delete(record.id)) return;
-        this.#watched.delete(record.id);
-        this.#watchStore();
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(answer);
-      };
-      // Ended in the store first, so that no replica takes an answer no one will read; an answer
-      // stored a moment before wins.
-      const end = () =>
-        void (async () => {
-          if (await questions.settle(record.id, { status: 'ended' })) settle(undefined);
-          else settle(answerOf(await questions.get(record.id)));
-        })().catch(() => settle(undefined));
-      const onAbort = end;
-      const timer = setTimeout(end, Math.min(timeoutMs, 2 ** 31 - 1));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#questions.set(record.id, settle);
-      this.#watched.set(record.id, async () => {
+    const waiting = waitForStored<QuestionAnswer>({
+      watch: this.#watch,
+      id: record.id,
+      read: async () => {
         const stored = await questions.get(record.id);
-        if (stored !== undefined && stored.status !== 'pending') settle(answerOf(stored));
-      });
-      this.#watchStore();
-      if (signal?.aborted) return end();
-      announce(shownQuestion(record));
+        return stored === undefined || stored.status === 'pending' ? undefined : { outcome: answerOf(stored) };
+      },
+      end: () => questions.settle(record.id, { status: 'ended' }),
+      unanswered: () => undefined,
+      timeoutMs,
+      signal,
     });
+    this.#questions.set(record.id, waiting.wake);
+    if (!signal?.aborted) announce(shownQuestion(record));
+    const answer = await waiting.done;
+    this.#questions.delete(record.id);
+    return answer;
   }
 
   /** Answers a question in words; false when no such question waits (a form is answered with `replyForm`). */
@@ -386,29 +370,6 @@ export class Approvals {
       return false;
     void this.#questionRecords.settle(record.id, { status: 'ended' }).catch(() => {});
     return true;
-  }
-
-  /**
-   * While calls wait here, looks in the store for answers another process sharing it stored (a
-   * replica behind the same load balancer answered): their turns go on here, as with an answer given here.
-   */
-  #watchStore(): void {
-    if (this.#store === undefined) return;
-    if (this.#watched.size === 0) {
-      clearInterval(this.#watch);
-      this.#watch = undefined;
-      return;
-    }
-    let looking = false; // a slow store: one look at a time
-    this.#watch ??= setInterval(() => {
-      if (looking) return;
-      looking = true;
-      void (async () => {
-        // A failing store: the next look, or the time limit, settles it.
-        for (const look of [...this.#watched.values()]) await look().catch(() => {});
-      })().finally(() => (looking = false));
-    }, this.#watchMs);
-    this.#watch.unref();
   }
 
   /** Pending approvals that no turn waits for and whose time has passed: timed out, and recorded so the conversation learns it. */

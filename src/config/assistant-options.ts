@@ -121,6 +121,7 @@ export function sharedTasks(parts: {
   const { tools } = parts;
   const runner = new LocalTaskRunner({
     records: parts.store.tasks,
+    inputs: parts.store.taskInputs,
     ...(parts.retention === undefined ? {} : { retention: parts.retention }),
     run: taskCall(() => tools.current, parts.approvals, parts.emit),
     ...(parts.onStartError === undefined ? {} : { onStartError: parts.onStartError }),

@@ -16,12 +16,6 @@ import { withUpFrontAnswers } from '../tool-runtime/asks-first.ts';
 /** How long a task's question waits for its answer through tasks/update unless it says (as over elicitation). */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
 
-/** A question a task waits on: the input request a client reads on tasks/get, and who is waiting. */
-interface Pending {
-  request: ReturnType<typeof inputRequired.elicit>;
-  answer: (response: { action: string; content?: Record<string, unknown> }) => void;
-}
-
 type Hooks = Required<Pick<ExecuteOptions, 'ask' | 'approve'>>;
 
 /**
@@ -29,12 +23,12 @@ type Hooks = Required<Pick<ExecuteOptions, 'ask' | 'approve'>>;
  * a tools/call that becomes a task, `tasks/get` (the DetailedTask, the result inlined),
  * `tasks/update` (answers to the task's questions), `tasks/cancel`. One per endpoint, shared by
  * every server it makes (a 2026-07-28 request gets a server of its own), since a task outlives
- * the request that started it. Only tasks an MCP client started are visible here.
+ * the request that started it. Only tasks an MCP client started are visible here. A task's
+ * questions are kept by the runner's `inputs` (in the store), so that tasks/get and tasks/update
+ * reaching any replica see and answer them; the task goes on in the replica running it.
  */
 export class McpTasks {
   readonly #runner: TaskRunner;
-  /** The questions each running task waits on, by task id, then by the key its input request has. */
-  readonly #pending = new Map<string, Map<string, Pending>>();
   /** Told the id of a task whose state on the wire may have changed (notifications/tasks: task-notices.ts). */
   readonly #watchers = new Set<(id: string) => void>();
 
@@ -52,7 +46,7 @@ export class McpTasks {
   async detailed(id: string) {
     const task = await this.#runner.get(id);
     if (task === undefined || task.origin !== 'mcp') return undefined;
-    const questions = this.#inputRequests(id);
+    const questions = await this.#runner.inputs.requests(id);
     // The wire's input_required is the questions put here: a task about to put one is still working.
     const shown =
       task.status === 'input_required' && questions === undefined ? { ...task, status: 'working' as const } : task;
@@ -83,31 +77,19 @@ export class McpTasks {
     callId: string,
     answers: ReadonlyMap<string, AskAnswer> = new Map(),
   ): Promise<ReturnType<typeof createTaskResult>> {
-    let id: string | undefined;
     let asks = 0;
     // A question can come before start() answers (a tool that asks at once): it waits for the id.
-    const early: Array<() => void> = [];
-    const ask = (key: string, request: Pending['request'], signal: AbortSignal, timeoutMs: number) =>
-      new Promise<{ action: string; content?: Record<string, unknown> }>((resolve) => {
-        const put = () => {
-          const pending = this.#pending.get(id!) ?? new Map<string, Pending>();
-          this.#pending.set(id!, pending);
-          const done = (response: { action: string; content?: Record<string, unknown> }) => {
-            clearTimeout(timer);
-            pending.delete(key);
-            resolve(response);
-            this.#changed(id!);
-          };
-          // A task cancelled before its question was put has no one to ask.
-          if (signal.aborted) return resolve({ action: 'cancel' });
-          const timer = setTimeout(() => done({ action: 'timeout' }), timeoutMs);
-          signal.addEventListener('abort', () => done({ action: 'cancel' }), { once: true });
-          pending.set(key, { request, answer: done });
-          this.#changed(id!); // its question is on the wire now (input_required, with inputRequests)
-        };
-        if (id === undefined) early.push(put);
-        else put();
-      });
+    let started: (id: string) => void = () => {};
+    const known = new Promise<string>((resolve) => (started = resolve));
+    const ask = async (key: string, request: Record<string, unknown>, signal: AbortSignal, timeoutMs: number) => {
+      const taskId = await known;
+      // Its question is on the wire once stored (input_required, with inputRequests), and off it once answered or ended.
+      const response = await this.#runner.inputs.ask(taskId, key, request, timeoutMs, signal, () =>
+        this.#changed(taskId),
+      );
+      this.#changed(taskId);
+      return response;
+    };
     const hooks: Hooks = {
       ask: async (question, signal): Promise<AskAnswer> => {
         asks++;
@@ -132,13 +114,10 @@ export class McpTasks {
       ask: withUpFrontAnswers(answers, hooks.ask)!,
       approve: hooks.approve,
     });
-    id = task.id;
-    for (const put of early.splice(0)) put();
-    // Its questions go when it ends (a client reading it then sees its outcome, not them).
-    this.#runner.waitForEnd(task.id).then(
-      () => this.#pending.delete(task.id),
-      () => this.#pending.delete(task.id),
-    );
+    started(task.id);
+    // Its questions end with it (a client reading it then sees its outcome, not them).
+    const end = () => this.#runner.inputs.endTask(task.id).catch(() => {});
+    this.#runner.waitForEnd(task.id).then(end, end);
     return createTaskResult(task);
   }
 
@@ -161,13 +140,8 @@ export class McpTasks {
           ProtocolErrorCode.InvalidParams,
           'tasks/update needs inputResponses: an object by key.',
         );
-      const pending = this.#pending.get(task.id);
-      // Keys the task is not waiting on are ignored (an answer given twice, or to a question it no longer asks).
-      for (const [key, response] of Object.entries(responses)) {
-        const waiting = pending?.get(key);
-        if (waiting !== undefined && typeof response === 'object' && response !== null)
-          waiting.answer(response as { action: string; content?: Record<string, unknown> });
-      }
+      // Stored, whichever replica runs the task: it finds them there. Keys it is not waiting on are ignored.
+      await this.#runner.inputs.answer(task.id, responses as Record<string, unknown>);
       return { resultType: 'complete' };
     });
     server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async (params, context) => {
@@ -189,12 +163,6 @@ export class McpTasks {
         },
       );
     return task;
-  }
-
-  #inputRequests(id: string): Record<string, unknown> | undefined {
-    const pending = this.#pending.get(id);
-    if (pending === undefined || pending.size === 0) return undefined;
-    return Object.fromEntries([...pending].map(([key, { request }]) => [key, request]));
   }
 }
 

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startTestService } from '../server/server-test-support.ts';
+import { postStateless, STATELESS_META, statelessRpc, streamedMessages } from './testing/stateless-rpc.ts';
 
 const TOOLS = `import { BaseTool, ToolResult } from 'riverse';
 export class PackTool extends BaseTool {
@@ -18,51 +19,12 @@ export class PackTool extends BaseTool {
   }
 }
 `;
-const TASKS = 'io.modelcontextprotocol/tasks';
-const REVISION = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': REVISION,
-  'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [TASKS]: {} } },
-};
-
 type Message = { id?: unknown; method?: string; result?: Record<string, any>; params?: Record<string, any> };
 
-function post(url: string, method: string, params: Record<string, unknown>, signal?: AbortSignal) {
-  const name = (params.name ?? params.taskId) as string | undefined;
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(name === undefined ? {} : { 'mcp-name': name }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: `${method}-1`, method, params: { ...params, _meta: META } }),
-    ...(signal === undefined ? {} : { signal }),
-  });
-}
+const rpc = async (url: string, method: string, params: Record<string, unknown>) =>
+  (await statelessRpc(url, method, params)).result as Record<string, any>;
 
-async function rpc(url: string, method: string, params: Record<string, unknown>) {
-  const text = await (await post(url, method, params)).text();
-  const json = text.startsWith('{')
-    ? text
-    : (text.split('\n').find((line) => line.startsWith('data: ')) ?? '').slice(6);
-  return JSON.parse(json).result as Record<string, any>;
-}
-
-/** The messages of an SSE body as they come. */
-async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Message> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of body) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) if (line.startsWith('data:')) yield JSON.parse(line.slice(5)) as Message;
-  }
-}
+const messages = (body: ReadableStream<Uint8Array>) => streamedMessages(body) as AsyncGenerator<Message>;
 
 test('notifications/tasks on subscriptions/listen: each status of the named tasks, the result inlined, then the stream ends', {
   timeout: 60_000,
@@ -73,7 +35,7 @@ test('notifications/tasks on subscriptions/listen: each status of the named task
   assert.equal(created.resultType, 'task', JSON.stringify(created));
   const controller = new AbortController();
   t.after(() => controller.abort());
-  const listen = await post(
+  const listen = await postStateless(
     url,
     'subscriptions/listen',
     { notifications: { taskIds: [created.taskId, 'no-such-task'] } },
@@ -119,7 +81,7 @@ test('a listen stream that names no task is the SDK’s, with no task notices', 
   const url = new URL('/mcp', service.url).href;
   const controller = new AbortController();
   t.after(() => controller.abort());
-  const listen = await post(
+  const listen = await postStateless(
     url,
     'subscriptions/listen',
     { notifications: { toolsListChanged: true } },
@@ -181,13 +143,13 @@ test('riverse mcp: the same over stdio', { timeout: 60_000 }, async (t) => {
     }
   };
   const go = join(dir, 'go');
-  send({ id: 1, method: 'tools/call', params: { name: 'wait_for_go', arguments: { go }, _meta: META } });
+  send({ id: 1, method: 'tools/call', params: { name: 'wait_for_go', arguments: { go }, _meta: STATELESS_META } });
   const created = (await next((message) => message.id === 1)).result!;
   assert.equal(created.resultType, 'task', JSON.stringify(created));
   send({
     id: 'listen-1',
     method: 'subscriptions/listen',
-    params: { notifications: { taskIds: [created.taskId] }, _meta: META },
+    params: { notifications: { taskIds: [created.taskId] }, _meta: STATELESS_META },
   });
   const ack = await next((message) => message.method === 'notifications/subscriptions/acknowledged');
   assert.deepEqual(ack.params!.notifications, { taskIds: [created.taskId] });

@@ -12,6 +12,8 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 /** A comment line this often keeps proxies from closing a quiet stream (as the SDK's own). */
 const KEEP_ALIVE_MS = 15_000;
+/** How often a stream reads again the tasks it follows: one running on another replica changes there, unheard here. */
+const REREAD_MS = 1_000;
 /** The most tasks one stream may follow. */
 const MAX_TASK_IDS = 100;
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -46,7 +48,8 @@ interface SubscriptionIo {
 /**
  * The subscription: the acknowledgement first (the tasks it follows: those of the filter an MCP
  * client started here, and `toolsListChanged` when asked), then each task's state as it is now, then
- * a notice at each change of its status or its questions. It ends, answered, once every task it
+ * a notice at each change of its status or its questions (heard from this process's runner, or read
+ * again from the store every second: a task running on another replica). It ends, answered, once every task it
  * follows has ended and it follows nothing else; `stop(false)` ends it unanswered (the client left).
  */
 function subscribe(request: ListenRequest, tasks: McpTasks, io: SubscriptionIo): { stop: (answered: boolean) => void } {
@@ -116,6 +119,12 @@ function subscribe(request: ListenRequest, tasks: McpTasks, io: SubscriptionIo):
     if (taskIds.length === 0 && !toolsListChanged) return stop(true);
     if (closed) return;
     stops.push(tasks.watch(tell));
+    // A change is told once whoever hears it (`tell` says only what the client has not seen).
+    const reread = setInterval(() => {
+      for (const id of following) tell(id);
+    }, REREAD_MS);
+    reread.unref();
+    stops.push(() => clearInterval(reread));
     if (toolsListChanged) stops.push(io.onToolsChange!(() => notify('notifications/tools/list_changed')));
     for (const id of taskIds) tell(id);
   });

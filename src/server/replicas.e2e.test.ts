@@ -12,6 +12,7 @@ import { type OpenAITestServer, startOpenAITestServer } from '../models/testing/
 import { type LoadBalancer, startLoadBalancer } from './testing/load-balancer.ts';
 import { type Replica, type ReplicaSet, startReplicas } from './testing/replicas.ts';
 import { startPgCluster } from '../store/postgres/testing/pg-cluster.ts';
+import { postStateless, statelessRpc, streamedMessages } from '../mcp/testing/stateless-rpc.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -171,6 +172,30 @@ const json = (body: unknown) => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+/** One stateless /mcp request (2026-07-28: any replica may take it) to the replica or balancer at `base`. */
+const mcp2026 = (base: string, method: string, params: Record<string, unknown>) =>
+  statelessRpc(`${base}mcp`, method, params) as Promise<Record<string, any>>;
+
+/** An MCP client of the official SDK (2025-11-25, with elicitation and the tasks extension) with its session on the replica at `base`. */
+async function sdkClient(base: string) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { z } = await import('zod');
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} }, extensions: { [TASKS]: {} } } as never },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL('mcp', base)));
+  const any = z.object({}).passthrough();
+  return {
+    request: (method: string, params: Record<string, unknown>) =>
+      client.request({ method, params }, any) as Promise<Record<string, any>>,
+    close: () => client.close(),
+  };
+}
 
 /** The store the replicas share: made before they start, gone after; `restart` for a database that can. */
 interface SharedStore {
@@ -398,34 +423,8 @@ for (const kind of STORES)
     });
 
     it('/mcp (2026-07-28): an approval round asked by one replica is answered through another', async () => {
-      const call = async (base: string, params: Record<string, unknown>) => {
-        const response = await fetch(`${base}mcp`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': 'note',
-          },
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'tools/call',
-            params: {
-              name: 'note',
-              arguments: { text: 'via mcp' },
-              _meta: {
-                'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-                'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-              },
-              ...params,
-            },
-          }),
-        });
-        const text = await response.text();
-        return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!);
-      };
+      const call = (base: string, params: Record<string, unknown>) =>
+        mcp2026(base, 'tools/call', { name: 'note', arguments: { text: 'via mcp' }, ...params });
       const first = await call(replicas[0]!.url, {});
       assert.equal(first.result.resultType, 'input_required', JSON.stringify(first));
       const approved = await call(replicas[1]!.url, {
@@ -437,6 +436,73 @@ for (const kind of STORES)
         notes().filter((line) => line.startsWith('via mcp')),
         [`via mcp ${pidOf(replicas[1]!)}`],
       );
+    });
+
+    it("/mcp: a task's input request asked on one replica is shown and answered on another, and the task goes on with it where it runs", async () => {
+      // Two SDK clients with their sessions on replicas A and B; a stateless one on C.
+      const [onA, onB] = await Promise.all([sdkClient(replicas[0]!.url), sdkClient(replicas[1]!.url)]);
+      const c = replicas[2]!.url;
+      const listening = new AbortController();
+      try {
+        const created = await onA.request('tools/call', { name: 'survey', arguments: {} });
+        assert.equal(created.resultType, 'task', JSON.stringify(created));
+        // A stateless client's listen stream on C follows the task running on A.
+        const listen = await postStateless(
+          `${c}mcp`,
+          'subscriptions/listen',
+          { notifications: { taskIds: [created.taskId] } },
+          listening.signal,
+        );
+        const heard = (async () => {
+          const notices: Record<string, any>[] = [];
+          for await (const message of streamedMessages(listen.body!)) {
+            if (message.method !== 'notifications/tasks') continue;
+            notices.push(message.params);
+            if (message.params.status === 'completed') break;
+          }
+          return notices;
+        })();
+        let seen: Record<string, any> = {};
+        for (let tries = 0; tries < 200 && seen.inputRequests === undefined; tries++) {
+          seen = await onB.request('tasks/get', { taskId: created.taskId });
+          if (seen.inputRequests === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        assert.equal(seen.status, 'input_required', JSON.stringify(seen));
+        const [key, request] = Object.entries(seen.inputRequests as Record<string, any>)[0]!;
+        assert.deepEqual([request.method, request.params.message], ['elicitation/create', 'Which quarter?']);
+        // A stateless client's tasks/get on a third replica shows the same request.
+        const third = (await mcp2026(c, 'tasks/get', { taskId: created.taskId })).result;
+        assert.deepEqual(third.inputRequests, seen.inputRequests);
+        const answered = await onB.request('tasks/update', {
+          taskId: created.taskId,
+          inputResponses: { [key]: { action: 'accept', content: { answer: 'Q3' } } },
+        });
+        assert.equal(answered.resultType, 'complete');
+        // A second answer to the same key, on another replica, is ignored: the first counts.
+        const again = await mcp2026(c, 'tasks/update', {
+          taskId: created.taskId,
+          inputResponses: { [key]: { action: 'accept', content: { answer: 'Q4' } } },
+        });
+        assert.equal(again.result?.resultType, 'complete', JSON.stringify(again));
+        let task: Record<string, any> = {};
+        for (let tries = 0; tries < 200 && task.status !== 'completed'; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          task = (await mcp2026(balancer.url, 'tasks/get', { taskId: created.taskId })).result;
+        }
+        assert.equal(task.status, 'completed', JSON.stringify(task));
+        assert.deepEqual(task.result.content, [{ type: 'text', text: `surveyed Q3 on ${pidOf(replicas[0]!)}` }]);
+        assert.equal('inputRequests' in task, false);
+        const notices = await heard;
+        assert.deepEqual(
+          Object.keys(notices.find((notice) => notice.status === 'input_required')?.inputRequests ?? {}),
+          [key],
+          'the stream on C was told of the question',
+        );
+        assert.deepEqual(notices.at(-1)?.result?.content, task.result.content, 'and of the end, with the result');
+      } finally {
+        listening.abort();
+        await Promise.all([onA.close(), onB.close()]);
+      }
     });
 
     it('/mcp (2025 revisions): a session begun through the balancer stays on its replica', async () => {

@@ -1,14 +1,8 @@
-import { jsonText } from '../models/json-text.ts';
 import type { AskFields, FormValues } from '../tools/ask-form.ts';
 import type { NewQuestion, QuestionRecord, QuestionSettlement, QuestionStatus } from './store-records.ts';
 import type { QuestionRepository } from './store.ts';
+import { jsonOrNull, type PortableSql } from './portable-sql.ts';
 import { writesInOrder } from './write-order.ts';
-
-/** How a question table reaches its database: SQL with `?` placeholders, rows out, or the rows changed. */
-export interface QuestionSql {
-  rows(sql: string, params: readonly (string | null)[]): Promise<unknown[]>;
-  run(sql: string, params: readonly (string | null)[]): Promise<number>;
-}
 
 interface QuestionRow {
   id: string;
@@ -37,10 +31,10 @@ const COLUMNS =
  * 'pending'`): of two answers from two replicas only the first counts, and an ended question takes none.
  */
 export class QuestionTable implements QuestionRepository {
-  readonly #sql: QuestionSql;
+  readonly #sql: PortableSql;
   readonly #inOrder = writesInOrder();
 
-  constructor(sql: QuestionSql) {
+  constructor(sql: PortableSql) {
     this.#sql = sql;
   }
 
@@ -96,10 +90,6 @@ export class QuestionTable implements QuestionRepository {
       ),
     );
   }
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : jsonText(value);
 }
 
 function toRecord(row: QuestionRow): QuestionRecord {

@@ -198,6 +198,22 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX questions_by_status ON questions (status, created_at);
   `,
+  // 11: the input requests of a task an MCP client started (src/store/task-input-store.ts), so that
+  // tasks/get and tasks/update on any replica see and answer them (decision 039's addendum). Its own
+  // table, not `questions`: an MCP task has no session, and only its client answers it.
+  `
+  CREATE TABLE task_inputs (
+    task_id    TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    key        TEXT NOT NULL,
+    request    TEXT NOT NULL,        -- JSON: the input request as MCP carries it
+    status     TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'ended')),
+    response   TEXT,                 -- JSON: the client's response
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    decided_at TEXT,
+    PRIMARY KEY (task_id, key)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,7 +10,9 @@ import { ApprovalStore } from './approval-store.ts';
 import { loadSqlite } from './load-sqlite.ts';
 import { RunningTurns } from './running-turns.ts';
 import { sharedSecret } from './shared-secret.ts';
+import type { PortableSql } from './portable-sql.ts';
 import { QuestionTable } from './question-store.ts';
+import { TaskInputTable } from './task-input-store.ts';
 import { ResponseStore } from './response-store.ts';
 import { TaskStore } from './task-store.ts';
 import { migrate } from './schema.ts';
@@ -33,6 +35,7 @@ import type {
   RunningTurnRepository,
   Store,
   StoreOptions,
+  TaskInputRepository,
   ToolSwitchRepository,
 } from './store.ts';
 import { SqliteOAuthTokens } from './sqlite-oauth-tokens.ts';
@@ -77,6 +80,8 @@ export class SqliteStore implements Store {
   readonly approvals: ApprovalStore;
   /** Questions tools ask the person, in the same file. */
   readonly questions: QuestionRepository;
+  /** The input requests of tasks MCP clients started, in the same file. */
+  readonly taskInputs: TaskInputRepository;
   /** Responses of `/v1/responses` kept for `previous_response_id`, in the same file. */
   readonly responses: ResponseStore;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */
@@ -105,10 +110,12 @@ export class SqliteStore implements Store {
     this.file = file;
     this.#checkpointer = options.checkpointOffThread === true ? startWalCheckpointer(db, file) : undefined;
     this.approvals = new ApprovalStore((sql) => this.#prepare(sql));
-    this.questions = new QuestionTable({
+    const portable: PortableSql = {
       rows: async (sql, params) => this.#prepare(sql).all(...params),
       run: async (sql, params) => Number(this.#prepare(sql).run(...params).changes),
-    });
+    };
+    this.questions = new QuestionTable(portable);
+    this.taskInputs = new TaskInputTable(portable);
     this.responses = new ResponseStore((sql) => this.#prepare(sql));
     this.tasks = new TaskStore((sql) => this.#prepare(sql));
     this.toolSwitches = new SqliteToolSwitches((sql) => this.#prepare(sql));

@@ -324,6 +324,77 @@ export function storeContract(kind: string, open: () => Promise<Store>): void {
     );
 
     it(
+      'task inputs: pending until settled, the first response per key counts, asked again under its key, gone with their task',
+      withStore(async (store) => {
+        const now = Date.now();
+        const task: TaskRecord = {
+          id: 'mcp-task',
+          tool: 'plan',
+          callId: 'c1',
+          origin: 'mcp',
+          status: 'working',
+          arguments: {},
+          createdAt: now,
+          updatedAt: now,
+        };
+        await store.tasks.put(task, 'host:1:1');
+        const request = (message: string) => ({
+          method: 'elicitation/create',
+          params: { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+        });
+        const asked = (key: string, message: string) =>
+          store.taskInputs.add({
+            taskId: task.id,
+            key,
+            request: request(message),
+            createdAt: new Date(now).toISOString(),
+            expiresAt: new Date(now + 60_000).toISOString(),
+          });
+        await asked('place', 'Where to?');
+        await asked('when', 'When?');
+        assert.deepEqual(
+          (await store.taskInputs.pending(task.id)).map((input) => [input.key, input.request]),
+          [
+            ['place', request('Where to?')],
+            ['when', request('When?')],
+          ],
+        );
+        assert.deepEqual(await store.taskInputs.pending('another'), []);
+        const kyoto = { action: 'accept', content: { answer: 'Kyoto' } };
+        const [first, second] = await Promise.all([
+          store.taskInputs.answer(task.id, 'place', kyoto),
+          store.taskInputs.answer(task.id, 'place', { action: 'decline' }),
+        ]);
+        assert.deepEqual([first, second], [true, false], 'the first response counts, the second is refused');
+        const place = await store.taskInputs.get(task.id, 'place');
+        assert.deepEqual([place?.status, place?.response], ['answered', kyoto]);
+        assert.ok(place?.decidedAt);
+        assert.equal(await store.taskInputs.end(task.id, 'place'), false, 'an answered request is not ended');
+        assert.equal(await store.taskInputs.answer(task.id, 'nope', kyoto), false, 'a key not asked takes nothing');
+        await asked('place', 'Where to, now?');
+        const again = await store.taskInputs.get(task.id, 'place');
+        assert.deepEqual(
+          [again?.status, again?.response, again?.request],
+          ['pending', undefined, request('Where to, now?')],
+        );
+        assert.equal(await store.taskInputs.end(task.id, 'place'), true);
+        assert.equal((await store.taskInputs.get(task.id, 'place'))?.status, 'ended');
+        assert.equal(
+          await store.taskInputs.answer(task.id, 'place', kyoto),
+          false,
+          'an ended request takes no response',
+        );
+        await asked('third', 'Anything else?');
+        assert.equal(await store.taskInputs.endTask(task.id), 2, "the interrupted task's pending requests end");
+        assert.deepEqual(await store.taskInputs.pending(task.id), []);
+        assert.equal(await store.taskInputs.get(task.id, 'missing'), undefined);
+        await store.tasks.put({ ...task, status: 'completed', updatedAt: now + 1 }, 'host:1:1');
+        await store.tasks.prune(now + 10, { ttlMs: 1, maxEnded: 1_000 });
+        assert.equal(await store.taskInputs.get(task.id, 'when'), undefined, 'gone with their task');
+      }),
+    );
+
+    it(
       'tasks: written whole, listed newest first, an ended one never changes, delivered once, pruned',
       withStore(async (store) => {
         const base: TaskRecord = {

@@ -141,6 +141,31 @@ export type QuestionSettlement =
   | { status: 'declined' }
   | { status: 'ended' };
 
+/** Where a task's input request is: waiting, answered (its response stored), or ended unanswered (time, cancel, its task gone). */
+export type TaskInputStatus = 'pending' | 'answered' | 'ended';
+
+/**
+ * An input request a task asks its MCP client (an elicitation, as MCP's tasks extension puts it in
+ * `inputRequests`), kept so that `tasks/get` and `tasks/update` on any replica see and answer it.
+ */
+export interface TaskInputRecord {
+  taskId: string;
+  /** The key of `inputRequests` (and of `tasks/update`'s `inputResponses`). */
+  key: string;
+  /** The input request as the wire carries it (JSON). */
+  request: Record<string, unknown>;
+  status: TaskInputStatus;
+  /** The client's response, once answered (JSON, as it came). */
+  response?: Record<string, unknown>;
+  createdAt: string;
+  /** When the asking call stops waiting. */
+  expiresAt: string;
+  decidedAt?: string;
+}
+
+/** What `taskInputs.add` takes: the rest starts pending. */
+export type NewTaskInput = Omit<TaskInputRecord, 'status' | 'response' | 'decidedAt'>;
+
 /** One response of `/v1/responses` as kept for `previous_response_id` and `GET /v1/responses/:id`. */
 export interface StoredResponse {
   /** `resp_…`. */

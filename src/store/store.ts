@@ -10,12 +10,14 @@ import type {
   KeptTokens,
   NewApproval,
   NewQuestion,
+  NewTaskInput,
   OAuthClient,
   QuestionRecord,
   QuestionSettlement,
   RunningTurn,
   SessionInfo,
   SessionSummary,
+  TaskInputRecord,
   StoredResponse,
   StoredTrace,
   StoredTurnTrace,
@@ -45,6 +47,8 @@ export interface Store {
   readonly approvals: ApprovalRepository;
   /** Questions tools ask the person, waiting or settled, so that any replica shows and answers them. */
   readonly questions: QuestionRepository;
+  /** The input requests of tasks MCP clients started, so that any replica shows and answers them. */
+  readonly taskInputs: TaskInputRepository;
   /** Responses of `/v1/responses` kept for `previous_response_id`. */
   readonly responses: ResponseRepository;
   /** One trace per turn (and per run by hand), written in batches off the turn's path. */
@@ -159,6 +163,21 @@ export interface QuestionRepository {
   settle(id: string, settlement: QuestionSettlement): Promise<boolean>;
   /** Ends the pending questions of one turn (its replica died); how many it ended. */
   endTurn(sessionId: string, turnId: string): Promise<number>;
+}
+
+/** A task's input requests, by task and key: of two responses to one (from any replicas) only the first counts. */
+export interface TaskInputRepository {
+  /** Stores a pending request (one the task asked before under the same key, settled, is asked again). */
+  add(record: NewTaskInput): Promise<void>;
+  get(taskId: string, key: string): Promise<TaskInputRecord | undefined>;
+  /** The task's pending requests, oldest first. */
+  pending(taskId: string): Promise<TaskInputRecord[]>;
+  /** Stores the response to a pending request; false when it was no longer pending (the first response counts). */
+  answer(taskId: string, key: string, response: Record<string, unknown>): Promise<boolean>;
+  /** Ends a pending request unanswered (its time, a cancel); false when it was settled first. */
+  end(taskId: string, key: string): Promise<boolean>;
+  /** Ends the task's pending requests (it was interrupted: its process died); how many it ended. */
+  endTask(taskId: string): Promise<number>;
 }
 
 export interface ResponseRepository {

@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import { english } from '../core/phrase.ts';
 import { DEFAULT_TASK_RETENTION, ENDED_STATUSES, type TaskRecords } from '../store/task-store.ts';
 import type { TaskRetention } from '../store/store-records.ts';
+import type { TaskInputRepository } from '../store/store.ts';
+import { TaskInputs } from './task-inputs.ts';
 import type { LogReport, ProgressReport } from '../tools/call-report.ts';
 import type { CheckedToolResult, ToolErrorCode } from '../tools/tool-result.ts';
 import type { RemoteTaskRef } from '../tool-runtime/remote-task-ref.ts';
@@ -43,6 +45,8 @@ export interface RunningCall {
 
 export interface TaskRunnerOptions {
   records: TaskRecords;
+  /** Where its tasks' input requests are kept (the store's, so that any replica answers them); in memory without. */
+  inputs?: TaskInputRepository;
   run: RunTaskCall;
   retention?: Partial<TaskRetention>;
   /** What a client is told to poll at (MCP's `pollIntervalMs`; default 1 s). */
@@ -124,6 +128,8 @@ export class LocalTaskRunner implements TaskRunner {
   #closed = false;
   /** Tasks interrupted when this runner started (a restart found them running); empty when the store failed then. */
   readonly ready: Promise<readonly TaskRecord[]>;
+  /** The input requests of its tasks (an MCP client's), in the store beside them. */
+  readonly inputs: TaskInputs;
   /** Tasks a stopped process left waiting on a remote server's task: held (claimed) until `resumeRemote` picks them up. */
   #orphans: TaskRecord[] = [];
 
@@ -134,6 +140,7 @@ export class LocalTaskRunner implements TaskRunner {
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
     this.#watchMs = options.watchMs ?? 1_000;
     this.#now = options.now ?? Date.now;
+    this.inputs = new TaskInputs(options.inputs);
     this.ready = this.#recover(options.onStartError ?? ((failure) => console.error(failure)));
   }
 
@@ -151,6 +158,8 @@ export class LocalTaskRunner implements TaskRunner {
         at,
         runnerStopped,
       );
+      // Their input requests wait for no one now: no replica takes a response no call will read.
+      for (const task of interrupted) await this.inputs.endTask(task.id);
       await this.#records.prune(this.#now(), this.#retention);
       return interrupted;
     } catch (error) {

@@ -84,6 +84,34 @@ export interface TaskFilter {
   limit?: number;
 }
 
+/** A response to a task's input request (MCP's: `accept` with a form's content, `decline`, `cancel`), or how it ended unanswered (`timeout`, `cancel`). */
+export interface TaskInputResponse {
+  action: string;
+  content?: Record<string, unknown>;
+}
+
+/**
+ * The input requests a task asks its MCP client (MCP's `inputRequests`, by key), kept where every
+ * process sharing the store shows and answers them (`tasks/get`, `tasks/update` on any replica).
+ */
+export interface TaskInputPort {
+  /** Stores the request (then tells `stored`) and waits for its response, its time limit (`timeout`) or `signal` (`cancel`). */
+  ask(
+    taskId: string,
+    key: string,
+    request: Record<string, unknown>,
+    timeoutMs: number,
+    signal: AbortSignal,
+    stored?: () => void,
+  ): Promise<TaskInputResponse>;
+  /** The task's pending requests by key, undefined when none waits. */
+  requests(taskId: string): Promise<Record<string, Record<string, unknown>> | undefined>;
+  /** Stores the responses, by key: the first per key counts, a key not pending is ignored; the call that asked goes on. */
+  answer(taskId: string, responses: Record<string, unknown>): Promise<void>;
+  /** Ends the task's pending requests (it ended). */
+  endTask(taskId: string): Promise<void>;
+}
+
 /**
  * What the rooms above (the turn, the service, MCP's server) use to run and watch tasks. The MCP
  * server is below the room that implements it, so it receives one (the port) rather than importing it.
@@ -99,4 +127,6 @@ export interface TaskRunner {
   waitForEnd(id: string, signal?: AbortSignal): Promise<TaskRecord>;
   /** Called on every change of any task (status, progress); returns the unsubscribe. */
   onChange(listener: (task: TaskRecord) => void): () => void;
+  /** The input requests of its tasks (an MCP client's), shown and answered from any process on the store. */
+  readonly inputs: TaskInputPort;
 }

@@ -34,6 +34,13 @@ export function lazyTasks(open: () => Promise<Opened>): TaskRunner & { close(): 
       opened === undefined
         ? Promise.reject(new Error(`There is no task ${id}.`))
         : opened.runner.waitForEnd(id, signal),
+    // A task asks only once it runs, so its runner is open by then; before, no task has requests.
+    inputs: {
+      ask: async (...args) => (await runner()).inputs.ask(...args),
+      requests: async (id) => opened?.runner.inputs.requests(id),
+      answer: async (id, responses) => opened?.runner.inputs.answer(id, responses),
+      endTask: async (id) => opened?.runner.inputs.endTask(id),
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -189,6 +189,20 @@ const STEPS: readonly string[] = [
   );
   CREATE INDEX questions_by_status ON questions (status, created_at);
   `,
+  // 6: as SQLite's step 11: the input requests of a task an MCP client started, seen and answered on any replica.
+  `
+  CREATE TABLE task_inputs (
+    task_id    TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    key        TEXT NOT NULL,
+    request    TEXT NOT NULL,
+    status     TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'ended')),
+    response   TEXT,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    decided_at TEXT,
+    PRIMARY KEY (task_id, key)
+  );
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = STEPS.length;

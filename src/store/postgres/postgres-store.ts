@@ -11,12 +11,14 @@ import {
   type ToolCallQuery,
   type TraceQuery,
 } from '../store-records.ts';
-import type { QuestionRepository, Store, StoreOptions } from '../store.ts';
+import type { QuestionRepository, Store, StoreOptions, TaskInputRepository } from '../store.ts';
 import type { ToolCallTrace } from '../tool-call-trace.ts';
 import type { ToolStats, ToolStatsQuery } from '../tool-call-stats.ts';
 import type { HandRunVia, TurnTrace } from '../turn-trace.ts';
 import { PgApprovals } from './pg-approvals.ts';
-import { pgQuestions } from './pg-questions.ts';
+import { QuestionTable } from '../question-store.ts';
+import { TaskInputTable } from '../task-input-store.ts';
+import { pgPortableSql } from './pg-portable-sql.ts';
 import type { PgDatabase } from './pg-database.ts';
 import { PgEvents } from './pg-events.ts';
 import { PgOAuthTokens } from './pg-oauth-tokens.ts';
@@ -41,6 +43,7 @@ export class PostgresStore implements Store {
   readonly where: string;
   readonly approvals: PgApprovals;
   readonly questions: QuestionRepository;
+  readonly taskInputs: TaskInputRepository;
   readonly responses: PgResponses;
   readonly turnTraces: PgTurnTraces;
   readonly tasks: PgTasks;
@@ -59,7 +62,9 @@ export class PostgresStore implements Store {
     this.#sessions = new PgSessions(db);
     this.#toolCalls = new PgToolCalls(db, HAND_RUNS_ID);
     this.approvals = new PgApprovals(db);
-    this.questions = pgQuestions(db);
+    const portable = pgPortableSql(db);
+    this.questions = new QuestionTable(portable);
+    this.taskInputs = new TaskInputTable(portable);
     this.responses = new PgResponses(db);
     this.tasks = new PgTasks(db);
     this.events = new PgEvents(db, url);
