@@ -1,6 +1,7 @@
 // Riverse as the client of a server whose tools run only as tasks (the tasks extension): here
 // Riverse's own /mcp (the service's task runner), which speaks the wire the conformance suite tests.
 import assert from 'node:assert/strict';
+import { stoppedRunner } from '../tasks/testing/stopped-runner.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -164,7 +165,7 @@ test('a remote task our client waited on is picked up again after Riverse restar
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal((await service.context.tasks.get(remote.taskId))?.status, 'working', "the server's task runs on");
   // As the next process sees it: its runner is gone (this test's process is the same one).
-  await store.tasks.put((await store.tasks.get(started.id))!, 'gone-host:999999:1');
+  await store.tasks.put((await store.tasks.get(started.id))!, stoppedRunner());
 
   // A process that crashed while waiting left its rows working too: one on a task the server still runs, one it forgot.
   const running = await service.context.tasks.start({
@@ -187,7 +188,7 @@ test('a remote task our client waited on is picked up again after Riverse restar
         updatedAt: now,
         remote: { server: 'remote', tool: 'job', taskId },
       },
-      'gone-host:999999:1',
+      stoppedRunner(),
     );
   await leftOver('picked-up', running.id);
   await leftOver('forgotten', 'no-such-task');

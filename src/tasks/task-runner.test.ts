@@ -8,6 +8,7 @@ import { memoryTasks, type TaskRecords } from '../store/task-store.ts';
 import type { CheckedToolResult } from '../tools/tool-result.ts';
 import { cancelStored, LocalTaskRunner, type TaskCallHooks } from './task-runner.ts';
 import type { StartTaskRequest, TaskRecord } from './task-types.ts';
+import { stoppedRunner } from './testing/stopped-runner.ts';
 
 let root: string;
 let counter = 0;
@@ -157,7 +158,7 @@ describe('LocalTaskRunner across a restart', () => {
         createdAt: now,
         updatedAt: now,
       },
-      'gone-host:999999:1',
+      stoppedRunner(),
     );
     await first.close();
     using store = SqliteStore.open(dir);

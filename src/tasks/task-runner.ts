@@ -95,11 +95,16 @@ interface Live {
 /** A process's name for its tasks' rows: host, pid and start, so that a start interrupts only the tasks of a process that is gone. */
 const RUNNER = `${hostname()}:${process.pid}:${Date.now()}`;
 
-/** Whether the process a row names is gone (another host's is taken as gone: a shared file on one machine is what SQLite is for). */
+/**
+ * Whether the process a row names is gone. Only a process of this host can be seen to be gone: one
+ * of another host (a replica on another machine, sharing PostgreSQL) is taken as running, since
+ * ending its task while it runs would lose its result (an ended row is not changed again).
+ */
 function runnerStopped(runner: string | undefined): boolean {
   if (runner === undefined) return true;
   const [host, pid] = runner.split(':');
-  if (host !== hostname() || pid === undefined) return true;
+  if (pid === undefined) return true;
+  if (host !== hostname()) return false;
   if (runner === RUNNER) return false;
   if (Number(pid) === process.pid) return true; // an earlier runner of this process (a store reopened): closed, or it would be RUNNER
   try {

@@ -2,6 +2,7 @@
 // away and the task keeps running; it is listed, read, cancelled, and its changes and its result's
 // delivery reach /api/events. Against the real local OpenAI-protocol server.
 import assert from 'node:assert/strict';
+import { stoppedRunner } from '../../tasks/testing/stopped-runner.ts';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -206,7 +207,7 @@ describe('/api/tasks', () => {
 
   it('marks a task left working by a stopped service as interrupted when the next one starts', async (t) => {
     const { context } = await service(t);
-    // A row as a service that died mid-task leaves it: working, its process gone.
+    // A row as a service that died mid-task leaves it: working, its process (of this host) gone.
     const now = Date.now();
     await context.store.tasks.put(
       {
@@ -219,12 +220,27 @@ describe('/api/tasks', () => {
         createdAt: now,
         updatedAt: now,
       },
-      'elsewhere:1:1',
+      stoppedRunner(),
+    );
+    // One of another host's (a replica on another machine) cannot be seen to be gone: it is left running.
+    await context.store.tasks.put(
+      {
+        id: 'remote-host',
+        tool: 'quarterly_report',
+        callId: 'd',
+        origin: 'turn',
+        status: 'working',
+        arguments: {},
+        createdAt: now,
+        updatedAt: now,
+      },
+      'another-machine:1:1',
     );
     const { sharedTasks } = await import('../../config/assistant-options.ts');
     const next = sharedTasks({ store: context.store, tools: context.tools });
     t.after(async () => await next.close());
     await eventually(async () => (await next.get('left'))?.status === 'interrupted', 'the task was interrupted');
     assert.equal((await next.get('left'))?.errorCode, 'interrupted');
+    assert.equal((await next.get('remote-host'))?.status, 'working', "another machine's task is not ended");
   });
 });
