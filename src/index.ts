@@ -285,4 +285,5 @@ export {
   type TaskCallHooks,
   type TaskRunnerOptions,
 } from './tasks/task-runner.ts';
+export type { TaskInputs } from './tasks/task-inputs.ts';
 export type { TaskDelivery } from './assistant/task-delivery.ts';

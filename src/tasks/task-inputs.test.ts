@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { SqliteStore } from '../store/sqlite-store.ts';
 import { TaskInputs } from './task-inputs.ts';
 import { LocalTaskRunner } from './task-runner.ts';
+import { stoppedRunner } from './testing/stopped-runner.ts';
 import type { TaskRecord } from './task-types.ts';
 
 let root: string;
@@ -88,7 +89,7 @@ describe("a task's input requests across processes on one store", () => {
   });
 
   it('a task whose process died is interrupted at a start, and its requests end with it', async () => {
-    const { here, elsewhere, task } = await twoStores('gone-host:999999:1');
+    const { here, elsewhere, task } = await twoStores(stoppedRunner());
     using _here = here;
     using _elsewhere = elsewhere;
     const now = Date.now();
