@@ -31,8 +31,13 @@ let exitCode = 0;
 // the store and the turn loop.
 const toolsList = async (options: Parameters<typeof import('./tools/tools-list.ts').toolsList>[0]) =>
   (await import('./tools/tools-list.ts')).toolsList(options);
-const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) =>
-  (await import('./chat/chat.ts')).chat(options);
+/** The first tool host, started before a command that runs turns loads the assistant: see early-host.ts. */
+const startHostEarly = async (configPath: string | undefined) =>
+  (await import('./early-host.ts')).startHostEarly(configPath);
+const chat = async (options: Parameters<typeof import('./chat/chat.ts').chat>[0]) => {
+  await startHostEarly(options.config);
+  return (await import('./chat/chat.ts')).chat(options);
+};
 // biome-ignore lint/suspicious/noExplicitAny: commander hands each action its own arguments
 type CommandArguments = any[];
 const run =
@@ -116,9 +121,10 @@ program
   .addOption(lang())
   .addOption(new Option('--json', text.askJson))
   .action(
-    run(async (words: string[], options) =>
-      (await import('./chat/ask.ts')).ask(words.join(' '), { ...globals(), ...options }),
-    ),
+    run(async (words: string[], options) => {
+      await startHostEarly(globals().config);
+      return (await import('./chat/ask.ts')).ask(words.join(' '), { ...globals(), ...options });
+    }),
   );
 
 tools
@@ -159,8 +165,10 @@ const serveOptions = <C extends Command>(command: C): C =>
     .option('--port <number>', text.port, portNumber)
     .option('--token <token>', text.token)
     .addOption(lang());
-const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').serve>[0], 'language'>) =>
-  (await import('./serve/serve.ts')).serve({ ...globals(), ...options });
+const serve = async (options: Omit<Parameters<typeof import('./serve/serve.ts').serve>[0], 'language'>) => {
+  await startHostEarly(globals().config);
+  return (await import('./serve/serve.ts')).serve({ ...globals(), ...options });
+};
 
 serveOptions(program.command('serve').description(text.serve)).action(run(serve));
 

@@ -9,9 +9,16 @@ export type HostKind = 'process' | 'worker';
 /** A host's memory limit where the config sets none (`tools.memory_mb`), in MB. */
 export const DEFAULT_HOST_MEMORY_MB = 256;
 
+/** Set where the checkout's CLI runs bundled (scripts/checkout-bundle.mjs): the bundled tool-worker.ts. */
+declare const RIVERSE_BUNDLED_TOOL_HOST: string | undefined;
+
 /** The script every tool host runs. */
 export const TOOL_HOST_SCRIPT = new URL(
-  import.meta.url.endsWith('.ts') ? './tool-worker.ts' : './tool-worker.js',
+  typeof RIVERSE_BUNDLED_TOOL_HOST === 'string'
+    ? RIVERSE_BUNDLED_TOOL_HOST
+    : import.meta.url.endsWith('.ts')
+      ? './tool-worker.ts'
+      : './tool-worker.js',
   import.meta.url,
 );
 
