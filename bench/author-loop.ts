@@ -4,7 +4,8 @@
 // - what 1,000 tool files add to `riverse tools list`, cold (no cache) and warm;
 // - what the first call of an isolated tool adds over the calls after it;
 // - `riverse ask` with an instant local model and one tool call: wall time and peak RSS;
-// - both in the checkout itself, with its built-ins (issue 25): what a person who clones it has.
+// - both in the checkout itself, with its built-ins (issue 25): what a person who clones it has,
+//   bundled as the checkout runs (042) and from its sources (RIVERSE_FROM_SOURCES=1), interleaved.
 // Knobs: BENCH_RUNS (5), BENCH_TOOLS (1000), BENCH_ONLY (tools-list, first-call, ask or checkout),
 // BENCH_CHECKOUT (the checkout whose `riverse` runs, this one by default: another's, to compare).
 import { spawn } from 'node:child_process';
@@ -161,7 +162,10 @@ async function ask(): Promise<void> {
   }
 }
 
-/** In the checkout, with its 12 built-ins: `tools list` and `ask` (a call of current_time), each warm. */
+/**
+ * In the checkout, with its 12 built-ins: `tools list` and `ask` (a call of current_time), each warm;
+ * as the checkout runs (bundled: scripts/checkout-bundle.mjs) and from its sources, interleaved.
+ */
 async function checkout(): Promise<void> {
   const server = await startOpenAITestServer((request) =>
     request.body.messages.some((message) => message.role === 'tool')
@@ -169,24 +173,37 @@ async function checkout(): Promise<void> {
       : { toolCalls: [{ name: 'current_time', arguments: {} }] },
   );
   const cache = await mkdtemp(join(tmpdir(), 'riverse-bench-checkout-'));
-  const env = { RIVERSE_MODEL: 'openai:bench', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench' };
+  const model = { RIVERSE_MODEL: 'openai:bench', OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench' };
+  const ways = { bundled: {}, 'from sources': { RIVERSE_FROM_SOURCES: '1' } } as Record<string, Record<string, string>>;
+  type Run = Awaited<ReturnType<typeof riverse>>;
+  const runs = new Map(Object.keys(ways).map((way) => [way, { list: [] as Run[], ask: [] as Run[] }]));
   try {
-    await riverse(CHECKOUT, cache, ['tools', 'list']);
-    const list = await repeat(RUNS, () => riverse(CHECKOUT, cache, ['tools', 'list']));
-    await riverse(CHECKOUT, cache, ['ask', 'What time is it?'], env);
-    const asks = await repeat(RUNS, () => riverse(CHECKOUT, cache, ['ask', 'What time is it?'], env));
-    if (asks[0]!.stdout.trim() !== 'It is noon.') throw new Error(`ask answered ${JSON.stringify(asks[0]!.stdout)}`);
-    const rss = (runs: Array<{ rssMb?: number }>) => {
-      const values = runs.map((run) => run.rssMb).filter((value): value is number => value !== undefined);
+    for (const env of Object.values(ways)) {
+      await riverse(CHECKOUT, cache, ['tools', 'list'], env);
+      await riverse(CHECKOUT, cache, ['ask', 'What time is it?'], { ...model, ...env });
+    }
+    for (let i = 0; i < RUNS; i++)
+      for (const [way, env] of Object.entries(ways))
+        runs.get(way)!.list.push(await riverse(CHECKOUT, cache, ['tools', 'list'], env));
+    for (let i = 0; i < RUNS; i++)
+      for (const [way, env] of Object.entries(ways)) {
+        const run = await riverse(CHECKOUT, cache, ['ask', 'What time is it?'], { ...model, ...env });
+        if (run.stdout.trim() !== 'It is noon.') throw new Error(`ask answered ${JSON.stringify(run.stdout)}`);
+        runs.get(way)!.ask.push(run);
+      }
+    const rss = (of: Run[]) => {
+      const values = of.map((run) => run.rssMb).filter((value): value is number => value !== undefined);
       return values.length === 0 ? '' : `; peak RSS ${median(values).toFixed(0)} MB`;
     };
+    const wall = (of: Run[]) => ms(median(of.map((run) => run.ms)));
     console.log(`in the checkout (${CHECKOUT}), its built-ins:`);
-    console.log(
-      `  riverse tools list (warm): ${ms(median(list.map((run) => run.ms)))}   (target < 150 ms)${rss(list)}`,
-    );
-    console.log(
-      `  riverse ask, instant model, one call of current_time: ${ms(median(asks.map((run) => run.ms)))}   (target < 300 ms)${rss(asks)}`,
-    );
+    for (const [way, of] of runs) {
+      console.log(`  ${way}:`);
+      console.log(`    riverse tools list (warm): ${wall(of.list)}   (target < 150 ms)${rss(of.list)}`);
+      console.log(
+        `    riverse ask, instant model, one call of current_time: ${wall(of.ask)}   (target < 300 ms)${rss(of.ask)}`,
+      );
+    }
   } finally {
     await server.close();
     await rm(cache, { recursive: true, force: true });
