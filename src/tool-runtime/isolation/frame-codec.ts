@@ -2,7 +2,12 @@
 // Our own framing (not Node's IPC channel) so that Riverse can refuse a message before it holds it:
 // a tool process that writes a frame larger than the cap is stopped, and nothing of it is kept.
 import type { Writable } from 'node:stream';
-import { deserialize, serialize } from 'node:v8';
+
+// node:v8 is taken when the first frame is made, not imported: a command that starts no tool host
+// (a cached `tools list`) does not load it and its heap utilities (~2.5 ms).
+let v8: typeof import('node:v8') | undefined;
+const serialize = (value: unknown) => (v8 ??= process.getBuiltinModule('node:v8')).serialize(value);
+const deserialize = (body: Buffer) => (v8 ??= process.getBuiltinModule('node:v8')).deserialize(body);
 
 const HEADER_BYTES = 4;
 

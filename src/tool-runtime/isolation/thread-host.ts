@@ -1,9 +1,10 @@
-import { Worker } from 'node:worker_threads';
 import { TOOL_HOST_SCRIPT, waitForStop, type HostEvents, type HostLimits, type ToolHost } from './tool-host.ts';
 import type { ToWorker, WorkerData } from './worker-messages.ts';
 
 /** A worker thread: cheap to start, but it shares Riverse's process (its file descriptors, and memory outside the V8 heap). */
 export function startThreadHost(limits: HostLimits, events: HostEvents): ToolHost {
+  // Taken here, not imported: a command that starts no host does not load node:worker_threads (~2 ms).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(TOOL_HOST_SCRIPT, {
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
     stdout: false,
