@@ -49,7 +49,7 @@ describe('the checkout bundle', () => {
     bundled = remade;
   });
 
-  test('runs a tool in Riverse’s process and in a tool host, as the sources do', async () => {
+  test('runs a tool in Riverse’s process, a tool process and a worker thread, as the sources do', async () => {
     const project = join(scratch, 'project');
     mkdirSync(join(project, 'agent', 'tools'), { recursive: true });
     // The tool reports where its code runs, and whether what Riverse threw is the ContextUnavailable
@@ -93,6 +93,7 @@ export class WhereTool extends BaseTool<Record<string, never>> {
       `the tool host runs the bundled tool-worker: ${hosted.output}`,
     );
     assert.equal(hosted.ran.contract, true, 'one tool contract in the host too');
+    assert.equal((await run('worker')).ran.contract, true, 'and in a worker thread');
   });
 
   test('is not used under RIVERSE_FROM_SOURCES=1, nor where it cannot be made', async () => {
